@@ -1,0 +1,131 @@
+/**
+ * Label selectors in the string form of apimachinery's labels.Parse:
+ * `a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`, `a>1`, `a<1`; comma = AND.
+ * Hand-written: no maintained JS library parses this grammar.
+ */
+export type LabelRequirement =
+  | { readonly key: string; readonly op: "=" | "!="; readonly value: string }
+  | { readonly key: string; readonly op: "in" | "notin"; readonly values: readonly string[] }
+  | { readonly key: string; readonly op: "exists" | "!" }
+  | { readonly key: string; readonly op: ">" | "<"; readonly value: number };
+
+export class SelectorParseError extends Error {
+  readonly code = "ERR_SELECTOR";
+}
+
+const NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+function validKey(key: string): boolean {
+  const slash = key.indexOf("/");
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix)))
+    return false;
+  return name.length > 0 && name.length <= 63 && NAME.test(name);
+}
+
+function validValue(v: string): boolean {
+  return v === "" || (v.length <= 63 && NAME.test(v));
+}
+
+/** Splits on commas that are not inside parentheses. */
+function splitTopLevel(s: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (c === "," && depth === 0) {
+      parts.push(s.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(s.slice(start));
+  return parts;
+}
+
+function checkKey(key: string, raw: string): string {
+  if (!validKey(key))
+    throw new SelectorParseError(`unable to parse requirement: invalid label key "${key}" in "${raw}"`);
+  return key;
+}
+
+function checkValue(value: string, raw: string): string {
+  if (!validValue(value))
+    throw new SelectorParseError(`unable to parse requirement: invalid label value "${value}" in "${raw}"`);
+  return value;
+}
+
+function parseRequirement(raw: string): LabelRequirement {
+  const s = raw.trim();
+  if (s === "") throw new SelectorParseError("found '', expected: !, identifier, or 'end of string'");
+  if (s.startsWith("!")) return { key: checkKey(s.slice(1).trim(), raw), op: "!" };
+  const set = /^(\S+)\s+(in|notin)\s*\((.*)\)$/.exec(s);
+  if (set) {
+    const inner = (set[3] as string).trim();
+    if (inner === "") throw new SelectorParseError(`unable to parse requirement: empty value set in "${raw}"`);
+    const values = inner.split(",").map((v) => v.trim());
+    for (const v of values) checkValue(v, raw);
+    return { key: checkKey(set[1] as string, raw), op: set[2] as "in" | "notin", values };
+  }
+  const cmp = /^([^=!<>\s]+)\s*(==|=|!=|>|<)\s*(.*)$/.exec(s);
+  if (cmp) {
+    const key = checkKey(cmp[1] as string, raw);
+    const op = cmp[2] as string;
+    const value = (cmp[3] as string).trim();
+    if (op === ">" || op === "<") {
+      if (!/^-?\d+$/.test(value))
+        throw new SelectorParseError(`unable to parse requirement: "${value}" is not an integer`);
+      return { key, op, value: Number(value) };
+    }
+    return { key, op: op === "!=" ? "!=" : "=", value: checkValue(value, raw) };
+  }
+  if (/^\S+$/.test(s)) return { key: checkKey(s, raw), op: "exists" };
+  throw new SelectorParseError(`unable to parse requirement: "${raw}"`);
+}
+
+export function parseLabelSelector(s: string): readonly LabelRequirement[] {
+  if (s.trim() === "") return [];
+  return splitTopLevel(s).map(parseRequirement);
+}
+
+export function matchesLabels(
+  reqs: readonly LabelRequirement[],
+  labels: Record<string, string> | undefined,
+): boolean {
+  for (const r of reqs) {
+    const has = labels !== undefined && Object.hasOwn(labels, r.key);
+    const v = has ? (labels as Record<string, string>)[r.key] : undefined;
+    switch (r.op) {
+      case "=":
+        if (v !== r.value) return false;
+        break;
+      case "!=":
+        if (v === r.value) return false;
+        break;
+      case "in":
+        if (v === undefined || !r.values.includes(v)) return false;
+        break;
+      case "notin":
+        if (v !== undefined && r.values.includes(v)) return false;
+        break;
+      case "exists":
+        if (!has) return false;
+        break;
+      case "!":
+        if (has) return false;
+        break;
+      case ">":
+      case "<": {
+        if (v === undefined || !/^-?\d+$/.test(v)) return false;
+        const n = Number(v);
+        if (r.op === ">" ? !(n > r.value) : !(n < r.value)) return false;
+        break;
+      }
+    }
+  }
+  return true;
+}

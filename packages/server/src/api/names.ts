@@ -1,0 +1,62 @@
+/** Object name rules and generateName, as apimachinery validates and generates them. */
+import { randomInt } from "node:crypto";
+import type { FieldError } from "./status.js";
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export type NameRule = "subdomain" | "label" | "path-segment";
+
+const LABEL_MSG =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const SUBDOMAIN_MSG =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+/** Validates metadata.name (or the value at `field`) under a rule; returns the errors. */
+export function validateName(name: string, rule: NameRule, field = "metadata.name"): FieldError[] {
+  const errs: FieldError[] = [];
+  if (rule === "label") {
+    if (name.length > 63)
+      errs.push({
+        type: "FieldValueInvalid",
+        field,
+        value: name,
+        detail: "must be no more than 63 characters",
+      });
+    if (!DNS1123_LABEL.test(name))
+      errs.push({ type: "FieldValueInvalid", field, value: name, detail: LABEL_MSG });
+  } else if (rule === "subdomain") {
+    if (name.length > 253)
+      errs.push({
+        type: "FieldValueInvalid",
+        field,
+        value: name,
+        detail: "must be no more than 253 characters",
+      });
+    if (!DNS1123_SUBDOMAIN.test(name))
+      errs.push({ type: "FieldValueInvalid", field, value: name, detail: SUBDOMAIN_MSG });
+  } else {
+    if (name === "." || name === "..")
+      errs.push({ type: "FieldValueInvalid", field, value: name, detail: `may not be '${name}'` });
+    for (const bad of ["/", "%"])
+      if (name.includes(bad))
+        errs.push({ type: "FieldValueInvalid", field, value: name, detail: `may not contain '${bad}'` });
+  }
+  return errs;
+}
+
+const ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+const MAX_BASE = 58;
+
+/** `generateName` + 5 random characters, with the base cut so the result fits 63 characters. */
+export function generateName(base: string): string {
+  const cut = base.length > MAX_BASE ? base.slice(0, MAX_BASE) : base;
+  let suffix = "";
+  for (let i = 0; i < 5; i++) suffix += ALPHABET[randomInt(ALPHABET.length)];
+  return cut + suffix;
+}
+
+/** RFC 3339 in UTC with whole seconds, as metav1.Time marshals. */
+export function nowTimestamp(now: number = Date.now()): string {
+  return `${new Date(Math.floor(now / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+}

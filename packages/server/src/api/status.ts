@@ -1,0 +1,221 @@
+/**
+ * Status bodies exactly as upstream writes them (facts §1): key order kind,
+ * apiVersion, metadata, status, message, reason, details, code.
+ */
+export interface StatusCause {
+  reason?: string;
+  message?: string;
+  field?: string;
+}
+
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  uid?: string;
+  causes?: StatusCause[];
+  retryAfterSeconds?: number;
+}
+
+export interface Status {
+  kind: "Status";
+  apiVersion: "v1";
+  metadata: { continue?: string; resourceVersion?: string };
+  status: "Failure" | "Success";
+  message?: string;
+  reason?: string;
+  details?: StatusDetails;
+  code?: number;
+}
+
+/** A request failure that the HTTP layer writes as a Status body with `status.code`. */
+export class StatusError extends Error {
+  constructor(readonly status: Status) {
+    super(status.message ?? status.reason ?? "error");
+  }
+  get code(): number {
+    return this.status.code ?? 500;
+  }
+}
+
+export function failure(
+  code: number,
+  reason: string,
+  message: string,
+  details?: StatusDetails,
+  metadata: Status["metadata"] = {},
+): StatusError {
+  const status: Status = { kind: "Status", apiVersion: "v1", metadata, status: "Failure", message, reason };
+  if (details) status.details = details;
+  status.code = code;
+  return new StatusError(status);
+}
+
+/** Identifies a resource in messages: `configmaps` or `deployments.apps`. */
+export interface Qualified {
+  readonly group: string;
+  readonly resource: string;
+}
+
+export function qualifiedName(q: Qualified): string {
+  return q.group ? `${q.resource}.${q.group}` : q.resource;
+}
+
+function groupDetails(q: Qualified, name: string): StatusDetails {
+  return q.group ? { name, group: q.group, kind: q.resource } : { name, kind: q.resource };
+}
+
+export const errors = {
+  notFound(q: Qualified, name: string): StatusError {
+    return failure(404, "NotFound", `${qualifiedName(q)} "${name}" not found`, groupDetails(q, name));
+  },
+  alreadyExists(q: Qualified, name: string): StatusError {
+    return failure(
+      409,
+      "AlreadyExists",
+      `${qualifiedName(q)} "${name}" already exists`,
+      groupDetails(q, name),
+    );
+  },
+  conflict(q: Qualified, name: string, why: string): StatusError {
+    return failure(
+      409,
+      "Conflict",
+      `Operation cannot be fulfilled on ${qualifiedName(q)} "${name}": ${why}`,
+      groupDetails(q, name),
+    );
+  },
+  staleResourceVersion(q: Qualified, name: string): StatusError {
+    return errors.conflict(
+      q,
+      name,
+      "the object has been modified; please apply your changes to the latest version and try again",
+    );
+  },
+  /** 422 for field errors; `kind` is the object's Kind, `group` its API group. */
+  invalid(kind: string, group: string, name: string, causes: FieldError[]): StatusError {
+    const list = causes.map(formatFieldError);
+    const joined = list.length === 1 ? list[0] : `[${list.join(", ")}]`;
+    const details: StatusDetails = { name, ...(group ? { group } : {}), kind, causes: causes.map(toCause) };
+    return failure(
+      422,
+      "Invalid",
+      `${kind}${group ? `.${group}` : ""} "${name}" is invalid: ${joined}`,
+      details,
+    );
+  },
+  badRequest(message: string): StatusError {
+    return failure(400, "BadRequest", message);
+  },
+  forbidden(q: Qualified, name: string, why: string): StatusError {
+    return failure(
+      403,
+      "Forbidden",
+      `${qualifiedName(q)} "${name}" is forbidden: ${why}`,
+      groupDetails(q, name),
+    );
+  },
+  unauthorized(): StatusError {
+    return failure(401, "Unauthorized", "Unauthorized");
+  },
+  methodNotSupported(q: Qualified, action: string): StatusError {
+    return failure(
+      405,
+      "MethodNotAllowed",
+      `${action} is not supported on resources of kind "${qualifiedName(q)}"`,
+      {
+        ...(q.group ? { group: q.group } : {}),
+        kind: q.resource,
+      },
+    );
+  },
+  notFoundPath(): StatusError {
+    return failure(404, "NotFound", "the server could not find the requested resource", {});
+  },
+  expired(message: string, metadata: Status["metadata"] = {}): StatusError {
+    return failure(410, "Expired", message, undefined, metadata);
+  },
+  tooLargeResourceVersion(requested: number, current: number): StatusError {
+    return failure(504, "Timeout", `Timeout: Too large resource version: ${requested}, current: ${current}`, {
+      causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
+      retryAfterSeconds: 1,
+    });
+  },
+  notAcceptable(accepted: readonly string[]): StatusError {
+    return failure(
+      406,
+      "NotAcceptable",
+      `only the following media types are accepted: ${accepted.join(", ")}`,
+    );
+  },
+  unsupportedMediaType(accepted: readonly string[]): StatusError {
+    return failure(
+      415,
+      "UnsupportedMediaType",
+      `the body of the request was in an unknown format - accepted media types include: ${accepted.join(", ")}`,
+    );
+  },
+  requestEntityTooLarge(limit: number): StatusError {
+    return failure(413, "RequestEntityTooLarge", `the request body exceeds the limit of ${limit} bytes`);
+  },
+  tooManyRequests(message: string, retryAfterSeconds: number): StatusError {
+    return failure(429, "TooManyRequests", message, { retryAfterSeconds });
+  },
+  internal(message: string): StatusError {
+    return failure(500, "InternalError", `Internal error occurred: ${message}`, {
+      causes: [{ message }],
+    });
+  },
+};
+
+/** One field validation failure, like apimachinery's field.Error. */
+export interface FieldError {
+  readonly type:
+    | "FieldValueInvalid"
+    | "FieldValueRequired"
+    | "FieldValueNotSupported"
+    | "FieldValueForbidden"
+    | "FieldValueDuplicate"
+    | "FieldValueTooLong"
+    | "FieldValueTypeInvalid";
+  readonly field: string;
+  readonly detail: string;
+  /** The offending value, rendered into the message for Invalid/NotSupported/Duplicate. */
+  readonly value?: unknown;
+}
+
+const TYPE_TEXT: Record<FieldError["type"], string> = {
+  FieldValueInvalid: "Invalid value",
+  FieldValueRequired: "Required value",
+  FieldValueNotSupported: "Unsupported value",
+  FieldValueForbidden: "Forbidden",
+  FieldValueDuplicate: "Duplicate value",
+  FieldValueTooLong: "Too long",
+  FieldValueTypeInvalid: "Invalid value",
+};
+
+function renderValue(v: unknown): string {
+  if (typeof v === "string") return JSON.stringify(v);
+  if (v === null || v === undefined) return "null";
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  return JSON.stringify(v);
+}
+
+function causeMessage(e: FieldError): string {
+  const text = TYPE_TEXT[e.type];
+  const showsValue =
+    e.value !== undefined &&
+    (e.type === "FieldValueInvalid" ||
+      e.type === "FieldValueNotSupported" ||
+      e.type === "FieldValueDuplicate");
+  const head = showsValue ? `${text}: ${renderValue(e.value)}` : text;
+  return e.detail ? `${head}: ${e.detail}` : head;
+}
+
+function formatFieldError(e: FieldError): string {
+  return `${e.field}: ${causeMessage(e)}`;
+}
+
+function toCause(e: FieldError): StatusCause {
+  return { reason: e.type, message: causeMessage(e), field: e.field };
+}

@@ -1,0 +1,52 @@
+/**
+ * What a fresh cluster has before anyone writes: the system namespaces the
+ * apiserver creates itself, then the caller's seed objects.
+ */
+import { StatusError } from "./api/status.js";
+import type { HandlerContext } from "./handlers/context.js";
+import { createObject } from "./handlers/write.js";
+
+const SYSTEM_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
+
+/** Creates the system namespaces and the seed objects; returns one message per rejected seed object. */
+export async function bootstrap(
+  ctx: HandlerContext,
+  seed: readonly Record<string, unknown>[],
+): Promise<string[]> {
+  const ns = ctx.resources.find("", "v1", "namespaces");
+  if (!ns) throw new Error("the built-in resource table has no namespaces");
+  for (const name of SYSTEM_NAMESPACES)
+    await createObject(ctx, ns, {
+      namespace: undefined,
+      query: new URLSearchParams(),
+      body: { metadata: { name } },
+    });
+  const problems: string[] = [];
+  for (const obj of seed) {
+    const [group, version] = splitApiVersion(String(obj.apiVersion ?? ""));
+    const r = [...ctx.resources.all()].find(
+      (x) => x.group === group && x.version === version && x.kind === obj.kind,
+    );
+    const meta = (obj.metadata ?? {}) as { name?: string; namespace?: string };
+    const label = `${String(obj.kind)} ${meta.namespace ? `${meta.namespace}/` : ""}${meta.name ?? ""}`;
+    if (!r) {
+      problems.push(`${label}: no served resource for ${String(obj.apiVersion)} ${String(obj.kind)}`);
+      continue;
+    }
+    try {
+      await createObject(ctx, r, {
+        namespace: r.namespaced ? (meta.namespace ?? "default") : undefined,
+        query: new URLSearchParams(),
+        body: obj,
+      });
+    } catch (e) {
+      problems.push(`${label}: ${e instanceof StatusError ? e.message : String(e)}`);
+    }
+  }
+  return problems;
+}
+
+function splitApiVersion(apiVersion: string): [string, string] {
+  const slash = apiVersion.indexOf("/");
+  return slash < 0 ? ["", apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
+}

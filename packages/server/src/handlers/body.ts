@@ -1,0 +1,24 @@
+/** Decoding request bodies (JSON or YAML) into a single object, with upstream-like 400s. */
+import YAML from "yaml";
+import { errors } from "../api/status.js";
+import type { BodyType } from "../http/negotiate.js";
+
+export function decodeObjectBody(raw: Buffer, type: BodyType): Record<string, unknown> {
+  if (raw.length === 0) throw errors.badRequest("the request body is empty");
+  let value: unknown;
+  const text = raw.toString("utf8");
+  try {
+    value =
+      type === "yaml" || type === "apply"
+        ? YAML.parse(text, { strict: true, uniqueKeys: true })
+        : JSON.parse(text);
+  } catch (e) {
+    const what = type === "yaml" || type === "apply" ? "yaml" : "json";
+    throw errors.badRequest(
+      `couldn't decode the request body: ${what} parse error: ${(e as Error).message.split("\n")[0]}`,
+    );
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw errors.badRequest("couldn't decode the request body: the body must be a single object");
+  return value as Record<string, unknown>;
+}

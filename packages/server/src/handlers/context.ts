@@ -1,0 +1,65 @@
+/**
+ * HandlerContext: what every API handler shares — the store, the served
+ * resources, settings — plus the small object helpers they all use.
+ */
+import type { Qualified } from "../api/status.js";
+import { apiVersionOf, type ServedResource } from "../resources/served.js";
+import type { ResourceTable } from "../resources/table.js";
+import type { MvccStore, StoredObject } from "../store/mvcc.js";
+
+export interface ServerSettings {
+  /** How long a read for a resourceVersion newer than the store waits before 504. */
+  readonly tooLargeResourceVersionWaitMs: number;
+  /** Maximum accepted request body. */
+  readonly maxBodyBytes: number;
+  /** Whether watch requests may use sendInitialEvents (streaming lists). */
+  readonly watchList: boolean;
+}
+
+export const DEFAULT_SETTINGS: ServerSettings = {
+  tooLargeResourceVersionWaitMs: 3000,
+  maxBodyBytes: 3 * 1024 * 1024,
+  watchList: true,
+};
+
+export interface HandlerContext {
+  readonly store: MvccStore;
+  readonly resources: ResourceTable;
+  readonly settings: ServerSettings;
+  readonly now: () => number;
+}
+
+/** The response of an API handler before encoding. */
+export interface ApiResponse {
+  readonly code: number;
+  readonly body: unknown;
+  readonly headers?: Record<string, string>;
+}
+
+export type KubeObject = StoredObject & { apiVersion?: string; kind?: string };
+
+export function objectKey(r: ServedResource, namespace: string | undefined, name: string): string {
+  return r.namespaced ? `${namespace ?? ""}/${name}` : name;
+}
+
+export function listPrefix(r: ServedResource, namespace: string | undefined): string {
+  return r.namespaced && namespace ? `${namespace}/` : "";
+}
+
+export function qualified(r: ServedResource): Qualified {
+  return { group: r.group, resource: r.resource };
+}
+
+/** The object as the requested version presents it (CR versions share one stored shape). */
+export function present(r: ServedResource, obj: StoredObject): KubeObject {
+  const apiVersion = apiVersionOf(r);
+  const o = obj as KubeObject;
+  if (o.apiVersion === apiVersion && o.kind === r.kind) return o;
+  const { apiVersion: _a, kind: _k, ...rest } = o;
+  return { kind: r.kind, apiVersion, ...rest } as KubeObject;
+}
+
+export function metadataOf(obj: unknown): Record<string, unknown> {
+  const m = (obj as { metadata?: unknown } | null)?.metadata;
+  return typeof m === "object" && m !== null && !Array.isArray(m) ? (m as Record<string, unknown>) : {};
+}

@@ -1,0 +1,154 @@
+/**
+ * DELETE and DELETECOLLECTION: preconditions, finalizers (deletionTimestamp
+ * instead of removal), namespace termination, dry-run; DeleteOptions from the
+ * body win over query parameters.
+ */
+import { nowTimestamp } from "../api/names.js";
+import { errors } from "../api/status.js";
+import type { ServedResource } from "../resources/served.js";
+import {
+  type ApiResponse,
+  type HandlerContext,
+  type KubeObject,
+  metadataOf,
+  objectKey,
+  present,
+  qualified,
+} from "./context.js";
+import { buildFilter } from "./filter.js";
+import { listObjects } from "./list.js";
+import { finalizeNamespace } from "./namespace-lifecycle.js";
+import { parseDryRun } from "./options.js";
+
+export interface DeleteOptions {
+  readonly dryRun: boolean;
+  readonly preconditions?: { uid?: string; resourceVersion?: string };
+  readonly propagationPolicy?: string;
+  readonly gracePeriodSeconds?: number;
+}
+
+const POLICIES = new Set(["Orphan", "Background", "Foreground"]);
+
+export function parseDeleteOptions(
+  q: URLSearchParams,
+  body: Record<string, unknown> | undefined,
+): DeleteOptions {
+  const fromBody = body ?? {};
+  const dryRunValues = Array.isArray(fromBody.dryRun) ? (fromBody.dryRun as string[]) : q.getAll("dryRun");
+  const dq = new URLSearchParams(dryRunValues.map((v): [string, string] => ["dryRun", String(v)]));
+  const dryRun = parseDryRun(dq, "DeleteOptions");
+  const policy =
+    (fromBody.propagationPolicy as string | undefined) ?? q.get("propagationPolicy") ?? undefined;
+  if (policy !== undefined && !POLICIES.has(policy))
+    throw errors.invalid("DeleteOptions", "meta.k8s.io", "", [
+      {
+        type: "FieldValueNotSupported",
+        field: "propagationPolicy",
+        value: policy,
+        detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
+      },
+    ]);
+  const grace =
+    (fromBody.gracePeriodSeconds as number | undefined) ??
+    (q.has("gracePeriodSeconds") ? Number(q.get("gracePeriodSeconds")) : undefined);
+  const pre = fromBody.preconditions as DeleteOptions["preconditions"] | undefined;
+  return {
+    dryRun,
+    ...(pre ? { preconditions: pre } : {}),
+    ...(policy ? { propagationPolicy: policy } : {}),
+    ...(grace !== undefined && Number.isFinite(grace) ? { gracePeriodSeconds: grace } : {}),
+  };
+}
+
+function successStatus(r: ServedResource, obj: KubeObject): Record<string, unknown> {
+  const meta = metadataOf(obj);
+  return {
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Success",
+    details: { name: meta.name, ...(r.group ? { group: r.group } : {}), kind: r.resource, uid: meta.uid },
+  };
+}
+
+export function deleteObject(
+  ctx: HandlerContext,
+  r: ServedResource,
+  namespace: string | undefined,
+  name: string,
+  opts: DeleteOptions,
+): ApiResponse {
+  const key = objectKey(r, namespace, name);
+  const stored = ctx.store.get(r.bucket, key);
+  if (!stored) throw errors.notFound(qualified(r), name);
+  const obj = present(r, stored);
+  const meta = metadataOf(obj);
+  const pre = opts.preconditions;
+  if (pre?.uid !== undefined && pre.uid !== meta.uid)
+    throw errors.conflict(
+      qualified(r),
+      name,
+      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(meta.uid)}`,
+    );
+  if (pre?.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion)
+    throw errors.conflict(
+      qualified(r),
+      name,
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${String(meta.resourceVersion)}`,
+    );
+
+  const isNamespace = r.group === "" && r.resource === "namespaces";
+  const finalizers = (meta.finalizers as string[] | undefined) ?? [];
+  const specFinalizers = isNamespace
+    ? (((obj.spec as { finalizers?: string[] })?.finalizers ?? []) as string[])
+    : [];
+  if (finalizers.length > 0 || specFinalizers.length > 0) {
+    // Deletion waits for finalizers: mark the object, keep it.
+    if (meta.deletionTimestamp !== undefined) return { code: 200, body: obj };
+    const marked: KubeObject = {
+      ...obj,
+      metadata: {
+        ...obj.metadata,
+        deletionTimestamp: nowTimestamp(ctx.now()),
+        deletionGracePeriodSeconds: 0,
+        ...(r.tracksGeneration ? { generation: Number(meta.generation ?? 0) + 1 } : {}),
+      },
+      ...(isNamespace ? { status: { ...(obj.status as object), phase: "Terminating" } } : {}),
+    };
+    if (opts.dryRun) return { code: 200, body: marked };
+    const saved = present(r, ctx.store.update(r.bucket, key, marked));
+    if (isNamespace && finalizers.length === 0) queueMicrotask(() => finalizeNamespace(ctx, name));
+    return { code: 200, body: saved };
+  }
+  if (opts.dryRun) return { code: 200, body: r.returnDeletedObject ? obj : successStatus(r, obj) };
+  const deleted = present(r, ctx.store.delete(r.bucket, key));
+  return { code: 200, body: r.returnDeletedObject ? deleted : successStatus(r, deleted) };
+}
+
+export async function deleteCollection(
+  ctx: HandlerContext,
+  r: ServedResource,
+  namespace: string | undefined,
+  q: URLSearchParams,
+  opts: DeleteOptions,
+): Promise<ApiResponse> {
+  buildFilter(r, q);
+  const listed = await listObjects(ctx, r, namespace, q);
+  const items = (listed.body as { items: KubeObject[] }).items;
+  const out: KubeObject[] = [];
+  for (const item of items) {
+    const meta = metadataOf(item);
+    try {
+      const res = deleteObject(ctx, r, meta.namespace as string | undefined, String(meta.name), opts);
+      out.push((res.body as KubeObject).kind === "Status" ? item : (res.body as KubeObject));
+    } catch (e) {
+      // Deleted concurrently: upstream ignores NotFound here.
+      if ((e as { code?: number }).code !== 404) throw e;
+    }
+  }
+  const body = listed.body as Record<string, unknown>;
+  return {
+    code: 200,
+    body: { ...body, metadata: { resourceVersion: String(ctx.store.revision) }, items: out },
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * LIST: selectors, limit/continue over one snapshot, and the resourceVersion ×
+ * resourceVersionMatch matrix (facts §3), with upstream's errors.
+ */
+import { errors, type FieldError } from "../api/status.js";
+import type { ServedResource } from "../resources/served.js";
+import { CompactedError } from "../store/mvcc.js";
+import { type ApiResponse, type HandlerContext, listPrefix, present } from "./context.js";
+import { decodeContinue, encodeContinue } from "./continue-token.js";
+import { buildFilter } from "./filter.js";
+import { parseResourceVersion, waitForRevision } from "./resource-version.js";
+
+const EXPIRED_LIST = "The resourceVersion for the provided list is too old.";
+const INCONSISTENT_CONTINUE =
+  "The provided continue parameter is too old to display a consistent list result. You can start a new list " +
+  "without the continue parameter, or use the continue token in this response to retrieve the remainder of " +
+  "the results. Continuing with the provided token results in an inconsistent list - objects that were " +
+  "created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
+
+function invalidListOptions(errs: FieldError[]): never {
+  throw errors.invalid("ListOptions", "meta.k8s.io", "", errs);
+}
+
+/** Validates the list-only rules of ListOptions (the watch rules live with watch). */
+function validateListOptions(q: URLSearchParams): void {
+  const errs: FieldError[] = [];
+  const rv = q.get("resourceVersion") ?? "";
+  const match = q.get("resourceVersionMatch") ?? "";
+  if (match !== "") {
+    if (rv === "")
+      errs.push({
+        type: "FieldValueForbidden",
+        field: "resourceVersionMatch",
+        detail: "resourceVersionMatch is forbidden unless resourceVersion is provided",
+      });
+    if ((q.get("continue") ?? "") !== "")
+      errs.push({
+        type: "FieldValueForbidden",
+        field: "resourceVersionMatch",
+        detail: "resourceVersionMatch is forbidden when continue is provided",
+      });
+    if (match !== "Exact" && match !== "NotOlderThan")
+      errs.push({
+        type: "FieldValueNotSupported",
+        field: "resourceVersionMatch",
+        value: match,
+        detail: 'supported values: "Exact", "NotOlderThan", ""',
+      });
+    if (match === "Exact" && rv === "0")
+      errs.push({
+        type: "FieldValueForbidden",
+        field: "resourceVersionMatch",
+        detail: 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+      });
+  }
+  if (q.has("sendInitialEvents"))
+    errs.push({
+      type: "FieldValueForbidden",
+      field: "sendInitialEvents",
+      detail: "sendInitialEvents is forbidden for list",
+    });
+  if (errs.length > 0) invalidListOptions(errs);
+}
+
+export function parseLimit(q: URLSearchParams): number {
+  const raw = q.get("limit");
+  if (raw === null || raw === "") return 0;
+  if (!/^-?\d+$/.test(raw)) throw errors.badRequest(`limit: Invalid value: "${raw}": must be an integer`);
+  const n = Number(raw);
+  return Math.max(n, 0);
+}
+
+export async function listObjects(
+  ctx: HandlerContext,
+  r: ServedResource,
+  namespace: string | undefined,
+  q: URLSearchParams,
+  signal?: AbortSignal,
+): Promise<ApiResponse> {
+  validateListOptions(q);
+  const filter = buildFilter(r, q);
+  const limit = parseLimit(q);
+  const rvParam = q.get("resourceVersion") ?? "";
+  const match = q.get("resourceVersionMatch") ?? "";
+  const continueParam = q.get("continue") ?? "";
+  const prefix = listPrefix(r, namespace);
+
+  let atRev: number | undefined;
+  let startKey: string | undefined;
+  if (continueParam !== "") {
+    if (rvParam !== "" && rvParam !== "0")
+      throw errors.badRequest("specifying resource version is not allowed when using continue");
+    const token = decodeContinue(continueParam);
+    startKey = prefix + token.start;
+    if (token.rv > 0) {
+      if (token.rv < ctx.store.compactedRevision) {
+        const fresh = encodeContinue({ rv: -1, start: token.start });
+        throw errors.expired(INCONSISTENT_CONTINUE, { continue: fresh });
+      }
+      atRev = token.rv;
+    }
+  } else {
+    const rv = parseResourceVersion(rvParam);
+    const exact = match === "Exact" || (match === "" && limit > 0 && rv !== undefined && rv > 0);
+    if (rv !== undefined && rv > 0) {
+      await waitForRevision(ctx, rv, signal);
+      if (exact) {
+        if (rv < ctx.store.compactedRevision) throw errors.expired(EXPIRED_LIST);
+        atRev = rv;
+      }
+    }
+  }
+
+  let result: ReturnType<typeof ctx.store.list>;
+  try {
+    result = ctx.store.list(r.bucket, {
+      prefix,
+      ...(atRev !== undefined ? { atRev } : {}),
+      ...(startKey !== undefined ? { startKey } : {}),
+      limit,
+      filter: filter.empty ? undefined : filter.matches,
+      countRemaining: filter.empty,
+    } as Parameters<typeof ctx.store.list>[1]);
+  } catch (e) {
+    if (e instanceof CompactedError) throw errors.expired(EXPIRED_LIST);
+    throw e;
+  }
+
+  const metadata: Record<string, unknown> = { resourceVersion: String(result.rev) };
+  if (result.nextKey !== undefined) {
+    metadata.continue = encodeContinue({ rv: result.rev, start: result.nextKey.slice(prefix.length) });
+    if (result.remaining !== undefined) metadata.remainingItemCount = result.remaining;
+  }
+  return {
+    code: 200,
+    body: {
+      kind: r.listKind,
+      apiVersion: r.group ? `${r.group}/${r.version}` : r.version,
+      metadata,
+      items: result.items.map((o) => present(r, o)),
+    },
+  };
+}

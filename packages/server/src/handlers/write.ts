@@ -1,0 +1,313 @@
+/**
+ * create / update / patch: the write pipeline shared by every resource —
+ * decode, check identity, default metadata, validate, dry-run, commit.
+ */
+import { randomUUID } from "node:crypto";
+import { generateName, nowTimestamp, validateName } from "../api/names.js";
+import { errors, type FieldError } from "../api/status.js";
+import type { BodyType } from "../http/negotiate.js";
+import { applyJsonPatch } from "../patch/json-patch.js";
+import { applyMergePatch } from "../patch/merge-patch.js";
+import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
+import { PreconditionError } from "../store/mvcc.js";
+import {
+  type ApiResponse,
+  type HandlerContext,
+  type KubeObject,
+  metadataOf,
+  objectKey,
+  present,
+  qualified,
+} from "./context.js";
+import { hooksFor } from "./kind-hooks.js";
+import { checkNamespaceWritable } from "./namespace-lifecycle.js";
+import { parseDryRun } from "./options.js";
+
+/** Metadata fields the server owns: clients cannot set them on create. */
+const SERVER_METADATA = [
+  "uid",
+  "resourceVersion",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "selfLink",
+  "generation",
+];
+
+export interface WriteRequest {
+  readonly namespace: string | undefined;
+  readonly name?: string;
+  readonly subresource?: string;
+  readonly query: URLSearchParams;
+  readonly body: Record<string, unknown>;
+}
+
+function checkTypeMeta(r: ServedResource, body: Record<string, unknown>): void {
+  const want = apiVersionOf(r);
+  if (body.apiVersion !== undefined && body.apiVersion !== want)
+    throw errors.badRequest(
+      `the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${want})`,
+    );
+  if (body.kind !== undefined && body.kind !== r.kind)
+    throw errors.badRequest(
+      `the kind in the data (${String(body.kind)}) does not match the expected kind (${r.kind})`,
+    );
+}
+
+function nameRule(r: ServedResource): "label" | "subdomain" {
+  return r.group === "" && r.resource === "namespaces" ? "label" : "subdomain";
+}
+
+function validate(r: ServedResource, obj: KubeObject): void {
+  const meta = metadataOf(obj);
+  const name = String(meta.name ?? "");
+  const errs: FieldError[] = [...validateName(name, nameRule(r))];
+  if (r.custom) errs.push(...r.custom.validate(obj));
+  if (errs.length > 0) throw errors.invalid(r.kind, r.group, name, errs);
+}
+
+export async function createObject(
+  ctx: HandlerContext,
+  r: ServedResource,
+  req: WriteRequest,
+): Promise<ApiResponse> {
+  const dryRun = parseDryRun(req.query);
+  const body = req.body;
+  checkTypeMeta(r, body);
+  const meta = { ...metadataOf(body) };
+  if (r.namespaced) {
+    if (meta.namespace !== undefined && meta.namespace !== "" && meta.namespace !== req.namespace)
+      throw errors.badRequest(
+        "the namespace of the provided object does not match the namespace sent on the request",
+      );
+    meta.namespace = req.namespace;
+  } else delete meta.namespace;
+  if (!meta.name) {
+    if (typeof meta.generateName === "string" && meta.generateName !== "")
+      meta.name = generateName(meta.generateName);
+    else
+      throw errors.invalid(r.kind, r.group, "", [
+        { type: "FieldValueRequired", field: "metadata.name", detail: "name or generateName is required" },
+      ]);
+  }
+  const name = String(meta.name);
+  for (const k of SERVER_METADATA) delete meta[k];
+  meta.uid = randomUUID();
+  meta.creationTimestamp = nowTimestamp(ctx.now());
+  if (r.tracksGeneration) meta.generation = 1;
+
+  const obj: KubeObject = {
+    ...body,
+    apiVersion: apiVersionOf(r),
+    kind: r.kind,
+    metadata: meta as KubeObject["metadata"],
+  };
+  if (r.custom) {
+    delete obj.status;
+    r.custom.applyDefaults(obj);
+  } else if (hasStatus(r)) obj.status = {};
+  hooksFor(r.group, r.resource).prepareCreate?.(obj);
+  validate(r, obj);
+  if (r.namespaced) checkNamespaceWritable(ctx, r, req.namespace as string, name);
+
+  const key = objectKey(r, req.namespace, name);
+  if (dryRun) {
+    if (ctx.store.get(r.bucket, key)) throw errors.alreadyExists(qualified(r), name);
+    return { code: 201, body: present(r, obj) };
+  }
+  try {
+    return { code: 201, body: present(r, ctx.store.create(r.bucket, key, obj)) };
+  } catch (e) {
+    if (e instanceof PreconditionError) throw errors.alreadyExists(qualified(r), name);
+    throw e;
+  }
+}
+
+/** What a change is allowed to touch: the main resource leaves status alone, /status touches only status. */
+function mergeForSubresource(
+  r: ServedResource,
+  old: KubeObject,
+  next: KubeObject,
+  subresource: string | undefined,
+): KubeObject {
+  if (subresource === "status") {
+    return { ...old, metadata: mergeStatusMetadata(old, next), status: next.status } as KubeObject;
+  }
+  if (hasStatus(r)) {
+    const out = { ...next };
+    if (old.status === undefined) delete out.status;
+    else out.status = old.status;
+    return out;
+  }
+  return next;
+}
+
+/** A /status write may change labels, annotations... upstream keeps metadata except those; keep it simple: old metadata. */
+function mergeStatusMetadata(old: KubeObject, _next: KubeObject): KubeObject["metadata"] {
+  return old.metadata;
+}
+
+function specChanged(old: KubeObject, next: KubeObject): boolean {
+  const strip = (o: KubeObject) => {
+    const { metadata: _m, status: _s, ...rest } = o;
+    return JSON.stringify(rest);
+  };
+  return strip(old) !== strip(next);
+}
+
+/** Shared tail of PUT and PATCH: identity checks, server-owned metadata, generation, no-op detection, commit. */
+async function commitUpdate(
+  ctx: HandlerContext,
+  r: ServedResource,
+  req: { namespace: string | undefined; name: string; subresource?: string; query: URLSearchParams },
+  old: KubeObject,
+  candidate: Record<string, unknown>,
+  requireResourceVersion: boolean,
+): Promise<ApiResponse> {
+  const dryRun = parseDryRun(req.query);
+  checkTypeMeta(r, candidate);
+  const newMeta = { ...metadataOf(candidate) };
+  const oldMeta = metadataOf(old);
+  if (newMeta.name !== undefined && newMeta.name !== req.name)
+    throw errors.badRequest(
+      `the name of the object (${String(newMeta.name)}) does not match the name on the URL (${req.name})`,
+    );
+  if (
+    r.namespaced &&
+    newMeta.namespace !== undefined &&
+    newMeta.namespace !== "" &&
+    newMeta.namespace !== req.namespace
+  )
+    throw errors.badRequest(
+      "the namespace of the provided object does not match the namespace sent on the request",
+    );
+  const rvRaw = newMeta.resourceVersion;
+  if (requireResourceVersion && (rvRaw === undefined || rvRaw === "") && !r.allowUnconditionalUpdate)
+    throw errors.invalid(r.kind, r.group, req.name, [
+      {
+        type: "FieldValueInvalid",
+        field: "metadata.resourceVersion",
+        value: 0,
+        detail: "must be specified for an update",
+      },
+    ]);
+  if (rvRaw !== undefined && rvRaw !== "" && String(rvRaw) !== String(oldMeta.resourceVersion))
+    throw errors.staleResourceVersion(qualified(r), req.name);
+  if (oldMeta.deletionTimestamp !== undefined) {
+    const oldF = new Set((oldMeta.finalizers as string[] | undefined) ?? []);
+    const added = ((newMeta.finalizers as string[] | undefined) ?? []).filter((f) => !oldF.has(f));
+    if (added.length > 0)
+      throw errors.invalid(r.kind, r.group, req.name, [
+        {
+          type: "FieldValueForbidden",
+          field: "metadata.finalizers",
+          detail: "no new finalizers can be added if the object is being deleted",
+        },
+      ]);
+  }
+  for (const k of [
+    "uid",
+    "creationTimestamp",
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+    "generation",
+    "resourceVersion",
+  ]) {
+    if (oldMeta[k] === undefined) delete newMeta[k];
+    else newMeta[k] = oldMeta[k];
+  }
+  newMeta.name = req.name;
+  if (r.namespaced) newMeta.namespace = req.namespace;
+  else delete newMeta.namespace;
+
+  let next = mergeForSubresource(
+    r,
+    old,
+    { ...candidate, apiVersion: apiVersionOf(r), kind: r.kind, metadata: newMeta } as KubeObject,
+    req.subresource,
+  );
+  if (r.custom && req.subresource !== "status") r.custom.applyDefaults(next);
+  if (r.tracksGeneration && specChanged(old, next))
+    next = { ...next, metadata: { ...next.metadata, generation: Number(oldMeta.generation ?? 0) + 1 } };
+  validate(r, next);
+
+  // Nothing changed: upstream skips the write, so the resourceVersion stays.
+  const { resourceVersion: _o, ...oldRest } = oldMeta;
+  const { resourceVersion: _n, ...nextRest } = next.metadata;
+  if (JSON.stringify({ ...old, metadata: oldRest }) === JSON.stringify({ ...next, metadata: nextRest })) {
+    return { code: 200, body: present(r, old) };
+  }
+  const finalizers = next.metadata.finalizers as string[] | undefined;
+  const key = objectKey(r, req.namespace, req.name);
+  if (next.metadata.deletionTimestamp !== undefined && (!finalizers || finalizers.length === 0)) {
+    // The last finalizer went away: the pending deletion completes now.
+    if (dryRun) return { code: 200, body: present(r, next) };
+    return { code: 200, body: present(r, ctx.store.delete(r.bucket, key)) };
+  }
+  if (dryRun) return { code: 200, body: present(r, next) };
+  try {
+    return {
+      code: 200,
+      body: present(r, ctx.store.update(r.bucket, key, next, Number(oldMeta.resourceVersion))),
+    };
+  } catch (e) {
+    if (e instanceof PreconditionError) throw errors.staleResourceVersion(qualified(r), req.name);
+    throw e;
+  }
+}
+
+function current(
+  ctx: HandlerContext,
+  r: ServedResource,
+  namespace: string | undefined,
+  name: string,
+): KubeObject {
+  const obj = ctx.store.get(r.bucket, objectKey(r, namespace, name));
+  if (!obj) throw errors.notFound(qualified(r), name);
+  return present(r, obj);
+}
+
+export async function updateObject(
+  ctx: HandlerContext,
+  r: ServedResource,
+  req: WriteRequest & { name: string },
+): Promise<ApiResponse> {
+  const old = current(ctx, r, req.namespace, req.name);
+  return commitUpdate(ctx, r, req, old, req.body, true);
+}
+
+export async function patchObject(
+  ctx: HandlerContext,
+  r: ServedResource,
+  req: Omit<WriteRequest, "body"> & { name: string; patchType: BodyType; patch: unknown },
+): Promise<ApiResponse> {
+  const old = current(ctx, r, req.namespace, req.name);
+  let patched: unknown;
+  switch (req.patchType) {
+    case "json-patch":
+      patched = applyJsonPatch(old, req.patch);
+      break;
+    case "merge-patch":
+      patched = applyMergePatch(old, req.patch);
+      break;
+    case "strategic-merge-patch":
+      if (r.custom)
+        throw errors.unsupportedMediaType([
+          "application/json-patch+json",
+          "application/merge-patch+json",
+          "application/apply-patch+yaml",
+        ]);
+      patched = applyMergePatch(old, req.patch);
+      break;
+    default:
+      throw errors.unsupportedMediaType([
+        "application/json-patch+json",
+        "application/merge-patch+json",
+        "application/strategic-merge-patch+json",
+        "application/apply-patch+yaml",
+      ]);
+  }
+  if (typeof patched !== "object" || patched === null || Array.isArray(patched))
+    throw errors.badRequest("the patch produced something that is not an object");
+  return commitUpdate(ctx, r, req, old, patched as Record<string, unknown>, false);
+}

@@ -1,0 +1,206 @@
+/**
+ * Routes one HTTP request: authentication, discovery, then the resource verb
+ * handlers, with content negotiation on the way out and every failure written
+ * as a Status.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { errors, StatusError } from "../api/status.js";
+import { decodeObjectBody } from "../handlers/body.js";
+import type { ApiResponse, HandlerContext } from "../handlers/context.js";
+import { deleteCollection, deleteObject, parseDeleteOptions } from "../handlers/delete.js";
+import { getObject } from "../handlers/get.js";
+import { listObjects } from "../handlers/list.js";
+import { createObject, patchObject, updateObject } from "../handlers/write.js";
+import type { ServedResource } from "../resources/served.js";
+import { type AuthSettings, authenticate, type UserInfo } from "./auth.js";
+import { readBody } from "./body.js";
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from "./discovery.js";
+import { ACCEPTED_TYPES, bodyTypeOf, type MediaChoice, negotiate, type Shape } from "./negotiate.js";
+import { parseRequestInfo, type ResourceRequestInfo } from "./request-info.js";
+import { writeBody, writeError } from "./respond.js";
+import { reshape } from "./table.js";
+
+export interface DispatchOptions {
+  readonly ctx: HandlerContext;
+  readonly auth: AuthSettings;
+  readonly serverAddress: () => string;
+  readonly log?: (line: string) => void;
+  /** Extra routes (watch, openapi, faults) tried before the built-in ones; return true when handled. */
+  readonly extensions?: readonly RouteExtension[];
+}
+
+export type RouteExtension = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  user: UserInfo,
+) => Promise<boolean> | boolean;
+
+export interface ResourceRoute {
+  readonly info: ResourceRequestInfo;
+  readonly resource: ServedResource;
+}
+
+/** Finds the served resource a request addresses, with upstream's 404/405 answers. */
+export function resolveResource(ctx: HandlerContext, info: ResourceRequestInfo): ServedResource {
+  const r = ctx.resources.find(info.group, info.version, info.resource);
+  if (!r) throw errors.notFoundPath();
+  if (info.subresource !== undefined && !r.subresources.has(info.subresource)) throw errors.notFoundPath();
+  if (info.subresource === undefined && !r.verbs.has(info.verb))
+    throw errors.methodNotSupported({ group: r.group, resource: r.resource }, info.verb);
+  if (r.namespaced && info.namespace === undefined && info.name !== undefined) throw errors.notFoundPath();
+  if (!r.namespaced && info.namespace !== undefined) throw errors.notFoundPath();
+  if (
+    r.namespaced &&
+    info.namespace === undefined &&
+    ["create", "update", "patch", "delete"].includes(info.verb)
+  )
+    throw errors.notFoundPath();
+  return r;
+}
+
+const SHAPES_FOR_READ: readonly Shape[] = ["Table", "PartialObjectMetadata", "PartialObjectMetadataList"];
+
+export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const { ctx } = opts;
+  return (req, res) => {
+    const started = Date.now();
+    const url = new URL(req.url ?? "/", "https://localhost");
+    res.on("finish", () => {
+      opts.log?.(`${req.method} ${url.pathname}${url.search} ${res.statusCode} ${Date.now() - started}ms`);
+    });
+    handle(req, res, url).catch((err) => writeError(res, err));
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (url.pathname === "/healthz" || url.pathname === "/readyz" || url.pathname === "/livez") {
+      res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" }).end("ok");
+      return;
+    }
+    const user = authenticate(req, opts.auth);
+    for (const ext of opts.extensions ?? []) if (await ext(req, res, url, user)) return;
+    const method = req.method ?? "GET";
+    const info = parseRequestInfo(method, url.pathname, url.searchParams);
+    const json: MediaChoice = { encoding: "json", pretty: url.searchParams.get("pretty") === "true" };
+    if (info.type === "other") {
+      if (method !== "GET") throw errors.notFoundPath();
+      const doc = discoveryDoc(url.pathname, info);
+      if (!doc) throw errors.notFoundPath();
+      const choice = negotiate(req.headers.accept, { protobuf: false, shapes: [] }) ?? json;
+      writeBody(res, 200, doc, { ...choice, pretty: json.pretty });
+      return;
+    }
+    const r = resolveResource(ctx, info);
+    const shapes = info.verb === "get" || info.verb === "list" ? SHAPES_FOR_READ : [];
+    const choice = negotiate(req.headers.accept, { protobuf: false, shapes, pretty: json.pretty });
+    if (!choice) throw errors.notAcceptable(ACCEPTED_TYPES);
+    const abort = new AbortController();
+    res.on("close", () => abort.abort());
+    const result = await runVerb(req, info, r, url.searchParams, abort.signal);
+    const body = choice.shape
+      ? reshape(r, result.body, choice.shape, choice.shapeVersion ?? "v1", url.searchParams)
+      : result.body;
+    writeBody(res, result.code, body, choice, result.headers);
+  }
+
+  function discoveryDoc(
+    pathname: string,
+    info: { discovery?: { group?: string; version?: string; legacy: boolean } },
+  ): unknown {
+    if (pathname === "/version" || pathname === "/version/") return versionInfo();
+    const d = info.discovery;
+    if (!d) return undefined;
+    if (d.legacy)
+      return d.version === undefined
+        ? apiVersions(opts.serverAddress())
+        : apiResourceList(ctx.resources, "", d.version);
+    if (d.group === undefined) return apiGroupList(ctx.resources);
+    if (d.version === undefined) return apiGroup(ctx.resources, d.group);
+    return apiResourceList(ctx.resources, d.group, d.version);
+  }
+
+  async function runVerb(
+    req: IncomingMessage,
+    info: ResourceRequestInfo,
+    r: ServedResource,
+    q: URLSearchParams,
+    signal: AbortSignal,
+  ): Promise<ApiResponse> {
+    const ns = info.namespace;
+    switch (info.verb) {
+      case "get":
+        return getObject(ctx, r, ns, info.name as string, q, signal);
+      case "list":
+        return listObjects(ctx, r, ns, q, signal);
+      case "watch":
+        throw errors.methodNotSupported({ group: r.group, resource: r.resource }, "watch");
+      case "create": {
+        const body = await readObject(req);
+        return createObject(ctx, r, {
+          namespace: ns,
+          query: q,
+          body,
+          ...(info.subresource ? { subresource: info.subresource } : {}),
+        });
+      }
+      case "update": {
+        const body = await readObject(req);
+        return updateObject(ctx, r, {
+          namespace: ns,
+          name: info.name as string,
+          query: q,
+          body,
+          ...(info.subresource ? { subresource: info.subresource } : {}),
+        });
+      }
+      case "patch": {
+        const patchType = bodyTypeOf(req.headers["content-type"]);
+        const raw = await readBody(req, ctx.settings.maxBodyBytes);
+        if (
+          patchType === undefined ||
+          patchType === "json" ||
+          patchType === "yaml" ||
+          patchType === "protobuf"
+        )
+          throw errors.unsupportedMediaType([
+            "application/json-patch+json",
+            "application/merge-patch+json",
+            "application/strategic-merge-patch+json",
+            "application/apply-patch+yaml",
+          ]);
+        let patch: unknown;
+        try {
+          patch = patchType === "apply" ? decodeObjectBody(raw, "apply") : JSON.parse(raw.toString("utf8"));
+        } catch (e) {
+          if (e instanceof StatusError) throw e;
+          throw errors.badRequest(`error decoding patch: ${(e as Error).message}`);
+        }
+        return patchObject(ctx, r, {
+          namespace: ns,
+          name: info.name as string,
+          query: q,
+          patchType,
+          patch,
+          ...(info.subresource ? { subresource: info.subresource } : {}),
+        });
+      }
+      case "delete": {
+        const raw = await readBody(req, ctx.settings.maxBodyBytes);
+        const body = raw.length > 0 ? decodeObjectBody(raw, "json") : undefined;
+        return deleteObject(ctx, r, ns, info.name as string, parseDeleteOptions(q, body));
+      }
+      case "deletecollection": {
+        const raw = await readBody(req, ctx.settings.maxBodyBytes);
+        const body = raw.length > 0 ? decodeObjectBody(raw, "json") : undefined;
+        return deleteCollection(ctx, r, ns, q, parseDeleteOptions(q, body));
+      }
+    }
+  }
+
+  async function readObject(req: IncomingMessage): Promise<Record<string, unknown>> {
+    const type = bodyTypeOf(req.headers["content-type"]);
+    if (type !== "json" && type !== "yaml") throw errors.unsupportedMediaType(ACCEPTED_TYPES);
+    const raw = await readBody(req, ctx.settings.maxBodyBytes);
+    return decodeObjectBody(raw, type);
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Accept negotiation as the apiserver does it: a list of media ranges with
+ * q-values and `as=`/`g=`/`v=` parameters for Table and metadata-only forms.
+ */
+export type Encoding = "json" | "yaml" | "protobuf";
+export type Shape = "Table" | "PartialObjectMetadata" | "PartialObjectMetadataList";
+
+export interface MediaChoice {
+  readonly encoding: Encoding;
+  readonly shape?: Shape;
+  /** meta.k8s.io version the shape was requested in (v1 or v1beta1). */
+  readonly shapeVersion?: string;
+  readonly pretty: boolean;
+}
+
+export const ACCEPTED_TYPES = ["application/json", "application/yaml", "application/vnd.kubernetes.protobuf"];
+export const STREAM_ACCEPTED_TYPES = [
+  "application/json",
+  "application/yaml",
+  "application/vnd.kubernetes.protobuf",
+  "application/json;stream=watch",
+  "application/vnd.kubernetes.protobuf;stream=watch",
+];
+
+interface MediaRange {
+  readonly type: string;
+  readonly params: Map<string, string>;
+  readonly q: number;
+  readonly index: number;
+}
+
+function parseAccept(header: string): MediaRange[] {
+  return header
+    .split(",")
+    .map((part, index) => {
+      const [rawType = "", ...rawParams] = part.split(";");
+      const params = new Map<string, string>();
+      for (const p of rawParams) {
+        const eq = p.indexOf("=");
+        if (eq > 0)
+          params.set(
+            p.slice(0, eq).trim().toLowerCase(),
+            p
+              .slice(eq + 1)
+              .trim()
+              .replace(/^"|"$/g, ""),
+          );
+      }
+      const qs = params.get("q");
+      const q = qs === undefined ? 1 : Number(qs);
+      params.delete("q");
+      return { type: rawType.trim().toLowerCase(), params, q: Number.isFinite(q) ? q : 0, index };
+    })
+    .filter((r) => r.type !== "" && r.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+}
+
+function encodingOf(type: string, protobufAllowed: boolean): Encoding | undefined {
+  switch (type) {
+    case "application/json":
+    case "application/*":
+    case "*/*":
+      return "json";
+    case "application/yaml":
+      return "yaml";
+    case "application/vnd.kubernetes.protobuf":
+      return protobufAllowed ? "protobuf" : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Picks the representation for a response. Returns undefined when nothing in the
+ * header can be served (the caller answers 406). `shapes` are the transformed
+ * forms this endpoint supports (e.g. Table only for get/list/watch).
+ */
+export function negotiate(
+  header: string | undefined,
+  opts: { protobuf: boolean; shapes: readonly Shape[]; pretty?: boolean },
+): MediaChoice | undefined {
+  const pretty = opts.pretty ?? false;
+  if (!header || header.trim() === "") return { encoding: "json", pretty };
+  for (const r of parseAccept(header)) {
+    const as = r.params.get("as");
+    if (as !== undefined) {
+      const g = r.params.get("g");
+      const v = r.params.get("v");
+      if (g !== "meta.k8s.io" || (v !== "v1" && v !== "v1beta1")) continue;
+      if (!(opts.shapes as readonly string[]).includes(as)) continue;
+      const shape = as as Shape;
+      // Table has no protobuf form.
+      const encoding = encodingOf(r.type, opts.protobuf && shape !== "Table");
+      if (encoding === undefined || encoding === "yaml") continue;
+      return { encoding, shape, shapeVersion: v, pretty };
+    }
+    const encoding = encodingOf(r.type, opts.protobuf);
+    if (encoding !== undefined) return { encoding, pretty };
+  }
+  return undefined;
+}
+
+/** Content types accepted in request bodies, by verb. */
+export type BodyType =
+  | "json"
+  | "yaml"
+  | "protobuf"
+  | "json-patch"
+  | "merge-patch"
+  | "strategic-merge-patch"
+  | "apply";
+
+export function bodyTypeOf(contentType: string | undefined): BodyType | undefined {
+  const base = (contentType ?? "application/json").split(";")[0]?.trim().toLowerCase();
+  switch (base) {
+    case "":
+    case "application/json":
+      return "json";
+    case "application/yaml":
+      return "yaml";
+    case "application/vnd.kubernetes.protobuf":
+      return "protobuf";
+    case "application/json-patch+json":
+      return "json-patch";
+    case "application/merge-patch+json":
+      return "merge-patch";
+    case "application/strategic-merge-patch+json":
+      return "strategic-merge-patch";
+    case "application/apply-patch+yaml":
+    case "application/apply-patch+cbor":
+      return base === "application/apply-patch+yaml" ? "apply" : undefined;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,61 @@
+/** Writing API responses: JSON (with upstream's trailing newline), YAML, and Status errors. */
+import type { ServerResponse } from "node:http";
+import YAML from "yaml";
+import { StatusError } from "../api/status.js";
+import type { MediaChoice } from "./negotiate.js";
+
+export function contentTypeFor(choice: MediaChoice): string {
+  if (choice.encoding === "yaml") return "application/yaml";
+  if (choice.encoding === "protobuf") return "application/vnd.kubernetes.protobuf";
+  if (choice.shape) return `application/json;as=${choice.shape};g=meta.k8s.io;v=${choice.shapeVersion}`;
+  return "application/json";
+}
+
+export function encodeBody(body: unknown, choice: MediaChoice): Buffer {
+  if (choice.encoding === "yaml") return Buffer.from(YAML.stringify(body, { aliasDuplicateObjects: false }));
+  return Buffer.from(`${choice.pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body)}\n`);
+}
+
+export function writeBody(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  choice: MediaChoice,
+  headers: Record<string, string> = {},
+): void {
+  const bytes = encodeBody(body, choice);
+  res.writeHead(code, {
+    "Content-Type": contentTypeFor(choice),
+    "Content-Length": String(bytes.length),
+    "Cache-Control": "no-cache, private",
+    ...headers,
+  });
+  res.end(bytes);
+}
+
+const JSON_CHOICE: MediaChoice = { encoding: "json", pretty: false };
+
+/** Errors are always JSON Status bodies (upstream does the same unless protobuf was negotiated). */
+export function writeError(res: ServerResponse, err: unknown): void {
+  const status = err instanceof StatusError ? err : null;
+  if (!status) {
+    const message = err instanceof Error ? err.message : String(err);
+    const internal = {
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: `Internal error occurred: ${message}`,
+      reason: "InternalError",
+      details: { causes: [{ message }] },
+      code: 500,
+    };
+    if (!res.headersSent) writeBody(res, 500, internal, JSON_CHOICE);
+    else res.destroy();
+    return;
+  }
+  const retry = status.status.details?.retryAfterSeconds;
+  const headers: Record<string, string> = retry && retry > 0 ? { "Retry-After": String(retry) } : {};
+  if (!res.headersSent) writeBody(res, status.code, status.status, JSON_CHOICE, headers);
+  else res.destroy();
+}

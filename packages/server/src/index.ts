@@ -1,0 +1,11 @@
+/**
+ * @kubesdk/server — an in-memory Kubernetes API server with the real wire
+ * semantics, for contract tests and as a fast fake cluster.
+ */
+
+export { type Status, type StatusCause, type StatusDetails, StatusError } from "./api/status.js";
+export type { UserInfo } from "./http/auth.js";
+export { renderKubeconfig } from "./kubeconfig.js";
+export { type RunningServer, type StartOptions, startServer } from "./server.js";
+export { CompactedError, type HistoryWindow, MvccStore, type StoreEvent } from "./store/mvcc.js";
+export type { KeyPair } from "./tls.js";

@@ -1,0 +1,85 @@
+/**
+ * Per-kind facts of upstream's registry strategies that no schema carries:
+ * which kinds track metadata.generation, which field labels they support, and
+ * which answer DELETE with the object. Keyed by `group/resource`.
+ */
+const GENERATION = new Set([
+  "apps/deployments",
+  "apps/replicasets",
+  "apps/statefulsets",
+  "apps/daemonsets",
+  "batch/jobs",
+  "batch/cronjobs",
+  "/pods",
+  "/replicationcontrollers",
+  "autoscaling/horizontalpodautoscalers",
+  "policy/poddisruptionbudgets",
+  "networking.k8s.io/ingresses",
+  "networking.k8s.io/networkpolicies",
+  "apiextensions.k8s.io/customresourcedefinitions",
+  "apiregistration.k8s.io/apiservices",
+  "flowcontrol.apiserver.k8s.io/flowschemas",
+  "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations",
+  "admissionregistration.k8s.io/validatingadmissionpolicies",
+  "admissionregistration.k8s.io/mutatingadmissionpolicies",
+  "resource.k8s.io/resourceclaims",
+  "resource.k8s.io/deviceclasses",
+  "resource.k8s.io/resourceslices",
+]);
+
+const FIELD_LABELS: Record<string, readonly string[]> = {
+  "/pods": [
+    "spec.nodeName",
+    "spec.restartPolicy",
+    "spec.schedulerName",
+    "spec.serviceAccountName",
+    "spec.hostNetwork",
+    "status.phase",
+    "status.podIP",
+    "status.nominatedNodeName",
+  ],
+  "/events": [
+    "involvedObject.kind",
+    "involvedObject.namespace",
+    "involvedObject.name",
+    "involvedObject.uid",
+    "involvedObject.apiVersion",
+    "involvedObject.resourceVersion",
+    "involvedObject.fieldPath",
+    "reason",
+    "reportingComponent",
+    "source",
+    "type",
+  ],
+  "/secrets": ["type"],
+  "/namespaces": ["status.phase"],
+  "/nodes": ["spec.unschedulable"],
+  "/replicationcontrollers": ["status.replicas"],
+  "apps/replicasets": ["status.replicas"],
+  "batch/jobs": ["status.successful"],
+  "certificates.k8s.io/certificatesigningrequests": ["spec.signerName"],
+};
+
+const RETURNS_DELETED = new Set([
+  "storage.k8s.io/storageclasses",
+  "storage.k8s.io/csidrivers",
+  "storage.k8s.io/csinodes",
+  "storage.k8s.io/volumeattachments",
+  "storage.k8s.io/volumeattributesclasses",
+  "resource.k8s.io/resourceclaims",
+  "resource.k8s.io/resourceclaimtemplates",
+  "resource.k8s.io/resourceslices",
+  "resource.k8s.io/deviceclasses",
+]);
+
+export function tracksGeneration(group: string, resource: string): boolean {
+  return GENERATION.has(`${group}/${resource}`);
+}
+
+export function fieldLabelsOf(group: string, resource: string): readonly string[] {
+  return FIELD_LABELS[`${group}/${resource}`] ?? [];
+}
+
+export function returnsDeletedObject(group: string, resource: string): boolean {
+  return RETURNS_DELETED.has(`${group}/${resource}`);
+}

@@ -1,0 +1,70 @@
+/**
+ * ServedResource: one group/version/resource the reference server answers,
+ * with what its handlers need to know. Built-in kinds come from the generated
+ * registry (adding one is a registry entry); custom resources from CRDs.
+ */
+import type { Qualified } from "../api/status.js";
+
+export interface SubresourceSpec {
+  readonly name: string;
+  readonly kind: string;
+  readonly group?: string;
+  readonly version?: string;
+  readonly verbs: readonly string[];
+}
+
+export interface ServedResource extends Qualified {
+  readonly group: string;
+  readonly version: string;
+  /** The plural resource name, as in URLs. */
+  readonly resource: string;
+  readonly kind: string;
+  readonly listKind: string;
+  readonly singular: string;
+  readonly namespaced: boolean;
+  readonly verbs: ReadonlySet<string>;
+  readonly shortNames: readonly string[];
+  readonly categories: readonly string[];
+  readonly subresources: ReadonlyMap<string, SubresourceSpec>;
+  /** Storage bucket: every served version of one group/resource shares it. */
+  readonly bucket: string;
+  /** Field paths beyond metadata.name/namespace usable in field selectors. */
+  readonly fieldLabels: readonly string[];
+  /** Whether writes to spec bump metadata.generation (upstream strategies differ per kind). */
+  readonly tracksGeneration: boolean;
+  /** Whether PUT without metadata.resourceVersion is allowed (CRs: no). */
+  readonly allowUnconditionalUpdate: boolean;
+  /** Whether DELETE answers with the deleted object instead of a Success Status. */
+  readonly returnDeletedObject: boolean;
+  /** Set for custom resources. */
+  readonly custom?: CustomResourceInfo;
+}
+
+export interface CustomResourceInfo {
+  /** The CRD's name, `<plural>.<group>`. */
+  readonly crdName: string;
+  readonly storageVersion: string;
+  /** Validates an object of this version; returns field errors (empty when valid). */
+  readonly validate: (obj: unknown) => import("../api/status.js").FieldError[];
+  /** Applies structural-schema defaults in place. */
+  readonly applyDefaults: (obj: Record<string, unknown>) => void;
+  readonly printerColumns: readonly PrinterColumn[];
+  readonly selectableFields: readonly string[];
+}
+
+export interface PrinterColumn {
+  readonly name: string;
+  readonly type: string;
+  readonly format?: string;
+  readonly description?: string;
+  readonly priority?: number;
+  readonly jsonPath: string;
+}
+
+export function apiVersionOf(r: { group: string; version: string }): string {
+  return r.group ? `${r.group}/${r.version}` : r.version;
+}
+
+export function hasStatus(r: ServedResource): boolean {
+  return r.subresources.has("status");
+}

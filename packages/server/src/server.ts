@@ -1,0 +1,146 @@
+/**
+ * startServer: the reference API server in this process. HTTPS with a CA and
+ * serving certificate made at start (or given), static tokens, optional
+ * client-certificate auth, and a kubeconfig for kubectl and our own clients.
+ */
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { bootstrap } from "./bootstrap.js";
+import { DEFAULT_SETTINGS, type HandlerContext, type ServerSettings } from "./handlers/context.js";
+import type { UserInfo } from "./http/auth.js";
+import { createDispatcher, type RouteExtension } from "./http/dispatch.js";
+import { renderKubeconfig } from "./kubeconfig.js";
+import { builtinResourceTable } from "./resources/builtin.js";
+import type { ResourceTable } from "./resources/table.js";
+import { DEFAULT_HISTORY, type HistoryWindow, MvccStore } from "./store/mvcc.js";
+import { type CertificateAuthority, createCertificateAuthority, type KeyPair } from "./tls.js";
+
+export interface StartOptions {
+  /** 0 (default) picks a free port. */
+  readonly port?: number;
+  readonly host?: string;
+  /** Serve plain HTTP instead of HTTPS (tests of transports only; kubectl wants TLS). */
+  readonly insecureHttp?: boolean;
+  /** The admin bearer token (default: random). */
+  readonly token?: string;
+  /** More tokens: token → user. */
+  readonly tokens?: Readonly<Record<string, UserInfo>>;
+  readonly anonymous?: boolean;
+  readonly history?: Partial<HistoryWindow>;
+  readonly settings?: Partial<ServerSettings>;
+  /** Objects created at start, in order (namespaces first if they hold the others). */
+  readonly seed?: readonly Record<string, unknown>[];
+  /** Write the kubeconfig to this path. */
+  readonly kubeconfigPath?: string;
+  /** One line per request. */
+  readonly log?: (line: string) => void;
+  /** Extra routes tried before the API (used by watch, openapi and fault controls). */
+  readonly extensions?: readonly RouteExtension[];
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  /** PEM of the CA that signed the serving certificate (undefined over plain HTTP). */
+  readonly ca: string | undefined;
+  readonly token: string;
+  readonly kubeconfig: string;
+  readonly store: MvccStore;
+  readonly resources: ResourceTable;
+  readonly context: HandlerContext;
+  /** A client certificate for `user` in `groups`, signed by the server's CA. */
+  issueClientCertificate(user: string, groups?: readonly string[]): KeyPair;
+  stop(): Promise<void>;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? "127.0.0.1";
+  const token = options.token ?? randomBytes(24).toString("base64url");
+  const tokens = new Map<string, UserInfo>(Object.entries(options.tokens ?? {}));
+  tokens.set(token, { name: "kubesdk-admin", groups: ["system:masters", "system:authenticated"] });
+  const store = new MvccStore({ ...DEFAULT_HISTORY, ...options.history });
+  const resources = builtinResourceTable();
+  const context: HandlerContext = {
+    store,
+    resources,
+    settings: { ...DEFAULT_SETTINGS, ...options.settings },
+    now: Date.now,
+  };
+  const seedErrors = await bootstrap(context, options.seed ?? []);
+  if (seedErrors.length > 0) throw new Error(`seed objects rejected:\n${seedErrors.join("\n")}`);
+
+  let address = "";
+  const dispatcher = createDispatcher({
+    ctx: context,
+    auth: { tokens, anonymous: options.anonymous ?? false },
+    serverAddress: () => address,
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.extensions ? { extensions: options.extensions } : {}),
+  });
+
+  let ca: CertificateAuthority | undefined;
+  let server: Server;
+  if (options.insecureHttp) {
+    server = createHttpServer(dispatcher);
+  } else {
+    ca = createCertificateAuthority();
+    const serving = ca.issue({
+      commonName: "kubesdk-reference-server",
+      dnsNames: ["localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc"],
+      ipAddresses: ["127.0.0.1", "::1", ...(host !== "127.0.0.1" && /^[\d.:]+$/.test(host) ? [host] : [])],
+      usage: "server",
+    });
+    server = createHttpsServer(
+      {
+        key: serving.keyPem,
+        cert: serving.certPem,
+        ca: ca.certPem,
+        requestCert: true,
+        rejectUnauthorized: false,
+      },
+      dispatcher,
+    );
+  }
+  server.keepAliveTimeout = 60_000;
+  server.headersTimeout = 65_000;
+  server.requestTimeout = 0;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  address = `${urlHost}:${port}`;
+  const url = `${options.insecureHttp ? "http" : "https"}://${address}`;
+  const kubeconfig = renderKubeconfig({ url, ...(ca ? { caPem: ca.certPem } : {}), token });
+  if (options.kubeconfigPath) writeFileSync(options.kubeconfigPath, kubeconfig, { mode: 0o600 });
+
+  return {
+    url,
+    host,
+    port,
+    ca: ca?.certPem,
+    token,
+    kubeconfig,
+    store,
+    resources,
+    context,
+    issueClientCertificate(user, groups = []) {
+      if (!ca) throw new Error("client certificates need the HTTPS server");
+      return ca.issue({ commonName: user, organizations: groups, usage: "client" });
+    },
+    stop() {
+      return new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

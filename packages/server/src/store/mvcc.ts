@@ -1,0 +1,340 @@
+import { SortedKeys } from "./sorted-keys.js";
+
+/** A stored Kubernetes object as plain JSON. The store treats it as immutable. */
+export type StoredObject = {
+  metadata: { resourceVersion?: string; [k: string]: unknown };
+  [k: string]: unknown;
+};
+
+export type StoreEventType = "ADDED" | "MODIFIED" | "DELETED";
+
+/** One committed write, as watchers see it. `object` is the state after (or, for DELETED, the last state). */
+export interface StoreEvent {
+  readonly rev: number;
+  readonly type: StoreEventType;
+  readonly bucket: string;
+  readonly key: string;
+  readonly object: StoredObject;
+  readonly prev: StoredObject | null;
+  readonly time: number;
+}
+
+export interface HistoryWindow {
+  /** Keep at least the last N revisions readable (lists at an old rv, continue tokens, watches). */
+  readonly revisions: number;
+  /** Compact away revisions older than this many milliseconds (checked on writes). */
+  readonly maxAgeMs: number;
+}
+
+export const DEFAULT_HISTORY: HistoryWindow = { revisions: 100_000, maxAgeMs: 15 * 60_000 };
+
+/** Thrown when a read asks for a revision older than the retained history. */
+export class CompactedError extends Error {
+  readonly code = "ERR_COMPACTED";
+  constructor(
+    readonly requested: number,
+    readonly compacted: number,
+  ) {
+    super(`revision ${requested} has been compacted (oldest readable: ${compacted})`);
+  }
+}
+
+/** Thrown by create when the key exists and by update/delete when it does not or the expected revision differs. */
+export class PreconditionError extends Error {
+  constructor(
+    readonly code: "ERR_EXISTS" | "ERR_MISSING" | "ERR_REVISION",
+    readonly key: string,
+  ) {
+    super(`${code} ${key}`);
+  }
+}
+
+interface Version {
+  readonly rev: number;
+  readonly obj: StoredObject | null;
+}
+
+interface Bucket {
+  readonly keys: SortedKeys;
+  readonly versions: Map<string, Version[]>;
+  live: number;
+}
+
+export interface ListOptions {
+  /** Only keys starting with this prefix (a namespace: `ns/`). */
+  readonly prefix?: string;
+  /** Read at this revision (default: current). */
+  readonly atRev?: number;
+  /** First key to consider (inclusive). */
+  readonly startKey?: string;
+  /** Maximum items to return; 0 or undefined means all. */
+  readonly limit?: number;
+  readonly filter?: (obj: StoredObject) => boolean;
+  /** Count the matching items after the page (upstream's remainingItemCount). */
+  readonly countRemaining?: boolean;
+}
+
+export interface ListResult {
+  readonly items: StoredObject[];
+  readonly rev: number;
+  /** Key to continue from when the page was cut by `limit`. */
+  readonly nextKey?: string;
+  readonly remaining?: number;
+}
+
+/**
+ * MvccStore is the reference server's etcd: one global revision, every object's
+ * resourceVersion is the revision of its last write, and past revisions stay
+ * readable until compacted. Keys live in buckets (one per group/resource) and sort
+ * like etcd keys, so paginated lists and continue tokens behave as upstream.
+ */
+export class MvccStore {
+  private rev: number;
+  private compactedRev = 0;
+  private readonly buckets = new Map<string, Bucket>();
+  /** Keys holding more than one version or a tombstone: the only ones compaction must visit. */
+  private readonly dirty = new Map<string, Set<string>>();
+  private events: StoreEvent[] = [];
+  private readonly listeners = new Set<(e: StoreEvent) => void>();
+
+  constructor(
+    readonly history: HistoryWindow = DEFAULT_HISTORY,
+    private readonly now: () => number = Date.now,
+    initialRevision = 1,
+  ) {
+    this.rev = initialRevision;
+  }
+
+  /** The revision of the last write. */
+  get revision(): number {
+    return this.rev;
+  }
+
+  /** Reads below this revision fail with CompactedError. */
+  get compactedRevision(): number {
+    return this.compactedRev;
+  }
+
+  /** Called synchronously after every committed write, in revision order. */
+  subscribe(listener: (e: StoreEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Events after `rev`, oldest first; throws CompactedError when some were compacted away. */
+  eventsSince(rev: number): readonly StoreEvent[] {
+    if (rev < this.compactedRev) throw new CompactedError(rev, this.compactedRev);
+    let lo = 0;
+    let hi = this.events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.events[mid] as StoreEvent).rev <= rev) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.events.slice(lo);
+  }
+
+  get(bucket: string, key: string, atRev?: number): StoredObject | undefined {
+    const at = this.checkRev(atRev);
+    const versions = this.buckets.get(bucket)?.versions.get(key);
+    return versions ? (versionAt(versions, at)?.obj ?? undefined) : undefined;
+  }
+
+  /** Number of live objects in a bucket at the current revision. */
+  count(bucket: string): number {
+    return this.buckets.get(bucket)?.live ?? 0;
+  }
+
+  list(bucket: string, opts: ListOptions = {}): ListResult {
+    const at = this.checkRev(opts.atRev);
+    const b = this.buckets.get(bucket);
+    const items: StoredObject[] = [];
+    if (!b) return { items, rev: at };
+    const prefix = opts.prefix ?? "";
+    const start = opts.startKey !== undefined && opts.startKey > prefix ? opts.startKey : prefix;
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : Number.POSITIVE_INFINITY;
+    let i = b.keys.lowerBound(start);
+    for (; ; i++) {
+      const key = b.keys.at(i);
+      if (key === undefined || !key.startsWith(prefix)) break;
+      const obj = this.visible(b, key, at);
+      if (!obj || (opts.filter && !opts.filter(obj))) continue;
+      if (items.length >= limit) {
+        const remaining = opts.countRemaining ? this.countFrom(b, i, prefix, at, opts.filter) : undefined;
+        return remaining === undefined
+          ? { items, rev: at, nextKey: key }
+          : { items, rev: at, nextKey: key, remaining };
+      }
+      items.push(obj);
+    }
+    return { items, rev: at };
+  }
+
+  create(bucket: string, key: string, obj: StoredObject): StoredObject {
+    const b = this.bucket(bucket);
+    const versions = b.versions.get(key);
+    const latest = versions?.[versions.length - 1];
+    if (latest?.obj) throw new PreconditionError("ERR_EXISTS", key);
+    return this.commit(b, bucket, key, obj, latest?.obj ?? null, "ADDED");
+  }
+
+  /** Replaces the object; with `expectRev` the write fails unless the current revision of the key matches. */
+  update(bucket: string, key: string, obj: StoredObject, expectRev?: number): StoredObject {
+    const b = this.bucket(bucket);
+    const latest = lastVersion(b, key);
+    if (!latest?.obj) throw new PreconditionError("ERR_MISSING", key);
+    if (expectRev !== undefined && latest.rev !== expectRev) throw new PreconditionError("ERR_REVISION", key);
+    return this.commit(b, bucket, key, obj, latest.obj, "MODIFIED");
+  }
+
+  /** Deletes the key; returns the last state stamped with the deletion's revision (as watchers see it). */
+  delete(bucket: string, key: string, expectRev?: number): StoredObject {
+    const b = this.bucket(bucket);
+    const latest = lastVersion(b, key);
+    if (!latest?.obj) throw new PreconditionError("ERR_MISSING", key);
+    if (expectRev !== undefined && latest.rev !== expectRev) throw new PreconditionError("ERR_REVISION", key);
+    return this.commit(b, bucket, key, null, latest.obj, "DELETED");
+  }
+
+  /** Forgets every revision before `rev` (default: the current one), like etcd's compaction. */
+  compact(rev: number = this.rev): void {
+    const target = Math.min(rev, this.rev);
+    if (target <= this.compactedRev) return;
+    this.compactedRev = target;
+    let drop = 0;
+    while (drop < this.events.length && (this.events[drop] as StoreEvent).rev <= target) drop++;
+    if (drop > 0) this.events = this.events.slice(drop);
+    for (const [bucketName, keys] of this.dirty) {
+      const b = this.buckets.get(bucketName);
+      if (!b) continue;
+      for (const key of keys) {
+        const versions = b.versions.get(key);
+        if (!versions) {
+          keys.delete(key);
+          continue;
+        }
+        // Keep the newest version at or below the target (it answers reads at `target`) and all newer ones.
+        let keepFrom = 0;
+        for (let i = versions.length - 1; i >= 0; i--) {
+          if ((versions[i] as Version).rev <= target) {
+            keepFrom = i;
+            break;
+          }
+        }
+        const kept = versions.slice(keepFrom);
+        if (kept.length === 1 && (kept[0] as Version).obj === null) {
+          b.versions.delete(key);
+          b.keys.remove(key);
+          keys.delete(key);
+        } else {
+          b.versions.set(key, kept);
+          if (kept.length === 1) keys.delete(key);
+        }
+      }
+    }
+  }
+
+  private commit(
+    b: Bucket,
+    bucketName: string,
+    key: string,
+    obj: StoredObject | null,
+    prev: StoredObject | null,
+    type: StoreEventType,
+  ): StoredObject {
+    const rev = ++this.rev;
+    const stamped = stamp(obj ?? (prev as StoredObject), rev);
+    let versions = b.versions.get(key);
+    if (!versions) {
+      versions = [];
+      b.versions.set(key, versions);
+      b.keys.insert(key);
+    }
+    versions.push({ rev, obj: obj ? stamped : null });
+    if (versions.length > 1 || obj === null) this.markDirty(bucketName, key);
+    if (type === "ADDED") b.live++;
+    if (type === "DELETED") b.live--;
+    const event: StoreEvent = { rev, type, bucket: bucketName, key, object: stamped, prev, time: this.now() };
+    this.events.push(event);
+    this.enforceWindow();
+    for (const l of this.listeners) l(event);
+    return stamped;
+  }
+
+  private enforceWindow(): void {
+    const { revisions, maxAgeMs } = this.history;
+    let target = this.rev - revisions;
+    const oldest = this.events[0];
+    if (oldest && this.now() - oldest.time > maxAgeMs) {
+      const cutoff = this.now() - maxAgeMs;
+      for (const e of this.events) {
+        if (e.time >= cutoff) break;
+        target = Math.max(target, e.rev);
+      }
+    }
+    // Compact in batches so a steady stream of writes does not pay for a compaction each.
+    if (target - this.compactedRev >= Math.max(1, Math.min(1000, revisions >>> 4))) this.compact(target);
+  }
+
+  private markDirty(bucket: string, key: string): void {
+    let keys = this.dirty.get(bucket);
+    if (!keys) {
+      keys = new Set();
+      this.dirty.set(bucket, keys);
+    }
+    keys.add(key);
+  }
+
+  private bucket(name: string): Bucket {
+    let b = this.buckets.get(name);
+    if (!b) {
+      b = { keys: new SortedKeys(), versions: new Map(), live: 0 };
+      this.buckets.set(name, b);
+    }
+    return b;
+  }
+
+  private checkRev(atRev: number | undefined): number {
+    if (atRev === undefined) return this.rev;
+    if (atRev < this.compactedRev) throw new CompactedError(atRev, this.compactedRev);
+    return Math.min(atRev, this.rev);
+  }
+
+  private visible(b: Bucket, key: string, at: number): StoredObject | null {
+    const versions = b.versions.get(key);
+    return versions ? (versionAt(versions, at)?.obj ?? null) : null;
+  }
+
+  private countFrom(
+    b: Bucket,
+    from: number,
+    prefix: string,
+    at: number,
+    filter: ((o: StoredObject) => boolean) | undefined,
+  ): number {
+    let n = 0;
+    for (let i = from; ; i++) {
+      const key = b.keys.at(i);
+      if (key === undefined || !key.startsWith(prefix)) return n;
+      const obj = this.visible(b, key, at);
+      if (obj && (!filter || filter(obj))) n++;
+    }
+  }
+}
+
+function lastVersion(b: Bucket, key: string): Version | undefined {
+  const versions = b.versions.get(key);
+  return versions?.[versions.length - 1];
+}
+
+function versionAt(versions: readonly Version[], at: number): Version | undefined {
+  for (let i = versions.length - 1; i >= 0; i--) {
+    const v = versions[i] as Version;
+    if (v.rev <= at) return v;
+  }
+  return undefined;
+}
+
+function stamp(obj: StoredObject, rev: number): StoredObject {
+  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rev) } };
+}
