@@ -17,6 +17,8 @@ import { builtinResourceTable } from "./resources/builtin.js";
 import type { ResourceTable } from "./resources/table.js";
 import { DEFAULT_HISTORY, type HistoryWindow, MvccStore } from "./store/mvcc.js";
 import { type CertificateAuthority, createCertificateAuthority, type KeyPair } from "./tls.js";
+import type { OpenWatch, WatchRegistry, WatchSettings } from "./watch/serve-watch.js";
+import { WatchHub } from "./watch/watch-hub.js";
 
 export interface StartOptions {
   /** 0 (default) picks a free port. */
@@ -31,6 +33,7 @@ export interface StartOptions {
   readonly anonymous?: boolean;
   readonly history?: Partial<HistoryWindow>;
   readonly settings?: Partial<ServerSettings>;
+  readonly watch?: Partial<WatchSettings>;
   /** Objects created at start, in order (namespaces first if they hold the others). */
   readonly seed?: readonly Record<string, unknown>[];
   /** Write the kubeconfig to this path. */
@@ -52,6 +55,7 @@ export interface RunningServer {
   readonly store: MvccStore;
   readonly resources: ResourceTable;
   readonly context: HandlerContext;
+  readonly watches: WatchRegistry;
   /** A client certificate for `user` in `groups`, signed by the server's CA. */
   issueClientCertificate(user: string, groups?: readonly string[]): KeyPair;
   stop(): Promise<void>;
@@ -73,11 +77,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const seedErrors = await bootstrap(context, options.seed ?? []);
   if (seedErrors.length > 0) throw new Error(`seed objects rejected:\n${seedErrors.join("\n")}`);
 
+  const watch: WatchRegistry = {
+    hub: new WatchHub(store),
+    settings: { bookmarkIntervalMs: 60_000, maxBufferedBytes: 8 * 1024 * 1024, ...options.watch },
+    streams: new Set<OpenWatch>(),
+  };
   let address = "";
   const dispatcher = createDispatcher({
     ctx: context,
     auth: { tokens, anonymous: options.anonymous ?? false },
     serverAddress: () => address,
+    watch,
     ...(options.log ? { log: options.log } : {}),
     ...(options.extensions ? { extensions: options.extensions } : {}),
   });
@@ -132,11 +142,14 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     store,
     resources,
     context,
+    watches: watch,
     issueClientCertificate(user, groups = []) {
       if (!ca) throw new Error("client certificates need the HTTPS server");
       return ca.issue({ commonName: user, organizations: groups, usage: "client" });
     },
     stop() {
+      for (const w of [...watch.streams]) w.stream.end("server-stopped");
+      watch.hub.close();
       return new Promise((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -66,7 +66,8 @@ function parseRequirement(raw: string): LabelRequirement {
   const set = /^(\S+)\s+(in|notin)\s*\((.*)\)$/.exec(s);
   if (set) {
     const inner = (set[3] as string).trim();
-    if (inner === "") throw new SelectorParseError(`unable to parse requirement: empty value set in "${raw}"`);
+    if (inner === "")
+      throw new SelectorParseError(`unable to parse requirement: empty value set in "${raw}"`);
     const values = inner.split(",").map((v) => v.trim());
     for (const v of values) checkValue(v, raw);
     return { key: checkKey(set[1] as string, raw), op: set[2] as "in" | "notin", values };

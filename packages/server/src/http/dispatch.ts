@@ -12,6 +12,7 @@ import { getObject } from "../handlers/get.js";
 import { listObjects } from "../handlers/list.js";
 import { createObject, patchObject, updateObject } from "../handlers/write.js";
 import type { ServedResource } from "../resources/served.js";
+import { serveWatch, type WatchRegistry } from "../watch/serve-watch.js";
 import { type AuthSettings, authenticate, type UserInfo } from "./auth.js";
 import { readBody } from "./body.js";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from "./discovery.js";
@@ -24,6 +25,7 @@ export interface DispatchOptions {
   readonly ctx: HandlerContext;
   readonly auth: AuthSettings;
   readonly serverAddress: () => string;
+  readonly watch: WatchRegistry;
   readonly log?: (line: string) => void;
   /** Extra routes (watch, openapi, faults) tried before the built-in ones; return true when handled. */
   readonly extensions?: readonly RouteExtension[];
@@ -91,6 +93,14 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
       return;
     }
     const r = resolveResource(ctx, info);
+    if (info.verb === "watch") {
+      const choice = negotiate(req.headers.accept, { protobuf: false, shapes: ["Table"], pretty: false });
+      if (!choice) throw errors.notAcceptable(ACCEPTED_TYPES);
+      const abort = new AbortController();
+      res.on("close", () => abort.abort());
+      await serveWatch(ctx, opts.watch, r, info.namespace, url.searchParams, choice, res, abort.signal);
+      return;
+    }
     const shapes = info.verb === "get" || info.verb === "list" ? SHAPES_FOR_READ : [];
     const choice = negotiate(req.headers.accept, { protobuf: false, shapes, pretty: json.pretty });
     if (!choice) throw errors.notAcceptable(ACCEPTED_TYPES);
@@ -133,7 +143,7 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
       case "list":
         return listObjects(ctx, r, ns, q, signal);
       case "watch":
-        throw errors.methodNotSupported({ group: r.group, resource: r.resource }, "watch");
+        throw new Error("watch is served before runVerb");
       case "create": {
         const body = await readObject(req);
         return createObject(ctx, r, {

@@ -1,0 +1,161 @@
+/**
+ * Serves one WATCH request: validates options, waits for a too-new revision
+ * (504), answers an expired one with the 410 ERROR event, sends initial
+ * events (synthetic ADDED, or a streaming list ending in the annotated
+ * bookmark), then live changes with selector transitions, bookmarks, and the
+ * timeout.
+ */
+import type { ServerResponse } from "node:http";
+import type { Status } from "../api/status.js";
+import { type HandlerContext, type KubeObject, listPrefix, present } from "../handlers/context.js";
+import { buildFilter } from "../handlers/filter.js";
+import { waitForRevision } from "../handlers/resource-version.js";
+import type { MediaChoice } from "../http/negotiate.js";
+import { contentTypeFor } from "../http/respond.js";
+import { renderTable } from "../http/table.js";
+import { apiVersionOf, type ServedResource } from "../resources/served.js";
+import type { StoredObject, StoreEvent } from "../store/mvcc.js";
+import type { WatchEventType, WatchHub } from "./watch-hub.js";
+import { parseWatchOptions } from "./watch-options.js";
+import { type WatchEndReason, WatchStream } from "./watch-stream.js";
+
+export interface WatchSettings {
+  readonly bookmarkIntervalMs: number;
+  readonly maxBufferedBytes: number;
+}
+
+export interface WatchRegistry {
+  readonly hub: WatchHub;
+  readonly settings: WatchSettings;
+  /** Open streams, so fault controls can drop, pause or break them. */
+  readonly streams: Set<OpenWatch>;
+}
+
+export interface OpenWatch {
+  readonly resource: ServedResource;
+  readonly namespace: string | undefined;
+  readonly stream: WatchStream;
+}
+
+const INITIAL_EVENTS_END = "k8s.io/initial-events-end";
+
+export async function serveWatch(
+  ctx: HandlerContext,
+  reg: WatchRegistry,
+  r: ServedResource,
+  namespace: string | undefined,
+  q: URLSearchParams,
+  choice: MediaChoice,
+  res: ServerResponse,
+  signal: AbortSignal,
+): Promise<void> {
+  const opts = parseWatchOptions(q, ctx.settings.watchList);
+  const filter = buildFilter(r, q);
+  const prefix = listPrefix(r, namespace);
+  const rv = opts.resourceVersion;
+  if (rv !== undefined && rv > 0) await waitForRevision(ctx, rv, signal);
+
+  const apiVersion = apiVersionOf(r);
+  let first = true;
+  const encode = (type: WatchEventType, obj: unknown): Buffer => {
+    let object = obj;
+    if (choice.shape === "Table" && type !== "ERROR" && type !== "BOOKMARK") {
+      object = renderTable(r, [obj as KubeObject], {}, "Metadata", choice.shapeVersion ?? "v1", first);
+      first = false;
+    }
+    return Buffer.from(`${JSON.stringify({ type, object })}\n`);
+  };
+
+  res.writeHead(200, {
+    "Content-Type": choice.shape ? contentTypeFor(choice) : "application/json",
+    "Cache-Control": "no-cache, private",
+    "Transfer-Encoding": "chunked",
+  });
+  res.flushHeaders();
+
+  let unregister = () => {};
+  const timers: NodeJS.Timeout[] = [];
+  const stream = new WatchStream(res, {
+    maxBufferedBytes: reg.settings.maxBufferedBytes,
+    onClose: (_reason: WatchEndReason) => {
+      unregister();
+      for (const t of timers) clearTimeout(t);
+      reg.streams.delete(open);
+    },
+  });
+  const open: OpenWatch = { resource: r, namespace, stream };
+  reg.streams.add(open);
+
+  // Expired: one ERROR event with the 410 Status, then the end of the stream.
+  if (rv !== undefined && rv > 0 && rv < ctx.store.compactedRevision) {
+    const status: Status = {
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: `too old resource version: ${rv} (${ctx.store.compactedRevision})`,
+      reason: "Expired",
+      code: 410,
+    };
+    stream.write(encode("ERROR", status));
+    stream.end("expired");
+    return;
+  }
+
+  const inScope = (obj: StoredObject | null): boolean => obj !== null && filter.matches(obj);
+  const matchesKey = (key: string) => key.startsWith(prefix);
+  const sendEvent = (e: StoreEvent) => {
+    if (!matchesKey(e.key)) return;
+    let type: WatchEventType;
+    if (e.type === "ADDED") {
+      if (!inScope(e.object)) return;
+      type = "ADDED";
+    } else if (e.type === "DELETED") {
+      if (!inScope(e.object)) return;
+      type = "DELETED";
+    } else {
+      const was = inScope(e.prev);
+      const is = inScope(e.object);
+      if (!was && !is) return;
+      type = was && is ? "MODIFIED" : is ? "ADDED" : "DELETED";
+    }
+    const frame =
+      choice.shape === undefined
+        ? reg.hub.frame(e, `${type}|${apiVersion}|json`, () => encode(type, present(r, e.object)))
+        : encode(type, present(r, e.object));
+    stream.write(frame);
+  };
+  const bookmark = (annotate: boolean) => {
+    const metadata: Record<string, unknown> = { resourceVersion: String(ctx.store.revision) };
+    if (annotate) metadata.annotations = { [INITIAL_EVENTS_END]: "true" };
+    stream.write(encode("BOOKMARK", { kind: r.kind, apiVersion, metadata }));
+  };
+
+  // Register for live events before reading the initial state: nothing runs in between, so
+  // no event can fall between the two.
+  unregister = reg.hub.add({ bucket: r.bucket, onEvent: sendEvent });
+  const initial =
+    opts.sendInitialEvents === true ||
+    (opts.sendInitialEvents === undefined && (rv === undefined || rv === 0));
+  if (initial) {
+    const items = ctx.store.list(r.bucket, {
+      prefix,
+      filter: filter.empty ? undefined : filter.matches,
+    } as Parameters<typeof ctx.store.list>[1]).items;
+    for (const obj of items) stream.write(encode("ADDED", present(r, obj)));
+    if (opts.sendInitialEvents === true && opts.allowBookmarks) bookmark(true);
+  } else if (rv !== undefined && rv > 0) {
+    for (const e of ctx.store.eventsSince(rv)) if (e.bucket === r.bucket) sendEvent(e);
+  }
+
+  const timeoutMs = opts.timeoutSeconds * 1000;
+  timers.push(setTimeout(() => stream.end("timeout"), timeoutMs));
+  if (opts.allowBookmarks) {
+    const interval = setInterval(() => bookmark(false), reg.settings.bookmarkIntervalMs);
+    timers.push(interval);
+    const lead = Math.min(2000, timeoutMs / 2);
+    timers.push(setTimeout(() => bookmark(false), timeoutMs - lead));
+  }
+  for (const t of timers) t.unref?.();
+  if (signal.aborted) stream.end("client-closed");
+}

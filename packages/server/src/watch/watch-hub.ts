@@ -1,0 +1,74 @@
+/**
+ * WatchHub: fans store events out to every open watch. It subscribes to the
+ * store once, routes each event to the watchers of its bucket, and caches each
+ * event's encoded frame per representation, so a thousand watchers of one
+ * resource cost one encoding per event, not a thousand.
+ */
+import type { MvccStore, StoreEvent } from "../store/mvcc.js";
+
+export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
+
+/** A registered watcher: gets every event of its bucket, decides itself what to send. */
+export interface HubWatcher {
+  readonly bucket: string;
+  onEvent(event: StoreEvent): void;
+}
+
+export class WatchHub {
+  private readonly byBucket = new Map<string, Set<HubWatcher>>();
+  private readonly frames = new WeakMap<StoreEvent, Map<string, Buffer>>();
+  private readonly unsubscribe: () => void;
+
+  constructor(store: MvccStore) {
+    this.unsubscribe = store.subscribe((e) => this.dispatch(e));
+  }
+
+  add(w: HubWatcher): () => void {
+    let set = this.byBucket.get(w.bucket);
+    if (!set) {
+      set = new Set();
+      this.byBucket.set(w.bucket, set);
+    }
+    set.add(w);
+    return () => {
+      set.delete(w);
+    };
+  }
+
+  /** Number of open watchers (all buckets). */
+  get size(): number {
+    let n = 0;
+    for (const s of this.byBucket.values()) n += s.size;
+    return n;
+  }
+
+  /** The frame for `event` in one representation, encoded at most once. */
+  frame(event: StoreEvent, key: string, encode: () => Buffer): Buffer {
+    let m = this.frames.get(event);
+    if (!m) {
+      m = new Map();
+      this.frames.set(event, m);
+    }
+    let f = m.get(key);
+    if (!f) {
+      f = encode();
+      m.set(key, f);
+    }
+    return f;
+  }
+
+  watchers(): HubWatcher[] {
+    return [...this.byBucket.values()].flatMap((s) => [...s]);
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.byBucket.clear();
+  }
+
+  private dispatch(e: StoreEvent): void {
+    const set = this.byBucket.get(e.bucket);
+    if (!set) return;
+    for (const w of set) w.onEvent(e);
+  }
+}

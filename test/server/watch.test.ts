@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTarget, type TestTarget, targetKind, uniqueName } from "../support/target.js";
+import { openWatch, type WatchEventJson } from "../support/watch-client.js";
+
+let t: TestTarget;
+let ns: string;
+const base = () => `/api/v1/namespaces/${ns}/configmaps`;
+const name = (e: WatchEventJson) => e.object?.metadata?.name;
+const create = (n: string, labels: Record<string, string> = {}) =>
+  t.call("POST", base(), { body: { metadata: { name: n, labels } } });
+
+beforeAll(async () => {
+  t = await startTarget({
+    settings: { tooLargeResourceVersionWaitMs: 200 },
+    watch: { bookmarkIntervalMs: 200 },
+  });
+  ns = uniqueName("watch");
+  await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } });
+  await create("pre1");
+  await create("pre2");
+});
+afterAll(async () => {
+  await t.call("DELETE", `/api/v1/namespaces/${ns}`);
+  await t.close();
+});
+
+describe("watch", () => {
+  it("without resourceVersion sends synthetic ADDED for current objects, then changes", async () => {
+    const w = await openWatch(t, `${base()}?watch=true`);
+    expect(w.status).toBe(200);
+    expect(w.headers["content-type"]).toBe("application/json");
+    const initial = [await w.next(), await w.next()];
+    expect(initial.map((e) => [e?.type, e && name(e)])).toEqual([
+      ["ADDED", "pre1"],
+      ["ADDED", "pre2"],
+    ]);
+    await t.call("PATCH", `${base()}/pre1`, {
+      body: { data: { x: "1" } },
+      contentType: "application/merge-patch+json",
+    });
+    await t.call("DELETE", `${base()}/pre2`);
+    const mod = await w.next();
+    expect([mod?.type, mod && name(mod), mod?.object.data]).toEqual(["MODIFIED", "pre1", { x: "1" }]);
+    const del = await w.next();
+    expect([del?.type, del && name(del)]).toEqual(["DELETED", "pre2"]);
+    await w.close();
+    await create("pre2");
+  });
+
+  it("from a resourceVersion sends only later changes", async () => {
+    const list = await t.call("GET", base());
+    const w = await openWatch(t, `${base()}?watch=1&resourceVersion=${list.json.metadata.resourceVersion}`);
+    await create("after");
+    const e = await w.next();
+    expect([e?.type, e && name(e)]).toEqual(["ADDED", "after"]);
+    expect(Number(e?.object.metadata.resourceVersion)).toBeGreaterThan(
+      Number(list.json.metadata.resourceVersion),
+    );
+    await w.close();
+  });
+
+  it("label selectors turn match transitions into ADDED and DELETED", async () => {
+    const list = await t.call("GET", base());
+    const w = await openWatch(
+      t,
+      `${base()}?watch=1&labelSelector=sel%3Dyes&resourceVersion=${list.json.metadata.resourceVersion}`,
+    );
+    await create("s1", { sel: "no" });
+    await t.call("PATCH", `${base()}/s1`, {
+      body: { metadata: { labels: { sel: "yes" } } },
+      contentType: "application/merge-patch+json",
+    });
+    await t.call("PATCH", `${base()}/s1`, {
+      body: { data: { a: "b" } },
+      contentType: "application/merge-patch+json",
+    });
+    await t.call("PATCH", `${base()}/s1`, {
+      body: { metadata: { labels: { sel: "no" } } },
+      contentType: "application/merge-patch+json",
+    });
+    const events = [await w.next(), await w.next(), await w.next()];
+    expect(events.map((e) => e?.type)).toEqual(["ADDED", "MODIFIED", "DELETED"]);
+    expect(events[2]?.object.metadata.labels).toEqual({ sel: "no" });
+    await w.close();
+  });
+
+  it("a field selector on metadata.name watches one object", async () => {
+    const w = await openWatch(t, `${base()}?watch=1&fieldSelector=metadata.name%3Dpre1`);
+    const first = await w.next();
+    expect(name(first as WatchEventJson)).toBe("pre1");
+    await t.call("PATCH", `${base()}/pre2`, {
+      body: { data: { y: "1" } },
+      contentType: "application/merge-patch+json",
+    });
+    await t.call("PATCH", `${base()}/pre1`, {
+      body: { data: { y: "2" } },
+      contentType: "application/merge-patch+json",
+    });
+    const next = await w.next();
+    expect([next?.type, next && name(next)]).toEqual(["MODIFIED", "pre1"]);
+    await w.close();
+  });
+
+  it("timeoutSeconds ends the body cleanly with no final event", async () => {
+    const list = await t.call("GET", base());
+    const w = await openWatch(
+      t,
+      `${base()}?watch=1&timeoutSeconds=1&resourceVersion=${list.json.metadata.resourceVersion}`,
+    );
+    expect(await w.next()).toBeNull();
+    await w.close();
+  });
+
+  it("a resourceVersion newer than the server's is 504 too large", async () => {
+    const w = await openWatch(t, `${base()}?watch=1&resourceVersion=999999999`);
+    expect(w.status).toBe(504);
+    await w.close();
+  });
+
+  it.each([
+    ["sendInitialEvents=true", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"],
+    [
+      "resourceVersionMatch=NotOlderThan",
+      "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
+    ],
+  ])("watch with %s is 422", async (query, message) => {
+    const res = await t.call("GET", `${base()}?watch=1&${query}`);
+    expect(res.status).toBe(422);
+    expect(res.json.message).toContain(message);
+  });
+
+  it("a streaming list sends the state as ADDED, the initial-events-end bookmark, then changes", async () => {
+    const w = await openWatch(
+      t,
+      `${base()}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`,
+    );
+    const seen = await w.until(
+      (e) => e.type === "BOOKMARK" && e.object.metadata.annotations?.["k8s.io/initial-events-end"] === "true",
+    );
+    const added = seen.filter((e) => e.type === "ADDED").map(name);
+    expect(added).toEqual(expect.arrayContaining(["pre1", "pre2"]));
+    expect(seen.filter((e) => e.type !== "ADDED" && e.type !== "BOOKMARK")).toEqual([]);
+    const end = seen[seen.length - 1] as WatchEventJson;
+    expect(end.object.kind).toBe("ConfigMap");
+    expect(end.object.apiVersion).toBe("v1");
+    await create("streamed");
+    const live = await w.until((e) => e.type === "ADDED");
+    expect(name(live[live.length - 1] as WatchEventJson)).toBe("streamed");
+    await w.close();
+  });
+});
+
+// Reason for reference-only: these need the reference server's in-process controls (bookmark interval
+// setting, compaction on demand); the real-server harness covers expiry through etcd compaction.
+describe.runIf(targetKind === "reference")("watch (reference controls)", () => {
+  it("bookmarks carry only the resourceVersion and come at the configured interval", async () => {
+    const list = await t.call("GET", base());
+    const w = await openWatch(
+      t,
+      `${base()}?watch=1&allowWatchBookmarks=true&resourceVersion=${list.json.metadata.resourceVersion}`,
+    );
+    const [bm] = await w.until((e) => e.type === "BOOKMARK");
+    expect(bm?.object).toEqual({
+      kind: "ConfigMap",
+      apiVersion: "v1",
+      metadata: { resourceVersion: expect.stringMatching(/^\d+$/) },
+    });
+    await w.close();
+  });
+
+  it("an expired resourceVersion gives 200, one ERROR 410 event, then the end", async () => {
+    const old = (await t.call("GET", base())).json.metadata.resourceVersion;
+    await create("bump1");
+    await create("bump2");
+    t.reference?.store.compact();
+    const w = await openWatch(t, `${base()}?watch=1&resourceVersion=${old}`);
+    expect(w.status).toBe(200);
+    const e = await w.next();
+    expect(e?.type).toBe("ERROR");
+    expect(e?.object).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: `too old resource version: ${old} (${t.reference?.store.compactedRevision})`,
+      reason: "Expired",
+      code: 410,
+    });
+    expect(await w.next()).toBeNull();
+    await w.close();
+  });
+});
