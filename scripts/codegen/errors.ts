@@ -1,0 +1,19 @@
+/** Codes for everything that can stop code generation; each names the input that was wrong. */
+export type CodegenErrorCode =
+  | "ERR_RELEASE_FILE"
+  | "ERR_GO_MOD_DOWNLOAD"
+  | "ERR_OPENAPI_SHAPE"
+  | "ERR_API_PACKAGE"
+  | "ERR_RESOURCE_PATHS"
+  | "ERR_PROTO"
+  | "ERR_NAME_COLLISION";
+
+export class CodegenError extends Error {
+  readonly code: CodegenErrorCode;
+
+  constructor(code: CodegenErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "CodegenError";
+    this.code = code;
+  }
+}
