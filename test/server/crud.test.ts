@@ -163,6 +163,57 @@ describe("update and patch", () => {
     expect(failedTest.status).toBe(422);
   });
 
+  it("strategic merge patch merges containers by name and honours $patch: delete", async () => {
+    const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
+    const containers = [
+      { name: "a", image: "img-a" },
+      { name: "b", image: "img-b" },
+    ];
+    const dep = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "smp" },
+      spec: {
+        selector: { matchLabels: { app: "smp" } },
+        template: { metadata: { labels: { app: "smp" } }, spec: { containers } },
+      },
+    };
+    expect((await t.call("POST", path, { body: dep })).status).toBe(201);
+    const images = (res: {
+      json: { spec: { template: { spec: { containers: { name: string; image: string }[] } } } };
+    }) => res.json.spec.template.spec.containers.map((c) => [c.name, c.image]);
+    const res = await t.call("PATCH", `${path}/smp`, {
+      body: {
+        spec: {
+          template: {
+            spec: {
+              containers: [
+                { name: "b", image: "img-b2" },
+                { name: "a", $patch: "delete" },
+              ],
+            },
+          },
+        },
+      },
+      contentType: "application/strategic-merge-patch+json",
+    });
+    expect(res.status).toBe(200);
+    expect(images(res)).toEqual([["b", "img-b2"]]);
+    const added = await t.call("PATCH", `${path}/smp`, {
+      body: { spec: { template: { spec: { containers: [{ name: "c", image: "img-c" }] } } } },
+      contentType: "application/strategic-merge-patch+json",
+    });
+    expect(images(added)).toEqual([
+      ["b", "img-b2"],
+      ["c", "img-c"],
+    ]);
+    const merge = await t.call("PATCH", `${path}/smp`, {
+      body: { spec: { template: { spec: { containers: [{ name: "d", image: "img-d" }] } } } },
+      contentType: "application/merge-patch+json",
+    });
+    expect(images(merge)).toEqual([["d", "img-d"]]);
+  });
+
   it("patching a missing object is 404; an unknown patch type is 415", async () => {
     expect(
       (await t.call("PATCH", `${base()}/missing`, { body: {}, contentType: "application/merge-patch+json" }))

@@ -3,11 +3,13 @@
  * decode, check identity, default metadata, validate, dry-run, commit.
  */
 import { randomUUID } from "node:crypto";
+import { schemaFor } from "@kubesdk/models";
 import { generateName, nowTimestamp, validateName } from "../api/names.js";
 import { errors, type FieldError } from "../api/status.js";
 import type { BodyType } from "../http/negotiate.js";
 import { applyJsonPatch } from "../patch/json-patch.js";
 import { applyMergePatch } from "../patch/merge-patch.js";
+import { applyStrategicMergePatch } from "../patch/strategic-merge.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { PreconditionError } from "../store/mvcc.js";
 import {
@@ -297,7 +299,11 @@ export async function patchObject(
           "application/merge-patch+json",
           "application/apply-patch+yaml",
         ]);
-      patched = applyMergePatch(old, req.patch);
+      patched = applyStrategicMergePatch(
+        old,
+        req.patch,
+        schemaFor({ group: r.group, version: r.version, kind: r.kind }),
+      );
       break;
     default:
       throw errors.unsupportedMediaType([
