@@ -13,6 +13,9 @@ export interface KindHooks {
 const hooks: Record<string, KindHooks> = {
   "/namespaces": {
     prepareCreate(obj) {
+      // The apiserver labels every namespace with its own name.
+      const name = String(obj.metadata.name);
+      obj.metadata.labels = { ...(obj.metadata.labels as object), "kubernetes.io/metadata.name": name };
       const spec = (obj.spec ?? {}) as Record<string, unknown>;
       if (!Array.isArray(spec.finalizers)) spec.finalizers = ["kubernetes"];
       obj.spec = spec;
