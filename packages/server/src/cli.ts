@@ -16,6 +16,9 @@ const HELP = `usage: kubesdk-server [flags]
   --seed FILE.yaml       objects to create at start (multi-document YAML, or a List)
   --history-window N     revisions kept readable for old lists/watches (default 100000)
   --anonymous            allow unauthenticated requests
+  --bookmark-interval S  seconds between watch bookmarks (default 60)
+  --fault-api            serve fault controls at POST /_kubesdk/faults/<action> (see README)
+  --fault-seed N         seed for fault schedules (default 1)
   --verbose              log one line per request
   --help                 this text`;
 
@@ -29,6 +32,9 @@ async function main(): Promise<void> {
       seed: { type: "string" },
       "history-window": { type: "string" },
       anonymous: { type: "boolean", default: false },
+      "bookmark-interval": { type: "string" },
+      "fault-api": { type: "boolean", default: false },
+      "fault-seed": { type: "string" },
       verbose: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -45,6 +51,15 @@ async function main(): Promise<void> {
   if (window !== undefined && (!Number.isInteger(window) || window < 1))
     throw new Error(`--history-window: must be a positive integer, got ${values["history-window"]}`);
   const seed = values.seed ? readSeed(values.seed) : [];
+  const bookmarkSeconds =
+    values["bookmark-interval"] === undefined ? undefined : Number(values["bookmark-interval"]);
+  if (bookmarkSeconds !== undefined && !(bookmarkSeconds > 0))
+    throw new Error(
+      `--bookmark-interval: must be a positive number of seconds, got ${values["bookmark-interval"]}`,
+    );
+  const faultSeed = values["fault-seed"] === undefined ? undefined : Number(values["fault-seed"]);
+  if (faultSeed !== undefined && !Number.isInteger(faultSeed))
+    throw new Error(`--fault-seed: not an integer: ${values["fault-seed"]}`);
   const server = await startServer({
     port,
     host: values.host,
@@ -53,6 +68,9 @@ async function main(): Promise<void> {
     ...(values.token ? { token: values.token } : {}),
     ...(values.kubeconfig ? { kubeconfigPath: values.kubeconfig } : {}),
     ...(window !== undefined ? { history: { revisions: window } } : {}),
+    ...(bookmarkSeconds !== undefined ? { watch: { bookmarkIntervalMs: bookmarkSeconds * 1000 } } : {}),
+    faultApi: values["fault-api"],
+    ...(faultSeed !== undefined ? { faultSeed } : {}),
     ...(values.verbose ? { log: (line: string) => console.log(line) } : {}),
   });
   console.log(`kubesdk-server listening on ${server.url}`);

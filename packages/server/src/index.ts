@@ -4,8 +4,15 @@
  */
 
 export { type Status, type StatusCause, type StatusDetails, StatusError } from "./api/status.js";
+export {
+  type FailureKind,
+  FaultController,
+  type FaultLogEntry,
+  type FaultMatch,
+} from "./faults/fault-controller.js";
 export type { UserInfo } from "./http/auth.js";
 export { renderKubeconfig } from "./kubeconfig.js";
 export { type RunningServer, type StartOptions, startServer } from "./server.js";
 export { CompactedError, type HistoryWindow, MvccStore, type StoreEvent } from "./store/mvcc.js";
 export type { KeyPair } from "./tls.js";
+export type { OpenWatch, WatchRegistry, WatchSettings } from "./watch/serve-watch.js";

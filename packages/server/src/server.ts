@@ -4,11 +4,14 @@
  * client-certificate auth, and a kubeconfig for kubectl and our own clients.
  */
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { dirname } from "node:path";
 import { bootstrap } from "./bootstrap.js";
+import { faultApiRoute } from "./faults/fault-api.js";
+import { FaultController } from "./faults/fault-controller.js";
 import { DEFAULT_SETTINGS, type HandlerContext, type ServerSettings } from "./handlers/context.js";
 import type { UserInfo } from "./http/auth.js";
 import { createDispatcher, type RouteExtension } from "./http/dispatch.js";
@@ -34,6 +37,10 @@ export interface StartOptions {
   readonly history?: Partial<HistoryWindow>;
   readonly settings?: Partial<ServerSettings>;
   readonly watch?: Partial<WatchSettings>;
+  /** Serve the fault controls over HTTP at /_kubesdk/faults/* (off by default). */
+  readonly faultApi?: boolean;
+  /** Seed of the fault controls' PRNG (default 1). */
+  readonly faultSeed?: number;
   /** Objects created at start, in order (namespaces first if they hold the others). */
   readonly seed?: readonly Record<string, unknown>[];
   /** Write the kubeconfig to this path. */
@@ -56,6 +63,8 @@ export interface RunningServer {
   readonly resources: ResourceTable;
   readonly context: HandlerContext;
   readonly watches: WatchRegistry;
+  /** Fault injection: drop/stall/tear watches, fail requests, compact, restart. */
+  readonly faults: FaultController;
   /** A client certificate for `user` in `groups`, signed by the server's CA. */
   issueClientCertificate(user: string, groups?: readonly string[]): KeyPair;
   stop(): Promise<void>;
@@ -82,6 +91,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     settings: { bookmarkIntervalMs: 60_000, maxBufferedBytes: 8 * 1024 * 1024, ...options.watch },
     streams: new Set<OpenWatch>(),
   };
+  const faults = new FaultController(store, watch, options.faultSeed ?? 1, options.log);
+  watch.onOpen = (w, path) => faults.onWatchOpened(w, path);
+  const extensions = [...(options.faultApi ? [faultApiRoute(faults)] : []), ...(options.extensions ?? [])];
   let address = "";
   const dispatcher = createDispatcher({
     ctx: context,
@@ -89,7 +101,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     serverAddress: () => address,
     watch,
     ...(options.log ? { log: options.log } : {}),
-    ...(options.extensions ? { extensions: options.extensions } : {}),
+    faults,
+    extensions,
   });
 
   let ca: CertificateAuthority | undefined;
@@ -130,7 +143,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   address = `${urlHost}:${port}`;
   const url = `${options.insecureHttp ? "http" : "https"}://${address}`;
   const kubeconfig = renderKubeconfig({ url, ...(ca ? { caPem: ca.certPem } : {}), token });
-  if (options.kubeconfigPath) writeFileSync(options.kubeconfigPath, kubeconfig, { mode: 0o600 });
+  if (options.kubeconfigPath) {
+    mkdirSync(dirname(options.kubeconfigPath), { recursive: true });
+    writeFileSync(options.kubeconfigPath, kubeconfig, { mode: 0o600 });
+  }
 
   return {
     url,
@@ -143,6 +159,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     resources,
     context,
     watches: watch,
+    faults,
     issueClientCertificate(user, groups = []) {
       if (!ca) throw new Error("client certificates need the HTTPS server");
       return ca.issue({ commonName: user, organizations: groups, usage: "client" });

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, StatusError } from "../api/status.js";
+import type { FaultController } from "../faults/fault-controller.js";
 import { decodeObjectBody } from "../handlers/body.js";
 import type { ApiResponse, HandlerContext } from "../handlers/context.js";
 import { deleteCollection, deleteObject, parseDeleteOptions } from "../handlers/delete.js";
@@ -26,6 +27,7 @@ export interface DispatchOptions {
   readonly auth: AuthSettings;
   readonly serverAddress: () => string;
   readonly watch: WatchRegistry;
+  readonly faults?: FaultController;
   readonly log?: (line: string) => void;
   /** Extra routes (watch, openapi, faults) tried before the built-in ones; return true when handled. */
   readonly extensions?: readonly RouteExtension[];
@@ -93,6 +95,11 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
       return;
     }
     const r = resolveResource(ctx, info);
+    if (opts.faults) {
+      const injected = await opts.faults.intercept(req, res, url.pathname, info);
+      if (injected === "reset") return;
+      if (injected) throw injected;
+    }
     if (info.verb === "watch") {
       const choice = negotiate(req.headers.accept, { protobuf: false, shapes: ["Table"], pretty: false });
       if (!choice) throw errors.notAcceptable(ACCEPTED_TYPES);

@@ -29,6 +29,8 @@ export interface WatchRegistry {
   readonly settings: WatchSettings;
   /** Open streams, so fault controls can drop, pause or break them. */
   readonly streams: Set<OpenWatch>;
+  /** Called when a watch opens (fault controls apply stalls and pauses in force). */
+  onOpen?: (w: OpenWatch, path: string) => void;
 }
 
 export interface OpenWatch {
@@ -85,6 +87,7 @@ export async function serveWatch(
   });
   const open: OpenWatch = { resource: r, namespace, stream };
   reg.streams.add(open);
+  reg.onOpen?.(open, "");
 
   // Expired: one ERROR event with the 410 Status, then the end of the stream.
   if (rv !== undefined && rv > 0 && rv < ctx.store.compactedRevision) {

@@ -18,6 +18,8 @@ export class WatchHub {
   private readonly byBucket = new Map<string, Set<HubWatcher>>();
   private readonly frames = new WeakMap<StoreEvent, Map<string, Buffer>>();
   private readonly unsubscribe: () => void;
+  /** Frames encoded so far (one per event and representation, however many watchers). */
+  encodedFrames = 0;
 
   constructor(store: MvccStore) {
     this.unsubscribe = store.subscribe((e) => this.dispatch(e));
@@ -52,6 +54,7 @@ export class WatchHub {
     let f = m.get(key);
     if (!f) {
       f = encode();
+      this.encodedFrames++;
       m.set(key, f);
     }
     return f;

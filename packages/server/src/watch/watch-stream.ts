@@ -24,6 +24,8 @@ export class WatchStream {
   private closed = false;
   private pausedFrames: Buffer[] = [];
   private paused = false;
+  private stalled = false;
+  private tamper: "truncate" | "malformed" | undefined;
 
   constructor(
     private readonly res: ServerResponse,
@@ -48,17 +50,41 @@ export class WatchStream {
     for (const f of frames) this.write(f);
   }
 
+  /** From now on nothing more is written: the client sees silence (fault injection). */
+  stall(): void {
+    this.stalled = true;
+  }
+
+  /** Corrupts the next frame: cut it half-way and drop the connection, or replace it by a non-JSON line. */
+  tamperNext(how: "truncate" | "malformed"): void {
+    this.tamper = how;
+  }
+
   write(frame: Buffer): void {
-    if (this.closed) return;
+    if (this.closed || this.stalled) return;
+    if (this.tamper !== undefined && !this.paused) {
+      const how = this.tamper;
+      this.tamper = undefined;
+      if (how === "truncate") {
+        // Let the half frame reach the client, then cut the connection.
+        this.finish("dropped");
+        this.res.write(frame.subarray(0, Math.max(1, frame.length >>> 1)), () => this.res.destroy());
+        return;
+      }
+      this.res.write(Buffer.from('{"type":"MODIFIED","object":{"kind":\n'));
+      return;
+    }
     if (this.paused) {
       this.pausedFrames.push(frame);
       return;
     }
-    this.res.write(frame);
+    // The backlog before this frame decides: one large event is fine, a reader that falls behind is not.
     if (this.res.writableLength > this.opts.maxBufferedBytes) {
       this.finish("slow-reader");
       this.res.destroy();
+      return;
     }
+    this.res.write(frame);
   }
 
   /** Ends the body cleanly (no final event), as upstream does on timeout. */
