@@ -22,6 +22,7 @@ import {
   qualified,
 } from "./context.js";
 import { hooksFor } from "./kind-hooks.js";
+import { withManagedFields } from "./managed.js";
 import { checkNamespaceWritable } from "./namespace-lifecycle.js";
 import { parseDryRun } from "./options.js";
 
@@ -42,6 +43,7 @@ export interface WriteRequest {
   readonly subresource?: string;
   readonly query: URLSearchParams;
   readonly body: Record<string, unknown>;
+  readonly userAgent?: string | undefined;
 }
 
 function checkTypeMeta(r: ServedResource, body: Record<string, unknown>): void {
@@ -98,7 +100,7 @@ export async function createObject(
   meta.creationTimestamp = nowTimestamp(ctx.now());
   if (r.tracksGeneration) meta.generation = 1;
 
-  const obj: KubeObject = {
+  let obj: KubeObject = {
     ...body,
     apiVersion: apiVersionOf(r),
     kind: r.kind,
@@ -111,6 +113,7 @@ export async function createObject(
   hooksFor(r.group, r.resource).prepareCreate?.(obj);
   validate(r, obj);
   if (r.namespaced) checkNamespaceWritable(ctx, r, req.namespace as string, name);
+  obj = withManagedFields(ctx, r, undefined, obj, req);
 
   const key = objectKey(r, req.namespace, name);
   if (dryRun) {
@@ -161,7 +164,13 @@ function specChanged(old: KubeObject, next: KubeObject): boolean {
 async function commitUpdate(
   ctx: HandlerContext,
   r: ServedResource,
-  req: { namespace: string | undefined; name: string; subresource?: string; query: URLSearchParams },
+  req: {
+    namespace: string | undefined;
+    name: string;
+    subresource?: string;
+    query: URLSearchParams;
+    userAgent?: string | undefined;
+  },
   old: KubeObject,
   candidate: Record<string, unknown>,
   requireResourceVersion: boolean,
@@ -232,6 +241,7 @@ async function commitUpdate(
   if (r.tracksGeneration && specChanged(old, next))
     next = { ...next, metadata: { ...next.metadata, generation: Number(oldMeta.generation ?? 0) + 1 } };
   validate(r, next);
+  next = withManagedFields(ctx, r, old, next, req);
 
   // Nothing changed: upstream skips the write, so the resourceVersion stays.
   const { resourceVersion: _o, ...oldRest } = oldMeta;

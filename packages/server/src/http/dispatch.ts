@@ -154,6 +154,7 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
       case "create": {
         const body = await readObject(req);
         return createObject(ctx, r, {
+          userAgent: req.headers["user-agent"],
           namespace: ns,
           query: q,
           body,
@@ -163,6 +164,7 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
       case "update": {
         const body = await readObject(req);
         return updateObject(ctx, r, {
+          userAgent: req.headers["user-agent"],
           namespace: ns,
           name: info.name as string,
           query: q,
@@ -193,6 +195,7 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
           throw errors.badRequest(`error decoding patch: ${(e as Error).message}`);
         }
         return patchObject(ctx, r, {
+          userAgent: req.headers["user-agent"],
           namespace: ns,
           name: info.name as string,
           query: q,

@@ -1,0 +1,151 @@
+/**
+ * managedFields bookkeeping for Update operations (create, update, non-apply
+ * patch): the writing manager owns what it added or changed, other managers
+ * lose those fields, removed fields leave every set, at most 10 Update
+ * managers are kept (older ones fold into `ancient-changes`), entries are
+ * sorted as upstream sorts them. Server-side apply adds Apply entries on the
+ * same FieldSet machinery.
+ */
+import { errors } from "../api/status.js";
+import { FieldSet } from "./field-set.js";
+import { type LeafMap, PATH_SEP } from "./object-fields.js";
+
+export interface ManagedFieldsEntry {
+  manager: string;
+  operation: "Apply" | "Update";
+  apiVersion: string;
+  time: string;
+  fieldsType: "FieldsV1";
+  fieldsV1: Record<string, unknown>;
+  subresource?: string;
+}
+
+const MAX_UPDATE_MANAGERS = 10;
+const ANCIENT = "ancient-changes";
+
+/** The manager of a write: ?fieldManager, else the User-Agent up to its first "/", else "unknown". */
+export function managerName(query: URLSearchParams, userAgent: string | undefined): string {
+  const explicit = query.get("fieldManager");
+  if (explicit !== null && explicit !== "") {
+    if (explicit.length > 128 || !/^[\x20-\x7e]+$/.test(explicit))
+      throw errors.invalid("UpdateOptions", "meta.k8s.io", "", [
+        {
+          type: "FieldValueInvalid",
+          field: "fieldManager",
+          value: explicit,
+          detail: "must be at most 128 printable characters",
+        },
+      ]);
+    return explicit;
+  }
+  const ua = (userAgent ?? "").split("/")[0]?.trim();
+  return ua ? ua : "unknown";
+}
+
+function toSet(keys: Iterable<string>): FieldSet {
+  return FieldSet.fromPaths([...keys].map((k) => k.split(PATH_SEP)));
+}
+
+function isEntry(v: unknown): v is ManagedFieldsEntry {
+  return typeof v === "object" && v !== null && typeof (v as ManagedFieldsEntry).manager === "string";
+}
+
+/**
+ * The base entries a write starts from: what the client sent when it sent a
+ * real list, none after `[{}]` (a reset), the stored ones otherwise.
+ */
+export function baseEntries(sent: unknown, stored: unknown): ManagedFieldsEntry[] {
+  if (
+    Array.isArray(sent) &&
+    sent.length === 1 &&
+    typeof sent[0] === "object" &&
+    Object.keys(sent[0] ?? {}).length === 0
+  )
+    return [];
+  if (Array.isArray(sent) && sent.length > 0 && sent.every(isEntry)) return sent.map((e) => ({ ...e }));
+  return Array.isArray(stored) ? (stored as ManagedFieldsEntry[]).map((e) => ({ ...e })) : [];
+}
+
+export interface UpdateRecord {
+  readonly entries: ManagedFieldsEntry[];
+  readonly oldLeaves: LeafMap;
+  readonly newLeaves: LeafMap;
+  readonly manager: string;
+  readonly apiVersion: string;
+  readonly subresource: string | undefined;
+  readonly time: string;
+}
+
+export function recordUpdate(r: UpdateRecord): ManagedFieldsEntry[] {
+  const changed: string[] = [];
+  for (const [k, v] of r.newLeaves) if (r.oldLeaves.get(k) !== v) changed.push(k);
+  const removed: string[] = [];
+  for (const k of r.oldLeaves.keys()) if (!r.newLeaves.has(k)) removed.push(k);
+  const changedSet = toSet(changed);
+  const removedSet = toSet(removed);
+  const present = toSet(r.newLeaves.keys());
+
+  const isMine = (e: ManagedFieldsEntry) =>
+    e.manager === r.manager &&
+    e.operation === "Update" &&
+    e.apiVersion === r.apiVersion &&
+    e.subresource === r.subresource;
+  let mine: ManagedFieldsEntry | undefined;
+  const out: ManagedFieldsEntry[] = [];
+  for (const e of r.entries) {
+    let set = FieldSet.fromFieldsV1(e.fieldsV1).difference(removedSet);
+    if (isMine(e)) {
+      mine = e;
+      continue;
+    }
+    set = set.difference(changedSet);
+    if (!set.empty) out.push({ ...e, fieldsV1: set.toFieldsV1() });
+  }
+  const mineSet = (mine ? FieldSet.fromFieldsV1(mine.fieldsV1) : new FieldSet())
+    .union(changedSet)
+    .intersection(present);
+  if (!mineSet.empty) {
+    const entry: ManagedFieldsEntry = {
+      manager: r.manager,
+      operation: "Update",
+      apiVersion: r.apiVersion,
+      time: changed.length > 0 || !mine ? r.time : mine.time,
+      fieldsType: "FieldsV1",
+      fieldsV1: mineSet.toFieldsV1(),
+    };
+    if (r.subresource) entry.subresource = r.subresource;
+    out.push(entry);
+  }
+  return sortEntries(capUpdateManagers(out));
+}
+
+function capUpdateManagers(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] {
+  const updates = entries.filter((e) => e.operation === "Update");
+  if (updates.length <= MAX_UPDATE_MANAGERS) return entries;
+  const byAge = [...updates].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+  const fold = byAge.slice(0, updates.length - MAX_UPDATE_MANAGERS + 1);
+  let set = new FieldSet();
+  for (const e of fold) set = set.union(FieldSet.fromFieldsV1(e.fieldsV1));
+  const newest = fold[fold.length - 1] as ManagedFieldsEntry;
+  const ancient: ManagedFieldsEntry = {
+    manager: ANCIENT,
+    operation: "Update",
+    apiVersion: newest.apiVersion,
+    time: newest.time,
+    fieldsType: "FieldsV1",
+    fieldsV1: set.toFieldsV1(),
+  };
+  return [...entries.filter((e) => !fold.includes(e)), ancient];
+}
+
+/** Apply before Update, then by time, manager, apiVersion. */
+export function sortEntries(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] {
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return entries.sort(
+    (a, b) =>
+      (a.operation === b.operation ? 0 : a.operation === "Apply" ? -1 : 1) ||
+      cmp(a.time, b.time) ||
+      cmp(a.manager, b.manager) ||
+      cmp(a.apiVersion, b.apiVersion),
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * The leaf fields of an object as a FieldSet would name them, walked
+ * alongside the schema so list items get their `k:`/`v:` identity: map lists
+ * by their keys, sets by value, atomic lists and maps as one leaf; untyped
+ * subtrees treat maps as granular and lists as atomic.
+ */
+import { fieldOf, itemOf, listSemantics, type TypeNode } from "@kubesdk/models";
+import { elementKey } from "./field-set.js";
+
+/** Path (element keys joined by "\u0000") → JSON of the value there, for every owned leaf. */
+export type LeafMap = Map<string, string>;
+
+export const PATH_SEP = "\u0000";
+
+/** Top-level and metadata fields nobody owns (facts §6). */
+const NEVER_OWNED_METADATA = new Set([
+  "name",
+  "namespace",
+  "uid",
+  "resourceVersion",
+  "generation",
+  "creationTimestamp",
+  "managedFields",
+  "selfLink",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+]);
+
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Which top-level part of the object a write may own: all but status, only status, or everything. */
+export type FieldScope = "main" | "status" | "all";
+
+/** Marks a map or struct node as present, so one that appears is owned itself (`.`) by who added it. */
+const PRESENT = "\u0001present";
+
+/**
+ * `structPresence` false (a create): struct nodes do not count as added — upstream compares against the
+ * type's zero value, in which non-pointer structs already exist; maps and untyped objects still do.
+ */
+export function leafFields(
+  obj: Record<string, unknown>,
+  schema: TypeNode | undefined,
+  scope: FieldScope,
+  structPresence = true,
+): LeafMap {
+  const out: LeafMap = new Map();
+  const add = (path: string[], v: unknown) => out.set(path.join(PATH_SEP), JSON.stringify(v));
+
+  const walk = (v: unknown, node: TypeNode | undefined, path: string[]) => {
+    if (isObj(v)) {
+      const atomic = node?.mapType === "atomic" || node?.kind === "scalar";
+      if (atomic || Object.keys(v).length === 0) return add(path, v);
+      if (node?.kind !== "struct" || structPresence) out.set(path.join(PATH_SEP), PRESENT);
+      for (const [k, child] of Object.entries(v)) {
+        walk(child, node ? fieldOf(node, k) : undefined, [...path, elementKey({ field: k })]);
+      }
+      return;
+    }
+    if (Array.isArray(v)) {
+      const sem = node && node.kind === "list" ? listSemantics(node) : { type: "atomic" as const, keys: [] };
+      if (sem.type === "atomic" || v.length === 0) return add(path, v);
+      const item = node ? itemOf(node) : undefined;
+      for (const el of v) {
+        if (sem.type === "set") {
+          add([...path, elementKey({ value: el })], el);
+          continue;
+        }
+        if (!isObj(el)) return add(path, v);
+        const key: Record<string, unknown> = {};
+        for (const k of sem.keys) if (el[k] !== undefined) key[k] = el[k];
+        const itemPath = [...path, elementKey({ key })];
+        add(itemPath, true);
+        walk(el, item, itemPath);
+      }
+      return;
+    }
+    add(path, v);
+  };
+
+  for (const [k, v] of Object.entries(obj)) {
+    if (k === "apiVersion" || k === "kind") continue;
+    if (scope === "main" && k === "status") continue;
+    if (scope === "status" && k !== "status") continue;
+    const child = schema ? fieldOf(schema, k) : undefined;
+    if (k === "metadata" && isObj(v)) {
+      for (const [mk, mv] of Object.entries(v)) {
+        if (NEVER_OWNED_METADATA.has(mk)) continue;
+        walk(mv, child ? fieldOf(child, mk) : undefined, [
+          elementKey({ field: "metadata" }),
+          elementKey({ field: mk }),
+        ]);
+      }
+      continue;
+    }
+    walk(v, child, [elementKey({ field: k })]);
+  }
+  return out;
+}

@@ -1,0 +1,37 @@
+/** Stamps managedFields on an object being written by an Update operation (create/update/patch). */
+import { schemaFor } from "@kubesdk/models";
+import { nowTimestamp } from "../api/names.js";
+import { baseEntries, managerName, recordUpdate } from "../fieldmanager/managed-fields.js";
+import { type FieldScope, leafFields } from "../fieldmanager/object-fields.js";
+import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
+import type { HandlerContext, KubeObject } from "./context.js";
+
+export interface ManagerContext {
+  readonly query: URLSearchParams;
+  readonly userAgent?: string | undefined;
+  readonly subresource?: string | undefined;
+}
+
+export function withManagedFields(
+  ctx: HandlerContext,
+  r: ServedResource,
+  old: KubeObject | undefined,
+  next: KubeObject,
+  mc: ManagerContext,
+): KubeObject {
+  const schema = r.custom ? undefined : schemaFor({ group: r.group, version: r.version, kind: r.kind });
+  const scope: FieldScope = !hasStatus(r) ? "all" : mc.subresource === "status" ? "status" : "main";
+  const entries = recordUpdate({
+    entries: baseEntries(next.metadata.managedFields, old?.metadata.managedFields),
+    oldLeaves: old ? leafFields(old, schema, scope) : new Map(),
+    newLeaves: leafFields(next, schema, scope, old !== undefined),
+    manager: managerName(mc.query, mc.userAgent),
+    apiVersion: apiVersionOf(r),
+    subresource: mc.subresource === "status" ? "status" : undefined,
+    time: nowTimestamp(ctx.now()),
+  });
+  const metadata = { ...next.metadata };
+  if (entries.length > 0) metadata.managedFields = entries;
+  else delete metadata.managedFields;
+  return { ...next, metadata };
+}
