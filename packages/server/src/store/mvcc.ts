@@ -96,6 +96,8 @@ export class MvccStore {
   private readonly dirty = new Map<string, Set<string>>();
   private events: StoreEvent[] = [];
   private readonly listeners = new Set<(e: StoreEvent) => void>();
+  /** Visible keys of recent paginated-list snapshots (immutable: keyed by revision). */
+  private readonly snapshots = new Map<string, { keys: string[]; objs: StoredObject[] }>();
 
   constructor(
     readonly history: HistoryWindow = DEFAULT_HISTORY,
@@ -151,6 +153,8 @@ export class MvccStore {
     const items: StoredObject[] = [];
     if (!b) return { items, rev: at };
     const prefix = opts.prefix ?? "";
+    if (opts.limit && opts.limit > 0 && !opts.filter)
+      return this.listFromSnapshot(bucket, b, prefix, at, opts);
     const start = opts.startKey !== undefined && opts.startKey > prefix ? opts.startKey : prefix;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : Number.POSITIVE_INFINITY;
     let i = b.keys.lowerBound(start);
@@ -168,6 +172,53 @@ export class MvccStore {
       items.push(obj);
     }
     return { items, rev: at };
+  }
+
+  /**
+   * Pages of one unfiltered paginated list read the same snapshot; its visible keys are computed
+   * once per (bucket, prefix, revision) and reused, so each page costs its own size (plus a binary
+   * search) instead of a scan of everything after it for remainingItemCount.
+   */
+  private listFromSnapshot(
+    bucketName: string,
+    b: Bucket,
+    prefix: string,
+    at: number,
+    opts: ListOptions,
+  ): ListResult {
+    const cacheKey = `${bucketName}\u0000${prefix}\u0000${at}`;
+    let snap = this.snapshots.get(cacheKey);
+    if (!snap) {
+      const keys: string[] = [];
+      const objs: StoredObject[] = [];
+      for (let i = b.keys.lowerBound(prefix); ; i++) {
+        const key = b.keys.at(i);
+        if (key === undefined || !key.startsWith(prefix)) break;
+        const obj = this.visible(b, key, at);
+        if (obj) {
+          keys.push(key);
+          objs.push(obj);
+        }
+      }
+      snap = { keys, objs };
+      this.snapshots.set(cacheKey, snap);
+      if (this.snapshots.size > 8) this.snapshots.delete(this.snapshots.keys().next().value as string);
+    }
+    let lo = 0;
+    const start = opts.startKey ?? "";
+    let hi = snap.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((snap.keys[mid] as string) < start) lo = mid + 1;
+      else hi = mid;
+    }
+    const end = Math.min(lo + (opts.limit as number), snap.keys.length);
+    const items = snap.objs.slice(lo, end);
+    if (end >= snap.keys.length) return { items, rev: at };
+    const nextKey = snap.keys[end] as string;
+    return opts.countRemaining
+      ? { items, rev: at, nextKey, remaining: snap.keys.length - end }
+      : { items, rev: at, nextKey };
   }
 
   create(bucket: string, key: string, obj: StoredObject): StoredObject {
@@ -201,6 +252,8 @@ export class MvccStore {
     const target = Math.min(rev, this.rev);
     if (target <= this.compactedRev) return;
     this.compactedRev = target;
+    for (const k of this.snapshots.keys())
+      if (Number(k.slice(k.lastIndexOf("\u0000") + 1)) < target) this.snapshots.delete(k);
     let drop = 0;
     while (drop < this.events.length && (this.events[drop] as StoreEvent).rev <= target) drop++;
     if (drop > 0) this.events = this.events.slice(drop);
