@@ -1,0 +1,67 @@
+import type { Dispatcher } from "undici";
+import { type ApiError, type ApiErrorRequest, apiErrorFromResponse } from "../errors/api-error.js";
+
+/** Response headers, lower-cased names. */
+export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/** A complete response. */
+export interface HttpResponse<B> {
+  readonly status: number;
+  readonly headers: ResponseHeaders;
+  readonly body: B;
+}
+
+/**
+ * A successful response whose body is read as it arrives. Iterating to the end, breaking out of the
+ * loop, or calling `close()` releases the connection.
+ */
+export interface StreamResponse {
+  readonly status: number;
+  readonly headers: ResponseHeaders;
+  readonly contentType: string | undefined;
+  readonly body: AsyncIterable<Uint8Array>;
+  close(): void;
+}
+
+// Error bodies are read only this far: enough for any Status, bounded for a proxy's HTML page.
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/**
+ * Destroys a response body that may still be streaming. undici emits an "aborted" error when an
+ * unfinished body is destroyed; without a listener that would become an uncaught exception.
+ */
+export function releaseBody(body: Dispatcher.ResponseData["body"]): void {
+  if (body.destroyed) return;
+  body.on("error", () => {});
+  body.destroy();
+}
+
+/** The first value of a header. */
+export function header(headers: ResponseHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Reads (a bounded prefix of) a failed response and turns it into an ApiError. */
+export async function apiErrorOf(res: Dispatcher.ResponseData, request: ApiErrorRequest): Promise<ApiError> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= MAX_ERROR_BODY_BYTES) break;
+    }
+  } catch {
+    // A body cut short still yields an ApiError from the status code and what arrived.
+  } finally {
+    releaseBody(res.body);
+  }
+  return apiErrorFromResponse({
+    statusCode: res.statusCode,
+    contentType: header(res.headers, "content-type"),
+    retryAfter: header(res.headers, "retry-after"),
+    body: Buffer.concat(chunks, size).subarray(0, MAX_ERROR_BODY_BYTES),
+    request,
+  });
+}

@@ -1,0 +1,277 @@
+import type { Dispatcher } from "undici";
+import type { Credentials } from "../auth/types.js";
+import type { ClusterConnection } from "../connection.js";
+import { excerptBytes } from "../errors/base.js";
+import { ResponseDecodeError } from "../errors/transport-errors.js";
+import type { WatchFrameDecoder } from "../watch/watch-event.js";
+import { classifyError, type FailureContext } from "./classify-error.js";
+import { type DispatcherFactory, DispatcherPool } from "./dispatcher.js";
+import {
+  type ApiRequest,
+  buildHttpRequest,
+  type HeaderValues,
+  type HttpRequestParts,
+  withCredentials,
+} from "./request.js";
+import { apiErrorOf, type HttpResponse, header, releaseBody, type StreamResponse } from "./response.js";
+import { type RetryOptions, resolveRetryOptions, withRetries } from "./retry.js";
+import { defaultUserAgent } from "./user-agent.js";
+import { openWatch, type WatchOptions, type WatchStream } from "./watch-stream.js";
+
+/** Timeouts in ms; 0 disables one. */
+export interface TimeoutOptions {
+  /** TCP + TLS connect (default 10 000). */
+  readonly connectMs?: number;
+  /** Until response headers arrive (default 60 000). */
+  readonly requestMs?: number;
+  /** Longest pause between body bytes of a normal response (default 60 000). */
+  readonly bodyIdleMs?: number;
+  /** Longest pause between bytes of a watch before IDLE_TIMEOUT (default 0: off, as quiet watches are normal). */
+  readonly watchIdleMs?: number;
+}
+
+/** Options of {@link HttpTransport}. */
+export interface TransportOptions {
+  /** Default `kubesdk/<version> (node <ver>; <os>/<arch>)`. */
+  readonly userAgent?: string;
+  /** Default {@link DEFAULT_RETRY_OPTIONS}; false disables retries. */
+  readonly retries?: Partial<RetryOptions> | false;
+  readonly timeouts?: TimeoutOptions;
+  /** Headers sent with every request. */
+  readonly headers?: HeaderValues;
+  /** Largest accepted watch event (default 16 MiB). */
+  readonly maxWatchEventBytes?: number;
+  /** Decoder for protobuf watch frames (from @kubesdk/models). */
+  readonly protobufWatchFrameDecoder?: WatchFrameDecoder;
+  /** Idle keep-alive connections are kept this long (default 30 000 ms). */
+  readonly keepAliveTimeoutMs?: number;
+  /** Replaces the undici dispatcher construction (custom pools, interception in tests). */
+  readonly dispatcherFactory?: DispatcherFactory;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Aborts the call, including waits between retries and an open stream. */
+  readonly signal?: AbortSignal;
+  /** Overrides the transport's header timeout for this call. */
+  readonly timeoutMs?: number;
+  /** Overrides the retry options for this call. */
+  readonly retries?: Partial<RetryOptions> | false;
+}
+
+interface Timeouts {
+  readonly connectMs: number;
+  readonly requestMs: number;
+  readonly bodyIdleMs: number;
+  readonly watchIdleMs: number;
+}
+
+/**
+ * HTTP to one API server over a pooled undici dispatcher: builds requests purely, adds credentials,
+ * refreshes them once after a 401, retries per policy, and turns failures into typed errors.
+ */
+export class HttpTransport {
+  readonly connection: ClusterConnection;
+  readonly #origin: string;
+  readonly #basePath: string;
+  readonly #userAgent: string;
+  readonly #options: TransportOptions;
+  readonly #timeouts: Timeouts;
+  readonly #retries: RetryOptions | undefined;
+  readonly #pool: DispatcherPool;
+
+  constructor(connection: ClusterConnection, options: TransportOptions = {}) {
+    this.connection = connection;
+    const url = new URL(connection.server);
+    this.#origin = url.origin;
+    this.#basePath = url.pathname.replace(/\/+$/, "");
+    this.#userAgent = options.userAgent ?? defaultUserAgent();
+    this.#options = options;
+    const t = options.timeouts ?? {};
+    this.#timeouts = {
+      connectMs: t.connectMs ?? 10_000,
+      requestMs: t.requestMs ?? 60_000,
+      bodyIdleMs: t.bodyIdleMs ?? 60_000,
+      watchIdleMs: t.watchIdleMs ?? 0,
+    };
+    this.#retries = resolveRetryOptions(options.retries);
+    this.#pool = new DispatcherPool(
+      {
+        tls: connection.tls,
+        connectTimeoutMs: this.#timeouts.connectMs,
+        keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? 30_000,
+        ...(connection.proxyUrl !== undefined ? { proxyUrl: connection.proxyUrl } : {}),
+      },
+      options.dispatcherFactory,
+    );
+  }
+
+  /** Pure: the wire form of a request (without credentials). */
+  build(request: ApiRequest): HttpRequestParts {
+    return buildHttpRequest(request, {
+      basePath: this.#basePath,
+      userAgent: this.#userAgent,
+      ...(this.connection.impersonation !== undefined
+        ? { impersonation: this.connection.impersonation }
+        : {}),
+      ...(this.#options.headers !== undefined ? { defaultHeaders: this.#options.headers } : {}),
+    });
+  }
+
+  /** Sends a request and reads the whole body. Failures (≥ 400) throw ApiError after retries. */
+  request(request: ApiRequest, options: CallOptions = {}): Promise<HttpResponse<Uint8Array>> {
+    const parts = this.build(request);
+    const failure = this.#failureContext(options, this.#timeouts.bodyIdleMs);
+    return withRetries(
+      async () => {
+        const res = await this.#open(parts, options, failure);
+        try {
+          const body = new Uint8Array(await res.body.arrayBuffer());
+          return { status: res.statusCode, headers: res.headers, body };
+        } catch (err) {
+          releaseBody(res.body);
+          throw classifyError(err, failure);
+        }
+      },
+      { method: parts.method, options: this.#retryOptions(options), signal: options.signal },
+    );
+  }
+
+  /** Like {@link request}, decoding the body as JSON (Accept defaults to application/json). */
+  async requestJson<T = unknown>(request: ApiRequest, options: CallOptions = {}): Promise<HttpResponse<T>> {
+    const res = await this.request(request, options);
+    if (res.status === 204) return { ...res, body: undefined as T };
+    const contentType = header(res.headers, "content-type");
+    try {
+      return { ...res, body: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(res.body)) as T };
+    } catch {
+      const what =
+        res.body.length === 0 ? "an empty body" : `a body that is not JSON: ${excerptBytes(res.body, 120)}`;
+      throw new ResponseDecodeError(
+        `expected JSON (got ${contentType ?? "no content type"}) but received ${what}`,
+        contentType,
+      );
+    }
+  }
+
+  /** Opens a streamed response (connect is retried per policy); the body is read incrementally. */
+  async stream(
+    request: ApiRequest,
+    options: CallOptions & { idleTimeoutMs?: number } = {},
+  ): Promise<StreamResponse> {
+    const parts = this.build(request);
+    const failure = this.#failureContext(options, options.idleTimeoutMs ?? this.#timeouts.watchIdleMs);
+    const res = await withRetries(() => this.#open(parts, options, failure), {
+      method: parts.method,
+      options: this.#retryOptions(options),
+      signal: options.signal,
+    });
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      contentType: header(res.headers, "content-type"),
+      body: classifiedChunks(res.body, failure),
+      close: () => releaseBody(res.body),
+    };
+  }
+
+  /**
+   * Watches: `watch=true` is added unless the query sets it; events arrive in order, an ERROR event
+   * throws its ApiError, and breaking out of the loop, `close()` or the signal closes the connection.
+   */
+  watch<T = unknown>(request: ApiRequest, options: WatchOptions = {}): WatchStream<T> {
+    const query = request.query?.watch === undefined ? { ...request.query, watch: "true" } : request.query;
+    return openWatch<T>((signal) => this.stream({ ...request, query }, { ...options, signal }), {
+      ...options,
+      decoder: {
+        ...(this.#options.protobufWatchFrameDecoder !== undefined
+          ? { protobufFrameDecoder: this.#options.protobufWatchFrameDecoder }
+          : {}),
+        maxEventBytes: options.maxEventBytes ?? this.#options.maxWatchEventBytes,
+      },
+    });
+  }
+
+  /** Closes every connection, including open watches. */
+  close(): Promise<void> {
+    return this.#pool.destroy();
+  }
+
+  // One try: credentials, send, one credential refresh on 401, failures as ApiError.
+  async #open(
+    parts: HttpRequestParts,
+    options: CallOptions,
+    failure: FailureContext,
+  ): Promise<Dispatcher.ResponseData> {
+    const auth = this.connection.auth;
+    let credentials = await auth.credentials(options.signal);
+    let res = await this.#send(parts, credentials, options, failure);
+    if (res.statusCode === 401 && (await auth.refreshAfterUnauthorized(credentials, options.signal))) {
+      // Read the small 401 body to the end so the connection can be reused for the retry.
+      await res.body.dump().catch(() => undefined);
+      credentials = await auth.credentials(options.signal);
+      res = await this.#send(parts, credentials, options, failure);
+    }
+    if (res.statusCode >= 400)
+      throw await apiErrorOf(res, { method: parts.method, path: parts.path.split("?")[0] ?? "" });
+    return res;
+  }
+
+  async #send(
+    parts: HttpRequestParts,
+    credentials: Credentials,
+    options: CallOptions,
+    failure: FailureContext,
+  ): Promise<Dispatcher.ResponseData> {
+    const wire = withCredentials(parts, credentials);
+    try {
+      return await this.#pool.get(credentials.clientCertificate).request({
+        origin: this.#origin,
+        path: wire.path,
+        method: wire.method,
+        headers: wire.headers,
+        body: wire.body ?? null,
+        signal: options.signal ?? null,
+        headersTimeout: failure.headersTimeoutMs,
+        bodyTimeout: failure.bodyTimeoutMs,
+      });
+    } catch (err) {
+      throw classifyError(err, failure);
+    }
+  }
+
+  #failureContext(options: CallOptions, bodyTimeoutMs: number): FailureContext {
+    return {
+      signal: options.signal,
+      headersTimeoutMs: options.timeoutMs ?? this.#timeouts.requestMs,
+      bodyTimeoutMs,
+    };
+  }
+
+  #retryOptions(options: CallOptions): RetryOptions | undefined {
+    return options.retries === undefined
+      ? this.#retries
+      : resolveRetryOptions(options.retries, this.#retries);
+  }
+}
+
+/** Creates an {@link HttpTransport} for a connection. */
+export function createTransport(
+  connection: ClusterConnection,
+  options: TransportOptions = {},
+): HttpTransport {
+  return new HttpTransport(connection, options);
+}
+
+async function* classifiedChunks(
+  body: Dispatcher.ResponseData["body"],
+  failure: FailureContext,
+): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) yield chunk;
+  } catch (err) {
+    throw classifyError(err, failure);
+  } finally {
+    releaseBody(body);
+  }
+}

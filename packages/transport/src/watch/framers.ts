@@ -1,0 +1,125 @@
+import { EventTooLargeError, TruncatedStreamError } from "./errors.js";
+
+/**
+ * Splits a byte stream into frames. `push` appends complete frames to `out` (so frames found before a
+ * failure in the same chunk are kept); `end` returns what is left when the stream ends.
+ * Chunks are referenced, not copied, until their frame completes: callers must not reuse them.
+ */
+export interface Framer {
+  push(chunk: Uint8Array, out: Uint8Array[]): void;
+  /** The bytes of an unterminated last frame, if any; throws TruncatedStreamError when that cannot be a frame. */
+  end(): Uint8Array | undefined;
+}
+
+const NEWLINE = 0x0a;
+
+function asBuffer(chunk: Uint8Array): Buffer {
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+
+function isBlank(line: Uint8Array): boolean {
+  for (const b of line) {
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
+  }
+  return true;
+}
+
+/**
+ * Newline-delimited frames (JSON watch). Each byte is scanned once and each line copied at most once,
+ * so one event of many megabytes arriving in small chunks costs linear time. Blank lines are not events
+ * and are passed over (servers do not send them, but a proxy keep-alive newline must not fail a watch).
+ */
+export class LineFramer implements Framer {
+  readonly #maxFrameBytes: number;
+  #parts: Buffer[] = [];
+  #pendingBytes = 0;
+
+  constructor(maxFrameBytes: number) {
+    this.#maxFrameBytes = maxFrameBytes;
+  }
+
+  push(chunk: Uint8Array, out: Uint8Array[]): void {
+    const buf = asBuffer(chunk);
+    let start = 0;
+    for (let nl = buf.indexOf(NEWLINE, start); nl !== -1; nl = buf.indexOf(NEWLINE, start)) {
+      const piece = buf.subarray(start, nl);
+      const size = this.#pendingBytes + piece.length;
+      if (size > this.#maxFrameBytes) throw new EventTooLargeError(this.#maxFrameBytes, size, false);
+      const line = this.#parts.length === 0 ? piece : Buffer.concat([...this.#parts, piece], size);
+      this.#parts = [];
+      this.#pendingBytes = 0;
+      start = nl + 1;
+      if (!isBlank(line)) out.push(line);
+    }
+    if (start < buf.length) {
+      const rest = buf.subarray(start);
+      this.#pendingBytes += rest.length;
+      // Fail as soon as the limit is passed instead of buffering an unbounded line.
+      if (this.#pendingBytes > this.#maxFrameBytes)
+        throw new EventTooLargeError(this.#maxFrameBytes, this.#pendingBytes, true);
+      this.#parts.push(rest);
+    }
+  }
+
+  end(): Uint8Array | undefined {
+    if (this.#pendingBytes === 0) return undefined;
+    const line = Buffer.concat(this.#parts, this.#pendingBytes);
+    this.#parts = [];
+    this.#pendingBytes = 0;
+    return isBlank(line) ? undefined : line;
+  }
+}
+
+/**
+ * Frames of a 4-byte big-endian length followed by that many bytes (protobuf watch). A frame is
+ * allocated once its length is known and filled as chunks arrive; a frame wholly inside one chunk is a view.
+ */
+export class LengthPrefixedFramer implements Framer {
+  readonly #maxFrameBytes: number;
+  readonly #header = new Uint8Array(4);
+  #headerFilled = 0;
+  #frame: Uint8Array | undefined;
+  #frameFilled = 0;
+
+  constructor(maxFrameBytes: number) {
+    this.#maxFrameBytes = maxFrameBytes;
+  }
+
+  push(chunk: Uint8Array, out: Uint8Array[]): void {
+    let i = 0;
+    while (i < chunk.length) {
+      if (this.#frame === undefined) {
+        const take = Math.min(4 - this.#headerFilled, chunk.length - i);
+        this.#header.set(chunk.subarray(i, i + take), this.#headerFilled);
+        this.#headerFilled += take;
+        i += take;
+        if (this.#headerFilled < 4) return;
+        this.#headerFilled = 0;
+        const length = new DataView(this.#header.buffer).getUint32(0, false);
+        if (length > this.#maxFrameBytes) throw new EventTooLargeError(this.#maxFrameBytes, length, false);
+        if (chunk.length - i >= length) {
+          out.push(chunk.subarray(i, i + length));
+          i += length;
+          continue;
+        }
+        this.#frame = new Uint8Array(length);
+        this.#frameFilled = 0;
+      }
+      const frame = this.#frame;
+      const take = Math.min(frame.length - this.#frameFilled, chunk.length - i);
+      frame.set(chunk.subarray(i, i + take), this.#frameFilled);
+      this.#frameFilled += take;
+      i += take;
+      if (this.#frameFilled === frame.length) {
+        out.push(frame);
+        this.#frame = undefined;
+      }
+    }
+  }
+
+  end(): undefined {
+    const pending = this.#frame === undefined ? this.#headerFilled : 4 + this.#frameFilled;
+    if (pending > 0) throw new TruncatedStreamError(pending);
+    return undefined;
+  }
+}

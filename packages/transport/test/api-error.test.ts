@@ -1,0 +1,226 @@
+import { describe, expect, it } from "vitest";
+import {
+  ApiError,
+  apiErrorFromResponse,
+  apiErrorFromStatus,
+  isAlreadyExists,
+  isApplyConflict,
+  isConflict,
+  isExpired,
+  isForbidden,
+  isGone,
+  isInvalid,
+  isNotFound,
+  isServerTimeout,
+  isTimeout,
+  isTooLargeResourceVersion,
+  isTooManyRequests,
+  isUnauthorized,
+  parseRetryAfter,
+  type StatusBody,
+} from "../src/index.js";
+import { statusBody } from "./helpers/test-server.js";
+
+function response(
+  statusCode: number,
+  body: string | object,
+  contentType = "application/json",
+  retryAfter?: string,
+) {
+  return apiErrorFromResponse({
+    statusCode,
+    contentType,
+    retryAfter,
+    body: Buffer.from(typeof body === "string" ? body : JSON.stringify(body)),
+    request: { method: "GET", path: "/api/v1/namespaces/default/configmaps/x" },
+  });
+}
+
+describe("ApiError from a Status body", () => {
+  it("keeps code, reason, message, details and causes", () => {
+    const err = response(
+      422,
+      statusBody(422, "Invalid", 'ConfigMap "x" is invalid: metadata.name: Invalid value: "X"', {
+        name: "x",
+        kind: "ConfigMap",
+        causes: [{ reason: "FieldValueInvalid", message: 'Invalid value: "X"', field: "metadata.name" }],
+      }),
+    );
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({
+      code: 422,
+      reason: "Invalid",
+      message: 'ConfigMap "x" is invalid: metadata.name: Invalid value: "X"',
+    });
+    expect(err.details?.name).toBe("x");
+    expect(err.causes).toEqual([
+      { reason: "FieldValueInvalid", message: 'Invalid value: "X"', field: "metadata.name" },
+    ]);
+    expect(err.request).toEqual({ method: "GET", path: "/api/v1/namespaces/default/configmaps/x" });
+    expect(err.bodyExcerpt).toBeUndefined();
+  });
+
+  it("takes retryAfterSeconds from the Retry-After header or from details", () => {
+    expect(
+      response(429, statusBody(429, "TooManyRequests", "slow down"), "application/json", "3")
+        .retryAfterSeconds,
+    ).toBe(3);
+    expect(response(504, statusBody(504, "Timeout", "t", { retryAfterSeconds: 1 })).retryAfterSeconds).toBe(
+      1,
+    );
+    expect(response(500, statusBody(500, "InternalError", "boom")).retryAfterSeconds).toBeUndefined();
+    expect(
+      response(429, statusBody(429, "TooManyRequests", "x"), "application/json", "86400").retryAfterSeconds,
+    ).toBe(60);
+  });
+
+  it("tolerates mistyped fields and falls back to the HTTP code", () => {
+    const err = response(409, {
+      kind: "Status",
+      code: "409",
+      reason: 5,
+      message: ["x"],
+      details: { causes: [null, { reason: 3 }] },
+    });
+    expect(err).toMatchObject({ code: 409, reason: "Conflict" });
+    expect(err.causes).toEqual([{}]);
+  });
+});
+
+describe("ApiError from bodies that are not a Status", () => {
+  it("HTML from a proxy", () => {
+    const html = `<html><head><title>502 Bad Gateway</title></head><body>${"x".repeat(1000)}</body></html>`;
+    const err = response(502, html, "text/html");
+    expect(err).toMatchObject({ code: 502, reason: "InternalError" });
+    expect(err.bodyExcerpt?.startsWith("<html><head><title>502 Bad Gateway")).toBe(true);
+    expect(err.bodyExcerpt?.length).toBeLessThanOrEqual(201);
+    expect(err.message).toContain("HTTP 502");
+    expect(err.message).toContain("text/html");
+  });
+
+  it("plain text, empty bodies and JSON that is not a Status", () => {
+    expect(response(404, "404 page not found\n", "text/plain")).toMatchObject({
+      reason: "NotFound",
+      bodyExcerpt: "404 page not found\\n",
+    });
+    const empty = response(503, "", "text/plain", "2");
+    expect(empty).toMatchObject({
+      code: 503,
+      reason: "ServiceUnavailable",
+      retryAfterSeconds: 2,
+      bodyExcerpt: undefined,
+    });
+    expect(empty.message).toContain("empty body");
+    expect(response(403, { error: "nope" })).toMatchObject({ reason: "Forbidden", code: 403 });
+  });
+
+  it("derives reasons from codes", () => {
+    const reasons = [400, 401, 403, 404, 405, 406, 409, 410, 413, 415, 422, 429, 500, 503, 504, 418].map(
+      (c) => response(c, "", "text/plain").reason,
+    );
+    expect(reasons).toEqual([
+      "BadRequest",
+      "Unauthorized",
+      "Forbidden",
+      "NotFound",
+      "MethodNotAllowed",
+      "NotAcceptable",
+      "Conflict",
+      "Gone",
+      "RequestEntityTooLarge",
+      "UnsupportedMediaType",
+      "Invalid",
+      "TooManyRequests",
+      "InternalError",
+      "ServiceUnavailable",
+      "Timeout",
+      "Unknown",
+    ]);
+  });
+});
+
+describe("predicates", () => {
+  const e = (code: number, reason: string, message = "m", details?: StatusBody["details"]) =>
+    apiErrorFromStatus(statusBody(code, reason, message, details), { httpCode: code });
+
+  it("classify the common Status errors", () => {
+    expect(isNotFound(e(404, "NotFound"))).toBe(true);
+    expect(isNotFound(e(409, "Conflict"))).toBe(false);
+    expect(isAlreadyExists(e(409, "AlreadyExists"))).toBe(true);
+    expect(isConflict(e(409, "AlreadyExists"))).toBe(false);
+    expect(isConflict(e(409, "Conflict"))).toBe(true);
+    expect(isInvalid(e(422, "Invalid"))).toBe(true);
+    expect(isForbidden(e(403, "Forbidden"))).toBe(true);
+    expect(isUnauthorized(e(401, "Unauthorized"))).toBe(true);
+    expect(isTooManyRequests(e(429, "TooManyRequests"))).toBe(true);
+    expect(isServerTimeout(e(500, "ServerTimeout"))).toBe(true);
+    expect(isServerTimeout(e(504, "Timeout"))).toBe(false);
+    expect(isTimeout(e(504, "Timeout"))).toBe(true);
+    for (const p of [isNotFound, isConflict, isInvalid, isExpired, isTooLargeResourceVersion]) {
+      expect(p(new Error("x"))).toBe(false);
+      expect(p(undefined)).toBe(false);
+    }
+  });
+
+  it("isExpired / isGone: 410 with reason Expired or Gone", () => {
+    expect(isExpired(e(410, "Expired", "too old resource version: 1 (2)"))).toBe(true);
+    expect(isGone(e(410, "Gone"))).toBe(true);
+    expect(isExpired(e(410, "Gone"))).toBe(true);
+    expect(isGone(e(404, "NotFound"))).toBe(false);
+  });
+
+  it("isTooLargeResourceVersion recognises all three forms", () => {
+    const withCause = e(504, "Timeout", "Timeout: Too large resource version: 200, current: 100", {
+      causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
+      retryAfterSeconds: 1,
+    });
+    const causeMessageOnly = e(504, "Timeout", "request timed out", {
+      causes: [{ message: "Too large resource version" }],
+    });
+    const messageOnly = e(504, "Timeout", "Timeout: Too large resource version: 5, current: 3");
+    expect([withCause, causeMessageOnly, messageOnly].map(isTooLargeResourceVersion)).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(isTooLargeResourceVersion(e(504, "Timeout", "the server was unable to return a response"))).toBe(
+      false,
+    );
+    expect(
+      isTooLargeResourceVersion(
+        e(500, "InternalError", "x", { causes: [{ message: "Too large resource version" }] }),
+      ),
+    ).toBe(false);
+  });
+
+  it("isApplyConflict: 409 with FieldManagerConflict causes", () => {
+    const conflict = e(
+      409,
+      "Conflict",
+      'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas',
+      {
+        causes: [
+          {
+            reason: "FieldManagerConflict",
+            message: 'conflict with "kubectl-client-side-apply" using apps/v1',
+            field: ".spec.replicas",
+          },
+        ],
+      },
+    );
+    expect(isApplyConflict(conflict)).toBe(true);
+    expect(isConflict(conflict)).toBe(true);
+    expect(isApplyConflict(e(409, "Conflict", "the object has been modified"))).toBe(false);
+  });
+});
+
+describe("parseRetryAfter", () => {
+  it("reads seconds and HTTP dates", () => {
+    const now = Date.parse("2026-01-01T00:00:00Z");
+    expect(parseRetryAfter("7", now)).toBe(7);
+    expect(parseRetryAfter("Thu, 01 Jan 2026 00:00:05 GMT", now)).toBe(5);
+    expect(parseRetryAfter("Wed, 31 Dec 2025 23:00:00 GMT", now)).toBe(0);
+    expect(parseRetryAfter("soon", now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+});
