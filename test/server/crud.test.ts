@@ -203,15 +203,43 @@ describe("update and patch", () => {
       body: { spec: { template: { spec: { containers: [{ name: "c", image: "img-c" }] } } } },
       contentType: "application/strategic-merge-patch+json",
     });
+    // Upstream's order: new patch items go before the live items the patch does not name.
     expect(images(added)).toEqual([
-      ["b", "img-b2"],
       ["c", "img-c"],
+      ["b", "img-b2"],
     ]);
     const merge = await t.call("PATCH", `${path}/smp`, {
       body: { spec: { template: { spec: { containers: [{ name: "d", image: "img-d" }] } } } },
       contentType: "application/merge-patch+json",
     });
     expect(images(merge)).toEqual([["d", "img-d"]]);
+  });
+
+  it("strategic merge patch orders keyed lists as upstream does", async () => {
+    const path = `/apis/apps/v1/namespaces/${ns}/deployments`;
+    const c = (name: string, image = "i") => ({ name, image });
+    const dep = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "order" },
+      spec: {
+        selector: { matchLabels: { app: "order" } },
+        template: { metadata: { labels: { app: "order" } }, spec: { containers: [c("a"), c("b"), c("c")] } },
+      },
+    };
+    expect((await t.call("POST", path, { body: dep })).status).toBe(201);
+    const step = async (containers: unknown[]) => {
+      const res = await t.call("PATCH", `${path}/order`, {
+        body: { spec: { template: { spec: { containers } } } },
+        contentType: "application/strategic-merge-patch+json",
+      });
+      return res.json.spec.template.spec.containers.map(
+        (x: { name: string; image: string }) => `${x.name}:${x.image}`,
+      );
+    };
+    expect(await step([c("x")])).toEqual(["x:i", "a:i", "b:i", "c:i"]);
+    expect(await step([c("b", "j"), c("y")])).toEqual(["x:i", "a:i", "b:j", "y:i", "c:i"]);
+    expect(await step([c("c", "k"), c("a", "k")])).toEqual(["x:i", "b:j", "y:i", "c:k", "a:k"]);
   });
 
   it("patching a missing object is 404; an unknown patch type is 415", async () => {
@@ -279,9 +307,10 @@ describe("delete", () => {
       },
     });
     expect(res.status).toBe(409);
-    expect(res.json.message).toContain(
-      "Precondition failed: UID in precondition: 00000000-0000-0000-0000-000000000000",
+    expect(res.json.message).toMatch(
+      /^Operation cannot be fulfilled on ConfigMap "d2": the UID in the precondition \(00000000-0000-0000-0000-000000000000\) does not match the UID in record \(/,
     );
+    expect(res.json.details).toEqual({ name: "d2", kind: "ConfigMap" });
     expect((await t.call("GET", `${base()}/d2`)).status).toBe(200);
   });
 

@@ -74,15 +74,36 @@ describe("discovery", () => {
 });
 
 describe("authentication", () => {
-  it("a missing or wrong token is 401 with a Status", async () => {
-    const missing = await t.call("GET", "/api/v1/namespaces", { anonymous: true });
-    expect(missing.status).toBe(401);
-    expect(missing.json).toMatchObject({ kind: "Status", reason: "Unauthorized", code: 401 });
+  it("a wrong token is 401; no credentials is system:anonymous, forbidden but for public paths", async () => {
     const wrong = await t.call("GET", "/api/v1/namespaces", {
       anonymous: true,
       headers: { authorization: "Bearer nope" },
     });
     expect(wrong.status).toBe(401);
+    expect(wrong.json).toMatchObject({
+      kind: "Status",
+      reason: "Unauthorized",
+      message: "Unauthorized",
+      code: 401,
+    });
+    const list = await t.call("GET", "/api/v1/namespaces", { anonymous: true });
+    expect(list.status).toBe(403);
+    expect(list.json).toMatchObject({
+      reason: "Forbidden",
+      message:
+        'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope',
+      details: { kind: "namespaces" },
+      code: 403,
+    });
+    const get = await t.call("GET", "/apis/apps/v1/namespaces/default/deployments/x", { anonymous: true });
+    expect(get.json.message).toBe(
+      'deployments.apps "x" is forbidden: User "system:anonymous" cannot get resource "deployments" in API group "apps" in the namespace "default"',
+    );
+    expect(get.json.details).toEqual({ name: "x", group: "apps", kind: "deployments" });
+    const api = await t.call("GET", "/api", { anonymous: true });
+    expect(api.status).toBe(403);
+    expect(api.json.message).toBe('forbidden: User "system:anonymous" cannot get path "/api"');
+    expect((await t.call("GET", "/version", { anonymous: true })).status).toBe(200);
   });
 
   // Reason for reference-only: issuing client certificates needs the reference server's CA in process.

@@ -212,7 +212,7 @@ describe.runIf(targetKind === "reference")("watch fan-out", () => {
     const texts = await Promise.all(watchers.map((w) => w.ended));
     for (const text of texts) expect(JSON.parse(text.trim()).object.metadata.name).toBe("fan");
     expect(server.watches.hub.encodedFrames - before).toBe(1);
-  });
+  }, 180_000);
 
   it("a watcher that stops reading is cut off without holding back writers or other watchers", async () => {
     const rv = server.store.revision;
@@ -241,5 +241,5 @@ describe.runIf(targetKind === "reference")("watch fan-out", () => {
       else stuck.body.on("close", () => resolve());
     });
     await healthy.close();
-  });
+  }, 180_000);
 });

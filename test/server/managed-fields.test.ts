@@ -93,19 +93,41 @@ describe("managedFields for Update operations", () => {
     expect(fields["f:status"]).toBeUndefined();
   });
 
-  it("[{}] wipes ownership; [] leaves it unchanged", async () => {
-    const before = entries((await t.call("GET", `${base()}/m1`)).json);
-    const kept = await t.call("PATCH", `${base()}/m1`, {
-      body: { metadata: { managedFields: [] } },
-      contentType: merge,
+  it("[] and [{}] both wipe ownership; updates stay untracked until an apply", async () => {
+    await t.call("POST", `${base()}?fieldManager=alice`, {
+      body: { metadata: { name: "w1" }, data: { a: "1" } },
     });
-    expect(entries(kept.json)).toEqual(before);
-    const wiped = await t.call("PATCH", `${base()}/m1`, {
-      body: { metadata: { managedFields: [{}] } },
+    const kept = await t.call("PUT", `${base()}/w1?fieldManager=alice`, {
+      body: { ...(await t.call("GET", `${base()}/w1`)).json, data: { a: "1" } },
+    });
+    expect(entries(kept.json).map((e) => e.manager)).toEqual(["alice"]);
+    const wiped = await t.call("PATCH", `${base()}/w1`, {
+      body: { metadata: { managedFields: [] } },
       contentType: merge,
     });
     expect(wiped.status).toBe(200);
     expect(entries(wiped.json)).toEqual([]);
+    const untracked = await t.call("PATCH", `${base()}/w1?fieldManager=bob`, {
+      body: { data: { b: "1" } },
+      contentType: merge,
+    });
+    expect(entries(untracked.json)).toEqual([]);
+    const applied = await t.call("PATCH", `${base()}/w1?fieldManager=carol`, {
+      body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "w1" }, data: { c: "1" } },
+      contentType: "application/apply-patch+yaml",
+    });
+    expect(entries(applied.json).map((e) => [e.manager, e.operation])).toEqual([
+      ["carol", "Apply"],
+      ["before-first-apply", "Update"],
+    ]);
+    await t.call("POST", `${base()}?fieldManager=alice`, {
+      body: { metadata: { name: "w2" }, data: { a: "1" } },
+    });
+    const wiped2 = await t.call("PATCH", `${base()}/w2`, {
+      body: { metadata: { managedFields: [{}] } },
+      contentType: merge,
+    });
+    expect(entries(wiped2.json)).toEqual([]);
   });
 
   it("keeps at most 10 Update managers, folding the oldest into ancient-changes", async () => {

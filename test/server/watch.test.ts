@@ -74,13 +74,16 @@ describe("watch", () => {
       body: { data: { a: "b" } },
       contentType: "application/merge-patch+json",
     });
-    await t.call("PATCH", `${base()}/s1`, {
+    const last = await t.call("PATCH", `${base()}/s1`, {
       body: { metadata: { labels: { sel: "no" } } },
       contentType: "application/merge-patch+json",
     });
     const events = [await w.next(), await w.next(), await w.next()];
     expect(events.map((e) => e?.type)).toEqual(["ADDED", "MODIFIED", "DELETED"]);
-    expect(events[2]?.object.metadata.labels).toEqual({ sel: "no" });
+    // The object leaves as its last matching state, stamped with the revision of the change.
+    expect(events[2]?.object.metadata.labels).toEqual({ sel: "yes" });
+    expect(events[2]?.object.data).toEqual({ a: "b" });
+    expect(events[2]?.object.metadata.resourceVersion).toBe(last.json.metadata.resourceVersion);
     await w.close();
   });
 
@@ -111,9 +114,27 @@ describe("watch", () => {
     await w.close();
   });
 
-  it("a resourceVersion newer than the server's is 504 too large", async () => {
-    const w = await openWatch(t, `${base()}?watch=1&resourceVersion=999999999`);
-    expect(w.status).toBe(504);
+  it("a watch from a resourceVersion newer than the server's opens and stays silent", async () => {
+    const w = await openWatch(t, `${base()}?watch=1&resourceVersion=999999999&timeoutSeconds=1`);
+    expect(w.status).toBe(200);
+    expect(await w.next()).toBeNull();
+    await w.close();
+  });
+
+  it("a streaming list from a too-new resourceVersion ends with one 504 ERROR event", async () => {
+    const w = await openWatch(
+      t,
+      `${base()}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=999999999`,
+    );
+    expect(w.status).toBe(200);
+    const e = await w.next();
+    expect(e?.type).toBe("ERROR");
+    expect(e?.object).toMatchObject({
+      reason: "Timeout",
+      code: 504,
+      details: { causes: [{ reason: "ResourceVersionTooLarge" }] },
+    });
+    expect(await w.next()).toBeNull();
     await w.close();
   });
 

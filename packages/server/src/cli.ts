@@ -15,7 +15,8 @@ const HELP = `usage: kubesdk-server [flags]
   --token TOKEN          admin bearer token (default: random, printed)
   --seed FILE.yaml       objects to create at start (multi-document YAML, or a List)
   --history-window N     revisions kept readable for old lists/watches (default 100000)
-  --anonymous            allow unauthenticated requests
+  --anonymous            give unauthenticated requests full access (default: 403 like kube-apiserver)
+  --no-anonymous-auth    answer unauthenticated requests 401 (like --anonymous-auth=false)
   --bookmark-interval S  seconds between watch bookmarks (default 60)
   --fault-api            serve fault controls at POST /_kubesdk/faults/<action> (see README)
   --fault-seed N         seed for fault schedules (default 1)
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
       seed: { type: "string" },
       "history-window": { type: "string" },
       anonymous: { type: "boolean", default: false },
+      "no-anonymous-auth": { type: "boolean", default: false },
       "bookmark-interval": { type: "string" },
       "fault-api": { type: "boolean", default: false },
       "fault-seed": { type: "string" },
@@ -63,7 +65,7 @@ async function main(): Promise<void> {
   const server = await startServer({
     port,
     host: values.host,
-    anonymous: values.anonymous,
+    anonymous: values.anonymous ? "allowed" : values["no-anonymous-auth"] ? "unauthorized" : "forbidden",
     seed,
     ...(values.token ? { token: values.token } : {}),
     ...(values.kubeconfig ? { kubeconfigPath: values.kubeconfig } : {}),

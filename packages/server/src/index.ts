@@ -10,7 +10,7 @@ export {
   type FaultLogEntry,
   type FaultMatch,
 } from "./faults/fault-controller.js";
-export type { UserInfo } from "./http/auth.js";
+export type { AnonymousPolicy, UserInfo } from "./http/auth.js";
 export { renderKubeconfig } from "./kubeconfig.js";
 export { type RunningServer, type StartOptions, startServer } from "./server.js";
 export { CompactedError, type HistoryWindow, MvccStore, type StoreEvent } from "./store/mvcc.js";

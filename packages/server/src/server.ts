@@ -10,12 +10,14 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { bootstrap } from "./bootstrap.js";
+import { CrdController } from "./crd/controller.js";
 import { faultApiRoute } from "./faults/fault-api.js";
 import { FaultController } from "./faults/fault-controller.js";
 import { DEFAULT_SETTINGS, type HandlerContext, type ServerSettings } from "./handlers/context.js";
-import type { UserInfo } from "./http/auth.js";
+import type { AnonymousPolicy, UserInfo } from "./http/auth.js";
 import { createDispatcher, type RouteExtension } from "./http/dispatch.js";
 import { renderKubeconfig } from "./kubeconfig.js";
+import { openApiRoute } from "./openapi/route.js";
 import { builtinResourceTable } from "./resources/builtin.js";
 import type { ResourceTable } from "./resources/table.js";
 import { DEFAULT_HISTORY, type HistoryWindow, MvccStore } from "./store/mvcc.js";
@@ -33,7 +35,11 @@ export interface StartOptions {
   readonly token?: string;
   /** More tokens: token → user. */
   readonly tokens?: Readonly<Record<string, UserInfo>>;
-  readonly anonymous?: boolean;
+  /**
+   * Requests without credentials: "forbidden" (default, like kube-apiserver: system:anonymous, 403 but
+   * for /version and health), "allowed" (full access), "unauthorized" (401, like --anonymous-auth=false).
+   */
+  readonly anonymous?: AnonymousPolicy;
   readonly history?: Partial<HistoryWindow>;
   readonly settings?: Partial<ServerSettings>;
   readonly watch?: Partial<WatchSettings>;
@@ -83,6 +89,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
     now: Date.now,
   };
+  const crds = new CrdController(context, {
+    // Upstream tears down a deleted CRD's storage, which ends the watches on its resources.
+    onRemoved: (name) => {
+      for (const w of [...watch.streams]) if (w.resource.custom?.crdName === name) w.stream.end("dropped");
+    },
+  });
   const seedErrors = await bootstrap(context, options.seed ?? []);
   if (seedErrors.length > 0) throw new Error(`seed objects rejected:\n${seedErrors.join("\n")}`);
 
@@ -93,11 +105,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   };
   const faults = new FaultController(store, watch, options.faultSeed ?? 1, options.log);
   watch.onOpen = (w, path) => faults.onWatchOpened(w, path);
-  const extensions = [...(options.faultApi ? [faultApiRoute(faults)] : []), ...(options.extensions ?? [])];
+  const extensions = [
+    ...(options.faultApi ? [faultApiRoute(faults)] : []),
+    openApiRoute(resources),
+    ...(options.extensions ?? []),
+  ];
   let address = "";
   const dispatcher = createDispatcher({
     ctx: context,
-    auth: { tokens, anonymous: options.anonymous ?? false },
+    auth: { tokens, anonymous: options.anonymous ?? "forbidden" },
     serverAddress: () => address,
     watch,
     ...(options.log ? { log: options.log } : {}),
@@ -165,6 +181,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       return ca.issue({ commonName: user, organizations: groups, usage: "client" });
     },
     stop() {
+      crds.close();
       for (const w of [...watch.streams]) w.stream.end("server-stopped");
       watch.hub.close();
       return new Promise((resolve) => {

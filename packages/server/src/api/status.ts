@@ -206,6 +206,7 @@ function causeMessage(e: FieldError): string {
   const showsValue =
     e.value !== undefined &&
     (e.type === "FieldValueInvalid" ||
+      e.type === "FieldValueTypeInvalid" ||
       e.type === "FieldValueNotSupported" ||
       e.type === "FieldValueDuplicate");
   const head = showsValue ? `${text}: ${renderValue(e.value)}` : text;

@@ -51,18 +51,16 @@ function isEntry(v: unknown): v is ManagedFieldsEntry {
 }
 
 /**
- * The base entries a write starts from: what the client sent when it sent a
- * real list, none after `[{}]` (a reset), the stored ones otherwise.
+ * The base entries a write starts from: none after a reset (`[]` or `[{}]`, which upstream treats
+ * alike), what the client sent when it sent a real list, the stored ones when it sent nothing.
  */
 export function baseEntries(sent: unknown, stored: unknown): ManagedFieldsEntry[] {
-  if (
-    Array.isArray(sent) &&
-    sent.length === 1 &&
-    typeof sent[0] === "object" &&
-    Object.keys(sent[0] ?? {}).length === 0
-  )
-    return [];
-  if (Array.isArray(sent) && sent.length > 0 && sent.every(isEntry)) return sent.map((e) => ({ ...e }));
+  if (Array.isArray(sent)) {
+    if (sent.length === 0) return [];
+    if (sent.length === 1 && typeof sent[0] === "object" && Object.keys(sent[0] ?? {}).length === 0)
+      return [];
+    if (sent.every(isEntry)) return sent.map((e) => ({ ...e }));
+  }
   return Array.isArray(stored) ? (stored as ManagedFieldsEntry[]).map((e) => ({ ...e })) : [];
 }
 

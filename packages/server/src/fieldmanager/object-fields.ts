@@ -36,14 +36,16 @@ export type FieldScope = "main" | "status" | "all";
 const PRESENT = "\u0001present";
 
 /**
- * `structPresence` false (a create): struct nodes do not count as added — upstream compares against the
- * type's zero value, in which non-pointer structs already exist; maps and untyped objects still do.
+ * `presence` says which object nodes count as fields themselves: "all" (an update: a node that
+ * appears is added by the writer), "no-structs" (a create: upstream compares against the type's zero
+ * value, in which non-pointer structs already exist), "none" (an applied configuration: only leaves
+ * and list items).
  */
 export function leafFields(
   obj: Record<string, unknown>,
   schema: TypeNode | undefined,
   scope: FieldScope,
-  structPresence = true,
+  presence: "all" | "no-structs" | "none" = "all",
 ): LeafMap {
   const out: LeafMap = new Map();
   const add = (path: string[], v: unknown) => out.set(path.join(PATH_SEP), JSON.stringify(v));
@@ -52,7 +54,8 @@ export function leafFields(
     if (isObj(v)) {
       const atomic = node?.mapType === "atomic" || node?.kind === "scalar";
       if (atomic || Object.keys(v).length === 0) return add(path, v);
-      if (node?.kind !== "struct" || structPresence) out.set(path.join(PATH_SEP), PRESENT);
+      if (presence === "all" || (presence === "no-structs" && node?.kind !== "struct"))
+        out.set(path.join(PATH_SEP), PRESENT);
       for (const [k, child] of Object.entries(v)) {
         walk(child, node ? fieldOf(node, k) : undefined, [...path, elementKey({ field: k })]);
       }

@@ -53,7 +53,8 @@ export function qualified(r: ServedResource): Qualified {
 /** The object as the requested version presents it (CR versions share one stored shape). */
 export function present(r: ServedResource, obj: StoredObject): KubeObject {
   const apiVersion = apiVersionOf(r);
-  const o = obj as KubeObject;
+  // Custom resources are pruned and defaulted by the served version's schema on every read.
+  const o = (r.custom?.onRead ? r.custom.onRead(obj) : obj) as KubeObject;
   if (o.apiVersion === apiVersion && o.kind === r.kind) return o;
   const { apiVersion: _a, kind: _k, ...rest } = o;
   return { kind: r.kind, apiVersion, ...rest } as KubeObject;

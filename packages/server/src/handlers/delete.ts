@@ -4,7 +4,7 @@
  * body win over query parameters.
  */
 import { nowTimestamp } from "../api/names.js";
-import { errors } from "../api/status.js";
+import { errors, failure } from "../api/status.js";
 import type { ServedResource } from "../resources/served.js";
 import {
   type ApiResponse,
@@ -83,19 +83,7 @@ export function deleteObject(
   if (!stored) throw errors.notFound(qualified(r), name);
   const obj = present(r, stored);
   const meta = metadataOf(obj);
-  const pre = opts.preconditions;
-  if (pre?.uid !== undefined && pre.uid !== meta.uid)
-    throw errors.conflict(
-      qualified(r),
-      name,
-      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(meta.uid)}`,
-    );
-  if (pre?.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion)
-    throw errors.conflict(
-      qualified(r),
-      name,
-      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${String(meta.resourceVersion)}`,
-    );
+  checkPreconditions(r, name, meta, opts.preconditions);
 
   const isNamespace = r.group === "" && r.resource === "namespaces";
   const finalizers = (meta.finalizers as string[] | undefined) ?? [];
@@ -151,4 +139,36 @@ export async function deleteCollection(
     code: 200,
     body: { ...body, metadata: { resourceVersion: String(ctx.store.revision) }, items: out },
   };
+}
+
+/**
+ * Delete preconditions. The generic registry words the Conflict with the Kind
+ * (`ConfigMap "x"`, `Deployment.apps "x"`); namespaces check them in their own
+ * storage and use the resource and the older wording.
+ */
+function checkPreconditions(
+  r: ServedResource,
+  name: string,
+  meta: Record<string, unknown>,
+  pre: DeleteOptions["preconditions"],
+): void {
+  if (!pre) return;
+  const uidBad = pre.uid !== undefined && pre.uid !== meta.uid;
+  const rvBad = pre.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion;
+  if (!uidBad && !rvBad) return;
+  if (r.group === "" && r.resource === "namespaces") {
+    const why = uidBad
+      ? `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(meta.uid)}`
+      : `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${String(meta.resourceVersion)}`;
+    throw errors.conflict(qualified(r), name, why);
+  }
+  const why = uidBad
+    ? `the UID in the precondition (${pre.uid}) does not match the UID in record (${String(meta.uid)}). The object might have been deleted and then recreated`
+    : `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${String(meta.resourceVersion)}). The object might have been modified`;
+  const qualifiedKind = r.group ? `${r.kind}.${r.group}` : r.kind;
+  throw failure(409, "Conflict", `Operation cannot be fulfilled on ${qualifiedKind} "${name}": ${why}`, {
+    name,
+    ...(r.group ? { group: r.group } : {}),
+    kind: r.kind,
+  });
 }

@@ -4,7 +4,7 @@
  */
 import { errors, type FieldError } from "../api/status.js";
 import type { ServedResource } from "../resources/served.js";
-import { CompactedError } from "../store/mvcc.js";
+import { CompactedError, type StoredObject } from "../store/mvcc.js";
 import { type ApiResponse, type HandlerContext, listPrefix, present } from "./context.js";
 import { decodeContinue, encodeContinue } from "./continue-token.js";
 import { buildFilter } from "./filter.js";
@@ -137,7 +137,13 @@ export async function listObjects(
       kind: r.listKind,
       apiVersion: r.group ? `${r.group}/${r.version}` : r.version,
       metadata,
-      items: result.items.map((o) => present(r, o)),
+      // Built-in (typed) lists carry no kind/apiVersion per item; custom resources (unstructured) do.
+      items: result.items.map((o) => (r.custom ? present(r, o) : withoutTypeMeta(o))),
     },
   };
+}
+
+function withoutTypeMeta(o: StoredObject): StoredObject {
+  const { apiVersion: _a, kind: _k, ...rest } = o as StoredObject & { apiVersion?: unknown; kind?: unknown };
+  return rest as StoredObject;
 }

@@ -1,6 +1,7 @@
 /** Stamps managedFields on an object being written by an Update operation (create/update/patch). */
 import { schemaFor } from "@kubesdk/models";
 import { nowTimestamp } from "../api/names.js";
+import { customTypeNode } from "../apply/custom-schema.js";
 import { baseEntries, managerName, recordUpdate } from "../fieldmanager/managed-fields.js";
 import { type FieldScope, leafFields } from "../fieldmanager/object-fields.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
@@ -19,12 +20,21 @@ export function withManagedFields(
   next: KubeObject,
   mc: ManagerContext,
 ): KubeObject {
-  const schema = r.custom ? undefined : schemaFor({ group: r.group, version: r.version, kind: r.kind });
+  const schema = r.custom
+    ? customTypeNode(r)
+    : schemaFor({ group: r.group, version: r.version, kind: r.kind });
   const scope: FieldScope = !hasStatus(r) ? "all" : mc.subresource === "status" ? "status" : "main";
+  const base = baseEntries(next.metadata.managedFields, old?.metadata.managedFields);
+  if (old && base.length === 0) {
+    // An existing object without managedFields (never tracked, or reset) stays untracked by
+    // Update operations, as upstream does; the next server-side apply starts tracking again.
+    const { managedFields: _m, ...metadata } = next.metadata;
+    return { ...next, metadata: metadata as KubeObject["metadata"] };
+  }
   const entries = recordUpdate({
-    entries: baseEntries(next.metadata.managedFields, old?.metadata.managedFields),
+    entries: base,
     oldLeaves: old ? leafFields(old, schema, scope) : new Map(),
-    newLeaves: leafFields(next, schema, scope, old !== undefined),
+    newLeaves: leafFields(next, schema, scope, old !== undefined ? "all" : "no-structs"),
     manager: managerName(mc.query, mc.userAgent),
     apiVersion: apiVersionOf(r),
     subresource: mc.subresource === "status" ? "status" : undefined,

@@ -6,7 +6,9 @@ import { randomUUID } from "node:crypto";
 import { schemaFor } from "@kubesdk/models";
 import { generateName, nowTimestamp, validateName } from "../api/names.js";
 import { errors, type FieldError } from "../api/status.js";
+import { applyObject } from "../apply/apply-handler.js";
 import type { BodyType } from "../http/negotiate.js";
+import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
 import { applyJsonPatch } from "../patch/json-patch.js";
 import { applyMergePatch } from "../patch/merge-patch.js";
 import { applyStrategicMergePatch } from "../patch/strategic-merge.js";
@@ -44,6 +46,10 @@ export interface WriteRequest {
   readonly query: URLSearchParams;
   readonly body: Record<string, unknown>;
   readonly userAgent?: string | undefined;
+  /** Set by server-side apply, which computes managedFields itself. */
+  readonly managedFieldsDone?: boolean;
+  /** Keys the request body repeats (JSON.parse keeps the last), for fieldValidation. */
+  readonly duplicateFields?: readonly string[];
 }
 
 function checkTypeMeta(r: ServedResource, body: Record<string, unknown>): void {
@@ -62,15 +68,26 @@ function nameRule(r: ServedResource): "label" | "subdomain" {
   return r.group === "" && r.resource === "namespaces" ? "label" : "subdomain";
 }
 
-function validate(r: ServedResource, obj: KubeObject): void {
+function validate(r: ServedResource, obj: KubeObject, old?: KubeObject): void {
   const meta = metadataOf(obj);
   const name = String(meta.name ?? "");
   const errs: FieldError[] = [...validateName(name, nameRule(r))];
   if (r.custom) errs.push(...r.custom.validate(obj));
+  if (r.strategy?.validate) errs.push(...r.strategy.validate(obj, old));
   if (errs.length > 0) throw errors.invalid(r.kind, r.group, name, errs);
 }
 
 export async function createObject(
+  ctx: HandlerContext,
+  r: ServedResource,
+  req: WriteRequest,
+): Promise<ApiResponse> {
+  const checked = enforceFieldValidation(r, req.body, req.query, "create", req.duplicateFields);
+  const res = await createChecked(ctx, r, { ...req, body: checked.object });
+  return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
+}
+
+async function createChecked(
   ctx: HandlerContext,
   r: ServedResource,
   req: WriteRequest,
@@ -107,13 +124,15 @@ export async function createObject(
     metadata: meta as KubeObject["metadata"],
   };
   if (r.custom) {
-    delete obj.status;
+    // A CR keeps a status it was created with unless the status subresource owns it.
+    if (hasStatus(r)) delete obj.status;
     r.custom.applyDefaults(obj);
   } else if (hasStatus(r)) obj.status = {};
   hooksFor(r.group, r.resource).prepareCreate?.(obj);
+  r.strategy?.prepareCreate?.(obj);
   validate(r, obj);
   if (r.namespaced) checkNamespaceWritable(ctx, r, req.namespace as string, name);
-  obj = withManagedFields(ctx, r, undefined, obj, req);
+  if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
 
   const key = objectKey(r, req.namespace, name);
   if (dryRun) {
@@ -160,17 +179,35 @@ function specChanged(old: KubeObject, next: KubeObject): boolean {
   return strip(old) !== strip(next);
 }
 
+type UpdateRequest = {
+  namespace: string | undefined;
+  name: string;
+  subresource?: string;
+  query: URLSearchParams;
+  userAgent?: string | undefined;
+  managedFieldsDone?: boolean;
+  duplicateFields?: readonly string[];
+};
+
 /** Shared tail of PUT and PATCH: identity checks, server-owned metadata, generation, no-op detection, commit. */
-async function commitUpdate(
+export async function commitUpdate(
   ctx: HandlerContext,
   r: ServedResource,
-  req: {
-    namespace: string | undefined;
-    name: string;
-    subresource?: string;
-    query: URLSearchParams;
-    userAgent?: string | undefined;
-  },
+  req: UpdateRequest,
+  old: KubeObject,
+  candidate: Record<string, unknown>,
+  requireResourceVersion: boolean,
+): Promise<ApiResponse> {
+  const kind = requireResourceVersion ? "update" : "patch";
+  const checked = enforceFieldValidation(r, candidate, req.query, kind, req.duplicateFields);
+  const res = await commitChecked(ctx, r, req, old, checked.object, requireResourceVersion);
+  return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
+}
+
+async function commitChecked(
+  ctx: HandlerContext,
+  r: ServedResource,
+  req: UpdateRequest,
   old: KubeObject,
   candidate: Record<string, unknown>,
   requireResourceVersion: boolean,
@@ -237,11 +274,12 @@ async function commitUpdate(
     { ...candidate, apiVersion: apiVersionOf(r), kind: r.kind, metadata: newMeta } as KubeObject,
     req.subresource,
   );
-  if (r.custom && req.subresource !== "status") r.custom.applyDefaults(next);
+  if (r.custom) r.custom.applyDefaults(next);
+  r.strategy?.prepareUpdate?.(next, old, req.subresource);
   if (r.tracksGeneration && specChanged(old, next))
     next = { ...next, metadata: { ...next.metadata, generation: Number(oldMeta.generation ?? 0) + 1 } };
-  validate(r, next);
-  next = withManagedFields(ctx, r, old, next, req);
+  validate(r, next, old);
+  if (!req.managedFieldsDone) next = withManagedFields(ctx, r, old, next, req);
 
   // Nothing changed: upstream skips the write, so the resourceVersion stays.
   const { resourceVersion: _o, ...oldRest } = oldMeta;
@@ -293,6 +331,11 @@ export async function patchObject(
   r: ServedResource,
   req: Omit<WriteRequest, "body"> & { name: string; patchType: BodyType; patch: unknown },
 ): Promise<ApiResponse> {
+  if (req.patchType === "apply") return applyObject(ctx, r, { ...req, patch: req.patch });
+  if (req.query.has("force"))
+    throw errors.invalid("PatchOptions", "meta.k8s.io", "", [
+      { type: "FieldValueForbidden", field: "force", detail: "may not be specified for non-apply patch" },
+    ]);
   const old = current(ctx, r, req.namespace, req.name);
   let patched: unknown;
   switch (req.patchType) {

@@ -1,10 +1,14 @@
 /**
- * Authentication: static bearer tokens, client certificates signed by the
- * server's CA (CN = user, O = groups), and anonymous access only when enabled.
+ * Authentication and a minimal authorizer: static bearer tokens and client
+ * certificates signed by the server's CA (CN = user, O = groups) get full
+ * access; a request with no credentials is `system:anonymous`, which — like
+ * kube-apiserver's default (--anonymous-auth=true plus RBAC) — may read only
+ * public paths and gets 403 Forbidden elsewhere, unless anonymous access is
+ * allowed outright (a convenience for fake clusters) or turned off (401).
  */
 import type { IncomingMessage } from "node:http";
 import type { TLSSocket } from "node:tls";
-import { errors } from "../api/status.js";
+import { errors, failure } from "../api/status.js";
 import { identityFromCertificate } from "../tls.js";
 
 export interface UserInfo {
@@ -12,10 +16,15 @@ export interface UserInfo {
   readonly groups: readonly string[];
 }
 
+/** What a request without credentials gets: kube-apiserver's default, full access, or 401. */
+export type AnonymousPolicy = "forbidden" | "allowed" | "unauthorized";
+
 export interface AuthSettings {
   readonly tokens: ReadonlyMap<string, UserInfo>;
-  readonly anonymous: boolean;
+  readonly anonymous: AnonymousPolicy;
 }
+
+export const ANONYMOUS: UserInfo = { name: "system:anonymous", groups: ["system:unauthenticated"] };
 
 export function authenticate(req: IncomingMessage, settings: AuthSettings): UserInfo {
   const header = req.headers.authorization;
@@ -32,6 +41,49 @@ export function authenticate(req: IncomingMessage, settings: AuthSettings): User
     );
     if (id) return { name: id.user, groups: [...id.groups, "system:authenticated"] };
   }
-  if (settings.anonymous) return { name: "system:anonymous", groups: ["system:unauthenticated"] };
-  throw errors.unauthorized();
+  if (settings.anonymous === "unauthorized") throw errors.unauthorized();
+  return ANONYMOUS;
+}
+
+const PUBLIC_PATHS = new Set(["/version", "/version/", "/healthz", "/livez", "/readyz"]);
+
+/** What an anonymous request asks for, to word the 403 as RBAC does. */
+export type AccessRequest =
+  | { readonly path: string; readonly verb: string }
+  | {
+      readonly verb: string;
+      readonly group: string;
+      readonly resource: string;
+      readonly subresource?: string | undefined;
+      readonly namespace?: string | undefined;
+      readonly name?: string | undefined;
+    };
+
+/** Throws the 403 Forbidden Status when `user` may not do `access`. */
+export function authorize(user: UserInfo, settings: AuthSettings, access: AccessRequest): void {
+  if (user !== ANONYMOUS || settings.anonymous === "allowed") return;
+  if ("path" in access) {
+    if (PUBLIC_PATHS.has(access.path)) return;
+    throw failure(
+      403,
+      "Forbidden",
+      `forbidden: User "${user.name}" cannot ${access.verb} path "${access.path}"`,
+      {},
+    );
+  }
+  const qualified = access.group ? `${access.resource}.${access.group}` : access.resource;
+  const subject = access.name !== undefined ? `${qualified} "${access.name}"` : qualified;
+  const resource = access.subresource ? `${access.resource}/${access.subresource}` : access.resource;
+  const scope =
+    access.namespace !== undefined ? `in the namespace "${access.namespace}"` : "at the cluster scope";
+  throw failure(
+    403,
+    "Forbidden",
+    `${subject} is forbidden: User "${user.name}" cannot ${access.verb} resource "${resource}" in API group "${access.group}" ${scope}`,
+    {
+      ...(access.name !== undefined ? { name: access.name } : {}),
+      ...(access.group ? { group: access.group } : {}),
+      kind: access.resource,
+    },
+  );
 }

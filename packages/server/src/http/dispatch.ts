@@ -11,10 +11,12 @@ import type { ApiResponse, HandlerContext } from "../handlers/context.js";
 import { deleteCollection, deleteObject, parseDeleteOptions } from "../handlers/delete.js";
 import { getObject } from "../handlers/get.js";
 import { listObjects } from "../handlers/list.js";
+import { getScale, patchScale, updateScale } from "../handlers/scale.js";
 import { createObject, patchObject, updateObject } from "../handlers/write.js";
+import { findDuplicateFields } from "../openapi/duplicate-fields.js";
 import type { ServedResource } from "../resources/served.js";
 import { serveWatch, type WatchRegistry } from "../watch/serve-watch.js";
-import { type AuthSettings, authenticate, type UserInfo } from "./auth.js";
+import { type AuthSettings, authenticate, authorize, type UserInfo } from "./auth.js";
 import { readBody } from "./body.js";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from "./discovery.js";
 import { ACCEPTED_TYPES, bodyTypeOf, type MediaChoice, negotiate, type Shape } from "./negotiate.js";
@@ -85,6 +87,20 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
     for (const ext of opts.extensions ?? []) if (await ext(req, res, url, user)) return;
     const method = req.method ?? "GET";
     const info = parseRequestInfo(method, url.pathname, url.searchParams);
+    authorize(
+      user,
+      opts.auth,
+      info.type === "other"
+        ? { path: url.pathname, verb: method.toLowerCase() }
+        : {
+            verb: info.verb,
+            group: info.group,
+            resource: info.resource,
+            subresource: info.subresource,
+            namespace: info.namespace,
+            name: info.name,
+          },
+    );
     const json: MediaChoice = { encoding: "json", pretty: url.searchParams.get("pretty") === "true" };
     if (info.type === "other") {
       if (method !== "GET") throw errors.notFoundPath();
@@ -146,14 +162,16 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
     const ns = info.namespace;
     switch (info.verb) {
       case "get":
+        if (info.subresource === "scale") return getScale(ctx, r, ns, info.name as string);
         return getObject(ctx, r, ns, info.name as string, q, signal);
       case "list":
         return listObjects(ctx, r, ns, q, signal);
       case "watch":
         throw new Error("watch is served before runVerb");
       case "create": {
-        const body = await readObject(req);
+        const { body, duplicateFields } = await readObject(req);
         return createObject(ctx, r, {
+          duplicateFields,
           userAgent: req.headers["user-agent"],
           namespace: ns,
           query: q,
@@ -162,8 +180,9 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
         });
       }
       case "update": {
-        const body = await readObject(req);
-        return updateObject(ctx, r, {
+        const { body, duplicateFields } = await readObject(req);
+        return (info.subresource === "scale" ? updateScale : updateObject)(ctx, r, {
+          duplicateFields,
           userAgent: req.headers["user-agent"],
           namespace: ns,
           name: info.name as string,
@@ -194,7 +213,8 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
           if (e instanceof StatusError) throw e;
           throw errors.badRequest(`error decoding patch: ${(e as Error).message}`);
         }
-        return patchObject(ctx, r, {
+        return (info.subresource === "scale" ? patchScale : patchObject)(ctx, r, {
+          duplicateFields: patchType === "apply" ? [] : findDuplicateFields(raw.toString("utf8")),
           userAgent: req.headers["user-agent"],
           namespace: ns,
           name: info.name as string,
@@ -217,10 +237,13 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
     }
   }
 
-  async function readObject(req: IncomingMessage): Promise<Record<string, unknown>> {
+  async function readObject(
+    req: IncomingMessage,
+  ): Promise<{ body: Record<string, unknown>; duplicateFields: string[] }> {
     const type = bodyTypeOf(req.headers["content-type"]);
     if (type !== "json" && type !== "yaml") throw errors.unsupportedMediaType(ACCEPTED_TYPES);
     const raw = await readBody(req, ctx.settings.maxBodyBytes);
-    return decodeObjectBody(raw, type);
+    const body = decodeObjectBody(raw, type);
+    return { body, duplicateFields: type === "json" ? findDuplicateFields(raw.toString("utf8")) : [] };
   }
 }

@@ -12,7 +12,16 @@ export function contentTypeFor(choice: MediaChoice): string {
 }
 
 export function encodeBody(body: unknown, choice: MediaChoice): Buffer {
-  if (choice.encoding === "yaml") return Buffer.from(YAML.stringify(body, { aliasDuplicateObjects: false }));
+  // Like the apiserver's YAML: keys sorted, sequences not indented, timestamps quoted (YAML 1.1).
+  if (choice.encoding === "yaml")
+    return Buffer.from(
+      YAML.stringify(body, {
+        aliasDuplicateObjects: false,
+        sortMapEntries: true,
+        indentSeq: false,
+        version: "1.1",
+      }),
+    );
   return Buffer.from(`${choice.pretty ? JSON.stringify(body, null, 2) : JSON.stringify(body)}\n`);
 }
 

@@ -101,32 +101,46 @@ function mergeList(
       : out;
   }
   const itemSchema = schema ? itemOf(schema) : undefined;
-  const out = [...original];
-  const indexOf = (k: unknown) =>
-    out.findIndex((o) => isObj(o) && JSON.stringify(o[key]) === JSON.stringify(k));
+  const k = (o: unknown) => JSON.stringify(isObj(o) ? o[key] : o);
+  const liveIndex = new Map(original.map((o, i) => [k(o), i]));
+  const merged = new Map(original.map((o) => [k(o), o]));
+  const named: string[] = [];
   for (const p of patch) {
     if (!isObj(p))
       throw errors.badRequest(`strategic merge patch: list items keyed by "${key}" must be objects`);
-    const i = indexOf(p[key]);
+    const id = k(p);
     if (p.$patch === "delete") {
-      if (i >= 0) out.splice(i, 1);
+      merged.delete(id);
       continue;
     }
-    if (i >= 0) {
-      const merged = mergeMap(out[i] as Obj, p, itemSchema);
-      if (merged === undefined) out.splice(i, 1);
-      else out[i] = merged;
-    } else {
-      out.push(stripDirectives(p));
+    const cur = merged.get(id);
+    const next = cur === undefined ? stripDirectives(p) : mergeMap(cur as Obj, p, itemSchema);
+    if (next === undefined) merged.delete(id);
+    else {
+      merged.set(id, next);
+      named.push(id);
     }
   }
-  if (!order) return out;
-  return reorder(
-    out,
-    order,
-    (o) => JSON.stringify(isObj(o) ? o[key] : o),
-    (k) => JSON.stringify(isObj(k) ? k[key] : k),
-  );
+  if (order) {
+    const all = [...new Set([...original.map(k), ...named])]
+      .filter((id) => merged.has(id))
+      .map((id) => merged.get(id));
+    return reorder(all, order, k, k);
+  }
+  // Upstream's order: the patch's items in patch order, with the live items the patch does not name
+  // interleaved — such an item goes before a patch item only if both are live and it came first there.
+  const namedSet = new Set(named);
+  const liveOnly = original.map(k).filter((id) => !namedSet.has(id) && merged.has(id));
+  const out: unknown[] = [];
+  let j = 0;
+  for (const id of named) {
+    const at = liveIndex.get(id);
+    while (j < liveOnly.length && at !== undefined && (liveIndex.get(liveOnly[j] as string) as number) < at)
+      out.push(merged.get(liveOnly[j++] as string));
+    out.push(merged.get(id));
+  }
+  while (j < liveOnly.length) out.push(merged.get(liveOnly[j++] as string));
+  return out;
 }
 
 /** Items named in `order` come first in that order; the rest keep their relative order after them. */

@@ -6,12 +6,18 @@
  * the preferred one is served, because we do not convert between versions.
  */
 import { compareKubeVersions, type ResourceInfo, registry } from "@kubesdk/models";
+import { crdStrategy } from "../crd/crd-strategy.js";
 import { fieldLabelsOf, returnsDeletedObject, tracksGeneration } from "./kind-traits.js";
-import type { ServedResource, SubresourceSpec } from "./served.js";
+import type { ServedResource, SubresourceSpec, WriteStrategy } from "./served.js";
 import { type GroupVersions, ResourceTable } from "./table.js";
 
+/** Kinds whose writes need more than the generic pipeline, keyed by `group/resource`. */
+const STRATEGIES: Record<string, WriteStrategy> = {
+  "apiextensions.k8s.io/customresourcedefinitions": crdStrategy,
+};
+
 /** Subresources with behaviour implemented here; others are left out of discovery. */
-const IMPLEMENTED_SUBRESOURCES = new Set(["status"]);
+const IMPLEMENTED_SUBRESOURCES = new Set(["status", "scale"]);
 
 const isGA = (v: string) => /^v\d+$/.test(v);
 
@@ -36,6 +42,9 @@ export function toServed(info: ResourceInfo): ServedResource {
     tracksGeneration: tracksGeneration(info.group, info.plural),
     allowUnconditionalUpdate: true,
     returnDeletedObject: returnsDeletedObject(info.group, info.plural),
+    ...(STRATEGIES[`${info.group}/${info.plural}`]
+      ? { strategy: STRATEGIES[`${info.group}/${info.plural}`] }
+      : {}),
   };
 }
 

@@ -3,7 +3,7 @@
  * with what its handlers need to know. Built-in kinds come from the generated
  * registry (adding one is a registry entry); custom resources from CRDs.
  */
-import type { Qualified } from "../api/status.js";
+import type { FieldError, Qualified } from "../api/status.js";
 
 export interface SubresourceSpec {
   readonly name: string;
@@ -38,6 +38,32 @@ export interface ServedResource extends Qualified {
   readonly returnDeletedObject: boolean;
   /** Set for custom resources. */
   readonly custom?: CustomResourceInfo;
+  /** Kind-specific write steps beyond the generic pipeline (e.g. CustomResourceDefinitions). */
+  readonly strategy?: WriteStrategy;
+}
+
+/** Kind-specific steps of the write pipeline, like upstream's registry strategies. */
+export interface WriteStrategy {
+  /** Adjusts a new object after the generic metadata is set. */
+  readonly prepareCreate?: (obj: Record<string, unknown>) => void;
+  /** Adjusts an update after the status/main split; `subresource` is "status" for /status writes. */
+  readonly prepareUpdate?: (
+    next: Record<string, unknown>,
+    old: Record<string, unknown>,
+    subresource: string | undefined,
+  ) => void;
+  /** Field errors of the kind's own validation; `old` is set on updates. */
+  readonly validate?: (
+    obj: Record<string, unknown>,
+    old: Record<string, unknown> | undefined,
+  ) => FieldError[];
+}
+
+/** Where a custom resource keeps the values its scale subresource exposes (CRD `subresources.scale`). */
+export interface ScalePaths {
+  readonly specReplicasPath: string;
+  readonly statusReplicasPath: string;
+  readonly labelSelectorPath?: string;
 }
 
 export interface CustomResourceInfo {
@@ -45,11 +71,17 @@ export interface CustomResourceInfo {
   readonly crdName: string;
   readonly storageVersion: string;
   /** Validates an object of this version; returns field errors (empty when valid). */
-  readonly validate: (obj: unknown) => import("../api/status.js").FieldError[];
+  readonly validate: (obj: unknown) => FieldError[];
   /** Applies structural-schema defaults in place. */
   readonly applyDefaults: (obj: Record<string, unknown>) => void;
   readonly printerColumns: readonly PrinterColumn[];
   readonly selectableFields: readonly string[];
+  /** The version's openAPIV3Schema, for OpenAPI documents and unknown-field reports. */
+  readonly schema?: Readonly<Record<string, unknown>>;
+  /** Set when the version declares the scale subresource. */
+  readonly scale?: ScalePaths;
+  /** Pruning and defaulting of stored objects as they are read (the schema may have changed since). */
+  readonly onRead?: (obj: Record<string, unknown>) => Record<string, unknown>;
 }
 
 export interface PrinterColumn {

@@ -6,7 +6,7 @@
  * timeout.
  */
 import type { ServerResponse } from "node:http";
-import type { Status } from "../api/status.js";
+import { type Status, StatusError } from "../api/status.js";
 import { type HandlerContext, type KubeObject, listPrefix, present } from "../handlers/context.js";
 import { buildFilter } from "../handlers/filter.js";
 import { waitForRevision } from "../handlers/resource-version.js";
@@ -55,7 +55,17 @@ export async function serveWatch(
   const filter = buildFilter(r, q);
   const prefix = listPrefix(r, namespace);
   const rv = opts.resourceVersion;
-  if (rv !== undefined && rv > 0) await waitForRevision(ctx, rv, signal);
+  // A plain watch from a revision the server has not reached just waits for it (upstream: 200 and
+  // silence); a streaming list needs that state now, so it waits briefly, then fails (below).
+  let tooLarge: StatusError | undefined;
+  if (rv !== undefined && rv > ctx.store.revision && opts.sendInitialEvents === true) {
+    try {
+      await waitForRevision(ctx, rv, signal);
+    } catch (e) {
+      if (!(e instanceof StatusError)) throw e;
+      tooLarge = e;
+    }
+  }
 
   const apiVersion = apiVersionOf(r);
   let first = true;
@@ -89,6 +99,12 @@ export async function serveWatch(
   reg.streams.add(open);
   reg.onOpen?.(open, "");
 
+  if (tooLarge) {
+    stream.write(encode("ERROR", tooLarge.status));
+    stream.end("expired");
+    return;
+  }
+
   // Expired: one ERROR event with the 410 Status, then the end of the stream.
   if (rv !== undefined && rv > 0 && rv < ctx.store.compactedRevision) {
     const status: Status = {
@@ -107,8 +123,9 @@ export async function serveWatch(
 
   const inScope = (obj: StoredObject | null): boolean => obj !== null && filter.matches(obj);
   const matchesKey = (key: string) => key.startsWith(prefix);
+  const after = rv !== undefined && rv > 0 ? rv : 0;
   const sendEvent = (e: StoreEvent) => {
-    if (!matchesKey(e.key)) return;
+    if (e.rev <= after || !matchesKey(e.key)) return;
     let type: WatchEventType;
     if (e.type === "ADDED") {
       if (!inScope(e.object)) return;
@@ -122,10 +139,19 @@ export async function serveWatch(
       if (!was && !is) return;
       type = was && is ? "MODIFIED" : is ? "ADDED" : "DELETED";
     }
+    // An object leaving the selector goes out as its last matching state, stamped with this revision.
+    const leaving = type === "DELETED" && e.type === "MODIFIED" && e.prev !== null;
+    const object = (): StoredObject =>
+      leaving
+        ? {
+            ...(e.prev as StoredObject),
+            metadata: { ...(e.prev as StoredObject).metadata, resourceVersion: String(e.rev) },
+          }
+        : e.object;
     const frame =
       choice.shape === undefined
-        ? reg.hub.frame(e, `${type}|${apiVersion}|json`, () => encode(type, present(r, e.object)))
-        : encode(type, present(r, e.object));
+        ? reg.hub.frame(e, `${type}|${apiVersion}|json`, () => encode(type, present(r, object())))
+        : encode(type, present(r, object()));
     stream.write(frame);
   };
   const bookmark = (annotate: boolean) => {

@@ -1,0 +1,122 @@
+/**
+ * PATCH with application/apply-patch+yaml: validates the apply request as
+ * upstream does, runs server-side apply against the live object (or an empty
+ * one: apply creates), and commits through the shared write pipeline.
+ */
+import { schemaFor } from "@kubesdk/models";
+import { nowTimestamp } from "../api/names.js";
+import { errors } from "../api/status.js";
+import type { FieldScope } from "../fieldmanager/object-fields.js";
+import {
+  type ApiResponse,
+  type HandlerContext,
+  type KubeObject,
+  metadataOf,
+  objectKey,
+  present,
+} from "../handlers/context.js";
+import { commitUpdate, createObject } from "../handlers/write.js";
+import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
+import { customTypeNode } from "./custom-schema.js";
+import { serverSideApply } from "./server-side-apply.js";
+
+export interface ApplyRequest {
+  readonly namespace: string | undefined;
+  readonly name: string;
+  readonly subresource?: string;
+  readonly query: URLSearchParams;
+  readonly userAgent?: string | undefined;
+  readonly patch: unknown;
+}
+
+function parseForce(q: URLSearchParams): boolean {
+  const v = q.get("force");
+  if (v === null || v === "" || v === "false") return false;
+  if (v === "true") return true;
+  throw errors.badRequest(`force: invalid boolean value "${v}"`);
+}
+
+export async function applyObject(
+  ctx: HandlerContext,
+  r: ServedResource,
+  req: ApplyRequest,
+): Promise<ApiResponse> {
+  const manager = req.query.get("fieldManager") ?? "";
+  if (manager === "")
+    throw errors.invalid("PatchOptions", "meta.k8s.io", "", [
+      { type: "FieldValueRequired", field: "fieldManager", detail: "is required for apply patch" },
+    ]);
+  if (manager.length > 128)
+    throw errors.invalid("PatchOptions", "meta.k8s.io", "", [
+      {
+        type: "FieldValueTooLong",
+        field: "fieldManager",
+        value: manager,
+        detail: "may not be more than 128 bytes",
+      },
+    ]);
+  const force = parseForce(req.query);
+  const applied = req.patch;
+  if (typeof applied !== "object" || applied === null || Array.isArray(applied))
+    throw errors.badRequest("the apply configuration must be an object");
+  const body = applied as Record<string, unknown>;
+  const meta = metadataOf(body);
+  if (meta.managedFields !== undefined && meta.managedFields !== null)
+    throw errors.badRequest("metadata.managedFields must be nil");
+  const want = apiVersionOf(r);
+  if (body.apiVersion !== want)
+    throw errors.badRequest(
+      `the API version in the data (${String(body.apiVersion ?? "")}) does not match the expected API version (${want})`,
+    );
+  if (body.kind !== r.kind)
+    throw errors.badRequest(
+      `the kind in the data (${String(body.kind ?? "")}) does not match the expected kind (${r.kind})`,
+    );
+  if (meta.name !== undefined && meta.name !== req.name)
+    throw errors.badRequest(
+      `the name of the object (${String(meta.name)}) does not match the name on the URL (${req.name})`,
+    );
+
+  const stored = ctx.store.get(r.bucket, objectKey(r, req.namespace, req.name));
+  const live = stored ? present(r, stored) : undefined;
+  const scope: FieldScope = !hasStatus(r) ? "all" : req.subresource === "status" ? "status" : "main";
+  const schema = r.custom
+    ? customTypeNode(r)
+    : schemaFor({ group: r.group, version: r.version, kind: r.kind });
+  const appliedForScope =
+    scope === "main" ? withoutStatus(body) : scope === "status" ? { status: body.status } : body;
+  const result = serverSideApply({
+    live,
+    applied: { ...appliedForScope, metadata: { ...meta, name: req.name } },
+    manager,
+    force,
+    apiVersion: want,
+    subresource: req.subresource === "status" ? "status" : undefined,
+    scope,
+    schema,
+    time: nowTimestamp(ctx.now()),
+  });
+  const common = {
+    namespace: req.namespace,
+    query: req.query,
+    userAgent: req.userAgent,
+    managedFieldsDone: true,
+  };
+  if (!live) {
+    if (req.subresource) throw errors.notFound({ group: r.group, resource: r.resource }, req.name);
+    return createObject(ctx, r, { ...common, body: result });
+  }
+  return commitUpdate(
+    ctx,
+    r,
+    { ...common, name: req.name, ...(req.subresource ? { subresource: req.subresource } : {}) },
+    live,
+    result as KubeObject,
+    false,
+  );
+}
+
+function withoutStatus(body: Record<string, unknown>): Record<string, unknown> {
+  const { status: _s, ...rest } = body;
+  return rest;
+}

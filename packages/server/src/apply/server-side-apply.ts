@@ -1,0 +1,152 @@
+/**
+ * Server-side apply on top of FieldSet and structured merge (facts §6):
+ * conflicts where another manager owns a field the applier sets to a
+ * different value (409, or taken over with force), shared ownership for equal
+ * values, removal of fields this applier stopped applying that nobody else
+ * owns, `before-first-apply` for objects that had no managedFields, and the
+ * Apply entry holding exactly the applied configuration's fields.
+ */
+import type { TypeNode } from "@kubesdk/models";
+import { failure, type StatusCause } from "../api/status.js";
+import { FieldSet, formatPath } from "../fieldmanager/field-set.js";
+import { type ManagedFieldsEntry, sortEntries } from "../fieldmanager/managed-fields.js";
+import { type FieldScope, leafFields, PATH_SEP } from "../fieldmanager/object-fields.js";
+import type { KubeObject } from "../handlers/context.js";
+import { mergeApplied, removeAt, valueAt } from "./structured-merge.js";
+
+export interface ApplyInput {
+  readonly live: KubeObject | undefined;
+  readonly applied: Record<string, unknown>;
+  readonly manager: string;
+  readonly force: boolean;
+  readonly apiVersion: string;
+  readonly subresource: string | undefined;
+  readonly scope: FieldScope;
+  readonly schema: TypeNode | undefined;
+  readonly time: string;
+}
+
+interface Conflict {
+  readonly entry: ManagedFieldsEntry;
+  readonly path: readonly string[];
+}
+
+/** `"name"` for appliers, `"name" using v1` for updaters, plus the subresource when there is one. */
+export function describeManager(e: ManagedFieldsEntry): string {
+  let s = `"${e.manager}"`;
+  if (e.operation === "Update") s += ` using ${e.apiVersion}`;
+  if (e.subresource) s += ` with subresource "${e.subresource}"`;
+  return s;
+}
+
+function humanPath(keys: readonly string[]): string {
+  return formatPath(
+    keys.map((k) => {
+      const rest = k.slice(2);
+      if (k.startsWith("f:")) return { field: rest };
+      if (k.startsWith("k:")) return { key: JSON.parse(rest) as Record<string, unknown> };
+      if (k.startsWith("v:")) return { value: JSON.parse(rest) };
+      return { index: Number(rest) };
+    }),
+  );
+}
+
+export function conflictError(conflicts: readonly Conflict[]): ReturnType<typeof failure> {
+  const causes: StatusCause[] = conflicts.map((c) => ({
+    reason: "FieldManagerConflict",
+    message: `conflict with ${describeManager(c.entry)}`,
+    field: humanPath(c.path),
+  }));
+  let message: string;
+  if (conflicts.length === 1) {
+    const c = causes[0] as StatusCause;
+    message = `Apply failed with 1 conflict: ${c.message}: ${c.field}`;
+  } else {
+    const groups = new Map<string, string[]>();
+    for (const c of conflicts) {
+      const who = describeManager(c.entry);
+      const list = groups.get(who) ?? [];
+      list.push(humanPath(c.path));
+      groups.set(who, list);
+    }
+    const parts = [...groups].map(
+      ([who, paths]) => `conflicts with ${who}:\n${paths.map((p) => `- ${p}`).join("\n")}`,
+    );
+    message = `Apply failed with ${conflicts.length} conflicts: ${parts.join("\n")}`;
+  }
+  return failure(409, "Conflict", message, { causes });
+}
+
+const isItemKey = (k: string) => k.startsWith("k:") || k.startsWith("v:") || k.startsWith("i:");
+
+export function serverSideApply(input: ApplyInput): KubeObject {
+  const { live, applied, schema, scope } = input;
+  const appliedLeaves = leafFields(applied, schema, scope, "none");
+  const appliedSet = FieldSet.fromPaths([...appliedLeaves.keys()].map((k) => k.split(PATH_SEP)));
+
+  let entries = ((live?.metadata.managedFields as ManagedFieldsEntry[] | undefined) ?? []).map((e) => ({
+    ...e,
+  }));
+  if (live && entries.length === 0) {
+    const existing = FieldSet.fromPaths(
+      [...leafFields(live, schema, scope, "no-structs").keys()].map((k) => k.split(PATH_SEP)),
+    );
+    if (!existing.empty)
+      entries.push({
+        manager: "before-first-apply",
+        operation: "Update",
+        apiVersion: input.apiVersion,
+        time: input.time,
+        fieldsType: "FieldsV1",
+        fieldsV1: existing.toFieldsV1(),
+      });
+  }
+  const isMine = (e: ManagedFieldsEntry) =>
+    e.manager === input.manager &&
+    e.operation === "Apply" &&
+    (e.subresource ?? undefined) === input.subresource;
+  const mine = entries.find(isMine);
+  entries = entries.filter((e) => !isMine(e));
+
+  const conflicts: Conflict[] = [];
+  for (const e of entries) {
+    for (const path of FieldSet.fromFieldsV1(e.fieldsV1).intersection(appliedSet).paths()) {
+      if (isItemKey(path[path.length - 1] as string)) continue;
+      const lv = valueAt(live, path, schema);
+      const av = valueAt(applied, path, schema);
+      if (JSON.stringify(lv.value) !== JSON.stringify(av.value)) conflicts.push({ entry: e, path });
+    }
+  }
+  if (conflicts.length > 0 && !input.force) throw conflictError(conflicts);
+  if (conflicts.length > 0) {
+    const taken = FieldSet.fromPaths(conflicts.map((c) => [...c.path]));
+    entries = entries.map((e) => ({
+      ...e,
+      fieldsV1: FieldSet.fromFieldsV1(e.fieldsV1).difference(taken).toFieldsV1(),
+    }));
+  }
+
+  let merged = mergeApplied(live ?? {}, applied, schema) as KubeObject;
+  if (mine) {
+    let others = new FieldSet();
+    for (const e of entries) others = others.union(FieldSet.fromFieldsV1(e.fieldsV1));
+    const removed = FieldSet.fromFieldsV1(mine.fieldsV1).difference(appliedSet).difference(others);
+    for (const path of removed.paths()) merged = removeAt(merged, path, schema) as KubeObject;
+  }
+
+  const entry: ManagedFieldsEntry = {
+    manager: input.manager,
+    operation: "Apply",
+    apiVersion: input.apiVersion,
+    time: input.time,
+    fieldsType: "FieldsV1",
+    fieldsV1: appliedSet.toFieldsV1(),
+  };
+  if (input.subresource) entry.subresource = input.subresource;
+  const kept = entries.filter((e) => !FieldSet.fromFieldsV1(e.fieldsV1).empty);
+  const managedFields = sortEntries(appliedSet.empty ? kept : [...kept, entry]);
+  const metadata = { ...merged.metadata };
+  if (managedFields.length > 0) metadata.managedFields = managedFields;
+  else delete metadata.managedFields;
+  return { ...merged, metadata };
+}

@@ -1,0 +1,155 @@
+/**
+ * The OpenAPI v3 documents the server publishes: one per served
+ * group/version (`api/v1`, `apis/apps/v1`, `apis/<crd group>/<version>`),
+ * built from what the ResourceTable serves right now — built-in kinds from
+ * the schema metadata, custom resources from their CRD schemas — each with
+ * the SHA-512 hash clients use to cache it. Documents are cached by the
+ * served resources they describe, so a CRD change produces a new hash.
+ */
+import { createHash } from "node:crypto";
+import { schemaFor } from "@kubesdk/models";
+import type { ServedResource } from "../resources/served.js";
+import type { ResourceTable } from "../resources/table.js";
+import { ComponentSet, type OpenApiSchema, refTo } from "./components.js";
+import { DOCUMENT_HEAD, resourcePaths } from "./paths.js";
+
+const META = "io.k8s.apimachinery.pkg.apis.meta.v1";
+const SCALE = "io.k8s.api.autoscaling.v1.Scale";
+const ALWAYS = [
+  `${META}.DeleteOptions`,
+  `${META}.Status`,
+  `${META}.Patch`,
+  `${META}.ObjectMeta`,
+  `${META}.ListMeta`,
+];
+
+export interface PublishedDocument {
+  readonly json: Buffer;
+  /** Upper-case hex SHA-512 of `json`, as kube-openapi computes its ETag. */
+  readonly hash: string;
+}
+
+/** `api/v1` or `apis/<group>/<version>`. */
+export function groupVersionPath(group: string, version: string): string {
+  return group === "" ? `api/${version}` : `apis/${group}/${version}`;
+}
+
+/** Component name of a custom resource kind: the reversed group, version, kind (com.example.stable.v1.CronTab). */
+export function customComponentName(group: string, version: string, kind: string): string {
+  return `${group.split(".").reverse().join(".")}.${version}.${kind}`;
+}
+
+/** Upper-case hex SHA-512, kube-openapi's ETag and hash parameter. */
+export function etagOf(data: Buffer): string {
+  return createHash("sha512").update(data).digest("hex").toUpperCase();
+}
+
+export class OpenApiDocuments {
+  private readonly cache = new Map<string, { fingerprint: string; doc: PublishedDocument }>();
+
+  constructor(private readonly table: ResourceTable) {}
+
+  /** Every served group/version path with its current document hash. */
+  index(): Record<string, { serverRelativeURL: string }> {
+    const out: Record<string, { serverRelativeURL: string }> = {};
+    for (const g of this.table.groups())
+      for (const v of g.versions) {
+        const p = groupVersionPath(g.group, v);
+        const doc = this.document(g.group, v);
+        if (doc) out[p] = { serverRelativeURL: `/openapi/v3/${p}?hash=${doc.hash}` };
+      }
+    return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
+  /** The document of a path such as `apis/apps/v1`; undefined when nothing is served there. */
+  byPath(p: string): PublishedDocument | undefined {
+    const parts = p.split("/").filter(Boolean);
+    if (parts[0] === "api" && parts.length === 2) return this.document("", parts[1] as string);
+    if (parts[0] === "apis" && parts.length === 3)
+      return this.document(parts[1] as string, parts[2] as string);
+    return undefined;
+  }
+
+  private document(group: string, version: string): PublishedDocument | undefined {
+    if (!this.table.hasGroupVersion(group, version)) return undefined;
+    const resources = this.table.resourcesIn(group, version);
+    const fingerprint = JSON.stringify(
+      resources.map((r) => [
+        r.resource,
+        r.kind,
+        r.namespaced,
+        [...r.verbs],
+        [...r.subresources.keys()],
+        r.custom?.schema ?? null,
+      ]),
+    );
+    const key = groupVersionPath(group, version);
+    const hit = this.cache.get(key);
+    if (hit && hit.fingerprint === fingerprint) return hit.doc;
+    const json = Buffer.from(JSON.stringify(build(resources)));
+    const doc = { json, hash: etagOf(json) };
+    this.cache.set(key, { fingerprint, doc });
+    return doc;
+  }
+}
+
+function build(resources: readonly ServedResource[]): OpenApiSchema {
+  const components = new ComponentSet();
+  for (const name of ALWAYS) components.add(name);
+  const paths: Record<string, unknown> = {};
+  for (const r of resources) {
+    const names = r.custom ? addCustom(components, r) : addBuiltin(components, r);
+    if (!names) continue;
+    if (r.subresources.has("scale")) components.add(SCALE);
+    Object.assign(paths, resourcePaths(r, names, SCALE));
+  }
+  return {
+    ...DOCUMENT_HEAD,
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    components: {
+      schemas: components.toObject(),
+      securitySchemes: { BearerToken: { in: "header", name: "authorization", type: "apiKey" } },
+    },
+  };
+}
+
+function addBuiltin(components: ComponentSet, r: ServedResource): { kind: string; list: string } | undefined {
+  const kind = schemaFor({ group: r.group, version: r.version, kind: r.kind })?.name;
+  const list = schemaFor({ group: r.group, version: r.version, kind: r.listKind })?.name;
+  if (!kind) return undefined;
+  components.add(kind);
+  if (list) components.add(list);
+  return { kind, list: list ?? kind };
+}
+
+/** A custom resource's schema as published: its openAPIV3Schema with typed apiVersion/kind/metadata and the GVK. */
+function addCustom(components: ComponentSet, r: ServedResource): { kind: string; list: string } {
+  const kind = customComponentName(r.group, r.version, r.kind);
+  const list = customComponentName(r.group, r.version, r.listKind);
+  const schema = structuredClone(
+    (r.custom?.schema ?? { type: "object", "x-kubernetes-preserve-unknown-fields": true }) as OpenApiSchema,
+  );
+  const properties = { ...((schema.properties as Record<string, unknown> | undefined) ?? {}) };
+  properties.apiVersion = { type: "string" };
+  properties.kind = { type: "string" };
+  properties.metadata = { allOf: [{ $ref: refTo(`${META}.ObjectMeta`) }] };
+  const gvk = (k: string) => [{ group: r.group, kind: k, version: r.version }];
+  components.put(kind, {
+    ...schema,
+    type: "object",
+    properties,
+    "x-kubernetes-group-version-kind": gvk(r.kind),
+  });
+  components.put(list, {
+    properties: {
+      apiVersion: { type: "string" },
+      items: { items: { $ref: refTo(kind) }, type: "array" },
+      kind: { type: "string" },
+      metadata: { allOf: [{ $ref: refTo(`${META}.ListMeta`) }] },
+    },
+    required: ["items"],
+    type: "object",
+    "x-kubernetes-group-version-kind": gvk(r.listKind),
+  });
+  return { kind, list };
+}

@@ -1,0 +1,92 @@
+/**
+ * Server-side field validation (`fieldValidation=Ignore|Warn|Strict`, Warn
+ * when absent): unknown fields — found along the built-in schema metadata or
+ * the CRD's structural schema — and duplicate fields are dropped (Ignore),
+ * reported in `Warning` headers (Warn), or rejected (Strict) with upstream's
+ * messages: `strict decoding error: unknown field "spec.foo"`.
+ */
+import { schemaFor } from "@kubesdk/models";
+import { errors, failure } from "../api/status.js";
+import { pruneCustomResource } from "../crd/prune.js";
+import type { ServedResource } from "../resources/served.js";
+import { pruneByType } from "./typed-prune.js";
+
+export type FieldValidationMode = "Ignore" | "Warn" | "Strict";
+export type WriteKind = "create" | "update" | "patch";
+
+const OPTIONS_KIND: Record<WriteKind, string> = {
+  create: "CreateOptions",
+  update: "UpdateOptions",
+  patch: "PatchOptions",
+};
+
+export function fieldValidationMode(q: URLSearchParams, kind: WriteKind): FieldValidationMode {
+  const v = q.get("fieldValidation") ?? "";
+  if (v === "") return "Warn";
+  if (v === "Ignore" || v === "Warn" || v === "Strict") return v;
+  throw errors.invalid(OPTIONS_KIND[kind], "meta.k8s.io", "", [
+    {
+      type: "FieldValueNotSupported",
+      field: "fieldValidation",
+      value: v,
+      detail: 'supported values: "", "Ignore", "Strict", "Warn"',
+    },
+  ]);
+}
+
+export interface FieldValidationResult {
+  /** The object without unknown fields (built-ins; custom resources are pruned by their schema later). */
+  readonly object: Record<string, unknown>;
+  /** Texts for `Warning` headers (Warn mode only). */
+  readonly warnings: string[];
+}
+
+/** Unknown-field paths of an object of `r`, and the object without them. */
+function unknownFields(
+  r: ServedResource,
+  obj: Record<string, unknown>,
+): { object: Record<string, unknown>; unknown: string[] } {
+  if (r.custom) {
+    const schema = r.custom.schema;
+    if (!schema) return { object: obj, unknown: [] };
+    return { object: obj, unknown: pruneCustomResource(obj, schema).unknown };
+  }
+  const node = schemaFor({ group: r.group, version: r.version, kind: r.kind });
+  if (!node) return { object: obj, unknown: [] };
+  const pruned = pruneByType(obj, node);
+  return { object: pruned.value, unknown: pruned.unknown };
+}
+
+export function enforceFieldValidation(
+  r: ServedResource,
+  obj: Record<string, unknown>,
+  q: URLSearchParams,
+  kind: WriteKind,
+  duplicates: readonly string[] = [],
+): FieldValidationResult {
+  const mode = fieldValidationMode(q, kind);
+  const { object, unknown } = unknownFields(r, obj);
+  const problems = [
+    ...duplicates.map((p) => `duplicate field "${p}"`),
+    ...unknown.map((p) => `unknown field "${p}"`),
+  ];
+  if (problems.length === 0 || mode === "Ignore") return { object, warnings: [] };
+  if (mode === "Warn") return { object, warnings: problems };
+  const strict = `strict decoding error: ${problems.join(", ")}`;
+  if (kind !== "patch")
+    throw errors.badRequest(
+      `${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${strict}`,
+    );
+  // A patch result that does not decode strictly: upstream reports the patched object under "patch".
+  const value = JSON.stringify(JSON.stringify(obj));
+  const message = `Invalid value: ${value}: ${strict}`;
+  throw failure(422, "Invalid", ` "" is invalid: patch: ${message}`, {
+    causes: [{ reason: "FieldValueInvalid", message, field: "patch" }],
+  });
+}
+
+/** The `Warning` header for some warning texts (RFC 7234 warn-code 299, as the apiserver sends them). */
+export function warningHeaders(warnings: readonly string[]): Record<string, string> {
+  if (warnings.length === 0) return {};
+  return { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(", ") };
+}
