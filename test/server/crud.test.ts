@@ -271,6 +271,20 @@ describe("update and patch", () => {
     const created = await t.call("POST", path, { body: dep });
     expect(created.status).toBe(201);
     expect(created.json.metadata.generation).toBe(1);
+    // Built-in defaulting, as the apiserver does on decode.
+    expect(created.json.spec).toMatchObject({
+      revisionHistoryLimit: 10,
+      progressDeadlineSeconds: 600,
+      strategy: { type: "RollingUpdate", rollingUpdate: { maxSurge: "25%", maxUnavailable: "25%" } },
+    });
+    expect(created.json.spec.template.spec).toMatchObject({
+      restartPolicy: "Always",
+      dnsPolicy: "ClusterFirst",
+    });
+    expect(created.json.spec.template.spec.containers[0]).toMatchObject({
+      imagePullPolicy: "Always",
+      terminationMessagePath: "/dev/termination-log",
+    });
     const labelled = await t.call("PATCH", `${path}/d1`, {
       body: { metadata: { labels: { x: "y" } } },
       contentType: "application/merge-patch+json",

@@ -87,7 +87,26 @@ describe("managedFields for Update operations", () => {
     // biome-ignore lint/suspicious/noExplicitAny: walking a fieldsV1 tree.
     const fields = byManager(res.json, "deployer")?.fieldsV1 as any;
     const podSpec = fields["f:spec"]["f:template"]["f:spec"];
-    expect(podSpec["f:containers"]).toEqual({ 'k:{"name":"web"}': { ".": {}, "f:image": {}, "f:name": {} } });
+    // The creating manager owns the fields the server defaulted too (defaulting precedes field tracking).
+    expect(podSpec["f:containers"]).toEqual({
+      'k:{"name":"web"}': {
+        ".": {},
+        "f:image": {},
+        "f:imagePullPolicy": {},
+        "f:name": {},
+        "f:resources": {},
+        "f:terminationMessagePath": {},
+        "f:terminationMessagePolicy": {},
+      },
+    });
+    expect(Object.keys(fields["f:spec"]).sort()).toEqual([
+      "f:progressDeadlineSeconds",
+      "f:replicas",
+      "f:revisionHistoryLimit",
+      "f:selector",
+      "f:strategy",
+      "f:template",
+    ]);
     expect(byManager(res.json, "deployer")?.apiVersion).toBe("apps/v1");
     // Status belongs to the status subresource: the main resource's manager does not own it.
     expect(fields["f:status"]).toBeUndefined();

@@ -14,6 +14,7 @@ import { applyMergePatch } from "../patch/merge-patch.js";
 import { applyStrategicMergePatch } from "../patch/strategic-merge.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { PreconditionError } from "../store/mvcc.js";
+import { applyBuiltinDefaults } from "./builtin-defaults.js";
 import {
   type ApiResponse,
   type HandlerContext,
@@ -127,7 +128,10 @@ async function createChecked(
     // A CR keeps a status it was created with unless the status subresource owns it.
     if (hasStatus(r)) delete obj.status;
     r.custom.applyDefaults(obj);
-  } else if (hasStatus(r)) obj.status = {};
+  } else {
+    applyBuiltinDefaults(r.group, r.resource, obj);
+    if (hasStatus(r)) obj.status = {};
+  }
   hooksFor(r.group, r.resource).prepareCreate?.(obj);
   r.strategy?.prepareCreate?.(obj);
   validate(r, obj);
@@ -274,7 +278,10 @@ async function commitChecked(
     { ...candidate, apiVersion: apiVersionOf(r), kind: r.kind, metadata: newMeta } as KubeObject,
     req.subresource,
   );
+  // Defaulting mutates in place; the candidate may share subtrees with the stored object.
+  next = structuredClone(next);
   if (r.custom) r.custom.applyDefaults(next);
+  else applyBuiltinDefaults(r.group, r.resource, next);
   r.strategy?.prepareUpdate?.(next, old, req.subresource);
   if (r.tracksGeneration && specChanged(old, next))
     next = { ...next, metadata: { ...next.metadata, generation: Number(oldMeta.generation ?? 0) + 1 } };

@@ -1,0 +1,136 @@
+/**
+ * Defaulting of built-in kinds, as the apiserver applies it when it decodes a
+ * request (before validation and before managedFields are computed): the
+ * commonly seen defaults of workloads, pod specs, containers and services.
+ * Upstream keeps these in hand-written Go defaulters that no schema carries,
+ * so they are listed here; kinds without an entry get no defaults.
+ */
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function set(o: Obj, key: string, value: unknown): void {
+  if (o[key] === undefined) o[key] = value;
+}
+
+function child(o: Obj, key: string): Obj {
+  if (!isObj(o[key])) o[key] = {};
+  return o[key] as Obj;
+}
+
+function imageTagIsLatest(image: string): boolean {
+  const lastSegment = image.slice(image.lastIndexOf("/") + 1);
+  if (lastSegment.includes("@")) return false;
+  const colon = lastSegment.indexOf(":");
+  return colon < 0 || lastSegment.slice(colon + 1) === "latest";
+}
+
+function defaultContainer(c: unknown): void {
+  if (!isObj(c)) return;
+  set(c, "terminationMessagePath", "/dev/termination-log");
+  set(c, "terminationMessagePolicy", "File");
+  if (typeof c.image === "string")
+    set(c, "imagePullPolicy", imageTagIsLatest(c.image) ? "Always" : "IfNotPresent");
+  set(c, "resources", {});
+  if (Array.isArray(c.ports)) for (const p of c.ports) if (isObj(p)) set(p, "protocol", "TCP");
+}
+
+function defaultPodSpec(spec: Obj): void {
+  set(spec, "restartPolicy", "Always");
+  set(spec, "terminationGracePeriodSeconds", 30);
+  set(spec, "dnsPolicy", "ClusterFirst");
+  set(spec, "securityContext", {});
+  set(spec, "schedulerName", "default-scheduler");
+  for (const list of ["containers", "initContainers"]) {
+    const cs = spec[list];
+    if (Array.isArray(cs)) for (const c of cs) defaultContainer(c);
+  }
+}
+
+function defaultTemplate(spec: Obj): void {
+  const template = spec.template;
+  if (isObj(template) && isObj(template.spec)) defaultPodSpec(template.spec);
+}
+
+const DEFAULTERS: Record<string, (obj: Obj) => void> = {
+  "apps/deployments"(obj) {
+    const spec = child(obj, "spec");
+    set(spec, "replicas", 1);
+    const strategy = child(spec, "strategy");
+    set(strategy, "type", "RollingUpdate");
+    if (strategy.type === "RollingUpdate") {
+      const ru = child(strategy, "rollingUpdate");
+      set(ru, "maxUnavailable", "25%");
+      set(ru, "maxSurge", "25%");
+    }
+    set(spec, "revisionHistoryLimit", 10);
+    set(spec, "progressDeadlineSeconds", 600);
+    defaultTemplate(spec);
+  },
+  "apps/replicasets"(obj) {
+    const spec = child(obj, "spec");
+    set(spec, "replicas", 1);
+    defaultTemplate(spec);
+  },
+  "apps/statefulsets"(obj) {
+    const spec = child(obj, "spec");
+    set(spec, "replicas", 1);
+    set(spec, "podManagementPolicy", "OrderedReady");
+    const us = child(spec, "updateStrategy");
+    set(us, "type", "RollingUpdate");
+    if (us.type === "RollingUpdate") set(child(us, "rollingUpdate"), "partition", 0);
+    set(spec, "revisionHistoryLimit", 10);
+    const retention = child(spec, "persistentVolumeClaimRetentionPolicy");
+    set(retention, "whenDeleted", "Retain");
+    set(retention, "whenScaled", "Retain");
+    defaultTemplate(spec);
+  },
+  "apps/daemonsets"(obj) {
+    const spec = child(obj, "spec");
+    const us = child(spec, "updateStrategy");
+    set(us, "type", "RollingUpdate");
+    if (us.type === "RollingUpdate") {
+      const ru = child(us, "rollingUpdate");
+      set(ru, "maxUnavailable", 1);
+      set(ru, "maxSurge", 0);
+    }
+    set(spec, "revisionHistoryLimit", 10);
+    defaultTemplate(spec);
+  },
+  "batch/jobs"(obj) {
+    const spec = child(obj, "spec");
+    set(spec, "parallelism", 1);
+    set(spec, "backoffLimit", 6);
+    set(spec, "completionMode", "NonIndexed");
+    set(spec, "suspend", false);
+    set(spec, "podReplacementPolicy", "TerminatingOrFailed");
+    if (spec.completions === undefined) spec.completions = 1;
+    defaultTemplate(spec);
+  },
+  "/pods"(obj) {
+    const spec = child(obj, "spec");
+    defaultPodSpec(spec);
+    set(spec, "enableServiceLinks", true);
+  },
+  "/replicationcontrollers"(obj) {
+    const spec = child(obj, "spec");
+    set(spec, "replicas", 1);
+    defaultTemplate(spec);
+  },
+  "/services"(obj) {
+    const spec = child(obj, "spec");
+    set(spec, "type", "ClusterIP");
+    set(spec, "sessionAffinity", "None");
+    if (spec.type !== "ExternalName") set(spec, "internalTrafficPolicy", "Cluster");
+    if (Array.isArray(spec.ports))
+      for (const p of spec.ports)
+        if (isObj(p)) {
+          set(p, "protocol", "TCP");
+          set(p, "targetPort", p.port);
+        }
+  },
+};
+
+/** Applies the defaults of a built-in kind in place (no-op for kinds without defaults). */
+export function applyBuiltinDefaults(group: string, resource: string, obj: Obj): void {
+  DEFAULTERS[`${group}/${resource}`]?.(obj);
+}
