@@ -15,19 +15,10 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_root="$(cd "${here}/../.." && pwd)"
 cd "${repo_root}"
 
-requirements="${here}/requirements.txt"
-venv="${KUBESDK_CACHE:-${HOME}/.cache/kubesdk}/cross-check/venv"
-stamp="$(sha256sum "${requirements}" | cut -c1-16)"
-if [[ ! -x "${venv}/bin/python" || "$(cat "${venv}/.requirements-stamp" 2>/dev/null)" != "${stamp}" ]]; then
-  echo "cross-check: installing the Python client from ${requirements} into ${venv}"
-  rm -rf "${venv}"
-  python3 -m venv "${venv}"
-  "${venv}/bin/python" -m pip install --quiet --disable-pip-version-check -r "${requirements}"
-  echo "${stamp}" > "${venv}/.requirements-stamp"
-fi
+python="$(bash "${repo_root}/scripts/python-client/ensure-venv.sh")"
 
 bash "${repo_root}/scripts/real-apiserver/build.sh"
 
-export CROSS_CHECK_PYTHON="${venv}/bin/python"
+export CROSS_CHECK_PYTHON="${python}"
 # --conditions=source: @kubesdk/server resolves to its TypeScript sources, as in tests.
 exec pnpm exec tsx --conditions=source "${here}/main.ts" "$@"

@@ -1,26 +1,30 @@
 /**
- * The official Python client (PyPI `kubernetes`, installed by CI from scripts/cross-check/requirements.txt)
+ * The official Python client (PyPI `kubernetes`, pinned in scripts/cross-check/requirements.txt and
+ * installed into a virtualenv by scripts/python-client/ensure-venv.sh on first use)
  * lists and watches configmaps against the server with its watch.Watch().stream helper and must see
  * exactly the events the server produced.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
 
 const SCRIPT = fileURLToPath(new URL("./python/watch_configmaps.py", import.meta.url));
+const ENSURE_VENV = fileURLToPath(new URL("../../scripts/python-client/ensure-venv.sh", import.meta.url));
+let python: string;
 let t: TestTarget;
 let ns: string;
 
 beforeAll(async () => {
+  python = execFileSync("bash", [ENSURE_VENV], { encoding: "utf8", timeout: 600_000 }).trim();
   t = await startTarget();
   ns = uniqueName("py");
   await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } });
   await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, {
     body: { metadata: { name: "before" }, data: { a: "1" } },
   });
-});
+}, 600_000);
 afterAll(async () => {
   await t.call("DELETE", `/api/v1/namespaces/${ns}`);
   await t.close();
@@ -28,7 +32,7 @@ afterAll(async () => {
 
 describe("official Python client", () => {
   it("lists, then watch.stream sees ADDED, MODIFIED and DELETED in order", async () => {
-    const py = spawn("python3", [SCRIPT, t.kubeconfigPath, ns, "3"], { stdio: ["ignore", "pipe", "pipe"] });
+    const py = spawn(python, [SCRIPT, t.kubeconfigPath, ns, "3"], { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     py.stderr.on("data", (c) => {
       stderr += c;
