@@ -37,3 +37,5 @@ export {
   typeNode,
   type ValueKind,
 } from "./schema.js";
+
+export { elementKey, FieldSet, formatPath, type PathElement } from "./fieldpath/field-set.js";

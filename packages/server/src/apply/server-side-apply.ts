@@ -7,8 +7,8 @@
  * Apply entry holding exactly the applied configuration's fields.
  */
 import type { TypeNode } from "@kubesdk/models";
+import { FieldSet, formatPath } from "@kubesdk/models";
 import { failure, type StatusCause } from "../api/status.js";
-import { FieldSet, formatPath } from "../fieldmanager/field-set.js";
 import { type ManagedFieldsEntry, sortEntries } from "../fieldmanager/managed-fields.js";
 import { type FieldScope, leafFields, PATH_SEP } from "../fieldmanager/object-fields.js";
 import type { KubeObject } from "../handlers/context.js";

@@ -6,8 +6,7 @@
  * lists. Also resolves and removes fieldsV1 paths inside objects.
  * Hand-written: this is structured-merge-diff's job in Go, with no JS port.
  */
-import { fieldOf, itemOf, listSemantics, type TypeNode } from "@kubesdk/models";
-import { elementKey } from "../fieldmanager/field-set.js";
+import { elementKey, fieldOf, itemOf, listSemantics, type TypeNode } from "@kubesdk/models";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -6,8 +6,9 @@
  * sorted as upstream sorts them. Server-side apply adds Apply entries on the
  * same FieldSet machinery.
  */
+
+import { FieldSet } from "@kubesdk/models";
 import { errors } from "../api/status.js";
-import { FieldSet } from "./field-set.js";
 import { type LeafMap, PATH_SEP } from "./object-fields.js";
 
 export interface ManagedFieldsEntry {

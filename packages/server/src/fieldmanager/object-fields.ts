@@ -4,8 +4,7 @@
  * by their keys, sets by value, atomic lists and maps as one leaf; untyped
  * subtrees treat maps as granular and lists as atomic.
  */
-import { fieldOf, itemOf, listSemantics, type TypeNode } from "@kubesdk/models";
-import { elementKey } from "./field-set.js";
+import { elementKey, fieldOf, itemOf, listSemantics, type TypeNode } from "@kubesdk/models";
 
 /** Path (element keys joined by "\u0000") → JSON of the value there, for every owned leaf. */
 export type LeafMap = Map<string, string>;

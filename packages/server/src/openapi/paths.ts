@@ -81,7 +81,9 @@ export function resourcePaths(
   const ok = (ref: string): Record<string, unknown> => ({ "200": { content: content(ref) } });
   const body = (ref: string) => ({ content: content(ref, ["*/*"]), required: true });
   // Custom resources take no strategic merge patches.
-  const patchTypes = r.custom ? PATCH_TYPES.filter((t) => !t.startsWith("application/strategic")) : PATCH_TYPES;
+  const patchTypes = r.custom
+    ? PATCH_TYPES.filter((t) => !t.startsWith("application/strategic"))
+    : PATCH_TYPES;
   const patchBody = () => ({
     content: Object.fromEntries(patchTypes.map((t) => [t, { schema: { $ref: refTo(`${META}.Patch`) } }])),
     required: true,
@@ -105,7 +107,10 @@ export function resourcePaths(
   out[scoped] = list;
   if (r.namespaced && r.verbs.has("list"))
     out[`${root}/${r.resource}`] = {
-      get: { ...op("list", "list", { parameters: LIST_PARAMS, responses: ok(names.list) }), operationId: `list${id}ForAllNamespaces` },
+      get: {
+        ...op("list", "list", { parameters: LIST_PARAMS, responses: ok(names.list) }),
+        operationId: `list${id}ForAllNamespaces`,
+      },
       parameters: [query("pretty")],
     };
 
