@@ -216,7 +216,67 @@ describe("server-side apply: ownership", () => {
   });
 });
 
+describe("apply to the status subresource", () => {
+  it("owns status fields under the status subresource, leaving the spec alone", async () => {
+    await apply(`${deps()}/st`, deployment("st"));
+    const res = await t.call("PATCH", `${deps()}/st/status?fieldManager=status-writer`, {
+      body: {
+        apiVersion: "apps/v1",
+        kind: "Deployment",
+        metadata: { name: "st" },
+        status: { replicas: 1 },
+        spec: { replicas: 9 },
+      },
+      contentType: APPLY,
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.status.replicas).toBe(1);
+    expect(res.json.spec.replicas).not.toBe(9);
+    const e = managed(res.json).find((x) => x.manager === "status-writer") as Entry & {
+      subresource?: string;
+    };
+    expect(e).toMatchObject({ operation: "Apply", subresource: "status" });
+    expect(Object.keys(e.fieldsV1)).toEqual(["f:status"]);
+  });
+});
+
 describe("kubectl apply --server-side", () => {
+  it("upgrades an object from client-side apply without conflicts", async () => {
+    const kubectl = (...args: string[]) =>
+      exec("kubectl", ["--kubeconfig", t.kubeconfigPath, "-n", ns, ...args]).then(
+        (r) => ({ ...r, code: 0 }),
+        (e: { stdout: string; stderr: string; code: number }) => e,
+      );
+    const file = join(tmpdir(), `${uniqueName("csa")}.yaml`);
+    writeFileSync(
+      file,
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: upgrade\ndata:\n  a: "1"\n  b: "1"\n`,
+    );
+    expect((await kubectl("apply", "-f", file)).stdout.trim()).toBe("configmap/upgrade created");
+    const before = JSON.parse(
+      (await kubectl("get", "configmap", "upgrade", "-o", "json", "--show-managed-fields")).stdout,
+    );
+    expect(before.metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"]).toBeTruthy();
+    expect(before.metadata.managedFields.map((e: { manager: string }) => e.manager)).toEqual([
+      "kubectl-client-side-apply",
+    ]);
+    writeFileSync(file, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: upgrade\ndata:\n  a: "2"\n`);
+    const ssa = await kubectl("apply", "--server-side", "-f", file);
+    expect(ssa.stderr).toBe("");
+    expect(ssa.stdout.trim()).toBe("configmap/upgrade serverside-applied");
+    const after = JSON.parse(
+      (await kubectl("get", "configmap", "upgrade", "-o", "json", "--show-managed-fields")).stdout,
+    );
+    // The field kubectl stopped applying is gone: ownership moved from the client-side manager.
+    expect(after.data).toEqual({ a: "2" });
+    expect(
+      after.metadata.managedFields.map((e: { manager: string; operation: string }) => [
+        e.manager,
+        e.operation,
+      ]),
+    ).toContainEqual(["kubectl", "Apply"]);
+  });
+
   it("applies with a field manager, reports a conflict, and takes over with --force-conflicts", async () => {
     const kubectl = (...args: string[]) =>
       exec("kubectl", ["--kubeconfig", t.kubeconfigPath, "-n", ns, ...args]).then(

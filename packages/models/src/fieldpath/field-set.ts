@@ -122,6 +122,16 @@ export class FieldSet {
     return node.member;
   }
 
+  /** Whether some member path starts with `keys` (the path itself or anything below it). */
+  hasPrefix(keys: readonly string[]): boolean {
+    let node: Node | undefined = this.root;
+    for (const k of keys) {
+      node = node.children.get(k);
+      if (!node) return false;
+    }
+    return node.member || node.children.size > 0;
+  }
+
   /** Every member path, as element keys. */
   paths(): string[][] {
     const out: string[][] = [];

@@ -12,6 +12,7 @@ import { failure, type StatusCause } from "../api/status.js";
 import { type ManagedFieldsEntry, sortEntries } from "../fieldmanager/managed-fields.js";
 import { type FieldScope, leafFields, PATH_SEP } from "../fieldmanager/object-fields.js";
 import type { KubeObject } from "../handlers/context.js";
+import { CSA_BRIDGE_MANAGER, lastAppliedOwned, syncLastApplied } from "./last-applied.js";
 import { mergeApplied, removeAt, valueAt } from "./structured-merge.js";
 
 export interface ApplyInput {
@@ -117,7 +118,13 @@ export function serverSideApply(input: ApplyInput): KubeObject {
       if (JSON.stringify(lv.value) !== JSON.stringify(av.value)) conflicts.push({ entry: e, path });
     }
   }
-  if (conflicts.length > 0 && !input.force) throw conflictError(conflicts);
+  let force = input.force;
+  if (conflicts.length > 0 && !force && input.manager === CSA_BRIDGE_MANAGER) {
+    // Upgrading from client-side apply: fields the last-applied annotation still describes are taken over.
+    const allowed = lastAppliedOwned(live, schema, scope);
+    if (allowed && conflicts.every((c) => allowed.hasKeys(c.path))) force = true;
+  }
+  if (conflicts.length > 0 && !force) throw conflictError(conflicts);
   if (conflicts.length > 0) {
     const taken = FieldSet.fromPaths(conflicts.map((c) => [...c.path]));
     entries = entries.map((e) => ({
@@ -131,7 +138,11 @@ export function serverSideApply(input: ApplyInput): KubeObject {
     let others = new FieldSet();
     for (const e of entries) others = others.union(FieldSet.fromFieldsV1(e.fieldsV1));
     const removed = FieldSet.fromFieldsV1(mine.fieldsV1).difference(appliedSet).difference(others);
-    for (const path of removed.paths()) merged = removeAt(merged, path, schema) as KubeObject;
+    for (const path of removed.paths()) {
+      // A map or list item that still holds applied fields stays; only what nothing applies goes.
+      if (appliedSet.hasPrefix(path) || others.hasPrefix(path)) continue;
+      merged = removeAt(merged, path, schema) as KubeObject;
+    }
   }
 
   const entry: ManagedFieldsEntry = {
@@ -148,5 +159,6 @@ export function serverSideApply(input: ApplyInput): KubeObject {
   const metadata = { ...merged.metadata };
   if (managedFields.length > 0) metadata.managedFields = managedFields;
   else delete metadata.managedFields;
-  return { ...merged, metadata };
+  const out = { ...merged, metadata };
+  return input.manager === CSA_BRIDGE_MANAGER ? syncLastApplied(live, out, applied) : out;
 }
