@@ -37,5 +37,17 @@ export {
   typeNode,
   type ValueKind,
 } from "./schema.js";
+export {
+  decodeObject,
+  decodeWatchEvent,
+  encodeObject,
+  encodeWatchEvent,
+  type WatchEvent,
+  type WatchEventType,
+  WireError,
+  type WireErrorCode,
+  type WireObject,
+  type WireOptions,
+} from "./wire/index.js";
 
 export { elementKey, FieldSet, formatPath, type PathElement } from "./fieldpath/field-set.js";

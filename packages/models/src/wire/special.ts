@@ -1,0 +1,165 @@
+/**
+ * Message types whose JSON form is not an object of their proto fields: they implement custom
+ * MarshalJSON/UnmarshalJSON in Go. Hand-written because protobufjs knows only the proto side;
+ * each codec mirrors the Go type's JSON methods.
+ */
+import { WireError } from "./errors.js";
+import { formatDuration, parseDuration } from "./go-duration.js";
+import { formatTimestamp, parseTimestamp } from "./go-time.js";
+import type { MessagePlan } from "./plan.js";
+import {
+  bigintOf,
+  bytesOf,
+  describe,
+  has,
+  isPlainObject,
+  jsonBytes,
+  numberOf,
+  type ProtoMessage,
+  parseEmbeddedJson,
+  scalarFromJson,
+} from "./scalars.js";
+
+/** The generic walk, handed to codecs of types that contain ordinary messages. */
+export interface Walker {
+  toJson(plan: MessagePlan, message: ProtoMessage): unknown;
+  fromJson(plan: MessagePlan, value: unknown): ProtoMessage;
+  /** An embedded object whose bytes start with the protobuf magic. */
+  decodeEmbedded(bytes: Uint8Array): unknown;
+}
+
+export interface SpecialCodec {
+  toJson(message: ProtoMessage, plan: MessagePlan, walk: Walker): unknown;
+  /** The message for a JSON value; undefined when Go would leave the field unset. */
+  fromJson(value: unknown, plan: MessagePlan, walk: Walker): ProtoMessage | undefined;
+}
+
+const protobufMagic = [0x6b, 0x38, 0x73, 0x00];
+/** Go's zero time.Time (0001-01-01T00:00:00Z), which metav1.Time writes as an empty message. */
+const goZeroTimeSeconds = -62135596800;
+
+function fail(reason: string): never {
+  throw new WireError("ERR_PROTOBUF_VALUE", reason);
+}
+
+function timeCodec(micro: boolean): SpecialCodec {
+  return {
+    // An empty message is the zero time, which Go's JSON writes as null.
+    toJson: (m) =>
+      has(m, "seconds") || has(m, "nanos")
+        ? formatTimestamp({ seconds: numberOf(m.seconds ?? 0), nanos: numberOf(m.nanos ?? 0) }, micro)
+        : null,
+    fromJson: (value) => {
+      if (value === null) return {};
+      if (typeof value !== "string") fail(`expected an RFC 3339 time, got ${describe(value)}`);
+      const ts = parseTimestamp(value);
+      return ts.seconds === goZeroTimeSeconds && ts.nanos === 0
+        ? {}
+        : { seconds: ts.seconds, nanos: ts.nanos };
+    },
+  };
+}
+
+/** JSON bytes in a message (FieldsV1, apiextensions JSON); RawExtension also takes protobuf. */
+function embeddedCodec(field: string, protobufToo: boolean): SpecialCodec {
+  return {
+    toJson: (m, _plan, walk) => {
+      const raw = has(m, field) ? bytesOf(m[field]) : undefined;
+      if (!raw || raw.length === 0) return null;
+      if (protobufToo && protobufMagic.every((b, i) => raw[i] === b)) return walk.decodeEmbedded(raw);
+      return parseEmbeddedJson(raw);
+    },
+    fromJson: (value) => (value === null ? {} : { [field]: jsonBytes(value) }),
+  };
+}
+
+const quantityText = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[KMGTPE]i|[numkMGTPE]|[eE][+-]?\d+)?$/;
+
+const codecs: Readonly<Record<string, SpecialCodec>> = {
+  "k8s.io.apimachinery.pkg.apis.meta.v1.Time": timeCodec(false),
+  "k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime": timeCodec(true),
+  "k8s.io.apimachinery.pkg.apis.meta.v1.Duration": {
+    toJson: (m) => formatDuration(has(m, "duration") ? bigintOf(m.duration) : 0n),
+    fromJson: (value) => {
+      if (typeof value !== "string") fail(`expected a duration string, got ${describe(value)}`);
+      return { duration: parseDuration(value).toString() };
+    },
+  },
+  "k8s.io.apimachinery.pkg.util.intstr.IntOrString": {
+    toJson: (m) => (has(m, "type") && numberOf(m.type) === 1 ? (m.strVal ?? "") : (m.intVal ?? 0)),
+    fromJson: (value) => {
+      if (typeof value === "string") return { type: 1, intVal: 0, strVal: value };
+      if (typeof value === "number") return { type: 0, intVal: scalarFromJson("int32", value), strVal: "" };
+      fail(`expected an integer or a string, got ${describe(value)}`);
+    },
+  },
+  "k8s.io.apimachinery.pkg.api.resource.Quantity": {
+    toJson: (m) => (has(m, "string") ? m.string : "0"),
+    fromJson: (value) => {
+      // Go also accepts a bare JSON number for a quantity.
+      const text = typeof value === "number" ? String(value) : value;
+      if (typeof text !== "string" || !quantityText.test(text.trim())) {
+        fail(`expected a quantity such as "100m" or "1Gi", got ${describe(value)}`);
+      }
+      return { string: text.trim() };
+    },
+  },
+  "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1": embeddedCodec("Raw", false),
+  "k8s.io.apimachinery.pkg.runtime.RawExtension": embeddedCodec("raw", true),
+  "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON": embeddedCodec("raw", false),
+  "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool": {
+    toJson: (m, plan, walk) =>
+      has(m, "schema") ? walk.toJson(schemaPlan(plan), m.schema as ProtoMessage) : m.allows === true,
+    fromJson: (value, plan, walk) => {
+      if (typeof value === "boolean") return { allows: value };
+      if (isPlainObject(value)) return { allows: true, schema: walk.fromJson(schemaPlan(plan), value) };
+      fail(`expected a boolean or a JSON schema, got ${describe(value)}`);
+    },
+  },
+  "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray": {
+    toJson: (m, plan, walk) => {
+      const list = m.jSONSchemas as ProtoMessage[] | undefined;
+      if (list && list.length > 0) return list.map((s) => walk.toJson(schemaPlan(plan), s));
+      return has(m, "schema") ? walk.toJson(schemaPlan(plan), m.schema as ProtoMessage) : null;
+    },
+    fromJson: (value, plan, walk) => {
+      if (Array.isArray(value)) return { jSONSchemas: value.map((s) => walk.fromJson(schemaPlan(plan), s)) };
+      if (isPlainObject(value)) return { schema: walk.fromJson(schemaPlan(plan), value) };
+      if (value === null) return undefined;
+      fail(`expected a JSON schema or a list of them, got ${describe(value)}`);
+    },
+  },
+  "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray": {
+    toJson: (m, plan, walk) => {
+      const list = m.property as string[] | undefined;
+      if (list && list.length > 0) return [...list];
+      return has(m, "schema") ? walk.toJson(schemaPlan(plan), m.schema as ProtoMessage) : null;
+    },
+    fromJson: (value, plan, walk) => {
+      if (Array.isArray(value)) return { property: value.map((s) => scalarFromJson("string", s)) };
+      if (isPlainObject(value)) return { schema: walk.fromJson(schemaPlan(plan), value) };
+      if (value === null) return undefined;
+      fail(`expected a JSON schema or a list of strings, got ${describe(value)}`);
+    },
+  },
+};
+
+function schemaPlan(plan: MessagePlan): MessagePlan {
+  const schema = plan.field("schema")?.message;
+  if (!schema) throw new TypeError(`${plan.name} has no schema field`);
+  return schema;
+}
+
+export function specialCodecFor(messageName: string): SpecialCodec | undefined {
+  return codecs[messageName];
+}
+
+/** ExtraValue, Verbs, ...: a message wrapping `repeated string items`, written as a bare array. */
+export const wrappedListCodec: SpecialCodec = {
+  toJson: (m) => [...((m.items as string[] | undefined) ?? [])],
+  fromJson: (value) => {
+    if (value === null) return undefined;
+    if (!Array.isArray(value)) fail(`expected an array of strings, got ${describe(value)}`);
+    return { items: value.map((s) => scalarFromJson("string", s)) };
+  },
+};

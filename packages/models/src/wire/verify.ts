@@ -1,0 +1,112 @@
+/**
+ * Checks a message's wire structure against its descriptor before protobufjs decodes it.
+ * protobufjs trusts the bytes: a field sent with the wrong wire type, or a nested message that
+ * claims more bytes than its parent holds, is read as whatever the bytes happen to say. Go's
+ * decoder rejects both, so the codec does too. Hand-written: protobufjs has no such check
+ * (Type.verify checks decoded objects, not bytes). Unknown fields are skipped, as Go does.
+ */
+import protobuf from "protobufjs/light.js";
+import { WireError, within } from "./errors.js";
+import type { FieldPlan, MessagePlan } from "./plan.js";
+
+const maxDepth = 512;
+const lengthDelimited = 2;
+
+export function verifyWire(plan: MessagePlan, bytes: Uint8Array): void {
+  const reader = protobuf.Reader.create(bytes);
+  verifyMessage(plan, reader, bytes.length, 0);
+}
+
+function verifyMessage(plan: MessagePlan, reader: protobuf.Reader, end: number, depth: number): void {
+  if (depth > maxDepth) throw malformed(`nested deeper than ${maxDepth} messages`);
+  const byId = plan.byId;
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    const wireType = tag & 7;
+    const field = byId.get(tag >>> 3);
+    if (!field) {
+      skip(reader, wireType, end);
+      continue;
+    }
+    try {
+      verifyField(field, reader, wireType, end, depth);
+    } catch (error) {
+      throw within(error, field.inline ? "" : `.${field.json}`);
+    }
+  }
+  if (reader.pos !== end) throw malformed("a value runs past the end of its message");
+}
+
+function verifyField(
+  field: FieldPlan,
+  reader: protobuf.Reader,
+  wireType: number,
+  end: number,
+  depth: number,
+) {
+  if (field.map) {
+    expectWireType(wireType, lengthDelimited);
+    const entryEnd = lengthEnd(reader, end);
+    while (reader.pos < entryEnd) {
+      const tag = reader.uint32();
+      if (tag >>> 3 === 1) {
+        expectWireType(tag & 7, field.keyWireType);
+        skip(reader, tag & 7, entryEnd);
+      } else if (tag >>> 3 === 2) {
+        verifyValue(field, reader, tag & 7, entryEnd, depth);
+      } else {
+        skip(reader, tag & 7, entryEnd);
+      }
+    }
+    if (reader.pos !== entryEnd) throw malformed("a map entry runs past its end");
+    return;
+  }
+  // A repeated scalar may also come packed (one length-delimited run of values).
+  if (
+    field.repeated &&
+    !field.message &&
+    field.wireType !== lengthDelimited &&
+    wireType === lengthDelimited
+  ) {
+    reader.pos = lengthEnd(reader, end);
+    return;
+  }
+  verifyValue(field, reader, wireType, end, depth);
+}
+
+function verifyValue(
+  field: FieldPlan,
+  reader: protobuf.Reader,
+  wireType: number,
+  end: number,
+  depth: number,
+) {
+  expectWireType(wireType, field.wireType);
+  if (field.message) {
+    const valueEnd = lengthEnd(reader, end);
+    verifyMessage(field.message, reader, valueEnd, depth + 1);
+  } else {
+    skip(reader, wireType, end);
+  }
+}
+
+/** Reads a length prefix and returns where the value ends, which must be inside `end`. */
+function lengthEnd(reader: protobuf.Reader, end: number): number {
+  const length = reader.uint32();
+  if (reader.pos + length > end) throw malformed("a length-delimited value runs past the end of its message");
+  return reader.pos + length;
+}
+
+function skip(reader: protobuf.Reader, wireType: number, end: number): void {
+  if (wireType === 3 || wireType === 4 || wireType > 5) throw malformed(`unsupported wire type ${wireType}`);
+  reader.skipType(wireType);
+  if (reader.pos > end) throw malformed("a value runs past the end of its message");
+}
+
+function expectWireType(actual: number, expected: number): void {
+  if (actual !== expected) throw malformed(`wrong wire type ${actual} (expected ${expected})`);
+}
+
+function malformed(reason: string): WireError {
+  return new WireError("ERR_PROTOBUF_MESSAGE", reason);
+}

@@ -1,0 +1,67 @@
+/**
+ * One protobuf watch frame (after the 4-byte length prefix, which the stream reader strips): a
+ * bare meta.v1.WatchEvent{type, object: RawExtension{raw}} whose raw is an enveloped object.
+ */
+import { protoMessageNames, protoType } from "../proto.js";
+import { decodeObject, encodeObject, type WireObject } from "./codec.js";
+import { hasMagic } from "./envelope.js";
+import { reasonOf, WireError } from "./errors.js";
+import { planOf } from "./plan.js";
+import { bytesOf, parseEmbeddedJson } from "./scalars.js";
+import { verifyWire } from "./verify.js";
+
+export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
+
+export interface WatchEvent<T extends object = WireObject> {
+  readonly type: WatchEventType;
+  /** The object; for ERROR a Status. */
+  readonly object: T;
+}
+
+const eventTypes: ReadonlySet<string> = new Set<WatchEventType>([
+  "ADDED",
+  "MODIFIED",
+  "DELETED",
+  "BOOKMARK",
+  "ERROR",
+]);
+
+interface WatchEventMessage {
+  type?: string;
+  object?: { raw?: Uint8Array };
+}
+
+/** The frame body for an event; the object must be a built-in kind with apiVersion and kind. */
+export function encodeWatchEvent(event: WatchEvent<object>): Uint8Array {
+  if (!eventTypes.has(event.type)) {
+    throw new WireError("ERR_PROTOBUF_WATCH_EVENT", `unknown watch event type ${JSON.stringify(event.type)}`);
+  }
+  const raw = encodeObject(event.object);
+  return protoType(protoMessageNames.watchEvent).encode({ type: event.type, object: { raw } }).finish();
+}
+
+export function decodeWatchEvent(frame: Uint8Array): WatchEvent {
+  const messageType = protoType(protoMessageNames.watchEvent);
+  let message: WatchEventMessage;
+  try {
+    verifyWire(planOf(messageType), frame);
+    message = messageType.decode(frame) as WatchEventMessage;
+  } catch (cause) {
+    const reason = `truncated or malformed watch event: ${reasonOf(cause)}`;
+    throw new WireError("ERR_PROTOBUF_WATCH_EVENT", reason, { cause });
+  }
+  const type = message.type ?? "";
+  if (!eventTypes.has(type)) {
+    throw new WireError("ERR_PROTOBUF_WATCH_EVENT", `unknown watch event type ${JSON.stringify(type)}`);
+  }
+  const raw = message.object?.raw;
+  if (!raw || raw.length === 0) {
+    throw new WireError("ERR_PROTOBUF_WATCH_EVENT", `${type} event carries no object`);
+  }
+  // The apiserver embeds the enveloped protobuf object; accept embedded JSON too, as upstream does.
+  const object = hasMagic(raw) ? decodeObject(raw) : parseEmbeddedJson(bytesOf(raw));
+  if (typeof object !== "object" || object === null || Array.isArray(object)) {
+    throw new WireError("ERR_PROTOBUF_WATCH_EVENT", `${type} event object is not an object`);
+  }
+  return { type: type as WatchEventType, object: object as WireObject };
+}

@@ -1,0 +1,198 @@
+/**
+ * The JSON forms of the types with custom JSON in Go, and the rules for empty values, beyond what
+ * the upstream fixtures and Go vectors already pin down.
+ */
+import { decodeObject, encodeObject, protoTypeFor } from "@kubesdk/models";
+import { describe, expect, test } from "vitest";
+import { formatDuration, parseDuration } from "../../src/wire/go-duration.js";
+import { seal, unseal } from "./helpers.js";
+
+const roundTrip = (object: Record<string, unknown>) => decodeObject(encodeObject(object));
+
+/** The raw Pod message of an enveloped Pod, as protobufjs reads it. */
+function rawPod(bytes: Uint8Array): Record<string, unknown> {
+  const type = protoTypeFor({ group: "", version: "v1", kind: "Pod" });
+  return type.toObject(type.decode(unseal(bytes).raw), { longs: Number }) as Record<string, unknown>;
+}
+
+describe("metav1.Time", () => {
+  test("is written in UTC with whole seconds, whatever offset or fraction it was given", () => {
+    const pod = roundTrip({
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p", creationTimestamp: "2024-03-01T02:30:00.75+02:30" },
+    });
+    expect(pod.metadata?.creationTimestamp).toBe("2024-03-01T00:00:00Z");
+  });
+
+  test("keeps the fraction on the wire as nanos", () => {
+    const bytes = encodeObject({
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { creationTimestamp: "1970-01-01T00:00:10.5Z" },
+    });
+    expect(rawPod(bytes)).toMatchObject({
+      metadata: { creationTimestamp: { seconds: 10, nanos: 500_000_000 } },
+    });
+  });
+
+  test("null and Go's zero time are the zero Time: null, or left out under omitzero", () => {
+    for (const zero of [null, "0001-01-01T00:00:00Z"]) {
+      const pod = roundTrip({
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "p", creationTimestamp: zero },
+        status: { conditions: [{ type: "Ready", status: "True", lastTransitionTime: zero }] },
+      });
+      expect(pod.metadata).toStrictEqual({ name: "p" });
+      expect(pod.status).toStrictEqual({
+        conditions: [{ type: "Ready", status: "True", lastTransitionTime: null }],
+      });
+    }
+  });
+
+  test("times before 1970 and in year 9999 survive", () => {
+    for (const time of ["1969-07-20T20:17:40Z", "0001-01-01T00:00:01Z", "9999-12-31T23:59:59Z"]) {
+      expect(
+        roundTrip({ apiVersion: "v1", kind: "Pod", metadata: { creationTimestamp: time } }).metadata,
+      ).toEqual({
+        creationTimestamp: time,
+      });
+    }
+  });
+});
+
+describe("metav1.MicroTime", () => {
+  test("keeps exactly six fractional digits, truncating nanoseconds", () => {
+    const event = (eventTime: string) =>
+      roundTrip({ apiVersion: "events.k8s.io/v1", kind: "Event", metadata: { name: "e" }, eventTime })
+        .eventTime;
+    expect(event("2026-01-02T03:04:05.123456789Z")).toBe("2026-01-02T03:04:05.123456Z");
+    expect(event("2026-01-02T03:04:05Z")).toBe("2026-01-02T03:04:05.000000Z");
+    expect(event("2026-01-02T04:04:05.5+01:00")).toBe("2026-01-02T03:04:05.500000Z");
+  });
+});
+
+describe("metav1.Duration (Go duration strings)", () => {
+  test.each([
+    [0n, "0s"],
+    [1n, "1ns"],
+    [1_500n, "1.5µs"],
+    [2_000_000n, "2ms"],
+    [1_000_000_000n, "1s"],
+    [90_000_000_000n, "1m30s"],
+    [3_600_000_000_000n, "1h0m0s"],
+    [3_723_500_000_000n, "1h2m3.5s"],
+    [-1_500_000_000n, "-1.5s"],
+    [(1n << 63n) - 1n, "2562047h47m16.854775807s"],
+  ])("%s ns ⇄ %s", (nanos, text) => {
+    expect(formatDuration(nanos)).toBe(text);
+    expect(parseDuration(text)).toBe(nanos);
+  });
+
+  test("parses every form Go accepts", () => {
+    expect(parseDuration("1h30m")).toBe(5_400_000_000_000n);
+    expect(parseDuration("1.5h")).toBe(5_400_000_000_000n);
+    expect(parseDuration("300us")).toBe(300_000n);
+    expect(parseDuration("300μs")).toBe(300_000n);
+    expect(parseDuration("+5s")).toBe(5_000_000_000n);
+    expect(parseDuration(".5s")).toBe(500_000_000n);
+    expect(parseDuration("0")).toBe(0n);
+  });
+
+  test.each(["", "5", "1d", "s", "1.5.5s", "-", "9223372036854775808ns"])("rejects %j", (text) => {
+    expect(() => parseDuration(text)).toThrow(expect.objectContaining({ code: "ERR_PROTOBUF_VALUE" }));
+  });
+});
+
+describe("other custom-JSON types", () => {
+  test("Quantity is the string as given; a bare JSON number is accepted, as Go does", () => {
+    const pod = roundTrip({
+      apiVersion: "v1",
+      kind: "Pod",
+      spec: {
+        containers: [
+          { name: "c", resources: { limits: { cpu: 2, memory: "1Gi" }, requests: { cpu: "250m" } } },
+        ],
+      },
+    });
+    expect(pod.spec).toMatchObject({
+      containers: [{ resources: { limits: { cpu: "2", memory: "1Gi" }, requests: { cpu: "250m" } } }],
+    });
+  });
+
+  test("RawExtension holding an enveloped protobuf object reads as that object", () => {
+    const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "embedded" } };
+    const revisionType = protoTypeFor({ group: "apps", version: "v1", kind: "ControllerRevision" });
+    const raw = revisionType.encode({ revision: 3, data: { raw: encodeObject(pod) } }).finish();
+    expect(decodeObject(seal({ apiVersion: "apps/v1", kind: "ControllerRevision", raw }))).toStrictEqual({
+      apiVersion: "apps/v1",
+      kind: "ControllerRevision",
+      data: pod,
+      revision: 3,
+    });
+  });
+
+  test("RawExtension and FieldsV1 hold any JSON, and null when empty", () => {
+    const revision = {
+      apiVersion: "apps/v1",
+      kind: "ControllerRevision",
+      metadata: { managedFields: [{ manager: "m", fieldsType: "FieldsV1", fieldsV1: { "f:data": {} } }] },
+      data: { spec: { template: { $patch: "replace", list: [1, "two", null] } } },
+      revision: 1,
+    };
+    expect(roundTrip(revision)).toStrictEqual(revision);
+    expect(roundTrip({ ...revision, data: null })).toStrictEqual({ ...revision, data: null });
+  });
+});
+
+describe("maps", () => {
+  test("entries are written sorted by key, as Go does", () => {
+    const encode = (labels: Record<string, string>) =>
+      Buffer.from(encodeObject({ apiVersion: "v1", kind: "ConfigMap", metadata: { labels } }));
+    expect(encode({ b: "2", a: "1", c: "3" }).equals(encode({ a: "1", b: "2", c: "3" }))).toBe(true);
+  });
+
+  test("an entry without its value reads as the zero value", () => {
+    // PodDisruptionBudgetStatus.disruptedPods (map<string, Time>) and ConfigMap.data with key only.
+    const pdbType = protoTypeFor({ group: "policy", version: "v1", kind: "PodDisruptionBudget" });
+    const cmType = protoTypeFor({ group: "", version: "v1", kind: "ConfigMap" });
+    // status (3) { disruptedPods (2) { key "p" } }: an entry with no value field.
+    const pdb = Uint8Array.of(0x1a, 0x05, 0x12, 0x03, 0x0a, 0x01, 0x70);
+    expect(pdbType.decode(pdb)).toBeTruthy();
+    expect(
+      decodeObject(seal({ apiVersion: "policy/v1", kind: "PodDisruptionBudget", raw: pdb })),
+    ).toMatchObject({
+      status: { disruptedPods: { p: null } },
+    });
+    // data (2) { key "k" }
+    const cm = Uint8Array.of(0x12, 0x03, 0x0a, 0x01, 0x6b);
+    expect(cmType.decode(cm)).toBeTruthy();
+    expect(decodeObject(seal({ raw: cm }))).toStrictEqual({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      data: { k: "" },
+    });
+  });
+});
+
+describe("empty values", () => {
+  test("JSON keys the kind does not have are ignored, as Go's typed decoding does", () => {
+    expect(
+      roundTrip({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" }, bogus: 1 }),
+    ).toStrictEqual({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "x" },
+    });
+  });
+
+  test("a zero scalar in a required field is kept, in an omitempty field left out", () => {
+    const pod = roundTrip({
+      apiVersion: "v1",
+      kind: "Pod",
+      spec: { containers: [{ name: "", ports: [{ containerPort: 0, hostPort: 0, name: "" }] }] },
+    });
+    expect(pod.spec).toStrictEqual({ containers: [{ name: "", ports: [{ containerPort: 0 }] }] });
+  });
+});
