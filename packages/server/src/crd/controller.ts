@@ -23,6 +23,8 @@ export interface CrdControllerOptions {
 export class CrdController {
   private readonly unsubscribe: () => void;
   private readonly statusDue = new Set<string>();
+  /** The spec each CRD's served resources were built from. */
+  private readonly servedSpecs = new Map<string, string>();
   private closed = false;
 
   constructor(
@@ -55,10 +57,13 @@ export class CrdController {
     const name = crdNameOf(crd);
     const desired = desiredStatus(crd, this.othersInGroup(crd), this.ctx.now());
     const acceptedNames = desired.status.acceptedNames as Record<string, unknown>;
-    const served = desired.accepted
-      ? customResourcesOf({ ...crd, spec: { ...specOf(crd), names: { ...namesOf(crd), ...acceptedNames } } })
-      : [];
-    this.ctx.resources.setCustom(name, served);
+    const source = { ...crd, spec: { ...specOf(crd), names: { ...namesOf(crd), ...acceptedNames } } };
+    // Status-only writes leave the served resources (and their compiled schemas) as they are.
+    const key = desired.accepted ? JSON.stringify(source.spec) : "";
+    if (this.servedSpecs.get(name) !== key) {
+      this.ctx.resources.setCustom(name, desired.accepted ? customResourcesOf(source) : []);
+      this.servedSpecs.set(name, key);
+    }
     if (JSON.stringify(desired.status) !== JSON.stringify(crd.status) && !this.statusDue.has(name)) {
       this.statusDue.add(name);
       // Writing from inside a store event would reorder events for other subscribers: defer.
@@ -79,6 +84,7 @@ export class CrdController {
   private remove(crd: StoredObject): void {
     const name = crdNameOf(crd);
     this.ctx.resources.setCustom(name, []);
+    this.servedSpecs.delete(name);
     this.options.onRemoved?.(name);
     const bucket = `${groupOf(crd)}/${str(namesOf(crd).plural)}`;
     queueMicrotask(() => {

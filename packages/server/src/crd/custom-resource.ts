@@ -23,7 +23,12 @@ import { compileSchema } from "./validator.js";
 
 const VERBS = ["delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"];
 /** Shown when a version declares no printer columns. */
-const AGE_COLUMN: PrinterColumn = { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" };
+const AGE_COLUMN: PrinterColumn = {
+  name: "Age",
+  type: "date",
+  description: "",
+  jsonPath: ".metadata.creationTimestamp",
+};
 
 export function crdNameOf(crd: unknown): string {
   const meta = (crd as { metadata?: { name?: unknown } } | null)?.metadata;
@@ -106,7 +111,8 @@ function servedVersion(v: CrdVersion, c: CommonFacts): ServedResource {
     custom: {
       crdName: c.crdName,
       storageVersion: c.storageVersion,
-      validate: (obj) => [...validateSchema(obj), ...(scale ? scaleErrors(obj, scale) : [])],
+      validate: (obj, old) =>
+        ratchet([...validateSchema(obj), ...(scale ? scaleErrors(obj, scale) : [])], obj, old),
       applyDefaults(obj) {
         const out = normalize(obj);
         for (const k of Object.keys(obj)) if (!(k in out)) delete obj[k];
@@ -155,6 +161,19 @@ export function valueAt(obj: unknown, path: string): unknown {
     cur = cur[seg];
   }
   return cur;
+}
+
+/**
+ * Validation ratcheting (upstream's CRDValidationRatcheting): on update, a schema error at a field
+ * whose value did not change is dropped, so tightening a schema does not block unrelated writes.
+ * Simplified: fields are correlated by path; paths through list items are never ratcheted.
+ */
+function ratchet(errs: FieldError[], obj: unknown, old: unknown): FieldError[] {
+  if (old === undefined) return errs;
+  return errs.filter((e) => {
+    if (e.field.includes("[") || e.field.startsWith(".") || e.field === "<nil>") return true;
+    return JSON.stringify(valueAt(obj, e.field)) !== JSON.stringify(valueAt(old, e.field));
+  });
 }
 
 /** Go's %v of a decoded JSON value (close enough for messages). */

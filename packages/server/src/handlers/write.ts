@@ -73,7 +73,7 @@ function validate(r: ServedResource, obj: KubeObject, old?: KubeObject): void {
   const meta = metadataOf(obj);
   const name = String(meta.name ?? "");
   const errs: FieldError[] = [...validateName(name, nameRule(r))];
-  if (r.custom) errs.push(...r.custom.validate(obj));
+  if (r.custom) errs.push(...r.custom.validate(obj, old));
   if (r.strategy?.validate) errs.push(...r.strategy.validate(obj, old));
   if (errs.length > 0) throw errors.invalid(r.kind, r.group, name, errs);
 }

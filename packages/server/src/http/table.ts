@@ -5,6 +5,7 @@
  */
 
 import { errors } from "../api/status.js";
+import { columnDescription, customCell } from "../crd/printer-cells.js";
 import type { KubeObject } from "../handlers/context.js";
 import type { ServedResource } from "../resources/served.js";
 import type { Shape } from "./negotiate.js";
@@ -39,7 +40,7 @@ function columnsFor(r: ServedResource): Array<{
         name: c.name,
         type: c.type,
         format: c.format ?? "",
-        description: c.description ?? "",
+        description: columnDescription(c),
         priority: c.priority ?? 0,
         jsonPath: c.jsonPath,
       })),
@@ -78,7 +79,13 @@ export function renderTable(
 ): Record<string, unknown> {
   const cols = columnsFor(r);
   const rows = objects.map((o) => ({
-    cells: cols.map((c) => (c.format === "name" ? o.metadata.name : readJsonPath(o, c.jsonPath ?? ""))),
+    cells: cols.map((c) =>
+      c.format === "name"
+        ? o.metadata.name
+        : r.custom
+          ? customCell({ ...c, jsonPath: c.jsonPath ?? "" }, o, Date.now())
+          : readJsonPath(o, c.jsonPath ?? ""),
+    ),
     object: include === "None" ? null : include === "Object" ? o : partial(o, version),
   }));
   return {

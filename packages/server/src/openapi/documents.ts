@@ -24,9 +24,13 @@ const ALWAYS = [
 ];
 
 export interface PublishedDocument {
-  readonly json: Buffer;
-  /** Upper-case hex SHA-512 of `json`, as kube-openapi computes its ETag. */
+  /**
+   * Upper-case hex SHA-512, as kube-openapi's ETag — here of what the document is built from (the
+   * served resources and their schemas), so listing the index needs no document built.
+   */
   readonly hash: string;
+  /** The document as JSON, built on first use. */
+  json(): Buffer;
 }
 
 /** `api/v1` or `apis/<group>/<version>`. */
@@ -77,6 +81,7 @@ export class OpenApiDocuments {
       resources.map((r) => [
         r.resource,
         r.kind,
+        r.listKind,
         r.namespaced,
         [...r.verbs],
         [...r.subresources.keys()],
@@ -86,8 +91,14 @@ export class OpenApiDocuments {
     const key = groupVersionPath(group, version);
     const hit = this.cache.get(key);
     if (hit && hit.fingerprint === fingerprint) return hit.doc;
-    const json = Buffer.from(JSON.stringify(build(resources)));
-    const doc = { json, hash: etagOf(json) };
+    let built: Buffer | undefined;
+    const doc: PublishedDocument = {
+      hash: etagOf(Buffer.from(`${key}\n${fingerprint}`)),
+      json: () => {
+        built ??= Buffer.from(JSON.stringify(build(resources)));
+        return built;
+      },
+    };
     this.cache.set(key, { fingerprint, doc });
     return doc;
   }

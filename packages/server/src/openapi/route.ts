@@ -33,10 +33,7 @@ function send(
 ): void {
   const quoted = `"${etag}"`;
   const headers = { "Content-Type": "application/json", Etag: quoted, Vary: "Accept", ...extra };
-  if (
-    ifNoneMatch !== undefined &&
-    ifNoneMatch.split(",").some((t) => t.trim() === quoted || t.trim() === "*")
-  ) {
+  if (ifNoneMatch?.split(",").some((t) => t.trim() === quoted || t.trim() === "*")) {
     res.writeHead(304, headers).end();
     return;
   }
@@ -72,7 +69,7 @@ export function openApiRoute(table: ResourceTable): RouteExtension {
               Expires: new Date(Date.now() + 365 * 86_400_000).toUTCString(),
             }
           : {};
-      send(res, doc.json, doc.hash, ifNoneMatch, caching);
+      send(res, doc.json(), doc.hash, ifNoneMatch, caching);
     } catch (e) {
       writeError(res, e);
     }

@@ -70,8 +70,8 @@ export interface CustomResourceInfo {
   /** The CRD's name, `<plural>.<group>`. */
   readonly crdName: string;
   readonly storageVersion: string;
-  /** Validates an object of this version; returns field errors (empty when valid). */
-  readonly validate: (obj: unknown) => FieldError[];
+  /** Validates an object of this version (`old` on updates); returns field errors (empty when valid). */
+  readonly validate: (obj: unknown, old?: unknown) => FieldError[];
   /** Applies structural-schema defaults in place. */
   readonly applyDefaults: (obj: Record<string, unknown>) => void;
   readonly printerColumns: readonly PrinterColumn[];

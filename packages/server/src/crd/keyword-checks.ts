@@ -1,0 +1,227 @@
+/**
+ * Keyword-level checks of the OpenAPI dialect CRD schemas accept: supported
+ * types, no $ref/definitions/patternProperties/..., no uniqueItems, properties
+ * and additionalProperties not together, and consistent x-kubernetes-list-type,
+ * x-kubernetes-list-map-keys and x-kubernetes-map-type markers.
+ */
+import type { FieldError } from "../api/status.js";
+import {
+  additionalPropertiesOf,
+  asSchema,
+  isObject,
+  itemsOf,
+  type JsonSchema,
+  propertiesOf,
+} from "./json-schema.js";
+import { err, key } from "./schema-paths.js";
+
+const OPENAPI_TYPES = ["array", "boolean", "integer", "number", "object", "string"];
+const META_FIELDS = new Set(["apiVersion", "kind", "metadata"]);
+
+/** Keyword-level checks of the OpenAPI dialect CRDs accept. */
+export function openAPIErrors(
+  s: JsonSchema,
+  path: string,
+  isRoot: boolean,
+  topLevelMeta: boolean,
+): FieldError[] {
+  const errs: FieldError[] = [];
+  const type = s.type;
+  if (typeof type === "string" && type !== "" && !OPENAPI_TYPES.includes(type))
+    errs.push(
+      err(
+        "FieldValueNotSupported",
+        `${path}.type`,
+        `supported values: ${OPENAPI_TYPES.map((t) => `"${t}"`).join(", ")}`,
+        type,
+      ),
+    );
+  if (topLevelMeta && s.default !== undefined)
+    errs.push(
+      err(
+        "FieldValueForbidden",
+        `${path}.default`,
+        `must not be set in top-level ${path.slice(path.lastIndexOf("[") + 1, -1)}`,
+      ),
+    );
+  const unsupported: ReadonlyArray<[string, string]> = [
+    ["id", "id is not supported"],
+    ["additionalItems", "additionalItems is not supported"],
+    ["patternProperties", "patternProperties is not supported"],
+    ["definitions", "definitions is not supported"],
+    ["dependencies", "dependencies is not supported"],
+    ["$ref", "$ref is not supported"],
+  ];
+  for (const [k, detail] of unsupported)
+    if (s[k] !== undefined && s[k] !== "" && !(isObject(s[k]) && Object.keys(s[k] as object).length === 0))
+      errs.push(err("FieldValueForbidden", `${path}.${k}`, detail));
+  if (type === "null")
+    errs.push(
+      err(
+        "FieldValueForbidden",
+        `${path}.type`,
+        "type cannot be set to null, use nullable as an alternative",
+      ),
+    );
+  if (Array.isArray(s.items))
+    errs.push(err("FieldValueForbidden", `${path}.items`, "items must be a schema object and not an array"));
+  if (s.uniqueItems === true)
+    errs.push(
+      err(
+        "FieldValueForbidden",
+        `${path}.uniqueItems`,
+        "uniqueItems cannot be set to true since the runtime complexity becomes quadratic",
+      ),
+    );
+  const props = propertiesOf(s);
+  if (s.additionalProperties !== undefined) {
+    if (Object.keys(props).length > 0 && s.additionalProperties !== true)
+      errs.push(
+        err(
+          "FieldValueForbidden",
+          `${path}.additionalProperties`,
+          "additionalProperties and properties are mutual exclusive",
+        ),
+      );
+    const additional = additionalPropertiesOf(s);
+    if (additional && s.additionalProperties !== true)
+      errs.push(...openAPIErrors(additional, `${path}.additionalProperties`, false, false));
+  }
+  for (const k of Object.keys(props).sort())
+    errs.push(...openAPIErrors(props[k] as JsonSchema, key(path, k), false, isRoot && META_FIELDS.has(k)));
+  const not = asSchema(s.not);
+  if (not) errs.push(...openAPIErrors(not, `${path}.not`, false, false));
+  for (const k of ["allOf", "oneOf", "anyOf"] as const) {
+    const list = s[k];
+    if (Array.isArray(list))
+      list.forEach((x, i) => {
+        const nested = asSchema(x);
+        if (nested) errs.push(...openAPIErrors(nested, `${path}.${k}[${i}]`, false, false));
+      });
+  }
+  const items = itemsOf(s);
+  if (items) errs.push(...openAPIErrors(items, `${path}.items`, false, false));
+  if (s["x-kubernetes-preserve-unknown-fields"] === false)
+    errs.push(
+      err(
+        "FieldValueInvalid",
+        `${path}.x-kubernetes-preserve-unknown-fields`,
+        "must be true or undefined",
+        false,
+      ),
+    );
+  errs.push(...listAndMapTypeErrors(s, path));
+  return errs;
+}
+
+function listAndMapTypeErrors(s: JsonSchema, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const mapType = s["x-kubernetes-map-type"];
+  if (mapType !== undefined) {
+    if (s.type !== "object") {
+      if (!s.type)
+        errs.push(
+          err("FieldValueRequired", `${path}.type`, "must be object if x-kubernetes-map-type is specified"),
+        );
+      else
+        errs.push(
+          err(
+            "FieldValueInvalid",
+            `${path}.type`,
+            "must be object if x-kubernetes-map-type is specified",
+            s.type,
+          ),
+        );
+    }
+    if (mapType !== "atomic" && mapType !== "granular")
+      errs.push(
+        err(
+          "FieldValueNotSupported",
+          `${path}.x-kubernetes-map-type`,
+          'supported values: "atomic", "granular"',
+          mapType,
+        ),
+      );
+  }
+  const listType = s["x-kubernetes-list-type"];
+  if (listType !== undefined) {
+    if (s.type !== "array") {
+      if (!s.type)
+        errs.push(
+          err("FieldValueRequired", `${path}.type`, "must be array if x-kubernetes-list-type is specified"),
+        );
+      else
+        errs.push(
+          err(
+            "FieldValueInvalid",
+            `${path}.type`,
+            "must be array if x-kubernetes-list-type is specified",
+            s.type,
+          ),
+        );
+    }
+    if (listType !== "atomic" && listType !== "set" && listType !== "map")
+      errs.push(
+        err(
+          "FieldValueNotSupported",
+          `${path}.x-kubernetes-list-type`,
+          'supported values: "atomic", "set", "map"',
+          listType,
+        ),
+      );
+  }
+  const keys = s["x-kubernetes-list-map-keys"];
+  if (Array.isArray(keys) && keys.length > 0 && listType !== "map") {
+    if (listType === undefined)
+      errs.push(
+        err(
+          "FieldValueRequired",
+          `${path}.x-kubernetes-list-type`,
+          "must be map if x-kubernetes-list-map-keys is non-empty",
+        ),
+      );
+    else
+      errs.push(
+        err(
+          "FieldValueInvalid",
+          `${path}.x-kubernetes-list-type`,
+          "must be map if x-kubernetes-list-map-keys is non-empty",
+          listType,
+        ),
+      );
+  }
+  if (listType === "map") {
+    if (!Array.isArray(keys) || keys.length === 0)
+      errs.push(
+        err(
+          "FieldValueRequired",
+          `${path}.x-kubernetes-list-map-keys`,
+          "must not be empty if x-kubernetes-list-type is map",
+        ),
+      );
+    const items = itemsOf(s);
+    if (!items)
+      errs.push(
+        err("FieldValueRequired", `${path}.items`, "must have a schema if x-kubernetes-list-type is map"),
+      );
+    else if (items.type !== "object")
+      errs.push(
+        err(
+          "FieldValueInvalid",
+          `${path}.items.type`,
+          "must be object if parent array's x-kubernetes-list-type is map",
+          items.type ?? "",
+        ),
+      );
+    else if (Array.isArray(keys) && keys.some((k) => !(String(k) in propertiesOf(items))))
+      errs.push(
+        err(
+          "FieldValueInvalid",
+          `${path}.x-kubernetes-list-map-keys`,
+          "entries must all be names of item properties",
+          keys,
+        ),
+      );
+  }
+  return errs;
+}
