@@ -1,0 +1,78 @@
+// Public surface of @kubesdk/client.
+
+export { Discovery } from "./discovery/discovery.js";
+export { groupsOf, resourcesOfList } from "./discovery/resource-list.js";
+export { ClientError, type ClientErrorCode } from "./errors.js";
+export { BodyCodec, type ProtobufCodec } from "./io/body-codec.js";
+export type { RequestControl } from "./io/context.js";
+export { type ApiWarning, parseWarnings } from "./io/warnings.js";
+export type { BuiltinApiVersion, BuiltinList, BuiltinObject, BuiltinResourceKind } from "./kinds.js";
+export {
+  type CreateClientOptions,
+  type CustomResource,
+  createClient,
+  type DiscoveryReference,
+  type DynamicObject,
+  type FromKubeconfigOptions,
+  isBuiltinGroup,
+  KubeClient,
+  type KubeClientOptions,
+} from "./kube-client.js";
+export {
+  DEFAULT_PAGE_SIZE,
+  type ListPage,
+  ListPager,
+  type ListProgress,
+  type PagingOptions,
+} from "./list-pager.js";
+export { type ListAllOptions, ReadClient } from "./read-client.js";
+export {
+  acceptFor,
+  type Encoding,
+  JSON_MEDIA_TYPE,
+  PROTOBUF_MEDIA_TYPE,
+  type Representation,
+} from "./request/media.js";
+export type {
+  CreateOptions,
+  DeleteCollectionOptions,
+  DeleteOptions,
+  FieldValidation,
+  GetOptions,
+  LabelSelector,
+  ListOptions,
+  NamespaceOption,
+  PatchOptions,
+  Preconditions,
+  PropagationPolicy,
+  ReplaceOptions,
+  ResourceVersionMatch,
+  SelectionOptions,
+  WatchOptions,
+  WriteOptions,
+} from "./request/options.js";
+export { formatLabelSelector } from "./request/options.js";
+export {
+  type ApplyConfiguration,
+  type JsonPatchOperation,
+  type MergePatch,
+  PATCH_CONTENT_TYPES,
+  type PartialDeep,
+  type Patch,
+  type PatchType,
+  type StrategicDirectives,
+  type StrategicMergePatch,
+} from "./request/patch.js";
+export { pathSegment, ResourcePaths } from "./request/paths.js";
+export {
+  type ReadOptions,
+  RequestBuilder,
+  type RequestBuilderOptions,
+  type RequestSpec,
+  type SubresourceOption,
+  type Verb,
+} from "./request/request-builder.js";
+export { isStatus, ResourceClient, type Status } from "./resource-client.js";
+export { type ResourceTarget, targetOf } from "./resource-target.js";
+export { SubresourceClient } from "./subresource-client.js";
+export { type IncludeObject, TableClient, type TableOptions } from "./table-client.js";

@@ -1,0 +1,74 @@
+import type { GroupVersionKind } from "@kubesdk/models";
+import {
+  type ApiRequest,
+  type HttpResponse,
+  ResponseDecodeError,
+  type WatchFrameDecoder,
+} from "@kubesdk/transport";
+import { ClientError } from "../errors.js";
+import { JSON_MEDIA_TYPE, mediaTypeOf, PROTOBUF_MEDIA_TYPE } from "../request/media.js";
+
+/** Protobuf encoding of built-in kinds (supplied by @kubesdk/models' wire codec). */
+export interface ProtobufCodec {
+  /** Enveloped protobuf of a built-in object; `kind` is used when the object carries no apiVersion/kind. */
+  encode(object: object, kind: GroupVersionKind): Uint8Array;
+  /** The JSON form of an enveloped protobuf object. */
+  decode(bytes: Uint8Array): unknown;
+  /** Decodes one length-prefixed protobuf watch frame. */
+  readonly decodeWatchFrame: WatchFrameDecoder;
+}
+
+// fatal: invalid UTF-8 is reported instead of being replaced with U+FFFD.
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Encodes request bodies and decodes response bodies by their Content-Type. */
+export class BodyCodec {
+  readonly protobuf: ProtobufCodec | undefined;
+
+  constructor(protobuf?: ProtobufCodec) {
+    this.protobuf = protobuf;
+  }
+
+  /** The request with its object body as protobuf (for built-in kinds, when a protobuf codec is set). */
+  encodeProtobuf(request: ApiRequest, kind: GroupVersionKind): ApiRequest {
+    if (this.protobuf === undefined) {
+      throw new ClientError("PROTOBUF_UNSUPPORTED", "no protobuf codec is configured");
+    }
+    if (request.body === undefined || request.contentType !== JSON_MEDIA_TYPE) return request;
+    return {
+      ...request,
+      body: this.protobuf.encode(request.body as object, kind),
+      contentType: PROTOBUF_MEDIA_TYPE,
+    };
+  }
+
+  /** The body of a successful response, decoded by its Content-Type (JSON when none is given). */
+  decode(response: HttpResponse<Uint8Array>): unknown {
+    const contentType = firstHeader(response.headers["content-type"]);
+    const mediaType = mediaTypeOf(contentType);
+    if (mediaType === PROTOBUF_MEDIA_TYPE) {
+      if (this.protobuf === undefined) {
+        throw new ResponseDecodeError("received protobuf but no protobuf codec is configured", contentType);
+      }
+      try {
+        return this.protobuf.decode(response.body);
+      } catch (err) {
+        const reason = err instanceof Error ? err.message : String(err);
+        throw new ResponseDecodeError(`undecodable protobuf body: ${reason}`, contentType, { cause: err });
+      }
+    }
+    if (mediaType !== "" && mediaType !== JSON_MEDIA_TYPE) {
+      throw new ResponseDecodeError(`expected JSON or protobuf, got ${contentType}`, contentType);
+    }
+    try {
+      return JSON.parse(utf8.decode(response.body));
+    } catch {
+      const what = response.body.length === 0 ? "an empty body" : "a body that is not JSON";
+      throw new ResponseDecodeError(`expected JSON but received ${what}`, contentType);
+    }
+  }
+}
+
+export function firstHeader(value: string | readonly string[] | undefined): string | undefined {
+  return typeof value === "string" ? value : value?.[0];
+}

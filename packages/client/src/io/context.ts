@@ -1,0 +1,64 @@
+import type { GroupVersionKind } from "@kubesdk/models";
+import type { ApiRequest, CallOptions, HttpTransport, WatchStream } from "@kubesdk/transport";
+import type { BodyCodec } from "./body-codec.js";
+import { type ApiWarning, parseWarnings } from "./warnings.js";
+
+/** Per-call controls: cancellation and a header timeout. */
+export interface RequestControl {
+  readonly signal?: AbortSignal;
+  /** Overrides the transport's header timeout (ms) for this call. */
+  readonly timeoutMs?: number;
+}
+
+/** What every resource client shares: the transport, the body codec and the client's defaults. */
+export interface ClientContext {
+  readonly transport: HttpTransport;
+  readonly codec: BodyCodec;
+  /** Namespace used when a namespaced call names none. */
+  readonly defaultNamespace: string;
+  /** Ask for protobuf (built-in kinds only) instead of JSON. */
+  readonly protobuf: boolean;
+  readonly onWarning: ((warning: ApiWarning) => void) | undefined;
+}
+
+function callOptions(control: RequestControl): CallOptions {
+  return {
+    ...(control.signal !== undefined ? { signal: control.signal } : {}),
+    ...(control.timeoutMs !== undefined ? { timeoutMs: control.timeoutMs } : {}),
+  };
+}
+
+/** Sends a request and decodes the body by its Content-Type; Warning headers go to `onWarning`. */
+export async function send(
+  context: ClientContext,
+  request: ApiRequest,
+  control: RequestControl,
+): Promise<unknown> {
+  const response = await context.transport.request(request, callOptions(control));
+  if (context.onWarning !== undefined) {
+    for (const text of parseWarnings(response.headers.warning)) {
+      context.onWarning({ text, method: request.method, path: request.path });
+    }
+  }
+  return context.codec.decode(response);
+}
+
+/** Sends a POST/PUT whose body is an object of `kind`, encoded as protobuf when `protobuf` is set. */
+export function sendObject(
+  context: ClientContext,
+  request: ApiRequest,
+  kind: GroupVersionKind,
+  protobuf: boolean,
+  control: RequestControl,
+): Promise<unknown> {
+  return send(context, protobuf ? context.codec.encodeProtobuf(request, kind) : request, control);
+}
+
+/** Opens a watch; events are decoded by the response's Content-Type (JSON lines or protobuf frames). */
+export function openWatch<T>(
+  context: ClientContext,
+  request: ApiRequest,
+  control: RequestControl,
+): WatchStream<T> {
+  return context.transport.watch<T>(request, callOptions(control));
+}

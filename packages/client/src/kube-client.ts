@@ -1,0 +1,187 @@
+import {
+  builtinGroups,
+  registry as builtinRegistry,
+  type KubernetesList,
+  type KubernetesObject,
+  parseApiVersion,
+  type ResourceInfo,
+  type ResourceRegistry,
+} from "@kubesdk/models";
+import {
+  type ClusterConnection,
+  createTransport,
+  type HttpTransport,
+  type LoadConnectionOptions,
+  loadClusterConnection,
+  type TransportOptions,
+} from "@kubesdk/transport";
+import { Discovery } from "./discovery/discovery.js";
+import { ClientError } from "./errors.js";
+import { BodyCodec, type ProtobufCodec } from "./io/body-codec.js";
+import type { ClientContext, RequestControl } from "./io/context.js";
+import type { ApiWarning } from "./io/warnings.js";
+import type { BuiltinApiVersion, BuiltinList, BuiltinObject, BuiltinResourceKind } from "./kinds.js";
+import { ResourceClient } from "./resource-client.js";
+import { type ResourceTarget, targetOf } from "./resource-target.js";
+
+/** A resource the client has no generated types for (a CRD's, or any resource addressed by name). */
+export interface CustomResource {
+  /** API group, e.g. "stable.example.com" ("" for the core group). */
+  readonly group: string;
+  readonly version: string;
+  /** Plural resource name used in URLs, e.g. "crontabs". */
+  readonly plural: string;
+  readonly namespaced: boolean;
+  /** The kind, used to fill in list items' apiVersion/kind. */
+  readonly kind?: string;
+  /** Subresources the resource serves (e.g. ["status", "scale"]); leave out to allow any. */
+  readonly subresources?: readonly string[];
+}
+
+/** An object of a kind the client has no type for: any fields besides apiVersion, kind and metadata. */
+export type DynamicObject = KubernetesObject & { [field: string]: unknown };
+
+/** How to reach a resource through discovery: by apiVersion and kind, or by a kubectl-style name. */
+export type DiscoveryReference = { readonly apiVersion: string; readonly kind: string } | string;
+
+export interface KubeClientOptions {
+  /** Default namespace for namespaced calls (default: the kubeconfig context's, else "default"). */
+  readonly namespace?: string;
+  /**
+   * Ask for protobuf for built-in kinds (`Accept: application/vnd.kubernetes.protobuf,
+   * application/json`) and send protobuf bodies on create/replace. Needs `protobufCodec`.
+   */
+  readonly protobuf?: boolean;
+  /** Encodes and decodes protobuf bodies and watch frames. */
+  readonly protobufCodec?: ProtobufCodec;
+  /** Receives the server's Warning headers (deprecations, dropped fields under fieldValidation=Warn). */
+  readonly onWarning?: (warning: ApiWarning) => void;
+  /** Registry typed clients are resolved from (default: the built-in resources of the pinned release). */
+  readonly registry?: ResourceRegistry;
+}
+
+export interface CreateClientOptions extends KubeClientOptions {
+  /** Options of the HTTP transport (timeouts, retries, user agent, …). */
+  readonly transport?: TransportOptions;
+}
+
+export interface FromKubeconfigOptions extends CreateClientOptions {
+  /** Which kubeconfig, context and overrides (default: what kubectl would use). */
+  readonly kubeconfig?: LoadConnectionOptions;
+}
+
+const BUILTIN_GROUPS: ReadonlySet<string> = new Set(builtinGroups.map((g) => g.group));
+
+/** Whether a group is compiled into kube-apiserver (strategic merge patch and protobuf work there). */
+export function isBuiltinGroup(group: string): boolean {
+  return BUILTIN_GROUPS.has(group);
+}
+
+/**
+ * Entry point: typed clients for built-in resources, user-typed clients for custom resources, and
+ * clients for anything found through discovery, all over one transport.
+ *
+ *   const kube = await KubeClient.fromKubeconfig();
+ *   const deployments = kube.resource("apps/v1", "Deployment");
+ *   const d = await deployments.get("web"); // appsV1.Deployment, in the context's namespace
+ */
+export class KubeClient {
+  readonly transport: HttpTransport;
+  /** The namespace namespaced calls use when they name none. */
+  readonly namespace: string;
+  readonly discovery: Discovery;
+  readonly #context: ClientContext;
+  readonly #registry: ResourceRegistry;
+
+  /** A client for the cluster the kubeconfig (or in-cluster service account) selects. */
+  static async fromKubeconfig(options: FromKubeconfigOptions = {}): Promise<KubeClient> {
+    return createClient(await loadClusterConnection(options.kubeconfig), options);
+  }
+
+  /**
+   * A client over an existing transport. For protobuf watches the transport must have been created
+   * with the codec's frame decoder ({@link createClient} does that).
+   */
+  constructor(transport: HttpTransport, options: KubeClientOptions = {}) {
+    if (options.protobuf === true && options.protobufCodec === undefined) {
+      throw new ClientError("PROTOBUF_UNSUPPORTED", "protobuf needs a protobufCodec");
+    }
+    this.transport = transport;
+    this.namespace = options.namespace ?? transport.connection.namespace;
+    this.discovery = new Discovery(transport);
+    this.#registry = options.registry ?? builtinRegistry;
+    this.#context = {
+      transport,
+      codec: new BodyCodec(options.protobufCodec),
+      defaultNamespace: this.namespace,
+      protobuf: options.protobuf === true,
+      onWarning: options.onWarning,
+    };
+  }
+
+  /** A typed client for a built-in resource, e.g. `resource("apps/v1", "Deployment")`. */
+  resource<AV extends BuiltinApiVersion, K extends BuiltinResourceKind<AV>>(
+    apiVersion: AV,
+    kind: K,
+  ): ResourceClient<BuiltinObject<AV, K>, BuiltinList<AV, K>> {
+    const info = this.#registry.lookup({ ...parseApiVersion(apiVersion), kind });
+    if (info === undefined) {
+      throw new ClientError("UNKNOWN_RESOURCE", `no built-in resource serves ${kind} in ${apiVersion}`);
+    }
+    return new ResourceClient(this.#context, targetOf(info, isBuiltinGroup(info.group)));
+  }
+
+  /** A client for a resource described by hand, typed by the caller: `custom<CronTab>({ … })`. */
+  custom<T extends KubernetesObject = DynamicObject, L extends KubernetesList<T> = KubernetesList<T>>(
+    resource: CustomResource,
+  ): ResourceClient<T, L> {
+    return new ResourceClient<T, L>(this.#context, customTarget(resource));
+  }
+
+  /**
+   * A client for a resource found through discovery (cached; refetched once on a miss, so a CRD
+   * created a moment ago is found). Objects are plain {@link DynamicObject}s unless typed by the caller.
+   */
+  async discover<T extends KubernetesObject = DynamicObject, L extends KubernetesList<T> = KubernetesList<T>>(
+    reference: DiscoveryReference,
+    control: RequestControl = {},
+  ): Promise<ResourceClient<T, L>> {
+    const info: ResourceInfo =
+      typeof reference === "string"
+        ? await this.discovery.resolve(reference, control)
+        : await this.discovery.find(reference.apiVersion, reference.kind, control);
+    return new ResourceClient<T, L>(this.#context, targetOf(info, isBuiltinGroup(info.group)));
+  }
+
+  /** Closes every connection, including open watches. */
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}
+
+/** A client for a connection, with its own transport. */
+export function createClient(connection: ClusterConnection, options: CreateClientOptions = {}): KubeClient {
+  const codec = options.protobufCodec;
+  const transport = createTransport(connection, {
+    ...options.transport,
+    ...(codec !== undefined ? { protobufWatchFrameDecoder: codec.decodeWatchFrame } : {}),
+  });
+  return new KubeClient(transport, options);
+}
+
+function customTarget(resource: CustomResource): ResourceTarget {
+  const bad = (what: string) => new ClientError("INVALID_OPTIONS", `custom resource: ${what}`);
+  if (typeof resource?.group !== "string") throw bad("group must be a string");
+  if (typeof resource.version !== "string" || resource.version === "") throw bad("version is required");
+  if (typeof resource.plural !== "string" || resource.plural === "") throw bad("plural is required");
+  if (typeof resource.namespaced !== "boolean") throw bad("namespaced must be true or false");
+  return {
+    group: resource.group,
+    version: resource.version,
+    plural: resource.plural,
+    namespaced: resource.namespaced,
+    ...(resource.kind !== undefined ? { kind: resource.kind } : {}),
+    builtin: false,
+    ...(resource.subresources !== undefined ? { subresources: resource.subresources } : {}),
+  };
+}

@@ -1,0 +1,75 @@
+import { apiVersionOf, type KubernetesObject } from "@kubesdk/models";
+import type { WatchStream } from "@kubesdk/transport";
+import { type ClientContext, openWatch, type RequestControl, send } from "./io/context.js";
+import { ListPager, type PagingOptions } from "./list-pager.js";
+import type { Representation } from "./request/media.js";
+import type { GetOptions, ListOptions, WatchOptions } from "./request/options.js";
+import type { RequestBuilder } from "./request/request-builder.js";
+
+/** Options of `listAll`: a list's selection and consistency options plus paging. */
+export interface ListAllOptions
+  extends Omit<ListOptions, "limit" | "continue" | "timeoutSeconds">,
+    PagingOptions,
+    RequestControl {}
+
+/**
+ * get, list, listAll and watch in one representation (full objects or metadata only):
+ * `Item` is what get and watch return, `List` what list returns.
+ */
+export class ReadClient<Item, List extends { items: Item[] }> {
+  protected readonly context: ClientContext;
+  /** The pure request builder behind this client, for inspecting or sending requests yourself. */
+  readonly requests: RequestBuilder;
+  readonly #representation: Representation;
+
+  constructor(context: ClientContext, requests: RequestBuilder, representation: Representation) {
+    this.context = context;
+    this.requests = requests;
+    this.#representation = representation;
+  }
+
+  async get(name: string, options: GetOptions & RequestControl = {}): Promise<Item> {
+    const request = this.requests.get(name, { ...options, representation: this.#representation });
+    return (await send(this.context, request, options)) as Item;
+  }
+
+  /** One list request; with `limit`, follow `metadata.continue` yourself or use {@link listAll}. */
+  async list(options: ListOptions & RequestControl = {}): Promise<List> {
+    const request = this.requests.list({ ...options, representation: this.#representation });
+    return this.#typedItems((await send(this.context, request, options)) as List);
+  }
+
+  /** Every item across pages, one request per page (see {@link ListPager}). */
+  listAll(options: ListAllOptions = {}): ListPager<Item> {
+    const { pageSize, onPage, ...rest } = options;
+    return new ListPager<Item>(
+      (limit, token) => this.list({ ...rest, limit, ...(token !== undefined ? { continue: token } : {}) }),
+      { ...(pageSize !== undefined ? { pageSize } : {}), ...(onPage !== undefined ? { onPage } : {}) },
+    );
+  }
+
+  /**
+   * Changes as an async iterator of typed events. Breaking out of `for await`, `close()` or the
+   * signal closes the connection; ERROR events are thrown as ApiError (410 Expired: list again).
+   * BOOKMARK objects carry only `metadata.resourceVersion`.
+   */
+  watch(options: WatchOptions & RequestControl = {}): WatchStream<Item> {
+    const request = this.requests.watch({ ...options, representation: this.#representation });
+    return openWatch<Item>(this.context, request, options);
+  }
+
+  // Items of built-in lists come without apiVersion/kind on the wire (JSON and protobuf alike);
+  // typed callers expect them, so they are filled in from the resource.
+  #typedItems(list: List): List {
+    const kind = this.requests.target.kind;
+    if (this.#representation !== "object" || kind === undefined || !Array.isArray(list?.items)) return list;
+    const apiVersion = apiVersionOf(this.requests.target);
+    for (const item of list.items as KubernetesObject[]) {
+      if (item.kind === undefined) {
+        item.apiVersion = apiVersion;
+        item.kind = kind;
+      }
+    }
+    return list;
+  }
+}

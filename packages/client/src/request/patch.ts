@@ -1,0 +1,75 @@
+/**
+ * The four patch formats the API accepts, as a discriminated union typed by the patched object:
+ *
+ *   { type: "json", operations: [{ op: "replace", path: "/spec/replicas", value: 3 }] }   RFC 6902
+ *   { type: "merge", patch: { metadata: { labels: { tier: null } } } }                   RFC 7386
+ *   { type: "strategic", patch: { spec: { template: { spec: { containers: [...] } } } } } built-ins only
+ *   { type: "apply", object: { apiVersion, kind, metadata: { name }, spec: {...} } }      server-side apply
+ */
+
+/** One RFC 6902 operation; `path`/`from` are JSON Pointers. */
+export type JsonPatchOperation =
+  | { readonly op: "add" | "replace" | "test"; readonly path: string; readonly value: unknown }
+  | { readonly op: "remove"; readonly path: string }
+  | { readonly op: "move" | "copy"; readonly from: string; readonly path: string };
+
+/** An RFC 7386 merge patch of T: any subset of fields, `null` deletes a field, lists are replaced whole. */
+export type MergePatch<T> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { [K in keyof T]?: MergePatch<T[K]> | null }
+    : T;
+
+/** `$patch`, `$retainKeys`, `$setElementOrder/<list>`, `$deleteFromPrimitiveList/<list>`. */
+export type StrategicDirectives = { readonly [directive: `$${string}`]: unknown };
+
+/** A strategic merge patch of T: a merge patch whose lists of keyed items merge per item, plus directives. */
+export type StrategicMergePatch<T> = T extends readonly (infer U)[]
+  ? readonly StrategicMergePatch<U>[]
+  : T extends object
+    ? { [K in keyof T]?: StrategicMergePatch<T[K]> | null } & StrategicDirectives
+    : T;
+
+/** Any subset of T at any depth (the fields a server-side apply configuration sets). */
+export type PartialDeep<T> = T extends readonly (infer U)[]
+  ? readonly PartialDeep<U>[]
+  : T extends object
+    ? { [K in keyof T]?: PartialDeep<T[K]> }
+    : T;
+
+/** An apply configuration: the fields this manager wants to own, with apiVersion and kind. */
+export type ApplyConfiguration<T> = (unknown extends T
+  ? { readonly [field: string]: unknown }
+  : PartialDeep<T>) & {
+  readonly apiVersion: string;
+  readonly kind: string;
+};
+
+export type Patch<T = unknown> =
+  | { readonly type: "json"; readonly operations: readonly JsonPatchOperation[] }
+  | { readonly type: "merge"; readonly patch: MergePatch<T> }
+  | { readonly type: "strategic"; readonly patch: StrategicMergePatch<T> }
+  | { readonly type: "apply"; readonly object: ApplyConfiguration<T> };
+
+export type PatchType = Patch["type"];
+
+/** Content-Type of each patch format. */
+export const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = {
+  json: "application/json-patch+json",
+  merge: "application/merge-patch+json",
+  strategic: "application/strategic-merge-patch+json",
+  apply: "application/apply-patch+yaml",
+};
+
+/** The body of a patch. Apply is sent as JSON, which is valid YAML and avoids a YAML writer. */
+export function patchBody(patch: Patch<unknown>): unknown {
+  switch (patch.type) {
+    case "json":
+      return patch.operations;
+    case "merge":
+    case "strategic":
+      return patch.patch;
+    case "apply":
+      return patch.object;
+  }
+}
