@@ -1,4 +1,5 @@
 /** Decoding request bodies (JSON or YAML) into a single object, with upstream-like 400s. */
+import { decodeObject, WireError } from "@kubesdk/models";
 import YAML from "yaml";
 import { errors } from "../api/status.js";
 import type { BodyType } from "../http/negotiate.js";
@@ -21,4 +22,15 @@ export function decodeObjectBody(raw: Buffer, type: BodyType): Record<string, un
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw errors.badRequest("couldn't decode the request body: the body must be a single object");
   return value as Record<string, unknown>;
+}
+
+/** A protobuf request body (`k8s\0` envelope) decoded into the object JSON would give. */
+export function decodeProtobufBody(raw: Buffer): Record<string, unknown> {
+  if (raw.length === 0) throw errors.badRequest("the request body is empty");
+  try {
+    return decodeObject(raw) as Record<string, unknown>;
+  } catch (e) {
+    if (e instanceof WireError) throw errors.badRequest(`couldn't decode the request body: ${e.message}`);
+    throw e;
+  }
 }

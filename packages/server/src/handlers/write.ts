@@ -170,9 +170,13 @@ function mergeForSubresource(
   return next;
 }
 
-/** A /status write may change labels, annotations... upstream keeps metadata except those; keep it simple: old metadata. */
-function mergeStatusMetadata(old: KubeObject, _next: KubeObject): KubeObject["metadata"] {
-  return old.metadata;
+/**
+ * A /status write keeps the stored metadata; only managedFields come from the write (they are
+ * recomputed for Update operations and computed by server-side apply).
+ */
+function mergeStatusMetadata(old: KubeObject, next: KubeObject): KubeObject["metadata"] {
+  const mf = next.metadata.managedFields;
+  return mf === undefined ? old.metadata : { ...old.metadata, managedFields: mf };
 }
 
 function specChanged(old: KubeObject, next: KubeObject): boolean {

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, StatusError } from "../api/status.js";
 import type { FaultController } from "../faults/fault-controller.js";
-import { decodeObjectBody } from "../handlers/body.js";
+import { decodeObjectBody, decodeProtobufBody } from "../handlers/body.js";
 import type { ApiResponse, HandlerContext } from "../handlers/context.js";
 import { deleteCollection, deleteObject, parseDeleteOptions } from "../handlers/delete.js";
 import { getObject } from "../handlers/get.js";
@@ -117,7 +117,7 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
       if (injected) throw injected;
     }
     if (info.verb === "watch") {
-      const choice = negotiate(req.headers.accept, { protobuf: false, shapes: ["Table"], pretty: false });
+      const choice = negotiate(req.headers.accept, { protobuf: !r.custom, shapes: ["Table"], pretty: false });
       if (!choice) throw errors.notAcceptable(ACCEPTED_TYPES);
       const abort = new AbortController();
       res.on("close", () => abort.abort());
@@ -125,7 +125,7 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
       return;
     }
     const shapes = info.verb === "get" || info.verb === "list" ? SHAPES_FOR_READ : [];
-    const choice = negotiate(req.headers.accept, { protobuf: false, shapes, pretty: json.pretty });
+    const choice = negotiate(req.headers.accept, { protobuf: !r.custom, shapes, pretty: json.pretty });
     if (!choice) throw errors.notAcceptable(ACCEPTED_TYPES);
     const abort = new AbortController();
     res.on("close", () => abort.abort());
@@ -241,9 +241,10 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
     req: IncomingMessage,
   ): Promise<{ body: Record<string, unknown>; duplicateFields: string[] }> {
     const type = bodyTypeOf(req.headers["content-type"]);
-    if (type !== "json" && type !== "yaml") throw errors.unsupportedMediaType(ACCEPTED_TYPES);
+    if (type !== "json" && type !== "yaml" && type !== "protobuf")
+      throw errors.unsupportedMediaType(ACCEPTED_TYPES);
     const raw = await readBody(req, ctx.settings.maxBodyBytes);
-    const body = decodeObjectBody(raw, type);
+    const body = type === "protobuf" ? decodeProtobufBody(raw) : decodeObjectBody(raw, type);
     return { body, duplicateFields: type === "json" ? findDuplicateFields(raw.toString("utf8")) : [] };
   }
 }

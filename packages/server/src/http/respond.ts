@@ -1,5 +1,6 @@
 /** Writing API responses: JSON (with upstream's trailing newline), YAML, and Status errors. */
 import type { ServerResponse } from "node:http";
+import { encodeObject } from "@kubesdk/models";
 import YAML from "yaml";
 import { StatusError } from "../api/status.js";
 import type { MediaChoice } from "./negotiate.js";
@@ -12,6 +13,7 @@ export function contentTypeFor(choice: MediaChoice): string {
 }
 
 export function encodeBody(body: unknown, choice: MediaChoice): Buffer {
+  if (choice.encoding === "protobuf") return Buffer.from(encodeObject(body as object));
   // Like the apiserver's YAML: keys sorted, sequences not indented, timestamps quoted (YAML 1.1).
   if (choice.encoding === "yaml")
     return Buffer.from(

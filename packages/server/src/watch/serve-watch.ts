@@ -6,6 +6,7 @@
  * timeout.
  */
 import type { ServerResponse } from "node:http";
+import { encodeWatchEvent } from "@kubesdk/models";
 import { type Status, StatusError } from "../api/status.js";
 import { type HandlerContext, type KubeObject, listPrefix, present } from "../handlers/context.js";
 import { buildFilter } from "../handlers/filter.js";
@@ -75,11 +76,24 @@ export async function serveWatch(
       object = renderTable(r, [obj as KubeObject], {}, "Metadata", choice.shapeVersion ?? "v1", first);
       first = false;
     }
+    if (choice.encoding === "protobuf") {
+      // Length-framed: 4-byte big-endian size, then a meta.v1.WatchEvent holding the enveloped object.
+      const body = encodeWatchEvent({ type, object: object as object });
+      const frame = Buffer.allocUnsafe(4 + body.length);
+      frame.writeUInt32BE(body.length, 0);
+      frame.set(body, 4);
+      return frame;
+    }
     return Buffer.from(`${JSON.stringify({ type, object })}\n`);
   };
 
   res.writeHead(200, {
-    "Content-Type": choice.shape ? contentTypeFor(choice) : "application/json",
+    "Content-Type":
+      choice.encoding === "protobuf"
+        ? "application/vnd.kubernetes.protobuf;stream=watch"
+        : choice.shape
+          ? contentTypeFor(choice)
+          : "application/json",
     "Cache-Control": "no-cache, private",
     "Transfer-Encoding": "chunked",
   });
@@ -150,7 +164,9 @@ export async function serveWatch(
         : e.object;
     const frame =
       choice.shape === undefined
-        ? reg.hub.frame(e, `${type}|${apiVersion}|json`, () => encode(type, present(r, object())))
+        ? reg.hub.frame(e, `${type}|${apiVersion}|${choice.encoding}`, () =>
+            encode(type, present(r, object())),
+          )
         : encode(type, present(r, object()));
     stream.write(frame);
   };
