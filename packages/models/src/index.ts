@@ -2,6 +2,7 @@
 // generated from the pinned Kubernetes release (see k8s-release.json) plus the code that reads them.
 
 export { ModelsError, type ModelsErrorCode } from "./errors.js";
+export { elementKey, FieldSet, formatPath, type PathElement } from "./fieldpath/field-set.js";
 export type { BuiltinKinds } from "./generated/kinds.js";
 export type * from "./generated/namespaces.js";
 export { kubernetesRelease } from "./generated/release.js";
@@ -49,5 +50,3 @@ export {
   type WireObject,
   type WireOptions,
 } from "./wire/index.js";
-
-export { elementKey, FieldSet, formatPath, type PathElement } from "./fieldpath/field-set.js";
