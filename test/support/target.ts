@@ -20,6 +20,12 @@ export interface TestTarget {
   /** Set only for the in-process reference server. */
   readonly reference: RunningServer | undefined;
   call(method: string, path: string, opts?: CallOptions): Promise<CallResult>;
+  /**
+   * Forgets every past revision: the reference store compacts; a real apiserver's etcd is compacted
+   * (test:real exports KUBESDK_TEST_ETCD_ENDPOINT). On the real server only resources outside the
+   * watch cache (podtemplates in test:real) then answer 410 for old revisions.
+   */
+  compact(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -94,6 +100,19 @@ export async function startTarget(options: StartOptions = {}): Promise<TestTarge
         json = undefined;
       }
       return { status: res.statusCode, headers: res.headers, text, json };
+    },
+    async compact() {
+      if (reference) {
+        reference.store.compact();
+        return;
+      }
+      const endpoint = process.env.KUBESDK_TEST_ETCD_ENDPOINT;
+      if (!endpoint)
+        throw new Error(
+          "compacting a real apiserver needs KUBESDK_TEST_ETCD_ENDPOINT (set by pnpm test:real)",
+        );
+      const { compactEtcd } = await import("../../scripts/real-apiserver/compact.js");
+      await compactEtcd(endpoint);
     },
     async close() {
       await dispatcher.close();
