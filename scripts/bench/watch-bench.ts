@@ -60,7 +60,12 @@ async function main(): Promise<void> {
         )),
       );
     }
-    return { all, close: () => bodies.forEach((b) => b.destroy()) };
+    return {
+      all,
+      close: () => {
+        for (const b of bodies) b.destroy();
+      },
+    };
   }
 
   console.log(`watch fan-out benchmark (node ${process.version}), ${EVENTS} events per run`);

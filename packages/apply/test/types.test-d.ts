@@ -11,23 +11,23 @@ describe("ApplyConfiguration", () => {
       spec: { replicas: 2 },
     };
     expectTypeOf(ok.metadata.name).toEqualTypeOf<string>();
-    // @ts-expect-error metadata.name is required
     const noName: ApplyConfiguration<appsV1.Deployment> = {
       apiVersion: "apps/v1",
       kind: "Deployment",
+      // @ts-expect-error metadata.name is required
       metadata: {},
     };
-    // @ts-expect-error kind must be the kind's literal
     const wrongKind: ApplyConfiguration<appsV1.Deployment> = {
       apiVersion: "apps/v1",
+      // @ts-expect-error kind must be the kind's literal
       kind: "Pod",
       metadata: { name: "x" },
     };
-    // @ts-expect-error fields keep their types
     const wrongType: ApplyConfiguration<appsV1.Deployment> = {
       apiVersion: "apps/v1",
       kind: "Deployment",
       metadata: { name: "x" },
+      // @ts-expect-error fields keep their types
       spec: { replicas: "2" },
     };
     void [noName, wrongKind, wrongType];
