@@ -89,6 +89,19 @@ describe("create and get", () => {
     expect(res.json.details.causes[0]).toMatchObject({ reason: "FieldValueInvalid", field: "metadata.name" });
   });
 
+  it("rejects invalid label keys and values with 422", async () => {
+    const res = await t.call("POST", base(), { body: cm("badlabel", { a: "1" }, { labels: { ok: "-9" } }) });
+    expect(res.status).toBe(422);
+    expect(res.json.message).toContain(
+      'metadata.labels: Invalid value: "-9": a valid label must be an empty string',
+    );
+    const key = await t.call("POST", base(), {
+      body: cm("badkey", { a: "1" }, { labels: { "bad key": "x" } }),
+    });
+    expect(key.status).toBe(422);
+    expect(key.json.details.causes[0].field).toBe("metadata.labels");
+  });
+
   it("dry-run create returns the object without persisting it", async () => {
     const res = await t.call("POST", `${base()}?dryRun=All`, { body: cm("dry") });
     expect(res.status).toBe(201);

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { schemaFor } from "@kubesdk/models";
+import { validateLabelsAndAnnotations } from "../api/metadata-validation.js";
 import { generateName, nowTimestamp, validateName } from "../api/names.js";
 import { errors, type FieldError } from "../api/status.js";
 import { applyObject } from "../apply/apply-handler.js";
@@ -72,7 +73,7 @@ function nameRule(r: ServedResource): "label" | "subdomain" {
 function validate(r: ServedResource, obj: KubeObject, old?: KubeObject): void {
   const meta = metadataOf(obj);
   const name = String(meta.name ?? "");
-  const errs: FieldError[] = [...validateName(name, nameRule(r))];
+  const errs: FieldError[] = [...validateName(name, nameRule(r)), ...validateLabelsAndAnnotations(meta)];
   if (r.custom) errs.push(...r.custom.validate(obj, old));
   if (r.strategy?.validate) errs.push(...r.strategy.validate(obj, old));
   if (errs.length > 0) throw errors.invalid(r.kind, r.group, name, errs);
