@@ -1,11 +1,12 @@
 /**
  * Client benchmark: one LIST of 5 000 pods from the reference server (run in a child process, so
  * its CPU time does not share this process's event loop), fetched by
- *   - @kubesdk/client            kube.resource("v1", "Pod").list()
- *   - @kubernetes/client-node    CoreV1Api.listNamespacedPod()
  *   - the raw limit              undici request + JSON.parse of the same bytes
- * Rounds interleave the three so drift hits them alike. Reports the median time per list and each
- * one's ratio to the raw limit. No assertions: machines are noisy, read the ratios.
+ *   - @kubesdk/client            kube.resource("v1", "Pod").list(), in JSON and in protobuf
+ *   - @kubernetes/client-node    CoreV1Api.listNamespacedPod()
+ * Rounds interleave the contenders so drift hits them alike. Reports the median time per list and
+ * its ratio to the raw limit; then, for the same payload, bytes and decode time of protobuf
+ * (@kubesdk/models' codec) as ratios to JSON.parse. No assertions: machines are noisy.
  *
  * Run: node --conditions=source --import tsx scripts/bench/client-bench.ts
  * Env: BENCH_PODS (default 5000), BENCH_ROUNDS (default 15).
@@ -17,14 +18,21 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as k8s from "@kubernetes/client-node";
 import { KubeClient } from "@kubesdk/client";
+import { decodeObject, encodeObject } from "@kubesdk/models";
 import { Agent, request } from "undici";
 import YAML from "yaml";
-import { percentile } from "./stats.js";
+import { mib, percentile } from "./stats.js";
 
 const PODS = Number(process.env.BENCH_PODS ?? 5000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const WARMUP = 3;
 const NAMESPACE = "bench";
+const PROTOBUF = "application/vnd.kubernetes.protobuf";
+const utf8 = new TextDecoder();
+
+interface PodList {
+  items: unknown[];
+}
 
 /** A pod shaped like one a controller and kubelet produced: labels, owner, two containers, status. */
 function pod(i: number): Record<string, unknown> {
@@ -133,6 +141,48 @@ interface Contender {
   readonly run: () => Promise<number>;
 }
 
+/** Runs every contender WARMUP + ROUNDS times, round-robin; returns the measured times (ms) of each. */
+async function measure(contenders: readonly Contender[], expected: number): Promise<Map<string, number[]>> {
+  const times = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+    for (const c of contenders) {
+      const t0 = performance.now();
+      const n = await c.run();
+      const ms = performance.now() - t0;
+      if (n !== expected) throw new Error(`${c.name} returned ${n} items, expected ${expected}`);
+      if (round >= WARMUP) times.get(c.name)?.push(ms);
+    }
+  }
+  return times;
+}
+
+const median = (values: readonly number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+const p90 = (values: readonly number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    90,
+  );
+
+/** Prints one row per contender: median and p90 ms and the median's ratio to the first contender's. */
+function printTable(title: string, times: Map<string, number[]>, unit: string): void {
+  const rows = [...times];
+  const base = median(rows[0]?.[1] ?? []);
+  console.log(`\n${title}\n`);
+  console.log(
+    `${"".padEnd(40)}${`${unit} median`.padStart(14)}${"p90".padStart(10)}${`× ${rows[0]?.[0].split(":")[0]}`.padStart(10)}`,
+  );
+  for (const [name, values] of rows) {
+    const m = median(values);
+    console.log(
+      `${name.padEnd(40)}${m.toFixed(1).padStart(14)}${p90(values).toFixed(1).padStart(10)}${(m / base).toFixed(2).padStart(10)}`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const { child, kubeconfigPath } = await startChild();
   try {
@@ -141,67 +191,84 @@ async function main(): Promise<void> {
     const ca = Buffer.from(kc.clusters[0].cluster["certificate-authority-data"], "base64").toString();
     const token: string = kc.users[0].user.token;
     const path = `/api/v1/namespaces/${NAMESPACE}/pods`;
+    const agent = new Agent({ connect: { ca } });
+    const fetchBytes = async (accept: string) => {
+      const res = await request(server + path, {
+        headers: { authorization: `Bearer ${token}`, accept },
+        dispatcher: agent,
+      });
+      const contentType = String(res.headers["content-type"]);
+      return { bytes: new Uint8Array(await res.body.arrayBuffer()), contentType };
+    };
 
     const kube = await KubeClient.fromKubeconfig({ kubeconfig: { path: kubeconfigPath } });
-    const pods = kube.resource("v1", "Pod");
+    const kubeProtobuf = await KubeClient.fromKubeconfig({
+      kubeconfig: { path: kubeconfigPath },
+      protobuf: true,
+    });
     const nodeConfig = new k8s.KubeConfig();
     nodeConfig.loadFromFile(kubeconfigPath);
     const core = nodeConfig.makeApiClient(k8s.CoreV1Api);
-    const agent = new Agent({ connect: { ca } });
-    let wireBytes = 0;
 
-    const contenders: Contender[] = [
-      {
-        name: "raw: undici + JSON.parse",
-        run: async () => {
-          const res = await request(server + path, {
-            headers: { authorization: `Bearer ${token}`, accept: "application/json" },
-            dispatcher: agent,
-          });
-          const bytes = await res.body.arrayBuffer();
-          wireBytes = bytes.byteLength;
-          return (JSON.parse(Buffer.from(bytes).toString("utf8")) as { items: unknown[] }).items.length;
+    // 1. End to end: request, transfer, decode.
+    const json = await fetchBytes("application/json");
+    const proto = await fetchBytes(`${PROTOBUF}, application/json`);
+    const served = proto.contentType.startsWith(PROTOBUF)
+      ? "protobuf"
+      : `JSON: server sent ${proto.contentType}`;
+    const endToEnd = await measure(
+      [
+        {
+          name: "raw: undici + JSON.parse",
+          run: async () =>
+            (JSON.parse(utf8.decode((await fetchBytes("application/json")).bytes)) as PodList).items.length,
         },
-      },
-      { name: "@kubesdk/client", run: async () => (await pods.list({ namespace: NAMESPACE })).items.length },
-      {
-        name: "@kubernetes/client-node 1.4.0",
-        run: async () => (await core.listNamespacedPod({ namespace: NAMESPACE })).items.length,
-      },
-    ];
-
-    const times = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
-    for (let round = 0; round < WARMUP + ROUNDS; round++) {
-      for (const c of contenders) {
-        const t0 = performance.now();
-        const n = await c.run();
-        const ms = performance.now() - t0;
-        if (n !== PODS) throw new Error(`${c.name} returned ${n} pods, expected ${PODS}`);
-        if (round >= WARMUP) times.get(c.name)?.push(ms);
-      }
-    }
-
-    const median = (name: string) =>
-      percentile(
-        [...(times.get(name) ?? [])].sort((a, b) => a - b),
-        50,
-      );
-    const raw = median(contenders[0]?.name as string);
-    console.log(
-      `\nLIST of ${PODS} pods (${(wireBytes / 1024 / 1024).toFixed(1)} MiB JSON), median of ${ROUNDS} rounds after ${WARMUP} warm-up\n`,
+        {
+          name: "@kubesdk/client (JSON)",
+          run: async () => (await kube.resource("v1", "Pod").list({ namespace: NAMESPACE })).items.length,
+        },
+        {
+          name: `@kubesdk/client (${served})`,
+          run: async () =>
+            (await kubeProtobuf.resource("v1", "Pod").list({ namespace: NAMESPACE })).items.length,
+        },
+        {
+          name: "@kubernetes/client-node 1.4.0",
+          run: async () => (await core.listNamespacedPod({ namespace: NAMESPACE })).items.length,
+        },
+      ],
+      PODS,
     );
-    console.log(
-      `${"contender".padEnd(34)}${"ms/list".padStart(10)}${"p90 ms".padStart(10)}${"× raw".padStart(8)}`,
+    printTable(
+      `LIST of ${PODS} pods, end to end (${mib(json.bytes.length)} as JSON); ${ROUNDS} rounds after ${WARMUP} warm-up`,
+      endToEnd,
+      "ms",
     );
-    for (const c of contenders) {
-      const sorted = [...(times.get(c.name) ?? [])].sort((a, b) => a - b);
-      const m = median(c.name);
-      console.log(
-        `${c.name.padEnd(34)}${m.toFixed(1).padStart(10)}${percentile(sorted, 90).toFixed(1).padStart(10)}${(m / raw).toFixed(2).padStart(8)}`,
-      );
-    }
+
+    // 2. The codec alone, on the same payload: protobuf bytes as the server sent them, or (if it
+    // sent JSON) as the codec encodes the same list.
+    const pbBytes = served === "protobuf" ? proto.bytes : encodeObject(JSON.parse(utf8.decode(json.bytes)));
+    const decoding = await measure(
+      [
+        {
+          name: "raw: JSON.parse",
+          run: async () => (JSON.parse(utf8.decode(json.bytes)) as PodList).items.length,
+        },
+        {
+          name: "protobuf: decodeObject",
+          run: async () => (decodeObject(pbBytes) as unknown as PodList).items.length,
+        },
+      ],
+      PODS,
+    );
+    printTable(
+      `Decoding the same list: JSON ${mib(json.bytes.length)}, protobuf ${mib(pbBytes.length)} (${(pbBytes.length / json.bytes.length).toFixed(2)} × JSON bytes${served === "protobuf" ? "" : ", encoded locally"})`,
+      decoding,
+      "ms",
+    );
     await agent.close();
     await kube.close();
+    await kubeProtobuf.close();
   } finally {
     child.kill();
   }

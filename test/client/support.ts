@@ -113,15 +113,55 @@ export function namespacedSuite(
   };
 }
 
-/** A dispatcher factory that records method and path (with query) of every request sent. */
-export function recordingDispatcher(): { factory: DispatcherFactory; requests: string[] } {
+/** One request as the dispatcher saw it, with the Content-Types that went each way. */
+export interface Exchange {
+  readonly request: string;
+  readonly accept: string | undefined;
+  readonly requestContentType: string | undefined;
+  responseContentType: string | undefined;
+}
+
+function headerOf(headers: unknown, name: string): string | undefined {
+  const value = (headers as Record<string, string | string[] | undefined> | undefined)?.[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * A dispatcher factory that records every request (method and path with query) and the
+ * Content-Types on the wire, as sent and received, before anything else interprets them.
+ */
+export function recordingDispatcher(): {
+  factory: DispatcherFactory;
+  requests: string[];
+  exchanges: Exchange[];
+} {
   const requests: string[] = [];
+  const exchanges: Exchange[] = [];
   const factory: DispatcherFactory = (settings, certificate) =>
     createDispatcher(settings, certificate).compose((dispatch) => (options, handler) => {
-      requests.push(`${options.method} ${options.path}`);
-      return dispatch(options, handler);
+      const exchange: Exchange = {
+        request: `${options.method} ${options.path}`,
+        accept: headerOf(options.headers, "accept"),
+        requestContentType: headerOf(options.headers, "content-type"),
+        responseContentType: undefined,
+      };
+      requests.push(exchange.request);
+      exchanges.push(exchange);
+      const recording = new Proxy(handler, {
+        get(target, key) {
+          if (key === "onResponseStart") {
+            return (...args: Parameters<NonNullable<typeof handler.onResponseStart>>) => {
+              exchange.responseContentType = headerOf(args[2], "content-type");
+              return target.onResponseStart?.(...args);
+            };
+          }
+          const value = Reflect.get(target, key);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      return dispatch(options, recording);
     });
-  return { factory, requests };
+  return { factory, requests, exchanges };
 }
 
 /** Served names of a test CRD. */

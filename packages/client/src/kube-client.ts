@@ -9,6 +9,7 @@ import {
 } from "@kubesdk/models";
 import {
   type ClusterConnection,
+  createDispatcher,
   createTransport,
   type HttpTransport,
   type LoadConnectionOptions,
@@ -19,6 +20,7 @@ import { Discovery } from "./discovery/discovery.js";
 import { ClientError } from "./errors.js";
 import { BodyCodec, type ProtobufCodec } from "./io/body-codec.js";
 import type { ClientContext, RequestControl } from "./io/context.js";
+import { modelsProtobufCodec, withProtobufStatus } from "./io/protobuf.js";
 import type { ApiWarning } from "./io/warnings.js";
 import type { BuiltinApiVersion, BuiltinList, BuiltinObject, BuiltinResourceKind } from "./kinds.js";
 import { ResourceClient } from "./resource-client.js";
@@ -49,10 +51,11 @@ export interface KubeClientOptions {
   readonly namespace?: string;
   /**
    * Ask for protobuf for built-in kinds (`Accept: application/vnd.kubernetes.protobuf,
-   * application/json`) and send protobuf bodies on create/replace. Needs `protobufCodec`.
+   * application/json`; responses are decoded by their Content-Type) and send protobuf bodies on
+   * create/replace. Custom resources and Tables stay JSON.
    */
   readonly protobuf?: boolean;
-  /** Encodes and decodes protobuf bodies and watch frames. */
+  /** Encodes and decodes protobuf bodies and watch frames (default: @kubesdk/models' wire codec). */
   readonly protobufCodec?: ProtobufCodec;
   /** Receives the server's Warning headers (deprecations, dropped fields under fieldValidation=Warn). */
   readonly onWarning?: (warning: ApiWarning) => void;
@@ -99,20 +102,18 @@ export class KubeClient {
   }
 
   /**
-   * A client over an existing transport. For protobuf watches the transport must have been created
-   * with the codec's frame decoder ({@link createClient} does that).
+   * A client over an existing transport. With `protobuf`, watches need the transport to have the
+   * codec's frame decoder, and API errors keep their details only if protobuf Status bodies reach
+   * the transport as JSON: {@link createClient} sets up both.
    */
   constructor(transport: HttpTransport, options: KubeClientOptions = {}) {
-    if (options.protobuf === true && options.protobufCodec === undefined) {
-      throw new ClientError("PROTOBUF_UNSUPPORTED", "protobuf needs a protobufCodec");
-    }
     this.transport = transport;
     this.namespace = options.namespace ?? transport.connection.namespace;
     this.discovery = new Discovery(transport);
     this.#registry = options.registry ?? builtinRegistry;
     this.#context = {
       transport,
-      codec: new BodyCodec(options.protobufCodec),
+      codec: new BodyCodec(options.protobufCodec ?? modelsProtobufCodec),
       defaultNamespace: this.namespace,
       protobuf: options.protobuf === true,
       onWarning: options.onWarning,
@@ -161,10 +162,20 @@ export class KubeClient {
 
 /** A client for a connection, with its own transport. */
 export function createClient(connection: ClusterConnection, options: CreateClientOptions = {}): KubeClient {
-  const codec = options.protobufCodec;
+  const codec = options.protobufCodec ?? modelsProtobufCodec;
+  const protobuf = options.protobuf === true;
   const transport = createTransport(connection, {
     ...options.transport,
-    ...(codec !== undefined ? { protobufWatchFrameDecoder: codec.decodeWatchFrame } : {}),
+    // Frames are decoded by the response's Content-Type, so the decoder is harmless without protobuf.
+    protobufWatchFrameDecoder: codec.decodeWatchFrame,
+    ...(protobuf
+      ? {
+          dispatcherFactory: withProtobufStatus(
+            options.transport?.dispatcherFactory ?? createDispatcher,
+            codec.decode,
+          ),
+        }
+      : {}),
   });
   return new KubeClient(transport, options);
 }

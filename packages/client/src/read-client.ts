@@ -58,18 +58,24 @@ export class ReadClient<Item, List extends { items: Item[] }> {
     return openWatch<Item>(this.context, request, options);
   }
 
-  // Items of built-in lists come without apiVersion/kind on the wire (JSON and protobuf alike);
-  // typed callers expect them, so they are filled in from the resource.
+  // Items of built-in lists come without apiVersion/kind on the wire (always in protobuf, and in JSON
+  // from a real server); typed callers expect them, so they are filled in.
   #typedItems(list: List): List {
-    const kind = this.requests.target.kind;
-    if (this.#representation !== "object" || kind === undefined || !Array.isArray(list?.items)) return list;
-    const apiVersion = apiVersionOf(this.requests.target);
+    const type = this.#itemType();
+    if (type === undefined || !Array.isArray(list?.items)) return list;
     for (const item of list.items as KubernetesObject[]) {
       if (item.kind === undefined) {
-        item.apiVersion = apiVersion;
-        item.kind = kind;
+        item.apiVersion = type.apiVersion;
+        item.kind = type.kind;
       }
     }
     return list;
+  }
+
+  #itemType(): { apiVersion: string; kind: string } | undefined {
+    if (this.#representation === "metadata")
+      return { apiVersion: "meta.k8s.io/v1", kind: "PartialObjectMetadata" };
+    const { kind } = this.requests.target;
+    return kind === undefined ? undefined : { apiVersion: apiVersionOf(this.requests.target), kind };
   }
 }

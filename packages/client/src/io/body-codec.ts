@@ -1,4 +1,4 @@
-import type { GroupVersionKind } from "@kubesdk/models";
+import { apiVersionOf, type GroupVersionKind } from "@kubesdk/models";
 import {
   type ApiRequest,
   type HttpResponse,
@@ -35,11 +35,11 @@ export class BodyCodec {
       throw new ClientError("PROTOBUF_UNSUPPORTED", "no protobuf codec is configured");
     }
     if (request.body === undefined || request.contentType !== JSON_MEDIA_TYPE) return request;
-    return {
-      ...request,
-      body: this.protobuf.encode(request.body as object, kind),
-      contentType: PROTOBUF_MEDIA_TYPE,
-    };
+    // The envelope names the kind; objects written without apiVersion/kind get the resource's.
+    const body = request.body as { apiVersion?: unknown; kind?: unknown };
+    const typed =
+      body.apiVersion && body.kind ? body : { ...body, apiVersion: apiVersionOf(kind), kind: kind.kind };
+    return { ...request, body: this.protobuf.encode(typed, kind), contentType: PROTOBUF_MEDIA_TYPE };
   }
 
   /** The body of a successful response, decoded by its Content-Type (JSON when none is given). */
