@@ -1,0 +1,383 @@
+/**
+ * Informer: a reflector feeding an indexed store, and handlers told about every change. The store is
+ * updated first, then each handler's queue receives the notifications (see HandlerQueue), so a handler
+ * reading the store always sees a state that includes the change it is handling.
+ */
+import type { KubernetesObject } from "@kubesdk/models";
+import type { HttpTransport } from "@kubesdk/transport";
+import { EventEmitter } from "eventemitter3";
+import { Backoff } from "./backoff.js";
+import {
+  InformerStoppedError,
+  InvalidInformerOptionError,
+  SyncAbortedError,
+  SyncTimeoutError,
+} from "./errors.js";
+import type { ErrorContext, InformerEvents } from "./events.js";
+import { HandlerQueue } from "./handler-queue.js";
+import type { EventHandlers, HandlerOptions, Notification } from "./handlers.js";
+import { HttpListerWatcher, type ListerWatcher } from "./list-watcher.js";
+import { resourceVersionOf } from "./object-meta.js";
+import { count, type InformerOptions, type ResolvedOptions, resolveOptions } from "./options.js";
+import { Reflector, type ReflectorEmit, type ReflectorSink } from "./reflector.js";
+import { InformerStats, type InformerStatsSnapshot } from "./stats.js";
+import { type ReadonlyStore, Store } from "./store.js";
+
+/** A handler's registration on an informer. */
+export interface HandlerRegistration {
+  readonly name: string;
+  /** True once this handler has received every object of its initial state. */
+  readonly hasSynced: boolean;
+  /** Unregisters the handler: nothing more is delivered to it. */
+  remove(): void;
+}
+
+export interface WaitForSyncOptions {
+  readonly signal?: AbortSignal;
+  /** Reject with SyncTimeoutError after this many ms (default: wait as long as it takes). */
+  readonly timeoutMs?: number;
+}
+
+interface Registration<T> extends HandlerRegistration {
+  readonly queue: HandlerQueue<T>;
+  readonly resyncPeriodMs: number;
+  timer: ReturnType<typeof setInterval> | undefined;
+}
+
+interface Waiter {
+  resolve(): void;
+  reject(err: Error): void;
+}
+
+export class Informer<T extends KubernetesObject = KubernetesObject> extends EventEmitter<InformerEvents> {
+  readonly #options: ResolvedOptions<T>;
+  readonly #store: Store<T>;
+  readonly #reflector: Reflector<T>;
+  readonly #handlers = new Set<Registration<T>>();
+  readonly #waiters = new Set<Waiter>();
+  readonly #abort = new AbortController();
+  readonly #stats = new InformerStats();
+  #phase: "new" | "running" | "stopped" = "new";
+  #run: Promise<void> | undefined;
+  #detachSignal: () => void = () => {};
+  #storeSynced = false;
+  #synced = false;
+  #lastSyncResourceVersion = "";
+  #handlerNumber = 0;
+
+  /** `transport` may be undefined only when `options.listerWatcher` is given. */
+  constructor(transport: HttpTransport | undefined, options: InformerOptions<T>) {
+    super();
+    const o = resolveOptions(options);
+    this.#options = o;
+    this.#store = new Store<T>({ indexers: o.indexers });
+    let listerWatcher: ListerWatcher<T>;
+    if (o.listerWatcher !== undefined) listerWatcher = o.listerWatcher;
+    else if (transport === undefined)
+      throw new InvalidInformerOptionError("transport", "a transport or options.listerWatcher is required");
+    else
+      listerWatcher = new HttpListerWatcher<T>(transport, {
+        resource: o.resource,
+        ...(o.namespace !== undefined ? { namespace: o.namespace } : {}),
+        ...(o.labelSelector !== undefined ? { labelSelector: o.labelSelector } : {}),
+        ...(o.fieldSelector !== undefined ? { fieldSelector: o.fieldSelector } : {}),
+        metadataOnly: o.metadataOnly,
+      });
+    const sink: ReflectorSink<T> = {
+      replace: (items, rv, initial) => this.#replace(items, rv, initial),
+      apply: (type, obj, rv) => this.#apply(type, obj, rv),
+      bookmark: (rv) => this.#bookmark(rv),
+    };
+    this.#reflector = new Reflector<T>(
+      {
+        listerWatcher,
+        expectedKind: o.metadataOnly ? "PartialObjectMetadata" : o.resource.kind,
+        pageSize: o.pageSize,
+        streamingList: o.initialList === "stream",
+        watchTimeoutSeconds: o.watchTimeoutSeconds,
+        idleTimeoutMs: o.idleTimeoutMs,
+        minWatchDurationMs: o.minWatchDurationMs,
+        backoff: new Backoff(o.backoff, o.random),
+        random: o.random,
+        transform: o.transform,
+      },
+      sink,
+      // Reflector events are a subset of the informer's.
+      (name, ...args) => (this.#emit as ReflectorEmit)(name, ...args),
+    );
+  }
+
+  /** The cache. Read-only: the informer alone changes it. */
+  get store(): ReadonlyStore<T> {
+    return this.#store;
+  }
+
+  /** True once the initial state is in the store and every handler has received its initial adds. */
+  get hasSynced(): boolean {
+    return this.#synced;
+  }
+
+  /** The resourceVersion of the last list, event or bookmark ("" before the first list). */
+  get lastSyncResourceVersion(): string {
+    return this.#lastSyncResourceVersion;
+  }
+
+  /** The reflector's state: Empty, InitPage, InitListed, StreamingList, Watching, Backoff or Stopped. */
+  get reflectorState(): string {
+    return this.#reflector.state;
+  }
+
+  /** Counters of lists, watches, events by type, backoffs, errors and the store size. */
+  stats(): InformerStatsSnapshot {
+    return this.#stats.snapshot(this.#store.size, this.#lastSyncResourceVersion);
+  }
+
+  /** Adds indexes; objects already cached are indexed at once. */
+  addIndexers(indexers: Parameters<Store<T>["addIndexers"]>[0]): void {
+    this.#store.addIndexers(indexers);
+  }
+
+  /**
+   * Registers handlers. A handler added after the initial sync first receives the current store as
+   * adds with isInInitialList true, then live changes. Throws InformerStoppedError after stop().
+   */
+  addEventHandler(handlers: EventHandlers<T>, options: HandlerOptions = {}): HandlerRegistration {
+    if (this.#phase === "stopped")
+      throw new InformerStoppedError("the informer was stopped; it accepts no new handlers");
+    if (typeof handlers !== "object" || handlers === null)
+      throw new InvalidInformerOptionError("handlers", "must be an object with add, update and/or delete");
+    const name = options.name ?? `handler-${++this.#handlerNumber}`;
+    const resyncPeriodMs = count("resyncPeriodMs", options.resyncPeriodMs ?? this.#options.resyncPeriodMs);
+    const queue = new HandlerQueue<T>({
+      name,
+      handlers,
+      maxPending: this.#options.maxPendingNotifications,
+      store: this.#store,
+      onError: (err) => this.#report(err, { during: "handler", willRetry: false, handler: name }),
+      onOverflow: (dropped) => this.#emit("handlerOverflow", { handler: name, dropped }),
+      onSynced: () => this.#checkSynced(),
+    });
+    const registration: Registration<T> = {
+      name,
+      queue,
+      resyncPeriodMs,
+      timer: undefined,
+      get hasSynced() {
+        return queue.synced;
+      },
+      remove: () => this.#removeHandler(registration),
+    };
+    this.#handlers.add(registration);
+    if (this.#storeSynced) {
+      const adds = this.#store
+        .list()
+        .map((obj): Notification<T> => ({ type: "add", obj, isInInitialList: true }));
+      queue.enqueue([...adds, { type: "synced" }]);
+    }
+    if (resyncPeriodMs > 0)
+      registration.timer = setInterval(() => this.#resync(registration), resyncPeriodMs);
+    return registration;
+  }
+
+  /** Starts listing and watching. Aborting `signal` stops the informer like stop(). */
+  start(signal?: AbortSignal): this {
+    if (this.#phase === "stopped")
+      throw new InformerStoppedError("a stopped informer cannot be started again");
+    if (this.#phase === "running") return this;
+    this.#phase = "running";
+    if (signal !== undefined) {
+      const onAbort = () => void this.stop();
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#detachSignal = () => signal.removeEventListener("abort", onAbort);
+    }
+    this.#run = this.#reflector.run(this.#abort.signal);
+    // Resync timers run only while the informer does, so an informer never started holds no timer.
+    for (const h of this.#handlers) this.#startResync(h);
+    if (signal?.aborted) void this.stop();
+    return this;
+  }
+
+  /**
+   * Stops: closes the watch, cancels timers and handler deliveries, rejects pending waits with
+   * InformerStoppedError. Resolves when nothing of the informer runs any more.
+   */
+  async stop(): Promise<void> {
+    if (this.#phase !== "stopped") {
+      this.#phase = "stopped";
+      this.#detachSignal();
+      this.#abort.abort();
+      for (const h of this.#handlers) this.#closeHandler(h);
+      const err = new InformerStoppedError();
+      for (const w of [...this.#waiters]) w.reject(err);
+      await this.#run;
+      this.#emit("stopped");
+      return;
+    }
+    await this.#run;
+  }
+
+  /** Resolves once synced; rejects on stop (InformerStoppedError), timeout (SyncTimeoutError) or abort. */
+  waitForSync(options: WaitForSyncOptions = {}): Promise<void> {
+    if (this.#synced) return Promise.resolve();
+    if (this.#phase === "stopped") return Promise.reject(new InformerStoppedError());
+    const { signal, timeoutMs } = options;
+    if (signal?.aborted) return Promise.reject(new SyncAbortedError(signal.reason));
+    if (timeoutMs !== undefined) count("timeoutMs", timeoutMs);
+    return new Promise<void>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const onAbort = () => waiter.reject(new SyncAbortedError(signal?.reason));
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        this.#waiters.delete(waiter);
+      };
+      const waiter: Waiter = {
+        resolve: () => {
+          done();
+          resolve();
+        },
+        reject: (err) => {
+          done();
+          reject(err);
+        },
+      };
+      this.#waiters.add(waiter);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      if (timeoutMs !== undefined)
+        timer = setTimeout(() => waiter.reject(new SyncTimeoutError(timeoutMs)), timeoutMs);
+    });
+  }
+
+  // ---- the reflector's sink ----
+
+  #replace(items: readonly T[], resourceVersion: string, initial: boolean): void {
+    const diff = this.#store.replace(items, (err) =>
+      this.#report(err, { during: "index", willRetry: false }),
+    );
+    this.#lastSyncResourceVersion = resourceVersion;
+    const batch: Notification<T>[] = [
+      ...diff.added.map((obj): Notification<T> => ({ type: "add", obj, isInInitialList: initial })),
+      ...diff.updated.map(({ oldObj, newObj }): Notification<T> => ({ type: "update", oldObj, newObj })),
+      ...diff.deleted.map((obj): Notification<T> => ({ type: "delete", obj })),
+    ];
+    for (const h of this.#handlers)
+      h.queue.enqueue(initial && !h.queue.synced ? [...batch, { type: "synced" }] : batch);
+    this.#emit("replace", {
+      initial,
+      resourceVersion,
+      added: diff.added.length,
+      updated: diff.updated.length,
+      deleted: diff.deleted.length,
+      unchanged: diff.unchanged,
+      storeSize: this.#store.size,
+    });
+    if (initial) {
+      this.#storeSynced = true;
+      this.#checkSynced();
+    }
+  }
+
+  #apply(type: "ADDED" | "MODIFIED" | "DELETED", obj: T, resourceVersion: string | undefined): void {
+    let batch: Notification<T>[] = [];
+    try {
+      if (type === "DELETED") {
+        const old = this.#store.delete(this.#store.keyOf(obj));
+        // A deletion of something never cached has nothing to tell handlers.
+        if (old !== undefined) batch = [{ type: "delete", obj }];
+      } else {
+        const current = this.#store.get(this.#store.keyOf(obj));
+        // The same version again (a replayed event) changes nothing.
+        if (
+          current === undefined ||
+          resourceVersion === undefined ||
+          resourceVersionOf(current) !== resourceVersion
+        ) {
+          const old = this.#store.upsert(obj);
+          batch = [
+            old === undefined
+              ? { type: "add", obj, isInInitialList: false }
+              : { type: "update", oldObj: old, newObj: obj },
+          ];
+        }
+      }
+    } catch (err) {
+      this.#report(err, { during: "index", willRetry: false });
+    }
+    if (resourceVersion !== undefined) this.#lastSyncResourceVersion = resourceVersion;
+    for (const h of this.#handlers) h.queue.enqueue(batch);
+    this.#emit("event", { type, resourceVersion, storeSize: this.#store.size });
+  }
+
+  #bookmark(resourceVersion: string): void {
+    this.#lastSyncResourceVersion = resourceVersion;
+    this.#emit("event", { type: "BOOKMARK", resourceVersion, storeSize: this.#store.size });
+  }
+
+  // ---- handlers, sync, events ----
+
+  #startResync(h: Registration<T>): void {
+    if (h.resyncPeriodMs > 0 && h.timer === undefined)
+      h.timer = setInterval(() => this.#resync(h), h.resyncPeriodMs);
+  }
+
+  #resync(h: Registration<T>): void {
+    // A handler still busy with the previous round (or not yet synced) skips this one.
+    if (!this.#storeSynced || !h.queue.synced || h.queue.resyncPending) return;
+    this.#stats.resyncs++;
+    h.queue.enqueue(
+      this.#store
+        .list()
+        .map((obj): Notification<T> => ({ type: "update", oldObj: obj, newObj: obj, resync: true })),
+    );
+  }
+
+  #removeHandler(h: Registration<T>): void {
+    if (!this.#handlers.delete(h)) return;
+    this.#closeHandler(h);
+    this.#checkSynced();
+  }
+
+  #closeHandler(h: Registration<T>): void {
+    clearInterval(h.timer);
+    h.timer = undefined;
+    h.queue.close();
+  }
+
+  #checkSynced(): void {
+    if (this.#synced || !this.#storeSynced || this.#phase === "stopped") return;
+    for (const h of this.#handlers) if (!h.queue.synced) return;
+    this.#synced = true;
+    for (const w of [...this.#waiters]) w.resolve();
+    this.#emit("synced");
+  }
+
+  #report(err: unknown, context: ErrorContext): void {
+    this.#emit("error", err instanceof Error ? err : new Error(String(err)), context);
+  }
+
+  /** Emits to listeners; a listener that throws is reported on `error` and does not disturb the informer. */
+  #emit<K extends keyof InformerEvents>(name: K, ...args: InformerEvents[K]): void {
+    this.#stats.count(name, args);
+    try {
+      (this.emit as (event: K, ...a: InformerEvents[K]) => boolean)(name, ...args);
+    } catch (err) {
+      if (name === "error") return;
+      try {
+        this.emit("error", err instanceof Error ? err : new Error(String(err)), {
+          during: "listener",
+          willRetry: false,
+        });
+      } catch {
+        // An error listener that throws has nobody left to report to.
+      }
+    }
+  }
+}
+
+/** Creates an informer over a transport. */
+export function createInformer<T extends KubernetesObject = KubernetesObject>(
+  transport: HttpTransport,
+  options: InformerOptions<T>,
+): Informer<T> {
+  return new Informer<T>(transport, options);
+}

@@ -1,0 +1,429 @@
+/**
+ * Reflector: keeps a sink in step with one collection on the API server, as one explicit state
+ * machine. Each state is a value; `#step` performs the state's I/O and returns the next state.
+ *
+ *   Empty ─(list+watch)─▶ InitPage ─(continue)─▶ InitPage … ─▶ InitListed ─▶ Watching ─┐
+ *     │                                                                      ▲         │
+ *     └─(streaming list)─▶ StreamingList ──(end bookmark, same stream)───────┘         │
+ *   Watching / StreamingList end ─(decideAfterWatch)─▶ Watching | Empty | Backoff ◀────┘
+ *   Backoff ─(delay)─▶ the state it was given;  any state ─(signal)─▶ Stopped
+ *
+ * The decisions (which resourceVersion to list at, when to back off) live in reactions.ts.
+ */
+import type { KubernetesObject } from "@kubesdk/models";
+import type { WatchStream } from "@kubesdk/transport";
+import type { Backoff } from "./backoff.js";
+import type { ErrorContext, ListReason, ReflectorEvents } from "./events.js";
+import { intake } from "./intake.js";
+import type { ListerWatcher } from "./list-watcher.js";
+import { isInitialEventsEnd, objectKey, resourceVersionOf } from "./object-meta.js";
+import {
+  decideAfterListFailure,
+  decideAfterWatch,
+  type ListPlan,
+  planFor,
+  type WatchOutcome,
+} from "./reactions.js";
+import { sleep } from "./sleep.js";
+
+/** Where the reflector delivers what it learns. Implementations must not throw. */
+export interface ReflectorSink<T> {
+  /** The complete state at `resourceVersion` (a list, or a streaming list's initial events). */
+  replace(items: readonly T[], resourceVersion: string, initial: boolean): void;
+  apply(type: "ADDED" | "MODIFIED" | "DELETED", obj: T, resourceVersion: string | undefined): void;
+  bookmark(resourceVersion: string): void;
+}
+
+export type ReflectorEmit = <K extends keyof ReflectorEvents>(name: K, ...args: ReflectorEvents[K]) => void;
+
+export interface ReflectorConfig<T> {
+  readonly listerWatcher: ListerWatcher<T>;
+  /** Objects of another kind are reported and skipped; undefined accepts any kind. */
+  readonly expectedKind: string | undefined;
+  /** Page size of lists from the latest state; undefined lists in one response. */
+  readonly pageSize: number | undefined;
+  readonly streamingList: boolean;
+  readonly watchTimeoutSeconds: { readonly min: number; readonly max: number };
+  readonly idleTimeoutMs: number;
+  readonly minWatchDurationMs: number;
+  readonly backoff: Backoff;
+  readonly random: () => number;
+  readonly transform: ((obj: T) => T) | undefined;
+}
+
+/** The reflector's states (see the diagram above). */
+export type ReflectorState<T> =
+  | { readonly kind: "Empty"; readonly resourceVersion: string | undefined; readonly reason: ListReason }
+  | {
+      readonly kind: "InitPage";
+      readonly plan: ListPlan;
+      readonly reason: ListReason;
+      readonly continueToken: string | undefined;
+      /** Objects of the pages so far (filled in place). */
+      readonly items: T[];
+      readonly pages: number;
+      readonly startedAt: number;
+    }
+  | { readonly kind: "InitListed"; readonly items: T[]; readonly resourceVersion: string }
+  | {
+      readonly kind: "StreamingList";
+      readonly resourceVersion: string | undefined;
+      readonly reason: ListReason;
+    }
+  | { readonly kind: "Watching"; readonly resourceVersion: string }
+  | {
+      readonly kind: "Backoff";
+      readonly delayMs: number;
+      readonly reason: string;
+      readonly retryAfterMs: number | undefined;
+      readonly then: ReflectorState<T>;
+    }
+  | { readonly kind: "Stopped" };
+
+const STOPPED = { kind: "Stopped" } as const;
+
+export class Reflector<T extends KubernetesObject> {
+  readonly #config: ReflectorConfig<T>;
+  readonly #sink: ReflectorSink<T>;
+  readonly #emit: ReflectorEmit;
+  #state: ReflectorState<T> = { kind: "Empty", resourceVersion: undefined, reason: "initial" };
+  #lastResourceVersion: string | undefined;
+  #listedOnce = false;
+  #streaming: boolean;
+
+  constructor(config: ReflectorConfig<T>, sink: ReflectorSink<T>, emit: ReflectorEmit) {
+    this.#config = config;
+    this.#sink = sink;
+    this.#emit = emit;
+    this.#streaming = config.streamingList;
+  }
+
+  /** The current state's kind. */
+  get state(): ReflectorState<T>["kind"] {
+    return this.#state.kind;
+  }
+
+  /** The last resourceVersion seen (list, event or bookmark). */
+  get lastResourceVersion(): string | undefined {
+    return this.#lastResourceVersion;
+  }
+
+  /** Runs until the signal aborts. Never rejects: failures are reported and retried. */
+  async run(signal: AbortSignal): Promise<void> {
+    let state: ReflectorState<T> = this.#state;
+    while (state.kind !== "Stopped") {
+      this.#state = state;
+      state = signal.aborted ? STOPPED : await this.#step(state, signal);
+    }
+    this.#state = state;
+  }
+
+  #step(s: ReflectorState<T>, signal: AbortSignal): Promise<ReflectorState<T>> | ReflectorState<T> {
+    switch (s.kind) {
+      case "Empty":
+        return this.#empty(s);
+      case "InitPage":
+        return this.#listPage(s, signal);
+      case "InitListed":
+        return this.#listed(s);
+      case "StreamingList":
+        return this.#streamingList(s, signal);
+      case "Watching":
+        return this.#watch(s, signal);
+      case "Backoff":
+        return this.#wait(s, signal);
+      case "Stopped":
+        return s;
+    }
+  }
+
+  #empty(s: Extract<ReflectorState<T>, { kind: "Empty" }>): ReflectorState<T> {
+    if (s.reason !== "initial")
+      this.#emit("relist", { reason: s.reason, resourceVersion: s.resourceVersion });
+    if (this.#streaming)
+      return { kind: "StreamingList", resourceVersion: s.resourceVersion, reason: s.reason };
+    return this.#firstPage(planFor(s.resourceVersion, this.#config.pageSize), s.reason);
+  }
+
+  #firstPage(plan: ListPlan, reason: ListReason): ReflectorState<T> {
+    return {
+      kind: "InitPage",
+      plan,
+      reason,
+      continueToken: undefined,
+      items: [],
+      pages: 0,
+      startedAt: now(),
+    };
+  }
+
+  async #listPage(
+    s: Extract<ReflectorState<T>, { kind: "InitPage" }>,
+    signal: AbortSignal,
+  ): Promise<ReflectorState<T>> {
+    const { plan } = s;
+    if (s.pages === 0)
+      this.#emit("listStart", {
+        reason: s.reason,
+        resourceVersion: plan.resourceVersion,
+        limit: plan.limit,
+        streaming: false,
+      });
+    let page: Awaited<ReturnType<ListerWatcher<T>["list"]>>;
+    try {
+      page = await this.#config.listerWatcher.list(
+        s.continueToken !== undefined
+          ? { continue: s.continueToken, limit: plan.limit }
+          : { resourceVersion: plan.resourceVersion, limit: plan.limit },
+        { signal },
+      );
+    } catch (err) {
+      const r = decideAfterListFailure(
+        err,
+        plan,
+        s.continueToken !== undefined,
+        signal.aborted,
+        this.#config.pageSize,
+      );
+      if (r.next === "stop") return STOPPED;
+      if (r.wait === "none") {
+        this.#emit("relist", { reason: "continue-expired", resourceVersion: r.plan.resourceVersion });
+        return this.#firstPage(r.plan, "continue-expired");
+      }
+      this.#report(err, { during: "list", willRetry: true });
+      return this.#backoff("list-failed", this.#firstPage(r.plan, s.reason), r.retryAfterMs);
+    }
+    for (const raw of page.items) {
+      const obj = this.#accept(raw);
+      if (obj !== undefined) s.items.push(obj);
+    }
+    const more = page.continue !== undefined;
+    this.#emit("listPage", {
+      page: s.pages + 1,
+      items: page.items.length,
+      total: s.items.length,
+      more,
+      ...(page.remainingItemCount !== undefined ? { remainingItemCount: page.remainingItemCount } : {}),
+      streaming: false,
+    });
+    if (more) return { ...s, continueToken: page.continue, pages: s.pages + 1 };
+    this.#emit("listDone", {
+      items: s.items.length,
+      pages: s.pages + 1,
+      resourceVersion: page.resourceVersion,
+      durationMs: now() - s.startedAt,
+      streaming: false,
+    });
+    return { kind: "InitListed", items: s.items, resourceVersion: page.resourceVersion };
+  }
+
+  #listed(s: Extract<ReflectorState<T>, { kind: "InitListed" }>): ReflectorState<T> {
+    this.#replace(s.items, s.resourceVersion);
+    return { kind: "Watching", resourceVersion: s.resourceVersion };
+  }
+
+  async #streamingList(
+    s: Extract<ReflectorState<T>, { kind: "StreamingList" }>,
+    signal: AbortSignal,
+  ): Promise<ReflectorState<T>> {
+    this.#emit("listStart", {
+      reason: s.reason,
+      resourceVersion: s.resourceVersion,
+      limit: undefined,
+      streaming: true,
+    });
+    const outcome = await this.#openAndConsume(
+      {
+        resourceVersion: s.resourceVersion,
+        allowWatchBookmarks: true,
+        sendInitialEvents: true,
+        resourceVersionMatch: "NotOlderThan",
+      },
+      true,
+      signal,
+    );
+    return this.#afterWatch(outcome, true);
+  }
+
+  async #watch(
+    s: Extract<ReflectorState<T>, { kind: "Watching" }>,
+    signal: AbortSignal,
+  ): Promise<ReflectorState<T>> {
+    const outcome = await this.#openAndConsume(
+      { resourceVersion: s.resourceVersion, allowWatchBookmarks: true },
+      false,
+      signal,
+    );
+    return this.#afterWatch(outcome, false);
+  }
+
+  async #wait(
+    s: Extract<ReflectorState<T>, { kind: "Backoff" }>,
+    signal: AbortSignal,
+  ): Promise<ReflectorState<T>> {
+    this.#emit("backoff", {
+      delayMs: s.delayMs,
+      reason: s.reason,
+      ...(s.retryAfterMs !== undefined ? { retryAfterMs: s.retryAfterMs } : {}),
+    });
+    return (await sleep(s.delayMs, signal)) ? s.then : STOPPED;
+  }
+
+  #afterWatch(outcome: WatchOutcome, streaming: boolean): ReflectorState<T> {
+    const d = decideAfterWatch(outcome, this.#config.minWatchDurationMs);
+    this.#emit("watchEnd", {
+      reason: d.reason,
+      events: outcome.events,
+      durationMs: outcome.durationMs,
+      streaming,
+      ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+    });
+    if (d.report)
+      this.#report(outcome.error, { during: outcome.initialPending ? "list" : "watch", willRetry: true });
+    const r = d.reaction;
+    let next: ReflectorState<T>;
+    switch (r.next) {
+      case "stop":
+        return STOPPED;
+      case "fallback-to-list":
+        this.#streaming = false;
+        return {
+          kind: "Empty",
+          resourceVersion: this.#lastResourceVersion,
+          reason: "streaming-list-unsupported",
+        };
+      case "watch":
+        next =
+          this.#lastResourceVersion === undefined
+            ? { kind: "Empty", resourceVersion: undefined, reason: d.reason }
+            : { kind: "Watching", resourceVersion: this.#lastResourceVersion };
+        break;
+      case "list":
+        next = {
+          kind: "Empty",
+          resourceVersion: r.from === "last" ? this.#lastResourceVersion : undefined,
+          reason: d.reason,
+        };
+        break;
+    }
+    return r.wait === "backoff" ? this.#backoff(d.reason, next, r.retryAfterMs) : next;
+  }
+
+  #backoff(reason: string, then: ReflectorState<T>, retryAfterMs?: number): ReflectorState<T> {
+    const delayMs = Math.max(this.#config.backoff.next(), retryAfterMs ?? 0);
+    return { kind: "Backoff", delayMs, reason, retryAfterMs, then };
+  }
+
+  /** Opens one watch and applies its events until it ends; a streaming list buffers until its end bookmark. */
+  async #openAndConsume(
+    query: Parameters<ListerWatcher<T>["watch"]>[0],
+    streamingList: boolean,
+    signal: AbortSignal,
+  ): Promise<WatchOutcome> {
+    const { min, max } = this.#config.watchTimeoutSeconds;
+    const timeoutSeconds = min + Math.floor(this.#config.random() * (max - min + 1));
+    this.#emit("watchStart", {
+      resourceVersion: query.resourceVersion,
+      timeoutSeconds,
+      streaming: streamingList,
+    });
+    const startedAt = now();
+    let initial: Map<string, T> | undefined = streamingList ? new Map() : undefined;
+    // Progress of a streaming list is reported in batches of the page size, like pages of a list.
+    const batch = this.#config.pageSize ?? 500;
+    const progress = { pages: 0, reported: 0 };
+    const reportProgress = (size: number, more: boolean) => {
+      progress.pages++;
+      this.#emit("listPage", {
+        page: progress.pages,
+        items: Math.max(0, size - progress.reported),
+        total: size,
+        more,
+        streaming: true,
+      });
+      progress.reported = size;
+    };
+    let events = 0;
+    let error: unknown;
+    let stream: WatchStream<T> | undefined;
+    try {
+      stream = this.#config.listerWatcher.watch(
+        { ...query, timeoutSeconds },
+        { signal, idleTimeoutMs: this.#config.idleTimeoutMs },
+      );
+      for (let r = await stream.next(); !r.done; r = await stream.next()) {
+        events++;
+        const event = r.value;
+        if (event.type === "BOOKMARK") {
+          const rv = resourceVersionOf(event.object);
+          if (initial === undefined) {
+            if (rv !== undefined) {
+              this.#lastResourceVersion = rv;
+              this.#sink.bookmark(rv);
+            }
+          } else if (isInitialEventsEnd(event.object)) {
+            reportProgress(initial.size, false);
+            this.#finishInitial(initial, rv ?? this.#lastResourceVersion ?? "", startedAt, progress.pages);
+            initial = undefined;
+          }
+          continue;
+        }
+        const obj = this.#accept(event.object);
+        if (obj === undefined) continue;
+        if (initial !== undefined) {
+          if (event.type === "DELETED") initial.delete(objectKey(obj));
+          else initial.set(objectKey(obj), obj);
+          if (initial.size - progress.reported >= batch) reportProgress(initial.size, true);
+          continue;
+        }
+        const rv = resourceVersionOf(obj);
+        if (rv !== undefined) this.#lastResourceVersion = rv;
+        this.#sink.apply(event.type, obj, rv);
+      }
+    } catch (err) {
+      error = err;
+    } finally {
+      stream?.close();
+    }
+    return {
+      error,
+      events,
+      durationMs: now() - startedAt,
+      initialPending: initial !== undefined,
+      stopped: signal.aborted,
+    };
+  }
+
+  #finishInitial(initial: Map<string, T>, resourceVersion: string, startedAt: number, pages: number): void {
+    this.#emit("listDone", {
+      items: initial.size,
+      pages,
+      resourceVersion,
+      durationMs: now() - startedAt,
+      streaming: true,
+    });
+    this.#replace([...initial.values()], resourceVersion);
+  }
+
+  #replace(items: readonly T[], resourceVersion: string): void {
+    this.#sink.replace(items, resourceVersion, !this.#listedOnce);
+    this.#listedOnce = true;
+    this.#lastResourceVersion = resourceVersion;
+  }
+
+  /** Admits one object from the server (see intake.ts); a rejected one is reported and skipped. */
+  #accept(raw: unknown): T | undefined {
+    const r = intake<T>(raw, this.#config.expectedKind, this.#config.transform);
+    if (r.ok) return r.obj;
+    this.#emit("error", r.error, r.context);
+    return undefined;
+  }
+
+  #report(err: unknown, context: ErrorContext): void {
+    this.#emit("error", err instanceof Error ? err : new Error(String(err)), context);
+  }
+}
+
+function now(): number {
+  return performance.now();
+}

@@ -1,0 +1,237 @@
+/**
+ * Store: the informer's cache, keyed by `namespace/name`, with secondary indexes maintained on
+ * every change, and `replace` computing the minimal difference to a new full list.
+ */
+import type { KubernetesObject } from "@kubesdk/models";
+import { IndexFunctionError, InvalidInformerOptionError } from "./errors.js";
+import { objectKey, resourceVersionOf } from "./object-meta.js";
+import { DeletedFinalStateUnknown } from "./tombstone.js";
+
+/** The values an object is indexed under (several, one, or none). Must be pure. */
+export type IndexFunc<T> = (obj: T) => readonly string[];
+
+export type Indexers<T> = Readonly<Record<string, IndexFunc<T>>>;
+
+/** Read access to a store: what handlers and users get. */
+export interface ReadonlyStore<T> {
+  readonly size: number;
+  /** The object under a key (`namespace/name`, or `name` for cluster-scoped objects). */
+  get(key: string): T | undefined;
+  has(key: string): boolean;
+  /** Every object, in no particular order. */
+  list(): T[];
+  keys(): string[];
+  /** Objects whose index `indexName` includes `value`. Throws for an unknown index. */
+  byIndex(indexName: string, value: string): T[];
+  /** Keys of {@link byIndex}. */
+  indexKeys(indexName: string, value: string): string[];
+  /** The values index `indexName` currently holds objects under. */
+  indexValues(indexName: string): string[];
+  indexNames(): string[];
+}
+
+/** What a {@link Store.replace} changed. */
+export interface ReplaceDiff<T> {
+  readonly added: T[];
+  readonly updated: { readonly oldObj: T; readonly newObj: T }[];
+  /** Objects gone from the new list, with the last state the store had. */
+  readonly deleted: DeletedFinalStateUnknown<T>[];
+  readonly unchanged: number;
+}
+
+type Index = Map<string, Set<string>>;
+
+/**
+ * An indexed object cache. Objects are treated as immutable: callers must not modify what they put
+ * in or get out (index values of the old state are recomputed from the old object on change).
+ */
+export class Store<T extends KubernetesObject = KubernetesObject> implements ReadonlyStore<T> {
+  readonly #items = new Map<string, T>();
+  readonly #indexers = new Map<string, IndexFunc<T>>();
+  readonly #indexes = new Map<string, Index>();
+  readonly #keyOf: (obj: T) => string;
+
+  constructor(options: { readonly indexers?: Indexers<T>; readonly keyOf?: (obj: T) => string } = {}) {
+    this.#keyOf = options.keyOf ?? objectKey;
+    if (options.indexers !== undefined) this.addIndexers(options.indexers);
+  }
+
+  get size(): number {
+    return this.#items.size;
+  }
+
+  /** The key of an object in this store. */
+  keyOf(obj: T): string {
+    return this.#keyOf(obj);
+  }
+
+  get(key: string): T | undefined {
+    return this.#items.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.#items.has(key);
+  }
+
+  list(): T[] {
+    return [...this.#items.values()];
+  }
+
+  keys(): string[] {
+    return [...this.#items.keys()];
+  }
+
+  entries(): IterableIterator<[string, T]> {
+    return this.#items.entries();
+  }
+
+  byIndex(indexName: string, value: string): T[] {
+    return this.indexKeys(indexName, value).map((k) => this.#items.get(k) as T);
+  }
+
+  indexKeys(indexName: string, value: string): string[] {
+    return [...(this.#index(indexName).get(value) ?? [])];
+  }
+
+  indexValues(indexName: string): string[] {
+    return [...this.#index(indexName).keys()];
+  }
+
+  indexNames(): string[] {
+    return [...this.#indexers.keys()];
+  }
+
+  /** Adds index functions; existing objects are indexed at once. A name already in use throws. */
+  addIndexers(indexers: Indexers<T>): void {
+    for (const [name, fn] of Object.entries(indexers)) {
+      if (this.#indexers.has(name))
+        throw new InvalidInformerOptionError(`indexers.${name}`, "an index with this name exists already");
+      if (typeof fn !== "function")
+        throw new InvalidInformerOptionError(`indexers.${name}`, "must be a function");
+      const index: Index = new Map();
+      for (const [key, obj] of this.#items) {
+        for (const v of callIndex(name, fn, obj)) addTo(index, v, key);
+      }
+      this.#indexers.set(name, fn);
+      this.#indexes.set(name, index);
+    }
+  }
+
+  /**
+   * Adds or replaces an object; returns the previous one. Index functions run before anything
+   * changes, so one that throws ({@link IndexFunctionError}) leaves the store as it was.
+   */
+  upsert(obj: T): T | undefined {
+    const key = this.#keyOf(obj);
+    const values = this.#indexValuesOf(obj);
+    const old = this.#items.get(key);
+    if (old !== undefined) this.#unindex(key, old);
+    this.#items.set(key, obj);
+    for (const [name, vs] of values) {
+      const index = this.#indexes.get(name) as Index;
+      for (const v of vs) addTo(index, v, key);
+    }
+    return old;
+  }
+
+  /** Removes the object under `key`; returns it, or undefined when there was none. */
+  delete(key: string): T | undefined {
+    const old = this.#items.get(key);
+    if (old === undefined) return undefined;
+    this.#unindex(key, old);
+    this.#items.delete(key);
+    return old;
+  }
+
+  /**
+   * Makes the store hold exactly `items`, changing only what differs: a new key is an add, a key
+   * whose resourceVersion changed an update (the cached object is kept when it did not), and a
+   * missing key a delete. An object an index function throws for is left out of the diff and the
+   * store; the error is passed to `onIndexError`.
+   */
+  replace(items: readonly T[], onIndexError: (err: IndexFunctionError) => void = rethrow): ReplaceDiff<T> {
+    const diff: ReplaceDiff<T> = { added: [], updated: [], deleted: [], unchanged: 0 };
+    const seen = new Set<string>();
+    for (const obj of items) {
+      const key = this.#keyOf(obj);
+      seen.add(key);
+      const old = this.#items.get(key);
+      if (old !== undefined && sameVersion(old, obj)) {
+        (diff as { unchanged: number }).unchanged++;
+        continue;
+      }
+      try {
+        this.upsert(obj);
+      } catch (err) {
+        if (!(err instanceof IndexFunctionError)) throw err;
+        onIndexError(err);
+        continue;
+      }
+      if (old === undefined) diff.added.push(obj);
+      else diff.updated.push({ oldObj: old, newObj: obj });
+    }
+    for (const [key, obj] of [...this.#items]) {
+      if (seen.has(key)) continue;
+      this.delete(key);
+      diff.deleted.push(new DeletedFinalStateUnknown(key, obj));
+    }
+    return diff;
+  }
+
+  #index(name: string): Index {
+    const index = this.#indexes.get(name);
+    if (index === undefined)
+      throw new InvalidInformerOptionError("indexName", `no index named ${JSON.stringify(name)}`);
+    return index;
+  }
+
+  #indexValuesOf(obj: T): [string, readonly string[]][] {
+    return [...this.#indexers].map(([name, fn]) => [name, callIndex(name, fn, obj)]);
+  }
+
+  #unindex(key: string, obj: T): void {
+    for (const [name, fn] of this.#indexers) {
+      const index = this.#indexes.get(name) as Index;
+      let values: readonly string[];
+      try {
+        values = fn(obj);
+      } catch {
+        // The values of the stored state could be computed when it went in; scan as a fallback.
+        values = [...index.keys()];
+      }
+      for (const v of values) {
+        const keys = index.get(v);
+        if (keys === undefined) continue;
+        keys.delete(key);
+        if (keys.size === 0) index.delete(v);
+      }
+    }
+  }
+}
+
+function callIndex<T>(name: string, fn: IndexFunc<T>, obj: T): readonly string[] {
+  try {
+    return fn(obj);
+  } catch (err) {
+    throw new IndexFunctionError(name, obj, err);
+  }
+}
+
+function addTo(index: Index, value: string, key: string): void {
+  let keys = index.get(value);
+  if (keys === undefined) {
+    keys = new Set();
+    index.set(value, keys);
+  }
+  keys.add(key);
+}
+
+// Objects without a resourceVersion cannot be compared cheaply; they count as changed.
+function sameVersion(a: unknown, b: unknown): boolean {
+  const rv = resourceVersionOf(a);
+  return rv !== undefined && rv === resourceVersionOf(b);
+}
+
+function rethrow(err: IndexFunctionError): never {
+  throw err;
+}

@@ -1,0 +1,73 @@
+import type { KubernetesObject } from "@kubesdk/models";
+import { describe, expect, it } from "vitest";
+import {
+  byLabel,
+  byNamespace,
+  IndexFunctionError,
+  InvalidInformerOptionError,
+  isDeletedFinalStateUnknown,
+  NAMESPACE_INDEX,
+  Store,
+} from "../src/index.js";
+
+const cm = (ns: string, name: string, rv: string, labels: Record<string, string> = {}): KubernetesObject => ({
+  kind: "ConfigMap",
+  metadata: { namespace: ns, name, resourceVersion: rv, labels },
+});
+
+describe("Store", () => {
+  it("replace gives exactly one event per changed object, adds for new ones, tombstones for vanished ones, nothing for the rest", () => {
+    const store = new Store({ indexers: { [NAMESPACE_INDEX]: byNamespace } });
+    const kept = cm("a", "kept", "1");
+    store.replace([kept, cm("a", "changed", "1"), cm("b", "gone", "1")]);
+    const diff = store.replace([cm("a", "kept", "1"), cm("a", "changed", "2"), cm("b", "new", "3")]);
+
+    expect(diff.added.map((o) => o.metadata?.name)).toEqual(["new"]);
+    expect(
+      diff.updated.map((u) => [u.oldObj.metadata?.resourceVersion, u.newObj.metadata?.resourceVersion]),
+    ).toEqual([["1", "2"]]);
+    expect(diff.deleted).toHaveLength(1);
+    expect(isDeletedFinalStateUnknown(diff.deleted[0])).toBe(true);
+    expect(diff.deleted[0]?.key).toBe("b/gone");
+    expect(diff.deleted[0]?.obj.metadata?.resourceVersion).toBe("1");
+    expect(diff.unchanged).toBe(1);
+    // An unchanged object keeps its cached identity.
+    expect(store.get("a/kept")).toBe(kept);
+    expect(store.keys().sort()).toEqual(["a/changed", "a/kept", "b/new"]);
+    expect(store.byIndex(NAMESPACE_INDEX, "b").map((o) => o.metadata?.name)).toEqual(["new"]);
+  });
+
+  it("keeps indexes in step with adds, moves between values and deletes; custom indexes can be added later", () => {
+    const store = new Store({ indexers: { app: byLabel("app") } });
+    store.upsert(cm("a", "x", "1", { app: "web" }));
+    store.upsert(cm("a", "y", "1", { app: "web" }));
+    store.upsert(cm("a", "x", "2", { app: "db" }));
+    expect(store.indexKeys("app", "web")).toEqual(["a/y"]);
+    expect(store.indexKeys("app", "db")).toEqual(["a/x"]);
+    store.delete("a/y");
+    expect(store.indexValues("app")).toEqual(["db"]);
+    store.addIndexers({ ns: byNamespace });
+    expect(store.indexKeys("ns", "a")).toEqual(["a/x"]);
+    expect(() => store.addIndexers({ ns: byNamespace })).toThrow(InvalidInformerOptionError);
+    expect(() => store.byIndex("nope", "x")).toThrow(InvalidInformerOptionError);
+  });
+
+  it("an index function that throws leaves the store unchanged for that object", () => {
+    const store = new Store({
+      indexers: {
+        picky: (o) => {
+          if (o.metadata?.name === "bad") throw new Error("no");
+          return [o.metadata?.name ?? ""];
+        },
+      },
+    });
+    store.upsert(cm("a", "good", "1"));
+    expect(() => store.upsert(cm("a", "bad", "1"))).toThrow(IndexFunctionError);
+    expect(store.has("a/bad")).toBe(false);
+    const errors: IndexFunctionError[] = [];
+    const diff = store.replace([cm("a", "good", "1"), cm("a", "bad", "2")], (e) => errors.push(e));
+    expect(errors).toHaveLength(1);
+    expect(diff.added).toEqual([]);
+    expect(store.keys()).toEqual(["a/good"]);
+  });
+});
