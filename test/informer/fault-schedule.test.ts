@@ -25,7 +25,7 @@ describe.runIf(targetKind === "reference")("randomised fault schedules", () => {
   const s = useInformerSuite({ watch: { bookmarkIntervalMs: 100 } });
 
   for (const seed of SEEDS) {
-    it(`S25: after a random fault schedule the store equals the s.server's state once quiet (seed ${seed}; replay with KUBESDK_FAULT_SEED=${seed})`, async () => {
+    it(`S25: after a random fault schedule the store equals the server's state once quiet (seed ${seed}; replay with KUBESDK_FAULT_SEED=${seed})`, async () => {
       const random = prng(seed);
       const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
       const ns = await s.namespace(`s25-${seed}`);
