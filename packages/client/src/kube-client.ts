@@ -180,11 +180,19 @@ export function createClient(connection: ClusterConnection, options: CreateClien
   return new KubeClient(transport, options);
 }
 
+// What Kubernetes accepts for API groups, versions and CRD plurals.
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const GROUP = /^$|^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
 function customTarget(resource: CustomResource): ResourceTarget {
   const bad = (what: string) => new ClientError("INVALID_OPTIONS", `custom resource: ${what}`);
-  if (typeof resource?.group !== "string") throw bad("group must be a string");
-  if (typeof resource.version !== "string" || resource.version === "") throw bad("version is required");
-  if (typeof resource.plural !== "string" || resource.plural === "") throw bad("plural is required");
+  const matches = (value: unknown, pattern: RegExp) => typeof value === "string" && pattern.test(value);
+  if (!matches(resource?.group, GROUP))
+    throw bad(`group ${JSON.stringify(resource?.group)} is not "" or a DNS subdomain`);
+  if (!matches(resource.version, DNS_LABEL))
+    throw bad(`version ${JSON.stringify(resource.version)} is not a DNS label`);
+  if (!matches(resource.plural, DNS_LABEL))
+    throw bad(`plural ${JSON.stringify(resource.plural)} is not a DNS label`);
   if (typeof resource.namespaced !== "boolean") throw bad("namespaced must be true or false");
   return {
     group: resource.group,
