@@ -175,8 +175,8 @@ describe.runIf(targetKind === "reference")("randomised fault schedules", () => {
 
         const expected = await serverState(s.t, configMapsPath(ns));
         expect([...expected.keys()].sort(), `seed ${seed}`).toEqual([...live].sort());
-        expect(storeState(informer), `seed ${seed}: store vs s.server`).toEqual(expected);
-        expect(view, `seed ${seed}: handler view vs s.server`).toEqual(expected);
+        expect(storeState(informer), `seed ${seed}: store vs server`).toEqual(expected);
+        expect(view, `seed ${seed}: handler view vs server`).toEqual(expected);
         expect(violations, `seed ${seed}: spurious notifications`).toEqual([]);
       } finally {
         faults.reset();
