@@ -1,6 +1,7 @@
 import { NoAuth } from "@kubesdk/transport";
 import { describe, expect, it } from "vitest";
-import { ClientError, createClient, isBuiltinGroup } from "../src/index.js";
+import { createClient, isBuiltinGroup } from "../src/index.js";
+import { codeOf } from "./error-code.js";
 
 // No request is sent in these tests: they cover what the client decides before any I/O.
 const connection = {
@@ -11,16 +12,6 @@ const connection = {
   disableCompression: false,
   source: { kind: "custom" as const },
 };
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ClientError) return err.code;
-    throw err;
-  }
-  return undefined;
-}
 
 describe("KubeClient", () => {
   it("defaults namespaced requests to the connection's namespace, unless overridden", async () => {

@@ -1,6 +1,7 @@
 import { registry } from "@kubesdk/models";
 import { describe, expect, it } from "vitest";
-import { ClientError, RequestBuilder, type ResourceTarget, targetOf } from "../src/index.js";
+import { RequestBuilder, type ResourceTarget, targetOf } from "../src/index.js";
+import { codeOf } from "./error-code.js";
 
 const builtin = (apiVersion: string, kind: string): ResourceTarget => {
   const [group, version] = apiVersion.includes("/") ? apiVersion.split("/") : ["", apiVersion];
@@ -22,16 +23,6 @@ const crontabs = new RequestBuilder(
   },
   { defaultNamespace: "team-a" },
 );
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ClientError) return err.code;
-    throw err;
-  }
-  return undefined;
-}
 
 describe("paths", () => {
   it("puts core resources under /api and groups under /apis, namespaced or not", () => {
