@@ -7,7 +7,11 @@ export default defineConfig({
   ssr: { resolve: { conditions: ["source"] } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
-    typecheck: { enabled: true, include: ["packages/*/test/**/*.test-d.ts", "test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
+    typecheck: {
+      enabled: true,
+      include: ["packages/*/test/**/*.test-d.ts", "test/**/*.test-d.ts"],
+      tsconfig: "./tsconfig.json",
+    },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
