@@ -104,6 +104,25 @@ describe("watch", () => {
     await w.close();
   });
 
+  it("serves metadata-only watches (as=PartialObjectMetadata)", async () => {
+    const list = await t.call("GET", base());
+    const w = await openWatch(
+      t,
+      `${base()}?watch=1&resourceVersion=${list.json.metadata.resourceVersion}`,
+      "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json",
+    );
+    await t.call("POST", base(), {
+      body: { metadata: { name: "meta-only", labels: { x: "y" } }, data: { big: "z" } },
+    });
+    const e = await w.next();
+    expect(e?.type).toBe("ADDED");
+    expect(e?.object.kind).toBe("PartialObjectMetadata");
+    expect(e?.object.apiVersion).toBe("meta.k8s.io/v1");
+    expect(e?.object.metadata.name).toBe("meta-only");
+    expect(e?.object.data).toBeUndefined();
+    await w.close();
+  });
+
   it("timeoutSeconds ends the body cleanly with no final event", async () => {
     const list = await t.call("GET", base());
     const w = await openWatch(

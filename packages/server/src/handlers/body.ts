@@ -24,13 +24,17 @@ export function decodeObjectBody(raw: Buffer, type: BodyType): Record<string, un
   return value as Record<string, unknown>;
 }
 
-/** A protobuf request body (`k8s\0` envelope) decoded into the object JSON would give. */
-export function decodeProtobufBody(raw: Buffer): Record<string, unknown> {
+/** A protobuf request body (`k8s\0` envelope) decoded into the object JSON would give; errors worded as upstream's. */
+export function decodeProtobufBody(raw: Buffer, kind: string): Record<string, unknown> {
   if (raw.length === 0) throw errors.badRequest("the request body is empty");
   try {
     return decodeObject(raw) as Record<string, unknown>;
   } catch (e) {
-    if (e instanceof WireError) throw errors.badRequest(`couldn't decode the request body: ${e.message}`);
-    throw e;
+    if (!(e instanceof WireError)) throw e;
+    const why =
+      e.code === "ERR_PROTOBUF_MAGIC"
+        ? `provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] (${raw.subarray(0, 256).toString("utf8")})`
+        : e.message;
+    throw errors.badRequest(`the object provided is unrecognized (must be of type ${kind}): ${why}`);
   }
 }

@@ -21,7 +21,7 @@ import { readBody } from "./body.js";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from "./discovery.js";
 import { ACCEPTED_TYPES, bodyTypeOf, type MediaChoice, negotiate, type Shape } from "./negotiate.js";
 import { parseRequestInfo, type ResourceRequestInfo } from "./request-info.js";
-import { writeBody, writeError } from "./respond.js";
+import { rememberChoice, writeBody, writeError } from "./respond.js";
 import { reshape } from "./table.js";
 
 export interface DispatchOptions {
@@ -117,8 +117,13 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
       if (injected) throw injected;
     }
     if (info.verb === "watch") {
-      const choice = negotiate(req.headers.accept, { protobuf: !r.custom, shapes: ["Table"], pretty: false });
+      const choice = negotiate(req.headers.accept, {
+        protobuf: !r.custom,
+        shapes: ["Table", "PartialObjectMetadata"],
+        pretty: false,
+      });
       if (!choice) throw errors.notAcceptable(ACCEPTED_TYPES);
+      rememberChoice(res, choice);
       const abort = new AbortController();
       res.on("close", () => abort.abort());
       await serveWatch(ctx, opts.watch, r, info.namespace, url.searchParams, choice, res, abort.signal);
@@ -127,6 +132,7 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
     const shapes = info.verb === "get" || info.verb === "list" ? SHAPES_FOR_READ : [];
     const choice = negotiate(req.headers.accept, { protobuf: !r.custom, shapes, pretty: json.pretty });
     if (!choice) throw errors.notAcceptable(ACCEPTED_TYPES);
+    rememberChoice(res, choice);
     const abort = new AbortController();
     res.on("close", () => abort.abort());
     const result = await runVerb(req, info, r, url.searchParams, abort.signal);
@@ -169,7 +175,10 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
       case "watch":
         throw new Error("watch is served before runVerb");
       case "create": {
-        const { body, duplicateFields } = await readObject(req);
+        const { body, duplicateFields } = await readObject(
+          req,
+          info.subresource === "scale" ? "Scale" : r.kind,
+        );
         return createObject(ctx, r, {
           duplicateFields,
           userAgent: req.headers["user-agent"],
@@ -180,7 +189,10 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
         });
       }
       case "update": {
-        const { body, duplicateFields } = await readObject(req);
+        const { body, duplicateFields } = await readObject(
+          req,
+          info.subresource === "scale" ? "Scale" : r.kind,
+        );
         return (info.subresource === "scale" ? updateScale : updateObject)(ctx, r, {
           duplicateFields,
           userAgent: req.headers["user-agent"],
@@ -239,12 +251,13 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
 
   async function readObject(
     req: IncomingMessage,
+    kindHint: string,
   ): Promise<{ body: Record<string, unknown>; duplicateFields: string[] }> {
     const type = bodyTypeOf(req.headers["content-type"]);
     if (type !== "json" && type !== "yaml" && type !== "protobuf")
       throw errors.unsupportedMediaType(ACCEPTED_TYPES);
     const raw = await readBody(req, ctx.settings.maxBodyBytes);
-    const body = type === "protobuf" ? decodeProtobufBody(raw) : decodeObjectBody(raw, type);
+    const body = type === "protobuf" ? decodeProtobufBody(raw, kindHint) : decodeObjectBody(raw, type);
     return { body, duplicateFields: type === "json" ? findDuplicateFields(raw.toString("utf8")) : [] };
   }
 }

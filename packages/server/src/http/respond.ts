@@ -8,7 +8,7 @@ import type { MediaChoice } from "./negotiate.js";
 export function contentTypeFor(choice: MediaChoice): string {
   if (choice.encoding === "yaml") return "application/yaml";
   if (choice.encoding === "protobuf") return "application/vnd.kubernetes.protobuf";
-  if (choice.shape) return `application/json;as=${choice.shape};g=meta.k8s.io;v=${choice.shapeVersion}`;
+  // Upstream labels Table and metadata-only responses plain application/json.
   return "application/json";
 }
 
@@ -46,7 +46,19 @@ export function writeBody(
 
 const JSON_CHOICE: MediaChoice = { encoding: "json", pretty: false };
 
-/** Errors are always JSON Status bodies (upstream does the same unless protobuf was negotiated). */
+/** Errors are Status bodies in JSON, or in protobuf when the request negotiated protobuf (as upstream). */
+/** The representation negotiated for a response, so errors can use it too (upstream encodes Status the same way). */
+const negotiated = new WeakMap<ServerResponse, MediaChoice>();
+
+export function rememberChoice(res: ServerResponse, choice: MediaChoice): void {
+  negotiated.set(res, choice);
+}
+
+function errorChoice(res: ServerResponse): MediaChoice {
+  const c = negotiated.get(res);
+  return c?.encoding === "protobuf" ? { encoding: "protobuf", pretty: false } : JSON_CHOICE;
+}
+
 export function writeError(res: ServerResponse, err: unknown): void {
   const status = err instanceof StatusError ? err : null;
   if (!status) {
@@ -61,12 +73,12 @@ export function writeError(res: ServerResponse, err: unknown): void {
       details: { causes: [{ message }] },
       code: 500,
     };
-    if (!res.headersSent) writeBody(res, 500, internal, JSON_CHOICE);
+    if (!res.headersSent) writeBody(res, 500, internal, errorChoice(res));
     else res.destroy();
     return;
   }
   const retry = status.status.details?.retryAfterSeconds;
   const headers: Record<string, string> = retry && retry > 0 ? { "Retry-After": String(retry) } : {};
-  if (!res.headersSent) writeBody(res, status.code, status.status, JSON_CHOICE, headers);
+  if (!res.headersSent) writeBody(res, status.code, status.status, errorChoice(res), headers);
   else res.destroy();
 }

@@ -75,6 +75,13 @@ export async function serveWatch(
     if (choice.shape === "Table" && type !== "ERROR" && type !== "BOOKMARK") {
       object = renderTable(r, [obj as KubeObject], {}, "Metadata", choice.shapeVersion ?? "v1", first);
       first = false;
+    } else if (choice.shape === "PartialObjectMetadata" && type !== "ERROR") {
+      const o = obj as KubeObject;
+      object = {
+        kind: "PartialObjectMetadata",
+        apiVersion: `meta.k8s.io/${choice.shapeVersion ?? "v1"}`,
+        metadata: o.metadata,
+      };
     }
     if (choice.encoding === "protobuf") {
       // Length-framed: 4-byte big-endian size, then a meta.v1.WatchEvent holding the enveloped object.
@@ -163,8 +170,8 @@ export async function serveWatch(
           }
         : e.object;
     const frame =
-      choice.shape === undefined
-        ? reg.hub.frame(e, `${type}|${apiVersion}|${choice.encoding}`, () =>
+      choice.shape !== "Table"
+        ? reg.hub.frame(e, `${type}|${apiVersion}|${choice.encoding}|${choice.shape ?? ""}`, () =>
             encode(type, present(r, object())),
           )
         : encode(type, present(r, object()));
