@@ -3,7 +3,8 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { uniqueName } from "../support/target.js";
 import { createEstablishedCrd, deleteCrd, namespacedSuite } from "./support.js";
 
-const names = { group: `${uniqueName("dyn")}.example.com`, plural: "gadgets", kind: "Gadget" };
+const names = { group: `${uniqueName("dyn")}.example.com`, plural: "dyngadgets", kind: "DynGadget" };
+// Plural and kind are used by no other suite: a bare-plural lookup must not find another suite's CRD on a shared server.
 const suite = namespacedSuite("client-dyn");
 
 afterAll(async () => {
@@ -57,10 +58,10 @@ describe("dynamic client through discovery", () => {
   it("finds a CRD created after the cache was filled", async () => {
     const apiVersion = `${names.group}/v1`;
     // Fill the cache while the kind does not exist yet.
-    await expect(suite.kube.discover({ apiVersion, kind: "Gadget" })).rejects.toMatchObject({
+    await expect(suite.kube.discover({ apiVersion, kind: "DynGadget" })).rejects.toMatchObject({
       code: "UNKNOWN_RESOURCE",
     });
-    await expect(suite.kube.discover("gadgets")).rejects.toMatchObject({ code: "UNKNOWN_RESOURCE" });
+    await expect(suite.kube.discover("dyngadgets")).rejects.toMatchObject({ code: "UNKNOWN_RESOURCE" });
 
     await createEstablishedCrd(suite.kube, names);
     // kube-apiserver publishes a CRD in discovery shortly after Established, from another controller;
@@ -73,25 +74,25 @@ describe("dynamic client through discovery", () => {
       { timeout: 10_000, interval: 50 },
     );
 
-    const byKind = await suite.kube.discover({ apiVersion, kind: "Gadget" });
+    const byKind = await suite.kube.discover({ apiVersion, kind: "DynGadget" });
     expect(byKind.target).toMatchObject({
       group: names.group,
-      plural: "gadgets",
+      plural: "dyngadgets",
       namespaced: true,
       builtin: false,
     });
-    const byName = await suite.kube.discover("gadgets");
-    expect(byName.target.plural).toBe("gadgets");
+    const byName = await suite.kube.discover("dyngadgets");
+    expect(byName.target.plural).toBe("dyngadgets");
 
     const created = await byKind.create({
       apiVersion,
-      kind: "Gadget",
+      kind: "DynGadget",
       metadata: { name: "g1" },
       spec: { size: 1 },
     } as never);
     expect(created).toMatchObject({
       apiVersion,
-      kind: "Gadget",
+      kind: "DynGadget",
       metadata: { name: "g1", namespace: suite.ns },
     });
     const listed = await byName.list();
