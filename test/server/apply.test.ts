@@ -1,12 +1,10 @@
-import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kubectlFor } from "../support/kubectl.js";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
 
-const exec = promisify(execFile);
 let t: TestTarget;
 let ns: string;
 const APPLY = "application/apply-patch+yaml";
@@ -242,11 +240,7 @@ describe("apply to the status subresource", () => {
 
 describe("kubectl apply --server-side", () => {
   it("upgrades an object from client-side apply without conflicts", async () => {
-    const kubectl = (...args: string[]) =>
-      exec("kubectl", ["--kubeconfig", t.kubeconfigPath, "-n", ns, ...args]).then(
-        (r) => ({ ...r, code: 0 }),
-        (e: { stdout: string; stderr: string; code: number }) => e,
-      );
+    const kubectl = kubectlFor(() => t.kubeconfigPath, ns);
     const file = join(tmpdir(), `${uniqueName("csa")}.yaml`);
     writeFileSync(
       file,
@@ -278,11 +272,7 @@ describe("kubectl apply --server-side", () => {
   });
 
   it("applies with a field manager, reports a conflict, and takes over with --force-conflicts", async () => {
-    const kubectl = (...args: string[]) =>
-      exec("kubectl", ["--kubeconfig", t.kubeconfigPath, "-n", ns, ...args]).then(
-        (r) => ({ ...r, code: 0 }),
-        (e: { stdout: string; stderr: string; code: number }) => e,
-      );
+    const kubectl = kubectlFor(() => t.kubeconfigPath, ns);
     const file = join(tmpdir(), `${uniqueName("ssa")}.yaml`);
     writeFileSync(file, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kc\ndata:\n  k: "1"\n`);
     const first = await kubectl("apply", "--server-side", "--field-manager=team-a", "-f", file);

@@ -5,12 +5,11 @@
  * printer columns, two served versions sharing storage, selectable fields,
  * the published OpenAPI schema, deletion, and kubectl driving all of it.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kubectlFor } from "../support/kubectl.js";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
 import { openWatch } from "../support/watch-client.js";
 
@@ -566,25 +565,8 @@ describe("deleting a CRD", () => {
 });
 
 describe("kubectl with a CRD", () => {
-  const exec = promisify(execFile);
-  const cacheDir = mkdtempSync(join(tmpdir(), "kubesdk-kubectl-cache-"));
-  const kubectl = async (...args: string[]) => {
-    try {
-      const { stdout, stderr } = await exec(
-        "kubectl",
-        ["--kubeconfig", t.kubeconfigPath, "--cache-dir", cacheDir, ...args],
-        { timeout: 60_000 },
-      );
-      return { stdout, stderr, code: 0 };
-    } catch (e) {
-      const err = e as { stdout?: string; stderr?: string; code?: number };
-      return {
-        stdout: err.stdout ?? "",
-        stderr: err.stderr ?? "",
-        code: typeof err.code === "number" ? err.code : 1,
-      };
-    }
-  };
+  const cacheDir = mkdtempSync(join(tmpdir(), "kubesdk-kubectl-files-"));
+  const kubectl = kubectlFor(() => t.kubeconfigPath);
   const file = (name: string, body: unknown) => {
     const p = join(cacheDir, `${name}.json`);
     writeFileSync(p, JSON.stringify(body));

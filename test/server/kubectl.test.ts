@@ -3,33 +3,17 @@
  * apply, get -o json/yaml, chunked lists, selectors, stale replace, delete,
  * server dry-run, api-resources.
  */
-import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kubectlFor } from "../support/kubectl.js";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
 
-const exec = promisify(execFile);
 let t: TestTarget;
 let ns: string;
 
-async function kubectl(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await exec("kubectl", ["--kubeconfig", t.kubeconfigPath, ...args], {
-      timeout: 60_000,
-    });
-    return { stdout, stderr, code: 0 };
-  } catch (e) {
-    const err = e as { stdout?: string; stderr?: string; code?: number };
-    return {
-      stdout: err.stdout ?? "",
-      stderr: err.stderr ?? "",
-      code: typeof err.code === "number" ? err.code : 1,
-    };
-  }
-}
+const kubectl = kubectlFor(() => t.kubeconfigPath);
 
 function manifest(name: string, body: string): string {
   const path = join(tmpdir(), `${uniqueName(name)}.yaml`);

@@ -4,12 +4,11 @@
  * (Ignore / Warn / Strict; unknown and duplicate fields), and kubectl's use
  * of both: `kubectl explain` and `kubectl apply --validate=strict`.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kubectlFor } from "../support/kubectl.js";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
 
 let t: TestTarget;
@@ -160,27 +159,8 @@ describe("fieldValidation", () => {
 });
 
 describe("kubectl and OpenAPI", () => {
-  const exec = promisify(execFile);
   const dir = mkdtempSync(join(tmpdir(), "kubesdk-openapi-"));
-  const kubectl = async (...args: string[]) => {
-    try {
-      const { stdout, stderr } = await exec(
-        "kubectl",
-        ["--kubeconfig", t.kubeconfigPath, "--cache-dir", dir, ...args],
-        {
-          timeout: 60_000,
-        },
-      );
-      return { stdout, stderr, code: 0 };
-    } catch (e) {
-      const err = e as { stdout?: string; stderr?: string; code?: number };
-      return {
-        stdout: err.stdout ?? "",
-        stderr: err.stderr ?? "",
-        code: typeof err.code === "number" ? err.code : 1,
-      };
-    }
-  };
+  const kubectl = kubectlFor(() => t.kubeconfigPath);
 
   it("explains built-in fields", async () => {
     const res = await kubectl("explain", "deployments.spec.replicas");
