@@ -16,6 +16,8 @@ import type { UpstreamModule } from "./upstream.js";
 export interface EmittedProto {
   readonly content: string;
   readonly messageCount: number;
+  /** Every message by full name (without the leading dot), resolved. */
+  readonly types: ReadonlyMap<string, Protobuf.Type>;
 }
 
 const importOwners: readonly UpstreamModule[] = [
@@ -74,7 +76,8 @@ export async function emitProto(
   }
 
   const messages: [string, unknown][] = [];
-  collectMessages(root, messages);
+  const types = new Map<string, Protobuf.Type>();
+  collectMessages(root, messages, types);
   messages.sort(([a], [b]) => compareStrings(a, b));
   const packagesByApiVersion = [...protoPackageOf.entries()].sort(([a], [b]) => compareStrings(a, b));
 
@@ -87,12 +90,17 @@ export async function emitProto(
     `export const protoMessagesJson: string = ${jsonTemplateLiteral(messages)};`,
     "",
   ].join("\n");
-  return { content, messageCount: messages.length };
+  return { content, messageCount: messages.length, types };
 }
 
-function collectMessages(ns: Protobuf.NamespaceBase, out: [string, unknown][]): void {
+function collectMessages(
+  ns: Protobuf.NamespaceBase,
+  out: [string, unknown][],
+  types: Map<string, Protobuf.Type>,
+): void {
   for (const child of ns.nestedArray) {
     if (child instanceof protobuf.Type) {
+      types.set(child.fullName.slice(1), child);
       out.push([
         child.fullName.slice(1),
         clean(child.toJSON({ keepComments: false }), child.fullName.slice(1)),
@@ -100,7 +108,7 @@ function collectMessages(ns: Protobuf.NamespaceBase, out: [string, unknown][]): 
     } else if (child instanceof protobuf.Enum) {
       throw new CodegenError("ERR_PROTO", `top-level enum ${child.fullName} is not supported`);
     } else if (child instanceof protobuf.Namespace) {
-      collectMessages(child, out);
+      collectMessages(child, out, types);
     }
   }
 }

@@ -1,7 +1,9 @@
 /** Codes for everything that can stop code generation; each names the input that was wrong. */
 export type CodegenErrorCode =
   | "ERR_RELEASE_FILE"
+  | "ERR_GO_MISSING"
   | "ERR_GO_MOD_DOWNLOAD"
+  | "ERR_GO_FIELD_FACTS"
   | "ERR_OPENAPI_SHAPE"
   | "ERR_API_PACKAGE"
   | "ERR_RESOURCE_PATHS"

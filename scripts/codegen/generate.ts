@@ -5,6 +5,8 @@ import { emitProto } from "./emit-proto.js";
 import { emitResources } from "./emit-resources.js";
 import { emitSchema } from "./emit-schema.js";
 import { emitTypes } from "./emit-types.js";
+import { emitWireFacts } from "./emit-wire-facts.js";
+import { readGoFieldFacts } from "./go-field-facts.js";
 import { readRegistryNames } from "./go-registry.js";
 import { readPriorities } from "./group-priority.js";
 import { loadOpenApi } from "./openapi.js";
@@ -21,7 +23,13 @@ export interface GeneratedTree {
     readonly resources: number;
     readonly groups: number;
     readonly protoMessages: number;
+    readonly wireFactFields: number;
   };
+}
+
+export interface GenerateOptions {
+  /** Move go-field-facts/go.mod to the pinned versions if it differs (false: fail instead). */
+  readonly updateGoMod: boolean;
 }
 
 const modules: readonly UpstreamModule[] = [
@@ -32,8 +40,11 @@ const modules: readonly UpstreamModule[] = [
   "k8s.io/kube-aggregator",
 ];
 
-export async function generateModels(): Promise<GeneratedTree> {
+export async function generateModels(options: GenerateOptions): Promise<GeneratedTree> {
   const release = await pinnedRelease();
+  // Compiling and running the Go program takes the longest; it overlaps with everything else.
+  const goFacts = readGoFieldFacts(release, options);
+  goFacts.catch(() => {}); // awaited below; avoids an unhandled rejection if an earlier step throws
   const found = await Promise.all(
     modules.map(async (m) => [m, await upstreamModuleDir(m, release)] as const),
   );
@@ -59,6 +70,8 @@ export async function generateModels(): Promise<GeneratedTree> {
   files.set("schema.ts", emitSchema(openapi.shapes, info));
   const proto = await emitProto(packages, dirs, info);
   files.set("proto.ts", proto.content);
+  const wireFacts = emitWireFacts(proto.types, await goFacts, info);
+  files.set("wire-facts.ts", wireFacts.content);
   files.set("release.ts", emitRelease(info));
 
   const sorted = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -70,6 +83,7 @@ export async function generateModels(): Promise<GeneratedTree> {
       resources: resources.resourceCount,
       groups: resources.groupCount,
       protoMessages: proto.messageCount,
+      wireFactFields: wireFacts.fieldCount,
     },
   };
 }

@@ -26,6 +26,10 @@ export function propertyKey(name: string): string {
  */
 export function jsonTemplateLiteral(entries: ReadonlyArray<readonly [string, unknown]>): string {
   const lines = entries.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`);
-  const body = `{\n${lines.join(",\n")}\n}`;
-  return `\`${body.replace(/\\/g, "\\\\").replace(/`/g, "\\`").replace(/\$\{/g, "\\${")}\``;
+  return templateLiteral(`{\n${lines.join(",\n")}\n}`);
+}
+
+/** A template literal whose value is `text`. */
+export function templateLiteral(text: string): string {
+  return `\`${text.replace(/\\/g, "\\\\").replace(/`/g, "\\`").replace(/\$\{/g, "\\${")}\``;
 }

@@ -5,12 +5,12 @@
  * go through here, so there is one place that knows the pinned release and how to fetch it.
  * `go mod download -json` answers from the module cache when it can, so repeated calls are cheap.
  */
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CodegenError } from "./errors.js";
+import { runGo } from "./go.js";
 
 export type UpstreamModule =
   | "k8s.io/kubernetes"
@@ -87,13 +87,4 @@ export async function upstreamModuleDir(module: UpstreamModule, release?: Pinned
   } finally {
     await rm(cwd, { recursive: true, force: true });
   }
-}
-
-function runGo(args: string[], cwd: string): Promise<{ stdout: string; failure: string | undefined }> {
-  const env = { ...process.env, GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" };
-  return new Promise((resolve) => {
-    execFile("go", args, { cwd, env, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ stdout, failure: error ? `${error.message.split("\n")[0]} ${stderr}`.trim() : undefined });
-    });
-  });
 }

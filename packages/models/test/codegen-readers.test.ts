@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CodegenError } from "../../../scripts/codegen/errors.js";
+import { readGoFieldFacts } from "../../../scripts/codegen/go-field-facts.js";
 import { namesFor, readRegistryNames } from "../../../scripts/codegen/go-registry.js";
 import { parsePath } from "../../../scripts/codegen/resource-paths.js";
 import { toShape } from "../../../scripts/codegen/shape.js";
@@ -135,16 +136,27 @@ describe("schema normaliser", () => {
   });
 });
 
+/** A release that does not exist (yet), so no module proxy has it. */
+const unpublishedRelease = {
+  kubernetes: "1.999.0",
+  kubernetesModuleVersion: "v1.999.0",
+  stagingModuleVersion: "v0.999.0",
+};
+
 describe("upstream modules", () => {
   test("a release the module proxy does not have fails with a typed error", async () => {
-    const release = {
-      kubernetes: "1.999.0",
-      kubernetesModuleVersion: "v1.999.0",
-      stagingModuleVersion: "v0.999.0",
-    };
-    await expect(upstreamModuleDir("k8s.io/api", release)).rejects.toMatchObject({
+    await expect(upstreamModuleDir("k8s.io/api", unpublishedRelease)).rejects.toMatchObject({
       code: "ERR_GO_MOD_DOWNLOAD",
       message: expect.stringContaining("k8s.io/api@v0.999.0"),
+    });
+  });
+});
+
+describe("Go field facts reader", () => {
+  test("the check mode refuses a go.mod that does not require the pinned release", async () => {
+    await expect(readGoFieldFacts(unpublishedRelease, { updateGoMod: false })).rejects.toMatchObject({
+      code: "ERR_GO_FIELD_FACTS",
+      message: expect.stringContaining("go-field-facts/go.mod does not require k8s.io/api@v0.999.0"),
     });
   });
 });

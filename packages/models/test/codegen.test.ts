@@ -1,17 +1,19 @@
 /** The generator is deterministic, the committed output is current, and --check spots drift. */
-import { mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type GeneratedTree, generateModels } from "../../../scripts/codegen/generate.js";
 import { diffTree, writeTree } from "../../../scripts/codegen/output.js";
+import { repoRoot } from "../../../scripts/codegen/upstream.js";
 
 const committed = join(import.meta.dirname, "..", "src", "generated");
 let first: GeneratedTree;
 let scratch: string;
 
 beforeAll(async () => {
-  first = await generateModels();
+  first = await generateModels({ updateGoMod: false });
   scratch = await mkdtemp(join(tmpdir(), "kubesdk-models-codegen-"));
 }, 120_000);
 
@@ -21,7 +23,7 @@ afterAll(async () => {
 
 describe("codegen", () => {
   test("two runs produce the same bytes", async () => {
-    const second = await generateModels();
+    const second = await generateModels({ updateGoMod: false });
     expect([...second.files.keys()]).toEqual([...first.files.keys()]);
     for (const [path, content] of first.files) expect(second.files.get(path), path).toBe(content);
   });
@@ -59,4 +61,40 @@ describe("codegen", () => {
       ).toBe(true);
     }
   });
+
+  test("wire facts come sorted by package and message, fields in Go struct order", () => {
+    const content = first.files.get("wire-facts.ts") ?? "";
+    const literal = /wireFactsJson: string = `([^`]*)`/.exec(content)?.[1] ?? "";
+    const facts = JSON.parse(literal) as Record<string, Record<string, Record<string, string>>>;
+    const packages = Object.keys(facts);
+    expect(packages).toEqual([...packages].sort());
+    for (const messages of Object.values(facts)) {
+      expect(Object.keys(messages)).toEqual(Object.keys(messages).sort());
+    }
+    expect(Object.entries(facts["k8s.io.api.apps.v1"]?.DeploymentSpec ?? {}).slice(0, 4)).toEqual([
+      ["replicas", "pe"],
+      ["selector", "po"],
+      ["template", "o"],
+      ["strategy", "eo"],
+    ]);
+    expect(facts["k8s.io.api.core.v1"]?.PodSpec?.automountServiceAccountToken).toBe("pe");
+    expect(facts["k8s.io.api.core.v1"]?.Volume?.volumeSource).toBe("o:");
+    expect(facts["k8s.io.api.authentication.v1"]?.BoundObjectReference?.uID).toBe("e:uid");
+  });
+
+  test("without Go on the PATH, codegen stops and says Go is missing", async () => {
+    const bin = join(scratch, "bin-without-go");
+    await mkdir(bin);
+    await symlink(process.execPath, join(bin, "node"));
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = execFile(
+        join(bin, "node"),
+        ["--import", "tsx", "scripts/codegen/main.ts", "--check"],
+        { cwd: repoRoot, env: { PATH: bin, HOME: process.env.HOME ?? "" } },
+        (_error, _stdout, stderr) => resolve({ code: child.exitCode, stderr }),
+      );
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("codegen failed [ERR_GO_MISSING]: Go is not installed");
+  }, 60_000);
 });

@@ -1,44 +1,56 @@
 /**
- * Facts about the Go struct field behind a proto field that decide how an empty value looks in
- * JSON. The protobuf descriptors cannot tell them (every field is proto2 `optional`), and the
- * generated schema only says which fields are required, so for now they are estimated:
- *
- * - omitEmpty: the json tag has `omitempty`. Estimated as "not required in the OpenAPI schema"
- *   (openapi-gen marks a field required exactly when it has neither `omitempty` nor `+optional`).
- * - omitZero: the json tag has `omitzero` (only ObjectMeta.creationTimestamp in 1.37).
- * - pointer: the Go field is a pointer (so an explicit zero is kept). Unknown: assumed false.
- *
- * With these estimates a zero scalar ("", 0, false) decoded from the wire is dropped from the JSON
- * unless the field is required. That is right for the many non-pointer `omitempty` fields Go
- * always writes (ObjectMeta.generateName, Container.workingDir, ...), and wrong for pointers set to
- * zero (`spec.replicas: 0`, `runAsUser: 0`), which lose their value until codegen emits per-field
- * `pointer`/`omitEmpty` facts taken from the Go struct tags.
+ * Facts about the Go struct field behind each proto field, which the protobuf descriptors cannot
+ * tell (every field is proto2 `optional`) but which decide how empty values look: in JSON, as
+ * Go's encoding/json writes them, and on the wire, as the generated Go protobuf code writes them.
+ * Codegen reads them from the Go types of the pinned release (generated/wire-facts.ts).
  */
-import { typeNode } from "../schema.js";
+import { wireFactsJson } from "../generated/wire-facts.js";
+
+/** The Go kind of the field's type, pointer removed. */
+export type GoKind = "scalar" | "bytes" | "slice" | "map" | "struct";
 
 export interface GoFieldFacts {
-  readonly omitEmpty: boolean;
-  /** `omitzero` in the json tag: a zero struct (e.g. the zero Time) is left out, not written null. */
-  readonly omitZero: boolean;
+  /** JSON key; "" for an embedded struct whose fields join the parent's JSON object. */
+  readonly json: string;
   readonly pointer: boolean;
+  readonly omitEmpty: boolean;
+  readonly omitZero: boolean;
+  readonly kind: GoKind;
 }
 
-const required: GoFieldFacts = { omitEmpty: false, omitZero: false, pointer: false };
-const optional: GoFieldFacts = { omitEmpty: true, omitZero: false, pointer: false };
-/** The only `omitzero` field of the pinned release (the schema cannot tell it apart). */
-const omitZeroFields = new Set(["k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta.creationTimestamp"]);
+type FactsTable = Record<string, Record<string, Record<string, string>> | undefined>;
 
-/** Facts of the field with JSON name `jsonName` in proto message `messageFullName` (no leading dot). */
-export function goFieldFacts(messageFullName: string, jsonName: string): GoFieldFacts {
-  if (omitZeroFields.has(`${messageFullName}.${jsonName}`)) return { ...optional, omitZero: true };
-  const node = typeNode(schemaNameOf(messageFullName));
-  return node?.required.includes(jsonName) ? required : optional;
+let table: FactsTable | undefined;
+
+/**
+ * Facts of each field of a message by proto field name, in Go struct order; undefined for the
+ * types whose Go JSON is custom (Time, Quantity, ...) or a bare list (ExtraValue, Verbs).
+ */
+export function goFieldFactsOf(messageFullName: string): ReadonlyMap<string, GoFieldFacts> | undefined {
+  table ??= JSON.parse(wireFactsJson) as FactsTable;
+  const dot = messageFullName.lastIndexOf(".");
+  const fields = table[messageFullName.slice(0, dot)]?.[messageFullName.slice(dot + 1)];
+  if (!fields) return undefined;
+  return new Map(Object.entries(fields).map(([proto, code]) => [proto, decodeFacts(proto, code)]));
 }
 
-/** "k8s.io.api.core.v1.Pod" → "io.k8s.api.core.v1.Pod" (module names keep their dashes there). */
-function schemaNameOf(messageFullName: string): string {
-  return messageFullName
-    .replace(/^k8s\.io\./, "io.k8s.")
-    .replace(/^io\.k8s\.apiextensions_apiserver\./, "io.k8s.apiextensions-apiserver.")
-    .replace(/^io\.k8s\.kube_aggregator\./, "io.k8s.kube-aggregator.");
+/** "pe" → pointer, omitempty, scalar; "o:" → inlined struct; "e:$ref" → omitempty, JSON "$ref". */
+function decodeFacts(proto: string, code: string): GoFieldFacts {
+  const colon = code.indexOf(":");
+  const flags = colon < 0 ? code : code.slice(0, colon);
+  return {
+    json: colon < 0 ? proto : code.slice(colon + 1),
+    pointer: flags.includes("p"),
+    omitEmpty: flags.includes("e"),
+    omitZero: flags.includes("z"),
+    kind: flags.includes("o")
+      ? "struct"
+      : flags.includes("l")
+        ? "slice"
+        : flags.includes("m")
+          ? "map"
+          : flags.includes("b")
+            ? "bytes"
+            : "scalar",
+  };
 }

@@ -1,11 +1,11 @@
 /**
  * A MessagePlan is what the JSON⇄protobuf walk needs to know about one message, worked out once
- * per message type from its protobufjs descriptor: JSON names, inlined fields, value shapes,
- * the Go facts about empty values, and the special (custom-JSON) codec if the type has one.
+ * per message type from its protobufjs descriptor and the Go facts of its fields: JSON names,
+ * inlined fields, value shapes, how empty values look, and the special (custom-JSON) codec if the
+ * type has one.
  */
 import protobuf from "protobufjs/light.js";
-import { type GoFieldFacts, goFieldFacts } from "./field-facts.js";
-import { isInlined, jsonNameOf } from "./names.js";
+import { type GoFieldFacts, goFieldFactsOf } from "./field-facts.js";
 import { type SpecialCodec, specialCodecFor, wrappedListCodec } from "./special.js";
 
 export interface FieldPlan {
@@ -16,9 +16,9 @@ export interface FieldPlan {
   readonly wireType: number;
   /** Wire type of a map key. */
   readonly keyWireType: number;
-  /** JSON key; meaningless for an inlined field. */
+  /** JSON key; "" for an inlined field. */
   readonly json: string;
-  /** A Go struct embedded with `json:",inline"`: its fields live in the parent's JSON object. */
+  /** A Go struct embedded without a JSON name: its fields live in the parent's JSON object. */
   readonly inline: boolean;
   readonly repeated: boolean;
   readonly map: boolean;
@@ -28,11 +28,10 @@ export interface FieldPlan {
   readonly message: MessagePlan | undefined;
   readonly facts: GoFieldFacts;
   /**
-   * JSON for a list or map that is empty on the wire (Go decodes it as nil): [] for the `items` of
-   * a list kind, which the apiserver always writes as an array; otherwise undefined to leave it out
-   * (omitempty), or null as Go writes nil.
+   * The `items` of a list kind, which the apiserver always writes as an array: [] where Go would
+   * write its nil slice as null.
    */
-  readonly empty: undefined | null | readonly [];
+  readonly listItems: boolean;
 }
 
 export class MessagePlan {
@@ -41,7 +40,6 @@ export class MessagePlan {
   readonly name: string;
   readonly special: SpecialCodec | undefined;
   #fields: readonly FieldPlan[] | undefined;
-  #routes: ReadonlyMap<string, FieldPlan> | undefined;
   #byId: ReadonlyMap<number, FieldPlan> | undefined;
 
   constructor(type: protobuf.Type) {
@@ -50,26 +48,27 @@ export class MessagePlan {
     this.special = specialCodecFor(this.name) ?? (isWrappedList(type) ? wrappedListCodec : undefined);
   }
 
-  /** Fields in declaration order (which follows the Go struct, as JSON does). */
+  /**
+   * Fields in Go struct order, the order encoding/json writes them. A type with custom JSON has
+   * no Go facts; its fields (read only by its special codec and the wire check) keep proto order.
+   */
   get fields(): readonly FieldPlan[] {
-    this.#fields ??= this.type.fieldsArray.map((field) => fieldPlan(this.name, field));
-    return this.#fields;
-  }
-
-  /** The field that owns each JSON key; keys of an inlined struct map to the inlined field. */
-  get routes(): ReadonlyMap<string, FieldPlan> {
-    if (!this.#routes) {
-      const routes = new Map<string, FieldPlan>();
-      for (const field of this.fields) {
-        if (field.inline && field.message) {
-          for (const key of field.message.routes.keys()) routes.set(key, field);
-        } else {
-          routes.set(field.json, field);
-        }
+    if (!this.#fields) {
+      const facts = goFieldFactsOf(this.name);
+      if (!facts && !this.special) {
+        // Codegen checks that every message has facts; this is a models build out of step.
+        throw new TypeError(`${this.name} has no Go field facts; run \`pnpm codegen\``);
       }
-      this.#routes = routes;
+      if (facts && facts.size !== this.type.fieldsArray.length) {
+        throw new TypeError(`${this.name}: the Go field facts and the descriptor list different fields`);
+      }
+      const ordered = facts ? [...facts.keys()].map((name) => this.type.fields[name]) : this.type.fieldsArray;
+      this.#fields = ordered.map((field) => {
+        if (!field) throw new TypeError(`${this.name}: Go field facts name a field the descriptor lacks`);
+        return fieldPlan(this.name, field, facts?.get(field.name));
+      });
     }
-    return this.#routes;
+    return this.#fields;
   }
 
   get byId(): ReadonlyMap<number, FieldPlan> {
@@ -93,30 +92,35 @@ export function planOf(type: protobuf.Type): MessagePlan {
   return plan;
 }
 
-function fieldPlan(messageName: string, field: protobuf.Field): FieldPlan {
+function fieldPlan(messageName: string, field: protobuf.Field, goFacts: GoFieldFacts | undefined): FieldPlan {
   field.resolve();
   const valueType = field.resolvedType;
   if (valueType instanceof protobuf.Enum) {
     // Kubernetes APIs spell enumerations as strings; the descriptors carry no proto enums.
     throw new TypeError(`${messageName}.${field.name}: enum fields are not supported`);
   }
-  const json = jsonNameOf(messageName, field.name);
-  const facts = goFieldFacts(messageName, json);
+  const facts = goFacts ?? neutralFacts(field);
   return {
     proto: field.name,
     id: field.id,
     wireType: valueType ? lengthDelimited : wireTypeOf(field.type),
     keyWireType: field instanceof protobuf.MapField ? wireTypeOf(field.keyType) : lengthDelimited,
-    json,
-    inline: isInlined(messageName, field.name),
+    json: facts.json,
+    inline: facts.json === "",
     repeated: field.repeated,
     map: field.map,
     scalar: valueType ? undefined : field.type,
     // Safe for self-referencing types (JSONSchemaProps): a plan works out its fields on first use.
     message: valueType ? planOf(valueType) : undefined,
     facts,
-    empty: field.name === "items" && isListKind(field.parent) ? [] : facts.omitEmpty ? undefined : null,
+    listItems: field.name === "items" && isListKind(field.parent),
   };
+}
+
+/** Facts for the fields of a custom-JSON type, which only its own codec reads. */
+function neutralFacts(field: protobuf.Field): GoFieldFacts {
+  const kind = field.map ? "map" : field.repeated ? "slice" : field.resolvedType ? "struct" : "scalar";
+  return { json: field.name, pointer: false, omitEmpty: false, omitZero: false, kind };
 }
 
 const lengthDelimited = 2;

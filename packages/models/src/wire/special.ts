@@ -30,8 +30,13 @@ export interface Walker {
 
 export interface SpecialCodec {
   toJson(message: ProtoMessage, plan: MessagePlan, walk: Walker): unknown;
-  /** The message for a JSON value; undefined when Go would leave the field unset. */
-  fromJson(value: unknown, plan: MessagePlan, walk: Walker): ProtoMessage | undefined;
+  /** The message for a JSON value other than null. */
+  fromJson(value: unknown, plan: MessagePlan, walk: Walker): ProtoMessage;
+  /**
+   * The message Go's protobuf code writes for the type's zero value, which is also what a JSON
+   * null gives a non-pointer field of the type.
+   */
+  readonly zero: ProtoMessage;
 }
 
 const protobufMagic = [0x6b, 0x38, 0x73, 0x00];
@@ -50,13 +55,13 @@ function timeCodec(micro: boolean): SpecialCodec {
         ? formatTimestamp({ seconds: numberOf(m.seconds ?? 0), nanos: numberOf(m.nanos ?? 0) }, micro)
         : null,
     fromJson: (value) => {
-      if (value === null) return {};
       if (typeof value !== "string") fail(`expected an RFC 3339 time, got ${describe(value)}`);
       const ts = parseTimestamp(value);
       return ts.seconds === goZeroTimeSeconds && ts.nanos === 0
         ? {}
         : { seconds: ts.seconds, nanos: ts.nanos };
     },
+    zero: {}, // Go writes the zero time as an empty message
   };
 }
 
@@ -69,7 +74,8 @@ function embeddedCodec(field: string, protobufToo: boolean): SpecialCodec {
       if (protobufToo && protobufMagic.every((b, i) => raw[i] === b)) return walk.decodeEmbedded(raw);
       return parseEmbeddedJson(raw);
     },
-    fromJson: (value) => (value === null ? {} : { [field]: jsonBytes(value) }),
+    fromJson: (value) => ({ [field]: jsonBytes(value) }),
+    zero: {}, // nil bytes are not written
   };
 }
 
@@ -84,6 +90,7 @@ const codecs: Readonly<Record<string, SpecialCodec>> = {
       if (typeof value !== "string") fail(`expected a duration string, got ${describe(value)}`);
       return { duration: parseDuration(value).toString() };
     },
+    zero: { duration: 0 },
   },
   "k8s.io.apimachinery.pkg.util.intstr.IntOrString": {
     toJson: (m) => (has(m, "type") && numberOf(m.type) === 1 ? (m.strVal ?? "") : (m.intVal ?? 0)),
@@ -92,6 +99,7 @@ const codecs: Readonly<Record<string, SpecialCodec>> = {
       if (typeof value === "number") return { type: 0, intVal: scalarFromJson("int32", value), strVal: "" };
       fail(`expected an integer or a string, got ${describe(value)}`);
     },
+    zero: { type: 0, intVal: 0, strVal: "" },
   },
   "k8s.io.apimachinery.pkg.api.resource.Quantity": {
     toJson: (m) => (has(m, "string") ? m.string : "0"),
@@ -103,6 +111,7 @@ const codecs: Readonly<Record<string, SpecialCodec>> = {
       }
       return { string: text.trim() };
     },
+    zero: { string: "0" },
   },
   "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1": embeddedCodec("Raw", false),
   "k8s.io.apimachinery.pkg.runtime.RawExtension": embeddedCodec("raw", true),
@@ -115,6 +124,7 @@ const codecs: Readonly<Record<string, SpecialCodec>> = {
       if (isPlainObject(value)) return { allows: true, schema: walk.fromJson(schemaPlan(plan), value) };
       fail(`expected a boolean or a JSON schema, got ${describe(value)}`);
     },
+    zero: { allows: false },
   },
   "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray": {
     toJson: (m, plan, walk) => {
@@ -125,9 +135,9 @@ const codecs: Readonly<Record<string, SpecialCodec>> = {
     fromJson: (value, plan, walk) => {
       if (Array.isArray(value)) return { jSONSchemas: value.map((s) => walk.fromJson(schemaPlan(plan), s)) };
       if (isPlainObject(value)) return { schema: walk.fromJson(schemaPlan(plan), value) };
-      if (value === null) return undefined;
       fail(`expected a JSON schema or a list of them, got ${describe(value)}`);
     },
+    zero: {},
   },
   "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray": {
     toJson: (m, plan, walk) => {
@@ -138,9 +148,9 @@ const codecs: Readonly<Record<string, SpecialCodec>> = {
     fromJson: (value, plan, walk) => {
       if (Array.isArray(value)) return { property: value.map((s) => scalarFromJson("string", s)) };
       if (isPlainObject(value)) return { schema: walk.fromJson(schemaPlan(plan), value) };
-      if (value === null) return undefined;
       fail(`expected a JSON schema or a list of strings, got ${describe(value)}`);
     },
+    zero: {},
   },
 };
 
@@ -158,8 +168,8 @@ export function specialCodecFor(messageName: string): SpecialCodec | undefined {
 export const wrappedListCodec: SpecialCodec = {
   toJson: (m) => [...((m.items as string[] | undefined) ?? [])],
   fromJson: (value) => {
-    if (value === null) return undefined;
     if (!Array.isArray(value)) fail(`expected an array of strings, got ${describe(value)}`);
     return { items: value.map((s) => scalarFromJson("string", s)) };
   },
+  zero: {}, // as a map value; a field of such a type is nil when null, and not written
 };

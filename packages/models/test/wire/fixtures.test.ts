@@ -59,6 +59,18 @@ describe("k8s.io/api fixture pairs", () => {
     expect(differing).toEqual([]);
   });
 
+  test("decoded keys come in Go's struct order, as in the JSON fixture (apiVersion and kind first)", () => {
+    const failures: string[] = [];
+    for (const pair of pairs) {
+      const { apiVersion, kind, ...rest } = pair.json;
+      const expected = JSON.stringify(apiVersion === undefined ? rest : { apiVersion, kind, ...rest });
+      check(pair.name, failures, () =>
+        expect(JSON.stringify(decodeObject(pair.pb, options(pair)))).toBe(expected),
+      );
+    }
+    expect(failures).toEqual([]);
+  });
+
   test("decoded objects put apiVersion and kind first, like the apiserver's JSON", () => {
     const pair = pairs.find((p) => p.name === "apps.v1.Deployment") as FixturePair;
     expect(Object.keys(decodeObject(pair.pb)).slice(0, 3)).toEqual(["apiVersion", "kind", "metadata"]);

@@ -1,7 +1,8 @@
 /**
  * Vectors written by the upstream Go code (go-vectors/main.go): sparse kubectl-style objects,
- * zero values, lists, Status, a CRD and watch frames, which the fully-populated k8s.io/api
- * fixtures never exercise.
+ * zero values (pointers set to zero among them), lists, Status, a CRD and watch frames, which the
+ * fully-populated k8s.io/api fixtures never exercise. Both directions must match Go exactly: the
+ * JSON (values and key order) and the protobuf bytes.
  */
 import { readFileSync } from "node:fs";
 import {
@@ -9,12 +10,9 @@ import {
   decodeWatchEvent,
   encodeObject,
   encodeWatchEvent,
-  parseApiVersion,
-  protoTypeFor,
   type WatchEventType,
 } from "@kubesdk/models";
 import { describe, expect, test } from "vitest";
-import { unseal } from "./helpers.js";
 
 interface Vectors {
   objects: { name: string; json: Record<string, unknown>; pb: string }[];
@@ -25,67 +23,51 @@ const vectors = JSON.parse(
   readFileSync(new URL("./go-vectors/vectors.json", import.meta.url), "utf8"),
 ) as Vectors;
 
-/**
- * Pointer fields set to zero, which decode as absent until codegen provides per-field pointer
- * facts (see src/wire/field-facts.ts). Each entry is the exact loss; anything else must match.
- */
-const knownPointerZeroLosses: Record<string, Record<string, unknown>> = {
-  "deployment-scaled-to-zero": { "spec.replicas": 0 },
-  crd: { "spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.replicas.minimum": 0 },
-};
-
-function withoutKnownLosses(name: string, json: Record<string, unknown>): Record<string, unknown> {
-  const copy = structuredClone(json);
-  for (const path of Object.keys(knownPointerZeroLosses[name] ?? {})) {
-    const keys = path.replace(/\[(\d+)\]/g, ".$1").split(".");
-    const last = keys.pop() as string;
-    const parent = keys.reduce<Record<string, unknown>>(
-      (node, key) => node[key] as Record<string, unknown>,
-      copy,
-    );
-    expect(parent[last], `${name}: ${path}`).toBe(knownPointerZeroLosses[name]?.[path]);
-    delete parent[last];
-  }
-  return copy;
-}
-
-/** Drops zero values and empty messages, which Go writes for non-pointer fields and we leave out. */
-function pruned(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(pruned);
-  if (typeof value !== "object" || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
-    const kept = pruned(child);
-    const empty = typeof kept === "object" && kept !== null && Object.keys(kept).length === 0;
-    if (!empty && kept !== "" && kept !== "0" && kept !== 0 && kept !== false && kept !== null)
-      out[key] = kept;
-  }
-  return out;
-}
-
-/** The protobuf message inside an enveloped object, as protobufjs reads it, zero values pruned. */
-function messageOf(bytes: Uint8Array): unknown {
-  const envelope = unseal(bytes);
-  const gvk = { ...parseApiVersion(envelope.apiVersion), kind: envelope.kind };
-  const type = protoTypeFor(gvk);
-  return pruned(type.toObject(type.decode(envelope.raw), { longs: String, bytes: String }));
+/** Keys in Go's order, but apiVersion and kind first, as decodeObject puts them. */
+function apiserverOrder(json: Record<string, unknown>): string {
+  const { apiVersion, kind, ...rest } = json;
+  return JSON.stringify(apiVersion === undefined ? rest : { apiVersion, kind, ...rest });
 }
 
 describe("Go-written objects", () => {
-  test.each(vectors.objects.map((v) => [v.name, v] as const))("%s: decodes to Go's JSON", (name, vector) => {
+  test.each(vectors.objects.map((v) => [v.name, v] as const))("%s: decodes to Go's JSON", (_, vector) => {
     const decoded = decodeObject(Buffer.from(vector.pb, "base64"));
-    expect(decoded).toStrictEqual(withoutKnownLosses(name, vector.json));
+    expect(decoded).toStrictEqual(vector.json);
+    // Same keys in the same order: Go struct order, inlined structs in place.
+    expect(JSON.stringify(decoded)).toBe(apiserverOrder(vector.json));
   });
 
   test.each(vectors.objects.map((v) => [v.name, v] as const))(
-    "%s: encodes to a message equal to Go's, and back to the same JSON",
-    (name, vector) => {
+    "%s: encodes to Go's bytes exactly, and back to the same JSON",
+    (_, vector) => {
       const encoded = encodeObject(vector.json);
-      // Go also writes its empty non-pointer fields, so the bytes differ; the messages do not.
-      expect(messageOf(encoded)).toStrictEqual(messageOf(Buffer.from(vector.pb, "base64")));
-      expect(decodeObject(encoded)).toStrictEqual(withoutKnownLosses(name, vector.json));
+      expect(Buffer.from(encoded).toString("base64")).toBe(vector.pb);
+      expect(decodeObject(encoded)).toStrictEqual(vector.json);
     },
   );
+
+  test.each([
+    ["deployment-scaled-to-zero", { spec: { replicas: 0 } }],
+    ["kubectl-create-deployment-replicas-0", { spec: { replicas: 0 } }],
+    [
+      "pod-run-as-root",
+      {
+        spec: {
+          automountServiceAccountToken: false,
+          terminationGracePeriodSeconds: 0,
+          securityContext: { runAsUser: 0, runAsGroup: 0, runAsNonRoot: false, fsGroup: 0 },
+          containers: [{ securityContext: { runAsUser: 0, privileged: false } }],
+        },
+      },
+    ],
+    ["serviceaccount-no-automount", { automountServiceAccountToken: false }],
+    ["job-zero-pointers", { spec: { parallelism: 0, backoffLimit: 0, suspend: false } }],
+  ])("%s: pointer fields set to zero keep their value", (name, expected) => {
+    const vector = vectors.objects.find((v) => v.name === name);
+    expect(vector?.json).toMatchObject(expected);
+    expect(decodeObject(Buffer.from(vector?.pb ?? "", "base64"))).toMatchObject(expected);
+    expect(decodeObject(encodeObject(vector?.json ?? {}))).toMatchObject(expected);
+  });
 
   test("a required list that is empty reads as Go writes it: null, but [] for a list kind's items", () => {
     const pod = vectors.objects.find((v) => v.name === "pod-labels-numeric-keys");
@@ -94,7 +76,7 @@ describe("Go-written objects", () => {
     expect(decodeObject(Buffer.from(list?.pb ?? "", "base64"))).toMatchObject({ items: [] });
   });
 
-  test("empty non-pointer fields Go always writes are left out, as its JSON does", () => {
+  test("empty non-pointer fields on the wire: zero strings left out under omitempty, structs {}", () => {
     const namespace = vectors.objects.find((v) => v.name === "kubectl-create-namespace");
     expect(decodeObject(Buffer.from(namespace?.pb ?? "", "base64"))).toStrictEqual({
       apiVersion: "v1",
@@ -114,8 +96,9 @@ describe("Go-written watch frames", () => {
     });
   });
 
-  test.each(vectors.watchFrames.map((f) => [f.name, f] as const))("%s round-trips", (_, frame) => {
+  test.each(vectors.watchFrames.map((f) => [f.name, f] as const))("%s encodes to Go's bytes", (_, frame) => {
     const encoded = encodeWatchEvent({ type: frame.type, object: frame.object });
+    expect(Buffer.from(encoded).toString("base64")).toBe(frame.frame);
     expect(decodeWatchEvent(encoded)).toStrictEqual({ type: frame.type, object: frame.object });
   });
 });

@@ -37,6 +37,7 @@ describe("metav1.Time", () => {
   });
 
   test("null and Go's zero time are the zero Time: null, or left out under omitzero", () => {
+    // PodCondition.lastProbeTime is not in the JSON either: a zero Time Go writes as null.
     for (const zero of [null, "0001-01-01T00:00:00Z"]) {
       const pod = roundTrip({
         apiVersion: "v1",
@@ -46,7 +47,7 @@ describe("metav1.Time", () => {
       });
       expect(pod.metadata).toStrictEqual({ name: "p" });
       expect(pod.status).toStrictEqual({
-        conditions: [{ type: "Ready", status: "True", lastTransitionTime: null }],
+        conditions: [{ type: "Ready", status: "True", lastProbeTime: null, lastTransitionTime: null }],
       });
     }
   });
@@ -123,12 +124,15 @@ describe("other custom-JSON types", () => {
 
   test("RawExtension holding an enveloped protobuf object reads as that object", () => {
     const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "embedded" } };
+    // What Go writes for that Pod: its non-pointer spec and status, and spec's nil containers.
+    const goPod = { ...pod, spec: { containers: null }, status: {} };
     const revisionType = protoTypeFor({ group: "apps", version: "v1", kind: "ControllerRevision" });
     const raw = revisionType.encode({ revision: 3, data: { raw: encodeObject(pod) } }).finish();
     expect(decodeObject(seal({ apiVersion: "apps/v1", kind: "ControllerRevision", raw }))).toStrictEqual({
       apiVersion: "apps/v1",
       kind: "ControllerRevision",
-      data: pod,
+      metadata: {},
+      data: goPod,
       revision: 3,
     });
   });
@@ -153,6 +157,26 @@ describe("maps", () => {
     expect(encode({ b: "2", a: "1", c: "3" }).equals(encode({ a: "1", b: "2", c: "3" }))).toBe(true);
   });
 
+  test("Go's key order is byte order, also for integer-like keys and characters beyond U+FFFF", () => {
+    // JavaScript objects list "2" before "10"; UTF-16 puts U+1F600 before U+FFFD. Go does neither.
+    const keys = ["b", "2", "\u{1F600}", "a", "10", "\uFFFD"];
+    const bytes = Buffer.from(
+      encodeObject({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        data: Object.fromEntries(keys.map((k) => [k, "-"])),
+      }),
+    );
+    const written = keys
+      .map((key) => ({
+        key,
+        at: bytes.indexOf(Buffer.from(`\n${String.fromCharCode(Buffer.byteLength(key))}${key}`)),
+      }))
+      .sort((a, b) => a.at - b.at);
+    expect(written.every((w) => w.at > 0)).toBe(true);
+    expect(written.map((w) => w.key)).toEqual(["10", "2", "a", "b", "\uFFFD", "\u{1F600}"]);
+  });
+
   test("an entry without its value reads as the zero value", () => {
     // PodDisruptionBudgetStatus.disruptedPods (map<string, Time>) and ConfigMap.data with key only.
     const pdbType = protoTypeFor({ group: "policy", version: "v1", kind: "PodDisruptionBudget" });
@@ -171,6 +195,7 @@ describe("maps", () => {
     expect(decodeObject(seal({ raw: cm }))).toStrictEqual({
       apiVersion: "v1",
       kind: "ConfigMap",
+      metadata: {},
       data: { k: "" },
     });
   });
@@ -187,12 +212,76 @@ describe("empty values", () => {
     });
   });
 
-  test("a zero scalar in a required field is kept, in an omitempty field left out", () => {
+  test("a zero scalar is kept unless omitempty; a non-pointer struct is always written", () => {
     const pod = roundTrip({
       apiVersion: "v1",
       kind: "Pod",
       spec: { containers: [{ name: "", ports: [{ containerPort: 0, hostPort: 0, name: "" }] }] },
     });
-    expect(pod.spec).toStrictEqual({ containers: [{ name: "", ports: [{ containerPort: 0 }] }] });
+    expect(pod.spec).toStrictEqual({
+      containers: [{ name: "", ports: [{ containerPort: 0 }], resources: {} }],
+    });
+  });
+});
+
+describe("Go's rules for pointers and empty values", () => {
+  const deployment = (spec: Record<string, unknown>) => ({
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "d" },
+    spec,
+  });
+
+  test("a pointer set to zero is kept, a nil one is null or left out under omitempty", () => {
+    // replicas: *int32 omitempty; selector: *LabelSelector; paused: bool omitempty;
+    // progressDeadlineSeconds: *int32 omitempty; template and strategy: structs.
+    const out = roundTrip(deployment({ replicas: 0, paused: false, progressDeadlineSeconds: null }));
+    expect(out.spec).toStrictEqual({
+      replicas: 0,
+      selector: null,
+      template: { metadata: {}, spec: { containers: null } },
+      strategy: {},
+    });
+  });
+
+  test("a pointer to an empty struct is {}", () => {
+    const pvc = roundTrip({
+      apiVersion: "v1",
+      kind: "PersistentVolumeClaim",
+      spec: { dataSource: { kind: "VolumeSnapshot", name: "snap" }, selector: {} },
+    });
+    expect(pvc.spec).toMatchObject({
+      dataSource: { apiGroup: null, kind: "VolumeSnapshot", name: "snap" },
+      selector: {},
+    });
+  });
+
+  test('[]byte: nil is null (or left out under omitempty), empty is ""', () => {
+    const csr = (spec: Record<string, unknown>) =>
+      roundTrip({ apiVersion: "certificates.k8s.io/v1", kind: "CertificateSigningRequest", spec }).spec;
+    expect(csr({ signerName: "s" })).toMatchObject({ request: null });
+    expect(csr({ signerName: "s", request: "" })).toMatchObject({ request: "" });
+    expect(csr({ signerName: "s", request: "AAE=" })).toMatchObject({ request: "AAE=" });
+  });
+
+  test("encoding writes every non-pointer field, zero or not, and pointers only when set", () => {
+    const bytes = encodeObject({
+      apiVersion: "v1",
+      kind: "Pod",
+      spec: { containers: [{ name: "c" }], automountServiceAccountToken: false, hostname: null },
+    });
+    const pod = rawPod(bytes) as {
+      spec: Record<string, unknown> & { containers: Record<string, unknown>[] };
+    };
+    expect(pod.spec).toMatchObject({ automountServiceAccountToken: false, hostname: "", restartPolicy: "" });
+    expect(pod.spec.containers[0]).toMatchObject({ name: "c", image: "", resources: {} });
+    expect(pod.spec).not.toHaveProperty("securityContext");
+    expect(pod.spec).not.toHaveProperty("terminationGracePeriodSeconds");
+  });
+
+  test("null in a pointer field leaves it nil: a pointer Time is not written at all", () => {
+    const bytes = encodeObject({ apiVersion: "v1", kind: "Pod", metadata: { deletionTimestamp: null } });
+    expect(rawPod(bytes).metadata).not.toHaveProperty("deletionTimestamp");
+    expect(decodeObject(bytes).metadata).toStrictEqual({});
   });
 });

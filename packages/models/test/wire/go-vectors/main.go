@@ -14,6 +14,7 @@ import (
 	"os"
 
 	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -122,6 +123,22 @@ func main() {
 			Spec:   apiregv1.APIServiceSpec{Service: &apiregv1.ServiceReference{Namespace: "kube-system", Name: "metrics-server", Port: ptr(int32(443))}, Group: "metrics.k8s.io", Version: "v1beta1", InsecureSkipTLSVerify: true, GroupPriorityMinimum: 100, VersionPriority: 100},
 			Status: apiregv1.APIServiceStatus{Conditions: []apiregv1.APIServiceCondition{{Type: "Available", Status: "True", LastTransitionTime: created, Reason: "Passed", Message: "all checks passed"}}}}},
 		{"crd", crd(created)},
+		// Pointer fields set to their zero value: written in both forms, unlike non-pointer zeros.
+		{"kubectl-create-deployment-replicas-0", &appsv1.Deployment{TypeMeta: tm("Deployment", "apps/v1"), ObjectMeta: metav1.ObjectMeta{Name: "paused", Labels: map[string]string{"app": "paused"}},
+			Spec: appsv1.DeploymentSpec{Replicas: ptr(int32(0)), Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "paused"}},
+				Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "paused"}}, Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx", Image: "nginx"}}}}}}},
+		{"pod-run-as-root", &corev1.Pod{TypeMeta: tm("Pod", "v1"), ObjectMeta: metav1.ObjectMeta{Name: "root", Namespace: "demo"},
+			Spec: corev1.PodSpec{
+				AutomountServiceAccountToken: ptr(false),
+				SecurityContext:              &corev1.PodSecurityContext{RunAsUser: ptr(int64(0)), RunAsGroup: ptr(int64(0)), RunAsNonRoot: ptr(false), FSGroup: ptr(int64(0))},
+				Containers: []corev1.Container{{Name: "c", Image: "busybox",
+					SecurityContext: &corev1.SecurityContext{RunAsUser: ptr(int64(0)), Privileged: ptr(false), AllowPrivilegeEscalation: ptr(false), ReadOnlyRootFilesystem: ptr(false)}}},
+				TerminationGracePeriodSeconds: ptr(int64(0)),
+			}}},
+		{"serviceaccount-no-automount", &corev1.ServiceAccount{TypeMeta: tm("ServiceAccount", "v1"), ObjectMeta: metav1.ObjectMeta{Name: "quiet", Namespace: "demo"}, AutomountServiceAccountToken: ptr(false)}},
+		{"job-zero-pointers", &batchv1.Job{TypeMeta: tm("Job", "batch/v1"), ObjectMeta: metav1.ObjectMeta{Name: "once", Namespace: "demo"},
+			Spec: batchv1.JobSpec{Parallelism: ptr(int32(0)), BackoffLimit: ptr(int32(0)), Suspend: ptr(false), ActiveDeadlineSeconds: ptr(int64(0)),
+				Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{RestartPolicy: "Never", Containers: []corev1.Container{{Name: "c", Image: "busybox", Command: []string{}}}}}}}},
 	}
 	var vectors []vector
 	for _, o := range objects {
