@@ -14,12 +14,18 @@ export interface ServerSettings {
   readonly maxBodyBytes: number;
   /** Whether watch requests may use sendInitialEvents (streaming lists). */
   readonly watchList: boolean;
+  /**
+   * How long a deleted namespace stays Terminating before the built-in stand-in for the namespace
+   * controller removes its contents and the namespace (clients can observe the Terminating phase).
+   */
+  readonly namespaceFinalizeDelayMs: number;
 }
 
 export const DEFAULT_SETTINGS: ServerSettings = {
   tooLargeResourceVersionWaitMs: 3000,
   maxBodyBytes: 3 * 1024 * 1024,
   watchList: true,
+  namespaceFinalizeDelayMs: 500,
 };
 
 export interface HandlerContext {

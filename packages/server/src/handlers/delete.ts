@@ -105,7 +105,8 @@ export function deleteObject(
     };
     if (opts.dryRun) return { code: 200, body: marked };
     const saved = present(r, ctx.store.update(r.bucket, key, marked));
-    if (isNamespace && finalizers.length === 0) queueMicrotask(() => finalizeNamespace(ctx, name));
+    if (isNamespace && finalizers.length === 0)
+      setTimeout(() => finalizeNamespace(ctx, name), ctx.settings.namespaceFinalizeDelayMs).unref();
     return { code: 200, body: saved };
   }
   if (opts.dryRun) return { code: 200, body: r.returnDeletedObject ? obj : successStatus(r, obj) };

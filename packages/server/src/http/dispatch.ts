@@ -4,7 +4,7 @@
  * as a Status.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errors, StatusError } from "../api/status.js";
+import { errors, failure, StatusError } from "../api/status.js";
 import type { FaultController } from "../faults/fault-controller.js";
 import { decodeObjectBody, decodeProtobufBody } from "../handlers/body.js";
 import type { ApiResponse, HandlerContext } from "../handlers/context.js";
@@ -52,6 +52,14 @@ export function resolveResource(ctx: HandlerContext, info: ResourceRequestInfo):
   const r = ctx.resources.find(info.group, info.version, info.resource);
   if (!r) throw errors.notFoundPath();
   if (info.subresource !== undefined && !r.subresources.has(info.subresource)) throw errors.notFoundPath();
+  // POST names no object: a POST to an object's path is a method the resource does not allow.
+  if (info.verb === "create" && info.name !== undefined && info.subresource === undefined)
+    throw failure(
+      405,
+      "MethodNotAllowed",
+      "the server does not allow this method on the requested resource",
+      {},
+    );
   if (info.subresource === undefined && !r.verbs.has(info.verb))
     throw errors.methodNotSupported({ group: r.group, resource: r.resource }, info.verb);
   if (r.namespaced && info.namespace === undefined && info.name !== undefined) throw errors.notFoundPath();
