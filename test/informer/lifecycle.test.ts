@@ -63,12 +63,13 @@ describe("lifecycle", () => {
     // A pending wait is rejected; an aborted start signal stops like stop().
     const controller = new AbortController();
     const stuck = newInformer(ns, { resource: "configmaps", labelSelector: "never" });
-    const waiting = stuck.waitForSync();
+    // The expectation is attached before the rejection can happen, so it is never unhandled.
+    const waiting = expect(stuck.waitForSync()).rejects.toBeInstanceOf(InformerStoppedError);
     stuck.start(controller.signal);
     const stopped = until(stuck, "stopped");
     controller.abort();
     await stopped;
-    await expect(waiting).rejects.toBeInstanceOf(InformerStoppedError);
+    await waiting;
     expect(() => stuck.addEventHandler({})).toThrow(InformerStoppedError);
 
     // In a separate process: after stop() nothing of the informer keeps Node alive.
@@ -128,12 +129,14 @@ describe("lifecycle", () => {
     failing.start();
     await expect(failing.waitForSync({ timeoutMs: 200 })).rejects.toBeInstanceOf(SyncTimeoutError);
     const controller = new AbortController();
-    const aborted = failing.waitForSync({ signal: controller.signal });
+    const aborted = expect(failing.waitForSync({ signal: controller.signal })).rejects.toBeInstanceOf(
+      SyncAbortedError,
+    );
     controller.abort(new Error("caller gave up"));
-    await expect(aborted).rejects.toBeInstanceOf(SyncAbortedError);
-    const onStop = failing.waitForSync();
+    await aborted;
+    const onStop = expect(failing.waitForSync()).rejects.toBeInstanceOf(InformerStoppedError);
     await failing.stop();
-    await expect(onStop).rejects.toBeInstanceOf(InformerStoppedError);
+    await onStop;
     server.faults.reset();
   });
 });
