@@ -1,4 +1,5 @@
 import type { KubeClient, ListProgress } from "@kubesdk/client";
+import { isExpired } from "@kubesdk/transport";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget } from "../support/target.js";
 import { clientFor, createNamespace, deleteNamespace, recordingDispatcher } from "./support.js";
@@ -69,6 +70,26 @@ describe("listAll", () => {
     }
   });
 
+  it("sends resourceVersion and resourceVersionMatch with the first page only (continue pages carry the snapshot)", async () => {
+    const recorder = recordingDispatcher();
+    const kube = await clientFor(t, ns, { transport: { dispatcherFactory: recorder.factory } });
+    try {
+      const configMaps = kube.resource("v1", "ConfigMap");
+      const resourceVersion = (await configMaps.list()).metadata?.resourceVersion as string;
+      const before = recorder.requests.length;
+      const names = (
+        await configMaps.listAll({ pageSize: 3, resourceVersion, resourceVersionMatch: "Exact" }).collect()
+      ).map((cm) => cm.metadata?.name);
+      expect(names).toEqual(Array.from({ length: COUNT }, (_, i) => `cm-${i}`));
+      const [first, ...rest] = recorder.requests.slice(before);
+      expect(first).toContain(`resourceVersion=${resourceVersion}&resourceVersionMatch=Exact`);
+      expect(rest).toHaveLength(Math.ceil(COUNT / 3) - 1);
+      expect(rest.every((r) => r.includes("continue=") && !r.includes("resourceVersion"))).toBe(true);
+    } finally {
+      await kube.close();
+    }
+  });
+
   it("pages metadata-only lists the same way", async () => {
     const kube = await clientFor(t, ns);
     try {
@@ -78,5 +99,96 @@ describe("listAll", () => {
     } finally {
       await kube.close();
     }
+  });
+});
+
+/**
+ * An expired continue token. PodTemplates, because compaction only expires what a server reads from
+ * its store: a real apiserver serves ConfigMap pages from its watch cache, while test:real keeps
+ * PodTemplates out of it (so `t.compact()`, an etcd compaction there, expires their tokens).
+ */
+describe("listAll when the continue token expires", () => {
+  const TEMPLATES = 5;
+  let templatesNs: string;
+  const template = (name: string) => ({
+    metadata: { name },
+    template: { spec: { containers: [{ name: "c", image: "busybox:1.36" }] } },
+  });
+
+  beforeAll(async () => {
+    templatesNs = await createNamespace(admin, "client-pages-expiry");
+    for (let i = 0; i < TEMPLATES; i++) {
+      await admin.resource("v1", "PodTemplate").create(template(`pt-${i}`), { namespace: templatesNs });
+    }
+  });
+  afterAll(async () => {
+    await deleteNamespace(admin, templatesNs);
+  });
+
+  /** Lists page by page; after the first item a new template is written and history compacted. */
+  async function listWhileCompacting(
+    options: { resourceVersion?: string; resourceVersionMatch?: "Exact" },
+    late: string,
+  ): Promise<{ names: string[]; progress: ListProgress[]; lists: string[]; error: unknown }> {
+    const recorder = recordingDispatcher();
+    const kube = await clientFor(t, templatesNs, { transport: { dispatcherFactory: recorder.factory } });
+    const names: string[] = [];
+    const progress: ListProgress[] = [];
+    let error: unknown;
+    try {
+      const templates = kube.resource("v1", "PodTemplate");
+      for await (const pt of templates.listAll({
+        ...options,
+        pageSize: 2,
+        onPage: (p) => progress.push(p),
+      })) {
+        names.push(pt.metadata?.name as string);
+        if (names.length === 1) {
+          await templates.create(template(late));
+          await t.compact();
+        }
+      }
+    } catch (e) {
+      error = e;
+    } finally {
+      await kube.close();
+    }
+    const lists = recorder.requests.filter((r) =>
+      r.startsWith(`GET /api/v1/namespaces/${templatesNs}/podtemplates`),
+    );
+    return { names, progress, lists, error };
+  }
+
+  it("falls back to one full list without limit and reports it through the progress", async () => {
+    const { names, progress, lists, error } = await listWhileCompacting({}, "pt-late");
+    expect(error).toBeUndefined();
+    const all = [...Array.from({ length: TEMPLATES }, (_, i) => `pt-${i}`), "pt-late"];
+    // The first page's two items, then the full list from the latest state.
+    expect(names).toEqual(["pt-0", "pt-1", ...all]);
+    expect(lists).toHaveLength(3);
+    expect(lists[0]).toContain("limit=2");
+    expect(lists[1]).toContain("continue=");
+    expect(lists[2]).not.toMatch(/[?&](limit|continue|resourceVersion)=/);
+    expect(progress.map((p) => [p.pages, p.items, p.done, p.fullListFallback])).toEqual([
+      [1, 2, false, false],
+      [2, all.length, true, true],
+    ]);
+    expect(progress[1]?.resourceVersion).not.toBe(progress[0]?.resourceVersion);
+  });
+
+  it("keeps the original resourceVersion for the fallback and throws when that is gone too, without looping", async () => {
+    const templates = admin.resource("v1", "PodTemplate");
+    const resourceVersion = (await templates.list({ namespace: templatesNs })).metadata
+      ?.resourceVersion as string;
+    const { names, progress, lists, error } = await listWhileCompacting(
+      { resourceVersion, resourceVersionMatch: "Exact" },
+      "pt-later",
+    );
+    expect(isExpired(error)).toBe(true);
+    expect(names).toEqual(["pt-0", "pt-1"]);
+    expect(lists).toHaveLength(3);
+    expect(lists[2]).toContain(`resourceVersion=${resourceVersion}&resourceVersionMatch=Exact`);
+    expect(lists[2]).not.toMatch(/[?&](limit|continue)=/);
+    expect(progress).toHaveLength(1);
   });
 });

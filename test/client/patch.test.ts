@@ -1,3 +1,5 @@
+import type { ApplyConfiguration } from "@kubesdk/client";
+import type { appsV1 } from "@kubesdk/models";
 import { isApplyConflict, isInvalid } from "@kubesdk/transport";
 import { describe, expect, it } from "vitest";
 import { namespacedSuite, testDeployment } from "./support.js";
@@ -57,40 +59,35 @@ describe("patch types", () => {
   });
 });
 
-describe("server-side apply", () => {
-  const configuration = (replicas: number) =>
-    ({
-      apiVersion: "apps/v1",
-      kind: "Deployment",
-      metadata: { name: "applied" },
-      spec: {
-        replicas,
-        selector: { matchLabels: { app: "applied" } },
-        template: {
-          metadata: { labels: { app: "applied" } },
-          spec: { containers: [{ name: "main", image: "nginx:1.27" }] },
-        },
+describe("server-side apply through patch()", () => {
+  const configuration = (replicas: number): ApplyConfiguration<appsV1.Deployment> => ({
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "applied" },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: "applied" } },
+      template: {
+        metadata: { labels: { app: "applied" } },
+        spec: { containers: [{ name: "main", image: "nginx:1.27" }] },
       },
-    }) as const;
-
-  it("creates on first apply and records the field manager", async () => {
-    const created = await deployments().apply(configuration(2), { fieldManager: "team-a" });
-    expect(created.spec.replicas).toBe(2);
-    const entry = created.metadata?.managedFields?.find((m) => m.manager === "team-a");
-    expect(entry?.operation).toBe("Apply");
+    },
   });
 
-  it("reports a conflict with another manager, and force takes the field over", async () => {
+  it("creates on first apply, records the manager, and answers a conflict with the raw ApiError", async () => {
+    const created = await deployments().patch(
+      "applied",
+      { type: "apply", object: configuration(2) },
+      { fieldManager: "team-a" },
+    );
+    expect(created.spec.replicas).toBe(2);
+    expect(created.metadata?.managedFields?.find((m) => m.manager === "team-a")?.operation).toBe("Apply");
+
+    // patch() sends one request and applies no conflict policy (apply() does: see apply.test.ts).
     const conflict = await deployments()
-      .apply(configuration(5), { fieldManager: "team-b" })
+      .patch("applied", { type: "apply", object: configuration(5) }, { fieldManager: "team-b" })
       .catch((e: unknown) => e);
     expect(isApplyConflict(conflict)).toBe(true);
-
-    const forced = await deployments().apply(configuration(5), { fieldManager: "team-b", force: true });
-    expect(forced.spec.replicas).toBe(5);
-  });
-
-  it("sends apply through patch() as well", async () => {
     const patched = await deployments().patch(
       "applied",
       {

@@ -11,7 +11,6 @@ import type { appsV1 } from "@kubesdk/models";
 import { createDispatcher, type DispatcherFactory } from "@kubesdk/transport";
 import { afterAll, beforeAll } from "vitest";
 import YAML from "yaml";
-import { compactEtcd } from "../../scripts/real-apiserver/compact.js";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: kubeconfig documents are edited as plain YAML.
@@ -238,22 +237,6 @@ export async function deleteCrd(kube: KubeClient, names: TestCrdNames): Promise<
   await kube
     .resource("apiextensions.k8s.io/v1", "CustomResourceDefinition")
     .delete(`${names.plural}.${names.group}`);
-}
-
-/**
- * Drops every revision older than the current one from the server's history. On a real server this
- * compacts etcd, which only expires resourceVersions of resources the watch cache does not hold
- * (test:real runs with PodTemplates uncached).
- */
-export async function compactHistory(t: TestTarget): Promise<void> {
-  if (t.reference !== undefined) {
-    t.reference.store.compact();
-    return;
-  }
-  const endpoint = process.env.KUBESDK_TEST_ETCD_ENDPOINT;
-  if (endpoint === undefined)
-    throw new Error("compacting a real server needs KUBESDK_TEST_ETCD_ENDPOINT (set by test:real)");
-  await compactEtcd(endpoint);
 }
 
 /** A minimal valid Deployment: one container "main", selected by the label app=<name>. */

@@ -14,7 +14,8 @@ import {
 } from "@kubesdk/transport";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
-import { compactHistory } from "./support.js";
+
+const PROTOBUF = "application/vnd.kubernetes.protobuf";
 
 let t: TestTarget;
 let transport: HttpTransport;
@@ -89,6 +90,20 @@ describe("Status errors", () => {
     });
   });
 
+  it("reads the protobuf Status the server answers with when protobuf was negotiated", async () => {
+    const path = `${configMaps()}/missing`;
+    const raw = await t.call("GET", path, { accept: PROTOBUF });
+    expect([raw.status, raw.headers["content-type"]]).toEqual([404, PROTOBUF]);
+    const error = await failure(transport.request({ method: "GET", path, accept: PROTOBUF }));
+    expect(isNotFound(error)).toBe(true);
+    expect(error).toMatchObject({
+      reason: "NotFound",
+      message: 'configmaps "missing" not found',
+      details: { name: "missing", kind: "configmaps" },
+      bodyExcerpt: undefined,
+    });
+  });
+
   it("turns 409 AlreadyExists and 422 Invalid (with causes) into ApiErrors", async () => {
     const body = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "twice" } };
     await transport.request({ method: "POST", path: configMaps(), body });
@@ -134,32 +149,39 @@ describe("watch", () => {
     expect(seen).toEqual(["ADDED w", "DELETED w"]);
   });
 
-  it("throws the ERROR event of a watch from a compacted resourceVersion as a 410 ApiError", async () => {
-    // PodTemplates: a real server serves them from etcd (not its watch cache), so compaction expires them.
-    const templates = `/api/v1/namespaces/${ns}/podtemplates`;
-    const template = (name: string) => ({
-      apiVersion: "v1",
-      kind: "PodTemplate",
-      metadata: { name },
-      template: { spec: { containers: [{ name: "c", image: "busybox:1.36" }] } },
-    });
-    const first = await transport.requestJson<{ metadata: { resourceVersion: string } }>({
-      method: "POST",
-      path: templates,
-      body: template("old"),
-    });
-    // Two more writes: a watch from rv N starts at N+1, which must be older than the compaction point.
-    await transport.request({ method: "POST", path: templates, body: template("newer") });
-    await transport.request({ method: "POST", path: templates, body: template("newest") });
-    await compactHistory(t);
+  it.each([
+    ["JSON", "application/json"],
+    ["protobuf", PROTOBUF],
+  ])(
+    "throws the %s ERROR event of a watch from a compacted resourceVersion as a 410 ApiError",
+    async (name, accept) => {
+      // PodTemplates: a real server serves them from etcd (not its watch cache), so compaction expires them.
+      const templates = `/api/v1/namespaces/${ns}/podtemplates`;
+      const template = (suffix: string) => ({
+        apiVersion: "v1",
+        kind: "PodTemplate",
+        metadata: { name: `${name.toLowerCase()}-${suffix}` },
+        template: { spec: { containers: [{ name: "c", image: "busybox:1.36" }] } },
+      });
+      const first = await transport.requestJson<{ metadata: { resourceVersion: string } }>({
+        method: "POST",
+        path: templates,
+        body: template("old"),
+      });
+      // Two more writes: a watch from rv N starts at N+1, which must be older than the compaction point.
+      await transport.request({ method: "POST", path: templates, body: template("newer") });
+      await transport.request({ method: "POST", path: templates, body: template("newest") });
+      await t.compact();
 
-    const watch = transport.watch({
-      method: "GET",
-      path: templates,
-      query: { resourceVersion: first.body.metadata.resourceVersion },
-    });
-    const error = await failure(watch.next());
-    expect(isExpired(error)).toBe(true);
-    expect(error).toMatchObject({ code: 410, reason: "Expired" });
-  });
+      const watch = transport.watch({
+        method: "GET",
+        path: templates,
+        query: { resourceVersion: first.body.metadata.resourceVersion },
+        accept,
+      });
+      const error = await failure(watch.next());
+      expect(isExpired(error)).toBe(true);
+      expect(error).toMatchObject({ code: 410, reason: "Expired" });
+    },
+  );
 });

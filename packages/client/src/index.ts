@@ -1,11 +1,22 @@
 // Public surface of @kubesdk/client.
 
+// Server-side apply's types and conflict error come from @kubesdk/apply; re-exported so apply
+// through the client needs no second import.
+export {
+  type ApplyConfiguration,
+  type ApplyConflict,
+  ApplyConflictError,
+  type ApplyResult,
+  type ConflictPolicy,
+  extract,
+} from "@kubesdk/apply";
+export type { ApplyOptions } from "./apply-call.js";
 export { Discovery } from "./discovery/discovery.js";
 export { groupsOf, resourcesOfList } from "./discovery/resource-list.js";
 export { ClientError, type ClientErrorCode } from "./errors.js";
 export { BodyCodec, type ProtobufCodec } from "./io/body-codec.js";
 export type { RequestControl } from "./io/context.js";
-export { modelsProtobufCodec, withProtobufStatus } from "./io/protobuf.js";
+export { modelsProtobufCodec } from "./io/protobuf.js";
 export { type ApiWarning, parseWarnings } from "./io/warnings.js";
 export type { BuiltinApiVersion, BuiltinList, BuiltinObject, BuiltinResourceKind } from "./kinds.js";
 export {
@@ -21,6 +32,7 @@ export {
 } from "./kube-client.js";
 export {
   DEFAULT_PAGE_SIZE,
+  type FetchPage,
   type ListPage,
   ListPager,
   type ListProgress,
@@ -54,11 +66,10 @@ export type {
 } from "./request/options.js";
 export { formatLabelSelector } from "./request/options.js";
 export {
-  type ApplyConfiguration,
+  type ApplyPatchObject,
   type JsonPatchOperation,
   type MergePatch,
   PATCH_CONTENT_TYPES,
-  type PartialDeep,
   type Patch,
   type PatchType,
   type StrategicDirectives,

@@ -9,7 +9,6 @@ import {
 } from "@kubesdk/models";
 import {
   type ClusterConnection,
-  createDispatcher,
   createTransport,
   type HttpTransport,
   type LoadConnectionOptions,
@@ -20,7 +19,7 @@ import { Discovery } from "./discovery/discovery.js";
 import { ClientError } from "./errors.js";
 import { BodyCodec, type ProtobufCodec } from "./io/body-codec.js";
 import type { ClientContext, RequestControl } from "./io/context.js";
-import { modelsProtobufCodec, withProtobufStatus } from "./io/protobuf.js";
+import { modelsProtobufCodec } from "./io/protobuf.js";
 import type { ApiWarning } from "./io/warnings.js";
 import type { BuiltinApiVersion, BuiltinList, BuiltinObject, BuiltinResourceKind } from "./kinds.js";
 import { ResourceClient } from "./resource-client.js";
@@ -102,9 +101,8 @@ export class KubeClient {
   }
 
   /**
-   * A client over an existing transport. With `protobuf`, watches need the transport to have the
-   * codec's frame decoder, and API errors keep their details only if protobuf Status bodies reach
-   * the transport as JSON: {@link createClient} sets up both.
+   * A client over an existing transport. A custom `protobufCodec` decodes watch frames only if the
+   * transport has its frame decoder too: {@link createClient} sets that up.
    */
   constructor(transport: HttpTransport, options: KubeClientOptions = {}) {
     this.transport = transport;
@@ -163,19 +161,10 @@ export class KubeClient {
 /** A client for a connection, with its own transport. */
 export function createClient(connection: ClusterConnection, options: CreateClientOptions = {}): KubeClient {
   const codec = options.protobufCodec ?? modelsProtobufCodec;
-  const protobuf = options.protobuf === true;
   const transport = createTransport(connection, {
     ...options.transport,
     // Frames are decoded by the response's Content-Type, so the decoder is harmless without protobuf.
     protobufWatchFrameDecoder: codec.decodeWatchFrame,
-    ...(protobuf
-      ? {
-          dispatcherFactory: withProtobufStatus(
-            options.transport?.dispatcherFactory ?? createDispatcher,
-            codec.decode,
-          ),
-        }
-      : {}),
   });
   return new KubeClient(transport, options);
 }

@@ -39,12 +39,30 @@ export class ReadClient<Item, List extends { items: Item[] }> {
     return this.#typedItems((await send(this.context, request, options)) as List);
   }
 
-  /** Every item across pages, one request per page (see {@link ListPager}). */
+  /**
+   * Every item across pages, one request per page (see {@link ListPager}). `resourceVersion` and
+   * `resourceVersionMatch` apply to the first page (continue pages carry the snapshot in their
+   * token) and to the full list the pager falls back to when a continue token expires.
+   */
   listAll(options: ListAllOptions = {}): ListPager<Item> {
-    const { pageSize, onPage, ...rest } = options;
+    const { pageSize, onPage, fullListOnExpired, resourceVersion, resourceVersionMatch, ...selection } =
+      options;
+    const snapshot = {
+      ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+      ...(resourceVersionMatch !== undefined ? { resourceVersionMatch } : {}),
+    };
     return new ListPager<Item>(
-      (limit, token) => this.list({ ...rest, limit, ...(token !== undefined ? { continue: token } : {}) }),
-      { ...(pageSize !== undefined ? { pageSize } : {}), ...(onPage !== undefined ? { onPage } : {}) },
+      (limit, token) =>
+        this.list({
+          ...selection,
+          ...(token === undefined ? snapshot : { continue: token }),
+          ...(limit !== undefined ? { limit } : {}),
+        }),
+      {
+        ...(pageSize !== undefined ? { pageSize } : {}),
+        ...(onPage !== undefined ? { onPage } : {}),
+        ...(fullListOnExpired !== undefined ? { fullListOnExpired } : {}),
+      },
     );
   }
 

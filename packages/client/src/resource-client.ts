@@ -1,3 +1,4 @@
+import type { ApplyConfiguration, ApplyConflictError, ApplyResult } from "@kubesdk/apply";
 import type {
   autoscalingV1,
   GroupVersionKind,
@@ -6,7 +7,7 @@ import type {
   metaV1,
 } from "@kubesdk/models";
 import type { ApiRequest } from "@kubesdk/transport";
-import { ClientError } from "./errors.js";
+import { type ApplyOptions, applyObject } from "./apply-call.js";
 import { type ClientContext, type RequestControl, send, sendObject } from "./io/context.js";
 import { ReadClient } from "./read-client.js";
 import type {
@@ -16,7 +17,7 @@ import type {
   PatchOptions,
   ReplaceOptions,
 } from "./request/options.js";
-import type { ApplyConfiguration, Patch } from "./request/patch.js";
+import type { Patch } from "./request/patch.js";
 import { RequestBuilder } from "./request/request-builder.js";
 import type { ResourceTarget } from "./resource-target.js";
 import { SubresourceClient } from "./subresource-client.js";
@@ -73,21 +74,19 @@ export class ResourceClient<
     )) as T;
   }
 
-  /** Server-side apply of `object` (named by its `metadata.name`) as `options.fieldManager`. */
-  async apply(
-    object: ApplyConfiguration<T>,
-    options: PatchOptions & RequestControl & { readonly fieldManager: string },
-  ): Promise<T> {
-    const metadata = (object as KubernetesObject).metadata;
-    const name = metadata?.name;
-    if (typeof name !== "string" || name === "") {
-      throw new ClientError("MISSING_NAME", "the apply configuration has no metadata.name");
-    }
-    const namespace = options.namespace ?? metadata?.namespace;
-    return this.patch(name, { type: "apply", object } as Patch<T>, {
-      ...options,
-      ...(namespace !== undefined && this.target.namespaced ? { namespace } : {}),
-    });
+  /**
+   * Server-side apply of `config` (named by its `metadata.name`) as `options.fieldManager`. A field
+   * another manager owns fails the apply with an {@link ApplyConflictError} listing the conflicts,
+   * unless `conflicts` is "force" (take them) or "yield" (apply the rest; see {@link applyWithResult}
+   * for what was left). `subresource: "status"` applies to the status, like `status.apply`.
+   */
+  async apply(config: ApplyConfiguration<T>, options: ApplyOptions): Promise<T> {
+    return (await this.applyWithResult(config, options)).object;
+  }
+
+  /** Like {@link apply}, also telling which conflicting fields were left to their owners under "yield". */
+  applyWithResult(config: ApplyConfiguration<T>, options: ApplyOptions): Promise<ApplyResult<T>> {
+    return applyObject<T>(this.context, this.requests, config, options);
   }
 
   /**

@@ -1,10 +1,12 @@
+import type { ApplyConfiguration, ApplyResult } from "@kubesdk/apply";
 import type { GroupVersionKind, KubernetesObject } from "@kubesdk/models";
+import { type ApplyOptions, applyObject } from "./apply-call.js";
 import { type ClientContext, type RequestControl, send, sendObject } from "./io/context.js";
 import type { GetOptions, PatchOptions, ReplaceOptions } from "./request/options.js";
 import type { Patch } from "./request/patch.js";
 import type { RequestBuilder } from "./request/request-builder.js";
 
-/** get / replace / patch of one subresource (`status`, `scale`) whose objects are `S`. */
+/** get / replace / patch / apply of one subresource (`status`, `scale`) whose objects are `S`. */
 export class SubresourceClient<S extends KubernetesObject> {
   readonly #context: ClientContext;
   readonly #requests: RequestBuilder;
@@ -37,5 +39,18 @@ export class SubresourceClient<S extends KubernetesObject> {
       subresource: this.#name,
     });
     return (await send(this.#context, request, options)) as S;
+  }
+
+  /** Server-side apply to the subresource (e.g. a controller owning its status fields); see `ResourceClient.apply`. */
+  async apply(config: ApplyConfiguration<S>, options: Omit<ApplyOptions, "subresource">): Promise<S> {
+    return (await this.applyWithResult(config, options)).object;
+  }
+
+  /** Like {@link apply}, also telling which conflicting fields were left to their owners under "yield". */
+  applyWithResult(
+    config: ApplyConfiguration<S>,
+    options: Omit<ApplyOptions, "subresource">,
+  ): Promise<ApplyResult<S>> {
+    return applyObject<S>(this.#context, this.#requests, config, { ...options, subresource: this.#name });
   }
 }

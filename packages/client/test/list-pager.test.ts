@@ -1,13 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { ApiError, apiErrorFromStatus, isExpired } from "@kubesdk/transport";
+import { describe, expect, it, vi } from "vitest";
 import { ClientError, type ListPage, ListPager, type ListProgress } from "../src/index.js";
 
 /** A fake collection served in pages, recording each (limit, continue) it was asked for. */
 function pagedSource(items: string[], total = items.length) {
-  const calls: { limit: number; token: string | undefined }[] = [];
-  const fetch = async (limit: number, token: string | undefined): Promise<ListPage<string>> => {
+  const calls: { limit: number | undefined; token: string | undefined }[] = [];
+  const fetch = async (limit: number | undefined, token: string | undefined): Promise<ListPage<string>> => {
     calls.push({ limit, token });
     const start = token === undefined ? 0 : Number(token);
-    const end = Math.min(start + limit, items.length);
+    const end = Math.min(start + (limit ?? items.length), items.length);
     return {
       metadata: {
         resourceVersion: `rv-${calls.length}`,
@@ -37,10 +38,24 @@ describe("ListPager", () => {
     const pager = new ListPager(source.fetch, { pageSize: 2, onPage: (p) => seen.push(p) });
     for await (const item of pager) seen.push(item);
     expect(seen).toEqual([
-      { pages: 1, items: 2, remainingItemCount: 1, resourceVersion: "rv-1", done: false },
+      {
+        pages: 1,
+        items: 2,
+        remainingItemCount: 1,
+        resourceVersion: "rv-1",
+        done: false,
+        fullListFallback: false,
+      },
       "a",
       "b",
-      { pages: 2, items: 3, remainingItemCount: undefined, resourceVersion: "rv-1", done: true },
+      {
+        pages: 2,
+        items: 3,
+        remainingItemCount: undefined,
+        resourceVersion: "rv-1",
+        done: true,
+        fullListFallback: false,
+      },
       "c",
     ]);
     expect(pager.progress.done).toBe(true);
@@ -81,5 +96,92 @@ describe("ListPager", () => {
       })(),
     ).rejects.toThrow("410 Expired");
     expect(got).toEqual(["a"]);
+  });
+});
+
+describe("ListPager on an expired continue token", () => {
+  const failure = (code: number, reason: string, message: string): ApiError =>
+    apiErrorFromStatus({ kind: "Status", apiVersion: "v1", status: "Failure", message, reason, code });
+  const expired = () =>
+    failure(
+      410,
+      "Expired",
+      "The provided continue parameter is too old to display a consistent list result.",
+    );
+
+  /** Pages of two from snapshot rv-1; the second page's token has expired; the full list is rv-2. */
+  function expiringSource(full: string[], fullFails = false) {
+    const calls: { limit: number | undefined; token: string | undefined }[] = [];
+    const fetch = async (limit: number | undefined, token: string | undefined): Promise<ListPage<string>> => {
+      calls.push({ limit, token });
+      if (token !== undefined) throw expired();
+      if (limit === undefined) {
+        if (fullFails) throw expired();
+        return { metadata: { resourceVersion: "rv-2" }, items: full };
+      }
+      return { metadata: { resourceVersion: "rv-1", continue: "2" }, items: ["a", "b"] };
+    };
+    return { calls, fetch };
+  }
+
+  it("falls back to one full list without limit and reports it in the progress", async () => {
+    const source = expiringSource(["a", "b2", "c", "d"]);
+    const seen: (ListProgress | string)[] = [];
+    const pager = new ListPager(source.fetch, { pageSize: 2, onPage: (p) => seen.push(p) });
+    for await (const item of pager) seen.push(item);
+    expect(source.calls).toEqual([
+      { limit: 2, token: undefined },
+      { limit: 2, token: "2" },
+      { limit: undefined, token: undefined },
+    ]);
+    expect(seen).toEqual([
+      expect.objectContaining({ pages: 1, items: 2, resourceVersion: "rv-1", fullListFallback: false }),
+      "a",
+      "b",
+      {
+        pages: 2,
+        items: 4,
+        remainingItemCount: undefined,
+        resourceVersion: "rv-2",
+        done: true,
+        fullListFallback: true,
+      },
+      "a",
+      "b2",
+      "c",
+      "d",
+    ]);
+  });
+
+  it("collect() returns only the full list's items", async () => {
+    const pager = new ListPager(expiringSource(["a", "b2", "c"]).fetch, { pageSize: 2 });
+    expect(await pager.collect()).toEqual(["a", "b2", "c"]);
+    expect(pager.progress).toMatchObject({ fullListFallback: true, done: true, items: 3 });
+  });
+
+  it("falls back once: a failing full list is thrown, not retried", async () => {
+    const source = expiringSource([], true);
+    await expect(new ListPager(source.fetch, { pageSize: 2 }).collect()).rejects.toBeInstanceOf(ApiError);
+    expect(source.calls).toHaveLength(3);
+  });
+
+  it("does not fall back on the first page, on other errors, or when told not to", async () => {
+    const first = vi.fn(async () => {
+      throw expired();
+    });
+    await expect(new ListPager<string>(first).collect()).rejects.toSatisfy(isExpired);
+    expect(first).toHaveBeenCalledTimes(1);
+
+    const source = expiringSource(["x"]);
+    const off = new ListPager(source.fetch, { pageSize: 2, fullListOnExpired: false });
+    await expect(off.collect()).rejects.toSatisfy(isExpired);
+    expect(source.calls).toHaveLength(2);
+
+    const other = vi.fn(async (_limit: number | undefined, token: string | undefined) => {
+      if (token !== undefined) throw failure(500, "InternalError", "boom");
+      return { metadata: { continue: "1" }, items: ["a"] };
+    });
+    await expect(new ListPager<string>(other).collect()).rejects.toMatchObject({ code: 500 });
+    expect(other).toHaveBeenCalledTimes(2);
   });
 });

@@ -197,7 +197,10 @@ describe("writes", () => {
   });
 
   it("refuses patches the server would refuse", () => {
-    const apply = { type: "apply", object: { apiVersion: "v1", kind: "ConfigMap" } } as const;
+    const apply = {
+      type: "apply",
+      object: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } },
+    } as const;
     expect(codeOf(() => configMaps.patch("x", apply))).toBe("INVALID_OPTIONS");
     expect(codeOf(() => configMaps.patch("x", { type: "merge", patch: {} }, { force: true }))).toBe(
       "INVALID_OPTIONS",

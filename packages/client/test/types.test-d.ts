@@ -2,6 +2,7 @@ import type { appsV1, autoscalingV1, coreV1, KubernetesObject, metaV1, rbacV1 } 
 import type { WatchEvent } from "@kubesdk/transport";
 import { describe, expectTypeOf, test } from "vitest";
 import type {
+  ApplyResult,
   BuiltinApiVersion,
   BuiltinResourceKind,
   DynamicObject,
@@ -76,15 +77,31 @@ describe("patches", () => {
     deployments.patch("web", { type: "merge", patch: { spec: { replica: 3 } } });
   });
 
-  test("apply configurations need apiVersion and kind; JSON patches are RFC 6902 operations", () => {
-    deployments.apply(
-      { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" } },
-      { fieldManager: "me" },
-    );
+  test("apply configurations need apiVersion, kind and metadata.name; JSON patches are RFC 6902 operations", () => {
+    const web = { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" } } as const;
+    expectTypeOf(deployments.apply(web, { fieldManager: "me" })).resolves.toEqualTypeOf<appsV1.Deployment>();
+    expectTypeOf(
+      deployments.applyWithResult(web, { fieldManager: "me", conflicts: "yield" }),
+    ).resolves.toEqualTypeOf<ApplyResult<appsV1.Deployment>>();
+    expectTypeOf(
+      deployments.status.apply(web, { fieldManager: "me" }),
+    ).resolves.toEqualTypeOf<appsV1.Deployment>();
     // @ts-expect-error apiVersion and kind are required
     deployments.apply({ metadata: { name: "web" } }, { fieldManager: "me" });
+    // @ts-expect-error metadata.name is required
+    deployments.apply({ apiVersion: "apps/v1", kind: "Deployment", metadata: {} }, { fieldManager: "me" });
+    const statefulSet = { apiVersion: "apps/v1", kind: "StatefulSet", metadata: { name: "web" } } as const;
+    // @ts-expect-error the kind must be the client's
+    deployments.apply(statefulSet, { fieldManager: "me" });
     // @ts-expect-error apply needs a field manager
-    deployments.apply({ apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "web" } }, {});
+    deployments.apply(web, {});
+    // @ts-expect-error no such conflict policy
+    deployments.apply(web, { fieldManager: "me", conflicts: "ignore" });
+    deployments.patch(
+      "web",
+      { type: "apply", object: { ...web, spec: { replicas: 2 } } },
+      { fieldManager: "me" },
+    );
     const ops: Patch<appsV1.Deployment> = {
       type: "json",
       operations: [{ op: "move", from: "/a", path: "/b" }],

@@ -122,6 +122,7 @@ export {
 } from "./watch/errors.js";
 export { type Framer, LengthPrefixedFramer, LineFramer } from "./watch/framers.js";
 export { decodeJsonWatchFrame } from "./watch/json-frame.js";
+export { decodeProtobufWatchFrame } from "./watch/protobuf-frame.js";
 export {
   DEFAULT_MAX_WATCH_EVENT_BYTES,
   WatchDecoder,

@@ -1,3 +1,4 @@
+import { encodeObject } from "@kubesdk/models";
 import { describe, expect, it } from "vitest";
 import {
   ApiError,
@@ -136,6 +137,55 @@ describe("ApiError from bodies that are not a Status", () => {
       "Timeout",
       "Unknown",
     ]);
+  });
+});
+
+describe("ApiError from a protobuf body", () => {
+  const PROTOBUF = "application/vnd.kubernetes.protobuf";
+  const protobuf = (statusCode: number, body: Uint8Array, retryAfter?: string) =>
+    apiErrorFromResponse({ statusCode, contentType: PROTOBUF, retryAfter, body });
+
+  it("reads a protobuf Status exactly as its JSON form", () => {
+    const status = statusBody(409, "Conflict", "Apply failed with 1 conflict", {
+      name: "web",
+      group: "apps",
+      kind: "deployments",
+      causes: [{ reason: "FieldManagerConflict", message: 'conflict with "hpa"', field: ".spec.replicas" }],
+      retryAfterSeconds: 3,
+    });
+    const fromProtobuf = protobuf(409, encodeObject(status));
+    expect(fromProtobuf).toBeInstanceOf(ApiError);
+    expect(isApplyConflict(fromProtobuf)).toBe(true);
+    expect(fromProtobuf).toMatchObject({
+      code: 409,
+      reason: "Conflict",
+      message: "Apply failed with 1 conflict",
+      retryAfterSeconds: 3,
+      bodyExcerpt: undefined,
+    });
+    expect(fromProtobuf.details).toEqual(response(409, status).details);
+  });
+
+  it("falls back to the HTTP code with a hex excerpt when the body is not a decodable Status", () => {
+    const garbage = protobuf(500, Buffer.from("k8s\0garbage"), "4");
+    expect(garbage).toMatchObject({
+      code: 500,
+      reason: "InternalError",
+      retryAfterSeconds: 4,
+      bodyExcerpt: Buffer.from("k8s\0garbage").toString("hex"),
+    });
+    expect(garbage.message).toMatch(
+      /^the server responded with HTTP 500 and a protobuf body that is not a readable Status \(/,
+    );
+    // A JSON body mislabelled as protobuf and a protobuf object that is not a Status are not Statuses either.
+    expect(protobuf(404, Buffer.from('{"kind":"Status"}'))).toMatchObject({ code: 404, reason: "NotFound" });
+    const configMap = protobuf(
+      403,
+      encodeObject({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } }),
+    );
+    expect(configMap).toMatchObject({ code: 403, reason: "Forbidden" });
+    expect(configMap.message).toContain('the body is a "ConfigMap", not a Status');
+    expect(protobuf(503, new Uint8Array())).toMatchObject({ code: 503, bodyExcerpt: undefined });
   });
 });
 

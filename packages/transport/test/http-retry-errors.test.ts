@@ -1,5 +1,6 @@
 import type http from "node:http";
 import net from "node:net";
+import { encodeObject } from "@kubesdk/models";
 import { describe, expect, it } from "vitest";
 import {
   ApiError,
@@ -27,6 +28,7 @@ function sequence(...handlers: ((res: http.ServerResponse) => void)[]): Handler 
   };
 }
 
+const PROTOBUF = "application/vnd.kubernetes.protobuf";
 const ok = (res: http.ServerResponse) => sendJson(res, 200, { kind: "ConfigMap" });
 
 describe("retries", () => {
@@ -163,6 +165,7 @@ describe("errors", () => {
           res.writeHead(500);
           res.end();
         },
+        (res) => res.writeHead(500, { "content-type": PROTOBUF }).end("k8s\0garbage"),
       ),
     );
     const t = harness.transport(s.url, { retries: false });
@@ -181,6 +184,13 @@ describe("errors", () => {
     });
     const empty = await rejection(t.request({ method: "GET", path: "/api" }));
     expect(empty).toMatchObject({ code: 500, reason: "InternalError", bodyExcerpt: undefined });
+    // A protobuf body that is not a decodable Status: the HTTP code and a hex excerpt.
+    const protobuf = await rejection(t.request({ method: "GET", path: "/api" }));
+    expect(protobuf).toMatchObject({
+      code: 500,
+      reason: "InternalError",
+      bodyExcerpt: "6b38730067617262616765",
+    });
   });
 
   it("reads a Status body with causes", async () => {
@@ -199,6 +209,25 @@ describe("errors", () => {
       reason: "AlreadyExists",
       message: 'configmaps "x" already exists',
       details: { name: "x" },
+    });
+  });
+
+  it("reads a protobuf Status body like a JSON one", async () => {
+    const notFound = statusBody(404, "NotFound", 'configmaps "missing" not found', {
+      name: "missing",
+      kind: "configmaps",
+    });
+    const s = await harness.serve((_s, _r, res) =>
+      res.writeHead(404, { "content-type": PROTOBUF }).end(encodeObject(notFound)),
+    );
+    const path = "/api/v1/namespaces/d/configmaps/missing";
+    const missing = await rejection(harness.transport(s.url).request({ method: "GET", path }));
+    expect(isNotFound(missing)).toBe(true);
+    expect(missing).toMatchObject({
+      message: 'configmaps "missing" not found',
+      details: { name: "missing", kind: "configmaps" },
+      request: { method: "GET", path },
+      bodyExcerpt: undefined,
     });
   });
 

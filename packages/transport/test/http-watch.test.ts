@@ -1,4 +1,5 @@
 import type http from "node:http";
+import { encodeWatchEvent } from "@kubesdk/models";
 import { describe, expect, it } from "vitest";
 import {
   isExpired,
@@ -143,27 +144,49 @@ describe("watch over HTTP", () => {
     expect(isExpired(await rejection(harness.transport(gone.url).watch(pods).next()))).toBe(true);
   });
 
-  it("decodes protobuf frames with a plugged-in decoder and refuses them without one", async () => {
-    const frames = (res: http.ServerResponse) => {
-      startStream(res, "application/vnd.kubernetes.protobuf;stream=watch");
-      const payload = Buffer.from("raw-event");
+  it("decodes protobuf frames, including an ERROR frame's protobuf Status, and takes a plugged-in decoder", async () => {
+    const frame = (payload: Uint8Array) => {
       const header = Buffer.alloc(4);
       header.writeUInt32BE(payload.length);
-      res.write(Buffer.concat([header, payload.subarray(0, 3)]));
-      res.end(payload.subarray(3));
+      return Buffer.concat([header, payload]);
     };
-    const s = await harness.serve((_seen, _req, res) => frames(res));
-    const decoding = harness.transport(s.url, {
-      protobufWatchFrameDecoder: (frame) => ({
-        type: "MODIFIED",
-        object: { raw: Buffer.from(frame).toString() },
-      }),
+    const expired = statusBody(410, "Expired", "too old resource version: 3 (7)");
+    const s = await harness.serve((_seen, _req, res) => {
+      startStream(res, "application/vnd.kubernetes.protobuf;stream=watch");
+      const bytes = Buffer.concat([
+        frame(encodeWatchEvent({ type: "ADDED", object: cm("a", 1) })),
+        frame(encodeWatchEvent({ type: "ERROR", object: expired })),
+      ]);
+      // Cut inside the first frame's header and inside the ERROR frame.
+      res.write(bytes.subarray(0, 2));
+      res.write(bytes.subarray(2, bytes.length - 5));
+      res.end(bytes.subarray(bytes.length - 5));
     });
     const events: WatchEvent[] = [];
-    for await (const e of decoding.watch(pods)) events.push(e);
-    expect(events).toEqual([{ type: "MODIFIED", object: { raw: "raw-event" } }]);
+    const error = await rejection(
+      (async () => {
+        for await (const e of harness.transport(s.url).watch(pods)) events.push(e);
+      })(),
+    );
+    expect(events).toEqual([{ type: "ADDED", object: cm("a", 1) }]);
+    expect(isExpired(error)).toBe(true);
+    expect(error).toMatchObject({ code: 410, reason: "Expired", message: "too old resource version: 3 (7)" });
 
-    const plain = harness.transport(s.url);
-    expect(await rejection(plain.watch(pods).next())).toBeInstanceOf(UnsupportedWatchContentTypeError);
+    const plugged = harness.transport(s.url, {
+      protobufWatchFrameDecoder: (f) => ({ type: "MODIFIED", object: { bytes: f.length } }),
+    });
+    const seen: WatchEvent[] = [];
+    for await (const e of plugged.watch(pods)) seen.push(e);
+    expect(seen.map((e) => e.type)).toEqual(["MODIFIED", "MODIFIED"]);
+  });
+
+  it("refuses a watch body of a content type it has no decoder for", async () => {
+    const s = await harness.serve((_seen, _req, res) => {
+      startStream(res, "application/yaml");
+      res.end("type: ADDED\n");
+    });
+    expect(await rejection(harness.transport(s.url).watch(pods).next())).toBeInstanceOf(
+      UnsupportedWatchContentTypeError,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { encodeWatchEvent, type WatchEvent } from "@kubesdk/models";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -14,6 +15,14 @@ import {
 } from "../src/index.js";
 
 const enc = new TextEncoder();
+
+/** A length-prefixed (protobuf watch) frame. */
+function frame(payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(4 + payload.length);
+  new DataView(out.buffer).setUint32(0, payload.length, false);
+  out.set(payload, 4);
+  return out;
+}
 
 /** Cuts `bytes` at the given positions (any values; reduced modulo the length). */
 function split(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
@@ -213,12 +222,6 @@ describe("JSON watch decoding", () => {
 });
 
 describe("length-prefixed (protobuf) framing", () => {
-  function frame(payload: Uint8Array): Uint8Array {
-    const out = new Uint8Array(4 + payload.length);
-    new DataView(out.buffer).setUint32(0, payload.length, false);
-    out.set(payload, 4);
-    return out;
-  }
   const payloads = fc.array(
     fc.oneof(
       { weight: 8, arbitrary: fc.uint8Array({ maxLength: 300 }) },
@@ -240,6 +243,31 @@ describe("length-prefixed (protobuf) framing", () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it("decodes protobuf frames by default: an ERROR frame's protobuf Status becomes its ApiError", () => {
+    const decoder = new WatchDecoder({ framing: "length-prefixed" });
+    const status = {
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: "too old resource version: 3 (7)",
+      reason: "Expired",
+      code: 410,
+    };
+    const [error] = decoder.push(frame(encodeWatchEvent({ type: "ERROR", object: status } as WatchEvent)));
+    expect(error?.type).toBe("ERROR");
+    const apiError = (error as { error: ApiError }).error;
+    expect(apiError).toBeInstanceOf(ApiError);
+    expect(apiError).toMatchObject({ code: 410, reason: "Expired", message: status.message });
+
+    // A frame that is not a WatchEvent is a typed error with a hex excerpt, not a crash.
+    const garbage = decodeAll(new WatchDecoder({ framing: "length-prefixed" }), [
+      frame(Uint8Array.of(0xff, 0xff)),
+    ]);
+    expect(garbage.error).toBeInstanceOf(MalformedEventError);
+    expect((garbage.error as MalformedEventError).excerpt).toBe("ffff");
   });
 
   it("runs frames through a pluggable event decoder", () => {
@@ -285,19 +313,18 @@ describe("length-prefixed (protobuf) framing", () => {
 });
 
 describe("choosing a decoder by content type", () => {
-  it("JSON is built in; protobuf needs a frame decoder; others are refused", () => {
+  it("JSON and protobuf are built in (protobuf's decoder can be replaced); others are refused", () => {
     expect(watchDecoderForContentType("application/json")).toBeInstanceOf(WatchDecoder);
     expect(watchDecoderForContentType("application/json;as=Table;g=meta.k8s.io;v=v1")).toBeInstanceOf(
       WatchDecoder,
     );
-    expect(() => watchDecoderForContentType("application/vnd.kubernetes.protobuf;stream=watch")).toThrow(
-      UnsupportedWatchContentTypeError,
-    );
-    expect(
-      watchDecoderForContentType("application/vnd.kubernetes.protobuf;stream=watch", {
-        protobufFrameDecoder: () => ({ type: "ADDED", object: {} }),
-      }),
-    ).toBeInstanceOf(WatchDecoder);
+    const protobuf = watchDecoderForContentType("application/vnd.kubernetes.protobuf;stream=watch");
+    const event = { type: "ADDED", object: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" } } };
+    expect(protobuf.push(frame(encodeWatchEvent(event as WatchEvent)))).toEqual([event]);
+    const replaced = watchDecoderForContentType("application/vnd.kubernetes.protobuf;stream=watch", {
+      protobufFrameDecoder: () => ({ type: "DELETED", object: {} }),
+    });
+    expect(replaced.push(frame(Uint8Array.of(1)))).toEqual([{ type: "DELETED", object: {} }]);
     expect(() => watchDecoderForContentType("application/yaml")).toThrow(/application\/yaml/);
     expect(() => watchDecoderForContentType(undefined)).toThrow(UnsupportedWatchContentTypeError);
   });

@@ -6,6 +6,7 @@
  *   { type: "strategic", patch: { spec: { template: { spec: { containers: [...] } } } } } built-ins only
  *   { type: "apply", object: { apiVersion, kind, metadata: { name }, spec: {...} } }      server-side apply
  */
+import type { ApplyConfiguration, ObjectWithTypeMeta } from "@kubesdk/apply";
 
 /** One RFC 6902 operation; `path`/`from` are JSON Pointers. */
 export type JsonPatchOperation =
@@ -30,26 +31,19 @@ export type StrategicMergePatch<T> = T extends readonly (infer U)[]
     ? { [K in keyof T]?: StrategicMergePatch<T[K]> | null } & StrategicDirectives
     : T;
 
-/** Any subset of T at any depth (the fields a server-side apply configuration sets). */
-export type PartialDeep<T> = T extends readonly (infer U)[]
-  ? readonly PartialDeep<U>[]
-  : T extends object
-    ? { [K in keyof T]?: PartialDeep<T[K]> }
-    : T;
-
-/** An apply configuration: the fields this manager wants to own, with apiVersion and kind. */
-export type ApplyConfiguration<T> = (unknown extends T
-  ? { readonly [field: string]: unknown }
-  : PartialDeep<T>) & {
-  readonly apiVersion: string;
-  readonly kind: string;
-};
+/**
+ * The body of an apply patch: @kubesdk/apply's configuration of T (any subset of fields, with
+ * apiVersion, kind and metadata.name), or of any object when T is not an object type.
+ */
+export type ApplyPatchObject<T> = [T] extends [ObjectWithTypeMeta]
+  ? ApplyConfiguration<T>
+  : ApplyConfiguration<ObjectWithTypeMeta> & { readonly [field: string]: unknown };
 
 export type Patch<T = unknown> =
   | { readonly type: "json"; readonly operations: readonly JsonPatchOperation[] }
   | { readonly type: "merge"; readonly patch: MergePatch<T> }
   | { readonly type: "strategic"; readonly patch: StrategicMergePatch<T> }
-  | { readonly type: "apply"; readonly object: ApplyConfiguration<T> };
+  | { readonly type: "apply"; readonly object: ApplyPatchObject<T> };
 
 export type PatchType = Patch["type"];
 

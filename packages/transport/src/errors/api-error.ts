@@ -1,4 +1,6 @@
-import { excerptBytes } from "./base.js";
+import { mediaTypeOf, PROTOBUF_MEDIA_TYPE } from "../http/media-type.js";
+import { excerptBytes, hexExcerpt } from "./base.js";
+import { decodeProtobufStatus } from "./protobuf-status.js";
 import {
   isStatusBody,
   reasonForHttpCode,
@@ -95,11 +97,15 @@ export interface FailedResponse {
   readonly request?: ApiErrorRequest;
 }
 
-/** Builds an ApiError from any failed response: a JSON Status when there is one, else HTML/text/empty. */
+/**
+ * Builds an ApiError from any failed response: a Status in JSON or (when the Content-Type says
+ * protobuf) in protobuf when there is one, else from the HTTP code with an excerpt of the body.
+ */
 export function apiErrorFromResponse(response: FailedResponse, now = Date.now()): ApiError {
-  const parsed = tryParseJson(response.body);
-  if (isStatusBody(parsed)) {
-    return apiErrorFromStatus(parsed, {
+  const protobuf = mediaTypeOf(response.contentType) === PROTOBUF_MEDIA_TYPE;
+  const decoded = protobuf ? decodeProtobufStatus(response.body) : jsonStatus(response.body);
+  if ("status" in decoded) {
+    return apiErrorFromStatus(decoded.status, {
       httpCode: response.statusCode,
       retryAfterHeader: response.retryAfter,
       ...(response.request ? { request: response.request } : {}),
@@ -108,10 +114,12 @@ export function apiErrorFromResponse(response: FailedResponse, now = Date.now())
   }
   const code = response.statusCode;
   const reason = reasonForHttpCode(code);
-  const bodyExcerpt = response.body.length > 0 ? excerptBytes(response.body) : undefined;
-  const message =
-    bodyExcerpt === undefined
-      ? `the server responded with HTTP ${code} and an empty body`
+  const empty = response.body.length === 0;
+  const bodyExcerpt = empty ? undefined : protobuf ? hexExcerpt(response.body) : excerptBytes(response.body);
+  const message = empty
+    ? `the server responded with HTTP ${code} and an empty body`
+    : protobuf
+      ? `the server responded with HTTP ${code} and a protobuf body that is not a readable Status (${decoded.problem}): ${bodyExcerpt}`
       : `the server responded with HTTP ${code} (${response.contentType ?? "no content type"}): ${bodyExcerpt}`;
   const retryAfterSeconds = clipRetryAfter(parseRetryAfter(response.retryAfter, now));
   const status: StatusBody = {
@@ -153,13 +161,15 @@ function positive(n: unknown): number | undefined {
   return typeof n === "number" && Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
-function tryParseJson(body: Uint8Array): unknown {
-  if (body.length === 0) return undefined;
+function jsonStatus(body: Uint8Array): { readonly status: StatusBody } | { readonly problem: string } {
+  if (body.length === 0) return { problem: "empty body" };
+  let parsed: unknown;
   try {
-    return JSON.parse(new TextDecoder().decode(body));
+    parsed = JSON.parse(new TextDecoder().decode(body));
   } catch {
-    return undefined;
+    return { problem: "not JSON" };
   }
+  return isStatusBody(parsed) ? { status: parsed } : { problem: "not a Status" };
 }
 
 function str(v: unknown): string | undefined {

@@ -29,6 +29,11 @@ export function excerptBytes(bytes: Uint8Array, max = 200): string {
   return excerpt(new TextDecoder("utf-8", { fatal: false }).decode(head), max);
 }
 
+/** Hex of the first bytes of a binary body (protobuf), for error messages. */
+export function hexExcerpt(bytes: Uint8Array, max = 32): string {
+  return Buffer.from(bytes.subarray(0, max)).toString("hex") + (bytes.length > max ? "…" : "");
+}
+
 /** Formats a path like `users[0].user.exec.apiVersion` from path segments. */
 export function formatFieldPath(segments: readonly PropertyKey[]): string {
   let out = "";

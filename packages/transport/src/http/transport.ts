@@ -41,7 +41,7 @@ export interface TransportOptions {
   readonly headers?: HeaderValues;
   /** Largest accepted watch event (default 16 MiB). */
   readonly maxWatchEventBytes?: number;
-  /** Decoder for protobuf watch frames (from @kubesdk/models). */
+  /** Replaces the built-in protobuf watch frame decoder (@kubesdk/models' wire codec). */
   readonly protobufWatchFrameDecoder?: WatchFrameDecoder;
   /** Idle keep-alive connections are kept this long (default 30 000 ms). */
   readonly keepAliveTimeoutMs?: number;

@@ -1,6 +1,7 @@
 import { apiErrorFromStatus } from "../errors/api-error.js";
 import { excerptBytes } from "../errors/base.js";
 import type { StatusBody } from "../errors/status.js";
+import { mediaTypeOf, PROTOBUF_MEDIA_TYPE } from "../http/media-type.js";
 import {
   MalformedEventError,
   TruncatedStreamError,
@@ -9,6 +10,7 @@ import {
 } from "./errors.js";
 import { type Framer, LengthPrefixedFramer, LineFramer } from "./framers.js";
 import { decodeJsonWatchFrame } from "./json-frame.js";
+import { decodeProtobufWatchFrame } from "./protobuf-frame.js";
 import type { DecodedWatchEvent, RawWatchEvent, WatchFrameDecoder } from "./watch-event.js";
 
 /** Events larger than this fail with EventTooLargeError unless configured otherwise. */
@@ -20,7 +22,7 @@ export type WatchFraming = "json-lines" | "length-prefixed";
 /** Options of {@link WatchDecoder}. */
 export interface WatchDecoderOptions {
   readonly framing: WatchFraming;
-  /** Decodes one frame; defaults to JSON for "json-lines" and is required for "length-prefixed". */
+  /** Decodes one frame; defaults to JSON for "json-lines" and to protobuf for "length-prefixed". */
   readonly decodeFrame?: WatchFrameDecoder;
   readonly maxEventBytes?: number;
 }
@@ -43,14 +45,8 @@ export class WatchDecoder<T = unknown> {
       this.#framer = new LineFramer(max);
       this.#decodeFrame = options.decodeFrame ?? decodeJsonWatchFrame;
     } else {
-      if (options.decodeFrame === undefined) {
-        throw new UnsupportedWatchContentTypeError(
-          "application/vnd.kubernetes.protobuf;stream=watch",
-          " (length-prefixed framing needs a frame decoder)",
-        );
-      }
       this.#framer = new LengthPrefixedFramer(max);
-      this.#decodeFrame = options.decodeFrame;
+      this.#decodeFrame = options.decodeFrame ?? decodeProtobufWatchFrame;
     }
   }
 
@@ -129,7 +125,7 @@ export class WatchDecoder<T = unknown> {
 
 /** Options of {@link watchDecoderForContentType}. */
 export interface WatchDecoderSelection {
-  /** Decoder for protobuf watch frames (from @kubesdk/models); without it protobuf watches fail with a typed error. */
+  /** Replaces the built-in protobuf frame decoder (@kubesdk/models' wire codec). */
   readonly protobufFrameDecoder?: WatchFrameDecoder;
   readonly maxEventBytes?: number;
 }
@@ -139,18 +135,17 @@ export function watchDecoderForContentType<T>(
   contentType: string | undefined,
   selection: WatchDecoderSelection = {},
 ): WatchDecoder<T> {
-  const mediaType = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  const mediaType = mediaTypeOf(contentType);
   const max = selection.maxEventBytes !== undefined ? { maxEventBytes: selection.maxEventBytes } : {};
   if (mediaType === "application/json" || mediaType.endsWith("+json")) {
     return new WatchDecoder<T>({ framing: "json-lines", ...max });
   }
-  if (mediaType === "application/vnd.kubernetes.protobuf") {
-    if (selection.protobufFrameDecoder === undefined) {
-      throw new UnsupportedWatchContentTypeError(contentType, " (no protobuf frame decoder configured)");
-    }
+  if (mediaType === PROTOBUF_MEDIA_TYPE) {
     return new WatchDecoder<T>({
       framing: "length-prefixed",
-      decodeFrame: selection.protobufFrameDecoder,
+      ...(selection.protobufFrameDecoder !== undefined
+        ? { decodeFrame: selection.protobufFrameDecoder }
+        : {}),
       ...max,
     });
   }

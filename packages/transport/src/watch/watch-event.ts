@@ -28,6 +28,6 @@ export interface RawWatchEvent {
 
 /**
  * Turns the bytes of one frame into a raw event. Throws {@link MalformedEventError} on bad input.
- * JSON has a built-in decoder; the protobuf one comes from @kubesdk/models.
+ * JSON and protobuf (through @kubesdk/models' wire codec) have built-in decoders.
  */
 export type WatchFrameDecoder = (frame: Uint8Array) => RawWatchEvent;
