@@ -90,6 +90,33 @@ describe("conflict policies", () => {
     ]);
   });
 
+  it("fail: a field written through /scale names the subresource in the parsed conflict", async () => {
+    await applyWithPolicy(sender("p3"), desired("p3", 2), { fieldManager: "ctrl" });
+    await http.requestJson({
+      method: "PATCH",
+      path: path("p3", "scale"),
+      query: { fieldManager: "autoscaler" },
+      body: { spec: { replicas: 6 } },
+      contentType: "application/merge-patch+json",
+    });
+    const err = await applyWithPolicy(sender("p3"), desired("p3", 3), { fieldManager: "ctrl" }).catch(
+      (e) => e,
+    );
+    expect(err).toBeInstanceOf(ApplyConflictError);
+    expect((err as ApplyConflictError).conflicts).toEqual([
+      {
+        manager: "autoscaler",
+        operation: "Update",
+        apiVersion: "apps/v1",
+        subresource: "scale",
+        path: ".spec.replicas",
+      },
+    ]);
+    expect((err as ApplyConflictError).message).toBe(
+      'Apply failed with 1 conflict: conflict with "autoscaler" with subresource "scale" using apps/v1: .spec.replicas',
+    );
+  });
+
   it("force: takes the field", async () => {
     const { object } = await applyWithPolicy(sender("p1"), desired("p1", 3), {
       fieldManager: "ctrl",

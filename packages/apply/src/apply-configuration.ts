@@ -8,7 +8,7 @@ import type { metaV1 } from "@kubesdk/models";
 
 /** Every property optional, recursively (arrays of partial items). */
 export type DeepPartial<T> = T extends readonly (infer U)[]
-  ? DeepPartial<U>[]
+  ? readonly DeepPartial<U>[]
   : T extends object
     ? { [K in keyof T]?: DeepPartial<T[K]> }
     : T;

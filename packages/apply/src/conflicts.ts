@@ -28,18 +28,21 @@ export class ApplyConflictError extends Error {
   }
 }
 
-/** `"name"`, `"name" using v1`, `"name" with subresource "status"`, `"name" using apps/v1 with subresource "scale"`. */
-const MANAGER = /^"((?:[^"\\]|\\.)*)"(?: using (\S+?))?(?: with subresource "([^"]*)")?$/;
+/**
+ * Upstream's manager text: `"name"`, `"name" using v1`, `"name" with subresource "status"`,
+ * `"name" with subresource "scale" using apps/v1`, and Update managers may end in ` at <RFC 3339 time>`.
+ */
+const MANAGER = /^"((?:[^"\\]|\\.)*)"(?: with subresource "([^"]*)")?(?: using (\S+?)(?: at (\S+))?)?$/;
 
 export function parseManager(text: string): Omit<ApplyConflict, "path"> | undefined {
   const m = MANAGER.exec(text.trim());
   if (!m) return undefined;
   const out: { manager: string; operation: "Apply" | "Update"; apiVersion?: string; subresource?: string } = {
     manager: (m[1] as string).replace(/\\(.)/g, "$1"),
-    operation: m[2] ? "Update" : "Apply",
+    operation: m[3] ? "Update" : "Apply",
   };
-  if (m[2]) out.apiVersion = m[2];
-  if (m[3]) out.subresource = m[3];
+  if (m[3]) out.apiVersion = m[3];
+  if (m[2]) out.subresource = m[2];
   return out;
 }
 
@@ -58,7 +61,8 @@ export function parseApplyConflicts(
   // Message forms: `Apply failed with 1 conflict: conflict with "m" using v1: .path`
   // and `Apply failed with N conflicts: conflicts with "a":\n- .p1\nconflicts with "b" using v1:\n- .p2`.
   const body = message.replace(/^Apply failed with \d+ conflicts?: /, "");
-  const single = /^conflict with (".*?"(?: using \S+?)?(?: with subresource "[^"]*")?): (\S.*)$/.exec(body);
+  const single =
+    /^conflict with (".*?"(?: with subresource "[^"]*")?(?: using \S+?(?: at \S+)?)?): (\S.*)$/.exec(body);
   if (single) {
     const who = parseManager(single[1] as string);
     return who ? [{ ...who, path: single[2] as string }] : [];

@@ -7,13 +7,17 @@ describe("parseManager", () => {
     ['"hpa" using autoscaling/v2', { manager: "hpa", operation: "Update", apiVersion: "autoscaling/v2" }],
     ['"ctrl" with subresource "status"', { manager: "ctrl", operation: "Apply", subresource: "status" }],
     [
-      '"kube-controller-manager" using apps/v1 with subresource "scale"',
+      '"kube-controller-manager" with subresource "scale" using apps/v1',
       {
         manager: "kube-controller-manager",
         operation: "Update",
         apiVersion: "apps/v1",
         subresource: "scale",
       },
+    ],
+    [
+      '"kubectl-edit" using v1 at 2026-11-21T10:00:00Z',
+      { manager: "kubectl-edit", operation: "Update", apiVersion: "v1" },
     ],
     ['"with \\"quotes\\""', { manager: 'with "quotes"', operation: "Apply" }],
   ])("%s", (text, want) => {

@@ -32,11 +32,11 @@ interface Conflict {
   readonly path: readonly string[];
 }
 
-/** `"name"` for appliers, `"name" using v1` for updaters, plus the subresource when there is one. */
+/** `"name"` for appliers, `"name" using v1` for updaters, with ` with subresource "x"` before `using`. */
 export function describeManager(e: ManagedFieldsEntry): string {
   let s = `"${e.manager}"`;
-  if (e.operation === "Update") s += ` using ${e.apiVersion}`;
   if (e.subresource) s += ` with subresource "${e.subresource}"`;
+  if (e.operation === "Update") s += ` using ${e.apiVersion}`;
   return s;
 }
 

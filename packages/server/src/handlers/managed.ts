@@ -37,7 +37,8 @@ export function withManagedFields(
     newLeaves: leafFields(next, schema, scope, old !== undefined ? "all" : "no-structs"),
     manager: managerName(mc.query, mc.userAgent),
     apiVersion: apiVersionOf(r),
-    subresource: mc.subresource === "status" ? "status" : undefined,
+    // Writes through a subresource (status, scale) are recorded as that subresource's manager.
+    subresource: mc.subresource,
     time: nowTimestamp(ctx.now()),
   });
   const metadata = { ...next.metadata };
