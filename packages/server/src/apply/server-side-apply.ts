@@ -6,6 +6,7 @@
  * owns, `before-first-apply` for objects that had no managedFields, and the
  * Apply entry holding exactly the applied configuration's fields.
  */
+import { isDeepStrictEqual } from "node:util";
 import type { TypeNode } from "@kubesdk/models";
 import { FieldSet, formatPath } from "@kubesdk/models";
 import { failure, type StatusCause } from "../api/status.js";
@@ -63,19 +64,50 @@ export function conflictError(conflicts: readonly Conflict[]): ReturnType<typeof
     const c = causes[0] as StatusCause;
     message = `Apply failed with 1 conflict: ${c.message}: ${c.field}`;
   } else {
-    const groups = new Map<string, string[]>();
+    // Upstream groups by the manager's identifier (its JSON: manager, operation, apiVersion for
+    // updaters, subresource) in byte order, each group's paths in field-path order.
+    const groups = new Map<string, { who: string; paths: (readonly string[])[] }>();
     for (const c of conflicts) {
-      const who = describeManager(c.entry);
-      const list = groups.get(who) ?? [];
-      list.push(humanPath(c.path));
-      groups.set(who, list);
+      const id = managerIdentifier(c.entry);
+      const group = groups.get(id) ?? { who: describeManager(c.entry), paths: [] };
+      group.paths.push(c.path);
+      groups.set(id, group);
     }
-    const parts = [...groups].map(
-      ([who, paths]) => `conflicts with ${who}:\n${paths.map((p) => `- ${p}`).join("\n")}`,
-    );
+    const parts = [...groups]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(
+        ([, { who, paths }]) =>
+          `conflicts with ${who}:\n${[...paths]
+            .sort(comparePaths)
+            .map((p) => `- ${humanPath(p)}`)
+            .join("\n")}`,
+      );
     message = `Apply failed with ${conflicts.length} conflicts: ${parts.join("\n")}`;
   }
   return failure(409, "Conflict", message, { causes });
+}
+
+/** The JSON upstream identifies a manager by, whose byte order sorts the conflict message. */
+function managerIdentifier(e: ManagedFieldsEntry): string {
+  return JSON.stringify({
+    manager: e.manager,
+    operation: e.operation,
+    ...(e.operation === "Update" ? { apiVersion: e.apiVersion } : {}),
+    ...(e.subresource ? { subresource: e.subresource } : {}),
+  });
+}
+
+const KIND_ORDER = "fkvi";
+/** Field-path order: element by element, fields before keys, values, indexes; then shorter first. */
+function comparePaths(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i] as string;
+    const y = b[i] as string;
+    const kind = KIND_ORDER.indexOf(x[0] as string) - KIND_ORDER.indexOf(y[0] as string);
+    if (kind !== 0) return kind;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
 }
 
 const isItemKey = (k: string) => k.startsWith("k:") || k.startsWith("v:") || k.startsWith("i:");
@@ -145,11 +177,14 @@ export function serverSideApply(input: ApplyInput): KubeObject {
     }
   }
 
+  // Upstream stamps the applier's entry only when the apply changed the object; an applier that
+  // only joins in on equal values keeps its old time, or has none yet.
+  const time = changesObject(live, merged) ? input.time : mine?.time;
   const entry: ManagedFieldsEntry = {
     manager: input.manager,
     operation: "Apply",
     apiVersion: input.apiVersion,
-    time: input.time,
+    ...(time !== undefined ? { time } : {}),
     fieldsType: "FieldsV1",
     fieldsV1: appliedSet.toFieldsV1(),
   };
@@ -161,4 +196,11 @@ export function serverSideApply(input: ApplyInput): KubeObject {
   else delete metadata.managedFields;
   const out = { ...merged, metadata };
   return input.manager === CSA_BRIDGE_MANAGER ? syncLastApplied(live, out, applied) : out;
+}
+
+function changesObject(live: KubeObject | undefined, merged: KubeObject): boolean {
+  if (!live) return true;
+  const { managedFields: _l, ...liveMeta } = live.metadata;
+  const { managedFields: _m, ...mergedMeta } = merged.metadata;
+  return !isDeepStrictEqual({ ...live, metadata: liveMeta }, { ...merged, metadata: mergedMeta });
 }

@@ -15,7 +15,8 @@ export interface ManagedFieldsEntry {
   manager: string;
   operation: "Apply" | "Update";
   apiVersion: string;
-  time: string;
+  /** Absent on an applier that has not changed the object yet (upstream stamps changes only). */
+  time?: string;
   fieldsType: "FieldsV1";
   fieldsV1: Record<string, unknown>;
   subresource?: string;
@@ -121,7 +122,8 @@ export function recordUpdate(r: UpdateRecord): ManagedFieldsEntry[] {
 function capUpdateManagers(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] {
   const updates = entries.filter((e) => e.operation === "Update");
   if (updates.length <= MAX_UPDATE_MANAGERS) return entries;
-  const byAge = [...updates].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+  const age = (e: ManagedFieldsEntry) => e.time ?? "";
+  const byAge = [...updates].sort((a, b) => (age(a) < age(b) ? -1 : age(a) > age(b) ? 1 : 0));
   const fold = byAge.slice(0, updates.length - MAX_UPDATE_MANAGERS + 1);
   let set = new FieldSet();
   for (const e of fold) set = set.union(FieldSet.fromFieldsV1(e.fieldsV1));
@@ -143,7 +145,7 @@ export function sortEntries(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[]
   return entries.sort(
     (a, b) =>
       (a.operation === b.operation ? 0 : a.operation === "Apply" ? -1 : 1) ||
-      cmp(a.time, b.time) ||
+      cmp(a.time ?? "", b.time ?? "") ||
       cmp(a.manager, b.manager) ||
       cmp(a.apiVersion, b.apiVersion),
   );
