@@ -255,10 +255,11 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
       this.#report(err, { during: "index", willRetry: false }),
     );
     this.#lastSyncResourceVersion = resourceVersion;
+    // Deletes first: an object replaced under the same key (new uid) ends before its successor starts.
     const batch: Notification<T>[] = [
+      ...diff.deleted.map((obj): Notification<T> => ({ type: "delete", obj })),
       ...diff.added.map((obj): Notification<T> => ({ type: "add", obj, isInInitialList: initial })),
       ...diff.updated.map(({ oldObj, newObj }): Notification<T> => ({ type: "update", oldObj, newObj })),
-      ...diff.deleted.map((obj): Notification<T> => ({ type: "delete", obj })),
     ];
     for (const h of this.#handlers)
       h.queue.enqueue(initial && !h.queue.synced ? [...batch, { type: "synced" }] : batch);

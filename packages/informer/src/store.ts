@@ -146,7 +146,9 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
   /**
    * Makes the store hold exactly `items`, changing only what differs: a new key is an add, a key
    * whose resourceVersion changed an update (the cached object is kept when it did not), and a
-   * missing key a delete. An object an index function throws for is left out of the diff and the
+   * missing key a delete. A key whose uid changed was deleted and created again while nobody
+   * watched: that is a delete (tombstone of the old object) and an add, never an update, so
+   * handlers do not miss the end of the old object's life. An object an index function throws for is left out of the diff and the
    * store; the error is passed to `onIndexError`.
    */
   replace(items: readonly T[], onIndexError: (err: IndexFunctionError) => void = rethrow): ReplaceDiff<T> {
@@ -168,7 +170,10 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
         continue;
       }
       if (old === undefined) diff.added.push(obj);
-      else diff.updated.push({ oldObj: old, newObj: obj });
+      else if (uidOf(old) !== uidOf(obj)) {
+        diff.deleted.push(new DeletedFinalStateUnknown(key, old));
+        diff.added.push(obj);
+      } else diff.updated.push({ oldObj: old, newObj: obj });
     }
     for (const [key, obj] of [...this.#items]) {
       if (seen.has(key)) continue;
@@ -230,6 +235,10 @@ function addTo(index: Index, value: string, key: string): void {
 function sameVersion(a: unknown, b: unknown): boolean {
   const rv = resourceVersionOf(a);
   return rv !== undefined && rv === resourceVersionOf(b);
+}
+
+function uidOf(obj: KubernetesObject): string | undefined {
+  return obj.metadata?.uid;
 }
 
 function rethrow(err: IndexFunctionError): never {
