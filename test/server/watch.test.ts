@@ -194,7 +194,7 @@ describe("watch", () => {
 // setting, compaction on demand); the real-server harness covers expiry through etcd compaction.
 describe.runIf(targetKind === "reference")("watch (reference controls)", () => {
   // Reason for reference-only: kube-apiserver 1.37.1 sent no bookmark before a 4 s timeout in test:real
-  // (its pre-timeout bookmark depends on the watch cache's bookmark timer), so the rule is the facts sheet's.
+  // (its pre-timeout bookmark depends on the watch cache's bookmark timer); rule: docs/api-semantics.md §4.
   it("with bookmarks, one bookmark comes shortly before timeoutSeconds ends the stream", async () => {
     const list = await t.call("GET", base());
     const w = await openWatch(

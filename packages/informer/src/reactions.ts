@@ -1,6 +1,6 @@
 /**
- * Pure decision tables of the reflector (facts §7): what a watch's end or a list's failure means,
- * and what to do next. Kept apart from the I/O so every branch can be tested on its own.
+ * Pure decision tables of the reflector (docs/api-semantics.md §7): what a watch's end or a failed list
+ * means, and what to do next. Kept apart from the I/O so every branch can be tested on its own.
  */
 import {
   ConnectionError,
@@ -172,7 +172,7 @@ export function decideAfterListFailure(
   return { next: "list", wait: "backoff", plan, ...retry };
 }
 
-/** The page size of a list at `resourceVersion`: lists at a resourceVersion are not paged (facts §7). */
+/** Page size of a list at `resourceVersion`: such lists are not paged (docs/api-semantics.md §7). */
 export function planFor(resourceVersion: string | undefined, pageSize: number | undefined): ListPlan {
   return resourceVersion === undefined
     ? { resourceVersion, limit: pageSize }

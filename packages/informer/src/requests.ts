@@ -1,7 +1,7 @@
 /** Pure: the HTTP requests a ListerWatcher sends for a list page or a watch. */
 import type { ApiRequest, QueryValue } from "@kubesdk/transport";
 
-/** Options of one list request (facts §3). */
+/** Options of one list request (docs/api-semantics.md §3). */
 export interface ListQuery {
   /** Unset: the most recent state (a consistent read). "0": any state. "N": not older than N (exactly N with `limit`). */
   readonly resourceVersion?: string;
@@ -12,7 +12,7 @@ export interface ListQuery {
   readonly continue?: string;
 }
 
-/** Options of one watch request (facts §4). */
+/** Options of one watch request (docs/api-semantics.md §4). */
 export interface WatchQuery {
   /** Unset with `sendInitialEvents`: a streaming list from the most recent state. */
   readonly resourceVersion?: string;

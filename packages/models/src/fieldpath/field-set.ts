@@ -1,6 +1,6 @@
 /**
  * FieldSet: a set of field paths, stored as a trie, with the fieldsV1
- * encoding managedFields use (facts §6): `f:<field>`, `k:<compact JSON of
+ * encoding managedFields use (docs/api-semantics.md §6): `f:<field>`, `k:<compact JSON of
  * the key fields, sorted>`, `v:<JSON value>`, `i:<index>`; every value an
  * object, leaves `{}`, and `".": {}` on a node that is itself in the set and
  * has children in it too. Server-side apply builds on the same type.

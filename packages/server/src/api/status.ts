@@ -1,5 +1,5 @@
 /**
- * Status bodies exactly as upstream writes them (facts §1): key order kind,
+ * Status bodies exactly as upstream writes them (docs/api-semantics.md §1): key order kind,
  * apiVersion, metadata, status, message, reason, details, code.
  */
 export interface StatusCause {

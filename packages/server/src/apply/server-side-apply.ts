@@ -1,5 +1,5 @@
 /**
- * Server-side apply on top of FieldSet and structured merge (facts §6):
+ * Server-side apply on top of FieldSet and structured merge (docs/api-semantics.md §6):
  * conflicts where another manager owns a field the applier sets to a
  * different value (409, or taken over with force), shared ownership for equal
  * values, removal of fields this applier stopped applying that nobody else

@@ -11,7 +11,7 @@ export type LeafMap = Map<string, string>;
 
 export const PATH_SEP = "\u0000";
 
-/** Top-level and metadata fields nobody owns (facts §6). */
+/** Top-level and metadata fields nobody owns (docs/api-semantics.md §6). */
 const NEVER_OWNED_METADATA = new Set([
   "name",
   "namespace",

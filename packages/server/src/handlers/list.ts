@@ -1,6 +1,6 @@
 /**
  * LIST: selectors, limit/continue over one snapshot, and the resourceVersion ×
- * resourceVersionMatch matrix (facts §3), with upstream's errors.
+ * resourceVersionMatch matrix (docs/api-semantics.md §3), with upstream's errors.
  */
 import { errors, type FieldError } from "../api/status.js";
 import type { ServedResource } from "../resources/served.js";

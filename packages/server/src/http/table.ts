@@ -1,5 +1,5 @@
 /**
- * Table and metadata-only renderings (facts §5): the server-side printing
+ * Table and metadata-only renderings (docs/api-semantics.md §5): the server-side printing
  * kubectl asks for. Built-ins get upstream's default columns (Name, Created At);
  * custom resources their additionalPrinterColumns.
  */

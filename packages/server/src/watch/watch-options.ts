@@ -1,4 +1,4 @@
-/** Parsing and validating the query of a watch request (facts §4). */
+/** Parsing and validating the query of a watch request (docs/api-semantics.md §4). */
 import { errors, type FieldError } from "../api/status.js";
 import { parseResourceVersion } from "../handlers/resource-version.js";
 
