@@ -85,7 +85,31 @@ function count(): number {
     console.log(`${s.entry.specifier.padEnd(width)}  ${String(s.names.length).padStart(4)}`);
   }
   console.log(`${"total".padEnd(width)}  ${String(total).padStart(4)}`);
+  const clashes = collisions(surfaces);
+  console.log(`\n${clashes.size} names exported with different meanings:`);
+  for (const [name, where] of clashes) console.log(`  ${name}: ${where.join(", ")}`);
   return 0;
+}
+
+/** Names that two entries export with different declarations behind them. */
+function collisions(surfaces: readonly EntrySurface[]): Map<string, string[]> {
+  const origins = new Map<string, Map<string, string[]>>();
+  for (const s of surfaces) {
+    for (const n of s.names) {
+      const byOrigin = origins.get(n.name) ?? new Map<string, string[]>();
+      byOrigin.set(n.origin, [...(byOrigin.get(n.origin) ?? []), s.entry.specifier]);
+      origins.set(n.name, byOrigin);
+    }
+  }
+  const clashes = new Map<string, string[]>();
+  for (const [name, byOrigin] of [...origins.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (byOrigin.size < 2) continue;
+    clashes.set(
+      name,
+      [...byOrigin.entries()].map(([origin, specifiers]) => `${specifiers.join("+")} (${origin})`),
+    );
+  }
+  return clashes;
 }
 
 const commands: Record<string, () => number> = { "--update": update, "--check": check, "--count": count };

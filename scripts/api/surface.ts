@@ -19,6 +19,8 @@ export interface ExportedName {
   readonly name: string;
   /** Declaration signature, possibly several lines. */
   readonly text: string;
+  /** Where the name is declared (file and local name), to tell re-exports from different things. */
+  readonly origin: string;
 }
 
 export interface EntrySurface {
@@ -81,7 +83,11 @@ export function readSurfaces(root: string, entries: readonly PackageEntry[]): En
     const moduleSymbol = checker.getSymbolAtLocation(source);
     const exports = moduleSymbol ? checker.getExportsOfModule(moduleSymbol) : [];
     const names = exports
-      .map((symbol) => ({ name: symbol.name, text: printer.describe(symbol) }))
+      .map((symbol) => ({
+        name: symbol.name,
+        text: printer.describe(symbol),
+        origin: printer.origin(symbol),
+      }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return { entry, names };
   });
@@ -96,6 +102,12 @@ class Printer {
     private readonly checker: ts.TypeChecker,
     private readonly root: string,
   ) {}
+
+  origin(exported: ts.Symbol): string {
+    const symbol = exported.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(exported) : exported;
+    const file = symbol.declarations?.[0]?.getSourceFile().fileName ?? "?";
+    return `${relative(this.root, file)}#${symbol.name}`;
+  }
 
   describe(exported: ts.Symbol): string {
     const symbol = exported.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(exported) : exported;
