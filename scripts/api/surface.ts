@@ -104,7 +104,14 @@ class Printer {
   ) {}
 
   origin(exported: ts.Symbol): string {
-    const symbol = exported.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(exported) : exported;
+    let symbol = exported.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(exported) : exported;
+    // `type Status = metaV1.Status` re-states a type under the same name: the same meaning.
+    const declaration = symbol.declarations?.[0];
+    if (declaration && ts.isTypeAliasDeclaration(declaration) && ts.isTypeReferenceNode(declaration.type)) {
+      let target = this.checker.getSymbolAtLocation(declaration.type.typeName);
+      if (target && target.flags & ts.SymbolFlags.Alias) target = this.checker.getAliasedSymbol(target);
+      if (target?.name === symbol.name && !declaration.type.typeArguments) symbol = target;
+    }
     const file = symbol.declarations?.[0]?.getSourceFile().fileName ?? "?";
     return `${relative(this.root, file)}#${symbol.name}`;
   }
@@ -186,7 +193,9 @@ class Printer {
   private memberText(member: ts.Symbol, at: ts.Node): string {
     const type = this.checker.getTypeOfSymbolAtLocation(member, at);
     const declaration = member.declarations?.[0];
-    const readonly = declaration && ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Readonly;
+    const getterOnly = member.flags & ts.SymbolFlags.GetAccessor && !(member.flags & ts.SymbolFlags.SetAccessor);
+    const readonly =
+      getterOnly || (declaration && ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Readonly);
     const isMethod =
       declaration && (ts.isMethodDeclaration(declaration) || ts.isMethodSignature(declaration));
     const inherited = declaration ? this.inheritedFrom(declaration, at) : "";

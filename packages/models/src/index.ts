@@ -44,10 +44,10 @@ export {
   decodeWatchEvent,
   encodeObject,
   encodeWatchEvent,
-  type WatchEvent,
-  type WatchEventType,
   WireError,
   type WireErrorCode,
   type WireObject,
   type WireOptions,
+  type WireWatchEvent,
+  type WireWatchEventType,
 } from "./wire/index.js";
