@@ -193,7 +193,8 @@ class Printer {
   private memberText(member: ts.Symbol, at: ts.Node): string {
     const type = this.checker.getTypeOfSymbolAtLocation(member, at);
     const declaration = member.declarations?.[0];
-    const getterOnly = member.flags & ts.SymbolFlags.GetAccessor && !(member.flags & ts.SymbolFlags.SetAccessor);
+    const getterOnly =
+      member.flags & ts.SymbolFlags.GetAccessor && !(member.flags & ts.SymbolFlags.SetAccessor);
     const readonly =
       getterOnly || (declaration && ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Readonly);
     const isMethod =

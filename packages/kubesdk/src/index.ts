@@ -12,9 +12,9 @@ export * from "@kubesdk/apply";
 // Names two packages export with different meanings (see api/ and `pnpm api:count`); until those
 // packages rename theirs, the facade picks the client's, and `Status` is meta/v1 Status.
 export type { ListPage, ResourceTarget } from "@kubesdk/client";
-export type { Status } from "@kubesdk/models";
 export * from "@kubesdk/client";
 export * from "@kubesdk/informer";
+export type { Status } from "@kubesdk/models";
 export * from "@kubesdk/models";
 export * from "@kubesdk/transport";
 
