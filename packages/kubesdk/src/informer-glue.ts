@@ -5,8 +5,18 @@
  * Today's @kubesdk/informer: `new InformerFactory(transport)` and `informerFor(target, scope)`, where
  * an omitted namespace means every namespace. The facade keeps the client's rule: an omitted
  * namespace is the client's default namespace, `allNamespaces: true` is every namespace.
- * (With `new InformerFactory(client)` and `factory.informer(apiVersion, kind, scope)`, both
- * functions become one-line calls and `KubeInformerScope` becomes the informer's `InformerScope`.)
+ * With `new InformerFactory(client)` and `factory.informer(apiVersion, kind, scope)` (where the
+ * informer applies that namespace rule itself), the file body becomes:
+ *
+ *   export type KubeInformerScope = InformerScope;
+ *   export function createInformerFactory(client: KubeClient, defaults?: SharedInformerOptions) {
+ *     return new InformerFactory(client, defaults);
+ *   }
+ *   export function sharedInformer<AV extends BuiltinApiVersion, K extends BuiltinResourceKind<AV>>(
+ *     factory: InformerFactory, _client: KubeClient, apiVersion: AV, kind: K, scope?: KubeInformerScope,
+ *   ): Informer<BuiltinObject<AV, K>> {
+ *     return factory.informer(apiVersion, kind, scope);
+ *   }
  */
 import type { BuiltinApiVersion, BuiltinObject, BuiltinResourceKind, KubeClient } from "@kubesdk/client";
 import {
