@@ -10,6 +10,10 @@ export interface EmittedResources {
   readonly content: string;
   readonly resourceCount: number;
   readonly groupCount: number;
+  /** Every resource, in discovery order. */
+  readonly infos: readonly ResourceInfo[];
+  /** Groups in discovery order, versions preferred first. */
+  readonly groups: readonly GroupVersions[];
 }
 
 export function emitResources(
@@ -47,7 +51,7 @@ export function emitResources(
     "];",
     "",
   ];
-  return { content: lines.join("\n"), resourceCount: infos.length, groupCount: groups.length };
+  return { content: lines.join("\n"), resourceCount: infos.length, groupCount: groups.length, infos, groups };
 }
 
 function toInfo(r: PathResource, names: readonly RegistryNames[]): ResourceInfo {

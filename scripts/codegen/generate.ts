@@ -1,6 +1,7 @@
 /** Runs every emitter and returns the generated tree as relative path → content. */
 import { join } from "node:path";
 import { listApiPackages, type ModuleDirs } from "./api-packages.js";
+import { emitKindNames } from "./emit-kind-names.js";
 import { emitProto } from "./emit-proto.js";
 import { emitResources } from "./emit-resources.js";
 import { emitSchema } from "./emit-schema.js";
@@ -67,6 +68,7 @@ export async function generateModels(options: GenerateOptions): Promise<Generate
   for (const [path, content] of types.files) files.set(path, content);
   const resources = emitResources(resourcesFromPaths(openapi.paths), names, priorities, info);
   files.set("resources.ts", resources.content);
+  files.set("kind-names.ts", emitKindNames(resources, openapi.shapes, packages, info));
   files.set("schema.ts", emitSchema(openapi.shapes, info));
   const proto = await emitProto(packages, dirs, info);
   files.set("proto.ts", proto.content);

@@ -11,7 +11,7 @@ import { parseFieldPath, removePath } from "./field-path.js";
 
 export type ConflictPolicy = "fail" | "force" | "yield";
 
-export interface ApplyOptions {
+export interface ApplyPolicyOptions {
   readonly fieldManager: string;
   readonly conflicts?: ConflictPolicy;
   readonly dryRun?: boolean;
@@ -34,7 +34,7 @@ export interface ApplyResult<T> {
 export async function applyWithPolicy<T extends ObjectWithTypeMeta>(
   send: ApplyRequest<T>,
   config: ApplyConfiguration<T>,
-  opts: ApplyOptions,
+  opts: ApplyPolicyOptions,
 ): Promise<ApplyResult<T>> {
   const policy = opts.conflicts ?? "fail";
   const base = {

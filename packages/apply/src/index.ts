@@ -5,7 +5,7 @@
  */
 
 export {
-  type ApplyOptions,
+  type ApplyPolicyOptions,
   type ApplyRequest,
   type ApplyResult,
   applyWithPolicy,

@@ -7,7 +7,7 @@ import {
   type ApplyResult,
   applyWithPolicy,
   type ObjectWithTypeMeta,
-  type ApplyOptions as PolicyOptions,
+  type ApplyPolicyOptions as PolicyOptions,
 } from "@kubesdk/apply";
 import { ClientError } from "./errors.js";
 import { type ClientContext, type RequestControl, send } from "./io/context.js";

@@ -3,6 +3,7 @@
 
 export { ModelsError, type ModelsErrorCode } from "./errors.js";
 export { elementKey, FieldSet, formatPath, type PathElement } from "./fieldpath/field-set.js";
+export type * from "./generated/kind-names.js";
 export type { BuiltinKinds } from "./generated/kinds.js";
 export type * from "./generated/namespaces.js";
 export { kubernetesRelease } from "./generated/release.js";
@@ -43,10 +44,10 @@ export {
   decodeWatchEvent,
   encodeObject,
   encodeWatchEvent,
-  type WatchEvent,
-  type WatchEventType,
   WireError,
   type WireErrorCode,
   type WireObject,
   type WireOptions,
+  type WireWatchEvent,
+  type WireWatchEventType,
 } from "./wire/index.js";

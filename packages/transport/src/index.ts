@@ -1,4 +1,7 @@
-// Public surface of @kubesdk/transport.
+// Public surface of @kubesdk/transport: loading a connection (kubeconfig, in-cluster), auth
+// providers, the HTTP transport and its options, errors, and watch stream types. Building blocks
+// other kubesdk packages share (framers, frame decoders, request building, the dispatcher) are in
+// ./internal.ts (`@kubesdk/transport/internal`), which is not a public API.
 
 export {
   CredentialError,
@@ -7,18 +10,7 @@ export {
   type ExecPluginErrorCode,
 } from "./auth/errors.js";
 export { ExecAuth, type ExecAuthOptions } from "./auth/exec-auth.js";
-export {
-  EXEC_API_VERSIONS,
-  EXEC_INTERACTIVE_MODES,
-  type ExecApiVersion,
-  type ExecClusterInfo,
-  type ExecCredentialStatus,
-  type ExecInteractiveMode,
-  type ExecPluginSpec,
-  type ExecRunContext,
-  runExecPlugin,
-} from "./auth/exec-plugin.js";
-export { StatCachedFile, type StatCachedFileOptions } from "./auth/stat-cached-file.js";
+export type { ExecApiVersion, ExecInteractiveMode, ExecPluginSpec } from "./auth/exec-plugin.js";
 export { BasicAuth, NoAuth, StaticTokenAuth } from "./auth/static.js";
 export { TokenFileAuth } from "./auth/token-file.js";
 export type { AuthProvider, ClientCertificate, Credentials } from "./auth/types.js";
@@ -69,26 +61,10 @@ export {
   TlsError,
   TransportError,
 } from "./errors/transport-errors.js";
-export { createDispatcher, type DispatcherFactory, type DispatcherSettings } from "./http/dispatcher.js";
-export {
-  type ApiRequest,
-  buildHttpRequest,
-  encodeQuery,
-  type HeaderValues,
-  type HttpMethod,
-  type HttpRequestParts,
-  type QueryValue,
-  type RequestContext,
-  withCredentials,
-} from "./http/request.js";
+export type { DispatcherFactory, DispatcherSettings } from "./http/dispatcher.js";
+export type { ApiRequest, HeaderValues, HttpMethod, QueryValue } from "./http/request.js";
 export type { HttpResponse, ResponseHeaders, StreamResponse } from "./http/response.js";
-export {
-  DEFAULT_RETRY_OPTIONS,
-  isRetryable,
-  type RetryOptions,
-  resolveRetryOptions,
-  retryDelayMs,
-} from "./http/retry.js";
+export type { RetryOptions } from "./http/retry.js";
 export {
   type CallOptions,
   createTransport,
@@ -96,10 +72,8 @@ export {
   type TimeoutOptions,
   type TransportOptions,
 } from "./http/transport.js";
-export { defaultUserAgent } from "./http/user-agent.js";
-export type { WatchOptions, WatchStream } from "./http/watch-stream.js";
+export type { WatchStream, WatchStreamOptions } from "./http/watch-stream.js";
 export {
-  DEFAULT_SERVICE_ACCOUNT_DIR,
   type InClusterOptions,
   inClusterConnection,
   isInCluster,
@@ -120,22 +94,4 @@ export {
   UnsupportedWatchContentTypeError,
   WatchDecodeError,
 } from "./watch/errors.js";
-export { type Framer, LengthPrefixedFramer, LineFramer } from "./watch/framers.js";
-export { decodeJsonWatchFrame } from "./watch/json-frame.js";
-export { decodeProtobufWatchFrame } from "./watch/protobuf-frame.js";
-export {
-  DEFAULT_MAX_WATCH_EVENT_BYTES,
-  WatchDecoder,
-  type WatchDecoderOptions,
-  type WatchDecoderSelection,
-  type WatchFraming,
-  watchDecoderForContentType,
-} from "./watch/watch-decoder.js";
-export type {
-  DecodedWatchEvent,
-  RawWatchEvent,
-  WatchErrorEvent,
-  WatchEvent,
-  WatchEventType,
-  WatchFrameDecoder,
-} from "./watch/watch-event.js";
+export type { RawWatchEvent, WatchEvent, WatchEventType, WatchFrameDecoder } from "./watch/watch-event.js";

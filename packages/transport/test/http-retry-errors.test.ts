@@ -5,7 +5,6 @@ import { describe, expect, it } from "vitest";
 import {
   ApiError,
   ConnectionError,
-  createDispatcher,
   type DispatcherFactory,
   isNotFound,
   isTooManyRequests,
@@ -13,6 +12,7 @@ import {
   ResponseDecodeError,
   TimeoutError,
 } from "../src/index.js";
+import { createDispatcher } from "../src/internal.js";
 import { useHarness } from "./helpers/harness.js";
 import { rejection } from "./helpers/rejection.js";
 import { type Handler, sendJson, statusBody } from "./helpers/test-server.js";

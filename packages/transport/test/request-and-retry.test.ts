@@ -3,18 +3,20 @@ import { describe, expect, it } from "vitest";
 import {
   ApiError,
   apiErrorFromStatus,
-  buildHttpRequest,
   ConnectionError,
+  InvalidRequestError,
+  TimeoutError,
+  VERSION,
+} from "../src/index.js";
+import {
+  buildHttpRequest,
   DEFAULT_RETRY_OPTIONS,
   defaultUserAgent,
-  InvalidRequestError,
   isRetryable,
   resolveRetryOptions,
   retryDelayMs,
-  TimeoutError,
-  VERSION,
   withCredentials,
-} from "../src/index.js";
+} from "../src/internal.js";
 
 const context = { basePath: "", userAgent: "ua/1" };
 

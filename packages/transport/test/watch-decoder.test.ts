@@ -1,18 +1,20 @@
-import { encodeWatchEvent, type WatchEvent } from "@kubesdk/models";
+import { encodeWatchEvent, type WireWatchEvent } from "@kubesdk/models";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   ApiError,
-  type DecodedWatchEvent,
   EventTooLargeError,
-  LengthPrefixedFramer,
   MalformedEventError,
   TruncatedStreamError,
   UnsupportedWatchContentTypeError,
   WatchDecodeError,
+} from "../src/index.js";
+import {
+  type DecodedWatchEvent,
+  LengthPrefixedFramer,
   WatchDecoder,
   watchDecoderForContentType,
-} from "../src/index.js";
+} from "../src/internal.js";
 
 const enc = new TextEncoder();
 
@@ -256,7 +258,9 @@ describe("length-prefixed (protobuf) framing", () => {
       reason: "Expired",
       code: 410,
     };
-    const [error] = decoder.push(frame(encodeWatchEvent({ type: "ERROR", object: status } as WatchEvent)));
+    const [error] = decoder.push(
+      frame(encodeWatchEvent({ type: "ERROR", object: status } as WireWatchEvent)),
+    );
     expect(error?.type).toBe("ERROR");
     const apiError = (error as { error: ApiError }).error;
     expect(apiError).toBeInstanceOf(ApiError);
@@ -320,7 +324,7 @@ describe("choosing a decoder by content type", () => {
     );
     const protobuf = watchDecoderForContentType("application/vnd.kubernetes.protobuf;stream=watch");
     const event = { type: "ADDED", object: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" } } };
-    expect(protobuf.push(frame(encodeWatchEvent(event as WatchEvent)))).toEqual([event]);
+    expect(protobuf.push(frame(encodeWatchEvent(event as WireWatchEvent)))).toEqual([event]);
     const replaced = watchDecoderForContentType("application/vnd.kubernetes.protobuf;stream=watch", {
       protobufFrameDecoder: () => ({ type: "DELETED", object: {} }),
     });

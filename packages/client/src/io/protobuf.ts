@@ -4,7 +4,7 @@
  * are read by the transport itself.
  */
 import { decodeObject, encodeObject } from "@kubesdk/models";
-import { decodeProtobufWatchFrame } from "@kubesdk/transport";
+import { decodeProtobufWatchFrame } from "@kubesdk/transport/internal";
 import type { ProtobufCodec } from "./body-codec.js";
 
 /** Built-in kinds in protobuf through @kubesdk/models (custom resources and Table stay JSON). */

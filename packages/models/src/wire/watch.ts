@@ -10,15 +10,15 @@ import { planOf } from "./plan.js";
 import { bytesOf, parseEmbeddedJson } from "./scalars.js";
 import { verifyWire } from "./verify.js";
 
-export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
+export type WireWatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
 
-export interface WatchEvent<T extends object = WireObject> {
-  readonly type: WatchEventType;
+export interface WireWatchEvent<T extends object = WireObject> {
+  readonly type: WireWatchEventType;
   /** The object; for ERROR a Status. */
   readonly object: T;
 }
 
-const eventTypes: ReadonlySet<string> = new Set<WatchEventType>([
+const eventTypes: ReadonlySet<string> = new Set<WireWatchEventType>([
   "ADDED",
   "MODIFIED",
   "DELETED",
@@ -32,7 +32,7 @@ interface WatchEventMessage {
 }
 
 /** The frame body for an event; the object must be a built-in kind with apiVersion and kind. */
-export function encodeWatchEvent(event: WatchEvent<object>): Uint8Array {
+export function encodeWatchEvent(event: WireWatchEvent<object>): Uint8Array {
   if (!eventTypes.has(event.type)) {
     throw new WireError("ERR_PROTOBUF_WATCH_EVENT", `unknown watch event type ${JSON.stringify(event.type)}`);
   }
@@ -40,7 +40,7 @@ export function encodeWatchEvent(event: WatchEvent<object>): Uint8Array {
   return protoType(protoMessageNames.watchEvent).encode({ type: event.type, object: { raw } }).finish();
 }
 
-export function decodeWatchEvent(frame: Uint8Array): WatchEvent {
+export function decodeWatchEvent(frame: Uint8Array): WireWatchEvent {
   const messageType = protoType(protoMessageNames.watchEvent);
   let message: WatchEventMessage;
   try {
@@ -63,5 +63,5 @@ export function decodeWatchEvent(frame: Uint8Array): WatchEvent {
   if (typeof object !== "object" || object === null || Array.isArray(object)) {
     throw new WireError("ERR_PROTOBUF_WATCH_EVENT", `${type} event object is not an object`);
   }
-  return { type: type as WatchEventType, object: object as WireObject };
+  return { type: type as WireWatchEventType, object: object as WireObject };
 }

@@ -10,13 +10,13 @@ import {
   decodeWatchEvent,
   encodeObject,
   encodeWatchEvent,
-  type WatchEventType,
+  type WireWatchEventType,
 } from "@kubesdk/models";
 import { describe, expect, test } from "vitest";
 
 interface Vectors {
   objects: { name: string; json: Record<string, unknown>; pb: string }[];
-  watchFrames: { name: string; type: WatchEventType; object: Record<string, unknown>; frame: string }[];
+  watchFrames: { name: string; type: WireWatchEventType; object: Record<string, unknown>; frame: string }[];
 }
 
 const vectors = JSON.parse(

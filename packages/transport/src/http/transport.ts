@@ -16,7 +16,7 @@ import {
 import { apiErrorOf, type HttpResponse, header, releaseBody, type StreamResponse } from "./response.js";
 import { type RetryOptions, resolveRetryOptions, withRetries } from "./retry.js";
 import { defaultUserAgent } from "./user-agent.js";
-import { openWatch, type WatchOptions, type WatchStream } from "./watch-stream.js";
+import { openWatch, type WatchStream, type WatchStreamOptions } from "./watch-stream.js";
 
 /** Timeouts in ms; 0 disables one. */
 export interface TimeoutOptions {
@@ -179,7 +179,7 @@ export class HttpTransport {
    * Watches: `watch=true` is added unless the query sets it; events arrive in order, an ERROR event
    * throws its ApiError, and breaking out of the loop, `close()` or the signal closes the connection.
    */
-  watch<T = unknown>(request: ApiRequest, options: WatchOptions = {}): WatchStream<T> {
+  watch<T = unknown>(request: ApiRequest, options: WatchStreamOptions = {}): WatchStream<T> {
     const query = request.query?.watch === undefined ? { ...request.query, watch: "true" } : request.query;
     return openWatch<T>((signal) => this.stream({ ...request, query }, { ...options, signal }), {
       ...options,

@@ -9,7 +9,7 @@ import type { StreamResponse } from "./response.js";
 import type { CallOptions } from "./transport.js";
 
 /** Per-watch options. */
-export interface WatchOptions extends CallOptions {
+export interface WatchStreamOptions extends CallOptions {
   /** No bytes for this long → TimeoutError IDLE_TIMEOUT (default: the transport's watchIdleMs). */
   readonly idleTimeoutMs?: number;
   /** Largest accepted event (default: the transport's maxWatchEventBytes, else 16 MiB). */

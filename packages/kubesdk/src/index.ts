@@ -1,0 +1,34 @@
+// kubesdk: the whole SDK behind one import, like the `kube` crate.
+//
+//   import { Kube, type Pod } from "kubesdk";
+//
+// It re-exports the client (typed and dynamic resource clients, discovery, paging, patches,
+// server-side apply), the informers, the apply helpers, the connection loading and errors of the
+// transport, and the Kubernetes model types: by kind name (`Pod`, `Deployment`, see
+// docs/model-types.md for which version a name means) and by group namespace (`coreV1.Pod`,
+// `eventsV1.Event`). Each exported name means one thing; scripts/api checks that.
+
+export * from "@kubesdk/apply";
+// Names two packages export with different meanings (see api/ and `pnpm api:count`); until those
+// packages rename theirs, the facade picks the client's, and `Status` is meta/v1 Status.
+export type { ListPage, ResourceTarget } from "@kubesdk/client";
+export * from "@kubesdk/client";
+export * from "@kubesdk/informer";
+export type { Status } from "@kubesdk/models";
+export * from "@kubesdk/models";
+export * from "@kubesdk/transport";
+
+// --- Controller runtime -----------------------------------------------------------------------
+// @kubesdk/controller (being written in parallel) is re-exported here once it lands:
+// export * from "@kubesdk/controller";
+// ----------------------------------------------------------------------------------------------
+
+export type { KubeInformerScope } from "./informer-glue.js";
+export {
+  Kube,
+  type KubeConnectOptions,
+  type KubeconfigSource,
+  type KubeconfigTextOptions,
+  type KubeFromKubeconfigOptions,
+  type KubeOptions,
+} from "./kube.js";

@@ -1,0 +1,112 @@
+/**
+ * `Kube`: the client with a shared informer factory, the entry point of the `kubesdk` package.
+ *
+ *   const kube = await Kube.fromKubeconfig();
+ *   const pods = kube.resource("v1", "Pod");
+ *   const informer = kube.informer("apps/v1", "Deployment");
+ */
+import { join } from "node:path";
+import {
+  type BuiltinApiVersion,
+  type BuiltinObject,
+  type BuiltinResourceKind,
+  type CreateClientOptions,
+  KubeClient,
+  type KubeClientOptions,
+  modelsProtobufCodec,
+} from "@kubesdk/client";
+import type { Informer, InformerFactory, SharedInformerOptions } from "@kubesdk/informer";
+import {
+  type ClusterConnection,
+  createTransport,
+  type HttpTransport,
+  KubeConfig,
+  type KubeconfigOverrides,
+  type LoadConnectionOptions,
+  loadClusterConnection,
+} from "@kubesdk/transport";
+import { createInformerFactory, type KubeInformerScope, sharedInformer } from "./informer-glue.js";
+
+export interface KubeOptions extends KubeClientOptions {
+  /** Defaults for every informer of `kube.informers` (resync period, backoff, ...). */
+  readonly informers?: SharedInformerOptions;
+}
+
+export interface KubeConnectOptions extends KubeOptions, Omit<CreateClientOptions, keyof KubeClientOptions> {}
+
+export interface KubeFromKubeconfigOptions extends KubeConnectOptions {
+  /** Where to load the connection from; default: $KUBECONFIG, ~/.kube/config, then in-cluster. */
+  readonly kubeconfig?: LoadConnectionOptions;
+}
+
+/** What `Kube.fromKubeconfigText` needs of a running API server, e.g. `startServer()`'s result. */
+export interface KubeconfigSource {
+  /** A kubeconfig document (YAML or JSON). */
+  readonly kubeconfig: string;
+}
+
+export interface KubeconfigTextOptions extends KubeConnectOptions {
+  /** Context, cluster, user or namespace other than the document's current context. */
+  readonly overrides?: KubeconfigOverrides;
+}
+
+export class Kube extends KubeClient {
+  /**
+   * The informers every user of this `Kube` shares: two controllers asking for the same resource
+   * and scope get one informer, so one list and one watch.
+   */
+  readonly informers: InformerFactory;
+
+  constructor(transport: HttpTransport, options: KubeOptions = {}) {
+    super(transport, options);
+    this.informers = createInformerFactory(this, options.informers);
+  }
+
+  /** A `Kube` for the current kubeconfig context (or the in-cluster service account). */
+  static override async fromKubeconfig(options: KubeFromKubeconfigOptions = {}): Promise<Kube> {
+    return Kube.fromConnection(await loadClusterConnection(options.kubeconfig), options);
+  }
+
+  /** A `Kube` for a connection, with its own transport (closed by `close()`). */
+  static fromConnection(connection: ClusterConnection, options: KubeConnectOptions = {}): Kube {
+    const codec = options.protobufCodec ?? modelsProtobufCodec;
+    const transport = createTransport(connection, {
+      ...options.transport,
+      protobufWatchFrameDecoder: codec.decodeWatchFrame,
+    });
+    return new Kube(transport, options);
+  }
+
+  /**
+   * A `Kube` for a kubeconfig document, e.g. the one of an embedded test server:
+   * `Kube.fromKubeconfigText(await startServer())`.
+   */
+  static async fromKubeconfigText(
+    source: KubeconfigSource | string,
+    options: KubeconfigTextOptions = {},
+  ): Promise<Kube> {
+    const text = typeof source === "string" ? source : source.kubeconfig;
+    // Relative certificate paths in the document resolve against the working directory.
+    const config = KubeConfig.fromYaml(text, join(process.cwd(), "kubeconfig"));
+    return Kube.fromConnection(await config.resolve(options.overrides), options);
+  }
+
+  /**
+   * The shared informer for a built-in kind; start it with `kube.informers.start()` (or its own
+   * `start()`). A namespaced kind is watched in the client's namespace unless `scope` names one
+   * or sets `allNamespaces: true`.
+   */
+  informer<AV extends BuiltinApiVersion, K extends BuiltinResourceKind<AV>>(
+    apiVersion: AV,
+    kind: K,
+    scope?: KubeInformerScope,
+  ): Informer<BuiltinObject<AV, K>> {
+    return sharedInformer(this.informers, this, apiVersion, kind, scope);
+  }
+
+  /** Stops every shared informer, then closes every connection. */
+  override async close(): Promise<void> {
+    await this.informers.stop();
+    await super.close();
+  }
+}

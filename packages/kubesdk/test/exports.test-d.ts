@@ -1,0 +1,57 @@
+/** One import: model kinds by bare name and by group namespace, the client, informers and apply. */
+import { describe, expectTypeOf, test } from "vitest";
+import type {
+  ApplyConfiguration,
+  appsV1,
+  autoscalingV1,
+  autoscalingV2,
+  ConfigMap,
+  coordinationV1,
+  coreV1,
+  Deployment,
+  DeploymentList,
+  Event,
+  Eviction,
+  eventsV1,
+  HorizontalPodAutoscaler,
+  Informer,
+  Kube,
+  Lease,
+  metaV1,
+  Pod,
+  PodList,
+  policyV1,
+  Scale,
+  Status,
+} from "../src/index.js";
+
+describe("model types by kind name", () => {
+  test("bare names are the group namespace types of the preferred version", () => {
+    expectTypeOf<Pod>().toEqualTypeOf<coreV1.Pod>();
+    expectTypeOf<PodList>().toEqualTypeOf<coreV1.PodList>();
+    expectTypeOf<Deployment>().toEqualTypeOf<appsV1.Deployment>();
+    expectTypeOf<DeploymentList["items"][number]>().toEqualTypeOf<Deployment>();
+    expectTypeOf<HorizontalPodAutoscaler>().toEqualTypeOf<autoscalingV2.HorizontalPodAutoscaler>();
+    expectTypeOf<Lease>().toEqualTypeOf<coordinationV1.Lease>();
+    expectTypeOf<Scale>().toEqualTypeOf<autoscalingV1.Scale>();
+    expectTypeOf<Eviction>().toEqualTypeOf<policyV1.Eviction>();
+    expectTypeOf<Status>().toEqualTypeOf<metaV1.Status>();
+  });
+
+  test("Event is core/v1 Event; events.k8s.io stays under its namespace", () => {
+    expectTypeOf<Event>().toEqualTypeOf<coreV1.Event>();
+    expectTypeOf<Event>().not.toEqualTypeOf<eventsV1.Event>();
+  });
+});
+
+describe("Kube", () => {
+  test("resource() and informer() are typed by apiVersion and kind", () => {
+    expectTypeOf<ReturnType<Kube["informer"]>>().toExtend<Informer>();
+    const kube = {} as Kube;
+    expectTypeOf(kube.informer("v1", "ConfigMap")).toEqualTypeOf<Informer<ConfigMap>>();
+    expectTypeOf(kube.resource("apps/v1", "Deployment").get).returns.resolves.toEqualTypeOf<Deployment>();
+    // @ts-expect-error Deployment is not in the core group
+    kube.informer("v1", "Deployment");
+    expectTypeOf<ApplyConfiguration<ConfigMap>["metadata"]["name"]>().toEqualTypeOf<string>();
+  });
+});
