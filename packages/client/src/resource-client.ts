@@ -11,6 +11,7 @@ import { type ApplyOptions, applyObject } from "./apply-call.js";
 import { ClientError } from "./errors.js";
 import { type ClientContext, type RequestControl, send, sendObject } from "./io/context.js";
 import { ReadClient } from "./read-client.js";
+import type { Encoding } from "./request/media.js";
 import type {
   CreateOptions,
   DeleteCollectionOptions,
@@ -18,7 +19,6 @@ import type {
   PatchOptions,
   ReplaceOptions,
 } from "./request/options.js";
-import type { Encoding } from "./request/media.js";
 import type { Patch } from "./request/patch.js";
 import { RequestBuilder } from "./request/request-builder.js";
 import type { ResourceTarget } from "./resource-target.js";
@@ -65,7 +65,10 @@ export class ResourceClient<
    */
   withEncoding(encoding: Encoding): ResourceClient<T, L> {
     if (encoding !== "json" && encoding !== "protobuf")
-      throw new ClientError("INVALID_OPTIONS", `encoding must be "json" or "protobuf", got ${String(encoding)}`);
+      throw new ClientError(
+        "INVALID_OPTIONS",
+        `encoding must be "json" or "protobuf", got ${String(encoding)}`,
+      );
     return new ResourceClient<T, L>({ ...this.context, protobuf: encoding === "protobuf" }, this.target);
   }
 

@@ -3,8 +3,9 @@
  * updated first, then each handler's queue receives the notifications (see HandlerQueue), so a handler
  * reading the store always sees a state that includes the change it is handling.
  */
-import type { KubernetesObject } from "@kubesdk/models";
+
 import { type Encoding, type ReadClient, ResourceClient } from "@kubesdk/client";
+import type { KubernetesObject } from "@kubesdk/models";
 import { EventEmitter } from "eventemitter3";
 import { Backoff } from "./backoff.js";
 import {

@@ -15,7 +15,9 @@ describe("Informer is tied to the resource it reads", () => {
     expectTypeOf(pods).toEqualTypeOf<Informer<coreV1.Pod>>();
     expectTypeOf(pods.store).toEqualTypeOf<ReadonlyStore<coreV1.Pod>>();
     expectTypeOf(pods.store.get("default/web")).toEqualTypeOf<coreV1.Pod | undefined>();
-    const crons = new Informer(kube.custom<CronTab>({ group: "x.io", version: "v1", plural: "crontabs", namespaced: true }));
+    const crons = new Informer(
+      kube.custom<CronTab>({ group: "x.io", version: "v1", plural: "crontabs", namespaced: true }),
+    );
     expectTypeOf(crons).toEqualTypeOf<Informer<CronTab>>();
   });
 
@@ -67,7 +69,12 @@ describe("InformerFactory", () => {
   });
 
   test("informerFor takes any resource client", () => {
-    const crons = kube.custom<CronTab>({ group: "x.io", version: "v1", plural: "crontabs", namespaced: true });
+    const crons = kube.custom<CronTab>({
+      group: "x.io",
+      version: "v1",
+      plural: "crontabs",
+      namespaced: true,
+    });
     expectTypeOf(factory.informerFor(crons, { allNamespaces: true })).toEqualTypeOf<Informer<CronTab>>();
     expectTypeOf(factory.informerFor(kube.resource("v1", "ConfigMap"))).toEqualTypeOf<
       Informer<coreV1.ConfigMap>
@@ -81,7 +88,13 @@ describe("InformerFactory", () => {
   });
 
   test("selectors are text or equality records", () => {
-    factory.informer("v1", "Pod", { labelSelector: { app: "web" }, fieldSelector: { "spec.nodeName": "n1" } });
-    factory.informer("v1", "Pod", { labelSelector: "app in (web,api)", fieldSelector: "status.phase=Running" });
+    factory.informer("v1", "Pod", {
+      labelSelector: { app: "web" },
+      fieldSelector: { "spec.nodeName": "n1" },
+    });
+    factory.informer("v1", "Pod", {
+      labelSelector: "app in (web,api)",
+      fieldSelector: "status.phase=Running",
+    });
   });
 });
