@@ -328,6 +328,7 @@ describe("store", () => {
     await make(ns1, "a2", "db", [ownerA, ownerB]);
     await make(ns2, "b1", "web", []);
     const informer = await startInformer({
+      allNamespaces: true,
       labelSelector: `tag=${tag}`,
       indexers: { app: byLabel("app"), owner: byOwnerUid },
     });
