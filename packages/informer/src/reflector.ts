@@ -23,6 +23,7 @@ import {
   type ListPlan,
   planFor,
   type WatchOutcome,
+  wasHealthy,
 } from "./reactions.js";
 import { sleep } from "./sleep.js";
 
@@ -90,6 +91,8 @@ export class Reflector<T extends KubernetesObject> {
   #lastResourceVersion: string | undefined;
   #listedOnce = false;
   #streaming: boolean;
+  /** The list in progress follows a healthy watch (see decideAfterListFailure). */
+  #afterHealthyWatch = false;
 
   constructor(config: ReflectorConfig<T>, sink: ReflectorSink<T>, emit: ReflectorEmit) {
     this.#config = config;
@@ -184,7 +187,9 @@ export class Reflector<T extends KubernetesObject> {
         s.continueToken !== undefined,
         signal.aborted,
         this.#config.pageSize,
+        this.#afterHealthyWatch,
       );
+      this.#afterHealthyWatch = false;
       if (r.next === "stop") return STOPPED;
       if (r.wait === "none") {
         this.#emit("relist", { reason: "continue-expired", resourceVersion: r.plan.resourceVersion });
@@ -218,6 +223,7 @@ export class Reflector<T extends KubernetesObject> {
   }
 
   #listed(s: Extract<ReflectorState<T>, { kind: "InitListed" }>): ReflectorState<T> {
+    this.#afterHealthyWatch = false;
     this.#replace(s.items, s.resourceVersion);
     return { kind: "Watching", resourceVersion: s.resourceVersion };
   }
@@ -280,7 +286,10 @@ export class Reflector<T extends KubernetesObject> {
     });
     if (d.report)
       this.#report(outcome.error, { during: outcome.initialPending ? "list" : "watch", willRetry: true });
+    const healthy = wasHealthy(outcome, this.#config.minWatchDurationMs);
+    if (healthy) this.#config.backoff.reset();
     const r = d.reaction;
+    this.#afterHealthyWatch = healthy && r.next === "list";
     let next: ReflectorState<T>;
     switch (r.next) {
       case "stop":
