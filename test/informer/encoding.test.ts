@@ -67,4 +67,27 @@ describe("informer encodings", () => {
       new Set([`list ${protobuf}`, `watch ${protobuf}`, "list application/json", "watch application/json"]),
     );
   });
+
+  it("a metadata-only informer of a protobuf client caches PartialObjectMetadata", async () => {
+    const ns = await s.namespace("enc-meta", 2);
+    const { transport, accepts } = recording(s.transport);
+    const kube = new KubeClient(transport, { protobuf: true, namespace: ns });
+    const names = new Informer(kube.resource("v1", "ConfigMap").metadataOnly(), { backoff: FAST_BACKOFF });
+    try {
+      await s.synced(names);
+      await createConfigMap(s.t, ns, "live", { secret: "payload" });
+      await untilState(names, () => names.store.get(`${ns}/live`) !== undefined, "live object");
+      expect(storeState(names)).toEqual(await serverState(s.t, configMapsPath(ns)));
+      for (const o of names.store.list()) {
+        expect(o.kind).toBe("PartialObjectMetadata");
+        expect(o.apiVersion).toBe("meta.k8s.io/v1");
+        expect(Object.keys(o).sort()).toEqual(["apiVersion", "kind", "metadata"]);
+      }
+    } finally {
+      await names.stop();
+    }
+    expect(
+      accepts.every((a) => a.includes("application/vnd.kubernetes.protobuf;as=PartialObjectMetadata")),
+    ).toBe(true);
+  });
 });

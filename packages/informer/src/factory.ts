@@ -2,14 +2,13 @@
  * InformerFactory: one informer — one list and one watch — per (resource, encoding, namespace,
  * selectors, metadata-only), however many parts of a program ask for it.
  */
-import {
-  type BuiltinApiVersion,
-  type BuiltinObject,
-  type BuiltinResourceKind,
-  formatLabelSelector,
-  type KubeClient,
-  type ReadClient,
-  type ResourceClient,
+import type {
+  BuiltinApiVersion,
+  BuiltinObject,
+  BuiltinResourceKind,
+  KubeClient,
+  ReadClient,
+  ResourceClient,
 } from "@kubesdk/client";
 import type { KubernetesList, KubernetesObject, metaV1 } from "@kubesdk/models";
 import { InformerStoppedError } from "./errors.js";
@@ -125,15 +124,10 @@ export class InformerFactory {
 }
 
 /**
- * Two asks share an informer when they send the same requests: same collection path (the client
- * resolves the namespace rule), representation, encoding and selectors.
+ * Two asks share an informer when they send the same requests: the client builds the list request
+ * (namespace rule, representation, encoding, selectors in either form), so its parts are the key.
  */
 function sharingKey(reader: Reader, selection: InformerSelection): string {
-  const request = reader.requests.list(selection);
-  return JSON.stringify([
-    request.path,
-    request.accept ?? "",
-    formatLabelSelector(selection.labelSelector) ?? "",
-    formatLabelSelector(selection.fieldSelector) ?? "",
-  ]);
+  const { path, accept, query } = reader.requests.list(selection);
+  return JSON.stringify([path, accept ?? "", query?.labelSelector ?? "", query?.fieldSelector ?? ""]);
 }
