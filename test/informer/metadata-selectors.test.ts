@@ -100,7 +100,10 @@ describe("metadata-only informers", () => {
     );
     const custom = await synced(
       s.informer({
-        resource: s.kube().custom(gadgets).metadataOnly(),
+        // Found through discovery, as a program that knows the CRD only by name would.
+        resource: (
+          await s.kube().discover({ apiVersion: `${gadgets.group}/v1`, kind: "Gadget" })
+        ).metadataOnly(),
         namespace: ns,
         backoff: FAST_BACKOFF,
       }),
