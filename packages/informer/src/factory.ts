@@ -63,7 +63,8 @@ export class InformerFactory {
     kind: K,
     scope: InformerScope = {},
   ): Informer<KubernetesObject> {
-    return this.#shared(this.#client.resource(apiVersion, kind) as unknown as Reader, scope);
+    const resource = this.#client.resource(apiVersion, kind);
+    return this.#shared(resource as unknown as AnyResourceClient<KubernetesObject>, scope);
   }
 
   /**
@@ -83,7 +84,7 @@ export class InformerFactory {
     resource: AnyResourceClient<T>,
     scope: InformerScope = {},
   ): Informer<KubernetesObject> {
-    return this.#shared(resource as unknown as Reader, scope);
+    return this.#shared(resource as unknown as AnyResourceClient<KubernetesObject>, scope);
   }
 
   /** Starts every informer (and those created later). */
@@ -103,19 +104,16 @@ export class InformerFactory {
     await Promise.all([...this.#informers.values()].map((i) => i.stop()));
   }
 
-  #shared(resource: Reader, scope: InformerScope): Informer<KubernetesObject> {
+  #shared(resource: AnyResourceClient<KubernetesObject>, scope: InformerScope): Informer<KubernetesObject> {
     if (this.#stopped) throw new InformerStoppedError("the informer factory was stopped");
     const { metadataOnly, ...selection } = scope;
-    const options: InformerOptions<KubernetesObject> = { ...this.#defaults, ...selection };
-    let reader = resource;
-    if (options.encoding !== undefined)
-      reader = (resource as AnyResourceClient<KubernetesObject>).withEncoding(options.encoding);
-    if (metadataOnly === true) reader = (reader as AnyResourceClient<KubernetesObject>).metadataOnly();
+    const { encoding, ...options } = { ...this.#defaults, ...selection };
+    const encoded = encoding === undefined ? resource : resource.withEncoding(encoding);
+    const reader: Reader = metadataOnly === true ? encoded.metadataOnly() : encoded;
     const key = sharingKey(reader, selection);
     let informer = this.#informers.get(key);
     if (informer === undefined) {
-      const { encoding: _applied, ...rest } = options;
-      informer = new Informer<KubernetesObject>(reader, rest);
+      informer = new Informer<KubernetesObject>(reader, options);
       this.#informers.set(key, informer);
       if (this.#started !== undefined) informer.start(this.#started.signal);
     }

@@ -17,7 +17,7 @@ import {
 import type { ErrorContext, InformerEvents } from "./events.js";
 import { HandlerQueue } from "./handler-queue.js";
 import type { EventHandlers, HandlerOptions, Notification } from "./handlers.js";
-import { clientListerWatcher, type Selection } from "./list-watcher.js";
+import { clientListerWatcher } from "./list-watcher.js";
 import { resourceVersionOf } from "./object-meta.js";
 import {
   count,
@@ -388,7 +388,8 @@ function withEncoding<T>(
   );
 }
 
-function selectionOf(scope: InformerSelection): Selection {
+/** The selection alone: the client must not see the informer's other options as request options. */
+function selectionOf(scope: InformerSelection): InformerSelection {
   const { namespace, allNamespaces, labelSelector, fieldSelector } = scope;
   return { namespace, allNamespaces, labelSelector, fieldSelector };
 }

@@ -3,9 +3,10 @@
  * goes through a @kubesdk/client reader, so paths, namespaces, selectors, encodings and metadata-only
  * requests are built by the client alone; tests inject their own.
  */
-import type { ReadClient, SelectionOptions } from "@kubesdk/client";
+import type { ReadClient } from "@kubesdk/client";
 import type { WatchStream } from "@kubesdk/transport";
 import { InvalidListResponseError } from "./errors.js";
+import type { InformerSelection } from "./options.js";
 
 /** Options of one list request. */
 export interface ListQuery {
@@ -56,19 +57,13 @@ export interface ListerWatcher<T> {
   watch(query: WatchQuery, options: WatchCallOptions): WatchStream<T>;
 }
 
-/** What an informer's requests select: namespace (or all namespaces) and selectors. */
-export type Selection = Pick<
-  SelectionOptions,
-  "namespace" | "allNamespaces" | "labelSelector" | "fieldSelector"
->;
-
 /**
  * A ListerWatcher over a client reader. Requests go out without transport retries: retrying (and
  * backing off, and choosing the resourceVersion to retry at) is the reflector's job.
  */
 export function clientListerWatcher<T>(
   reader: ReadClient<T, { items: T[] }>,
-  selection: Selection,
+  selection: InformerSelection,
 ): ListerWatcher<T> {
   // Builds a request once, so bad options (a ".." namespace, a namespace on a cluster-scoped
   // resource) fail when the informer is created rather than on its first list.

@@ -111,8 +111,6 @@ export function resolveOptions<T extends KubernetesObject>(options: InformerOpti
     count(`backoff.${key}`, backoff[key], false);
   if (backoff.factor < 1) throw new InvalidInformerOptionError("backoff.factor", "must be at least 1");
   const initialList = options.initialList ?? d.initialList;
-  if (options.encoding !== undefined && options.encoding !== "json" && options.encoding !== "protobuf")
-    throw new InvalidInformerOptionError("encoding", `must be "json" or "protobuf"`);
   if (initialList !== "list" && initialList !== "stream")
     throw new InvalidInformerOptionError("initialList", `must be "list" or "stream"`);
   for (const name of ["transform", "random"] as const) {
