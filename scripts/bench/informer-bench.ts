@@ -164,10 +164,11 @@ async function runKubesdk(
   askForGap: (() => Promise<number>) | undefined,
 ): Promise<SyncResult> {
   const { Informer } = await import("@kubesdk/informer");
-  const { createTransport, loadClusterConnection } = await import("@kubesdk/transport");
-  const transport = createTransport(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }));
-  const informer = new Informer(transport, {
-    resource: "configmaps",
+  const { createClient } = await import("@kubesdk/client");
+  const { loadClusterConnection } = await import("@kubesdk/transport");
+  const kube = createClient(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }));
+  const { transport } = kube;
+  const informer = new Informer(kube.resource("v1", "ConfigMap"), {
     namespace: NAMESPACE,
     ...(pageSize === undefined ? {} : { pageSize }),
   });

@@ -63,9 +63,8 @@ async function run(cluster: DemoCluster, objects: number): Promise<boolean> {
   for (const name of names) await cluster.create(name, { v: "0" });
   say(`seeded ${objects} ConfigMaps`);
 
-  const informer = new Informer(cluster.transport, {
-    resource: "configmaps",
-    namespace: cluster.namespace,
+  // The client's default namespace is the demo's, so the informer needs no namespace of its own.
+  const informer = new Informer(cluster.kube.resource("v1", "ConfigMap"), {
     pageSize: 50,
     backoff: { initialMs: 100, maxMs: 2000 },
   });

@@ -1,9 +1,4 @@
-import {
-  HandlerError,
-  type Informer,
-  type InformerOptions,
-  isDeletedFinalStateUnknown,
-} from "@kubesdk/informer";
+import { HandlerError, type Informer, isDeletedFinalStateUnknown } from "@kubesdk/informer";
 import type { KubernetesObject } from "@kubesdk/models";
 import type { RunningServer } from "@kubesdk/server";
 import { describe, expect, it } from "vitest";
@@ -18,11 +13,11 @@ import {
   until,
 } from "./support/harness.js";
 import { deleteConfigMapInStore, seedConfigMaps, updateConfigMapInStore } from "./support/reference.js";
-import { useInformerSuite } from "./support/suite.js";
+import { type SuiteInformerOptions, useInformerSuite } from "./support/suite.js";
 
 const s = useInformerSuite({ watch: { bookmarkIntervalMs: 200 } });
 
-const newInformer = (ns: string, extra: Partial<InformerOptions> = {}) =>
+const newInformer = (ns: string, extra: SuiteInformerOptions<KubernetesObject> = {}) =>
   s.informer({ namespace: ns, ...extra });
 const synced = (informer: Informer) => s.synced(informer);
 const namespaceWith = (prefix: string, count: number) => s.namespace(prefix, count);

@@ -29,8 +29,7 @@ import { useInformerSuite } from "./support/suite.js";
 
 const s = useInformerSuite({ watch: { bookmarkIntervalMs: 200 } });
 
-const newInformer = (ns: string, extra: Partial<InformerOptions> = {}) =>
-  s.informer({ namespace: ns, ...extra });
+const newInformer = (ns: string, extra: InformerOptions = {}) => s.informer({ namespace: ns, ...extra });
 const synced = (informer: Informer) => s.synced(informer);
 const namespaceWith = (prefix: string, count: number) => s.namespace(prefix, count);
 
@@ -62,7 +61,7 @@ describe("lifecycle", () => {
 
     // A pending wait is rejected; an aborted start signal stops like stop().
     const controller = new AbortController();
-    const stuck = newInformer(ns, { resource: "configmaps", labelSelector: "never" });
+    const stuck = newInformer(ns, { labelSelector: "never" });
     // The expectation is attached before the rejection can happen, so it is never unhandled.
     const waiting = expect(stuck.waitForSync()).rejects.toBeInstanceOf(InformerStoppedError);
     stuck.start(controller.signal);
@@ -186,11 +185,14 @@ describe.runIf(targetKind === "reference")("failures, sharing and observability"
 
   it("S36: two informers requested for the same resource and selector from one factory share one list and one watch", async () => {
     const ns = await namespaceWith("s36", 2);
-    const factory = new InformerFactory(s.transport, { backoff: FAST_BACKOFF });
+    const kube = s.kube();
+    const factory = new InformerFactory(kube, { backoff: FAST_BACKOFF });
     try {
-      const a = factory.informerFor("configmaps", { namespace: ns, labelSelector: "" });
-      const b = factory.informerFor("configmaps", { namespace: ns });
-      const other = factory.informerFor("configmaps", { namespace: ns, labelSelector: "x=y" });
+      const a = factory.informer("v1", "ConfigMap", { namespace: ns, labelSelector: "" });
+      const b = factory.informerFor(kube.resource("v1", "ConfigMap"), { namespace: ns });
+      // A selector written as a record is the same selector as its text.
+      const other = factory.informer("v1", "ConfigMap", { namespace: ns, labelSelector: { x: "y" } });
+      expect(factory.informer("v1", "ConfigMap", { namespace: ns, labelSelector: "x=y" })).toBe(other);
       expect(b).toBe(a);
       expect(other).not.toBe(a);
       expect(factory.size).toBe(2);

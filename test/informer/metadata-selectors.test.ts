@@ -2,7 +2,8 @@
  * Metadata-only informers (scenario 38) and selectors (scenario 39). Both run against the reference
  * server and a real kube-apiserver.
  */
-import type { Informer, ResourceTarget } from "@kubesdk/informer";
+import type { CustomResource } from "@kubesdk/client";
+import type { Informer } from "@kubesdk/informer";
 import type { KubernetesObject } from "@kubesdk/models";
 import { describe, expect, it } from "vitest";
 import { uniqueName } from "../support/target.js";
@@ -22,12 +23,12 @@ import { useInformerSuite } from "./support/suite.js";
 
 const s = useInformerSuite();
 
-const synced = (informer: Informer) => s.synced(informer);
+const synced = <T extends KubernetesObject>(informer: Informer<T>) => s.synced(informer);
 
 const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 
 /** Creates a namespaced CRD and waits — with an informer on the CRDs — until it is Established. */
-async function createCrd(group: string): Promise<ResourceTarget> {
+async function createCrd(group: string): Promise<CustomResource> {
   const name = `gadgets.${group}`;
   const res = await s.t.call("POST", CRDS, {
     body: {
@@ -57,8 +58,8 @@ async function createCrd(group: string): Promise<ResourceTarget> {
   expect(res.status).toBe(201);
   const crds = await synced(
     s.informer({
-      resource: "customresourcedefinitions.apiextensions.k8s.io",
-      fieldSelector: `metadata.name=${name}`,
+      resource: s.kube().resource("apiextensions.k8s.io/v1", "CustomResourceDefinition"),
+      fieldSelector: { "metadata.name": name },
     }),
   );
   const established = () =>
@@ -92,17 +93,18 @@ describe("metadata-only informers", () => {
 
     const builtin = await synced(
       s.informer({
-        resource: "configmaps",
+        resource: s.kube().resource("v1", "ConfigMap").metadataOnly(),
         namespace: ns,
-        metadataOnly: true,
         backoff: FAST_BACKOFF,
       }),
     );
     const custom = await synced(
       s.informer({
-        resource: gadgets,
+        // Found through discovery, as a program that knows the CRD only by name would.
+        resource: (
+          await s.kube().discover({ apiVersion: `${gadgets.group}/v1`, kind: "Gadget" })
+        ).metadataOnly(),
         namespace: ns,
-        metadataOnly: true,
         backoff: FAST_BACKOFF,
       }),
     );
@@ -141,9 +143,8 @@ describe("selectors", () => {
     await createConfigMap(s.t, ns, "back-1", {}, { tier: "back" });
     const recorder = new Recorder();
     const byLabel = s.informer({
-      resource: "configmaps",
       namespace: ns,
-      labelSelector: "tier=front",
+      labelSelector: { tier: "front" },
     });
     byLabel.addEventHandler(recorder.handlers);
     await synced(byLabel);
@@ -160,7 +161,6 @@ describe("selectors", () => {
 
     const fieldRecorder = new Recorder();
     const byName = s.informer({
-      resource: "configmaps",
       namespace: ns,
       fieldSelector: "metadata.name=back-1",
     });

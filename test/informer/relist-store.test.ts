@@ -9,7 +9,6 @@ import {
   byOwnerUid,
   type DeletedFinalStateUnknown,
   type Informer,
-  type InformerOptions,
   NAMESPACE_INDEX,
 } from "@kubesdk/informer";
 import type { KubernetesObject } from "@kubesdk/models";
@@ -32,14 +31,14 @@ import {
   untilState,
 } from "./support/harness.js";
 import { seedConfigMaps, updateConfigMapInStore } from "./support/reference.js";
-import { useInformerSuite } from "./support/suite.js";
+import { type SuiteInformerOptions, useInformerSuite } from "./support/suite.js";
 import { startTcpProxy } from "./support/tcp-proxy.js";
 
 // Frequent bookmarks: a watch that has received one counts as established (see S24).
 const s = useInformerSuite({ watch: { bookmarkIntervalMs: 200 } });
 
 async function startInformer<T extends KubernetesObject = KubernetesObject>(
-  options: Partial<InformerOptions<T>>,
+  options: SuiteInformerOptions<T>,
   tr: HttpTransport = s.transport,
   beforeStart: (i: Informer<T>) => void = () => {},
 ): Promise<Informer<T>> {
@@ -329,6 +328,7 @@ describe("store", () => {
     await make(ns1, "a2", "db", [ownerA, ownerB]);
     await make(ns2, "b1", "web", []);
     const informer = await startInformer({
+      allNamespaces: true,
       labelSelector: `tag=${tag}`,
       indexers: { app: byLabel("app"), owner: byOwnerUid },
     });
@@ -380,7 +380,11 @@ describe("store", () => {
       const res = await s.t.call("POST", `/api/v1/namespaces/${ns1}/pods`, { body: pod(name, node) });
       expect(res.status).toBe(201);
     }
-    const pods = await startInformer({ resource: "pods", namespace: ns1, indexers: { node: byNodeName } });
+    const pods = await startInformer({
+      resource: s.kube().resource("v1", "Pod"),
+      namespace: ns1,
+      indexers: { node: byNodeName },
+    });
     expect(names(pods.store.byIndex("node", "node-a"))).toEqual(["p1", "p3"]);
     expect(names(pods.store.byIndex("node", "node-b"))).toEqual(["p2"]);
     await s.t.call("DELETE", `/api/v1/namespaces/${ns1}/pods/p1?gracePeriodSeconds=0`);

@@ -2,11 +2,12 @@
  * Initial sync by streaming list (scenarios 6–8). S6 and S7 also run against a real kube-apiserver
  * (streaming lists are on by default since 1.34); S8 needs the reference server's switches.
  */
-import { HttpListerWatcher, type ListerWatcher, resolveResource, type WatchQuery } from "@kubesdk/informer";
+import type { ListerWatcher, WatchQuery } from "@kubesdk/informer";
 import type { KubernetesObject } from "@kubesdk/models";
 import type { RunningServer } from "@kubesdk/server";
 import type { HttpTransport, WatchEvent, WatchStream } from "@kubesdk/transport";
 import { describe, expect, it } from "vitest";
+import { clientListerWatcher } from "../../packages/informer/src/list-watcher.js";
 import { startTarget, targetKind, uniqueName } from "../support/target.js";
 import {
   configMapsPath,
@@ -117,7 +118,6 @@ describe("initial sync by streaming list", () => {
 
   it('S7: a bookmark annotated "false" does not end the initial phase', async () => {
     const ns = await s.namespace("s7", 4);
-    const resource = resolveResource("configmaps");
     const falseBookmark: WatchEvent<KubernetesObject> = {
       type: "BOOKMARK",
       object: {
@@ -127,7 +127,7 @@ describe("initial sync by streaming list", () => {
       },
     };
     const lw = new BookmarkInjectingListerWatcher(
-      new HttpListerWatcher(s.transport, { resource, namespace: ns }),
+      clientListerWatcher<KubernetesObject>(s.kube().resource("v1", "ConfigMap"), { namespace: ns }),
       falseBookmark,
     );
     const informer = streamingInformer(s.transport, ns, lw);

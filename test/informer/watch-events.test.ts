@@ -2,16 +2,11 @@
  * Watching (scenarios 10–13 and 21). S12, S13 and S21 also run against a real kube-apiserver; S10 and
  * S11 read the reference server's request log and use its short bookmark period.
  */
-import {
-  HttpListerWatcher,
-  type InformerOptions,
-  type ListerWatcher,
-  mapWatchStream,
-  resolveResource,
-} from "@kubesdk/informer";
+import type { ListerWatcher } from "@kubesdk/informer";
 import type { KubernetesObject } from "@kubesdk/models";
 import type { RunningServer } from "@kubesdk/server";
 import { describe, expect, it } from "vitest";
+import { clientListerWatcher } from "../../packages/informer/src/list-watcher.js";
 import { targetKind } from "../support/target.js";
 import {
   configMapsPath,
@@ -25,11 +20,16 @@ import {
   until,
   untilState,
 } from "./support/harness.js";
-import { useInformerSuite } from "./support/suite.js";
+import { mapWatchStream } from "./support/map-watch.js";
+import { type SuiteInformerOptions, useInformerSuite } from "./support/suite.js";
 
 const s = useInformerSuite({ watch: { bookmarkIntervalMs: 150 } });
 
-async function syncedInformer(ns: string, extra: Partial<InformerOptions> = {}, recorder?: Recorder) {
+async function syncedInformer(
+  ns: string,
+  extra: SuiteInformerOptions<KubernetesObject> = {},
+  recorder?: Recorder,
+) {
   const informer = s.informer({ namespace: ns, ...extra });
   if (recorder) informer.addEventHandler(recorder.handlers);
   return s.synced(informer);
@@ -147,8 +147,7 @@ describe("watch events", () => {
     await createConfigMap(s.t, ns, "native-listed");
     // The real server's objects, with those named alien-* relabelled as another kind on the way in
     // (what a misbehaving aggregated API or proxy would send).
-    const inner = new HttpListerWatcher(s.transport, {
-      resource: resolveResource("configmaps"),
+    const inner = clientListerWatcher<KubernetesObject>(s.kube().resource("v1", "ConfigMap"), {
       namespace: ns,
     });
     const relabel = (o: KubernetesObject): KubernetesObject =>

@@ -3,14 +3,14 @@
  * Reason for reference-only (except S16, which is pure): every case is produced with the reference
  * server's fault controls or a TCP proxy in front of it; a real apiserver cannot be made to fail so.
  */
+import type { KubernetesObject } from "@kubesdk/models";
+import { apiErrorFromStatus, type HttpTransport, isTooLargeResourceVersion } from "@kubesdk/transport";
+import { describe, expect, it } from "vitest";
 import {
   decideAfterListFailure,
   decideAfterWatch,
-  type InformerOptions,
   type WatchOutcome,
-} from "@kubesdk/informer";
-import { apiErrorFromStatus, type HttpTransport, isTooLargeResourceVersion } from "@kubesdk/transport";
-import { describe, expect, it } from "vitest";
+} from "../../packages/informer/src/reactions.js";
 import { targetKind } from "../support/target.js";
 import {
   configMapsPath,
@@ -23,19 +23,22 @@ import {
   untilState,
 } from "./support/harness.js";
 import { endNextWatches } from "./support/reference.js";
-import { useInformerSuite } from "./support/suite.js";
+import { type SuiteInformerOptions, useInformerSuite } from "./support/suite.js";
 import { startTcpProxy } from "./support/tcp-proxy.js";
 
 describe.runIf(targetKind === "reference")("watch recovery", () => {
   const s = useInformerSuite({ watch: { bookmarkIntervalMs: 150 } });
 
-  const syncedInformer = (ns: string, extra: Partial<InformerOptions> = {}, tr?: HttpTransport) =>
-    s.synced(s.informer({ namespace: ns, ...extra }, tr));
+  const syncedInformer = (
+    ns: string,
+    extra: SuiteInformerOptions<KubernetesObject> = {},
+    tr?: HttpTransport,
+  ) => s.synced(s.informer({ namespace: ns, ...extra }, tr));
 
   /** A fresh namespace with an informer whose current watch has delivered one event. */
   async function watchingWithOneEvent(
     prefix: string,
-    extra: Partial<InformerOptions> = {},
+    extra: SuiteInformerOptions<KubernetesObject> = {},
     tr?: HttpTransport,
   ) {
     const ns = await s.namespace(prefix);

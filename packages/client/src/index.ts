@@ -15,7 +15,7 @@ export { Discovery } from "./discovery/discovery.js";
 export { groupsOf, resourcesOfList } from "./discovery/resource-list.js";
 export { ClientError, type ClientErrorCode } from "./errors.js";
 export { BodyCodec, type ProtobufCodec } from "./io/body-codec.js";
-export type { RequestControl } from "./io/context.js";
+export type { RequestControl, WatchControl } from "./io/context.js";
 export { modelsProtobufCodec } from "./io/protobuf.js";
 export { type ApiWarning, parseWarnings } from "./io/warnings.js";
 export type { BuiltinApiVersion, BuiltinList, BuiltinObject, BuiltinResourceKind } from "./kinds.js";
@@ -50,6 +50,7 @@ export type {
   CreateOptions,
   DeleteCollectionOptions,
   DeleteOptions,
+  FieldSelector,
   FieldValidation,
   GetOptions,
   LabelSelector,

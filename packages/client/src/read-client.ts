@@ -1,6 +1,6 @@
 import { apiVersionOf, type KubernetesObject } from "@kubesdk/models";
 import type { WatchStream } from "@kubesdk/transport";
-import { type ClientContext, openWatch, type RequestControl, send } from "./io/context.js";
+import { type ClientContext, openWatch, type RequestControl, send, type WatchControl } from "./io/context.js";
 import { ListPager, type PagingOptions } from "./list-pager.js";
 import type { Representation } from "./request/media.js";
 import type { GetOptions, ListOptions, WatchOptions } from "./request/options.js";
@@ -26,6 +26,19 @@ export class ReadClient<Item, List extends { items: Item[] }> {
     this.context = context;
     this.requests = requests;
     this.#representation = representation;
+  }
+
+  /** Whole objects, or metadata only (PartialObjectMetadata). */
+  get representation(): Representation {
+    return this.#representation;
+  }
+
+  /** The kind (and apiVersion) of the items this client reads; undefined when the kind is unknown. */
+  get itemType(): { readonly apiVersion: string; readonly kind: string } | undefined {
+    if (this.#representation === "metadata")
+      return { apiVersion: "meta.k8s.io/v1", kind: "PartialObjectMetadata" };
+    const { kind } = this.requests.target;
+    return kind === undefined ? undefined : { apiVersion: apiVersionOf(this.requests.target), kind };
   }
 
   async get(name: string, options: GetOptions & RequestControl = {}): Promise<Item> {
@@ -71,7 +84,7 @@ export class ReadClient<Item, List extends { items: Item[] }> {
    * signal closes the connection; ERROR events are thrown as ApiError (410 Expired: list again).
    * BOOKMARK objects carry only `metadata.resourceVersion`.
    */
-  watch(options: WatchOptions & RequestControl = {}): WatchStream<Item> {
+  watch(options: WatchOptions & WatchControl = {}): WatchStream<Item> {
     const request = this.requests.watch({ ...options, representation: this.#representation });
     return openWatch<Item>(this.context, request, options);
   }
@@ -79,7 +92,7 @@ export class ReadClient<Item, List extends { items: Item[] }> {
   // Items of built-in lists come without apiVersion/kind on the wire (always in protobuf, and in JSON
   // from a real server); typed callers expect them, so they are filled in.
   #typedItems(list: List): List {
-    const type = this.#itemType();
+    const type = this.itemType;
     if (type === undefined || !Array.isArray(list?.items)) return list;
     for (const item of list.items as KubernetesObject[]) {
       if (item.kind === undefined) {
@@ -88,12 +101,5 @@ export class ReadClient<Item, List extends { items: Item[] }> {
       }
     }
     return list;
-  }
-
-  #itemType(): { apiVersion: string; kind: string } | undefined {
-    if (this.#representation === "metadata")
-      return { apiVersion: "meta.k8s.io/v1", kind: "PartialObjectMetadata" };
-    const { kind } = this.requests.target;
-    return kind === undefined ? undefined : { apiVersion: apiVersionOf(this.requests.target), kind };
   }
 }

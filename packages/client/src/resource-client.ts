@@ -8,8 +8,10 @@ import type {
 } from "@kubesdk/models";
 import type { ApiRequest } from "@kubesdk/transport";
 import { type ApplyOptions, applyObject } from "./apply-call.js";
+import { ClientError } from "./errors.js";
 import { type ClientContext, type RequestControl, send, sendObject } from "./io/context.js";
 import { ReadClient } from "./read-client.js";
+import type { Encoding } from "./request/media.js";
 import type {
   CreateOptions,
   DeleteCollectionOptions,
@@ -44,6 +46,7 @@ export class ResourceClient<
   readonly target: ResourceTarget;
 
   constructor(context: ClientContext, target: ResourceTarget) {
+    // Only kinds compiled into kube-apiserver have a protobuf form.
     const protobuf = context.protobuf && target.builtin;
     super(
       context,
@@ -54,6 +57,19 @@ export class ResourceClient<
       "object",
     );
     this.target = target;
+  }
+
+  /**
+   * The same resource over another encoding: "protobuf" asks for protobuf (built-in kinds only;
+   * custom resources stay JSON), "json" for JSON whatever the client was created with.
+   */
+  withEncoding(encoding: Encoding): ResourceClient<T, L> {
+    if (encoding !== "json" && encoding !== "protobuf")
+      throw new ClientError(
+        "INVALID_OPTIONS",
+        `encoding must be "json" or "protobuf", got ${String(encoding)}`,
+      );
+    return new ResourceClient<T, L>({ ...this.context, protobuf: encoding === "protobuf" }, this.target);
   }
 
   /** Creates the object (its namespace: `options.namespace`, else `metadata.namespace`, else the default). */

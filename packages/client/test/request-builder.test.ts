@@ -102,6 +102,16 @@ describe("query parameters", () => {
     expect(configMaps.list({ labelSelector: "a in (x,y),!b" }).query?.labelSelector).toBe("a in (x,y),!b");
   });
 
+  it("takes field selectors as records too, on lists and watches; empty selectors are left out", () => {
+    const byName = { fieldSelector: { "metadata.name": "web", "metadata.namespace": "team-a" } };
+    const text = "metadata.name=web,metadata.namespace=team-a";
+    expect(configMaps.list(byName).query?.fieldSelector).toBe(text);
+    expect(configMaps.watch(byName).query?.fieldSelector).toBe(text);
+    const empty = configMaps.list({ labelSelector: "", fieldSelector: {} }).query;
+    expect(empty?.labelSelector).toBeUndefined();
+    expect(empty?.fieldSelector).toBeUndefined();
+  });
+
   it("rejects counts that are not non-negative integers", () => {
     expect(codeOf(() => configMaps.list({ limit: 0 }))).toBe("INVALID_OPTIONS");
     expect(codeOf(() => configMaps.list({ limit: 1.5 }))).toBe("INVALID_OPTIONS");

@@ -1,6 +1,6 @@
 // Public surface of @kubesdk/informer: list-then-watch caches of Kubernetes collections.
 
-export { Backoff, type BackoffOptions, DEFAULT_BACKOFF } from "./backoff.js";
+export type { BackoffOptions } from "./backoff.js";
 export {
   HandlerError,
   IndexFunctionError,
@@ -23,7 +23,6 @@ export type {
   ListPageInfo,
   ListReason,
   ListStartInfo,
-  ReflectorEvents,
   RelistInfo,
   ReplaceInfo,
   WatchEndInfo,
@@ -33,44 +32,16 @@ export type {
 export { InformerFactory, type InformerScope, type SharedInformerOptions } from "./factory.js";
 export type { AddInfo, EventHandlers, HandlerOptions } from "./handlers.js";
 export { byLabel, byNamespace, byNodeName, byOwnerUid, NAMESPACE_INDEX } from "./indexers.js";
-export {
-  createInformer,
-  type HandlerRegistration,
-  Informer,
-  type WaitForSyncOptions,
-} from "./informer.js";
-export {
-  HttpListerWatcher,
-  type HttpListerWatcherOptions,
-  type ListerWatcher,
-  type ListPage,
-  mapWatchStream,
-  type WatchCallOptions,
+export { type HandlerRegistration, Informer, type WaitForSyncOptions } from "./informer.js";
+export type {
+  ListerWatcher,
+  ListPage,
+  ListQuery,
+  WatchCallOptions,
+  WatchQuery,
 } from "./list-watcher.js";
 export { objectKey } from "./object-meta.js";
-export { INFORMER_DEFAULTS, type InformerOptions } from "./options.js";
-export {
-  classifyWatchEnd,
-  decideAfterListFailure,
-  decideAfterWatch,
-  type ListFailureReaction,
-  type ListFrom,
-  type ListPlan,
-  planFor,
-  type WatchDecision,
-  type WatchEndReason,
-  type WatchOutcome,
-  type WatchReaction,
-} from "./reactions.js";
-export { Reflector, type ReflectorConfig, type ReflectorSink, type ReflectorState } from "./reflector.js";
-export {
-  type CollectionScope,
-  type ListQuery,
-  listRequest,
-  type WatchQuery,
-  watchRequest,
-} from "./requests.js";
-export { collectionPath, type ResourceTarget, resolveResource } from "./resource.js";
+export { INFORMER_DEFAULTS, type InformerOptions, type InformerSelection } from "./options.js";
 export type { InformerStatsSnapshot } from "./stats.js";
-export { type Indexers, type IndexFunc, type ReadonlyStore, type ReplaceDiff, Store } from "./store.js";
+export type { Indexers, IndexFunc, ReadonlyStore } from "./store.js";
 export { DeletedFinalStateUnknown, deletedObject, isDeletedFinalStateUnknown } from "./tombstone.js";

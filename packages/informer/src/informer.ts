@@ -3,8 +3,9 @@
  * updated first, then each handler's queue receives the notifications (see HandlerQueue), so a handler
  * reading the store always sees a state that includes the change it is handling.
  */
+
+import { type Encoding, type ReadClient, ResourceClient } from "@kubesdk/client";
 import type { KubernetesObject } from "@kubesdk/models";
-import type { HttpTransport } from "@kubesdk/transport";
 import { EventEmitter } from "eventemitter3";
 import { Backoff } from "./backoff.js";
 import {
@@ -16,9 +17,15 @@ import {
 import type { ErrorContext, InformerEvents } from "./events.js";
 import { HandlerQueue } from "./handler-queue.js";
 import type { EventHandlers, HandlerOptions, Notification } from "./handlers.js";
-import { HttpListerWatcher, type ListerWatcher } from "./list-watcher.js";
+import { clientListerWatcher } from "./list-watcher.js";
 import { resourceVersionOf } from "./object-meta.js";
-import { count, type InformerOptions, type ResolvedOptions, resolveOptions } from "./options.js";
+import {
+  count,
+  type InformerOptions,
+  type InformerSelection,
+  type ResolvedOptions,
+  resolveOptions,
+} from "./options.js";
 import { Reflector, type ReflectorEmit, type ReflectorSink } from "./reflector.js";
 import { InformerStats, type InformerStatsSnapshot } from "./stats.js";
 import { type ReadonlyStore, Store } from "./store.js";
@@ -65,24 +72,17 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
   #lastSyncResourceVersion = "";
   #handlerNumber = 0;
 
-  /** `transport` may be undefined only when `options.listerWatcher` is given. */
-  constructor(transport: HttpTransport | undefined, options: InformerOptions<T>) {
+  /**
+   * An informer of the resource a client reads: `new Informer(kube.resource("v1", "Pod"), { namespace })`
+   * is an `Informer<coreV1.Pod>`; `kube.resource(…).metadataOnly()` caches PartialObjectMetadata.
+   */
+  constructor(resource: ReadClient<T, { items: T[] }>, options: InformerOptions<T> = {}) {
     super();
     const o = resolveOptions(options);
     this.#options = o;
     this.#store = new Store<T>({ indexers: o.indexers });
-    let listerWatcher: ListerWatcher<T>;
-    if (o.listerWatcher !== undefined) listerWatcher = o.listerWatcher;
-    else if (transport === undefined)
-      throw new InvalidInformerOptionError("transport", "a transport or options.listerWatcher is required");
-    else
-      listerWatcher = new HttpListerWatcher<T>(transport, {
-        resource: o.resource,
-        ...(o.namespace !== undefined ? { namespace: o.namespace } : {}),
-        ...(o.labelSelector !== undefined ? { labelSelector: o.labelSelector } : {}),
-        ...(o.fieldSelector !== undefined ? { fieldSelector: o.fieldSelector } : {}),
-        metadataOnly: o.metadataOnly,
-      });
+    const reader = withEncoding(resource, options.encoding);
+    const listerWatcher = o.listerWatcher ?? clientListerWatcher<T>(reader, selectionOf(options));
     const sink: ReflectorSink<T> = {
       replace: (items, rv, initial) => this.#replace(items, rv, initial),
       apply: (type, obj, rv) => this.#apply(type, obj, rv),
@@ -91,7 +91,7 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
     this.#reflector = new Reflector<T>(
       {
         listerWatcher,
-        expectedKind: o.metadataOnly ? "PartialObjectMetadata" : o.resource.kind,
+        expectedKind: reader.itemType?.kind,
         pageSize: o.pageSize,
         streamingList: o.initialList === "stream",
         watchTimeoutSeconds: o.watchTimeoutSeconds,
@@ -375,10 +375,21 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
   }
 }
 
-/** Creates an informer over a transport. */
-export function createInformer<T extends KubernetesObject = KubernetesObject>(
-  transport: HttpTransport,
-  options: InformerOptions<T>,
-): Informer<T> {
-  return new Informer<T>(transport, options);
+/** The reader in the asked encoding; only a ResourceClient can switch (before `metadataOnly()`). */
+function withEncoding<T>(
+  reader: ReadClient<T, { items: T[] }>,
+  encoding: Encoding | undefined,
+): ReadClient<T, { items: T[] }> {
+  if (encoding === undefined) return reader;
+  if (reader instanceof ResourceClient) return reader.withEncoding(encoding) as typeof reader;
+  throw new InvalidInformerOptionError(
+    "encoding",
+    "applies to a ResourceClient; for metadata only, call withEncoding() before metadataOnly()",
+  );
+}
+
+/** The selection alone: the client must not see the informer's other options as request options. */
+function selectionOf(scope: InformerSelection): InformerSelection {
+  const { namespace, allNamespaces, labelSelector, fieldSelector } = scope;
+  return { namespace, allNamespaces, labelSelector, fieldSelector };
 }

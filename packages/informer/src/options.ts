@@ -1,26 +1,32 @@
 /** Every informer setting in one object, with documented defaults and checks that name the bad option. */
+import type { Encoding, FieldSelector, LabelSelector } from "@kubesdk/client";
 import type { KubernetesObject } from "@kubesdk/models";
 import { type BackoffOptions, DEFAULT_BACKOFF } from "./backoff.js";
 import { InvalidInformerOptionError } from "./errors.js";
 import { byNamespace, NAMESPACE_INDEX } from "./indexers.js";
 import type { ListerWatcher } from "./list-watcher.js";
-import { type ResourceTarget, resolveResource } from "./resource.js";
 import type { Indexers } from "./store.js";
 
-/** Options of an {@link Informer}. Only `resource` is required. */
-export interface InformerOptions<T extends KubernetesObject = KubernetesObject> {
-  /**
-   * What to cache: a {@link ResourceTarget} (a `ResourceInfo` from @kubesdk/models fits; custom
-   * resources can be described by hand) or a built-in name such as "configmaps" or "deployments.apps".
-   */
-  readonly resource: ResourceTarget | string;
-  /** Only this namespace (default: all namespaces). */
+/**
+ * Which objects of the resource an informer caches. The namespace rule is the client's: a
+ * namespaced resource without `namespace` is read in the client's default namespace,
+ * `allNamespaces: true` reads every namespace, and cluster-scoped resources take neither.
+ */
+export interface InformerSelection {
   readonly namespace?: string;
-  readonly labelSelector?: string;
-  readonly fieldSelector?: string;
-  /** Cache PartialObjectMetadata (metadata only) instead of whole objects (default false). */
-  readonly metadataOnly?: boolean;
-  /** Replaces the HTTP lister-watcher (default: {@link HttpListerWatcher} over the transport). */
+  readonly allNamespaces?: boolean;
+  readonly labelSelector?: LabelSelector;
+  readonly fieldSelector?: FieldSelector;
+}
+
+/** Options of an {@link Informer}; all optional. */
+export interface InformerOptions<T extends KubernetesObject = KubernetesObject> extends InformerSelection {
+  /**
+   * Wire encoding of lists and watches (default: the client's, protobuf when the KubeClient was
+   * created with `protobuf: true`). Custom resources are JSON whatever is asked.
+   */
+  readonly encoding?: Encoding;
+  /** Replaces the client's lists and watches (tests inject faults or canned pages through it). */
   readonly listerWatcher?: ListerWatcher<T>;
 
   /**
@@ -66,11 +72,6 @@ export interface InformerOptions<T extends KubernetesObject = KubernetesObject> 
 
 /** Options after defaults and checks. */
 export interface ResolvedOptions<T extends KubernetesObject> {
-  readonly resource: ResourceTarget;
-  readonly namespace: string | undefined;
-  readonly labelSelector: string | undefined;
-  readonly fieldSelector: string | undefined;
-  readonly metadataOnly: boolean;
   readonly listerWatcher: ListerWatcher<T> | undefined;
   readonly initialList: "list" | "stream";
   readonly pageSize: number | undefined;
@@ -118,11 +119,6 @@ export function resolveOptions<T extends KubernetesObject>(options: InformerOpti
   }
   const indexers: Indexers<T> = { [NAMESPACE_INDEX]: byNamespace, ...options.indexers };
   return {
-    resource: resolveResource(options.resource),
-    namespace: options.namespace,
-    labelSelector: options.labelSelector,
-    fieldSelector: options.fieldSelector,
-    metadataOnly: options.metadataOnly === true,
     listerWatcher: options.listerWatcher,
     initialList,
     pageSize: pageSize === 0 ? undefined : pageSize,

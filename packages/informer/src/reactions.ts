@@ -135,6 +135,15 @@ export function decideAfterWatch(o: WatchOutcome, minWatchDurationMs: number): W
   }
 }
 
+/**
+ * A watch that delivered events or bookmarks and stayed open at least `minWatchDurationMs` was
+ * healthy: the failures before it are over, so the backoff starts again from its first delay (like
+ * client-go's backoff manager) instead of waiting for its quiet period, which dense faults never leave.
+ */
+export function wasHealthy(o: WatchOutcome, minWatchDurationMs: number): boolean {
+  return o.events > 0 && o.durationMs >= minWatchDurationMs;
+}
+
 /** A list plan: the resourceVersion to list at and the page size. */
 export interface ListPlan {
   /** Undefined lists the most recent state. */
@@ -151,8 +160,10 @@ export type ListFailureReaction =
  * After a list page fails:
  * - 410 on a continue page → one full list without limit at the same resourceVersion, at once
  *   (paging again could expire again);
- * - 410 or "too large resource version" on a list at a resourceVersion → back off, then list the
- *   most recent state (resourceVersion unset, paged);
+ * - 410 or "too large resource version" on a list at a resourceVersion → list the most recent state
+ *   (resourceVersion unset, paged): at once when the list followed a healthy watch (the server is
+ *   fine, only the revision is gone; the next list has no resourceVersion, so this cannot loop),
+ *   else after a backoff;
  * - anything else → back off and try the same list again.
  */
 export function decideAfterListFailure(
@@ -161,14 +172,17 @@ export function decideAfterListFailure(
   onContinuePage: boolean,
   stopped: boolean,
   pageSize: number | undefined,
+  afterHealthyWatch = false,
 ): ListFailureReaction {
   if (stopped) return { next: "stop" };
   if (onContinuePage && isExpired(err))
     return { next: "list", wait: "none", plan: { resourceVersion: plan.resourceVersion, limit: undefined } };
   const retryAfterMs = retryAfterOf(err);
   const retry = retryAfterMs !== undefined ? { retryAfterMs } : {};
-  if (plan.resourceVersion !== undefined && (isExpired(err) || isTooLargeResourceVersion(err)))
-    return { next: "list", wait: "backoff", plan: { resourceVersion: undefined, limit: pageSize }, ...retry };
+  if (plan.resourceVersion !== undefined && (isExpired(err) || isTooLargeResourceVersion(err))) {
+    const wait = afterHealthyWatch && retryAfterMs === undefined ? "none" : "backoff";
+    return { next: "list", wait, plan: { resourceVersion: undefined, limit: pageSize }, ...retry };
+  }
   return { next: "list", wait: "backoff", plan, ...retry };
 }
 

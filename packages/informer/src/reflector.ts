@@ -12,73 +12,23 @@
  */
 import type { KubernetesObject } from "@kubesdk/models";
 import type { WatchStream } from "@kubesdk/transport";
-import type { Backoff } from "./backoff.js";
-import type { ErrorContext, ListReason, ReflectorEvents } from "./events.js";
+import type { ErrorContext, ListReason } from "./events.js";
+import { InitialEvents } from "./initial-events.js";
 import { intake } from "./intake.js";
 import type { ListerWatcher } from "./list-watcher.js";
-import { isInitialEventsEnd, objectKey, resourceVersionOf } from "./object-meta.js";
+import { isInitialEventsEnd, resourceVersionOf } from "./object-meta.js";
 import {
   decideAfterListFailure,
   decideAfterWatch,
   type ListPlan,
   planFor,
   type WatchOutcome,
+  wasHealthy,
 } from "./reactions.js";
+import type { ReflectorConfig, ReflectorEmit, ReflectorSink, ReflectorState } from "./reflector-state.js";
 import { sleep } from "./sleep.js";
 
-/** Where the reflector delivers what it learns. Implementations must not throw. */
-export interface ReflectorSink<T> {
-  /** The complete state at `resourceVersion` (a list, or a streaming list's initial events). */
-  replace(items: readonly T[], resourceVersion: string, initial: boolean): void;
-  apply(type: "ADDED" | "MODIFIED" | "DELETED", obj: T, resourceVersion: string | undefined): void;
-  bookmark(resourceVersion: string): void;
-}
-
-export type ReflectorEmit = <K extends keyof ReflectorEvents>(name: K, ...args: ReflectorEvents[K]) => void;
-
-export interface ReflectorConfig<T> {
-  readonly listerWatcher: ListerWatcher<T>;
-  /** Objects of another kind are reported and skipped; undefined accepts any kind. */
-  readonly expectedKind: string | undefined;
-  /** Page size of lists from the latest state; undefined lists in one response. */
-  readonly pageSize: number | undefined;
-  readonly streamingList: boolean;
-  readonly watchTimeoutSeconds: { readonly min: number; readonly max: number };
-  readonly idleTimeoutMs: number;
-  readonly minWatchDurationMs: number;
-  readonly backoff: Backoff;
-  readonly random: () => number;
-  readonly transform: ((obj: T) => T) | undefined;
-}
-
-/** The reflector's states (see the diagram above). */
-export type ReflectorState<T> =
-  | { readonly kind: "Empty"; readonly resourceVersion: string | undefined; readonly reason: ListReason }
-  | {
-      readonly kind: "InitPage";
-      readonly plan: ListPlan;
-      readonly reason: ListReason;
-      readonly continueToken: string | undefined;
-      /** Objects of the pages so far (filled in place). */
-      readonly items: T[];
-      readonly pages: number;
-      readonly startedAt: number;
-    }
-  | { readonly kind: "InitListed"; readonly items: T[]; readonly resourceVersion: string }
-  | {
-      readonly kind: "StreamingList";
-      readonly resourceVersion: string | undefined;
-      readonly reason: ListReason;
-    }
-  | { readonly kind: "Watching"; readonly resourceVersion: string }
-  | {
-      readonly kind: "Backoff";
-      readonly delayMs: number;
-      readonly reason: string;
-      readonly retryAfterMs: number | undefined;
-      readonly then: ReflectorState<T>;
-    }
-  | { readonly kind: "Stopped" };
+export type { ReflectorConfig, ReflectorEmit, ReflectorSink, ReflectorState } from "./reflector-state.js";
 
 const STOPPED = { kind: "Stopped" } as const;
 
@@ -90,6 +40,8 @@ export class Reflector<T extends KubernetesObject> {
   #lastResourceVersion: string | undefined;
   #listedOnce = false;
   #streaming: boolean;
+  /** The list in progress follows a healthy watch (see decideAfterListFailure). */
+  #afterHealthyWatch = false;
 
   constructor(config: ReflectorConfig<T>, sink: ReflectorSink<T>, emit: ReflectorEmit) {
     this.#config = config;
@@ -184,7 +136,9 @@ export class Reflector<T extends KubernetesObject> {
         s.continueToken !== undefined,
         signal.aborted,
         this.#config.pageSize,
+        this.#afterHealthyWatch,
       );
+      this.#afterHealthyWatch = false;
       if (r.next === "stop") return STOPPED;
       if (r.wait === "none") {
         this.#emit("relist", { reason: "continue-expired", resourceVersion: r.plan.resourceVersion });
@@ -218,6 +172,7 @@ export class Reflector<T extends KubernetesObject> {
   }
 
   #listed(s: Extract<ReflectorState<T>, { kind: "InitListed" }>): ReflectorState<T> {
+    this.#afterHealthyWatch = false;
     this.#replace(s.items, s.resourceVersion);
     return { kind: "Watching", resourceVersion: s.resourceVersion };
   }
@@ -280,7 +235,10 @@ export class Reflector<T extends KubernetesObject> {
     });
     if (d.report)
       this.#report(outcome.error, { during: outcome.initialPending ? "list" : "watch", willRetry: true });
+    const healthy = wasHealthy(outcome, this.#config.minWatchDurationMs);
+    if (healthy) this.#config.backoff.reset();
     const r = d.reaction;
+    this.#afterHealthyWatch = healthy && r.next === "list";
     let next: ReflectorState<T>;
     switch (r.next) {
       case "stop":
@@ -328,21 +286,9 @@ export class Reflector<T extends KubernetesObject> {
       streaming: streamingList,
     });
     const startedAt = now();
-    let initial: Map<string, T> | undefined = streamingList ? new Map() : undefined;
-    // Progress of a streaming list is reported in batches of the page size, like pages of a list.
-    const batch = this.#config.pageSize ?? 500;
-    const progress = { pages: 0, reported: 0 };
-    const reportProgress = (size: number, more: boolean) => {
-      progress.pages++;
-      this.#emit("listPage", {
-        page: progress.pages,
-        items: Math.max(0, size - progress.reported),
-        total: size,
-        more,
-        streaming: true,
-      });
-      progress.reported = size;
-    };
+    let initial = streamingList
+      ? new InitialEvents<T>(this.#config.pageSize ?? 500, (info) => this.#emit("listPage", info))
+      : undefined;
     let events = 0;
     let error: unknown;
     let stream: WatchStream<T> | undefined;
@@ -355,25 +301,13 @@ export class Reflector<T extends KubernetesObject> {
         events++;
         const event = r.value;
         if (event.type === "BOOKMARK") {
-          const rv = resourceVersionOf(event.object);
-          if (initial === undefined) {
-            if (rv !== undefined) {
-              this.#lastResourceVersion = rv;
-              this.#sink.bookmark(rv);
-            }
-          } else if (isInitialEventsEnd(event.object)) {
-            reportProgress(initial.size, false);
-            this.#finishInitial(initial, rv ?? this.#lastResourceVersion ?? "", startedAt, progress.pages);
-            initial = undefined;
-          }
+          if (this.#bookmark(event.object, initial, startedAt)) initial = undefined;
           continue;
         }
         const obj = this.#accept(event.object);
         if (obj === undefined) continue;
         if (initial !== undefined) {
-          if (event.type === "DELETED") initial.delete(objectKey(obj));
-          else initial.set(objectKey(obj), obj);
-          if (initial.size - progress.reported >= batch) reportProgress(initial.size, true);
+          initial.add(event.type, obj);
           continue;
         }
         const rv = resourceVersionOf(obj);
@@ -394,15 +328,31 @@ export class Reflector<T extends KubernetesObject> {
     };
   }
 
-  #finishInitial(initial: Map<string, T>, resourceVersion: string, startedAt: number, pages: number): void {
+  /** A bookmark: progress when watching; the end of the initial state (true) during a streaming list. */
+  #bookmark(object: T, initial: InitialEvents<T> | undefined, startedAt: number): boolean {
+    const rv = resourceVersionOf(object);
+    if (initial === undefined) {
+      if (rv !== undefined) {
+        this.#lastResourceVersion = rv;
+        this.#sink.bookmark(rv);
+      }
+      return false;
+    }
+    if (!isInitialEventsEnd(object)) return false;
+    this.#finishInitial(initial, rv ?? this.#lastResourceVersion ?? "", startedAt);
+    return true;
+  }
+
+  #finishInitial(initial: InitialEvents<T>, resourceVersion: string, startedAt: number): void {
+    const { items, pages } = initial.finish();
     this.#emit("listDone", {
-      items: initial.size,
+      items: items.length,
       pages,
       resourceVersion,
       durationMs: now() - startedAt,
       streaming: true,
     });
-    this.#replace([...initial.values()], resourceVersion);
+    this.#replace(items, resourceVersion);
   }
 
   #replace(items: readonly T[], resourceVersion: string): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Backoff, DEFAULT_BACKOFF } from "../src/index.js";
+import { Backoff, DEFAULT_BACKOFF } from "../src/backoff.js";
 
 describe("Backoff", () => {
   it("S35: starts at 800 ms, doubles to a 30 s cap, jitters into [d, 2d) and resets after 2 minutes without trouble", () => {

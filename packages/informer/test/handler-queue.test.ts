@@ -9,7 +9,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { HandlerQueue } from "../src/handler-queue.js";
 import type { Notification } from "../src/handlers.js";
-import { DeletedFinalStateUnknown, Store } from "../src/index.js";
+import { Store } from "../src/store.js";
+import { DeletedFinalStateUnknown } from "../src/tombstone.js";
 
 type Op =
   | { kind: "put"; name: number }

@@ -6,7 +6,7 @@ import {
   TruncatedStreamError,
 } from "@kubesdk/transport";
 import { describe, expect, it } from "vitest";
-import { decideAfterListFailure, decideAfterWatch, planFor, type WatchOutcome } from "../src/index.js";
+import { decideAfterListFailure, decideAfterWatch, planFor, type WatchOutcome } from "../src/reactions.js";
 
 const status = (code: number, reason: string, extra: Record<string, unknown> = {}) =>
   apiErrorFromStatus(

@@ -7,8 +7,8 @@ import {
   InvalidInformerOptionError,
   isDeletedFinalStateUnknown,
   NAMESPACE_INDEX,
-  Store,
 } from "../src/index.js";
+import { Store } from "../src/store.js";
 
 const cm = (ns: string, name: string, rv: string, labels: Record<string, string> = {}): KubernetesObject => ({
   kind: "ConfigMap",

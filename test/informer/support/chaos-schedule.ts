@@ -8,7 +8,7 @@
  * Namespaced faults only touch this schedule; compaction, restart and pausing touch the whole
  * server, so schedules running side by side also suffer each other's.
  */
-import type { Informer, InformerOptions } from "@kubesdk/informer";
+import type { Informer } from "@kubesdk/informer";
 import type { KubernetesObject } from "@kubesdk/models";
 import type { RunningServer } from "@kubesdk/server";
 import type { TestTarget } from "../../support/target.js";
@@ -16,12 +16,13 @@ import { EventAudit, type Seen, serverObjects } from "./event-audit.js";
 import { storeState, untilState } from "./harness.js";
 import { prng } from "./prng.js";
 import { deleteConfigMapInStore, seedConfigMaps, updateConfigMapInStore } from "./reference.js";
+import type { SuiteInformerOptions } from "./suite.js";
 
 export interface ScheduleEnv {
   readonly t: TestTarget;
   readonly server: RunningServer;
   namespace(prefix: string): Promise<string>;
-  informer(options: Partial<InformerOptions<KubernetesObject>>): Informer<KubernetesObject>;
+  informer(options: SuiteInformerOptions<KubernetesObject>): Informer<KubernetesObject>;
 }
 
 export interface ScheduleShape {

@@ -90,8 +90,8 @@ export class RequestLog {
  * Resolves with the arguments of the first `event` for which `pred` holds (checked from now on).
  * A safety net, not a clock: fails after `timeoutMs` with the event's name in the message.
  */
-export function until<K extends keyof InformerEvents>(
-  informer: Informer<KubernetesObject> | Informer<never>,
+export function until<K extends keyof InformerEvents, T extends KubernetesObject = KubernetesObject>(
+  informer: Informer<T>,
   event: K,
   pred: (...args: InformerEvents[K]) => boolean = () => true,
   timeoutMs = 15_000,
@@ -116,8 +116,8 @@ export function until<K extends keyof InformerEvents>(
 }
 
 /** Resolves when `cond()` holds, re-checked after every informer event; fails after `timeoutMs`. */
-export function untilState(
-  informer: Informer<KubernetesObject> | Informer<never>,
+export function untilState<T extends KubernetesObject>(
+  informer: Informer<T>,
   cond: () => boolean,
   what: string,
   timeoutMs = 15_000,
@@ -212,7 +212,7 @@ export async function serverState(t: TestTarget, path: string): Promise<Map<stri
 }
 
 /** name → resourceVersion of what an informer caches. */
-export function storeState(informer: Informer<KubernetesObject>): Map<string, string> {
+export function storeState<T extends KubernetesObject>(informer: Informer<T>): Map<string, string> {
   return new Map(informer.store.list().map((o) => [nameOf(o), rvOf(o)] as [string, string]));
 }
 

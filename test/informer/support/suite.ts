@@ -2,6 +2,7 @@
  * One informer suite's fixtures: a target (with the request log attached), a transport, informers
  * that are stopped when the suite ends, and namespaces filled with ConfigMaps.
  */
+import { KubeClient, type ReadClient } from "@kubesdk/client";
 import { Informer, type InformerOptions } from "@kubesdk/informer";
 import type { KubernetesObject } from "@kubesdk/models";
 import type { RunningServer, StartOptions } from "@kubesdk/server";
@@ -10,15 +11,22 @@ import { afterAll, beforeAll } from "vitest";
 import { startTarget, type TestTarget, uniqueName } from "../../support/target.js";
 import { connect, createConfigMap, createNamespace, FAST_BACKOFF, RequestLog, until } from "./harness.js";
 
+/** Informer options plus what to cache (default: ConfigMaps). */
+export type SuiteInformerOptions<T extends KubernetesObject> = InformerOptions<T> & {
+  readonly resource?: ReadClient<T, { items: T[] }>;
+};
+
 export interface InformerSuite {
   readonly t: TestTarget;
   /** The reference server (only in suites that run against it). */
   readonly server: RunningServer;
   readonly transport: HttpTransport;
   readonly log: RequestLog;
+  /** A client over a transport (the suite's by default); one per transport. */
+  kube(transport?: HttpTransport): KubeClient;
   /** A new informer (ConfigMaps and a fast backoff unless told otherwise); stopped after the suite. */
   informer<T extends KubernetesObject = KubernetesObject>(
-    options?: Partial<InformerOptions<T>>,
+    options?: SuiteInformerOptions<T>,
     transport?: HttpTransport,
   ): Informer<T>;
   /** Starts an informer and waits for it to sync. */
@@ -32,6 +40,7 @@ export function useInformerSuite(options: StartOptions = {}): InformerSuite {
   const informers: Informer<KubernetesObject>[] = [];
   let target: TestTarget | undefined;
   let transport: HttpTransport | undefined;
+  const clients = new WeakMap<HttpTransport, KubeClient>();
   const need = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`${what} is only available inside the suite's tests`);
     return value;
@@ -56,16 +65,29 @@ export function useInformerSuite(options: StartOptions = {}): InformerSuite {
       return need(transport, "the transport");
     },
     log,
+    kube(tr: HttpTransport = suite.transport): KubeClient {
+      let kube = clients.get(tr);
+      if (kube === undefined) {
+        kube = new KubeClient(tr);
+        clients.set(tr, kube);
+      }
+      return kube;
+    },
     informer<T extends KubernetesObject = KubernetesObject>(
-      extra: Partial<InformerOptions<T>> = {},
+      extra: SuiteInformerOptions<T> = {},
       tr: HttpTransport = suite.transport,
     ): Informer<T> {
-      const informer = new Informer<T>(tr, { resource: "configmaps", backoff: FAST_BACKOFF, ...extra });
+      const { resource, ...options } = extra;
+      const configMaps = suite.kube(tr).resource("v1", "ConfigMap") as unknown as ReadClient<
+        T,
+        { items: T[] }
+      >;
+      const informer = new Informer<T>(resource ?? configMaps, { backoff: FAST_BACKOFF, ...options });
       informers.push(informer as unknown as Informer<KubernetesObject>);
       return informer;
     },
     async synced<T extends KubernetesObject>(informer: Informer<T>): Promise<Informer<T>> {
-      const done = until(informer as unknown as Informer<KubernetesObject>, "synced");
+      const done = until(informer, "synced");
       informer.start();
       await done;
       return informer;

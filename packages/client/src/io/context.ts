@@ -1,5 +1,11 @@
 import type { GroupVersionKind } from "@kubesdk/models";
-import type { ApiRequest, CallOptions, HttpTransport, WatchStream } from "@kubesdk/transport";
+import type {
+  ApiRequest,
+  CallOptions,
+  HttpTransport,
+  WatchOptions as TransportWatchOptions,
+  WatchStream,
+} from "@kubesdk/transport";
 import type { BodyCodec } from "./body-codec.js";
 import { type ApiWarning, parseWarnings } from "./warnings.js";
 
@@ -8,6 +14,18 @@ export interface RequestControl {
   readonly signal?: AbortSignal;
   /** Overrides the transport's header timeout (ms) for this call. */
   readonly timeoutMs?: number;
+  /**
+   * Overrides the transport's retry policy for this call; `false` sends it once. Callers that
+   * retry on their own terms (an informer's reflector backs off and picks the resourceVersion to
+   * resume at) turn transport retries off.
+   */
+  readonly retries?: CallOptions["retries"];
+}
+
+/** Per-watch controls: those of every call plus the idle timeout. */
+export interface WatchControl extends RequestControl {
+  /** No bytes (not even a bookmark) for this long ends the stream with IDLE_TIMEOUT (0: never). */
+  readonly idleTimeoutMs?: number;
 }
 
 /** What every resource client shares: the transport, the body codec and the client's defaults. */
@@ -21,10 +39,12 @@ export interface ClientContext {
   readonly onWarning: ((warning: ApiWarning) => void) | undefined;
 }
 
-function callOptions(control: RequestControl): CallOptions {
+function callOptions(control: WatchControl): TransportWatchOptions {
   return {
     ...(control.signal !== undefined ? { signal: control.signal } : {}),
     ...(control.timeoutMs !== undefined ? { timeoutMs: control.timeoutMs } : {}),
+    ...(control.retries !== undefined ? { retries: control.retries } : {}),
+    ...(control.idleTimeoutMs !== undefined ? { idleTimeoutMs: control.idleTimeoutMs } : {}),
   };
 }
 
@@ -58,7 +78,7 @@ export function sendObject(
 export function openWatch<T>(
   context: ClientContext,
   request: ApiRequest,
-  control: RequestControl,
+  control: WatchControl,
 ): WatchStream<T> {
   return context.transport.watch<T>(request, callOptions(control));
 }

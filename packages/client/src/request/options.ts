@@ -13,6 +13,8 @@ export type PropagationPolicy = "Orphan" | "Background" | "Foreground";
 export type ResourceVersionMatch = "Exact" | "NotOlderThan";
 /** A label selector as text (`app=web,tier!=db`) or as equality requirements (`{ app: "web" }`). */
 export type LabelSelector = string | Readonly<Record<string, string>>;
+/** A field selector as text (`metadata.name=web,status.phase!=Failed`) or as equalities (`{ "metadata.name": "web" }`). */
+export type FieldSelector = string | Readonly<Record<string, string>>;
 
 /** The namespace of a namespaced resource; the client's default namespace when left out. */
 export interface NamespaceOption {
@@ -28,7 +30,7 @@ export interface SelectionOptions extends NamespaceOption {
   /** List or watch across every namespace (ignores the default namespace). */
   readonly allNamespaces?: boolean;
   readonly labelSelector?: LabelSelector;
-  readonly fieldSelector?: string;
+  readonly fieldSelector?: FieldSelector;
 }
 
 export interface ListOptions extends SelectionOptions {
@@ -88,12 +90,15 @@ export interface DeleteCollectionOptions
 
 type Query = Record<string, QueryValue>;
 
-/** `labelSelector` text for either form of {@link LabelSelector}. */
-export function formatLabelSelector(selector: LabelSelector | undefined): string | undefined {
-  if (selector === undefined || typeof selector === "string") return selector;
-  return Object.entries(selector)
-    .map(([key, value]) => `${key}=${value}`)
-    .join(",");
+/** Selector text for either form of a {@link LabelSelector} or {@link FieldSelector}; "" means none. */
+export function formatLabelSelector(selector: LabelSelector | FieldSelector | undefined): string | undefined {
+  const text =
+    selector === undefined || typeof selector === "string"
+      ? selector
+      : Object.entries(selector)
+          .map(([key, value]) => `${key}=${value}`)
+          .join(",");
+  return text === "" ? undefined : text;
 }
 
 function checkCount(name: string, value: number | undefined, min: number): number | undefined {
@@ -116,7 +121,7 @@ function dryRun(value: boolean | undefined): "All" | undefined {
 export function listQuery(options: Omit<ListOptions, "namespace" | "allNamespaces">): Query {
   return {
     labelSelector: formatLabelSelector(options.labelSelector),
-    fieldSelector: options.fieldSelector,
+    fieldSelector: formatLabelSelector(options.fieldSelector),
     limit: checkCount("limit", options.limit, 1),
     continue: options.continue,
     resourceVersion: options.resourceVersion,
@@ -141,7 +146,7 @@ export function watchQuery(options: WatchOptions): Query {
   return {
     watch: "true",
     labelSelector: formatLabelSelector(options.labelSelector),
-    fieldSelector: options.fieldSelector,
+    fieldSelector: formatLabelSelector(options.fieldSelector),
     resourceVersion: options.resourceVersion,
     resourceVersionMatch: streaming ? "NotOlderThan" : options.resourceVersionMatch,
     timeoutSeconds: checkCount("timeoutSeconds", options.timeoutSeconds, 0),

@@ -149,24 +149,11 @@ export class RequestBuilder {
   }
 
   list(options: ListOptions & ReadOptions = {}): ApiRequest {
-    this.#check("list");
-    return {
-      method: "GET",
-      path: this.paths.collection(this.#selectionNamespace(options)),
-      query: { ...listQuery(options), ...readQuery(options) },
-      accept: acceptFor(options.representation ?? "object", this.encoding, true),
-    };
+    return this.#collectionRead("list", options, { ...listQuery(options), ...readQuery(options) });
   }
 
   watch(options: WatchOptions & ReadOptions = {}): ApiRequest {
-    this.#check("watch");
-    return {
-      method: "GET",
-      path: this.paths.collection(this.#selectionNamespace(options)),
-      query: watchQuery(options),
-      // Watch events carry single objects, so metadata-only watches ask for PartialObjectMetadata.
-      accept: acceptFor(options.representation ?? "object", this.encoding, false),
-    };
+    return this.#collectionRead("watch", options, watchQuery(options));
   }
 
   create(body: KubernetesObject, options: CreateOptions & SubresourceOption = {}): ApiRequest {
@@ -248,6 +235,22 @@ export class RequestBuilder {
       query: { ...listQuery(options), ...query },
       ...(body !== undefined ? { body, contentType: JSON_MEDIA_TYPE } : {}),
       accept: acceptFor("object", this.encoding, true),
+    };
+  }
+
+  // A GET of the collection. Watch events carry single objects, so a metadata-only watch asks for
+  // PartialObjectMetadata where a list asks for PartialObjectMetadataList.
+  #collectionRead(
+    verb: "list" | "watch",
+    options: SelectionOptions & ReadOptions,
+    query: ApiRequest["query"],
+  ): ApiRequest {
+    this.#check(verb);
+    return {
+      method: "GET",
+      path: this.paths.collection(this.#selectionNamespace(options)),
+      query,
+      accept: acceptFor(options.representation ?? "object", this.encoding, verb === "list"),
     };
   }
 

@@ -1,0 +1,59 @@
+/** The reflector's configuration, its sink and its states (see reflector.ts). */
+import type { Backoff } from "./backoff.js";
+import type { ListReason, ReflectorEvents } from "./events.js";
+import type { ListerWatcher } from "./list-watcher.js";
+import type { ListPlan } from "./reactions.js";
+
+/** Where the reflector delivers what it learns. Implementations must not throw. */
+export interface ReflectorSink<T> {
+  /** The complete state at `resourceVersion` (a list, or a streaming list's initial events). */
+  replace(items: readonly T[], resourceVersion: string, initial: boolean): void;
+  apply(type: "ADDED" | "MODIFIED" | "DELETED", obj: T, resourceVersion: string | undefined): void;
+  bookmark(resourceVersion: string): void;
+}
+
+export type ReflectorEmit = <K extends keyof ReflectorEvents>(name: K, ...args: ReflectorEvents[K]) => void;
+
+export interface ReflectorConfig<T> {
+  readonly listerWatcher: ListerWatcher<T>;
+  /** Objects of another kind are reported and skipped; undefined accepts any kind. */
+  readonly expectedKind: string | undefined;
+  /** Page size of lists from the latest state; undefined lists in one response. */
+  readonly pageSize: number | undefined;
+  readonly streamingList: boolean;
+  readonly watchTimeoutSeconds: { readonly min: number; readonly max: number };
+  readonly idleTimeoutMs: number;
+  readonly minWatchDurationMs: number;
+  readonly backoff: Backoff;
+  readonly random: () => number;
+  readonly transform: ((obj: T) => T) | undefined;
+}
+
+/** The reflector's states (see the diagram above). */
+export type ReflectorState<T> =
+  | { readonly kind: "Empty"; readonly resourceVersion: string | undefined; readonly reason: ListReason }
+  | {
+      readonly kind: "InitPage";
+      readonly plan: ListPlan;
+      readonly reason: ListReason;
+      readonly continueToken: string | undefined;
+      /** Objects of the pages so far (filled in place). */
+      readonly items: T[];
+      readonly pages: number;
+      readonly startedAt: number;
+    }
+  | { readonly kind: "InitListed"; readonly items: T[]; readonly resourceVersion: string }
+  | {
+      readonly kind: "StreamingList";
+      readonly resourceVersion: string | undefined;
+      readonly reason: ListReason;
+    }
+  | { readonly kind: "Watching"; readonly resourceVersion: string }
+  | {
+      readonly kind: "Backoff";
+      readonly delayMs: number;
+      readonly reason: string;
+      readonly retryAfterMs: number | undefined;
+      readonly then: ReflectorState<T>;
+    }
+  | { readonly kind: "Stopped" };

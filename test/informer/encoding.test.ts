@@ -1,0 +1,93 @@
+/**
+ * Informers read in the client's encoding: protobuf for built-in kinds when the KubeClient asks for
+ * it, JSON when one informer overrides it. Runs against the reference server and a real kube-apiserver.
+ */
+import { KubeClient } from "@kubesdk/client";
+import { Informer } from "@kubesdk/informer";
+import type { ApiRequest, HttpTransport } from "@kubesdk/transport";
+import { describe, expect, it } from "vitest";
+import {
+  configMapsPath,
+  createConfigMap,
+  FAST_BACKOFF,
+  patchConfigMap,
+  serverState,
+  storeState,
+  untilState,
+} from "./support/harness.js";
+import { useInformerSuite } from "./support/suite.js";
+
+const s = useInformerSuite();
+
+/** The suite's transport, noting the Accept header of every list and watch. */
+function recording(transport: HttpTransport): { transport: HttpTransport; accepts: string[] } {
+  const accepts: string[] = [];
+  const note = (request: ApiRequest) =>
+    accepts.push(`${request.query?.watch ? "watch" : "list"} ${request.accept}`);
+  const wrapped = new Proxy(transport, {
+    get(target, property) {
+      if (property === "request" || property === "watch")
+        return (request: ApiRequest, options: unknown) => {
+          note(request);
+          return (target[property] as (r: ApiRequest, o: unknown) => unknown).call(target, request, options);
+        };
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { transport: wrapped, accepts };
+}
+
+describe("informer encodings", () => {
+  it("an informer of a protobuf client lists and watches in protobuf; encoding: json overrides it", async () => {
+    const ns = await s.namespace("enc", 3);
+    const { transport, accepts } = recording(s.transport);
+    const kube = new KubeClient(transport, { protobuf: true, namespace: ns });
+    const proto = new Informer(kube.resource("v1", "ConfigMap"), { backoff: FAST_BACKOFF });
+    const json = new Informer(kube.resource("v1", "ConfigMap"), { backoff: FAST_BACKOFF, encoding: "json" });
+    try {
+      for (const informer of [proto, json]) await s.synced(informer);
+      await createConfigMap(s.t, ns, "live", { text: "é😀" });
+      await patchConfigMap(s.t, ns, "cm-0", { data: { changed: "yes" } });
+      for (const informer of [proto, json]) {
+        await untilState(informer, () => informer.store.get(`${ns}/live`) !== undefined, "live object");
+        await untilState(informer, () => informer.store.get(`${ns}/cm-0`)?.data?.changed === "yes", "update");
+        expect(storeState(informer)).toEqual(await serverState(s.t, configMapsPath(ns)));
+        expect(informer.store.get(`${ns}/live`)).toMatchObject({
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          data: { text: "é😀" },
+        });
+      }
+    } finally {
+      await Promise.all([proto.stop(), json.stop()]);
+    }
+    const protobuf = "application/vnd.kubernetes.protobuf, application/json";
+    expect(new Set(accepts)).toEqual(
+      new Set([`list ${protobuf}`, `watch ${protobuf}`, "list application/json", "watch application/json"]),
+    );
+  });
+
+  it("a metadata-only informer of a protobuf client caches PartialObjectMetadata", async () => {
+    const ns = await s.namespace("enc-meta", 2);
+    const { transport, accepts } = recording(s.transport);
+    const kube = new KubeClient(transport, { protobuf: true, namespace: ns });
+    const names = new Informer(kube.resource("v1", "ConfigMap").metadataOnly(), { backoff: FAST_BACKOFF });
+    try {
+      await s.synced(names);
+      await createConfigMap(s.t, ns, "live", { secret: "payload" });
+      await untilState(names, () => names.store.get(`${ns}/live`) !== undefined, "live object");
+      expect(storeState(names)).toEqual(await serverState(s.t, configMapsPath(ns)));
+      for (const o of names.store.list()) {
+        expect(o.kind).toBe("PartialObjectMetadata");
+        expect(o.apiVersion).toBe("meta.k8s.io/v1");
+        expect(Object.keys(o).sort()).toEqual(["apiVersion", "kind", "metadata"]);
+      }
+    } finally {
+      await names.stop();
+    }
+    expect(
+      accepts.every((a) => a.includes("application/vnd.kubernetes.protobuf;as=PartialObjectMetadata")),
+    ).toBe(true);
+  });
+});
