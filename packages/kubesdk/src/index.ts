@@ -23,7 +23,6 @@ export * from "@kubesdk/transport";
 // export * from "@kubesdk/controller";
 // ----------------------------------------------------------------------------------------------
 
-export type { KubeInformerScope } from "./informer-glue.js";
 export {
   Kube,
   type KubeConnectOptions,

@@ -7,15 +7,12 @@
  */
 import { join } from "node:path";
 import {
-  type BuiltinApiVersion,
-  type BuiltinObject,
-  type BuiltinResourceKind,
   type CreateClientOptions,
   KubeClient,
   type KubeClientOptions,
   modelsProtobufCodec,
 } from "@kubesdk/client";
-import type { Informer, InformerFactory, SharedInformerOptions } from "@kubesdk/informer";
+import { InformerFactory, type SharedInformerOptions } from "@kubesdk/informer";
 import {
   type ClusterConnection,
   createTransport,
@@ -25,7 +22,6 @@ import {
   type LoadConnectionOptions,
   loadClusterConnection,
 } from "@kubesdk/transport";
-import { createInformerFactory, type KubeInformerScope, sharedInformer } from "./informer-glue.js";
 
 export interface KubeOptions extends KubeClientOptions {
   /** Defaults for every informer of `kube.informers` (resync period, backoff, ...). */
@@ -57,9 +53,17 @@ export class Kube extends KubeClient {
    */
   readonly informers: InformerFactory;
 
+  /**
+   * The shared informer for a built-in kind, `kube.informers.informer(...)`; start it with
+   * `kube.informers.start()` (or its own `start()`). A namespaced kind is watched in the client's
+   * namespace unless the scope names one or sets `allNamespaces: true`.
+   */
+  readonly informer: InformerFactory["informer"];
+
   constructor(transport: HttpTransport, options: KubeOptions = {}) {
     super(transport, options);
-    this.informers = createInformerFactory(this, options.informers);
+    this.informers = new InformerFactory(this, options.informers);
+    this.informer = this.informers.informer.bind(this.informers);
   }
 
   /** A `Kube` for the current kubeconfig context (or the in-cluster service account). */
@@ -89,19 +93,6 @@ export class Kube extends KubeClient {
     // Relative certificate paths in the document resolve against the working directory.
     const config = KubeConfig.fromYaml(text, join(process.cwd(), "kubeconfig"));
     return Kube.fromConnection(await config.resolve(options.overrides), options);
-  }
-
-  /**
-   * The shared informer for a built-in kind; start it with `kube.informers.start()` (or its own
-   * `start()`). A namespaced kind is watched in the client's namespace unless `scope` names one
-   * or sets `allNamespaces: true`.
-   */
-  informer<AV extends BuiltinApiVersion, K extends BuiltinResourceKind<AV>>(
-    apiVersion: AV,
-    kind: K,
-    scope?: KubeInformerScope,
-  ): Informer<BuiltinObject<AV, K>> {
-    return sharedInformer(this.informers, this, apiVersion, kind, scope);
   }
 
   /** Stops every shared informer, then closes every connection. */
