@@ -1,7 +1,7 @@
 // @kubesdk/models: Kubernetes types, resource registry, schema metadata and protobuf descriptors,
 // generated from the pinned Kubernetes release (see k8s-release.json) plus the code that reads them.
 
-export { ModelsError, type ModelsErrorCode } from "./errors.js";
+export { KubesdkError, ModelsError, type ModelsErrorCode } from "./errors.js";
 export { elementKey, FieldSet, formatPath, type PathElement } from "./fieldpath/field-set.js";
 export type { BuiltinKinds } from "./generated/kinds.js";
 export type * from "./generated/namespaces.js";
@@ -39,14 +39,24 @@ export {
   type ValueKind,
 } from "./schema.js";
 export {
+  APPLY_PATCH_CBOR_MEDIA_TYPE,
+  APPLY_PATCH_MEDIA_TYPE,
   decodeObject,
   decodeWatchEvent,
   encodeObject,
   encodeWatchEvent,
+  JSON_MEDIA_TYPE,
+  JSON_PATCH_MEDIA_TYPE,
+  MERGE_PATCH_MEDIA_TYPE,
+  mediaTypeOf,
+  PROTOBUF_MEDIA_TYPE,
+  PROTOBUF_WATCH_MEDIA_TYPE,
+  STRATEGIC_MERGE_PATCH_MEDIA_TYPE,
   type WatchEvent,
   type WatchEventType,
   WireError,
   type WireErrorCode,
   type WireObject,
   type WireOptions,
+  YAML_MEDIA_TYPE,
 } from "./wire/index.js";

@@ -81,9 +81,9 @@ describe("built-in registry", () => {
 
   test("resolve rejects unknown names with a typed error", () => {
     const error = errorOf(() => registry.resolve("nosuchthing"));
-    expect(error.code).toBe("ERR_UNKNOWN_RESOURCE");
+    expect(error.code).toBe("UNKNOWN_RESOURCE");
     expect(error.message).toContain('"nosuchthing"');
-    expect(errorOf(() => registry.resolve("pods", { group: "apps" })).code).toBe("ERR_UNKNOWN_RESOURCE");
+    expect(errorOf(() => registry.resolve("pods", { group: "apps" })).code).toBe("UNKNOWN_RESOURCE");
   });
 
   test("pods carry the subresources upstream serves", () => {
@@ -180,7 +180,7 @@ describe("registry.with", () => {
 
   test("rejects malformed entries with a typed error naming the field", () => {
     const error = errorOf(() => registry.with([{ ...widget, namespaced: "yes" } as unknown as ResourceInfo]));
-    expect(error.code).toBe("ERR_INVALID_RESOURCE_INFO");
+    expect(error.code).toBe("INVALID_RESOURCE_INFO");
     expect(error.message).toContain("namespaced");
     expect(errorOf(() => registry.with([{ ...widget, plural: "Widgets" }])).message).toContain("plural");
   });

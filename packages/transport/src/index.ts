@@ -25,6 +25,7 @@ export type { AuthProvider, ClientCertificate, Credentials } from "./auth/types.
 export type { ClusterConnection, ConnectionSource, Impersonation, TlsSettings } from "./connection.js";
 export {
   ApiError,
+  type ApiErrorInit,
   type ApiErrorRequest,
   apiErrorFromResponse,
   apiErrorFromStatus,
@@ -51,13 +52,14 @@ export {
   isUnauthorized,
 } from "./errors/predicates.js";
 export {
-  isStatusBody,
+  failureStatus,
   reasonForHttpCode,
-  type StatusBody,
+  type Status,
   type StatusCause,
   type StatusDetails,
   type StatusReason,
 } from "./errors/status.js";
+export { type CheckedStatus, checkStatus, isStatusBody } from "./errors/status-schema.js";
 export {
   ConnectionError,
   type ConnectionErrorCode,
@@ -70,6 +72,7 @@ export {
   TransportError,
 } from "./errors/transport-errors.js";
 export { createDispatcher, type DispatcherFactory, type DispatcherSettings } from "./http/dispatcher.js";
+export { decodeJsonBody } from "./http/json-body.js";
 export {
   type ApiRequest,
   buildHttpRequest,
@@ -112,6 +115,9 @@ export type { ClusterEntry, ContextEntry, EntryOrigin, ExecEntry, UserEntry } fr
 export type { KubeconfigOverrides } from "./kubeconfig/resolve.js";
 export type { CredentialOptions } from "./kubeconfig/resolve-user.js";
 export { type LoadConnectionOptions, loadClusterConnection } from "./load-connection.js";
+export { Backoff, type BackoffOptions, backoffDelayMs } from "./retry/backoff.js";
+export { type RetryPolicy, retry } from "./retry/retry.js";
+export { sleep } from "./retry/sleep.js";
 export { VERSION } from "./version.js";
 export {
   EventTooLargeError,

@@ -18,7 +18,7 @@ import {
   isTooManyRequests,
   isUnauthorized,
   parseRetryAfter,
-  type StatusBody,
+  type StatusDetails,
 } from "../src/index.js";
 import { statusBody } from "./helpers/test-server.js";
 
@@ -49,7 +49,7 @@ describe("ApiError from a Status body", () => {
     );
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({
-      code: 422,
+      statusCode: 422,
       reason: "Invalid",
       message: 'ConfigMap "x" is invalid: metadata.name: Invalid value: "X"',
     });
@@ -83,7 +83,7 @@ describe("ApiError from a Status body", () => {
       message: ["x"],
       details: { causes: [null, { reason: 3 }] },
     });
-    expect(err).toMatchObject({ code: 409, reason: "Conflict" });
+    expect(err).toMatchObject({ statusCode: 409, reason: "Conflict" });
     expect(err.causes).toEqual([{}]);
   });
 });
@@ -92,7 +92,7 @@ describe("ApiError from bodies that are not a Status", () => {
   it("HTML from a proxy", () => {
     const html = `<html><head><title>502 Bad Gateway</title></head><body>${"x".repeat(1000)}</body></html>`;
     const err = response(502, html, "text/html");
-    expect(err).toMatchObject({ code: 502, reason: "InternalError" });
+    expect(err).toMatchObject({ statusCode: 502, reason: "InternalError" });
     expect(err.bodyExcerpt?.startsWith("<html><head><title>502 Bad Gateway")).toBe(true);
     expect(err.bodyExcerpt?.length).toBeLessThanOrEqual(201);
     expect(err.message).toContain("HTTP 502");
@@ -106,13 +106,13 @@ describe("ApiError from bodies that are not a Status", () => {
     });
     const empty = response(503, "", "text/plain", "2");
     expect(empty).toMatchObject({
-      code: 503,
+      statusCode: 503,
       reason: "ServiceUnavailable",
       retryAfterSeconds: 2,
       bodyExcerpt: undefined,
     });
     expect(empty.message).toContain("empty body");
-    expect(response(403, { error: "nope" })).toMatchObject({ reason: "Forbidden", code: 403 });
+    expect(response(403, { error: "nope" })).toMatchObject({ reason: "Forbidden", statusCode: 403 });
   });
 
   it("derives reasons from codes", () => {
@@ -157,7 +157,7 @@ describe("ApiError from a protobuf body", () => {
     expect(fromProtobuf).toBeInstanceOf(ApiError);
     expect(isApplyConflict(fromProtobuf)).toBe(true);
     expect(fromProtobuf).toMatchObject({
-      code: 409,
+      statusCode: 409,
       reason: "Conflict",
       message: "Apply failed with 1 conflict",
       retryAfterSeconds: 3,
@@ -169,7 +169,7 @@ describe("ApiError from a protobuf body", () => {
   it("falls back to the HTTP code with a hex excerpt when the body is not a decodable Status", () => {
     const garbage = protobuf(500, Buffer.from("k8s\0garbage"), "4");
     expect(garbage).toMatchObject({
-      code: 500,
+      statusCode: 500,
       reason: "InternalError",
       retryAfterSeconds: 4,
       bodyExcerpt: Buffer.from("k8s\0garbage").toString("hex"),
@@ -178,19 +178,22 @@ describe("ApiError from a protobuf body", () => {
       /^the server responded with HTTP 500 and a protobuf body that is not a readable Status \(/,
     );
     // A JSON body mislabelled as protobuf and a protobuf object that is not a Status are not Statuses either.
-    expect(protobuf(404, Buffer.from('{"kind":"Status"}'))).toMatchObject({ code: 404, reason: "NotFound" });
+    expect(protobuf(404, Buffer.from('{"kind":"Status"}'))).toMatchObject({
+      statusCode: 404,
+      reason: "NotFound",
+    });
     const configMap = protobuf(
       403,
       encodeObject({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } }),
     );
-    expect(configMap).toMatchObject({ code: 403, reason: "Forbidden" });
+    expect(configMap).toMatchObject({ statusCode: 403, reason: "Forbidden" });
     expect(configMap.message).toContain('the body is a "ConfigMap", not a Status');
-    expect(protobuf(503, new Uint8Array())).toMatchObject({ code: 503, bodyExcerpt: undefined });
+    expect(protobuf(503, new Uint8Array())).toMatchObject({ statusCode: 503, bodyExcerpt: undefined });
   });
 });
 
 describe("predicates", () => {
-  const e = (code: number, reason: string, message = "m", details?: StatusBody["details"]) =>
+  const e = (code: number, reason: string, message = "m", details?: StatusDetails) =>
     apiErrorFromStatus(statusBody(code, reason, message, details), { httpCode: code });
 
   it("classify the common Status errors", () => {

@@ -79,6 +79,6 @@ export function writeError(res: ServerResponse, err: unknown): void {
   }
   const retry = status.status.details?.retryAfterSeconds;
   const headers: Record<string, string> = retry && retry > 0 ? { "Retry-After": String(retry) } : {};
-  if (!res.headersSent) writeBody(res, status.code, status.status, errorChoice(res), headers);
+  if (!res.headersSent) writeBody(res, status.statusCode, status.status, errorChoice(res), headers);
   else res.destroy();
 }
