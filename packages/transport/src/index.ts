@@ -35,6 +35,7 @@ export {
   parseRetryAfter,
 } from "./errors/api-error.js";
 export { KubesdkError } from "./errors/base.js";
+export { describeIssue, describeIssues } from "./errors/issues.js";
 export {
   isAlreadyExists,
   isApplyConflict,

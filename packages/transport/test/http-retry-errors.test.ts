@@ -212,6 +212,32 @@ describe("errors", () => {
     });
   });
 
+  it("checks a Status body: ill-typed fields are dropped and named, the HTTP code stands in", async () => {
+    const malformed = {
+      kind: "Status",
+      apiVersion: "v1",
+      status: "Failure",
+      message: "the object has been modified",
+      reason: 42,
+      code: "409",
+      details: { name: "x", causes: [{ reason: "FieldValueInvalid", field: 7 }], retryAfterSeconds: "soon" },
+    };
+    const s = await harness.serve((_s, _r, res) => sendJson(res, 409, malformed));
+    const err = await rejection(harness.transport(s.url).request({ method: "PUT", path: "/a", body: {} }));
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({
+      code: "API_ERROR",
+      statusCode: 409,
+      reason: "Conflict",
+      details: { name: "x" },
+    });
+    expect((err as ApiError).causes).toEqual([{ reason: "FieldValueInvalid" }]);
+    expect((err as ApiError).retryAfterSeconds).toBeUndefined();
+    const message = (err as ApiError).message;
+    expect(message).toMatch(/^the object has been modified \[malformed Status: /);
+    for (const field of ["reason: ", "code: ", "details.causes.0.field: "]) expect(message).toContain(field);
+  });
+
   it("reads a protobuf Status body like a JSON one", async () => {
     const notFound = statusBody(404, "NotFound", 'configmaps "missing" not found', {
       name: "missing",

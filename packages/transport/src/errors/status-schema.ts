@@ -4,6 +4,7 @@
  * named in `problems`, so an ApiError still says what the server meant and also what was wrong.
  */
 import { z } from "zod";
+import { describeIssue } from "./issues.js";
 import type { Status } from "./status.js";
 
 const text = z.string().min(1);
@@ -77,11 +78,6 @@ export function checkStatus(value: object): CheckedStatus {
     ...(fields.details ? { details: withoutUndefined(fields.details) as Status["details"] } : {}),
   };
   return { status, problems };
-}
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const where = issue.path.length === 0 ? "the body" : issue.path.map(String).join(".");
-  return `${where}: ${issue.message}`;
 }
 
 function optionalAll<S extends Record<string, z.ZodType>>(shape: S): { [K in keyof S]: z.ZodOptional<S[K]> } {
