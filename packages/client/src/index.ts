@@ -11,51 +11,9 @@ export {
 export { JSON_MEDIA_TYPE, mediaTypeOf, PROTOBUF_MEDIA_TYPE } from "@kubesdk/models";
 // Server-side apply's types and conflict error come from @kubesdk/apply; re-exported so apply
 // through the client needs no second import.
-// The whole error API (ApiError, the predicates, the transport error classes, KubesdkError) is
-// re-exported so a project depending only on @kubesdk/client can catch what it throws.
-export {
-  ApiError,
-  type ApiErrorRequest,
-  ConnectionError,
-  type ConnectionErrorCode,
-  CredentialError,
-  type CredentialErrorCode,
-  EventTooLargeError,
-  ExecPluginError,
-  type ExecPluginErrorCode,
-  InvalidRequestError,
-  isAlreadyExists,
-  isApplyConflict,
-  isConflict,
-  isExpired,
-  isForbidden,
-  isGone,
-  isInvalid,
-  isNotFound,
-  isServerTimeout,
-  isServiceUnavailable,
-  isTimeout,
-  isTooLargeResourceVersion,
-  isTooManyRequests,
-  isUnauthorized,
-  KubeconfigError,
-  type KubeconfigErrorCode,
-  KubesdkError,
-  MalformedEventError,
-  NotInClusterError,
-  RequestAbortedError,
-  ResponseDecodeError,
-  type StatusCause,
-  type StatusDetails,
-  type StatusReason,
-  TimeoutError,
-  type TimeoutErrorCode,
-  TlsError,
-  TransportError,
-  TruncatedStreamError,
-  UnsupportedWatchContentTypeError,
-  WatchDecodeError,
-} from "@kubesdk/transport";
+// The whole error API of the transport (ApiError, the predicates, the transport error classes,
+// KubesdkError) is re-exported so a project depending only on @kubesdk/client can catch what it throws.
+export * from "@kubesdk/transport/errors";
 export type { ApplyOptions } from "./apply-call.js";
 export { Discovery } from "./discovery/discovery.js";
 export { groupsOf, resourcesOfList } from "./discovery/resource-list.js";

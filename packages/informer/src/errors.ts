@@ -1,26 +1,5 @@
 import { KubesdkError } from "@kubesdk/models";
 
-// What the informer reports through "error" events is often an ApiError; it and its predicates are
-// re-exported so a user of the informer can inspect them without another import.
-export {
-  ApiError,
-  isAlreadyExists,
-  isApplyConflict,
-  isConflict,
-  isExpired,
-  isForbidden,
-  isGone,
-  isInvalid,
-  isNotFound,
-  isServerTimeout,
-  isServiceUnavailable,
-  isTimeout,
-  isTooLargeResourceVersion,
-  isTooManyRequests,
-  isUnauthorized,
-  KubesdkError,
-} from "@kubesdk/transport";
-
 /** The informer was stopped: new handlers are refused and pending waits reject with this. */
 export class InformerStoppedError extends KubesdkError {
   readonly code = "INFORMER_STOPPED" as const;

@@ -1,28 +1,15 @@
 // Public surface of @kubesdk/informer: list-then-watch caches of Kubernetes collections.
 
+// The transport's error API (ApiError, isExpired, isConflict, …): what "error" events carry.
+export * from "@kubesdk/transport/errors";
+
 export { Backoff, type BackoffOptions, DEFAULT_BACKOFF } from "./backoff.js";
 export {
-  ApiError,
   HandlerError,
   IndexFunctionError,
   InformerStoppedError,
   InvalidInformerOptionError,
   InvalidListResponseError,
-  isAlreadyExists,
-  isApplyConflict,
-  isConflict,
-  isExpired,
-  isForbidden,
-  isGone,
-  isInvalid,
-  isNotFound,
-  isServerTimeout,
-  isServiceUnavailable,
-  isTimeout,
-  isTooLargeResourceVersion,
-  isTooManyRequests,
-  isUnauthorized,
-  KubesdkError,
   SyncAbortedError,
   SyncTimeoutError,
   TransformError,

@@ -39,24 +39,16 @@ export {
   type ValueKind,
 } from "./schema.js";
 export {
-  APPLY_PATCH_CBOR_MEDIA_TYPE,
-  APPLY_PATCH_MEDIA_TYPE,
   decodeObject,
   decodeWatchEvent,
   encodeObject,
   encodeWatchEvent,
-  JSON_MEDIA_TYPE,
-  JSON_PATCH_MEDIA_TYPE,
-  MERGE_PATCH_MEDIA_TYPE,
-  mediaTypeOf,
-  PROTOBUF_MEDIA_TYPE,
-  PROTOBUF_WATCH_MEDIA_TYPE,
-  STRATEGIC_MERGE_PATCH_MEDIA_TYPE,
   type WatchEvent,
   type WatchEventType,
   WireError,
   type WireErrorCode,
   type WireObject,
   type WireOptions,
-  YAML_MEDIA_TYPE,
 } from "./wire/index.js";
+// JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE, APPLY_PATCH_MEDIA_TYPE, … and mediaTypeOf.
+export * from "./wire/media-types.js";

@@ -1,11 +1,6 @@
-// Public surface of @kubesdk/transport.
+// Public surface of @kubesdk/transport. The error API is also published alone as
+// "@kubesdk/transport/errors", which the client and the informer re-export.
 
-export {
-  CredentialError,
-  type CredentialErrorCode,
-  ExecPluginError,
-  type ExecPluginErrorCode,
-} from "./auth/errors.js";
 export { ExecAuth, type ExecAuthOptions } from "./auth/exec-auth.js";
 export {
   EXEC_API_VERSIONS,
@@ -23,55 +18,7 @@ export { BasicAuth, NoAuth, StaticTokenAuth } from "./auth/static.js";
 export { TokenFileAuth } from "./auth/token-file.js";
 export type { AuthProvider, ClientCertificate, Credentials } from "./auth/types.js";
 export type { ClusterConnection, ConnectionSource, Impersonation, TlsSettings } from "./connection.js";
-export {
-  ApiError,
-  type ApiErrorInit,
-  type ApiErrorRequest,
-  apiErrorFromResponse,
-  apiErrorFromStatus,
-  type FailedResponse,
-  type FromStatusOptions,
-  MAX_RETRY_AFTER_SECONDS,
-  parseRetryAfter,
-} from "./errors/api-error.js";
-export { KubesdkError } from "./errors/base.js";
-export { describeIssue, describeIssues } from "./errors/issues.js";
-export {
-  isAlreadyExists,
-  isApplyConflict,
-  isConflict,
-  isExpired,
-  isForbidden,
-  isGone,
-  isInvalid,
-  isNotFound,
-  isServerTimeout,
-  isServiceUnavailable,
-  isTimeout,
-  isTooLargeResourceVersion,
-  isTooManyRequests,
-  isUnauthorized,
-} from "./errors/predicates.js";
-export {
-  failureStatus,
-  reasonForHttpCode,
-  type Status,
-  type StatusCause,
-  type StatusDetails,
-  type StatusReason,
-} from "./errors/status.js";
-export { type CheckedStatus, checkStatus, isStatusBody } from "./errors/status-schema.js";
-export {
-  ConnectionError,
-  type ConnectionErrorCode,
-  InvalidRequestError,
-  RequestAbortedError,
-  ResponseDecodeError,
-  TimeoutError,
-  type TimeoutErrorCode,
-  TlsError,
-  TransportError,
-} from "./errors/transport-errors.js";
+export * from "./errors/index.js";
 export { createDispatcher, type DispatcherFactory, type DispatcherSettings } from "./http/dispatcher.js";
 export { decodeJsonBody } from "./http/json-body.js";
 export {
@@ -107,9 +54,7 @@ export {
   type InClusterOptions,
   inClusterConnection,
   isInCluster,
-  NotInClusterError,
 } from "./in-cluster.js";
-export { KubeconfigError, type KubeconfigErrorCode } from "./kubeconfig/errors.js";
 export { KubeConfig, loadKubeconfig } from "./kubeconfig/kube-config.js";
 export { type KubeconfigLocation, kubeconfigCandidates } from "./kubeconfig/load.js";
 export type { ClusterEntry, ContextEntry, EntryOrigin, ExecEntry, UserEntry } from "./kubeconfig/model.js";
@@ -120,13 +65,6 @@ export { Backoff, type BackoffOptions, backoffDelayMs } from "./retry/backoff.js
 export { type RetryPolicy, retry } from "./retry/retry.js";
 export { sleep } from "./retry/sleep.js";
 export { VERSION } from "./version.js";
-export {
-  EventTooLargeError,
-  MalformedEventError,
-  TruncatedStreamError,
-  UnsupportedWatchContentTypeError,
-  WatchDecodeError,
-} from "./watch/errors.js";
 export { type Framer, LengthPrefixedFramer, LineFramer } from "./watch/framers.js";
 export { decodeJsonWatchFrame } from "./watch/json-frame.js";
 export { decodeProtobufWatchFrame } from "./watch/protobuf-frame.js";

@@ -1,25 +1,6 @@
 import { encodeObject } from "@kubesdk/models";
 import { describe, expect, it } from "vitest";
-import {
-  ApiError,
-  apiErrorFromResponse,
-  apiErrorFromStatus,
-  isAlreadyExists,
-  isApplyConflict,
-  isConflict,
-  isExpired,
-  isForbidden,
-  isGone,
-  isInvalid,
-  isNotFound,
-  isServerTimeout,
-  isTimeout,
-  isTooLargeResourceVersion,
-  isTooManyRequests,
-  isUnauthorized,
-  parseRetryAfter,
-  type StatusDetails,
-} from "../src/index.js";
+import { ApiError, apiErrorFromResponse, isApplyConflict, parseRetryAfter } from "../src/index.js";
 import { statusBody } from "./helpers/test-server.js";
 
 function response(
@@ -189,81 +170,6 @@ describe("ApiError from a protobuf body", () => {
     expect(configMap).toMatchObject({ statusCode: 403, reason: "Forbidden" });
     expect(configMap.message).toContain('the body is a "ConfigMap", not a Status');
     expect(protobuf(503, new Uint8Array())).toMatchObject({ statusCode: 503, bodyExcerpt: undefined });
-  });
-});
-
-describe("predicates", () => {
-  const e = (code: number, reason: string, message = "m", details?: StatusDetails) =>
-    apiErrorFromStatus(statusBody(code, reason, message, details), { httpCode: code });
-
-  it("classify the common Status errors", () => {
-    expect(isNotFound(e(404, "NotFound"))).toBe(true);
-    expect(isNotFound(e(409, "Conflict"))).toBe(false);
-    expect(isAlreadyExists(e(409, "AlreadyExists"))).toBe(true);
-    expect(isConflict(e(409, "AlreadyExists"))).toBe(false);
-    expect(isConflict(e(409, "Conflict"))).toBe(true);
-    expect(isInvalid(e(422, "Invalid"))).toBe(true);
-    expect(isForbidden(e(403, "Forbidden"))).toBe(true);
-    expect(isUnauthorized(e(401, "Unauthorized"))).toBe(true);
-    expect(isTooManyRequests(e(429, "TooManyRequests"))).toBe(true);
-    expect(isServerTimeout(e(500, "ServerTimeout"))).toBe(true);
-    expect(isServerTimeout(e(504, "Timeout"))).toBe(false);
-    expect(isTimeout(e(504, "Timeout"))).toBe(true);
-    for (const p of [isNotFound, isConflict, isInvalid, isExpired, isTooLargeResourceVersion]) {
-      expect(p(new Error("x"))).toBe(false);
-      expect(p(undefined)).toBe(false);
-    }
-  });
-
-  it("isExpired / isGone: 410 with reason Expired or Gone", () => {
-    expect(isExpired(e(410, "Expired", "too old resource version: 1 (2)"))).toBe(true);
-    expect(isGone(e(410, "Gone"))).toBe(true);
-    expect(isExpired(e(410, "Gone"))).toBe(true);
-    expect(isGone(e(404, "NotFound"))).toBe(false);
-  });
-
-  it("isTooLargeResourceVersion recognises all three forms", () => {
-    const withCause = e(504, "Timeout", "Timeout: Too large resource version: 200, current: 100", {
-      causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
-      retryAfterSeconds: 1,
-    });
-    const causeMessageOnly = e(504, "Timeout", "request timed out", {
-      causes: [{ message: "Too large resource version" }],
-    });
-    const messageOnly = e(504, "Timeout", "Timeout: Too large resource version: 5, current: 3");
-    expect([withCause, causeMessageOnly, messageOnly].map(isTooLargeResourceVersion)).toEqual([
-      true,
-      true,
-      true,
-    ]);
-    expect(isTooLargeResourceVersion(e(504, "Timeout", "the server was unable to return a response"))).toBe(
-      false,
-    );
-    expect(
-      isTooLargeResourceVersion(
-        e(500, "InternalError", "x", { causes: [{ message: "Too large resource version" }] }),
-      ),
-    ).toBe(false);
-  });
-
-  it("isApplyConflict: 409 with FieldManagerConflict causes", () => {
-    const conflict = e(
-      409,
-      "Conflict",
-      'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas',
-      {
-        causes: [
-          {
-            reason: "FieldManagerConflict",
-            message: 'conflict with "kubectl-client-side-apply" using apps/v1',
-            field: ".spec.replicas",
-          },
-        ],
-      },
-    );
-    expect(isApplyConflict(conflict)).toBe(true);
-    expect(isConflict(conflict)).toBe(true);
-    expect(isApplyConflict(e(409, "Conflict", "the object has been modified"))).toBe(false);
   });
 });
 
