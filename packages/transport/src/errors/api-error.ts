@@ -22,15 +22,8 @@ export interface ApiErrorRequest {
 export const MAX_RETRY_AFTER_SECONDS = 60;
 
 /** What an {@link ApiError} is built from. */
-export interface ApiErrorInit {
-  readonly status: Status;
-  readonly statusCode: number;
-  readonly reason: string;
-  readonly message: string;
-  readonly retryAfterSeconds?: number | undefined;
-  readonly bodyExcerpt?: string | undefined;
-  readonly request?: ApiErrorRequest | undefined;
-}
+export type ApiErrorInit = Pick<ApiError, "status" | "statusCode" | "reason" | "message"> &
+  Partial<Pick<ApiError, "retryAfterSeconds" | "bodyExcerpt" | "request">>;
 
 /**
  * The API server (or something in front of it) answered with a failure. `code` is always

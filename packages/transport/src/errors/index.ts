@@ -45,14 +45,7 @@ export {
   isTooManyRequests,
   isUnauthorized,
 } from "./predicates.js";
-export {
-  failureStatus,
-  reasonForHttpCode,
-  type Status,
-  type StatusCause,
-  type StatusDetails,
-  type StatusReason,
-} from "./status.js";
+export * from "./status.js";
 export { type CheckedStatus, checkStatus, isStatusBody } from "./status-schema.js";
 export {
   ConnectionError,
