@@ -66,6 +66,31 @@ describe("ApiError from a Status body", () => {
     });
     expect(err).toMatchObject({ statusCode: 409, reason: "Conflict" });
     expect(err.causes).toEqual([{}]);
+    expect(err.message).toBe(
+      "Conflict (HTTP 409) [malformed Status: message: Invalid input: expected string, received array; " +
+        "reason: Invalid input: expected string, received number; code: Invalid input: expected number, " +
+        "received string; details.causes.0: Invalid input: expected object, received null; " +
+        "details.causes.1.reason: Invalid input: expected string, received number]",
+    );
+  });
+
+  it("reads empty strings and zeros as absent, not as malformed", () => {
+    const err = response(404, {
+      kind: "Status",
+      message: "",
+      reason: "",
+      code: 0,
+      details: { retryAfterSeconds: 0 },
+    });
+    expect(err).toMatchObject({ statusCode: 404, reason: "NotFound", message: "NotFound (HTTP 404)" });
+    expect(err.retryAfterSeconds).toBeUndefined();
+    expect(err.status).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      details: {},
+    });
   });
 });
 

@@ -7,7 +7,9 @@ import { z } from "zod";
 import { describeIssue } from "./issues.js";
 import type { Status } from "./status.js";
 
-const text = z.string().min(1);
+// Go omits empty strings and zero numbers; one that arrives anyway means "not given", not "malformed".
+const text = z.string().transform((v) => (v === "" ? undefined : v));
+const count = (n: z.ZodNumber) => n.nonnegative().transform((v) => (v === 0 ? undefined : v));
 
 const causeFields = { reason: text, message: text, field: text };
 const detailsFields = {
@@ -15,7 +17,7 @@ const detailsFields = {
   group: text,
   kind: text,
   uid: text,
-  retryAfterSeconds: z.number().positive(),
+  retryAfterSeconds: count(z.number()),
 };
 const statusFields = {
   apiVersion: text,
@@ -23,7 +25,7 @@ const statusFields = {
   status: text,
   message: text,
   reason: text,
-  code: z.number().int().positive(),
+  code: count(z.number().int()),
 };
 
 /** Every field optional and typed: what a well-formed Status looks like. */
@@ -34,6 +36,8 @@ const strictStatus = z.object({
     .object({ ...optionalAll(detailsFields), causes: z.array(z.object(optionalAll(causeFields))).optional() })
     .optional(),
 });
+
+const lenientCause = z.object(lenientAll(causeFields));
 
 /** The same fields, each replaced by undefined when ill-typed; causes that are not objects are dropped. */
 const lenientStatus = z.object({
@@ -50,7 +54,6 @@ const lenientStatus = z.object({
     .optional()
     .catch(undefined),
 });
-const lenientCause = z.object(lenientAll(causeFields));
 
 /** A Status with only its well-typed fields, and what was wrong with the others. */
 export interface CheckedStatus {
