@@ -8,7 +8,7 @@ export {
   type ConflictPolicy,
   extract,
 } from "@kubesdk/apply";
-export { JSON_MEDIA_TYPE, mediaTypeOf, PROTOBUF_MEDIA_TYPE } from "@kubesdk/models";
+export { JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE } from "@kubesdk/models";
 // Server-side apply's types and conflict error come from @kubesdk/apply; re-exported so apply
 // through the client needs no second import.
 // The whole error API of the transport (ApiError, the predicates, the transport error classes,
