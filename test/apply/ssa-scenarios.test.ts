@@ -103,7 +103,7 @@ async function conflictOf(attempt: Promise<unknown>): Promise<ApplyConflictError
   );
   expect(error).toBeInstanceOf(ApplyConflictError);
   const conflict = error as ApplyConflictError;
-  expect(conflict.cause).toMatchObject({ code: 409, reason: "Conflict" });
+  expect(conflict.cause).toMatchObject({ statusCode: 409, reason: "Conflict" });
   return conflict;
 }
 

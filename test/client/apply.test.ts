@@ -63,10 +63,10 @@ describe("conflict policies", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApplyConflictError);
     const conflict = error as ApplyConflictError;
-    expect(conflict.code).toBe("ERR_APPLY_CONFLICT");
+    expect(conflict.code).toBe("APPLY_CONFLICT");
     expect(conflict.conflicts).toEqual([AUTOSCALER_CONFLICT]);
     expect(conflict.cause).toBeInstanceOf(ApiError);
-    expect(conflict.cause).toMatchObject({ code: 409, reason: "Conflict" });
+    expect(conflict.cause).toMatchObject({ statusCode: 409, reason: "Conflict" });
     expect((await deployments().get("fail")).spec.replicas).toBe(5);
   });
 
@@ -89,7 +89,7 @@ describe("conflict policies", () => {
         force: true,
         conflicts: "yield",
       }),
-    ).rejects.toMatchObject({ code: "INVALID_OPTIONS" });
+    ).rejects.toMatchObject({ code: "INVALID_OPTION" });
   });
 
   it('"yield" leaves the conflicting field to its owner, applies the rest and says what it left', async () => {

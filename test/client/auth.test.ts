@@ -56,7 +56,7 @@ describe("authentication over HTTPS", () => {
     });
     const error = await canListNamespaces(path);
     expect(isUnauthorized(error)).toBe(true);
-    expect(error).toMatchObject({ code: 401, reason: "Unauthorized" });
+    expect(error).toMatchObject({ statusCode: 401, reason: "Unauthorized" });
   });
 
   // Reference only: the certificate must be signed by the server's client CA, which only the

@@ -82,7 +82,7 @@ describe("Status errors", () => {
     expect(isNotFound(error)).toBe(true);
     expect(error).toMatchObject({
       name: "ApiError",
-      code: 404,
+      statusCode: 404,
       reason: "NotFound",
       message: 'configmaps "missing" not found',
       details: { name: "missing", kind: "configmaps" },
@@ -119,7 +119,7 @@ describe("Status errors", () => {
       }),
     );
     expect(isInvalid(invalid)).toBe(true);
-    expect(invalid?.code).toBe(422);
+    expect(invalid?.statusCode).toBe(422);
     expect(invalid?.causes.map((c) => c.field)).toContain("metadata.name");
   });
 });
@@ -181,7 +181,7 @@ describe("watch", () => {
       });
       const error = await failure(watch.next());
       expect(isExpired(error)).toBe(true);
-      expect(error).toMatchObject({ code: 410, reason: "Expired" });
+      expect(error).toMatchObject({ statusCode: 410, reason: "Expired" });
     },
   );
 });

@@ -51,7 +51,7 @@ describe("configmaps", () => {
       .create({ metadata: { name: "dup" } })
       .catch((e: unknown) => e);
     expect(isAlreadyExists(duplicate)).toBe(true);
-    expect(duplicate).toMatchObject({ code: 409, reason: "AlreadyExists" });
+    expect(duplicate).toMatchObject({ statusCode: 409, reason: "AlreadyExists" });
 
     const stale = await configMaps().get("dup");
     await configMaps().replace({ ...stale, data: { b: "1" } });

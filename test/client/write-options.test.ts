@@ -42,7 +42,7 @@ describe("fieldValidation", () => {
     const error = await configMaps()
       .create(withUnknownField("strict"), { fieldValidation: "Strict" })
       .catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: "ApiError", code: 400, reason: "BadRequest" });
+    expect(error).toMatchObject({ name: "ApiError", statusCode: 400, reason: "BadRequest" });
     expect((error as Error).message).toContain('unknown field "bogus"');
     await expect(configMaps().get("strict")).rejects.toSatisfy(isNotFound);
   });
@@ -69,7 +69,7 @@ describe("fieldValidation", () => {
       .patch("patched", { type: "merge", patch: { bogus: "x" } as never }, { fieldValidation: "Strict" })
       .catch((e: unknown) => e);
     // For patches upstream reports the strict decoding error as 422 Invalid on the field "patch".
-    expect(error).toMatchObject({ code: 422, reason: "Invalid" });
+    expect(error).toMatchObject({ statusCode: 422, reason: "Invalid" });
     expect((error as Error).message).toContain('unknown field "bogus"');
   });
 });

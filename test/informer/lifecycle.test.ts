@@ -158,7 +158,7 @@ describe.runIf(targetKind === "reference")("failures, sharing and observability"
     });
     const errors: { code: unknown; during: string; willRetry: boolean }[] = [];
     informer.on("error", (e, ctx) =>
-      errors.push({ code: (e as { code?: unknown }).code, during: ctx.during, willRetry: ctx.willRetry }),
+      errors.push({ code: codeOf(e), during: ctx.during, willRetry: ctx.willRetry }),
     );
     const delays: number[] = [];
     informer.on("backoff", (b) => delays.push(b.delayMs));
@@ -284,3 +284,9 @@ describe.runIf(targetKind === "reference")("failures, sharing and observability"
     expect(stats.backoffs).toBe(seen.backoff?.length ?? 0);
   });
 });
+
+/** The HTTP code of an ApiError, else the error's string code. */
+function codeOf(e: unknown): unknown {
+  const err = e as { statusCode?: unknown; code?: unknown };
+  return err.statusCode ?? err.code;
+}

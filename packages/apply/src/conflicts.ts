@@ -4,6 +4,7 @@
  * Status causes when present, else from the message text (both forms occur:
  * proxies and older servers may drop details).
  */
+import { KubesdkError } from "@kubesdk/models";
 import { ApiError, isApplyConflict } from "@kubesdk/transport";
 
 export interface ApplyConflict {
@@ -17,14 +18,14 @@ export interface ApplyConflict {
   readonly path: string;
 }
 
-export class ApplyConflictError extends Error {
-  readonly code = "ERR_APPLY_CONFLICT";
+/** A server-side apply conflict with its conflicts parsed; `cause` is the 409 ApiError. */
+export class ApplyConflictError extends KubesdkError {
+  readonly code = "APPLY_CONFLICT" as const;
   constructor(
     readonly conflicts: readonly ApplyConflict[],
     override readonly cause: ApiError,
   ) {
-    super(cause.message);
-    this.name = "ApplyConflictError";
+    super(cause.message, { cause });
   }
 }
 

@@ -3,19 +3,16 @@
  * `[=value]` for set items, `[3]` for positions) parsed into steps, and the
  * removal of such a path from an apply configuration (the "yield" policy).
  */
-export type PathStep =
-  | { readonly field: string }
-  | { readonly key: Readonly<Record<string, unknown>> }
-  | { readonly value: unknown }
-  | { readonly index: number };
+import { KubesdkError, type PathElement } from "@kubesdk/models";
 
-export class FieldPathError extends Error {
-  readonly code = "ERR_FIELD_PATH";
+/** A field path that does not parse. */
+export class FieldPathError extends KubesdkError {
+  readonly code = "FIELD_PATH" as const;
 }
 
 /** Parses `.a.b[name="x",port=80][=1][2]`. */
-export function parseFieldPath(path: string): PathStep[] {
-  const steps: PathStep[] = [];
+export function parseFieldPath(path: string): PathElement[] {
+  const steps: PathElement[] = [];
   let i = 0;
   const fail = (why: string): never => {
     throw new FieldPathError(`invalid field path ${JSON.stringify(path)} at ${i}: ${why}`);
@@ -93,7 +90,7 @@ function splitTop(s: string): string[] {
 const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-function matches(item: unknown, step: PathStep, i: number): boolean {
+function matches(item: unknown, step: PathElement, i: number): boolean {
   if ("index" in step) return i === step.index;
   if ("value" in step) return JSON.stringify(item) === JSON.stringify(step.value);
   if ("key" in step)
@@ -104,9 +101,9 @@ function matches(item: unknown, step: PathStep, i: number): boolean {
 }
 
 /** A copy of `obj` without the value at `steps` (unchanged when the path is absent). */
-export function removePath<T>(obj: T, steps: readonly PathStep[]): T {
+export function removePath<T>(obj: T, steps: readonly PathElement[]): T {
   if (steps.length === 0) return obj;
-  const [step, ...rest] = steps as [PathStep, ...PathStep[]];
+  const [step, ...rest] = steps as [PathElement, ...PathElement[]];
   if ("field" in step) {
     if (!isObj(obj) || !(step.field in obj)) return obj;
     const copy: Record<string, unknown> = { ...obj };

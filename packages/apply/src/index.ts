@@ -20,4 +20,4 @@ export {
   parseManager,
 } from "./conflicts.js";
 export { type ExtractOptions, extract } from "./extract.js";
-export { FieldPathError, type PathStep, parseFieldPath, removePath } from "./field-path.js";
+export { FieldPathError, parseFieldPath, removePath } from "./field-path.js";

@@ -38,7 +38,7 @@ export async function applyObject<T extends ObjectWithTypeMeta>(
   }
   if (options.force === true && options.conflicts !== undefined && options.conflicts !== "force") {
     throw new ClientError(
-      "INVALID_OPTIONS",
+      "INVALID_OPTION",
       `force contradicts conflicts: ${JSON.stringify(options.conflicts)}`,
     );
   }

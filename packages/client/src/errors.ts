@@ -1,4 +1,4 @@
-import { KubesdkError } from "@kubesdk/transport";
+import { KubesdkError } from "@kubesdk/models";
 
 /** Codes of {@link ClientError}. */
 export type ClientErrorCode =
@@ -11,7 +11,7 @@ export type ClientErrorCode =
   /** The object to replace or patch has no metadata.name and no name was given. */
   | "MISSING_NAME"
   /** Option values that contradict each other or the verb (e.g. `force` on a merge patch). */
-  | "INVALID_OPTIONS"
+  | "INVALID_OPTION"
   /** The verb or subresource is not served for this resource (per the registry or discovery). */
   | "UNSUPPORTED_OPERATION"
   /** Strategic merge patch on a custom resource: the server only supports it for built-in kinds. */

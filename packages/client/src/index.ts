@@ -1,7 +1,5 @@
 // Public surface of @kubesdk/client.
 
-// Server-side apply's types and conflict error come from @kubesdk/apply; re-exported so apply
-// through the client needs no second import.
 export {
   type ApplyConfiguration,
   type ApplyConflict,
@@ -10,6 +8,12 @@ export {
   type ConflictPolicy,
   extract,
 } from "@kubesdk/apply";
+export { JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE } from "@kubesdk/models";
+// Server-side apply's types and conflict error come from @kubesdk/apply; re-exported so apply
+// through the client needs no second import.
+// The whole error API of the transport (ApiError, the predicates, the transport error classes,
+// KubesdkError) is re-exported so a project depending only on @kubesdk/client can catch what it throws.
+export * from "@kubesdk/transport/errors";
 export type { ApplyOptions } from "./apply-call.js";
 export { Discovery } from "./discovery/discovery.js";
 export { groupsOf, resourcesOfList } from "./discovery/resource-list.js";
@@ -39,13 +43,7 @@ export {
   type PagingOptions,
 } from "./list-pager.js";
 export { type ListAllOptions, ReadClient } from "./read-client.js";
-export {
-  acceptFor,
-  type Encoding,
-  JSON_MEDIA_TYPE,
-  PROTOBUF_MEDIA_TYPE,
-  type Representation,
-} from "./request/media.js";
+export { acceptFor, type Encoding, type Representation } from "./request/media.js";
 export type {
   CreateOptions,
   DeleteCollectionOptions,

@@ -174,7 +174,7 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const GROUP = /^$|^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 function customTarget(resource: CustomResource): ResourceTarget {
-  const bad = (what: string) => new ClientError("INVALID_OPTIONS", `custom resource: ${what}`);
+  const bad = (what: string) => new ClientError("INVALID_OPTION", `custom resource: ${what}`);
   const matches = (value: unknown, pattern: RegExp) => typeof value === "string" && pattern.test(value);
   if (!matches(resource?.group, GROUP))
     throw bad(`group ${JSON.stringify(resource?.group)} is not "" or a DNS subdomain`);

@@ -76,7 +76,7 @@ export class ListPager<T> implements AsyncIterable<T> {
   constructor(fetchPage: FetchPage<T>, options: PagingOptions = {}) {
     const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     if (!Number.isInteger(pageSize) || pageSize < 1) {
-      throw new ClientError("INVALID_OPTIONS", `pageSize must be an integer ≥ 1, got ${String(pageSize)}`);
+      throw new ClientError("INVALID_OPTION", `pageSize must be an integer ≥ 1, got ${String(pageSize)}`);
     }
     this.#fetchPage = fetchPage;
     this.#pageSize = pageSize;

@@ -1,6 +1,7 @@
 import { apiVersionOf, type KubernetesObject } from "@kubesdk/models";
 import type { WatchStream } from "@kubesdk/transport";
 import { type ClientContext, openWatch, type RequestControl, send, type WatchControl } from "./io/context.js";
+import { expectList } from "./io/response-shape.js";
 import { ListPager, type PagingOptions } from "./list-pager.js";
 import type { Representation } from "./request/media.js";
 import type { GetOptions, ListOptions, WatchOptions } from "./request/options.js";
@@ -49,7 +50,8 @@ export class ReadClient<Item, List extends { items: Item[] }> {
   /** One list request; with `limit`, follow `metadata.continue` yourself or use {@link listAll}. */
   async list(options: ListOptions & RequestControl = {}): Promise<List> {
     const request = this.requests.list({ ...options, representation: this.#representation });
-    return this.#typedItems((await send(this.context, request, options)) as List);
+    const body = await send(this.context, request, options);
+    return this.#typedItems(expectList<List>(body, `the list response of ${request.path}`));
   }
 
   /**

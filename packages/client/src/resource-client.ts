@@ -66,7 +66,7 @@ export class ResourceClient<
   withEncoding(encoding: Encoding): ResourceClient<T, L> {
     if (encoding !== "json" && encoding !== "protobuf")
       throw new ClientError(
-        "INVALID_OPTIONS",
+        "INVALID_OPTION",
         `encoding must be "json" or "protobuf", got ${String(encoding)}`,
       );
     return new ResourceClient<T, L>({ ...this.context, protobuf: encoding === "protobuf" }, this.target);

@@ -48,15 +48,15 @@ describe("KubeClient", () => {
     expect(custom.requests.get("a").path).toBe("/apis/example.com/v1/things/a");
     expect(
       codeOf(() => kube.custom({ group: "example.com", version: "", plural: "things", namespaced: true })),
-    ).toBe("INVALID_OPTIONS");
+    ).toBe("INVALID_OPTION");
     expect(
       codeOf(() => kube.custom({ group: "example.com", version: "v1", plural: "things" } as never)),
-    ).toBe("INVALID_OPTIONS");
+    ).toBe("INVALID_OPTION");
     expect(codeOf(() => kube.custom({ group: "a/b", version: "v1", plural: "x", namespaced: true }))).toBe(
-      "INVALID_OPTIONS",
+      "INVALID_OPTION",
     );
     expect(codeOf(() => kube.custom({ group: "", version: "v1", plural: "Things", namespaced: true }))).toBe(
-      "INVALID_OPTIONS",
+      "INVALID_OPTION",
     );
     expect(
       kube.custom({ group: "", version: "v1", plural: "things", namespaced: true }).requests.list().path,

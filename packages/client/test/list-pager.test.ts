@@ -181,7 +181,7 @@ describe("ListPager on an expired continue token", () => {
       if (token !== undefined) throw failure(500, "InternalError", "boom");
       return { metadata: { continue: "1" }, items: ["a"] };
     });
-    await expect(new ListPager<string>(other).collect()).rejects.toMatchObject({ code: 500 });
+    await expect(new ListPager<string>(other).collect()).rejects.toMatchObject({ statusCode: 500 });
     expect(other).toHaveBeenCalledTimes(2);
   });
 });

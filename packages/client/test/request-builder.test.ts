@@ -37,7 +37,7 @@ describe("paths", () => {
   it("lists across all namespaces only when asked", () => {
     expect(configMaps.list({ allNamespaces: true }).path).toBe("/api/v1/configmaps");
     expect(deployments.watch({ allNamespaces: true }).path).toBe("/apis/apps/v1/deployments");
-    expect(codeOf(() => configMaps.list({ allNamespaces: true, namespace: "x" }))).toBe("INVALID_OPTIONS");
+    expect(codeOf(() => configMaps.list({ allNamespaces: true, namespace: "x" }))).toBe("INVALID_OPTION");
   });
 
   it("percent-encodes names and namespaces and refuses segments that navigate", () => {
@@ -113,10 +113,10 @@ describe("query parameters", () => {
   });
 
   it("rejects counts that are not non-negative integers", () => {
-    expect(codeOf(() => configMaps.list({ limit: 0 }))).toBe("INVALID_OPTIONS");
-    expect(codeOf(() => configMaps.list({ limit: 1.5 }))).toBe("INVALID_OPTIONS");
-    expect(codeOf(() => configMaps.watch({ timeoutSeconds: -1 }))).toBe("INVALID_OPTIONS");
-    expect(codeOf(() => configMaps.delete("x", { gracePeriodSeconds: -5 }))).toBe("INVALID_OPTIONS");
+    expect(codeOf(() => configMaps.list({ limit: 0 }))).toBe("INVALID_OPTION");
+    expect(codeOf(() => configMaps.list({ limit: 1.5 }))).toBe("INVALID_OPTION");
+    expect(codeOf(() => configMaps.watch({ timeoutSeconds: -1 }))).toBe("INVALID_OPTION");
+    expect(codeOf(() => configMaps.delete("x", { gracePeriodSeconds: -5 }))).toBe("INVALID_OPTION");
   });
 
   it("builds watches with bookmarks, and streaming lists with the options the server requires", () => {
@@ -135,10 +135,10 @@ describe("query parameters", () => {
       sendInitialEvents: "true",
     });
     expect(codeOf(() => configMaps.watch({ sendInitialEvents: true, allowWatchBookmarks: false }))).toBe(
-      "INVALID_OPTIONS",
+      "INVALID_OPTION",
     );
     expect(codeOf(() => configMaps.watch({ sendInitialEvents: true, resourceVersionMatch: "Exact" }))).toBe(
-      "INVALID_OPTIONS",
+      "INVALID_OPTION",
     );
   });
 
@@ -181,7 +181,7 @@ describe("writes", () => {
       accept: "application/json",
     });
     expect(codeOf(() => configMaps.replace({ metadata: {} }))).toBe("MISSING_NAME");
-    expect(codeOf(() => configMaps.create(null as never))).toBe("INVALID_OPTIONS");
+    expect(codeOf(() => configMaps.create(null as never))).toBe("INVALID_OPTION");
   });
 
   it("uses the content type of each patch format", () => {
@@ -211,9 +211,9 @@ describe("writes", () => {
       type: "apply",
       object: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } },
     } as const;
-    expect(codeOf(() => configMaps.patch("x", apply))).toBe("INVALID_OPTIONS");
+    expect(codeOf(() => configMaps.patch("x", apply))).toBe("INVALID_OPTION");
     expect(codeOf(() => configMaps.patch("x", { type: "merge", patch: {} }, { force: true }))).toBe(
-      "INVALID_OPTIONS",
+      "INVALID_OPTION",
     );
     expect(codeOf(() => crontabs.patch("x", { type: "strategic", patch: {} }))).toBe(
       "STRATEGIC_MERGE_UNSUPPORTED",
@@ -221,7 +221,7 @@ describe("writes", () => {
     expect(crontabs.patch("x", { type: "merge", patch: {} }).contentType).toBe(
       "application/merge-patch+json",
     );
-    expect(codeOf(() => configMaps.patch("x", { type: "yaml" } as never))).toBe("INVALID_OPTIONS");
+    expect(codeOf(() => configMaps.patch("x", { type: "yaml" } as never))).toBe("INVALID_OPTION");
   });
 });
 
@@ -285,7 +285,7 @@ describe("representations", () => {
     expect(configMaps.watch({ representation: "metadata" }).accept).toBe(
       "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1",
     );
-    expect(codeOf(() => configMaps.get("x", { includeObject: "Object" }))).toBe("INVALID_OPTIONS");
+    expect(codeOf(() => configMaps.get("x", { includeObject: "Object" }))).toBe("INVALID_OPTION");
   });
 
   it("asks for protobuf with a JSON fallback", () => {
@@ -309,6 +309,6 @@ describe("build(spec)", () => {
       "/api/v1/namespaces/team-a/configmaps/y",
     );
     expect(configMaps.build({ verb: "deletecollection" })).toEqual(configMaps.deleteCollection());
-    expect(codeOf(() => configMaps.build({ verb: "proxy" } as never))).toBe("INVALID_OPTIONS");
+    expect(codeOf(() => configMaps.build({ verb: "proxy" } as never))).toBe("INVALID_OPTION");
   });
 });

@@ -43,7 +43,6 @@ describe("discovery documents", () => {
           kind: "Deployment",
           verbs: ["get"],
         },
-        "junk",
       ],
     };
     expect(resourcesOfList(list, "apps", "v1")).toEqual([
@@ -65,6 +64,10 @@ describe("discovery documents", () => {
       },
     ]);
     expect(() => resourcesOfList({ kind: "Status" }, "apps", "v1")).toThrow(/not an APIResourceList/);
+    const junk = { ...list, resources: [...list.resources, "junk"] };
+    expect(() => resourcesOfList(junk, "apps", "v1")).toThrow(
+      /^discovery of apps\/v1 is not an APIResourceList: resources\.3: /,
+    );
   });
 
   it("orders each group's preferred version first", () => {

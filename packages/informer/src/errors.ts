@@ -1,4 +1,4 @@
-import { KubesdkError } from "@kubesdk/transport";
+import { KubesdkError } from "@kubesdk/models";
 
 /** The informer was stopped: new handlers are refused and pending waits reject with this. */
 export class InformerStoppedError extends KubesdkError {

@@ -1,5 +1,8 @@
 // Public surface of @kubesdk/informer: list-then-watch caches of Kubernetes collections.
 
+// The transport's error API (ApiError, isExpired, isConflict, …): what "error" events carry.
+export * from "@kubesdk/transport/errors";
+
 export type { BackoffOptions } from "./backoff.js";
 export {
   HandlerError,

@@ -1,15 +1,2 @@
-/** Waits `ms`; resolves false at once if (or when) the signal aborts. Clears its timer either way. */
-export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
+// The informer waits with the transport's abortable sleep (true when the time passed, false on abort).
+export { sleep } from "@kubesdk/transport";

@@ -1,17 +1,31 @@
+/**
+ * The root of every error kubesdk throws. `code` is a stable UPPER_SNAKE_CASE string to switch on
+ * (never prefixed with `ERR_`); the message is for humans and may change between releases.
+ * `name` is the concrete class name, so logs read `ApiError: …`, `ClientError: …`.
+ */
+export abstract class KubesdkError extends Error {
+  abstract readonly code: string;
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
 /** Everything @kubesdk/models rejects carries one of these codes. */
 export type ModelsErrorCode =
-  | "ERR_UNKNOWN_RESOURCE"
-  | "ERR_INVALID_RESOURCE_INFO"
-  | "ERR_UNKNOWN_SCHEMA_TYPE"
-  | "ERR_UNKNOWN_PROTO_TYPE"
-  | "ERR_NOT_A_SCHEMA_NODE";
+  | "UNKNOWN_RESOURCE"
+  | "INVALID_RESOURCE_INFO"
+  | "UNKNOWN_SCHEMA_TYPE"
+  | "UNKNOWN_PROTO_TYPE"
+  | "NOT_A_SCHEMA_NODE";
 
-export class ModelsError extends Error {
+/** A registry, schema or protobuf-descriptor lookup failed. */
+export class ModelsError extends KubesdkError {
   readonly code: ModelsErrorCode;
 
   constructor(code: ModelsErrorCode, message: string) {
     super(message);
-    this.name = "ModelsError";
     this.code = code;
   }
 }

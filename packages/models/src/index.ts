@@ -1,7 +1,7 @@
 // @kubesdk/models: Kubernetes types, resource registry, schema metadata and protobuf descriptors,
 // generated from the pinned Kubernetes release (see k8s-release.json) plus the code that reads them.
 
-export { ModelsError, type ModelsErrorCode } from "./errors.js";
+export { KubesdkError, ModelsError, type ModelsErrorCode } from "./errors.js";
 export { elementKey, FieldSet, formatPath, type PathElement } from "./fieldpath/field-set.js";
 export type * from "./generated/kind-names.js";
 export type { BuiltinKinds } from "./generated/kinds.js";
@@ -51,3 +51,5 @@ export {
   type WireWatchEvent,
   type WireWatchEventType,
 } from "./wire/index.js";
+// JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE, APPLY_PATCH_MEDIA_TYPE, … and mediaTypeOf.
+export * from "./wire/media-types.js";

@@ -62,7 +62,7 @@ export function protoRoot(): protobuf.Root {
 /** A message by full name, e.g. "k8s.io.api.apps.v1.Deployment". */
 export function protoType(fullName: string): protobuf.Type {
   const found = lookupType(fullName);
-  if (!found) throw new ModelsError("ERR_UNKNOWN_PROTO_TYPE", `no protobuf message ${fullName}`);
+  if (!found) throw new ModelsError("UNKNOWN_PROTO_TYPE", `no protobuf message ${fullName}`);
   return found;
 }
 
@@ -71,7 +71,7 @@ export function protoTypeFor(gvk: GroupVersionKind): protobuf.Type {
   const found = findProtoTypeFor(gvk);
   if (!found) {
     throw new ModelsError(
-      "ERR_UNKNOWN_PROTO_TYPE",
+      "UNKNOWN_PROTO_TYPE",
       `no protobuf message for kind ${gvk.kind} in ${apiVersionOf(gvk)} (protobuf covers built-in kinds only)`,
     );
   }

@@ -59,7 +59,7 @@ export class ResourceRegistry {
    * kubectl-style name resolution for user input: a plural ("pods"), singular ("pod"), short
    * name ("po"), kind ("Pod") or a qualified form "deployments.apps" / "deployments.v1.apps".
    * Without a version the group's preferred version wins; across groups, discovery order wins
-   * (so "events" is the core one). Throws ModelsError ERR_UNKNOWN_RESOURCE when nothing matches.
+   * (so "events" is the core one). Throws ModelsError UNKNOWN_RESOURCE when nothing matches.
    */
   resolve(name: string, options: ResolveOptions = {}): ResourceInfo {
     const wanted = name.trim().toLowerCase();
@@ -75,7 +75,7 @@ export class ResourceRegistry {
     }
     const scope = [options.group, options.version].filter((s) => s !== undefined).join("/");
     throw new ModelsError(
-      "ERR_UNKNOWN_RESOURCE",
+      "UNKNOWN_RESOURCE",
       `the server doesn't have a resource type "${name}"${scope ? ` in ${scope}` : ""}`,
     );
   }
@@ -125,7 +125,7 @@ export class ResourceRegistry {
   /**
    * A registry that also serves `extra` (e.g. resources defined by CRDs). An entry with the same
    * group, version and plural as an existing one replaces it. Invalid entries throw ModelsError
-   * ERR_INVALID_RESOURCE_INFO naming the field.
+   * INVALID_RESOURCE_INFO naming the field.
    */
   with(extra: readonly ResourceInfo[]): ResourceRegistry {
     extra.forEach((r, i) => {

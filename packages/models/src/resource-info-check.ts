@@ -6,7 +6,7 @@ const dns1123Label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 export function validateResourceInfo(value: unknown, where: string): asserts value is ResourceInfo {
   const fail = (field: string, problem: string): never => {
-    throw new ModelsError("ERR_INVALID_RESOURCE_INFO", `${where}: ${field} ${problem}`);
+    throw new ModelsError("INVALID_RESOURCE_INFO", `${where}: ${field} ${problem}`);
   };
   if (typeof value !== "object" || value === null) fail("entry", "must be an object");
   const r = value as Record<string, unknown>;

@@ -152,7 +152,7 @@ export class SchemaIndex {
   resolve(raw: RawSchemaNode): SchemaNode {
     if (raw.ref === undefined) return this.#site(raw, raw, undefined);
     const named = this.#named(raw.ref);
-    if (!named) throw new ModelsError("ERR_UNKNOWN_SCHEMA_TYPE", `schema references unknown type ${raw.ref}`);
+    if (!named) throw new ModelsError("UNKNOWN_SCHEMA_TYPE", `schema references unknown type ${raw.ref}`);
     const { ref, ...siteAttributes } = raw;
     if (Object.keys(siteAttributes).length === 0) return named;
     return this.#site(raw, { ...this.#raw[ref], ...siteAttributes }, ref);
@@ -173,10 +173,7 @@ export class SchemaIndex {
     const raw = this.#raw[name];
     if (!raw) return undefined;
     if (raw.ref !== undefined) {
-      throw new ModelsError(
-        "ERR_UNKNOWN_SCHEMA_TYPE",
-        `${name} is an alias, which the schema data never uses`,
-      );
+      throw new ModelsError("UNKNOWN_SCHEMA_TYPE", `${name} is an alias, which the schema data never uses`);
     }
     const node = new SchemaNode(raw, name, this);
     this.#namedNodes.set(name, node);
@@ -236,7 +233,7 @@ export function mapSemantics(node: TypeNode): "atomic" | "granular" {
 
 function asSchemaNode(node: TypeNode): SchemaNode {
   if (!(node instanceof SchemaNode)) {
-    throw new ModelsError("ERR_NOT_A_SCHEMA_NODE", "expected a TypeNode obtained from a SchemaIndex");
+    throw new ModelsError("NOT_A_SCHEMA_NODE", "expected a TypeNode obtained from a SchemaIndex");
   }
   return node;
 }

@@ -100,7 +100,7 @@ describe("k8s.io/api protobuf fixtures", () => {
 
   test("kinds without a protobuf form are rejected with a typed error", () => {
     expect(() => protoTypeFor({ group: "example.com", version: "v1", kind: "Widget" })).toThrow(
-      expect.objectContaining({ code: "ERR_UNKNOWN_PROTO_TYPE" }),
+      expect.objectContaining({ code: "UNKNOWN_PROTO_TYPE" }),
     );
     expect(() => protoType("k8s.io.api.apps.v1.NoSuchMessage")).toThrow(/NoSuchMessage/);
   });

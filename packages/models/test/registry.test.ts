@@ -1,5 +1,6 @@
 import { ModelsError, type ResourceInfo, ResourceRegistry, registry } from "@kubesdk/models";
 import { describe, expect, test } from "vitest";
+import { errorOf } from "./wire/helpers.js";
 
 const widget: ResourceInfo = {
   group: "example.com",
@@ -15,15 +16,7 @@ const widget: ResourceInfo = {
   categories: ["all"],
 };
 
-function errorOf(run: () => unknown): ModelsError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ModelsError) return error;
-    throw error;
-  }
-  throw new Error("expected a ModelsError");
-}
+const modelsErrorOf = (run: () => unknown): ModelsError => errorOf(run, ModelsError);
 
 describe("built-in registry", () => {
   test("lookup by kind gives the resource with its discovery data", () => {
@@ -80,10 +73,10 @@ describe("built-in registry", () => {
   });
 
   test("resolve rejects unknown names with a typed error", () => {
-    const error = errorOf(() => registry.resolve("nosuchthing"));
-    expect(error.code).toBe("ERR_UNKNOWN_RESOURCE");
+    const error = modelsErrorOf(() => registry.resolve("nosuchthing"));
+    expect(error.code).toBe("UNKNOWN_RESOURCE");
     expect(error.message).toContain('"nosuchthing"');
-    expect(errorOf(() => registry.resolve("pods", { group: "apps" })).code).toBe("ERR_UNKNOWN_RESOURCE");
+    expect(modelsErrorOf(() => registry.resolve("pods", { group: "apps" })).code).toBe("UNKNOWN_RESOURCE");
   });
 
   test("pods carry the subresources upstream serves", () => {
@@ -179,10 +172,14 @@ describe("registry.with", () => {
   });
 
   test("rejects malformed entries with a typed error naming the field", () => {
-    const error = errorOf(() => registry.with([{ ...widget, namespaced: "yes" } as unknown as ResourceInfo]));
-    expect(error.code).toBe("ERR_INVALID_RESOURCE_INFO");
+    const error = modelsErrorOf(() =>
+      registry.with([{ ...widget, namespaced: "yes" } as unknown as ResourceInfo]),
+    );
+    expect(error.code).toBe("INVALID_RESOURCE_INFO");
     expect(error.message).toContain("namespaced");
-    expect(errorOf(() => registry.with([{ ...widget, plural: "Widgets" }])).message).toContain("plural");
+    expect(modelsErrorOf(() => registry.with([{ ...widget, plural: "Widgets" }])).message).toContain(
+      "plural",
+    );
   });
 
   test("an empty registry is usable", () => {

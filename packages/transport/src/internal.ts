@@ -12,6 +12,7 @@ export {
 } from "./auth/exec-plugin.js";
 export { StatCachedFile, type StatCachedFileOptions } from "./auth/stat-cached-file.js";
 export { createDispatcher } from "./http/dispatcher.js";
+export { decodeJsonBody } from "./http/json-body.js";
 export {
   buildHttpRequest,
   encodeQuery,

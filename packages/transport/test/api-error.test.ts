@@ -1,25 +1,6 @@
 import { encodeObject } from "@kubesdk/models";
 import { describe, expect, it } from "vitest";
-import {
-  ApiError,
-  apiErrorFromResponse,
-  apiErrorFromStatus,
-  isAlreadyExists,
-  isApplyConflict,
-  isConflict,
-  isExpired,
-  isForbidden,
-  isGone,
-  isInvalid,
-  isNotFound,
-  isServerTimeout,
-  isTimeout,
-  isTooLargeResourceVersion,
-  isTooManyRequests,
-  isUnauthorized,
-  parseRetryAfter,
-  type StatusBody,
-} from "../src/index.js";
+import { ApiError, apiErrorFromResponse, isApplyConflict, parseRetryAfter } from "../src/index.js";
 import { statusBody } from "./helpers/test-server.js";
 
 function response(
@@ -49,7 +30,7 @@ describe("ApiError from a Status body", () => {
     );
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({
-      code: 422,
+      statusCode: 422,
       reason: "Invalid",
       message: 'ConfigMap "x" is invalid: metadata.name: Invalid value: "X"',
     });
@@ -83,8 +64,33 @@ describe("ApiError from a Status body", () => {
       message: ["x"],
       details: { causes: [null, { reason: 3 }] },
     });
-    expect(err).toMatchObject({ code: 409, reason: "Conflict" });
+    expect(err).toMatchObject({ statusCode: 409, reason: "Conflict" });
     expect(err.causes).toEqual([{}]);
+    expect(err.message).toBe(
+      "Conflict (HTTP 409) [malformed Status: message: Invalid input: expected string, received array; " +
+        "reason: Invalid input: expected string, received number; code: Invalid input: expected number, " +
+        "received string; details.causes.0: Invalid input: expected object, received null; " +
+        "details.causes.1.reason: Invalid input: expected string, received number]",
+    );
+  });
+
+  it("reads empty strings and zeros as absent, not as malformed", () => {
+    const err = response(404, {
+      kind: "Status",
+      message: "",
+      reason: "",
+      code: 0,
+      details: { retryAfterSeconds: 0 },
+    });
+    expect(err).toMatchObject({ statusCode: 404, reason: "NotFound", message: "NotFound (HTTP 404)" });
+    expect(err.retryAfterSeconds).toBeUndefined();
+    expect(err.status).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      details: {},
+    });
   });
 });
 
@@ -92,7 +98,7 @@ describe("ApiError from bodies that are not a Status", () => {
   it("HTML from a proxy", () => {
     const html = `<html><head><title>502 Bad Gateway</title></head><body>${"x".repeat(1000)}</body></html>`;
     const err = response(502, html, "text/html");
-    expect(err).toMatchObject({ code: 502, reason: "InternalError" });
+    expect(err).toMatchObject({ statusCode: 502, reason: "InternalError" });
     expect(err.bodyExcerpt?.startsWith("<html><head><title>502 Bad Gateway")).toBe(true);
     expect(err.bodyExcerpt?.length).toBeLessThanOrEqual(201);
     expect(err.message).toContain("HTTP 502");
@@ -106,13 +112,13 @@ describe("ApiError from bodies that are not a Status", () => {
     });
     const empty = response(503, "", "text/plain", "2");
     expect(empty).toMatchObject({
-      code: 503,
+      statusCode: 503,
       reason: "ServiceUnavailable",
       retryAfterSeconds: 2,
       bodyExcerpt: undefined,
     });
     expect(empty.message).toContain("empty body");
-    expect(response(403, { error: "nope" })).toMatchObject({ reason: "Forbidden", code: 403 });
+    expect(response(403, { error: "nope" })).toMatchObject({ reason: "Forbidden", statusCode: 403 });
   });
 
   it("derives reasons from codes", () => {
@@ -157,7 +163,7 @@ describe("ApiError from a protobuf body", () => {
     expect(fromProtobuf).toBeInstanceOf(ApiError);
     expect(isApplyConflict(fromProtobuf)).toBe(true);
     expect(fromProtobuf).toMatchObject({
-      code: 409,
+      statusCode: 409,
       reason: "Conflict",
       message: "Apply failed with 1 conflict",
       retryAfterSeconds: 3,
@@ -169,7 +175,7 @@ describe("ApiError from a protobuf body", () => {
   it("falls back to the HTTP code with a hex excerpt when the body is not a decodable Status", () => {
     const garbage = protobuf(500, Buffer.from("k8s\0garbage"), "4");
     expect(garbage).toMatchObject({
-      code: 500,
+      statusCode: 500,
       reason: "InternalError",
       retryAfterSeconds: 4,
       bodyExcerpt: Buffer.from("k8s\0garbage").toString("hex"),
@@ -178,89 +184,17 @@ describe("ApiError from a protobuf body", () => {
       /^the server responded with HTTP 500 and a protobuf body that is not a readable Status \(/,
     );
     // A JSON body mislabelled as protobuf and a protobuf object that is not a Status are not Statuses either.
-    expect(protobuf(404, Buffer.from('{"kind":"Status"}'))).toMatchObject({ code: 404, reason: "NotFound" });
+    expect(protobuf(404, Buffer.from('{"kind":"Status"}'))).toMatchObject({
+      statusCode: 404,
+      reason: "NotFound",
+    });
     const configMap = protobuf(
       403,
       encodeObject({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } }),
     );
-    expect(configMap).toMatchObject({ code: 403, reason: "Forbidden" });
+    expect(configMap).toMatchObject({ statusCode: 403, reason: "Forbidden" });
     expect(configMap.message).toContain('the body is a "ConfigMap", not a Status');
-    expect(protobuf(503, new Uint8Array())).toMatchObject({ code: 503, bodyExcerpt: undefined });
-  });
-});
-
-describe("predicates", () => {
-  const e = (code: number, reason: string, message = "m", details?: StatusBody["details"]) =>
-    apiErrorFromStatus(statusBody(code, reason, message, details), { httpCode: code });
-
-  it("classify the common Status errors", () => {
-    expect(isNotFound(e(404, "NotFound"))).toBe(true);
-    expect(isNotFound(e(409, "Conflict"))).toBe(false);
-    expect(isAlreadyExists(e(409, "AlreadyExists"))).toBe(true);
-    expect(isConflict(e(409, "AlreadyExists"))).toBe(false);
-    expect(isConflict(e(409, "Conflict"))).toBe(true);
-    expect(isInvalid(e(422, "Invalid"))).toBe(true);
-    expect(isForbidden(e(403, "Forbidden"))).toBe(true);
-    expect(isUnauthorized(e(401, "Unauthorized"))).toBe(true);
-    expect(isTooManyRequests(e(429, "TooManyRequests"))).toBe(true);
-    expect(isServerTimeout(e(500, "ServerTimeout"))).toBe(true);
-    expect(isServerTimeout(e(504, "Timeout"))).toBe(false);
-    expect(isTimeout(e(504, "Timeout"))).toBe(true);
-    for (const p of [isNotFound, isConflict, isInvalid, isExpired, isTooLargeResourceVersion]) {
-      expect(p(new Error("x"))).toBe(false);
-      expect(p(undefined)).toBe(false);
-    }
-  });
-
-  it("isExpired / isGone: 410 with reason Expired or Gone", () => {
-    expect(isExpired(e(410, "Expired", "too old resource version: 1 (2)"))).toBe(true);
-    expect(isGone(e(410, "Gone"))).toBe(true);
-    expect(isExpired(e(410, "Gone"))).toBe(true);
-    expect(isGone(e(404, "NotFound"))).toBe(false);
-  });
-
-  it("isTooLargeResourceVersion recognises all three forms", () => {
-    const withCause = e(504, "Timeout", "Timeout: Too large resource version: 200, current: 100", {
-      causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
-      retryAfterSeconds: 1,
-    });
-    const causeMessageOnly = e(504, "Timeout", "request timed out", {
-      causes: [{ message: "Too large resource version" }],
-    });
-    const messageOnly = e(504, "Timeout", "Timeout: Too large resource version: 5, current: 3");
-    expect([withCause, causeMessageOnly, messageOnly].map(isTooLargeResourceVersion)).toEqual([
-      true,
-      true,
-      true,
-    ]);
-    expect(isTooLargeResourceVersion(e(504, "Timeout", "the server was unable to return a response"))).toBe(
-      false,
-    );
-    expect(
-      isTooLargeResourceVersion(
-        e(500, "InternalError", "x", { causes: [{ message: "Too large resource version" }] }),
-      ),
-    ).toBe(false);
-  });
-
-  it("isApplyConflict: 409 with FieldManagerConflict causes", () => {
-    const conflict = e(
-      409,
-      "Conflict",
-      'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas',
-      {
-        causes: [
-          {
-            reason: "FieldManagerConflict",
-            message: 'conflict with "kubectl-client-side-apply" using apps/v1',
-            field: ".spec.replicas",
-          },
-        ],
-      },
-    );
-    expect(isApplyConflict(conflict)).toBe(true);
-    expect(isConflict(conflict)).toBe(true);
-    expect(isApplyConflict(e(409, "Conflict", "the object has been modified"))).toBe(false);
+    expect(protobuf(503, new Uint8Array())).toMatchObject({ statusCode: 503, bodyExcerpt: undefined });
   });
 });
 

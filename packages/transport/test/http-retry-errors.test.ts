@@ -77,7 +77,7 @@ describe("retries", () => {
       sendJson(res, 503, statusBody(503, "ServiceUnavailable", "still down")),
     );
     const err = await rejection(harness.transport(always.url).request({ method: "GET", path: "/api" }));
-    expect(err).toMatchObject({ code: 503, reason: "ServiceUnavailable" });
+    expect(err).toMatchObject({ statusCode: 503, reason: "ServiceUnavailable" });
     expect(always.requests).toHaveLength(3);
   });
 
@@ -172,7 +172,7 @@ describe("errors", () => {
     const gateway = await rejection(t.request({ method: "GET", path: "/api" }));
     expect(gateway).toBeInstanceOf(ApiError);
     expect(gateway).toMatchObject({
-      code: 502,
+      statusCode: 502,
       reason: "InternalError",
       bodyExcerpt: "<html><body><h1>502 Bad Gateway</h1></body></html>",
     });
@@ -183,11 +183,11 @@ describe("errors", () => {
       request: { method: "GET", path: "/apis/x" },
     });
     const empty = await rejection(t.request({ method: "GET", path: "/api" }));
-    expect(empty).toMatchObject({ code: 500, reason: "InternalError", bodyExcerpt: undefined });
+    expect(empty).toMatchObject({ statusCode: 500, reason: "InternalError", bodyExcerpt: undefined });
     // A protobuf body that is not a decodable Status: the HTTP code and a hex excerpt.
     const protobuf = await rejection(t.request({ method: "GET", path: "/api" }));
     expect(protobuf).toMatchObject({
-      code: 500,
+      statusCode: 500,
       reason: "InternalError",
       bodyExcerpt: "6b38730067617262616765",
     });
@@ -205,11 +205,37 @@ describe("errors", () => {
       harness.transport(s.url).request({ method: "POST", path: "/api/v1/namespaces/d/configmaps", body: {} }),
     );
     expect(err).toMatchObject({
-      code: 409,
+      statusCode: 409,
       reason: "AlreadyExists",
       message: 'configmaps "x" already exists',
       details: { name: "x" },
     });
+  });
+
+  it("checks a Status body: ill-typed fields are dropped and named, the HTTP code stands in", async () => {
+    const malformed = {
+      kind: "Status",
+      apiVersion: "v1",
+      status: "Failure",
+      message: "the object has been modified",
+      reason: 42,
+      code: "409",
+      details: { name: "x", causes: [{ reason: "FieldValueInvalid", field: 7 }], retryAfterSeconds: "soon" },
+    };
+    const s = await harness.serve((_s, _r, res) => sendJson(res, 409, malformed));
+    const err = await rejection(harness.transport(s.url).request({ method: "PUT", path: "/a", body: {} }));
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({
+      code: "API_ERROR",
+      statusCode: 409,
+      reason: "Conflict",
+      details: { name: "x" },
+    });
+    expect((err as ApiError).causes).toEqual([{ reason: "FieldValueInvalid" }]);
+    expect((err as ApiError).retryAfterSeconds).toBeUndefined();
+    const message = (err as ApiError).message;
+    expect(message).toMatch(/^the object has been modified \[malformed Status: /);
+    for (const field of ["reason: ", "code: ", "details.causes.0.field: "]) expect(message).toContain(field);
   });
 
   it("reads a protobuf Status body like a JSON one", async () => {

@@ -88,7 +88,7 @@ describe("watch over HTTP", () => {
     const watch = harness.transport(s.url).watch({ ...pods, query: { resourceVersion: "123" } });
     const err = await rejection(watch.next());
     expect(isExpired(err)).toBe(true);
-    expect(err).toMatchObject({ code: 410, message: "too old resource version: 123 (456)" });
+    expect(err).toMatchObject({ statusCode: 410, message: "too old resource version: 123 (456)" });
   });
 
   it("fails with IDLE_TIMEOUT when no bytes arrive for the idle timeout", async () => {
@@ -170,7 +170,11 @@ describe("watch over HTTP", () => {
     );
     expect(events).toEqual([{ type: "ADDED", object: cm("a", 1) }]);
     expect(isExpired(error)).toBe(true);
-    expect(error).toMatchObject({ code: 410, reason: "Expired", message: "too old resource version: 3 (7)" });
+    expect(error).toMatchObject({
+      statusCode: 410,
+      reason: "Expired",
+      message: "too old resource version: 3 (7)",
+    });
 
     const plugged = harness.transport(s.url, {
       protobufWatchFrameDecoder: (f) => ({ type: "MODIFIED", object: { bytes: f.length } }),

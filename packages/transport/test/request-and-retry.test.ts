@@ -171,7 +171,7 @@ describe("retry policy", () => {
     const options = { attempts: 10, minDelayMs: 100, maxDelayMs: 1000 };
     const limited = new ApiError({
       status: { kind: "Status", apiVersion: "v1" },
-      code: 429,
+      statusCode: 429,
       reason: "TooManyRequests",
       message: "m",
       retryAfterSeconds: 3,

@@ -13,11 +13,17 @@ function rotate(file: string, content: string): void {
   renameSync(tmp, file);
 }
 
+/** A token file holding `content`, and a TokenFileAuth on it with a clock the test moves. */
+function tokenAuth(content: string, recheckIntervalMs: number) {
+  const file = path.join(tempDir(), "token");
+  writeFileSync(file, content);
+  const clock = { now: 0 };
+  return { file, clock, auth: new TokenFileAuth(file, { recheckIntervalMs, now: () => clock.now }) };
+}
+
 describe("TokenFileAuth", () => {
   it("re-reads the token after the file is rotated", async () => {
-    const file = path.join(tempDir(), "token");
-    writeFileSync(file, "token-one\n");
-    const auth = new TokenFileAuth(file, { recheckIntervalMs: 0 });
+    const { file, auth } = tokenAuth("token-one\n", 0);
     const first = await auth.credentials();
     expect(first).toEqual({ authorization: "Bearer token-one" });
     expect(await auth.credentials()).toBe(first); // unchanged file: same object
@@ -28,23 +34,17 @@ describe("TokenFileAuth", () => {
   });
 
   it("does not look at the file again within the recheck interval", async () => {
-    const file = path.join(tempDir(), "token");
-    writeFileSync(file, "old-token");
-    let now = 0;
-    const auth = new TokenFileAuth(file, { recheckIntervalMs: 1000, now: () => now });
+    const { file, clock, auth } = tokenAuth("old-token", 1000);
     expect(await auth.credentials()).toEqual({ authorization: "Bearer old-token" });
     rotate(file, "new-token");
-    now = 999;
+    clock.now = 999;
     expect(await auth.credentials()).toEqual({ authorization: "Bearer old-token" });
-    now = 1000;
+    clock.now = 1000;
     expect(await auth.credentials()).toEqual({ authorization: "Bearer new-token" });
   });
 
   it("after a 401 checks at once and asks for a retry only if the token changed", async () => {
-    const file = path.join(tempDir(), "token");
-    writeFileSync(file, "rejected");
-    const now = 0;
-    const auth = new TokenFileAuth(file, { recheckIntervalMs: 60_000, now: () => now });
+    const { file, auth } = tokenAuth("rejected", 60_000);
     const rejected = await auth.credentials();
     expect(await auth.refreshAfterUnauthorized(rejected)).toBe(false);
     rotate(file, "accepted");

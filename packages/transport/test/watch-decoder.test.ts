@@ -139,7 +139,7 @@ describe("JSON watch decoding", () => {
     const error = event?.type === "ERROR" ? event.error : undefined;
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
-      code: 410,
+      statusCode: 410,
       reason: "Expired",
       message: "too old resource version: 123 (456)",
     });
@@ -264,7 +264,7 @@ describe("length-prefixed (protobuf) framing", () => {
     expect(error?.type).toBe("ERROR");
     const apiError = (error as { error: ApiError }).error;
     expect(apiError).toBeInstanceOf(ApiError);
-    expect(apiError).toMatchObject({ code: 410, reason: "Expired", message: status.message });
+    expect(apiError).toMatchObject({ statusCode: 410, reason: "Expired", message: status.message });
 
     // A frame that is not a WatchEvent is a typed error with a hex excerpt, not a crash.
     const garbage = decodeAll(new WatchDecoder({ framing: "length-prefixed" }), [

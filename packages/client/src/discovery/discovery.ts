@@ -133,5 +133,5 @@ export class Discovery {
 }
 
 function isUnknownResource(err: unknown): err is ModelsError {
-  return err instanceof ModelsError && err.code === "ERR_UNKNOWN_RESOURCE";
+  return err instanceof ModelsError && err.code === "UNKNOWN_RESOURCE";
 }

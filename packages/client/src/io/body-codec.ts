@@ -1,12 +1,18 @@
-import { apiVersionOf, type GroupVersionKind } from "@kubesdk/models";
+import {
+  apiVersionOf,
+  type GroupVersionKind,
+  JSON_MEDIA_TYPE,
+  mediaTypeOf,
+  PROTOBUF_MEDIA_TYPE,
+} from "@kubesdk/models";
 import {
   type ApiRequest,
   type HttpResponse,
   ResponseDecodeError,
   type WatchFrameDecoder,
 } from "@kubesdk/transport";
+import { decodeJsonBody } from "@kubesdk/transport/internal";
 import { ClientError } from "../errors.js";
-import { JSON_MEDIA_TYPE, mediaTypeOf, PROTOBUF_MEDIA_TYPE } from "../request/media.js";
 
 /** Protobuf encoding of built-in kinds (supplied by @kubesdk/models' wire codec). */
 export interface ProtobufCodec {
@@ -17,9 +23,6 @@ export interface ProtobufCodec {
   /** Decodes one length-prefixed protobuf watch frame. */
   readonly decodeWatchFrame: WatchFrameDecoder;
 }
-
-// fatal: invalid UTF-8 is reported instead of being replaced with U+FFFD.
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Encodes request bodies and decodes response bodies by their Content-Type. */
 export class BodyCodec {
@@ -60,12 +63,7 @@ export class BodyCodec {
     if (mediaType !== "" && mediaType !== JSON_MEDIA_TYPE) {
       throw new ResponseDecodeError(`expected JSON or protobuf, got ${contentType}`, contentType);
     }
-    try {
-      return JSON.parse(utf8.decode(response.body));
-    } catch {
-      const what = response.body.length === 0 ? "an empty body" : "a body that is not JSON";
-      throw new ResponseDecodeError(`expected JSON but received ${what}`, contentType);
-    }
+    return decodeJsonBody(response.body, contentType);
   }
 }
 

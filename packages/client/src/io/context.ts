@@ -3,7 +3,7 @@ import type {
   ApiRequest,
   CallOptions,
   HttpTransport,
-  WatchOptions as TransportWatchOptions,
+  WatchStreamOptions as TransportWatchOptions,
   WatchStream,
 } from "@kubesdk/transport";
 import type { BodyCodec } from "./body-codec.js";

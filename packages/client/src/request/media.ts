@@ -1,7 +1,7 @@
-/** Media types the client sends and recognises. */
+/** The Accept headers of reads; the media type constants themselves live in @kubesdk/models. */
+import { JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE } from "@kubesdk/models";
 
-export const JSON_MEDIA_TYPE = "application/json";
-export const PROTOBUF_MEDIA_TYPE = "application/vnd.kubernetes.protobuf";
+export { JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE };
 
 /** What a read returns: the objects, a server-rendered Table, or metadata only. */
 export type Representation = "object" | "table" | "metadata";
@@ -30,9 +30,4 @@ export function acceptFor(representation: Representation, encoding: Encoding, li
     case "object":
       return encoding === "protobuf" ? `${PROTOBUF_MEDIA_TYPE}, ${JSON_MEDIA_TYPE}` : JSON_MEDIA_TYPE;
   }
-}
-
-/** The media type of a Content-Type header, lower-cased, parameters dropped. */
-export function mediaTypeOf(contentType: string | undefined): string {
-  return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }

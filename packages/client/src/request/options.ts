@@ -104,7 +104,7 @@ export function formatLabelSelector(selector: LabelSelector | FieldSelector | un
 function checkCount(name: string, value: number | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || value < min) {
-    throw new ClientError("INVALID_OPTIONS", `${name} must be an integer ≥ ${min}, got ${String(value)}`);
+    throw new ClientError("INVALID_OPTION", `${name} must be an integer ≥ ${min}, got ${String(value)}`);
   }
   return value;
 }
@@ -134,14 +134,14 @@ export function listQuery(options: Omit<ListOptions, "namespace" | "allNamespace
 export function watchQuery(options: WatchOptions): Query {
   const streaming = options.sendInitialEvents === true;
   if (streaming && options.allowWatchBookmarks === false) {
-    throw new ClientError("INVALID_OPTIONS", "sendInitialEvents needs allowWatchBookmarks");
+    throw new ClientError("INVALID_OPTION", "sendInitialEvents needs allowWatchBookmarks");
   }
   if (
     streaming &&
     options.resourceVersionMatch !== undefined &&
     options.resourceVersionMatch !== "NotOlderThan"
   ) {
-    throw new ClientError("INVALID_OPTIONS", 'sendInitialEvents needs resourceVersionMatch "NotOlderThan"');
+    throw new ClientError("INVALID_OPTION", 'sendInitialEvents needs resourceVersionMatch "NotOlderThan"');
   }
   return {
     watch: "true",

@@ -7,6 +7,12 @@
  *   { type: "apply", object: { apiVersion, kind, metadata: { name }, spec: {...} } }      server-side apply
  */
 import type { ApplyConfiguration, ObjectWithTypeMeta } from "@kubesdk/apply";
+import {
+  APPLY_PATCH_MEDIA_TYPE,
+  JSON_PATCH_MEDIA_TYPE,
+  MERGE_PATCH_MEDIA_TYPE,
+  STRATEGIC_MERGE_PATCH_MEDIA_TYPE,
+} from "@kubesdk/models";
 
 /** One RFC 6902 operation; `path`/`from` are JSON Pointers. */
 export type JsonPatchOperation =
@@ -49,10 +55,10 @@ export type PatchType = Patch["type"];
 
 /** Content-Type of each patch format. */
 export const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = {
-  json: "application/json-patch+json",
-  merge: "application/merge-patch+json",
-  strategic: "application/strategic-merge-patch+json",
-  apply: "application/apply-patch+yaml",
+  json: JSON_PATCH_MEDIA_TYPE,
+  merge: MERGE_PATCH_MEDIA_TYPE,
+  strategic: STRATEGIC_MERGE_PATCH_MEDIA_TYPE,
+  apply: APPLY_PATCH_MEDIA_TYPE,
 };
 
 /** The body of a patch. Apply is sent as JSON, which is valid YAML and avoids a YAML writer. */

@@ -41,7 +41,7 @@ export interface ReadOptions {
 function checkBody(body: unknown, verb: string): void {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new ClientError(
-      "INVALID_OPTIONS",
+      "INVALID_OPTION",
       `the object to ${verb} must be an object, got ${body === null ? "null" : typeof body}`,
     );
   }
@@ -50,7 +50,7 @@ function checkBody(body: unknown, verb: string): void {
 function readQuery(options: ReadOptions): { includeObject?: string } {
   if (options.includeObject === undefined) return {};
   if (options.representation !== "table") {
-    throw new ClientError("INVALID_OPTIONS", "includeObject only applies to Table requests");
+    throw new ClientError("INVALID_OPTION", "includeObject only applies to Table requests");
   }
   return { includeObject: options.includeObject };
 }
@@ -132,7 +132,7 @@ export class RequestBuilder {
         return this.deleteCollection(spec.options);
       default:
         throw new ClientError(
-          "INVALID_OPTIONS",
+          "INVALID_OPTION",
           `unknown verb ${JSON.stringify((spec as { verb: unknown }).verb)}`,
         );
     }
@@ -190,13 +190,13 @@ export class RequestBuilder {
     this.#check("patch", options.subresource);
     const contentType = PATCH_CONTENT_TYPES[patch?.type];
     if (contentType === undefined) {
-      throw new ClientError("INVALID_OPTIONS", `unknown patch type ${JSON.stringify(patch?.type)}`);
+      throw new ClientError("INVALID_OPTION", `unknown patch type ${JSON.stringify(patch?.type)}`);
     }
     if (patch.type === "apply" && (options.fieldManager === undefined || options.fieldManager === "")) {
-      throw new ClientError("INVALID_OPTIONS", "server-side apply needs a fieldManager");
+      throw new ClientError("INVALID_OPTION", "server-side apply needs a fieldManager");
     }
     if (options.force === true && patch.type !== "apply") {
-      throw new ClientError("INVALID_OPTIONS", `force is only valid for apply patches, not ${patch.type}`);
+      throw new ClientError("INVALID_OPTION", `force is only valid for apply patches, not ${patch.type}`);
     }
     if (patch.type === "strategic" && !this.target.builtin) {
       throw new ClientError(
@@ -297,7 +297,7 @@ export class RequestBuilder {
   #selectionNamespace(options: SelectionOptions): string | undefined {
     if (options.allNamespaces !== true) return this.#namespace(options);
     if (options.namespace !== undefined) {
-      throw new ClientError("INVALID_OPTIONS", "allNamespaces and namespace cannot be combined");
+      throw new ClientError("INVALID_OPTION", "allNamespaces and namespace cannot be combined");
     }
     return undefined;
   }

@@ -38,13 +38,13 @@ const walker: Walker = {
 
 /** "k8s\0" + runtime.Unknown{typeMeta, raw: the object's message} for a built-in object. */
 export function encodeObject(object: object, options: WireOptions = {}): Uint8Array {
-  if (!isPlainObject(object)) throw new WireError("ERR_PROTOBUF_VALUE", "expected an object to encode");
+  if (!isPlainObject(object)) throw new WireError("PROTOBUF_VALUE", "expected an object to encode");
   const { apiVersion, kind } = object;
   const typed =
     typeof apiVersion === "string" && apiVersion !== "" && typeof kind === "string" && kind !== "";
   const gvk = typed ? { ...parseApiVersion(apiVersion), kind } : options.kind;
   if (!gvk) {
-    throw new WireError("ERR_PROTOBUF_NO_KIND", "the object has no apiVersion/kind and no kind was given");
+    throw new WireError("PROTOBUF_NO_KIND", "the object has no apiVersion/kind and no kind was given");
   }
   const type = messageTypeFor(gvk);
   const message = messageFromJson(planOf(type), object, walker);
@@ -53,7 +53,7 @@ export function encodeObject(object: object, options: WireOptions = {}): Uint8Ar
     raw = type.encode(message).finish();
   } catch (cause) {
     // Unreachable unless the walk built a value protobufjs cannot write; say so instead of crashing.
-    throw new WireError("ERR_PROTOBUF_VALUE", `cannot encode ${describeKind(gvk)}: ${reasonOf(cause)}`, {
+    throw new WireError("PROTOBUF_VALUE", `cannot encode ${describeKind(gvk)}: ${reasonOf(cause)}`, {
       cause,
     });
   }
@@ -67,7 +67,7 @@ export function decodeObject(bytes: Uint8Array, options: WireOptions = {}): Wire
   const gvk = typed ? { ...parseApiVersion(envelope.apiVersion), kind: envelope.kind } : options.kind;
   if (!gvk) {
     throw new WireError(
-      "ERR_PROTOBUF_UNKNOWN_KIND",
+      "PROTOBUF_UNKNOWN_KIND",
       "the envelope names no apiVersion/kind and no kind was given",
     );
   }
@@ -80,7 +80,7 @@ export function decodeObject(bytes: Uint8Array, options: WireOptions = {}): Wire
   } catch (cause) {
     const reason = cause instanceof WireError ? cause.reason : `truncated or malformed: ${reasonOf(cause)}`;
     const field = cause instanceof WireError ? cause.field : undefined;
-    throw new WireError("ERR_PROTOBUF_MESSAGE", `${describeKind(gvk)} message: ${reason}`, { field, cause });
+    throw new WireError("PROTOBUF_MESSAGE", `${describeKind(gvk)} message: ${reason}`, { field, cause });
   }
   const body = messageToJson(plan, message, walker) as Record<string, unknown>;
   return typed ? { apiVersion: envelope.apiVersion, kind: envelope.kind, ...body } : body;
@@ -90,7 +90,7 @@ function messageTypeFor(gvk: GroupVersionKind): protobuf.Type {
   const type = findProtoTypeFor(gvk);
   if (!type) {
     throw new WireError(
-      "ERR_PROTOBUF_UNKNOWN_KIND",
+      "PROTOBUF_UNKNOWN_KIND",
       `${describeKind(gvk)} has no protobuf form (protobuf covers built-in kinds only; Table and custom resources are JSON-only)`,
     );
   }

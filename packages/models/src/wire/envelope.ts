@@ -4,6 +4,7 @@
  */
 import { protoMagic, protoMessageNames, protoType } from "../proto.js";
 import { reasonOf, WireError } from "./errors.js";
+import { PROTOBUF_MEDIA_TYPE } from "./media-types.js";
 
 export interface Envelope {
   readonly apiVersion: string;
@@ -18,8 +19,6 @@ interface UnknownMessage {
   contentType?: string;
 }
 
-const protobufContentType = "application/vnd.kubernetes.protobuf";
-
 export function hasMagic(bytes: Uint8Array): boolean {
   return bytes.length >= protoMagic.length && protoMagic.every((b, i) => bytes[i] === b);
 }
@@ -29,7 +28,7 @@ export function openEnvelope(bytes: Uint8Array): Envelope {
     const found = Buffer.from(bytes.subarray(0, protoMagic.length));
     const looksLikeJson = found.length > 0 && (found[0] === 0x7b || found[0] === 0x5b);
     throw new WireError(
-      "ERR_PROTOBUF_MAGIC",
+      "PROTOBUF_MAGIC",
       `not a Kubernetes protobuf object: expected the magic 6b 38 73 00 ("k8s\\0"), found ` +
         `${found.length === 0 ? "no bytes" : `${found.toString("hex").replace(/(..)(?!$)/g, "$1 ")} (${JSON.stringify(found.toString("latin1"))})`}` +
         (looksLikeJson ? "; this looks like JSON" : ""),
@@ -41,20 +40,20 @@ export function openEnvelope(bytes: Uint8Array): Envelope {
       bytes.subarray(protoMagic.length),
     ) as UnknownMessage;
   } catch (cause) {
-    throw new WireError("ERR_PROTOBUF_ENVELOPE", `truncated or malformed envelope: ${reasonOf(cause)}`, {
+    throw new WireError("PROTOBUF_ENVELOPE", `truncated or malformed envelope: ${reasonOf(cause)}`, {
       cause,
     });
   }
   // Upstream writes both as ""; anything else (gzip, a JSON raw) would be bytes we cannot read.
   if (envelope.contentEncoding) {
     throw new WireError(
-      "ERR_PROTOBUF_ENVELOPE",
+      "PROTOBUF_ENVELOPE",
       `unsupported contentEncoding ${JSON.stringify(envelope.contentEncoding)}`,
     );
   }
-  if (envelope.contentType && envelope.contentType !== protobufContentType) {
+  if (envelope.contentType && envelope.contentType !== PROTOBUF_MEDIA_TYPE) {
     throw new WireError(
-      "ERR_PROTOBUF_ENVELOPE",
+      "PROTOBUF_ENVELOPE",
       `unsupported contentType ${JSON.stringify(envelope.contentType)}`,
     );
   }

@@ -1,21 +1,24 @@
+import { KubesdkError } from "../errors.js";
+
 /** Everything the protobuf wire codec rejects carries one of these codes. */
 export type WireErrorCode =
   /** The bytes do not start with "k8s\0". */
-  | "ERR_PROTOBUF_MAGIC"
+  | "PROTOBUF_MAGIC"
   /** The runtime.Unknown envelope after the magic is truncated or malformed. */
-  | "ERR_PROTOBUF_ENVELOPE"
+  | "PROTOBUF_ENVELOPE"
   /** The apiVersion/kind has no protobuf message (custom resources, Table, unknown kinds). */
-  | "ERR_PROTOBUF_UNKNOWN_KIND"
+  | "PROTOBUF_UNKNOWN_KIND"
   /** An object to encode carries no apiVersion/kind and none was given. */
-  | "ERR_PROTOBUF_NO_KIND"
+  | "PROTOBUF_NO_KIND"
   /** The enveloped (or embedded) message bytes do not decode as their message type. */
-  | "ERR_PROTOBUF_MESSAGE"
+  | "PROTOBUF_MESSAGE"
   /** A value does not fit its field (wrong JSON type, bad timestamp, invalid base64, ...). */
-  | "ERR_PROTOBUF_VALUE"
+  | "PROTOBUF_VALUE"
   /** A watch event frame is malformed. */
-  | "ERR_PROTOBUF_WATCH_EVENT";
+  | "PROTOBUF_WATCH_EVENT";
 
-export class WireError extends Error {
+/** The protobuf wire codec could not encode or decode a value; `field` says where. */
+export class WireError extends KubesdkError {
   readonly code: WireErrorCode;
   /** What was wrong, without the field path. */
   readonly reason: string;
@@ -24,7 +27,6 @@ export class WireError extends Error {
 
   constructor(code: WireErrorCode, reason: string, options?: { field?: string; cause?: unknown }) {
     super(options?.field ? `${options.field}: ${reason}` : reason, { cause: options?.cause });
-    this.name = "WireError";
     this.code = code;
     this.reason = reason;
     this.field = options?.field;

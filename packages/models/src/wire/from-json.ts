@@ -17,7 +17,7 @@ export function messageFromJson(plan: MessagePlan, value: unknown, walk: Walker)
   if (value === null) return zeroMessage(plan, walk);
   if (plan.special) return plan.special.fromJson(value, plan, walk);
   if (!isPlainObject(value))
-    throw new WireError("ERR_PROTOBUF_VALUE", `expected an object, got ${describe(value)}`);
+    throw new WireError("PROTOBUF_VALUE", `expected an object, got ${describe(value)}`);
   const out: ProtoMessage = {};
   for (const field of plan.fields) {
     try {
@@ -56,7 +56,7 @@ function fieldFromJson(field: FieldPlan, value: unknown, walk: Walker): unknown 
   }
   if (field.map) {
     if (!isPlainObject(value))
-      throw new WireError("ERR_PROTOBUF_VALUE", `expected an object, got ${describe(value)}`);
+      throw new WireError("PROTOBUF_VALUE", `expected an object, got ${describe(value)}`);
     const map: Record<string, unknown> = {};
     const keys = Object.keys(value).sort(compareGoStrings);
     for (const key of keys) {
@@ -70,7 +70,7 @@ function fieldFromJson(field: FieldPlan, value: unknown, walk: Walker): unknown 
   }
   if (field.repeated) {
     if (!Array.isArray(value))
-      throw new WireError("ERR_PROTOBUF_VALUE", `expected an array, got ${describe(value)}`);
+      throw new WireError("PROTOBUF_VALUE", `expected an array, got ${describe(value)}`);
     return value.map((item, i) => {
       try {
         return elementFromJson(field, item, walk);

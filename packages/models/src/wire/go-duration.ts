@@ -47,7 +47,7 @@ const durationPart = /(\d*)(?:\.(\d*))?([a-zµμ]+)/g;
 
 /** Nanoseconds of a Go duration string, as time.ParseDuration reads it. */
 export function parseDuration(text: string): bigint {
-  const invalid = () => new WireError("ERR_PROTOBUF_VALUE", `${JSON.stringify(text)} is not a duration`);
+  const invalid = () => new WireError("PROTOBUF_VALUE", `${JSON.stringify(text)} is not a duration`);
   if (text === "0" || text === "+0" || text === "-0") return 0n;
   if (!durationText.test(text)) throw invalid();
   let total = 0n;
@@ -58,7 +58,7 @@ export function parseDuration(text: string): bigint {
     if (fraction) total += (BigInt(fraction) * perUnit) / 10n ** BigInt(fraction.length);
   }
   if (total > maxDuration + (text.startsWith("-") ? 1n : 0n)) {
-    throw new WireError("ERR_PROTOBUF_VALUE", `duration ${JSON.stringify(text)} overflows int64`);
+    throw new WireError("PROTOBUF_VALUE", `duration ${JSON.stringify(text)} overflows int64`);
   }
   return text.startsWith("-") ? -total : total;
 }

@@ -21,7 +21,7 @@ export function formatTimestamp(ts: Timestamp, micro: boolean): string {
   const date = new Date(seconds * 1000);
   const year = date.getUTCFullYear();
   if (!Number.isFinite(seconds) || Number.isNaN(date.getTime()) || year < 0 || year > 9999) {
-    throw new WireError("ERR_PROTOBUF_VALUE", `timestamp ${ts.seconds}s is outside years 0–9999`);
+    throw new WireError("PROTOBUF_VALUE", `timestamp ${ts.seconds}s is outside years 0–9999`);
   }
   const whole = `${String(year).padStart(4, "0")}${date.toISOString().slice(-20, -5)}`;
   return micro ? `${whole}.${String(Math.floor(nanos / 1000)).padStart(6, "0")}Z` : `${whole}Z`;
@@ -33,7 +33,7 @@ const rfc3339 =
 /** The Unix timestamp of an RFC 3339 string, as Go's time.Parse(time.RFC3339, ...) reads it. */
 export function parseTimestamp(text: string): Timestamp {
   const m = rfc3339.exec(text);
-  if (!m) throw new WireError("ERR_PROTOBUF_VALUE", `${JSON.stringify(text)} is not an RFC 3339 time`);
+  if (!m) throw new WireError("PROTOBUF_VALUE", `${JSON.stringify(text)} is not an RFC 3339 time`);
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
     number,
     number,
@@ -55,7 +55,7 @@ export function parseTimestamp(text: string): Timestamp {
     Number(m[10] ?? 0) > 59 ||
     Number(m[9] ?? 0) > 23
   ) {
-    throw new WireError("ERR_PROTOBUF_VALUE", `${JSON.stringify(text)} is not a valid time`);
+    throw new WireError("PROTOBUF_VALUE", `${JSON.stringify(text)} is not a valid time`);
   }
   const nanos = m[7] ? Number(m[7].padEnd(9, "0")) : 0;
   return { seconds: date.getTime() / 1000 - offsetMinutes * 60, nanos };

@@ -35,7 +35,7 @@ export function parseEmbeddedJson(bytes: Uint8Array): unknown {
   try {
     return JSON.parse(text);
   } catch (cause) {
-    throw new WireError("ERR_PROTOBUF_VALUE", `embedded bytes are not JSON (${preview(text)})`, { cause });
+    throw new WireError("PROTOBUF_VALUE", `embedded bytes are not JSON (${preview(text)})`, { cause });
   }
 }
 
@@ -97,9 +97,9 @@ export function scalarFromJson(type: string, value: unknown): unknown {
     case "bytes":
       // Go's encoding/json reads []byte as padded standard base64.
       if (typeof value === "string" && base64.test(value)) return Buffer.from(value, "base64");
-      throw new WireError("ERR_PROTOBUF_VALUE", `expected base64 bytes, got ${describe(value)}`);
+      throw new WireError("PROTOBUF_VALUE", `expected base64 bytes, got ${describe(value)}`);
   }
-  throw new WireError("ERR_PROTOBUF_VALUE", `expected ${jsonTypeOf(type)}, got ${describe(value)}`);
+  throw new WireError("PROTOBUF_VALUE", `expected ${jsonTypeOf(type)}, got ${describe(value)}`);
 }
 
 /** The zero value Go's encoding/json leaves for `null` inside a list or map of scalars. */
@@ -114,7 +114,7 @@ function integerIn(value: unknown, range: { min: number; max: number }, type: st
   if (Number.isInteger(value) && (value as number) >= range.min && (value as number) <= range.max) {
     return value as number;
   }
-  throw new WireError("ERR_PROTOBUF_VALUE", `expected ${jsonTypeOf(type)}, got ${describe(value)}`);
+  throw new WireError("PROTOBUF_VALUE", `expected ${jsonTypeOf(type)}, got ${describe(value)}`);
 }
 
 function jsonTypeOf(type: string): string {

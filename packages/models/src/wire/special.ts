@@ -44,7 +44,7 @@ const protobufMagic = [0x6b, 0x38, 0x73, 0x00];
 const goZeroTimeSeconds = -62135596800;
 
 function fail(reason: string): never {
-  throw new WireError("ERR_PROTOBUF_VALUE", reason);
+  throw new WireError("PROTOBUF_VALUE", reason);
 }
 
 function timeCodec(micro: boolean): SpecialCodec {

@@ -108,5 +108,5 @@ function expectWireType(actual: number, expected: number): void {
 }
 
 function malformed(reason: string): WireError {
-  return new WireError("ERR_PROTOBUF_MESSAGE", reason);
+  return new WireError("PROTOBUF_MESSAGE", reason);
 }

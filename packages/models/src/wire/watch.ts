@@ -34,7 +34,7 @@ interface WatchEventMessage {
 /** The frame body for an event; the object must be a built-in kind with apiVersion and kind. */
 export function encodeWatchEvent(event: WireWatchEvent<object>): Uint8Array {
   if (!eventTypes.has(event.type)) {
-    throw new WireError("ERR_PROTOBUF_WATCH_EVENT", `unknown watch event type ${JSON.stringify(event.type)}`);
+    throw new WireError("PROTOBUF_WATCH_EVENT", `unknown watch event type ${JSON.stringify(event.type)}`);
   }
   const raw = encodeObject(event.object);
   return protoType(protoMessageNames.watchEvent).encode({ type: event.type, object: { raw } }).finish();
@@ -48,20 +48,20 @@ export function decodeWatchEvent(frame: Uint8Array): WireWatchEvent {
     message = messageType.decode(frame) as WatchEventMessage;
   } catch (cause) {
     const reason = `truncated or malformed watch event: ${reasonOf(cause)}`;
-    throw new WireError("ERR_PROTOBUF_WATCH_EVENT", reason, { cause });
+    throw new WireError("PROTOBUF_WATCH_EVENT", reason, { cause });
   }
   const type = message.type ?? "";
   if (!eventTypes.has(type)) {
-    throw new WireError("ERR_PROTOBUF_WATCH_EVENT", `unknown watch event type ${JSON.stringify(type)}`);
+    throw new WireError("PROTOBUF_WATCH_EVENT", `unknown watch event type ${JSON.stringify(type)}`);
   }
   const raw = message.object?.raw;
   if (!raw || raw.length === 0) {
-    throw new WireError("ERR_PROTOBUF_WATCH_EVENT", `${type} event carries no object`);
+    throw new WireError("PROTOBUF_WATCH_EVENT", `${type} event carries no object`);
   }
   // The apiserver embeds the enveloped protobuf object; accept embedded JSON too, as upstream does.
   const object = hasMagic(raw) ? decodeObject(raw) : parseEmbeddedJson(bytesOf(raw));
   if (typeof object !== "object" || object === null || Array.isArray(object)) {
-    throw new WireError("ERR_PROTOBUF_WATCH_EVENT", `${type} event object is not an object`);
+    throw new WireError("PROTOBUF_WATCH_EVENT", `${type} event object is not an object`);
   }
   return { type: type as WireWatchEventType, object: object as WireObject };
 }

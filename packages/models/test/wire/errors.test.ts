@@ -18,26 +18,26 @@ beforeAll(async () => {
 describe("decodeObject rejects", () => {
   test("bytes without the magic, naming what it found", () => {
     const json = errorOf(() => decodeObject(Buffer.from('{"kind":"ConfigMap"}')));
-    expect(json.code).toBe("ERR_PROTOBUF_MAGIC");
+    expect(json.code).toBe("PROTOBUF_MAGIC");
     expect(json.message).toContain('7b 22 6b 69 ("{\\"ki")');
     expect(json.message).toContain("looks like JSON");
-    expect(codeOf(() => decodeObject(new Uint8Array(0)))).toBe("ERR_PROTOBUF_MAGIC");
-    expect(codeOf(() => decodeObject(Uint8Array.of(0x6b, 0x38, 0x73)))).toBe("ERR_PROTOBUF_MAGIC");
+    expect(codeOf(() => decodeObject(new Uint8Array(0)))).toBe("PROTOBUF_MAGIC");
+    expect(codeOf(() => decodeObject(Uint8Array.of(0x6b, 0x38, 0x73)))).toBe("PROTOBUF_MAGIC");
     expect(codeOf(() => decodeObject(Uint8Array.of(0x6b, 0x38, 0x73, 0x01, 0x0a, 0x00)))).toBe(
-      "ERR_PROTOBUF_MAGIC",
+      "PROTOBUF_MAGIC",
     );
   });
 
   test("a truncated envelope", () => {
-    expect(codeOf(() => decodeObject(configMap.pb.subarray(0, 40)))).toBe("ERR_PROTOBUF_ENVELOPE");
+    expect(codeOf(() => decodeObject(configMap.pb.subarray(0, 40)))).toBe("PROTOBUF_ENVELOPE");
     expect(codeOf(() => decodeObject(configMap.pb.subarray(0, configMap.pb.length - 3)))).toBe(
-      "ERR_PROTOBUF_ENVELOPE",
+      "PROTOBUF_ENVELOPE",
     );
   });
 
   test("an envelope with an invalid wire type or a content encoding it cannot read", () => {
     expect(codeOf(() => decodeObject(Buffer.concat([protoMagic, Uint8Array.of(0x0f, 0x01)])))).toBe(
-      "ERR_PROTOBUF_ENVELOPE",
+      "PROTOBUF_ENVELOPE",
     );
     const gzip = seal({ raw: Uint8Array.of(0x1f, 0x8b), contentEncoding: "gzip" });
     expect(errorOf(() => decodeObject(gzip)).message).toContain('"gzip"');
@@ -48,7 +48,7 @@ describe("decodeObject rejects", () => {
       .encode({ metadata: { name: "truncated", namespace: "ns" }, data: { key: "value" } })
       .finish();
     const error = errorOf(() => decodeObject(seal({ raw: raw.subarray(0, raw.length - 2) })));
-    expect(error.code).toBe("ERR_PROTOBUF_MESSAGE");
+    expect(error.code).toBe("PROTOBUF_MESSAGE");
     expect(error.message).toContain('"ConfigMap" in "v1"');
   });
 
@@ -56,7 +56,7 @@ describe("decodeObject rejects", () => {
     // ConfigMap.immutable (bool, varint) sent length-delimited: protobufjs alone would read it as
     // `immutable: false`; Go rejects it, and so does the codec.
     const error = errorOf(() => decodeObject(seal({ raw: Uint8Array.of(0x22, 0x00) })));
-    expect(error.code).toBe("ERR_PROTOBUF_MESSAGE");
+    expect(error.code).toBe("PROTOBUF_MESSAGE");
     expect(error.field).toBe("immutable");
     expect(error.reason).toContain("wrong wire type 2 (expected 0)");
   });
@@ -65,18 +65,18 @@ describe("decodeObject rejects", () => {
     // metadata (2 bytes) holds a name that says it is 5 bytes long: it would spill into the parent.
     const raw = Uint8Array.of(0x0a, 0x02, 0x0a, 0x05, 0x20, 0x01, 0x20, 0x01, 0x20);
     const error = errorOf(() => decodeObject(seal({ raw })));
-    expect(error.code).toBe("ERR_PROTOBUF_MESSAGE");
+    expect(error.code).toBe("PROTOBUF_MESSAGE");
     expect(error.field).toBe("metadata.name");
   });
 
   test("kinds without a protobuf message, naming them", () => {
     const widget = errorOf(() => decodeObject(seal({ apiVersion: "example.com/v1", kind: "Widget" })));
-    expect(widget.code).toBe("ERR_PROTOBUF_UNKNOWN_KIND");
+    expect(widget.code).toBe("PROTOBUF_UNKNOWN_KIND");
     expect(widget.message).toContain('"Widget" in "example.com/v1"');
     expect(codeOf(() => decodeObject(seal({ apiVersion: "meta.k8s.io/v1", kind: "Table" })))).toBe(
-      "ERR_PROTOBUF_UNKNOWN_KIND",
+      "PROTOBUF_UNKNOWN_KIND",
     );
-    expect(codeOf(() => decodeObject(seal({ apiVersion: "", kind: "" })))).toBe("ERR_PROTOBUF_UNKNOWN_KIND");
+    expect(codeOf(() => decodeObject(seal({ apiVersion: "", kind: "" })))).toBe("PROTOBUF_UNKNOWN_KIND");
   });
 
   test("embedded JSON that does not parse, naming the field", () => {
@@ -86,7 +86,7 @@ describe("decodeObject rejects", () => {
       })
       .finish();
     const error = errorOf(() => decodeObject(seal({ raw })));
-    expect(error.code).toBe("ERR_PROTOBUF_VALUE");
+    expect(error.code).toBe("PROTOBUF_VALUE");
     expect(error.field).toBe("metadata.managedFields[0].fieldsV1");
   });
 
@@ -118,17 +118,17 @@ describe("decodeObject rejects", () => {
 describe("encodeObject rejects", () => {
   test("kinds without a protobuf message", () => {
     expect(codeOf(() => encodeObject({ apiVersion: "example.com/v1", kind: "Widget" }))).toBe(
-      "ERR_PROTOBUF_UNKNOWN_KIND",
+      "PROTOBUF_UNKNOWN_KIND",
     );
     expect(codeOf(() => encodeObject({ apiVersion: "meta.k8s.io/v1", kind: "Table", rows: [] }))).toBe(
-      "ERR_PROTOBUF_UNKNOWN_KIND",
+      "PROTOBUF_UNKNOWN_KIND",
     );
   });
 
   test("an object without apiVersion/kind", () => {
-    expect(codeOf(() => encodeObject({ metadata: { name: "x" } }))).toBe("ERR_PROTOBUF_NO_KIND");
+    expect(codeOf(() => encodeObject({ metadata: { name: "x" } }))).toBe("PROTOBUF_NO_KIND");
     expect(codeOf(() => encodeObject({ apiVersion: "v1", metadata: { name: "x" } }))).toBe(
-      "ERR_PROTOBUF_NO_KIND",
+      "PROTOBUF_NO_KIND",
     );
   });
 
@@ -182,7 +182,7 @@ describe("encodeObject rejects", () => {
     ["a scalar for a message", { spec: "nope" }, "spec", /expected an object, got string/],
   ])("%s, naming the field", (_, body, field, reason) => {
     const error = errorOf(() => encodeObject({ apiVersion: "apps/v1", kind: "Deployment", ...body }));
-    expect(error.code).toBe("ERR_PROTOBUF_VALUE");
+    expect(error.code).toBe("PROTOBUF_VALUE");
     expect(error.field).toBe(field);
     expect(error.reason).toMatch(reason);
   });
@@ -191,7 +191,7 @@ describe("encodeObject rejects", () => {
     const error = errorOf(() =>
       encodeObject({ apiVersion: "v1", kind: "ConfigMap", binaryData: { blob: "not base64!" } }),
     );
-    expect(error.code).toBe("ERR_PROTOBUF_VALUE");
+    expect(error.code).toBe("PROTOBUF_VALUE");
     expect(error.field).toBe("binaryData[blob]");
   });
 });

@@ -32,15 +32,20 @@ export function unseal(bytes: Uint8Array): { apiVersion: string; kind: string; r
   return { ...envelope.typeMeta, raw: envelope.raw };
 }
 
-/** The WireError `run` throws; any other outcome fails the test. */
-export function errorOf(run: () => unknown): WireError {
+/** The error of class `type` (WireError by default) that `run` throws; any other outcome fails the test. */
+export function errorOf<E extends Error = WireError>(
+  run: () => unknown,
+  type: abstract new (...args: never[]) => E = WireError as unknown as abstract new (
+    ...args: never[]
+  ) => E,
+): E {
   try {
     run();
   } catch (error) {
-    if (error instanceof WireError) return error;
+    if (error instanceof type) return error;
     throw error;
   }
-  throw new Error("expected a WireError, but nothing was thrown");
+  throw new Error(`expected a ${type.name}, but nothing was thrown`);
 }
 
 export function codeOf(run: () => unknown): string {

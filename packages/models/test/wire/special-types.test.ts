@@ -102,7 +102,7 @@ describe("metav1.Duration (Go duration strings)", () => {
   });
 
   test.each(["", "5", "1d", "s", "1.5.5s", "-", "9223372036854775808ns"])("rejects %j", (text) => {
-    expect(() => parseDuration(text)).toThrow(expect.objectContaining({ code: "ERR_PROTOBUF_VALUE" }));
+    expect(() => parseDuration(text)).toThrow(expect.objectContaining({ code: "PROTOBUF_VALUE" }));
   });
 });
 

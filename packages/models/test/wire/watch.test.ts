@@ -77,41 +77,37 @@ describe("watch events", () => {
 
 describe("bad watch frames", () => {
   test("bytes that are not a WatchEvent", () => {
-    expect(codeOf(() => decodeWatchEvent(Uint8Array.of(0x0a, 0x10, 0x41)))).toBe("ERR_PROTOBUF_WATCH_EVENT");
-    expect(codeOf(() => decodeWatchEvent(Uint8Array.of(0xff, 0xff)))).toBe("ERR_PROTOBUF_WATCH_EVENT");
+    expect(codeOf(() => decodeWatchEvent(Uint8Array.of(0x0a, 0x10, 0x41)))).toBe("PROTOBUF_WATCH_EVENT");
+    expect(codeOf(() => decodeWatchEvent(Uint8Array.of(0xff, 0xff)))).toBe("PROTOBUF_WATCH_EVENT");
   });
 
   test("an unknown or missing event type", () => {
     const raw = encodeObject(configMap);
-    expect(codeOf(() => decodeWatchEvent(frame({ type: "RENAMED", raw })))).toBe("ERR_PROTOBUF_WATCH_EVENT");
-    expect(codeOf(() => decodeWatchEvent(frame({ type: "", raw })))).toBe("ERR_PROTOBUF_WATCH_EVENT");
+    expect(codeOf(() => decodeWatchEvent(frame({ type: "RENAMED", raw })))).toBe("PROTOBUF_WATCH_EVENT");
+    expect(codeOf(() => decodeWatchEvent(frame({ type: "", raw })))).toBe("PROTOBUF_WATCH_EVENT");
   });
 
   test("an event without an object, or with one that is not an object", () => {
-    expect(codeOf(() => decodeWatchEvent(frame({})))).toBe("ERR_PROTOBUF_WATCH_EVENT");
-    expect(codeOf(() => decodeWatchEvent(frame({ raw: Buffer.from("[1,2]") })))).toBe(
-      "ERR_PROTOBUF_WATCH_EVENT",
-    );
-    expect(codeOf(() => decodeWatchEvent(frame({ raw: Buffer.from("not json") })))).toBe(
-      "ERR_PROTOBUF_VALUE",
-    );
+    expect(codeOf(() => decodeWatchEvent(frame({})))).toBe("PROTOBUF_WATCH_EVENT");
+    expect(codeOf(() => decodeWatchEvent(frame({ raw: Buffer.from("[1,2]") })))).toBe("PROTOBUF_WATCH_EVENT");
+    expect(codeOf(() => decodeWatchEvent(frame({ raw: Buffer.from("not json") })))).toBe("PROTOBUF_VALUE");
   });
 
   test("an embedded object that is damaged keeps the envelope's error code", () => {
     const raw = encodeObject(configMap);
     expect(codeOf(() => decodeWatchEvent(frame({ raw: raw.subarray(0, raw.length - 5) })))).toBe(
-      "ERR_PROTOBUF_ENVELOPE",
+      "PROTOBUF_ENVELOPE",
     );
   });
 
   test("encoding rejects unknown event types and kinds without a protobuf form", () => {
     expect(codeOf(() => encodeWatchEvent({ type: "UPSERTED" as "ADDED", object: configMap }))).toBe(
-      "ERR_PROTOBUF_WATCH_EVENT",
+      "PROTOBUF_WATCH_EVENT",
     );
     expect(
       codeOf(() =>
         encodeWatchEvent({ type: "ADDED", object: { apiVersion: "example.com/v1", kind: "Widget" } }),
       ),
-    ).toBe("ERR_PROTOBUF_UNKNOWN_KIND");
+    ).toBe("PROTOBUF_UNKNOWN_KIND");
   });
 });

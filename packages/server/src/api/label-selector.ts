@@ -3,14 +3,15 @@
  * `a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`, `a>1`, `a<1`; comma = AND.
  * Hand-written: no maintained JS library parses this grammar.
  */
+import { KubesdkError } from "@kubesdk/models";
 export type LabelRequirement =
   | { readonly key: string; readonly op: "=" | "!="; readonly value: string }
   | { readonly key: string; readonly op: "in" | "notin"; readonly values: readonly string[] }
   | { readonly key: string; readonly op: "exists" | "!" }
   | { readonly key: string; readonly op: ">" | "<"; readonly value: number };
 
-export class SelectorParseError extends Error {
-  readonly code = "ERR_SELECTOR";
+export class SelectorParseError extends KubesdkError {
+  readonly code = "SELECTOR_PARSE" as const;
 }
 
 const NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;

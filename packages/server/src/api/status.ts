@@ -2,38 +2,24 @@
  * Status bodies exactly as upstream writes them (docs/api-semantics.md §1): key order kind,
  * apiVersion, metadata, status, message, reason, details, code.
  */
-export interface StatusCause {
-  reason?: string;
-  message?: string;
-  field?: string;
-}
+import { KubesdkError, type metaV1 } from "@kubesdk/models";
+export type StatusCause = metaV1.StatusCause;
+export type StatusDetails = metaV1.StatusDetails;
 
-export interface StatusDetails {
-  name?: string;
-  group?: string;
-  kind?: string;
-  uid?: string;
-  causes?: StatusCause[];
-  retryAfterSeconds?: number;
-}
-
-export interface Status {
-  kind: "Status";
-  apiVersion: "v1";
-  metadata: { continue?: string; resourceVersion?: string };
-  status: "Failure" | "Success";
-  message?: string;
-  reason?: string;
-  details?: StatusDetails;
-  code?: number;
-}
+/** The Status the server writes: kind, apiVersion, metadata and status are always set. */
+export type Status = metaV1.Status &
+  Required<Pick<metaV1.Status, "kind" | "apiVersion" | "metadata">> & {
+    status: "Failure" | "Success";
+  };
 
 /** A request failure that the HTTP layer writes as a Status body with `status.code`. */
-export class StatusError extends Error {
+export class StatusError extends KubesdkError {
+  readonly code = "STATUS_ERROR" as const;
   constructor(readonly status: Status) {
     super(status.message ?? status.reason ?? "error");
   }
-  get code(): number {
+  /** The HTTP code the Status is written with. */
+  get statusCode(): number {
     return this.status.code ?? 500;
   }
 }

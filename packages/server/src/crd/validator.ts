@@ -4,6 +4,7 @@
  * errors by apiextensions-apiserver), e.g.
  * `spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`.
  */
+import { KubesdkError } from "@kubesdk/models";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { FieldError } from "../api/status.js";
@@ -61,8 +62,8 @@ function newAjv(): Ajv {
 let shared: Ajv | undefined;
 
 /** A schema ajv cannot compile (e.g. a pattern that is not an ECMAScript regular expression). */
-export class SchemaCompileError extends Error {
-  readonly code = "ERR_SCHEMA_COMPILE";
+export class SchemaCompileError extends KubesdkError {
+  readonly code = "SCHEMA_COMPILE" as const;
 }
 
 export type SchemaValidator = (obj: unknown) => FieldError[];

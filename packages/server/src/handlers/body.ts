@@ -32,7 +32,7 @@ export function decodeProtobufBody(raw: Buffer, kind: string): Record<string, un
   } catch (e) {
     if (!(e instanceof WireError)) throw e;
     const why =
-      e.code === "ERR_PROTOBUF_MAGIC"
+      e.code === "PROTOBUF_MAGIC"
         ? `provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] (${raw.subarray(0, 256).toString("utf8")})`
         : e.message;
     throw errors.badRequest(`the object provided is unrecognized (must be of type ${kind}): ${why}`);

@@ -4,7 +4,7 @@
  * body win over query parameters.
  */
 import { nowTimestamp } from "../api/names.js";
-import { errors, failure } from "../api/status.js";
+import { errors, failure, StatusError } from "../api/status.js";
 import type { ServedResource } from "../resources/served.js";
 import {
   type ApiResponse,
@@ -132,7 +132,7 @@ export async function deleteCollection(
       out.push((res.body as KubeObject).kind === "Status" ? item : (res.body as KubeObject));
     } catch (e) {
       // Deleted concurrently: upstream ignores NotFound here.
-      if ((e as { code?: number }).code !== 404) throw e;
+      if (!(e instanceof StatusError) || e.statusCode !== 404) throw e;
     }
   }
   const body = listed.body as Record<string, unknown>;

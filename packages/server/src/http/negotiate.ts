@@ -2,6 +2,18 @@
  * Accept negotiation as the apiserver does it: a list of media ranges with
  * q-values and `as=`/`g=`/`v=` parameters for Table and metadata-only forms.
  */
+import {
+  APPLY_PATCH_CBOR_MEDIA_TYPE,
+  APPLY_PATCH_MEDIA_TYPE,
+  JSON_MEDIA_TYPE,
+  JSON_PATCH_MEDIA_TYPE,
+  MERGE_PATCH_MEDIA_TYPE,
+  mediaTypeOf,
+  PROTOBUF_MEDIA_TYPE,
+  PROTOBUF_WATCH_MEDIA_TYPE,
+  STRATEGIC_MERGE_PATCH_MEDIA_TYPE,
+  YAML_MEDIA_TYPE,
+} from "@kubesdk/models";
 export type Encoding = "json" | "yaml" | "protobuf";
 export type Shape = "Table" | "PartialObjectMetadata" | "PartialObjectMetadataList";
 
@@ -13,13 +25,13 @@ export interface MediaChoice {
   readonly pretty: boolean;
 }
 
-export const ACCEPTED_TYPES = ["application/json", "application/yaml", "application/vnd.kubernetes.protobuf"];
+export const ACCEPTED_TYPES = [JSON_MEDIA_TYPE, YAML_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE];
 export const STREAM_ACCEPTED_TYPES = [
-  "application/json",
-  "application/yaml",
-  "application/vnd.kubernetes.protobuf",
+  JSON_MEDIA_TYPE,
+  YAML_MEDIA_TYPE,
+  PROTOBUF_MEDIA_TYPE,
   "application/json;stream=watch",
-  "application/vnd.kubernetes.protobuf;stream=watch",
+  PROTOBUF_WATCH_MEDIA_TYPE,
 ];
 
 interface MediaRange {
@@ -57,13 +69,13 @@ function parseAccept(header: string): MediaRange[] {
 
 function encodingOf(type: string, protobufAllowed: boolean): Encoding | undefined {
   switch (type) {
-    case "application/json":
+    case JSON_MEDIA_TYPE:
     case "application/*":
     case "*/*":
       return "json";
-    case "application/yaml":
+    case YAML_MEDIA_TYPE:
       return "yaml";
-    case "application/vnd.kubernetes.protobuf":
+    case PROTOBUF_MEDIA_TYPE:
       return protobufAllowed ? "protobuf" : undefined;
     default:
       return undefined;
@@ -111,24 +123,24 @@ export type BodyType =
   | "apply";
 
 export function bodyTypeOf(contentType: string | undefined): BodyType | undefined {
-  const base = (contentType ?? "application/json").split(";")[0]?.trim().toLowerCase();
+  const base = mediaTypeOf(contentType ?? JSON_MEDIA_TYPE);
   switch (base) {
     case "":
-    case "application/json":
+    case JSON_MEDIA_TYPE:
       return "json";
-    case "application/yaml":
+    case YAML_MEDIA_TYPE:
       return "yaml";
-    case "application/vnd.kubernetes.protobuf":
+    case PROTOBUF_MEDIA_TYPE:
       return "protobuf";
-    case "application/json-patch+json":
+    case JSON_PATCH_MEDIA_TYPE:
       return "json-patch";
-    case "application/merge-patch+json":
+    case MERGE_PATCH_MEDIA_TYPE:
       return "merge-patch";
-    case "application/strategic-merge-patch+json":
+    case STRATEGIC_MERGE_PATCH_MEDIA_TYPE:
       return "strategic-merge-patch";
-    case "application/apply-patch+yaml":
-    case "application/apply-patch+cbor":
-      return base === "application/apply-patch+yaml" ? "apply" : undefined;
+    case APPLY_PATCH_MEDIA_TYPE:
+    case APPLY_PATCH_CBOR_MEDIA_TYPE:
+      return base === APPLY_PATCH_MEDIA_TYPE ? "apply" : undefined;
     default:
       return undefined;
   }

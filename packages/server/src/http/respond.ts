@@ -1,15 +1,15 @@
 /** Writing API responses: JSON (with upstream's trailing newline), YAML, and Status errors. */
 import type { ServerResponse } from "node:http";
-import { encodeObject } from "@kubesdk/models";
+import { encodeObject, JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE, YAML_MEDIA_TYPE } from "@kubesdk/models";
 import YAML from "yaml";
 import { StatusError } from "../api/status.js";
 import type { MediaChoice } from "./negotiate.js";
 
 export function contentTypeFor(choice: MediaChoice): string {
-  if (choice.encoding === "yaml") return "application/yaml";
-  if (choice.encoding === "protobuf") return "application/vnd.kubernetes.protobuf";
+  if (choice.encoding === "yaml") return YAML_MEDIA_TYPE;
+  if (choice.encoding === "protobuf") return PROTOBUF_MEDIA_TYPE;
   // Upstream labels Table and metadata-only responses plain application/json.
-  return "application/json";
+  return JSON_MEDIA_TYPE;
 }
 
 export function encodeBody(body: unknown, choice: MediaChoice): Buffer {
@@ -79,6 +79,6 @@ export function writeError(res: ServerResponse, err: unknown): void {
   }
   const retry = status.status.details?.retryAfterSeconds;
   const headers: Record<string, string> = retry && retry > 0 ? { "Retry-After": String(retry) } : {};
-  if (!res.headersSent) writeBody(res, status.code, status.status, errorChoice(res), headers);
+  if (!res.headersSent) writeBody(res, status.statusCode, status.status, errorChoice(res), headers);
   else res.destroy();
 }

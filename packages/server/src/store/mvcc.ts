@@ -1,3 +1,4 @@
+import { KubesdkError } from "@kubesdk/models";
 import { SortedKeys } from "./sorted-keys.js";
 
 /** A stored Kubernetes object as plain JSON. The store treats it as immutable. */
@@ -29,8 +30,8 @@ export interface HistoryWindow {
 export const DEFAULT_HISTORY: HistoryWindow = { revisions: 100_000, maxAgeMs: 15 * 60_000 };
 
 /** Thrown when a read asks for a revision older than the retained history. */
-export class CompactedError extends Error {
-  readonly code = "ERR_COMPACTED";
+export class CompactedError extends KubesdkError {
+  readonly code = "COMPACTED" as const;
   constructor(
     readonly requested: number,
     readonly compacted: number,
@@ -40,9 +41,9 @@ export class CompactedError extends Error {
 }
 
 /** Thrown by create when the key exists and by update/delete when it does not or the expected revision differs. */
-export class PreconditionError extends Error {
+export class PreconditionError extends KubesdkError {
   constructor(
-    readonly code: "ERR_EXISTS" | "ERR_MISSING" | "ERR_REVISION",
+    readonly code: "EXISTS" | "MISSING" | "REVISION",
     readonly key: string,
   ) {
     super(`${code} ${key}`);
@@ -225,7 +226,7 @@ export class MvccStore {
     const b = this.bucket(bucket);
     const versions = b.versions.get(key);
     const latest = versions?.[versions.length - 1];
-    if (latest?.obj) throw new PreconditionError("ERR_EXISTS", key);
+    if (latest?.obj) throw new PreconditionError("EXISTS", key);
     return this.commit(b, bucket, key, obj, latest?.obj ?? null, "ADDED");
   }
 
@@ -233,8 +234,8 @@ export class MvccStore {
   update(bucket: string, key: string, obj: StoredObject, expectRev?: number): StoredObject {
     const b = this.bucket(bucket);
     const latest = lastVersion(b, key);
-    if (!latest?.obj) throw new PreconditionError("ERR_MISSING", key);
-    if (expectRev !== undefined && latest.rev !== expectRev) throw new PreconditionError("ERR_REVISION", key);
+    if (!latest?.obj) throw new PreconditionError("MISSING", key);
+    if (expectRev !== undefined && latest.rev !== expectRev) throw new PreconditionError("REVISION", key);
     return this.commit(b, bucket, key, obj, latest.obj, "MODIFIED");
   }
 
@@ -242,8 +243,8 @@ export class MvccStore {
   delete(bucket: string, key: string, expectRev?: number): StoredObject {
     const b = this.bucket(bucket);
     const latest = lastVersion(b, key);
-    if (!latest?.obj) throw new PreconditionError("ERR_MISSING", key);
-    if (expectRev !== undefined && latest.rev !== expectRev) throw new PreconditionError("ERR_REVISION", key);
+    if (!latest?.obj) throw new PreconditionError("MISSING", key);
+    if (expectRev !== undefined && latest.rev !== expectRev) throw new PreconditionError("REVISION", key);
     return this.commit(b, bucket, key, null, latest.obj, "DELETED");
   }
 

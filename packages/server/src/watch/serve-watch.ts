@@ -6,7 +6,7 @@
  * timeout.
  */
 import type { ServerResponse } from "node:http";
-import { encodeWatchEvent } from "@kubesdk/models";
+import { encodeWatchEvent, JSON_MEDIA_TYPE, PROTOBUF_WATCH_MEDIA_TYPE } from "@kubesdk/models";
 import { type Status, StatusError } from "../api/status.js";
 import { type HandlerContext, type KubeObject, listPrefix, present } from "../handlers/context.js";
 import { buildFilter } from "../handlers/filter.js";
@@ -97,10 +97,10 @@ export async function serveWatch(
   res.writeHead(200, {
     "Content-Type":
       choice.encoding === "protobuf"
-        ? "application/vnd.kubernetes.protobuf;stream=watch"
+        ? PROTOBUF_WATCH_MEDIA_TYPE
         : choice.shape
           ? contentTypeFor(choice)
-          : "application/json",
+          : JSON_MEDIA_TYPE,
     "Cache-Control": "no-cache, private",
     "Transfer-Encoding": "chunked",
   });

@@ -1,14 +1,16 @@
-import { mediaTypeOf, PROTOBUF_MEDIA_TYPE } from "../http/media-type.js";
+import { KubesdkError, mediaTypeOf, PROTOBUF_MEDIA_TYPE } from "@kubesdk/models";
+import { decodeJsonBody } from "../http/json-body.js";
 import { excerptBytes, hexExcerpt } from "./base.js";
 import { decodeProtobufStatus } from "./protobuf-status.js";
 import {
-  isStatusBody,
+  failureStatus,
   reasonForHttpCode,
-  type StatusBody,
+  type Status,
   type StatusCause,
   type StatusDetails,
   type StatusReason,
 } from "./status.js";
+import { checkStatus, isStatusBody } from "./status-schema.js";
 
 /** Which request an {@link ApiError} answered (path without query string). */
 export interface ApiErrorRequest {
@@ -19,35 +21,32 @@ export interface ApiErrorRequest {
 /** Retry-After values above this are clipped: a broken proxy must not park a client for hours. */
 export const MAX_RETRY_AFTER_SECONDS = 60;
 
+/** What an {@link ApiError} is built from. */
+export type ApiErrorInit = Pick<ApiError, "status" | "statusCode" | "reason" | "message"> &
+  Partial<Pick<ApiError, "retryAfterSeconds" | "bodyExcerpt" | "request">>;
+
 /**
- * The API server (or something in front of it) answered with a failure. `code` is the HTTP code
- * (or `Status.code` for watch ERROR events), `reason` the Status reason, or one derived from the code
- * when the body was not a Status; `bodyExcerpt` then holds the start of that body.
+ * The API server (or something in front of it) answered with a failure. `code` is always
+ * `"API_ERROR"`; `statusCode` is the HTTP code (or `Status.code` for watch ERROR events), `reason`
+ * the Status reason, or one derived from the code when the body was not a Status; `bodyExcerpt`
+ * then holds the start of that body.
  */
-export class ApiError extends Error {
-  readonly code: number;
+export class ApiError extends KubesdkError {
+  readonly code = "API_ERROR" as const;
+  readonly statusCode: number;
   readonly reason: StatusReason | (string & {});
   readonly details: StatusDetails | undefined;
-  /** The Status as sent by the server, or one built from the HTTP code when the body was not a Status. */
-  readonly status: StatusBody;
+  /** The Status as sent by the server (ill-typed fields dropped), or one built from the HTTP code. */
+  readonly status: Status;
   /** From the Retry-After header or `details.retryAfterSeconds`; undefined when neither was given. */
   readonly retryAfterSeconds: number | undefined;
   readonly bodyExcerpt: string | undefined;
   readonly request: ApiErrorRequest | undefined;
 
-  constructor(init: {
-    status: StatusBody;
-    code: number;
-    reason: string;
-    message: string;
-    retryAfterSeconds?: number | undefined;
-    bodyExcerpt?: string | undefined;
-    request?: ApiErrorRequest | undefined;
-  }) {
+  constructor(init: ApiErrorInit) {
     super(init.message);
-    this.name = "ApiError";
     this.status = init.status;
-    this.code = init.code;
+    this.statusCode = init.statusCode;
     this.reason = init.reason;
     this.details = init.status.details;
     this.retryAfterSeconds = init.retryAfterSeconds;
@@ -70,19 +69,23 @@ export interface FromStatusOptions {
   readonly now?: number;
 }
 
-/** Builds an ApiError from a Status body, tolerating missing or mistyped optional fields. */
-export function apiErrorFromStatus(raw: StatusBody, options: FromStatusOptions = {}): ApiError {
-  const status = normalizeStatus(raw);
+/**
+ * Builds an ApiError from a Status body. Its shape is checked: ill-typed fields are ignored (the
+ * HTTP code stands in for them) and named at the end of the message.
+ */
+export function apiErrorFromStatus(raw: object, options: FromStatusOptions = {}): ApiError {
+  const { status, problems } = checkStatus(raw);
   const httpCode = options.httpCode !== undefined && options.httpCode >= 400 ? options.httpCode : undefined;
-  const code = status.code ?? httpCode ?? 500;
-  const reason = status.reason ?? reasonForHttpCode(code);
+  const statusCode = status.code ?? httpCode ?? 500;
+  const reason = status.reason ?? reasonForHttpCode(statusCode);
   const retryAfterSeconds =
-    parseRetryAfter(options.retryAfterHeader, options.now) ?? positive(status.details?.retryAfterSeconds);
+    parseRetryAfter(options.retryAfterHeader, options.now) ?? status.details?.retryAfterSeconds;
+  const message = status.message ?? `${reason} (HTTP ${statusCode})`;
   return new ApiError({
     status,
-    code,
+    statusCode,
     reason,
-    message: status.message ?? `${reason} (HTTP ${code})`,
+    message: problems.length === 0 ? message : `${message} [malformed Status: ${problems.join("; ")}]`,
     retryAfterSeconds: clipRetryAfter(retryAfterSeconds),
     request: options.request,
   });
@@ -112,29 +115,21 @@ export function apiErrorFromResponse(response: FailedResponse, now = Date.now())
       now,
     });
   }
-  const code = response.statusCode;
-  const reason = reasonForHttpCode(code);
+  const statusCode = response.statusCode;
+  const reason = reasonForHttpCode(statusCode);
   const empty = response.body.length === 0;
   const bodyExcerpt = empty ? undefined : protobuf ? hexExcerpt(response.body) : excerptBytes(response.body);
   const message = empty
-    ? `the server responded with HTTP ${code} and an empty body`
+    ? `the server responded with HTTP ${statusCode} and an empty body`
     : protobuf
-      ? `the server responded with HTTP ${code} and a protobuf body that is not a readable Status (${decoded.problem}): ${bodyExcerpt}`
-      : `the server responded with HTTP ${code} (${response.contentType ?? "no content type"}): ${bodyExcerpt}`;
+      ? `the server responded with HTTP ${statusCode} and a protobuf body that is not a readable Status (${decoded.problem}): ${bodyExcerpt}`
+      : `the server responded with HTTP ${statusCode} (${response.contentType ?? "no content type"}): ${bodyExcerpt}`;
   const retryAfterSeconds = clipRetryAfter(parseRetryAfter(response.retryAfter, now));
-  const status: StatusBody = {
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Failure",
-    message,
-    reason,
-    code,
-    ...(retryAfterSeconds !== undefined ? { details: { retryAfterSeconds } } : {}),
-  };
+  const details = retryAfterSeconds !== undefined ? { retryAfterSeconds } : undefined;
+  const status = failureStatus(statusCode, reason, message, details);
   return new ApiError({
     status,
-    code,
+    statusCode,
     reason,
     message,
     retryAfterSeconds,
@@ -157,66 +152,13 @@ function clipRetryAfter(seconds: number | undefined): number | undefined {
   return seconds === undefined ? undefined : Math.min(seconds, MAX_RETRY_AFTER_SECONDS);
 }
 
-function positive(n: unknown): number | undefined {
-  return typeof n === "number" && Number.isFinite(n) && n > 0 ? n : undefined;
-}
-
-function jsonStatus(body: Uint8Array): { readonly status: StatusBody } | { readonly problem: string } {
+function jsonStatus(body: Uint8Array): { readonly status: object } | { readonly problem: string } {
   if (body.length === 0) return { problem: "empty body" };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(new TextDecoder().decode(body));
+    parsed = decodeJsonBody(body, undefined);
   } catch {
     return { problem: "not JSON" };
   }
   return isStatusBody(parsed) ? { status: parsed } : { problem: "not a Status" };
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === "string" && v !== "" ? v : undefined;
-}
-
-// Servers and proxies are not trusted to send well-typed Status objects; keep only well-typed fields.
-function normalizeStatus(raw: StatusBody): StatusBody & { code?: number; reason?: string; message?: string } {
-  const r = raw as unknown as Record<string, unknown>;
-  const code = typeof r.code === "number" && Number.isInteger(r.code) && r.code > 0 ? r.code : undefined;
-  const details = normalizeDetails(r.details);
-  const metadata =
-    typeof r.metadata === "object" && r.metadata !== null ? (r.metadata as StatusBody["metadata"]) : {};
-  return {
-    kind: "Status",
-    apiVersion: str(r.apiVersion) ?? "v1",
-    metadata,
-    status: str(r.status) ?? "Failure",
-    ...optional("message", str(r.message)),
-    ...optional("reason", str(r.reason)),
-    ...optional("details", details),
-    ...optional("code", code),
-  };
-}
-
-function normalizeDetails(value: unknown): StatusDetails | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const d = value as Record<string, unknown>;
-  const causes = Array.isArray(d.causes)
-    ? d.causes
-        .filter((c): c is Record<string, unknown> => typeof c === "object" && c !== null)
-        .map((c) => ({
-          ...optional("reason", str(c.reason)),
-          ...optional("message", str(c.message)),
-          ...optional("field", str(c.field)),
-        }))
-    : undefined;
-  return {
-    ...optional("name", str(d.name)),
-    ...optional("group", str(d.group)),
-    ...optional("kind", str(d.kind)),
-    ...optional("uid", str(d.uid)),
-    ...optional("causes", causes),
-    ...optional("retryAfterSeconds", positive(d.retryAfterSeconds)),
-  };
-}
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [P in K]: V });
 }

@@ -1,12 +1,5 @@
-/** Base of every kubesdk error that is not an API Status: a stable string `code` to switch on. */
-export abstract class KubesdkError extends Error {
-  abstract readonly code: string;
-
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+// The root error class lives in @kubesdk/models (the lowest package); transport re-exports it.
+export { KubesdkError } from "@kubesdk/models";
 
 /** Shortens text for error messages: at most `max` characters, control characters made visible. */
 export function excerpt(text: string, max = 200): string {

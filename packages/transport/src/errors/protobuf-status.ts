@@ -4,12 +4,12 @@
  * so an ApiError is built from either encoding the same way.
  */
 import { decodeObject } from "@kubesdk/models";
-import { isStatusBody, type StatusBody } from "./status.js";
+import { isStatusBody } from "./status-schema.js";
 
-/** The Status in an enveloped protobuf body, or why there is none. */
+/** The Status in an enveloped protobuf body (its fields still to be checked), or why there is none. */
 export function decodeProtobufStatus(
   body: Uint8Array,
-): { readonly status: StatusBody } | { readonly problem: string } {
+): { readonly status: object } | { readonly problem: string } {
   let decoded: unknown;
   try {
     decoded = decodeObject(body);

@@ -1,35 +1,11 @@
-/** One reason a request failed, as listed in `Status.details.causes`. */
-export interface StatusCause {
-  readonly reason?: string;
-  readonly message?: string;
-  readonly field?: string;
-}
-
-/** `Status.details`: what the failure was about, plus machine-readable causes. */
-export interface StatusDetails {
-  readonly name?: string;
-  readonly group?: string;
-  readonly kind?: string;
-  readonly uid?: string;
-  readonly causes?: readonly StatusCause[];
-  readonly retryAfterSeconds?: number;
-}
+import type { metaV1 } from "@kubesdk/models";
 
 /** The `meta/v1 Status` body the API server sends for every failure (and some successes). */
-export interface StatusBody {
-  readonly kind: "Status";
-  readonly apiVersion: string;
-  readonly metadata?: {
-    readonly resourceVersion?: string;
-    readonly continue?: string;
-    readonly [key: string]: unknown;
-  };
-  readonly status?: "Success" | "Failure" | (string & {});
-  readonly message?: string;
-  readonly reason?: string;
-  readonly details?: StatusDetails;
-  readonly code?: number;
-}
+export type Status = metaV1.Status;
+/** One reason a request failed, as listed in `Status.details.causes`. */
+export type StatusCause = metaV1.StatusCause;
+/** `Status.details`: what the failure was about, plus machine-readable causes. */
+export type StatusDetails = metaV1.StatusDetails;
 
 /** Reasons the API server uses in `Status.reason` (any other string may appear too). */
 export type StatusReason =
@@ -52,11 +28,6 @@ export type StatusReason =
   | "InternalError"
   | "ServiceUnavailable"
   | "Unknown";
-
-/** True for a JSON value shaped like a Status (kind "Status"); fields are checked when read. */
-export function isStatusBody(value: unknown): value is StatusBody {
-  return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "Status";
-}
 
 /** The reason a server would give for an HTTP code, used when the body is not a Status. */
 export function reasonForHttpCode(code: number): StatusReason {
@@ -92,4 +63,23 @@ export function reasonForHttpCode(code: number): StatusReason {
     default:
       return code >= 500 ? "InternalError" : "Unknown";
   }
+}
+
+/** A Failure Status as the API server writes it, for a code, reason and message. */
+export function failureStatus(
+  code: number,
+  reason: string,
+  message: string,
+  details?: StatusDetails,
+): Status {
+  return {
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message,
+    reason,
+    code,
+    ...(details ? { details } : {}),
+  };
 }

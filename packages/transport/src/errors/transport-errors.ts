@@ -31,12 +31,14 @@ export class ConnectionError extends TransportError {
 /** The TLS handshake failed (untrusted or mismatched server certificate, rejected client certificate). */
 export class TlsError extends TransportError {
   readonly code = "TLS_ERROR" as const;
-  /** Node's/OpenSSL's own code, e.g. `UNABLE_TO_VERIFY_LEAF_SIGNATURE`. */
-  readonly tlsCode: string | undefined;
 
-  constructor(message: string, tlsCode: string | undefined, options?: ErrorOptions) {
+  /** `tlsCode` is Node's/OpenSSL's own code, e.g. `UNABLE_TO_VERIFY_LEAF_SIGNATURE`. */
+  constructor(
+    message: string,
+    readonly tlsCode: string | undefined,
+    options?: ErrorOptions,
+  ) {
     super(message, options);
-    this.tlsCode = tlsCode;
   }
 }
 
@@ -75,11 +77,13 @@ export class RequestAbortedError extends TransportError {
 /** A successful response whose body could not be decoded as the expected representation. */
 export class ResponseDecodeError extends TransportError {
   readonly code = "RESPONSE_DECODE" as const;
-  readonly contentType: string | undefined;
 
-  constructor(message: string, contentType: string | undefined, options?: ErrorOptions) {
+  constructor(
+    message: string,
+    readonly contentType: string | undefined,
+    options?: ErrorOptions,
+  ) {
     super(message, options);
-    this.contentType = contentType;
   }
 }
 

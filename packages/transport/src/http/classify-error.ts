@@ -1,6 +1,11 @@
-import { ApiError } from "../errors/api-error.js";
 import { KubesdkError } from "../errors/base.js";
-import { ConnectionError, RequestAbortedError, TimeoutError, TlsError } from "../errors/transport-errors.js";
+import {
+  ConnectionError,
+  type ConnectionErrorCode,
+  RequestAbortedError,
+  TimeoutError,
+  TlsError,
+} from "../errors/transport-errors.js";
 
 /** What the classifier needs to know about the call that failed. */
 export interface FailureContext {
@@ -13,39 +18,36 @@ export interface FailureContext {
 const TLS_CODE =
   /^(ERR_TLS_|ERR_SSL_|ERR_OSSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
 
+/** Connection failures by errno / undici code: which ConnectionError and whether the request left. */
+const CONNECTION_FAILURES: Readonly<Record<string, readonly [ConnectionErrorCode, boolean]>> = {
+  ECONNREFUSED: ["CONNECTION_REFUSED", false],
+  ENOTFOUND: ["DNS_LOOKUP_FAILED", false],
+  EAI_AGAIN: ["DNS_LOOKUP_FAILED", false],
+  EHOSTUNREACH: ["HOST_UNREACHABLE", false],
+  ENETUNREACH: ["HOST_UNREACHABLE", false],
+  UND_ERR_CONNECT_TIMEOUT: ["CONNECT_TIMEOUT", false],
+  ECONNRESET: ["CONNECTION_RESET", true],
+  EPIPE: ["CONNECTION_RESET", true],
+  UND_ERR_SOCKET: ["SOCKET_CLOSED", true],
+  UND_ERR_CLOSED: ["SOCKET_CLOSED", true],
+  UND_ERR_DESTROYED: ["SOCKET_CLOSED", true],
+};
+
+const ABORT_CODES = new Set(["UND_ERR_ABORTED", "ABORT_ERR"]);
+
 /** Maps undici / Node network failures onto the typed transport errors; typed errors pass through. */
 export function classifyError(err: unknown, context: FailureContext): Error {
-  if (err instanceof KubesdkError || err instanceof ApiError) return err;
+  if (err instanceof KubesdkError) return err;
   if (context.signal?.aborted) return new RequestAbortedError(undefined, { cause: context.signal.reason });
   const code = errorCode(err);
   const cause = { cause: err };
   const message = err instanceof Error ? err.message : String(err);
-  switch (code) {
-    case "ECONNREFUSED":
-      return new ConnectionError("CONNECTION_REFUSED", message, false, cause);
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return new ConnectionError("DNS_LOOKUP_FAILED", message, false, cause);
-    case "EHOSTUNREACH":
-    case "ENETUNREACH":
-      return new ConnectionError("HOST_UNREACHABLE", message, false, cause);
-    case "UND_ERR_CONNECT_TIMEOUT":
-      return new ConnectionError("CONNECT_TIMEOUT", message, false, cause);
-    case "ECONNRESET":
-    case "EPIPE":
-      return new ConnectionError("CONNECTION_RESET", message, true, cause);
-    case "UND_ERR_SOCKET":
-    case "UND_ERR_CLOSED":
-    case "UND_ERR_DESTROYED":
-      return new ConnectionError("SOCKET_CLOSED", message, true, cause);
-    case "UND_ERR_HEADERS_TIMEOUT":
-      return new TimeoutError("REQUEST_TIMEOUT", context.headersTimeoutMs, cause);
-    case "UND_ERR_BODY_TIMEOUT":
-      return new TimeoutError("IDLE_TIMEOUT", context.bodyTimeoutMs, cause);
-    case "UND_ERR_ABORTED":
-    case "ABORT_ERR":
-      return new RequestAbortedError(undefined, cause);
-  }
+  const connection = code === undefined ? undefined : CONNECTION_FAILURES[code];
+  if (connection !== undefined) return new ConnectionError(connection[0], message, connection[1], cause);
+  if (code === "UND_ERR_HEADERS_TIMEOUT")
+    return new TimeoutError("REQUEST_TIMEOUT", context.headersTimeoutMs, cause);
+  if (code === "UND_ERR_BODY_TIMEOUT") return new TimeoutError("IDLE_TIMEOUT", context.bodyTimeoutMs, cause);
+  if (code !== undefined && ABORT_CODES.has(code)) return new RequestAbortedError(undefined, cause);
   if (code !== undefined && TLS_CODE.test(code)) return new TlsError(`TLS failure: ${message}`, code, cause);
   if (err instanceof Error && err.name === "AbortError") return new RequestAbortedError(undefined, cause);
   return new ConnectionError("NETWORK_ERROR", message, true, cause);

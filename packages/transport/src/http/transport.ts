@@ -1,11 +1,10 @@
 import type { Dispatcher } from "undici";
 import type { Credentials } from "../auth/types.js";
 import type { ClusterConnection } from "../connection.js";
-import { excerptBytes } from "../errors/base.js";
-import { ResponseDecodeError } from "../errors/transport-errors.js";
 import type { WatchFrameDecoder } from "../watch/watch-event.js";
 import { classifyError, type FailureContext } from "./classify-error.js";
 import { type DispatcherFactory, DispatcherPool } from "./dispatcher.js";
+import { decodeJsonBody } from "./json-body.js";
 import {
   type ApiRequest,
   buildHttpRequest,
@@ -141,17 +140,7 @@ export class HttpTransport {
   async requestJson<T = unknown>(request: ApiRequest, options: CallOptions = {}): Promise<HttpResponse<T>> {
     const res = await this.request(request, options);
     if (res.status === 204) return { ...res, body: undefined as T };
-    const contentType = header(res.headers, "content-type");
-    try {
-      return { ...res, body: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(res.body)) as T };
-    } catch {
-      const what =
-        res.body.length === 0 ? "an empty body" : `a body that is not JSON: ${excerptBytes(res.body, 120)}`;
-      throw new ResponseDecodeError(
-        `expected JSON (got ${contentType ?? "no content type"}) but received ${what}`,
-        contentType,
-      );
-    }
+    return { ...res, body: decodeJsonBody(res.body, header(res.headers, "content-type")) as T };
   }
 
   /** Opens a streamed response (connect is retried per policy); the body is read incrementally. */

@@ -1,7 +1,7 @@
+import { JSON_MEDIA_TYPE, mediaTypeOf, PROTOBUF_MEDIA_TYPE } from "@kubesdk/models";
 import { apiErrorFromStatus } from "../errors/api-error.js";
 import { excerptBytes } from "../errors/base.js";
-import type { StatusBody } from "../errors/status.js";
-import { mediaTypeOf, PROTOBUF_MEDIA_TYPE } from "../http/media-type.js";
+import type { Status } from "../errors/status.js";
 import {
   MalformedEventError,
   TruncatedStreamError,
@@ -105,7 +105,7 @@ export class WatchDecoder<T = unknown> {
       throw new MalformedEventError("event object is not an object", excerptBytes(frame));
     }
     if (type === "ERROR") {
-      const status = { ...(object as object), kind: "Status" } as StatusBody;
+      const status = { ...(object as object), kind: "Status" } as Status;
       return { type, object: status, error: apiErrorFromStatus(status, { httpCode: 200 }) };
     }
     return { type, object } as DecodedWatchEvent<T>;
@@ -137,7 +137,7 @@ export function watchDecoderForContentType<T>(
 ): WatchDecoder<T> {
   const mediaType = mediaTypeOf(contentType);
   const max = selection.maxEventBytes !== undefined ? { maxEventBytes: selection.maxEventBytes } : {};
-  if (mediaType === "application/json" || mediaType.endsWith("+json")) {
+  if (mediaType === JSON_MEDIA_TYPE || mediaType.endsWith("+json")) {
     return new WatchDecoder<T>({ framing: "json-lines", ...max });
   }
   if (mediaType === PROTOBUF_MEDIA_TYPE) {

@@ -1,5 +1,5 @@
 import type { ApiError } from "../errors/api-error.js";
-import type { StatusBody } from "../errors/status.js";
+import type { Status } from "../errors/status.js";
 
 /** The event types a watch delivers to callers; ERROR events are turned into {@link ApiError}s. */
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK";
@@ -13,7 +13,7 @@ export interface WatchEvent<T = unknown> {
 /** An ERROR event as decoded: the Status the server sent and the ApiError built from it. */
 export interface WatchErrorEvent {
   readonly type: "ERROR";
-  readonly object: StatusBody;
+  readonly object: Status;
   readonly error: ApiError;
 }
 

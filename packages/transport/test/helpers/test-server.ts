@@ -3,7 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import type { TLSSocket } from "node:tls";
-import type { StatusBody, StatusDetails } from "../../src/index.js";
+import { failureStatus } from "../../src/index.js";
 
 /** One request as the server saw it. */
 export interface SeenRequest {
@@ -114,20 +114,4 @@ export function sendJson(
 }
 
 /** A Status body like the API server's. */
-export function statusBody(
-  code: number,
-  reason: string,
-  message: string,
-  details?: StatusDetails,
-): StatusBody {
-  return {
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Failure",
-    message,
-    reason,
-    code,
-    ...(details ? { details } : {}),
-  };
-}
+export const statusBody = failureStatus;
