@@ -85,6 +85,7 @@ async function main(): Promise<number> {
       continue;
     }
     problems.push(...checkTarball(result.unpacked));
+    if (problems.length > 0) problems.push("(pnpm pack:fix sets the manifest fields and copies LICENSE)");
     ok =
       report({
         name: `${pkg.name}: packaging rules`,
