@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { extract } from "@kubesdk/apply";
 import { KubeClient } from "@kubesdk/client";
-import { Informer } from "@kubesdk/informer";
 import type { coreV1 } from "@kubesdk/models";
 import { startServer } from "@kubesdk/server";
+import { syncedConfigMapKeys } from "./informer-sync.js";
 import { check, typed } from "./typing.js";
 
 const server = await startServer();
@@ -47,17 +47,8 @@ try {
   check(applied.data?.c === "3", "apply set data.c");
   check(extract(applied, "pack-check").data?.c === "3", "extract returns what pack-check owns");
 
-  const informer = new Informer<coreV1.ConfigMap>(kube.transport, {
-    resource: "configmaps",
-    namespace: "default",
-  });
-  informer.start();
-  await informer.waitForSync({ timeoutMs: 10_000 });
-  check(
-    typed(informer.store.get("default/second")) !== undefined,
-    "the informer cache holds the watched ConfigMap",
-  );
-  await informer.stop();
+  const keys = await syncedConfigMapKeys(kube, "default");
+  check(keys.includes("default/second"), "the informer cache holds the watched ConfigMap");
   await kube.close();
   console.log("e2e: server, create/list/watch, apply, informer sync: ok");
 } finally {

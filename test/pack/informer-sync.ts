@@ -1,0 +1,17 @@
+/** The informer part of the pack-check program: one sync of the ConfigMaps of a namespace. */
+import type { KubeClient } from "@kubesdk/client";
+import { Informer } from "@kubesdk/informer";
+import type { coreV1 } from "@kubesdk/models";
+import { typed } from "./typing.js";
+
+/** Starts an informer on the namespace's ConfigMaps, waits for its first sync, returns the cached names. */
+export async function syncedConfigMapKeys(kube: KubeClient, namespace: string): Promise<string[]> {
+  const informer = new Informer<coreV1.ConfigMap>(kube.transport, { resource: "configmaps", namespace });
+  informer.start();
+  try {
+    await informer.waitForSync({ timeoutMs: 10_000 });
+    return typed(informer.store.keys());
+  } finally {
+    await informer.stop();
+  }
+}
