@@ -38,7 +38,7 @@ export { byLabel, byNamespace, byNodeName, byOwnerUid, NAMESPACE_INDEX } from ".
 export { type HandlerRegistration, Informer, type WaitForSyncOptions } from "./informer.js";
 export type {
   ListerWatcher,
-  ListPage,
+  ListerWatcherPage,
   ListQuery,
   WatchCallOptions,
   WatchQuery,

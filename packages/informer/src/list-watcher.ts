@@ -32,7 +32,7 @@ export interface WatchQuery {
 }
 
 /** One page of a list. */
-export interface ListPage<T> {
+export interface ListerWatcherPage<T> {
   readonly items: T[];
   /** The revision of the snapshot the page was read from. */
   readonly resourceVersion: string;
@@ -53,7 +53,7 @@ export interface WatchCallOptions {
  * (ApiError, ConnectionError, TimeoutError, WatchDecodeError): the reflector decides what to do.
  */
 export interface ListerWatcher<T> {
-  list(query: ListQuery, options: { readonly signal: AbortSignal }): Promise<ListPage<T>>;
+  list(query: ListQuery, options: { readonly signal: AbortSignal }): Promise<ListerWatcherPage<T>>;
   watch(query: WatchQuery, options: WatchCallOptions): WatchStream<T>;
 }
 
@@ -80,7 +80,7 @@ export function clientListerWatcher<T>(
   };
 }
 
-function pageOf<T>(list: unknown, where: () => string): ListPage<T> {
+function pageOf<T>(list: unknown, where: () => string): ListerWatcherPage<T> {
   const body = list as { items?: unknown; metadata?: Record<string, unknown> } | null;
   if (typeof body !== "object" || body === null || !Array.isArray(body.items))
     throw new InvalidListResponseError(`the list response of ${where()} has no items array`);
