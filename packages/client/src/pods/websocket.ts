@@ -38,7 +38,8 @@ export async function openSocket(transport: HttpTransport, options: OpenSocketOp
 }
 
 function isUnauthorized(err: unknown): boolean {
-  return (err as { statusCode?: unknown })?.statusCode === 401;
+  const e = err as { statusCode?: unknown; code?: unknown };
+  return err instanceof ApiError && (e.statusCode === 401 || e.code === 401);
 }
 
 type Credentials = Awaited<ReturnType<HttpTransport["connection"]["auth"]["credentials"]>>;
