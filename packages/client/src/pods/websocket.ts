@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import {
+  ApiError,
   apiErrorFromResponse,
   type HttpTransport,
   type QueryValue,
@@ -79,13 +80,16 @@ function connect(
     const fail = (err: Error) => {
       signal?.removeEventListener("abort", onAbort);
       socket.removeAllListeners("open");
+      socket.removeAllListeners("error");
+      socket.on("error", () => undefined);
       reject(err);
     };
     if (signal?.aborted) return onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });
     socket.once("unexpected-response", (request, response) => {
-      readFailure(response, options.path).then(fail, fail);
-      request.destroy();
+      readFailure(response, options.path)
+        .then(fail, fail)
+        .finally(() => request.destroy());
     });
     socket.once("error", (err) =>
       fail(
