@@ -2,7 +2,7 @@
  * Pod I/O as `kube.pods`: logs, exec, attach, port-forward, copy, eviction and the proxy
  * subresource. Every call takes the pod's name and an optional `namespace` (default: the client's).
  */
-import { PassThrough } from "node:stream";
+import { PassThrough, type Writable } from "node:stream";
 import type { HttpTransport, QueryValue } from "@kubesdk/transport";
 import { ClientError } from "../errors.js";
 import { CHANNEL_PROTOCOLS, type ExecResult, ExecSession } from "./channel-session.js";
@@ -158,8 +158,12 @@ export class PodOperations {
   /** Copies a local file or directory into `remoteDir` of the container (needs `tar` there and v5). */
   async copyTo(name: string, localPath: string, remoteDir: string, options: CopyOptions = {}): Promise<void> {
     const session = await this.exec(name, ["tar", "xf", "-", "-C", remoteDir], { ...options, stdin: true });
+    if (session.protocol !== CHANNEL_PROTOCOLS[0]) {
+      session.close();
+      throw new PodIoError("COPY_FAILED", `copying into a container needs ${CHANNEL_PROTOCOLS[0]} (end of stdin)`);
+    }
     const stderr = collectText(session.stderr);
-    await packTree(localPath, session.stdin as NodeJS.WritableStream as never);
+    await packTree(localPath, session.stdin as Writable);
     await finishCopy(session, stderr, "tar xf");
   }
 
@@ -212,8 +216,9 @@ export class PodOperations {
   /** An HTTP request to the pod through the API server (`pods/proxy`); returns the raw body. */
   async proxy(name: string, path: string, options: ProxyOptions = {}): Promise<Uint8Array> {
     const namespace = options.namespace ?? this.#namespace;
-    const target = options.port === undefined ? name : `${name}:${options.port}`;
-    const base = podPath(namespace, target, "proxy");
+    const pod = podPath(namespace, name, "proxy").slice(0, -"/proxy".length);
+    const port = options.port === undefined ? "" : `:${encodeURIComponent(String(options.port))}`;
+    const base = `${pod}${port}/proxy`;
     const response = await this.#transport.request(
       {
         method: options.method ?? "GET",

@@ -18,7 +18,7 @@ export interface ProcessSetup {
 function channelWriter(ws: WebSocket, channel: number): Writable {
   return new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      if (ws.readyState !== ws.OPEN) return callback();
+      if (ws.readyState !== ws.OPEN || chunk.length === 0) return callback();
       const frame = Buffer.allocUnsafe(chunk.length + 1);
       frame[0] = channel;
       chunk.copy(frame, 1);
@@ -86,7 +86,9 @@ export function serveProcess(runtime: PodRuntime, ws: WebSocket, setup: ProcessS
     if (!stdin.writableEnded) stdin.end();
   });
   ws.on("error", () => undefined);
-  run(runtime, setup, proc).then((outcome) => {
+  run(runtime, setup, proc).then(async (outcome) => {
+    // Writes are sequential: an empty write completes once everything written before it was sent.
+    await Promise.all([flush(proc.stdout), flush(proc.stderr)]);
     if (ws.readyState !== ws.OPEN) return;
     const status = Buffer.from(JSON.stringify(statusOf(outcome)));
     ws.send(Buffer.concat([Buffer.from([3]), status]), { binary: true }, () => ws.close(1000));
@@ -103,4 +105,11 @@ async function run(runtime: PodRuntime, setup: ProcessSetup, proc: ProcessContex
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }
+}
+
+function flush(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    if ((stream as Writable).writableEnded || (stream as Writable).destroyed) return resolve();
+    stream.write(Buffer.alloc(0), () => resolve());
+  });
 }

@@ -31,7 +31,7 @@ export async function runDefault(proc: ProcessContext): Promise<ProcessOutcome> 
 }
 
 async function runBuiltinOrCat(proc: ProcessContext): Promise<ProcessOutcome> {
-  await pipeline(proc.stdin, proc.stdout, { end: false });
+  await copyOut(proc.stdin, proc.stdout);
   return 0;
 }
 
@@ -84,7 +84,7 @@ async function runBuiltin(
 
 async function cat(proc: ProcessContext, args: string[]): Promise<ProcessOutcome> {
   if (args.length === 0) {
-    await pipeline(proc.stdin, proc.stdout, { end: false });
+    await copyOut(proc.stdin, proc.stdout);
     return 0;
   }
   for (const path of args) {
@@ -127,7 +127,7 @@ async function runTar(proc: ProcessContext, args: string[]): Promise<ProcessOutc
 
 async function createArchive(proc: ProcessContext, dir: string, names: string[]): Promise<ProcessOutcome> {
   const pack = tar.pack();
-  const done = pipeline(pack, proc.stdout, { end: false });
+  const done = copyOut(pack, proc.stdout);
   let found = 0;
   for (const name of names) {
     const base = normalize(`${dir}/${name}`);
@@ -163,5 +163,12 @@ async function extractArchive(proc: ProcessContext, dir: string): Promise<Proces
   } catch (err) {
     await write(proc.stderr, `tar: ${(err as Error).message}\n`);
     return 2;
+  }
+}
+
+// Copies a stream into stdout without ending it, resolving once every chunk was written.
+async function copyOut(from: AsyncIterable<unknown>, to: NodeJS.WritableStream): Promise<void> {
+  for await (const chunk of from) {
+    await new Promise<void>((resolve, reject) => to.write(chunk as Buffer, (err) => (err ? reject(err) : resolve())));
   }
 }

@@ -1,0 +1,175 @@
+/**
+ * Copy (tar over exec), eviction with PodDisruptionBudgets, and the small tool helpers (access
+ * reviews, metrics, ServiceAccount tokens, proxy). Reason for reference-only: copy needs a kubelet;
+ * eviction needs pods that a bare kube-apiserver never schedules; the metrics API and TokenRequest
+ * signing are served here by test routes, as a bare kube-apiserver has no metrics-server.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PodIoError } from "@kubesdk/client";
+import { isNotFound, isTooManyRequests } from "@kubesdk/transport";
+import { describe, expect, it } from "vitest";
+import { targetKind } from "../support/target.js";
+import { createPod, podSuite } from "./pod-io-support.js";
+
+const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+
+function json(res: ServerResponse, body: unknown, code = 200): true {
+  res.writeHead(code, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+  return true;
+}
+
+// Stand-ins for APIs a bare reference server does not serve: access reviews, metrics, token, proxy.
+async function toolRoutes(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+  const p = url.pathname;
+  const body = async () => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    return JSON.parse(Buffer.concat(chunks).toString() || "{}");
+  };
+  if (p.endsWith("/selfsubjectaccessreviews")) {
+    const review = await body();
+    const allowed = review.spec.resourceAttributes.verb === "get";
+    return json(res, { ...review, status: { allowed } }, 201);
+  }
+  if (p.endsWith("/selfsubjectrulesreviews"))
+    return json(
+      res,
+      {
+        ...(await body()),
+        status: {
+          resourceRules: [{ verbs: ["get"], resources: ["pods"] }],
+          nonResourceRules: [],
+          incomplete: false,
+        },
+      },
+      201,
+    );
+  if (p === "/apis/metrics.k8s.io/v1beta1/nodes")
+    return json(res, {
+      items: [
+        {
+          apiVersion: "metrics.k8s.io/v1beta1",
+          kind: "NodeMetrics",
+          metadata: { name: "n1" },
+          timestamp: "2026-01-01T00:00:00Z",
+          window: "10s",
+          usage: { cpu: "250m", memory: "64Mi" },
+        },
+      ],
+    });
+  if (/^\/apis\/metrics\.k8s\.io\/v1beta1\/namespaces\/[^/]+\/pods\/web$/.test(p))
+    return json(res, {
+      apiVersion: "metrics.k8s.io/v1beta1",
+      kind: "PodMetrics",
+      metadata: { name: "web" },
+      timestamp: "2026-01-01T00:00:00Z",
+      window: "10s",
+      containers: [{ name: "main", usage: { cpu: "5m", memory: "10Mi" } }],
+    });
+  if (/\/serviceaccounts\/[^/]+\/token$/.test(p)) {
+    const request = await body();
+    return json(
+      res,
+      {
+        ...request,
+        status: {
+          token: `token-for-${request.spec.audiences?.[0]}`,
+          expirationTimestamp: "2026-01-01T01:00:00Z",
+        },
+      },
+      201,
+    );
+  }
+  if (/\/pods\/web:8080\/proxy\/healthz$/.test(p)) {
+    res.writeHead(200, { "Content-Type": "text/plain" }).end("ok from pod");
+    return true;
+  }
+  return false;
+}
+
+function tree(root: string): void {
+  mkdirSync(join(root, "site", "assets", "img"), { recursive: true });
+  writeFileSync(join(root, "site", "index.html"), "<h1>hi</h1>\n");
+  writeFileSync(join(root, "site", "assets", "app.js"), "console.log(1)\n");
+  writeFileSync(join(root, "site", "assets", "img", "blob.bin"), randomBytes(300 * 1024));
+}
+
+describe.runIf(targetKind === "reference")("pod copy, eviction and tool helpers", () => {
+  const s = podSuite("podtools", { extensions: [toolRoutes] });
+
+  it("copies a directory tree into a container and back", async () => {
+    await createPod(s.kube, "files");
+    const src = mkdtempSync(join(tmpdir(), "kubesdk-cp-src-"));
+    tree(src);
+    await s.kube.pods.copyTo("files", join(src, "site"), "/srv");
+    const files = s.t.reference?.pods.files(s.ns, "files", "main");
+    expect([...(files?.keys() ?? [])].sort()).toEqual([
+      "/srv/site/assets/app.js",
+      "/srv/site/assets/img/blob.bin",
+      "/srv/site/index.html",
+    ]);
+    expect((await s.kube.pods.run("files", ["cat", "/srv/site/index.html"])).stdout.toString()).toBe(
+      "<h1>hi</h1>\n",
+    );
+
+    const out = mkdtempSync(join(tmpdir(), "kubesdk-cp-out-"));
+    expect(await s.kube.pods.copyFrom("files", "/srv/site", out)).toBe(3);
+    for (const rel of ["index.html", "assets/app.js", "assets/img/blob.bin"]) {
+      expect(sha(readFileSync(join(out, "site", rel)))).toBe(sha(readFileSync(join(src, "site", rel))));
+    }
+  });
+
+  it("fails a copy of a missing path with COPY_FAILED and the container's message", async () => {
+    const out = mkdtempSync(join(tmpdir(), "kubesdk-cp-missing-"));
+    const err = await s.kube.pods.copyFrom("files", "/nope", out).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PodIoError);
+    expect((err as PodIoError).code).toBe("COPY_FAILED");
+    expect((err as PodIoError).message).toContain("No such file or directory");
+  });
+
+  it("evicts pods unless a PodDisruptionBudget forbids it (429, isTooManyRequests)", async () => {
+    await createPod(s.kube, "db-0", ["main"], { app: "db" });
+    await createPod(s.kube, "db-1", ["main"], { app: "db" });
+    await createPod(s.kube, "web-0", ["main"], { app: "web" });
+    const pdbs = s.kube.resource("policy/v1", "PodDisruptionBudget");
+    await pdbs.create({
+      metadata: { name: "db" },
+      spec: { minAvailable: 2, selector: { matchLabels: { app: "db" } } },
+    });
+    await pdbs.create({
+      metadata: { name: "web" },
+      spec: { maxUnavailable: 1, selector: { matchLabels: { app: "web" } } },
+    });
+    const blocked = await s.kube.pods.evict("db-0").catch((e: unknown) => e);
+    expect(isTooManyRequests(blocked)).toBe(true);
+    expect((blocked as { causes: { reason?: string }[] }).causes[0]?.reason).toBe("DisruptionBudget");
+    await s.kube.pods.evict("web-0");
+    const gone = await s.kube
+      .resource("v1", "Pod")
+      .get("web-0")
+      .catch((e: unknown) => e);
+    expect(isNotFound(gone)).toBe(true);
+    expect(isNotFound(await s.kube.pods.evict("web-0").catch((e: unknown) => e))).toBe(true);
+  });
+
+  it("asks access reviews, reads metrics, requests tokens and proxies to a pod", async () => {
+    expect(await s.kube.access.can("get", "pods", { namespace: s.ns })).toBe(true);
+    expect(await s.kube.access.can("delete", "pods")).toBe(false);
+    expect((await s.kube.access.rules(s.ns)).resourceRules?.[0]?.verbs).toEqual(["get"]);
+    const nodes = await s.kube.metrics.nodes();
+    expect(nodes[0]?.usage.cpu).toBe("250m");
+    expect((await s.kube.metrics.pod("web")).containers[0]?.usage.memory).toBe("10Mi");
+    const token = await s.kube.serviceAccountToken("default", {
+      audiences: ["vault"],
+      expirationSeconds: 600,
+    });
+    expect(token.status?.token).toBe("token-for-vault");
+    expect(token.spec?.expirationSeconds).toBe(600);
+    const body = await s.kube.pods.proxy("web", "/healthz", { port: 8080 });
+    expect(Buffer.from(body).toString()).toBe("ok from pod");
+  });
+});
