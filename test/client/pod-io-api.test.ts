@@ -26,6 +26,11 @@ describe("pod I/O answered by the API server", () => {
   it("evicts a pod, and refuses with 429 when a PodDisruptionBudget allows no disruption", async () => {
     await createPod(s.kube, "db-0", ["main"], { app: "db" });
     await createPod(s.kube, "free", ["main"], { app: "free" });
+    // Only running pods are protected by budgets.
+    await s.kube.resource("v1", "Pod").status.patch("db-0", {
+      type: "merge",
+      patch: { status: { phase: "Running", conditions: [{ type: "Ready", status: "True" }] } },
+    });
     // Without a disruption controller (the real apiserver alone) the budget is never processed,
     // which blocks evictions too; the reference server computes it: 1 healthy of minAvailable 1.
     await s.kube.resource("policy/v1", "PodDisruptionBudget").create({

@@ -4,6 +4,7 @@
  */
 import type { KubeClient } from "@kubesdk/client";
 import type { StartOptions } from "@kubesdk/server";
+import { isAlreadyExists } from "@kubesdk/transport";
 import { afterAll, beforeAll, expect, vi } from "vitest";
 import { startTarget, type TestTarget } from "../support/target.js";
 import { clientFor, createNamespace } from "./support.js";
@@ -21,6 +22,13 @@ export function podSuite(prefix: string, options: StartOptions = {}): PodSuite {
     const t = await startTarget(options);
     const admin = await clientFor(t);
     const ns = await createNamespace(admin, prefix);
+    // A bare kube-apiserver has no controller creating the "default" ServiceAccount pods need.
+    await admin
+      .resource("v1", "ServiceAccount")
+      .create({ metadata: { name: "default" } }, { namespace: ns })
+      .catch((e: unknown) => {
+        if (!isAlreadyExists(e)) throw e;
+      });
     await admin.close();
     state = { t, ns, kube: await clientFor(t, ns, { transport: { retries: false } }) };
   });

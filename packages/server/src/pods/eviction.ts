@@ -60,7 +60,13 @@ export function evict(ctx: HandlerContext, namespace: string, name: string, raw:
   const pod = ctx.store.get(pods.bucket, `${namespace}/${name}`) as Labeled | undefined;
   if (!pod) throw errors.notFound({ group: "", resource: "pods" }, name);
   const labels = pod.metadata?.labels;
-  const all = ctx.store.list(pods.bucket, { prefix: `${namespace}/` }).items as Labeled[];
+  // As upstream: pods that are not running (or already deleting) are evicted without budget checks.
+  const phase = (pod as { status?: { phase?: string } }).status?.phase ?? "Pending";
+  const ignoreBudgets =
+    phase !== "Running" ||
+    (pod.metadata as { deletionTimestamp?: string } | undefined)?.deletionTimestamp !== undefined;
+  const running = (p: Labeled) => (p as { status?: { phase?: string } }).status?.phase === "Running";
+  const all = (ctx.store.list(pods.bucket, { prefix: `${namespace}/` }).items as Labeled[]).filter(running);
   for (const pdb of (budgets
     ? ctx.store.list(budgets.bucket, { prefix: `${namespace}/` }).items
     : []) as Budget[]) {

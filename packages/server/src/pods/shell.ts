@@ -169,6 +169,8 @@ async function extractArchive(proc: ProcessContext, dir: string): Promise<Proces
 // Copies a stream into stdout without ending it, resolving once every chunk was written.
 async function copyOut(from: AsyncIterable<unknown>, to: NodeJS.WritableStream): Promise<void> {
   for await (const chunk of from) {
-    await new Promise<void>((resolve, reject) => to.write(chunk as Buffer, (err) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      to.write(chunk as Buffer, (err) => (err ? reject(err) : resolve())),
+    );
   }
 }
