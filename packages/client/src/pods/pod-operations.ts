@@ -160,7 +160,10 @@ export class PodOperations {
     const session = await this.exec(name, ["tar", "xf", "-", "-C", remoteDir], { ...options, stdin: true });
     if (session.protocol !== CHANNEL_PROTOCOLS[0]) {
       session.close();
-      throw new PodIoError("COPY_FAILED", `copying into a container needs ${CHANNEL_PROTOCOLS[0]} (end of stdin)`);
+      throw new PodIoError(
+        "COPY_FAILED",
+        `copying into a container needs ${CHANNEL_PROTOCOLS[0]} (end of stdin)`,
+      );
     }
     const stderr = collectText(session.stderr);
     await packTree(localPath, session.stdin as Writable);

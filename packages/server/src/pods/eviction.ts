@@ -67,7 +67,7 @@ export function evict(ctx: HandlerContext, namespace: string, name: string, raw:
     (pod.metadata as { deletionTimestamp?: string } | undefined)?.deletionTimestamp !== undefined;
   const running = (p: Labeled) => (p as { status?: { phase?: string } }).status?.phase === "Running";
   const all = (ctx.store.list(pods.bucket, { prefix: `${namespace}/` }).items as Labeled[]).filter(running);
-  for (const pdb of (budgets
+  for (const pdb of (budgets && !ignoreBudgets
     ? ctx.store.list(budgets.bucket, { prefix: `${namespace}/` }).items
     : []) as Budget[]) {
     if (!selects(pdb.spec?.selector, labels)) continue;
