@@ -5,11 +5,13 @@
  * no nodes to proxy to, and a test-only token signer).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PodIoError } from "@kubesdk/client";
+import type { ProcessContext } from "@kubesdk/server";
+import tar from "tar-stream";
 import { describe, expect, it } from "vitest";
 import { targetKind } from "../support/target.js";
 import { createPod, podSuite } from "./pod-io-support.js";
@@ -90,6 +92,16 @@ async function toolRoutes(req: IncomingMessage, res: ServerResponse, url: URL): 
   return false;
 }
 
+// `tar cf - -C / evil` answers with an archive whose entry climbs out of the target directory.
+async function evilTar(proc: ProcessContext): Promise<number | undefined> {
+  if (proc.command.at(-1) !== "evil") return undefined;
+  const pack = tar.pack();
+  pack.entry({ name: "../escaped.txt" }, "gotcha");
+  pack.finalize();
+  for await (const chunk of pack) await new Promise((resolve) => proc.stdout.write(chunk as Buffer, resolve));
+  return 0;
+}
+
 function tree(root: string): void {
   mkdirSync(join(root, "site", "assets", "img"), { recursive: true });
   writeFileSync(join(root, "site", "index.html"), "<h1>hi</h1>\n");
@@ -98,7 +110,7 @@ function tree(root: string): void {
 }
 
 describe.runIf(targetKind === "reference")("pod copy and tool helpers", () => {
-  const s = podSuite("podtools", { extensions: [toolRoutes] });
+  const s = podSuite("podtools", { extensions: [toolRoutes], pods: { exec: evilTar } });
 
   it("copies a directory tree into a container and back", async () => {
     await createPod(s.kube, "files");
@@ -128,6 +140,13 @@ describe.runIf(targetKind === "reference")("pod copy and tool helpers", () => {
     expect(err).toBeInstanceOf(PodIoError);
     expect((err as PodIoError).code).toBe("COPY_FAILED");
     expect((err as PodIoError).message).toContain("No such file or directory");
+  });
+
+  it("refuses archive entries that would land outside the target directory", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "kubesdk-cp-evil-")), "inside");
+    const err = await s.kube.pods.copyFrom("files", "/evil", out).catch((e: unknown) => e);
+    expect((err as PodIoError).code).toBe("COPY_FAILED");
+    expect(existsSync(join(out, "..", "escaped.txt"))).toBe(false);
   });
 
   it("asks access reviews, reads metrics, requests tokens and proxies to a pod", async () => {

@@ -1,7 +1,7 @@
 /** Copying files to and from a container: a tar stream over exec (`tar cf -` / `tar xf -`). */
 import { createReadStream, createWriteStream } from "node:fs";
 import { lstat, mkdir, readdir } from "node:fs/promises";
-import { basename, dirname, join, posix, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, posix, relative, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
@@ -35,15 +35,18 @@ export async function unpackTree(archive: Readable, target: string): Promise<num
   const root = resolve(target);
   const extract = tar.extract();
   let files = 0;
+  let refused: PodIoError | undefined;
   extract.on("entry", (header, stream, next) => {
     const name = posix.normalize(header.name);
     const path = resolve(root, ...name.split("/"));
     const inside = path === root || (relative(root, path) !== "" && !relative(root, path).startsWith(`..`));
     if (!inside || posix.isAbsolute(header.name)) {
-      stream.resume();
-      extract.destroy(
-        new PodIoError("COPY_FAILED", `archive entry ${JSON.stringify(header.name)} escapes ${sep}`),
+      // Refused entries are skipped (the rest of the archive is still read) and fail the copy.
+      refused ??= new PodIoError(
+        "COPY_FAILED",
+        `archive entry ${JSON.stringify(header.name)} escapes ${target}`,
       );
+      stream.on("end", () => next()).resume();
       return;
     }
     const write = async () => {
@@ -69,5 +72,6 @@ export async function unpackTree(archive: Readable, target: string): Promise<num
       cause: err,
     });
   }
+  if (refused !== undefined) throw refused;
   return files;
 }
