@@ -3,7 +3,7 @@
  * reference-only: a bare kube-apiserver has no kubelet, so pods never run and have no logs.
  */
 import { ClientError } from "@kubesdk/client";
-import { ApiError, isNotFound } from "@kubesdk/transport";
+import { ApiError, isNotFound, TransportError } from "@kubesdk/transport";
 import { describe, expect, it } from "vitest";
 import { targetKind } from "../support/target.js";
 import { createPod, expectHandlesReleased, httpCodeOf, openTcpHandles, podSuite } from "./pod-io-support.js";
@@ -53,6 +53,21 @@ describe.runIf(targetKind === "reference")("pod logs", () => {
     }
     expect(seen).toEqual(["first"]);
     await expectHandlesReleased(baseline);
+  });
+
+  it("fails a followed log with a transport error when the server drops the connection", async () => {
+    await createPod(s.kube, "dropped");
+    runtime().log(s.ns, "dropped", "main", "before");
+    const seen: string[] = [];
+    const follow = async () => {
+      for await (const line of s.kube.pods.logLines("dropped", { follow: true })) {
+        seen.push(line);
+        runtime().closeAll();
+      }
+    };
+    const err = await follow().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(seen).toEqual(["before"]);
   });
 
   it("names the container of a multi-container pod and reads the previous instance", async () => {

@@ -80,14 +80,23 @@ function serveLog(
   if (tail !== undefined) entries = tail === 0 ? [] : entries.slice(-tail);
   for (const e of entries) if (!emit(e)) return void res.end();
   if (!follow) return void res.end();
-  const stream = { close: () => finish() };
+  // Closed by the server (stop, closeAll): the connection drops mid-body, as when an apiserver goes away.
+  const stream = {
+    close: () => {
+      detach();
+      res.destroy();
+    },
+  };
   const onLine = (e: LogEntry) => {
     if (!emit(e)) finish();
   };
-  const finish = () => {
+  const detach = () => {
     log.events.off("line", onLine);
     log.events.off("stopped", finish);
     runtime.open.delete(stream);
+  };
+  const finish = () => {
+    detach();
     if (!res.writableEnded) res.end();
   };
   runtime.open.add(stream);
