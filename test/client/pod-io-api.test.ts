@@ -1,7 +1,8 @@
 /**
  * The parts of pod I/O that the API server itself answers, so they run against both targets:
- * eviction (with and without a PodDisruptionBudget) and refused upgrades of exec, attach and
- * port-forward for a pod that does not exist (the Status comes back as an ApiError).
+ * eviction (with and without a PodDisruptionBudget), refused upgrades of exec, attach and
+ * port-forward for a pod that does not exist (the Status comes back as an ApiError), access
+ * reviews and ServiceAccount tokens.
  */
 import type { PodIoError } from "@kubesdk/client";
 import { ApiError, isNotFound, isTooManyRequests } from "@kubesdk/transport";
@@ -71,5 +72,34 @@ describe("pod I/O answered by the API server", () => {
     await forward.close();
     expect(errors).toHaveLength(1);
     expect(isNotFound(errors[0]?.cause)).toBe(true);
+  });
+
+  it("answers access reviews and issues ServiceAccount tokens the server accepts", async () => {
+    expect(await s.kube.access.can("get", "pods", { namespace: s.ns })).toBe(true);
+    const review = await s.kube.access.review({ verb: "create", resource: "deployments", group: "apps" });
+    expect(review.allowed).toBe(true);
+    expect((await s.kube.access.rules(s.ns)).resourceRules?.length).toBeGreaterThan(0);
+
+    await s.kube.resource("v1", "ServiceAccount").create({ metadata: { name: "builder" } });
+    const request = await s.kube.serviceAccountToken("builder", { expirationSeconds: 3600 });
+    const token = request.status?.token as string;
+    expect(token.length).toBeGreaterThan(10);
+    expect(Date.parse(request.status?.expirationTimestamp as string)).toBeGreaterThan(Date.now());
+    const ssar = {
+      apiVersion: "authorization.k8s.io/v1",
+      kind: "SelfSubjectAccessReview",
+      spec: { resourceAttributes: { verb: "get", resource: "pods", namespace: s.ns } },
+    };
+    const path = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
+    const headers = (t: string) => ({
+      anonymous: true,
+      body: ssar,
+      headers: { authorization: `Bearer ${t}` },
+    });
+    // The issued token authenticates (201); a made-up one does not (401).
+    expect((await s.t.call("POST", path, headers(token))).status).toBe(201);
+    expect((await s.t.call("POST", path, headers("not-a-token"))).status).toBe(401);
+    const missing = await s.kube.serviceAccountToken("ghost").catch((e: unknown) => e);
+    expect(isNotFound(missing)).toBe(true);
   });
 });

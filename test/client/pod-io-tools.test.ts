@@ -1,8 +1,7 @@
 /**
- * Copy (tar over exec) and the small tool helpers (access reviews, metrics, ServiceAccount tokens,
- * proxy). Reason for reference-only: copy needs a kubelet; the metrics API, the reviews, the token
- * and the pod proxy are answered here by test routes (a bare kube-apiserver has no metrics-server,
- * no nodes to proxy to, and a test-only token signer).
+ * Copy (tar over exec), metrics and the pod proxy. Reason for reference-only: copy needs a kubelet;
+ * the metrics API and the pod behind the proxy are test routes here (a bare kube-apiserver has no
+ * metrics-server and no nodes to proxy to).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -23,32 +22,9 @@ function json(res: ServerResponse, body: unknown, code = 200): true {
   return true;
 }
 
-// Stand-ins for APIs a bare reference server does not serve: access reviews, metrics, token, proxy.
-async function toolRoutes(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+// Stand-ins for what the reference server does not serve: the metrics API and a pod's HTTP port.
+function toolRoutes(_req: IncomingMessage, res: ServerResponse, url: URL): boolean {
   const p = url.pathname;
-  const body = async () => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    return JSON.parse(Buffer.concat(chunks).toString() || "{}");
-  };
-  if (p.endsWith("/selfsubjectaccessreviews")) {
-    const review = await body();
-    const allowed = review.spec.resourceAttributes.verb === "get";
-    return json(res, { ...review, status: { allowed } }, 201);
-  }
-  if (p.endsWith("/selfsubjectrulesreviews"))
-    return json(
-      res,
-      {
-        ...(await body()),
-        status: {
-          resourceRules: [{ verbs: ["get"], resources: ["pods"] }],
-          nonResourceRules: [],
-          incomplete: false,
-        },
-      },
-      201,
-    );
   if (p === "/apis/metrics.k8s.io/v1beta1/nodes")
     return json(res, {
       items: [
@@ -71,20 +47,6 @@ async function toolRoutes(req: IncomingMessage, res: ServerResponse, url: URL): 
       window: "10s",
       containers: [{ name: "main", usage: { cpu: "5m", memory: "10Mi" } }],
     });
-  if (/\/serviceaccounts\/[^/]+\/token$/.test(p)) {
-    const request = await body();
-    return json(
-      res,
-      {
-        ...request,
-        status: {
-          token: `token-for-${request.spec.audiences?.[0]}`,
-          expirationTimestamp: "2026-01-01T01:00:00Z",
-        },
-      },
-      201,
-    );
-  }
   if (/\/pods\/web:8080\/proxy\/healthz$/.test(p)) {
     res.writeHead(200, { "Content-Type": "text/plain" }).end("ok from pod");
     return true;
@@ -149,19 +111,10 @@ describe.runIf(targetKind === "reference")("pod copy and tool helpers", () => {
     expect(existsSync(join(out, "..", "escaped.txt"))).toBe(false);
   });
 
-  it("asks access reviews, reads metrics, requests tokens and proxies to a pod", async () => {
-    expect(await s.kube.access.can("get", "pods", { namespace: s.ns })).toBe(true);
-    expect(await s.kube.access.can("delete", "pods")).toBe(false);
-    expect((await s.kube.access.rules(s.ns)).resourceRules?.[0]?.verbs).toEqual(["get"]);
+  it("reads metrics and proxies to a pod", async () => {
     const nodes = await s.kube.metrics.nodes();
     expect(nodes[0]?.usage.cpu).toBe("250m");
     expect((await s.kube.metrics.pod("web")).containers[0]?.usage.memory).toBe("10Mi");
-    const token = await s.kube.serviceAccountToken("default", {
-      audiences: ["vault"],
-      expirationSeconds: 600,
-    });
-    expect(token.status?.token).toBe("token-for-vault");
-    expect(token.spec?.expirationSeconds).toBe(600);
     const body = await s.kube.pods.proxy("web", "/healthz", { port: 8080 });
     expect(Buffer.from(body).toString()).toBe("ok from pod");
   });

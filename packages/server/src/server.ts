@@ -21,6 +21,7 @@ import { openApiRoute } from "./openapi/route.js";
 import { podRoutes } from "./pods/routes.js";
 import { PodRuntime } from "./pods/runtime.js";
 import { podUpgradeHandler } from "./pods/streams.js";
+import { toolApiRoutes } from "./pods/tool-apis.js";
 import type { PodRuntimeOptions } from "./pods/types.js";
 import { builtinResourceTable } from "./resources/builtin.js";
 import type { ResourceTable } from "./resources/table.js";
@@ -118,6 +119,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const pods = new PodRuntime(context, options.pods);
   const extensions = [
     podRoutes(pods, context, auth),
+    toolApiRoutes(context, auth, tokens),
     ...(options.faultApi ? [faultApiRoute(faults)] : []),
     openApiRoute(resources),
     ...(options.extensions ?? []),
