@@ -108,7 +108,7 @@ describe.runIf(targetKind === "reference")("pod exec and attach", () => {
     expect((unknown as ApiError).message).toBe("container zzz is not valid for pod two");
     const missing = await s.kube.pods.exec("ghost", ["echo"]).catch((e: unknown) => e);
     expect(isNotFound(missing)).toBe(true);
-    expect(() => s.kube.pods.exec("shell", [])).toThrow(ClientError);
+    await expect(s.kube.pods.exec("shell", [])).rejects.toBeInstanceOf(ClientError);
   });
 
   it("ends on abort, on timeout and on close with typed errors and releases every socket", async () => {

@@ -183,8 +183,10 @@ export class ExecSession {
   }
 
   #sendRaw(frame: Buffer, callback?: (err?: Error | null) => void): void {
+    // While the stream closes, input is dropped like bytes written to a pipe whose reader exited
+    // (`done` reports how the command ended); once closed, stdin is destroyed and writes fail.
     if (this.#socket.readyState !== this.#socket.OPEN) {
-      callback?.(new PodIoError("STREAM_CLOSED", "the stream is closed"));
+      callback?.();
       return;
     }
     this.#socket.send(frame, { binary: true }, (err) => callback?.(err ?? null));

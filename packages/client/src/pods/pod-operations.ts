@@ -100,7 +100,9 @@ export class PodOperations {
   /** Starts `command`; resolves once the stream is open (await `session.done` for the exit code). */
   exec(name: string, command: readonly string[], options: ExecOptions = {}): Promise<ExecSession> {
     if (!Array.isArray(command) || command.length === 0 || command.some((c) => typeof c !== "string"))
-      throw new ClientError("INVALID_OPTIONS", "exec needs a non-empty command array of strings");
+      return Promise.reject(
+        new ClientError("INVALID_OPTIONS", "exec needs a non-empty command array of strings"),
+      );
     return this.#session(name, "exec", { command: [...command] }, options);
   }
 
