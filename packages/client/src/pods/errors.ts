@@ -1,4 +1,5 @@
 import { KubesdkError } from "@kubesdk/transport";
+import { ClientError } from "../errors.js";
 
 /** Codes of {@link PodIoError}. */
 export type PodIoErrorCode =
@@ -27,4 +28,9 @@ export class PodIoError extends KubesdkError {
     super(message, options);
     this.code = code;
   }
+}
+
+/** The client's error for an option value it cannot use (the code the client uses for bad options). */
+export function invalidOption(message: string): ClientError {
+  return new ClientError("INVALID_OPTIONS", message);
 }

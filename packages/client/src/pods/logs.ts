@@ -1,6 +1,7 @@
 /** Container logs (`pods/log`) as raw chunks or as lines, optionally followed. */
 import { type HttpTransport, RequestAbortedError } from "@kubesdk/transport";
 import { ClientError } from "../errors.js";
+import { invalidOption } from "./errors.js";
 
 export interface LogOptions {
   readonly namespace?: string;
@@ -38,13 +39,13 @@ export function podPath(namespace: string, name: string, subresource: string): s
 
 function count(name: string, value: number | undefined, min: number): number | undefined {
   if (value !== undefined && (!Number.isInteger(value) || value < min))
-    throw new ClientError("INVALID_OPTIONS", `${name} must be an integer ≥ ${min}, got ${String(value)}`);
+    throw invalidOption(`${name} must be an integer ≥ ${min}, got ${String(value)}`);
   return value;
 }
 
 function logQuery(options: LogOptions) {
   if (options.sinceSeconds !== undefined && options.sinceTime !== undefined)
-    throw new ClientError("INVALID_OPTIONS", "sinceSeconds and sinceTime exclude each other");
+    throw invalidOption("sinceSeconds and sinceTime exclude each other");
   const sinceTime = options.sinceTime instanceof Date ? options.sinceTime.toISOString() : options.sinceTime;
   return {
     container: options.container,

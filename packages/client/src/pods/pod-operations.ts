@@ -4,10 +4,9 @@
  */
 import { PassThrough, type Writable } from "node:stream";
 import type { HttpTransport, QueryValue } from "@kubesdk/transport";
-import { ClientError } from "../errors.js";
 import { CHANNEL_PROTOCOLS, type ExecResult, ExecSession } from "./channel-session.js";
 import { packTree, unpackTree } from "./copy.js";
-import { PodIoError } from "./errors.js";
+import { invalidOption, PodIoError } from "./errors.js";
 import { type LogOptions, logChunks, logLines, podPath } from "./logs.js";
 import {
   PORT_FORWARD_PROTOCOLS,
@@ -100,9 +99,7 @@ export class PodOperations {
   /** Starts `command`; resolves once the stream is open (await `session.done` for the exit code). */
   exec(name: string, command: readonly string[], options: ExecOptions = {}): Promise<ExecSession> {
     if (!Array.isArray(command) || command.length === 0 || command.some((c) => typeof c !== "string"))
-      return Promise.reject(
-        new ClientError("INVALID_OPTIONS", "exec needs a non-empty command array of strings"),
-      );
+      return Promise.reject(invalidOption("exec needs a non-empty command array of strings"));
     return this.#session(name, "exec", { command: [...command] }, options);
   }
 

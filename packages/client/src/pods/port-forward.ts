@@ -7,8 +7,7 @@
 import type { AddressInfo } from "node:net";
 import { createServer, type Server, type Socket } from "node:net";
 import type WebSocket from "ws";
-import { ClientError } from "../errors.js";
-import { PodIoError } from "./errors.js";
+import { invalidOption, PodIoError } from "./errors.js";
 
 export const PORT_FORWARD_PROTOCOLS = ["v4.channel.k8s.io", "portforward.k8s.io"] as const;
 
@@ -51,7 +50,7 @@ export class PortForward {
   async listen(mappings: readonly PortMapping[], host: string): Promise<void> {
     for (const m of mappings) {
       if (!Number.isInteger(m.remote) || m.remote < 1 || m.remote > 65535)
-        throw new ClientError("INVALID_OPTIONS", `remote port must be 1..65535, got ${String(m.remote)}`);
+        throw invalidOption(`remote port must be 1..65535, got ${String(m.remote)}`);
       const server = createServer((socket) => this.#accept(socket, m.remote));
       this.#servers.push(server);
       await new Promise<void>((resolve, reject) => {
