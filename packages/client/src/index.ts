@@ -42,6 +42,37 @@ export {
   type ListProgress,
   type PagingOptions,
 } from "./list-pager.js";
+// Pod I/O and tool-builder helpers (kube.pods, kube.access, kube.metrics, manifests).
+export {
+  type ApplyManifestsOptions,
+  type ApplyManifestsResult,
+  applyManifests,
+  orderManifests,
+} from "./manifests/apply.js";
+export { loadManifests, parseManifests } from "./manifests/load.js";
+export { type ExecResult, ExecSession, type TerminalSize } from "./pods/channel-session.js";
+export {
+  AccessReviews,
+  type ContainerMetrics,
+  MetricsClient,
+  type NodeMetrics,
+  type PodMetrics,
+  type ResourceUsage,
+  type TokenOptions,
+} from "./pods/cluster-tools.js";
+export { PodIoError, type PodIoErrorCode } from "./pods/errors.js";
+export type { LogOptions } from "./pods/logs.js";
+export {
+  type CopyOptions,
+  type EvictOptions,
+  type ExecOptions,
+  PodOperations,
+  type ProxyOptions,
+  type RunOptions,
+  type RunResult,
+  type StreamOptions,
+} from "./pods/pod-operations.js";
+export { PortForward, type PortForwardOptions, type PortMapping } from "./pods/port-forward.js";
 export { type ListAllOptions, ReadClient } from "./read-client.js";
 export { acceptFor, type Encoding, type Representation } from "./request/media.js";
 export type {

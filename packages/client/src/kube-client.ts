@@ -22,6 +22,13 @@ import type { ClientContext, RequestControl } from "./io/context.js";
 import { modelsProtobufCodec } from "./io/protobuf.js";
 import type { ApiWarning } from "./io/warnings.js";
 import type { BuiltinApiVersion, BuiltinList, BuiltinObject, BuiltinResourceKind } from "./kinds.js";
+import {
+  AccessReviews,
+  createServiceAccountToken,
+  MetricsClient,
+  type TokenOptions,
+} from "./pods/cluster-tools.js";
+import { PodOperations } from "./pods/pod-operations.js";
 import { ResourceClient } from "./resource-client.js";
 import { type ResourceTarget, targetOf } from "./resource-target.js";
 
@@ -151,6 +158,30 @@ export class KubeClient {
         : await this.discovery.find(reference.apiVersion, reference.kind, control);
     return new ResourceClient<T, L>(this.#context, targetOf(info, isBuiltinGroup(info.group)));
   }
+
+  // --- pod I/O and tool helpers (docs/guides/pod-io.md) ---
+  #pods: PodOperations | undefined;
+  /** Logs, exec, attach, port-forward, copy, eviction and proxy of pods. */
+  get pods(): PodOperations {
+    this.#pods ??= new PodOperations(this.transport, this.namespace);
+    return this.#pods;
+  }
+
+  /** SelfSubjectAccessReview / SelfSubjectRulesReview helpers ("can I?"). */
+  get access(): AccessReviews {
+    return new AccessReviews(this.transport);
+  }
+
+  /** Node and pod usage from metrics.k8s.io. */
+  get metrics(): MetricsClient {
+    return new MetricsClient(this.transport, this.namespace);
+  }
+
+  /** A token for a ServiceAccount (`serviceaccounts/token`, a TokenRequest). */
+  serviceAccountToken(name: string, options: TokenOptions = {}) {
+    return createServiceAccountToken(this.transport, this.namespace, name, options);
+  }
+  // --- end pod I/O ---
 
   /** Closes every connection, including open watches. */
   close(): Promise<void> {

@@ -12,6 +12,8 @@ export {
 } from "./faults/fault-controller.js";
 export type { AnonymousPolicy, UserInfo } from "./http/auth.js";
 export { renderKubeconfig } from "./kubeconfig.js";
+export { type LogEntry, PodRuntime } from "./pods/runtime.js";
+export type { ContainerRef, PodRuntimeOptions, ProcessContext, ProcessOutcome } from "./pods/types.js";
 export { type RunningServer, type StartOptions, startServer } from "./server.js";
 export { CompactedError, type HistoryWindow, MvccStore, type StoreEvent } from "./store/mvcc.js";
 export type { KeyPair } from "./tls.js";

@@ -18,6 +18,11 @@ import type { AnonymousPolicy, UserInfo } from "./http/auth.js";
 import { createDispatcher, type RouteExtension } from "./http/dispatch.js";
 import { renderKubeconfig } from "./kubeconfig.js";
 import { openApiRoute } from "./openapi/route.js";
+import { podRoutes } from "./pods/routes.js";
+import { PodRuntime } from "./pods/runtime.js";
+import { podUpgradeHandler } from "./pods/streams.js";
+import { toolApiRoutes } from "./pods/tool-apis.js";
+import type { PodRuntimeOptions } from "./pods/types.js";
 import { builtinResourceTable } from "./resources/builtin.js";
 import type { ResourceTable } from "./resources/table.js";
 import { DEFAULT_HISTORY, type HistoryWindow, MvccStore } from "./store/mvcc.js";
@@ -55,6 +60,8 @@ export interface StartOptions {
   readonly log?: (line: string) => void;
   /** Extra routes tried before the API (used by watch, openapi and fault controls). */
   readonly extensions?: readonly RouteExtension[];
+  /** Hooks of the pod simulation (logs, exec, attach, port-forward); defaults to an echo shell. */
+  readonly pods?: PodRuntimeOptions;
 }
 
 export interface RunningServer {
@@ -71,6 +78,8 @@ export interface RunningServer {
   readonly watches: WatchRegistry;
   /** Fault injection: drop/stall/tear watches, fail requests, compact, restart. */
   readonly faults: FaultController;
+  /** The pod simulation: append logs, stop or restart containers, read their files. */
+  readonly pods: PodRuntime;
   /** A client certificate for `user` in `groups`, signed by the server's CA. */
   issueClientCertificate(user: string, groups?: readonly string[]): KeyPair;
   stop(): Promise<void>;
@@ -105,7 +114,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   };
   const faults = new FaultController(store, watch, options.faultSeed ?? 1, options.log);
   watch.onOpen = (w, path) => faults.onWatchOpened(w, path);
+  const auth = { tokens, anonymous: options.anonymous ?? "forbidden" } as const;
+  // --- pod I/O hook: pods/log and pods/eviction routes; exec/attach/portforward upgrades below ---
+  const pods = new PodRuntime(context, options.pods);
   const extensions = [
+    podRoutes(pods, context, auth),
+    toolApiRoutes(context, auth, tokens),
     ...(options.faultApi ? [faultApiRoute(faults)] : []),
     openApiRoute(resources),
     ...(options.extensions ?? []),
@@ -113,7 +127,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let address = "";
   const dispatcher = createDispatcher({
     ctx: context,
-    auth: { tokens, anonymous: options.anonymous ?? "forbidden" },
+    auth,
     serverAddress: () => address,
     watch,
     ...(options.log ? { log: options.log } : {}),
@@ -144,6 +158,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       dispatcher,
     );
   }
+  server.on("upgrade", podUpgradeHandler(pods, auth)); // pod I/O hook (exec, attach, portforward)
   server.keepAliveTimeout = 60_000;
   server.headersTimeout = 65_000;
   server.requestTimeout = 0;
@@ -176,11 +191,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     context,
     watches: watch,
     faults,
+    pods,
     issueClientCertificate(user, groups = []) {
       if (!ca) throw new Error("client certificates need the HTTPS server");
       return ca.issue({ commonName: user, organizations: groups, usage: "client" });
     },
     stop() {
+      pods.closeAll();
       crds.close();
       for (const w of [...watch.streams]) w.stream.end("server-stopped");
       watch.hub.close();

@@ -1,0 +1,100 @@
+/**
+ * WebSocket upgrades of the pod simulation: `exec` and `attach` speak the channel protocol
+ * (`v5.channel.k8s.io`, `v4.channel.k8s.io`), `portforward` the port-prefixed v4 framing. A
+ * request that cannot be served is answered with a Status body before any upgrade.
+ */
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { type WebSocket, WebSocketServer } from "ws";
+import { errors, StatusError } from "../api/status.js";
+import { type AuthSettings, authenticate, authorize } from "../http/auth.js";
+import { servePortForward } from "./port-forward.js";
+import { serveProcess } from "./process.js";
+import type { PodRuntime } from "./runtime.js";
+
+const STREAM_PATH = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/(exec|attach|portforward)$/;
+export const CHANNEL_PROTOCOLS = ["v5.channel.k8s.io", "v4.channel.k8s.io"];
+export const PORT_FORWARD_PROTOCOLS = ["v4.channel.k8s.io", "portforward.k8s.io"];
+
+/** Handles the HTTP server's `upgrade` event. */
+export function podUpgradeHandler(runtime: PodRuntime, auth: AuthSettings) {
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    try {
+      const accept = prepare(runtime, auth, req);
+      wss.handleUpgrade(req, socket, head, (ws) => accept(ws));
+    } catch (err) {
+      reject(socket, err);
+    }
+  };
+}
+
+function prepare(runtime: PodRuntime, auth: AuthSettings, req: IncomingMessage): (ws: WebSocket) => void {
+  const url = new URL(req.url ?? "/", "https://localhost");
+  const m = STREAM_PATH.exec(url.pathname);
+  if (!m || (req.headers.upgrade ?? "").toLowerCase() !== "websocket") throw errors.notFoundPath();
+  const user = authenticate(req, auth);
+  const namespace = decodeURIComponent(m[1] as string);
+  const pod = decodeURIComponent(m[2] as string);
+  const sub = m[3] as "exec" | "attach" | "portforward";
+  authorize(user, auth, {
+    verb: "create",
+    group: "",
+    resource: "pods",
+    subresource: sub,
+    namespace,
+    name: pod,
+  });
+  const offered = (req.headers["sec-websocket-protocol"] ?? "").split(",").map((p) => p.trim());
+  const q = url.searchParams;
+  if (sub === "portforward") {
+    runtime.pod(namespace, pod);
+    if (!offered.some((p) => PORT_FORWARD_PROTOCOLS.includes(p)))
+      throw errors.badRequest("port-forward needs the v4.channel.k8s.io or portforward.k8s.io subprotocol");
+    const ports = q
+      .getAll("ports")
+      .flatMap((p) => p.split(","))
+      .map(Number);
+    if (ports.length === 0 || ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65535))
+      throw errors.badRequest("at least one valid port (1..65535) is required");
+    return (ws) => servePortForward(runtime, ws, { namespace, pod, ports });
+  }
+  const ref = runtime.resolve(namespace, pod, q.get("container"));
+  const command = q.getAll("command");
+  if (sub === "exec" && command.length === 0)
+    throw errors.badRequest("you must specify at least one command for the container");
+  const protocol = offered.find((p) => CHANNEL_PROTOCOLS.includes(p));
+  if (protocol === undefined)
+    throw errors.badRequest(`none of the offered subprotocols [${offered.join(", ")}] is supported`);
+  const flag = (name: string) => q.get(name) === "true" || q.get(name) === "1";
+  if (!flag("stdin") && !flag("stdout") && !flag("stderr"))
+    throw errors.badRequest("you must specify at least 1 of stdin, stdout, stderr");
+  const setup = {
+    ref,
+    command,
+    tty: flag("tty"),
+    stdin: flag("stdin"),
+    stderr: flag("stderr") && !flag("tty"),
+  };
+  return (ws) => serveProcess(runtime, ws, { ...setup, kind: sub });
+}
+
+function reject(socket: Duplex, err: unknown): void {
+  const status =
+    err instanceof StatusError
+      ? err.status
+      : {
+          kind: "Status",
+          apiVersion: "v1",
+          metadata: {},
+          status: "Failure",
+          message: String(err),
+          reason: "InternalError",
+          code: 500,
+        };
+  const body = JSON.stringify(status);
+  const code = status.code ?? 500;
+  socket.end(
+    `HTTP/1.1 ${code} ${status.reason ?? "Error"}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

@@ -1,0 +1,47 @@
+/** What the reference server's pod simulation hands to user hooks. */
+import type { Duplex, Readable, Writable } from "node:stream";
+
+/** The container a request addresses. */
+export interface ContainerRef {
+  readonly namespace: string;
+  readonly pod: string;
+  readonly container: string;
+  /** The stored Pod object. */
+  readonly object: Readonly<Record<string, unknown>>;
+}
+
+/** A command run in a container (`exec`) or an attach to its main process. */
+export interface ProcessContext extends ContainerRef {
+  /** The command (empty for attach). */
+  readonly command: readonly string[];
+  readonly tty: boolean;
+  /** Ends when the client closes stdin (v5) or the stream. */
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  /** Merged into stdout for TTY sessions. */
+  readonly stderr: Writable;
+  /** Registers a listener for terminal resizes. */
+  onResize(listener: (size: { columns: number; rows: number }) => void): void;
+  /** Aborted when the client goes away. */
+  readonly signal: AbortSignal;
+  /** The container's in-memory filesystem (what the default shell and `tar` read and write). */
+  readonly files: Map<string, Buffer>;
+}
+
+/** How a process ended: an exit code, or a failure message (reported as an InternalError Status). */
+export type ProcessOutcome = number | { readonly error: string };
+
+/**
+ * Hooks of the pod simulation (`startServer({ pods: … })`). A hook returning `undefined` falls back
+ * to the default behaviour: an echo shell for exec, `cat` for attach, an echo server for port-forward.
+ */
+export interface PodRuntimeOptions {
+  readonly exec?: (
+    process: ProcessContext,
+  ) => Promise<ProcessOutcome | undefined> | ProcessOutcome | undefined;
+  readonly attach?: (
+    process: ProcessContext,
+  ) => Promise<ProcessOutcome | undefined> | ProcessOutcome | undefined;
+  /** A stream to the pod's port, or `undefined` for the default echo server; throw to refuse. */
+  readonly portForward?: (container: Omit<ContainerRef, "container">, port: number) => Duplex | undefined;
+}

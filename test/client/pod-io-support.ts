@@ -1,0 +1,88 @@
+/**
+ * Shared setup of the pod I/O suites: a reference server with pod hooks, a namespace, a client
+ * defaulting to it, pods to talk to, and a count of open TCP handles to prove every socket is released.
+ */
+import type { KubeClient } from "@kubesdk/client";
+import type { StartOptions } from "@kubesdk/server";
+import { isAlreadyExists } from "@kubesdk/transport";
+import { afterAll, beforeAll, expect, vi } from "vitest";
+import { startTarget, type TestTarget } from "../support/target.js";
+import { clientFor, createNamespace } from "./support.js";
+
+export interface PodSuite {
+  readonly t: TestTarget;
+  readonly kube: KubeClient;
+  readonly ns: string;
+}
+
+/** Starts the reference server with `options` (pod hooks), a namespace and a client for it. */
+export function podSuite(prefix: string, options: StartOptions = {}): PodSuite {
+  let state: PodSuite | undefined;
+  beforeAll(async () => {
+    const t = await startTarget(options);
+    const admin = await clientFor(t);
+    const ns = await createNamespace(admin, prefix);
+    // A bare kube-apiserver has no controller creating the "default" ServiceAccount pods need.
+    await admin
+      .resource("v1", "ServiceAccount")
+      .create({ metadata: { name: "default" } }, { namespace: ns })
+      .catch((e: unknown) => {
+        if (!isAlreadyExists(e)) throw e;
+      });
+    await admin.close();
+    state = { t, ns, kube: await clientFor(t, ns, { transport: { retries: false } }) };
+  });
+  afterAll(async () => {
+    await state?.kube.close();
+    await state?.t.close();
+  });
+  const current = () => {
+    if (state === undefined) throw new Error("the suite's beforeAll has not run");
+    return state;
+  };
+  return {
+    get t() {
+      return current().t;
+    },
+    get kube() {
+      return current().kube;
+    },
+    get ns() {
+      return current().ns;
+    },
+  };
+}
+
+/** Creates a pod with the given containers (default one container "main") and labels. */
+export async function createPod(
+  kube: KubeClient,
+  name: string,
+  containers: readonly string[] = ["main"],
+  labels: Record<string, string> = {},
+): Promise<void> {
+  await kube.resource("v1", "Pod").create({
+    metadata: { name, labels },
+    spec: { containers: containers.map((c) => ({ name: c, image: "busybox" })) },
+  });
+}
+
+/** Open TCP sockets and servers of this process (client and in-process server sides). */
+export function openTcpHandles(): number {
+  return process.getActiveResourcesInfo().filter((r) => r === "TCPSocketWrap" || r === "TCPServerWrap")
+    .length;
+}
+
+/** Waits until the open TCP handles are back to `baseline` or fewer. */
+export async function expectHandlesReleased(baseline: number): Promise<void> {
+  await vi.waitFor(() => expect(openTcpHandles()).toBeLessThanOrEqual(baseline), {
+    timeout: 5_000,
+    interval: 20,
+  });
+}
+
+/** The HTTP code of an ApiError (`statusCode`; older builds of the error model call it `code`). */
+export function httpCodeOf(err: unknown): number | undefined {
+  const e = err as { statusCode?: unknown; code?: unknown };
+  if (typeof e?.statusCode === "number") return e.statusCode;
+  return typeof e?.code === "number" ? e.code : undefined;
+}
