@@ -13,7 +13,11 @@ export type WireErrorCode =
   /** A value does not fit its field (wrong JSON type, bad timestamp, invalid base64, ...). */
   | "ERR_PROTOBUF_VALUE"
   /** A watch event frame is malformed. */
-  | "ERR_PROTOBUF_WATCH_EVENT";
+  | "ERR_PROTOBUF_WATCH_EVENT"
+  /** An int64 value does not fit (encode), or is beyond ±2^53 without an exact `int64` mode (decode). */
+  | "ERR_PROTOBUF_INT64"
+  /** Messages (embedded objects included) are nested deeper than the codec follows. */
+  | "ERR_PROTOBUF_DEPTH";
 
 export class WireError extends Error {
   readonly code: WireErrorCode;
