@@ -158,7 +158,8 @@ func main() {
 		}
 		frames = append(frames, frame{Name: f.name, Type: f.typ, JSON: js(f.obj), Frame: base64.StdEncoding.EncodeToString(b)})
 	}
-	out, _ := json.MarshalIndent(map[string]any{"objects": vectors, "watchFrames": frames}, "", " ")
+	pbCases, jsonCases := exactCases()
+	out, _ := json.MarshalIndent(map[string]any{"objects": vectors, "watchFrames": frames, "pbCases": pbCases, "jsonCases": jsonCases}, "", " ")
 	os.Stdout.Write(out)
 }
 
