@@ -31,8 +31,24 @@ export function parseEmbeddedJson(bytes: Uint8Array): unknown {
   }
 }
 
+/**
+ * JSON bytes for a value embedded in a message, as Go holds them after reading its own JSON:
+ * encoding/json writes embedded JSON with <, >, &, U+2028 and U+2029 escaped.
+ */
 export function jsonBytes(value: unknown): Buffer {
-  return Buffer.from(JSON.stringify(value), "utf8");
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch (cause) {
+    throw new WireError("ERR_PROTOBUF_VALUE", `cannot write embedded JSON: ${(cause as Error).message}`, {
+      cause,
+    });
+  }
+  return Buffer.from(text.replace(/[<>&\u2028\u2029]/g, goEscape), "utf8");
+}
+
+function goEscape(char: string): string {
+  return `\\u${(char.codePointAt(0) as number).toString(16).padStart(4, "0")}`;
 }
 
 /** A JSON value of a scalar proto type, as Go's encoding/json writes the Go field. */
