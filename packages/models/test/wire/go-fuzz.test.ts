@@ -81,7 +81,7 @@ test(`kubesdk and Go agree on ${count} random objects (seed ${seed})`, { timeout
     .join("\n");
   expect(listed, `${failures.length} failures; replay with KUBESDK_WIRE_FUZZ_SEED=${seed}`).toBe("");
   expect(report.checked).toBe(answers.length);
-  // Go keeps most random objects stable; every kind must be exercised.
-  expect(checked.length).toBeGreaterThan(samples.length * 0.7);
+  // Go keeps nearly every random object stable; every kind must be exercised.
+  expect(checked.length).toBeGreaterThan(samples.length * 0.95);
   expect(kinds.size).toBe(report.kinds);
 });
