@@ -40,9 +40,9 @@ export function jsonBytes(value: unknown): Buffer {
   try {
     text = JSON.stringify(value);
   } catch (cause) {
-    throw new WireError("ERR_PROTOBUF_VALUE", `cannot write embedded JSON: ${(cause as Error).message}`, {
-      cause,
-    });
+    // A RangeError: nested too deeply for the stack (cycles are not JSON values anyway).
+    const code = cause instanceof RangeError ? "ERR_PROTOBUF_DEPTH" : "ERR_PROTOBUF_VALUE";
+    throw new WireError(code, `cannot write embedded JSON: ${(cause as Error).message}`, { cause });
   }
   return Buffer.from(text.replace(/[<>&\u2028\u2029]/g, goEscape), "utf8");
 }
