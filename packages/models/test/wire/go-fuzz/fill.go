@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"strings"
 	"time"
 
 	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -19,6 +20,7 @@ import (
 // JSONSchemaProps* unions. Everything else is random across its Go type's whole range.
 func filler(seed int64) *randfill.Filler {
 	return randfill.New().RandSource(rand.NewSource(seed)).NilChance(0.3).NumElements(0, 2).MaxDepth(7).Funcs(
+		func(s *string, c randfill.Continue) { *s = randString(c) },
 		func(t *metav1.Time, c randfill.Continue) { *t = metav1.Unix(randSeconds(c.Rand), 0) },
 		func(t *metav1.MicroTime, c randfill.Continue) {
 			*t = metav1.NewMicroTime(time.Unix(randSeconds(c.Rand), c.Rand.Int63n(1e6)*1e3))
@@ -65,6 +67,20 @@ func filler(seed int64) *randfill.Filler {
 			}
 		},
 	)
+}
+
+// Mostly upstream's random Unicode; now and then bytes that are not UTF-8 (which Go's protobuf code
+// keeps as they are and its JSON writes as U+FFFD, one per bad byte).
+func randString(c randfill.Continue) string {
+	if c.Rand.Intn(20) != 0 {
+		return c.String(0)
+	}
+	pieces := []string{"\xff", "\xc0\x80", "\xe2\x82", "\xed\xa0\x80", "\xf0\x9f\x98", "\xf4\x90\x80\x80", "\xc2", "a", "é", "\u2028", "<&>"}
+	var b strings.Builder
+	for i := 1 + c.Rand.Intn(4); i > 0; i-- {
+		b.WriteString(pieces[c.Rand.Intn(len(pieces))])
+	}
+	return b.String()
 }
 
 // Seconds from year 1 to 9999, the zero time now and then.

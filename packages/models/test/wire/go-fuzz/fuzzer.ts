@@ -42,6 +42,8 @@ export interface Sample {
   readonly kind: string;
   readonly json?: string;
   readonly pb?: string;
+  /** Go's bytes for the random object as filled, when Go decodes them to `json` as well. */
+  readonly rawPB?: string;
   readonly skip?: string;
 }
 

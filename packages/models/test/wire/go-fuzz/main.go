@@ -17,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -71,7 +72,10 @@ type sample struct {
 	Kind string `json:"kind"`
 	JSON string `json:"json,omitempty"`
 	PB   string `json:"pb,omitempty"`
-	Skip string `json:"skip,omitempty"`
+	// Go's bytes for the random object itself (strings not UTF-8 among them), when Go decodes
+	// them to JSON too.
+	RawPB string `json:"rawPB,omitempty"`
+	Skip  string `json:"skip,omitempty"`
 }
 
 func encodePB(obj runtime.Object) ([]byte, error) {
@@ -154,6 +158,9 @@ func build(seed int64, i int, all []schema.GroupVersionKind) (s sample, jsonByte
 		return
 	}
 	s.JSON, s.PB = string(jsonBytes), base64.StdEncoding.EncodeToString(pb)
+	if first, _ := json.Marshal(fromPB); sameJSON(first, jsonBytes) && !bytes.Equal(raw, pb) {
+		s.RawPB = base64.StdEncoding.EncodeToString(raw)
+	}
 	return
 }
 
@@ -201,6 +208,21 @@ func verify(seed int64, all []schema.GroupVersionKind, in *bufio.Scanner) (check
 		}
 	}
 	return checked, failures
+}
+
+// sameJSON tells whether two JSON texts hold the same value (Go writes a bad byte as "\ufffd" but
+// the character itself once it is read back).
+func sameJSON(a, b []byte) bool {
+	parse := func(text []byte) (v any) {
+		d := json.NewDecoder(bytes.NewReader(text))
+		d.UseNumber()
+		if d.Decode(&v) != nil {
+			return nil
+		}
+		return v
+	}
+	va, vb := parse(a), parse(b)
+	return va != nil && reflect.DeepEqual(va, vb)
 }
 
 // clipHex shows a around its first difference from b, in hex.
