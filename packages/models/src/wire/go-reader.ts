@@ -16,6 +16,8 @@ export class GoReader extends protobuf.Reader {
 
 /** `bytes` as a string, each byte that does not start a valid UTF-8 sequence read as U+FFFD. */
 export function goUtf8(bytes: Uint8Array): string {
+  // Short strings (most names, labels, enum values) are quicker to read by hand.
+  if (bytes.length <= 32) return lenient(bytes);
   try {
     return strict.decode(bytes);
   } catch {

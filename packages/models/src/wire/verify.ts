@@ -45,7 +45,8 @@ function verifyMessage(
   }
   if (depth > shape.depth) shape.depth = depth;
   const byId = plan.byId;
-  let seen: Set<number> | undefined;
+  let seenLow = 0; // singular message fields seen, by id (1–31)
+  let seenHigh: Set<number> | undefined;
   while (reader.pos < end) {
     const tag = reader.uint32();
     const wireType = tag & 7;
@@ -55,9 +56,15 @@ function verifyMessage(
       continue;
     }
     if (mergesOccurrences(field)) {
-      seen ??= new Set();
-      if (seen.has(field.id)) shape.repeatsMessages = true;
-      seen.add(field.id);
+      if (field.id < 32) {
+        const bit = 1 << field.id;
+        if (seenLow & bit) shape.repeatsMessages = true;
+        seenLow |= bit;
+      } else {
+        seenHigh ??= new Set();
+        if (seenHigh.has(field.id)) shape.repeatsMessages = true;
+        seenHigh.add(field.id);
+      }
     }
     try {
       verifyField(field, reader, wireType, end, depth, shape);
