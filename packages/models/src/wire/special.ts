@@ -20,6 +20,7 @@ import {
   type ProtoMessage,
   parseEmbeddedJson,
   scalarFromJson,
+  wellFormed,
 } from "./scalars.js";
 
 /** The generic walk, handed to codecs of types that contain ordinary messages. */
@@ -120,7 +121,7 @@ const codecs: Readonly<Record<string, SpecialCodec>> = {
   "k8s.io.apimachinery.pkg.util.intstr.IntOrString": {
     toJson: (m) => (has(m, "type") && numberOf(m.type) === 1 ? (m.strVal ?? "") : (m.intVal ?? 0)),
     fromJson: (value) => {
-      if (typeof value === "string") return { type: 1, intVal: 0, strVal: value };
+      if (typeof value === "string") return { type: 1, intVal: 0, strVal: wellFormed(value) };
       if (typeof value === "number") return { type: 0, intVal: scalarFromJson("int32", value), strVal: "" };
       fail(`expected an integer or a string, got ${describe(value)}`);
     },

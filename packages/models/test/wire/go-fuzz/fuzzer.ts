@@ -17,7 +17,7 @@ const sourceDir = dirname(fileURLToPath(import.meta.url));
 export function buildFuzzer(): string {
   const cacheRoot = join(process.env.KUBESDK_CACHE ?? join(homedir(), ".cache", "kubesdk"), "wire-fuzz");
   const hash = createHash("sha256");
-  hash.update(execFileSync("go", ["version"], { encoding: "utf8" }));
+  hash.update(goVersion());
   for (const file of readdirSync(sourceDir)
     .filter((f) => /\.(go|mod|sum)$/.test(f))
     .sort()) {
@@ -35,6 +35,14 @@ export function buildFuzzer(): string {
   });
   renameSync(partial, bin);
   return bin;
+}
+
+function goVersion(): string {
+  try {
+    return execFileSync("go", ["version"], { encoding: "utf8" });
+  } catch (cause) {
+    throw new Error("the differential wire fuzz test needs Go on the PATH", { cause });
+  }
 }
 
 export interface Sample {

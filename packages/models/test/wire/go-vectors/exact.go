@@ -170,6 +170,7 @@ func exactCases() ([]pbCase, []jsonCase) {
 		{"base64-lf", obj("v1", "Secret", `"data":{"k":"YWJj\nZGVm"}`)},
 		{"base64-crlf", obj("v1", "Secret", `"data":{"k":"YWJj\r\nZGVm\r\n"}`)},
 		{"lone-surrogates", obj("v1", "ConfigMap", `"metadata":{"name":"s"},"data":{"k\ud800":"\udc00x\ud83d","ok":"\ud83d\ude00"}`)},
+		{"intorstring-lone-surrogate", obj("v1", "Service", `"metadata":{"name":"s"},"spec":{"ports":[{"port":80,"targetPort":"\udc00x"}]}`)},
 		{"time-fraction", obj("v1", "ConfigMap", `"metadata":{"name":"t","creationTimestamp":"2026-01-02T03:04:05.5Z"}`)},
 		{"time-lower-t", obj("v1", "ConfigMap", `"metadata":{"name":"t","creationTimestamp":"2026-01-02t03:04:05Z"}`)},
 		{"time-lower-z", obj("v1", "ConfigMap", `"metadata":{"name":"t","creationTimestamp":"2026-01-02T03:04:05z"}`)},

@@ -2,7 +2,8 @@
 // code of the pinned release (JSON with encoding/json as the apiserver does, protobuf with the
 // apimachinery protobuf serializer), shaped like real traffic rather than the fully-populated
 // k8s.io/api fixtures: kubectl-style sparse objects, zero values, lists, Status, a CRD, watch
-// frames. Regenerate from this directory with:
+// frames, and (exact.go) crafted edge cases with what Go makes of them. Regenerate from this
+// directory with:
 //
 //	GOFLAGS=-mod=mod go run . > vectors.json && pnpm exec biome format --write vectors.json
 package main
