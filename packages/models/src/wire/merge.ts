@@ -38,6 +38,13 @@ export function mergeOccurrences(plan: MessagePlan, bytes: Uint8Array): Uint8Arr
     const start = reader.pos;
     const tag = reader.uint32();
     const field = plan.byId.get(tag >>> 3);
+    if (field?.map && field.message && (tag & 7) === 2) {
+      const length = reader.uint32();
+      const entry = bytes.subarray(reader.pos, reader.pos + length);
+      reader.pos += length;
+      parts.push(fieldBytes(field, mergeInEntry(field.message, entry)));
+      continue;
+    }
     if (!field?.message || field.map || (tag & 7) !== 2) {
       reader.skipType(tag & 7);
       parts.push(bytes.subarray(start, reader.pos));
@@ -62,6 +69,29 @@ export function mergeOccurrences(plan: MessagePlan, bytes: Uint8Array): Uint8Arr
   }
   for (const { field, payloads, slot } of merged.values()) {
     parts[slot] = fieldBytes(field, mergeOccurrences(field.message as MessagePlan, Buffer.concat(payloads)));
+  }
+  return Buffer.concat(parts);
+}
+
+/**
+ * A map entry whose values are messages: Go (like protobufjs) keeps the last value of an entry
+ * whole, but merges repeated fields inside that value.
+ */
+function mergeInEntry(valuePlan: MessagePlan, entry: Uint8Array): Uint8Array {
+  const reader = protobuf.Reader.create(entry);
+  const parts: Uint8Array[] = [];
+  while (reader.pos < entry.length) {
+    const start = reader.pos;
+    const tag = reader.uint32();
+    if (tag === ((2 << 3) | 2)) {
+      const length = reader.uint32();
+      const value = mergeOccurrences(valuePlan, entry.subarray(reader.pos, reader.pos + length));
+      reader.pos += length;
+      parts.push(protobuf.Writer.create().uint32(tag).bytes(value).finish());
+    } else {
+      reader.skipType(tag & 7);
+      parts.push(entry.subarray(start, reader.pos));
+    }
   }
   return Buffer.concat(parts);
 }

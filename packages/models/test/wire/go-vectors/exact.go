@@ -138,6 +138,9 @@ func exactCases() ([]pbCase, []jsonCase) {
 			rawOf(&corev1.Pod{TypeMeta: tm("Pod", "v1"), Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "b"}}, SecurityContext: &corev1.PodSecurityContext{RunAsGroup: ptr(int64(2))}}, Status: corev1.PodStatus{Phase: "Running"}})...))),
 		decodePB("merge-time-replaced", seal("v1", "ConfigMap", append(
 			lenField(1, str(1, "t"), timestamp(8, 1767323045, 0)), lenField(1, timestamp(8, 1767323999, 0))...))),
+		// properties{"a": {not: {description: x}, not: {type: string}}}: the two nots merge.
+		decodePB("merge-in-map-value", seal("apiextensions.k8s.io/v1", "CustomResourceDefinition", lenField(2, lenField(7, str(1, "v1"),
+			lenField(4, lenField(1, lenField(29, str(1, "a"), lenField(2, lenField(28, str(4, "x")), lenField(28, str(5, "string")))))))))),
 		decodePB("time-nanos-out-of-range", seal("events.k8s.io/v1", "Event", append(
 			lenField(1, str(1, "e"), timestamp(8, 10, 1_500_000_000)), timestamp(2, 20, -1)...))),
 		decodePB("time-nanos-negative", seal("events.k8s.io/v1", "Event", append(
