@@ -15,7 +15,7 @@ import { parseExactJson } from "./exact-json.js";
 import { buildFuzzer, type Failure, generate, verify } from "./go-fuzz/fuzzer.js";
 
 const seed = Number(process.env.KUBESDK_WIRE_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const count = Number(process.env.KUBESDK_WIRE_FUZZ_COUNT ?? 6000);
+const count = Number(process.env.KUBESDK_WIRE_FUZZ_COUNT ?? 10_000);
 
 /** The path of the first difference between two JSON values. */
 function firstDifference(want: unknown, got: unknown, path = ""): string | undefined {

@@ -106,55 +106,22 @@ func build(seed int64, i int, all []schema.GroupVersionKind) (s sample, jsonByte
 	obj, _ := scheme.New(gvk)
 	filler(seed*1_000_003 + int64(i)).Fill(obj)
 	obj.GetObjectKind().SetGroupVersionKind(gvk)
-	step := func(what string, err error) bool {
-		if err != nil {
-			s.Skip = what + ": " + err.Error()
-		}
-		return err != nil
-	}
 	raw, err := encodePB(obj)
-	if step("go cannot encode it", err) {
+	if err != nil {
+		s.Skip = "go cannot encode it: " + err.Error()
 		return
 	}
 	fromPB, err := decodePB(raw)
-	if step("go cannot decode its protobuf", err) {
+	if err != nil {
+		s.Skip = "go cannot decode its protobuf: " + err.Error()
 		return
 	}
-	// What Go reads from its JSON can differ from what it wrote it from (a pointer to the zero
-	// Time is written as null and read as nil); take the JSON once it reads back to itself.
-	var fromJSON runtime.Object = fromPB
-	for round := 0; ; round++ {
-		jsonBytes, err = json.Marshal(fromJSON)
-		if step("go cannot write its JSON", err) {
-			return
-		}
-		fromJSON, _, err = jsonCodec.Decode(jsonBytes, nil, nil)
-		if step("go cannot read its JSON", err) {
-			return
-		}
-		again, err := json.Marshal(fromJSON)
-		if step("go cannot write its JSON", err) {
-			return
-		}
-		if bytes.Equal(again, jsonBytes) {
-			break
-		}
-		if round == 2 {
-			s.Skip = "go's JSON does not round-trip: " + clip(jsonBytes, again) + " " + clip(again, jsonBytes)
-			return
-		}
+	fromJSON, jsonBytes, err := stableJSON(fromPB)
+	if err == nil {
+		pb, err = stablePB(fromJSON, jsonBytes)
 	}
-	pb, err = encodePB(fromJSON)
-	if step("go cannot encode it", err) {
-		return
-	}
-	// kubesdk must decode pb to jsonBytes: check that this is what Go decodes it to.
-	back, err := decodePB(pb)
-	if step("go cannot decode its protobuf", err) {
-		return
-	}
-	if decoded, _ := json.Marshal(back); !bytes.Equal(decoded, jsonBytes) {
-		s.Skip = "go's protobuf does not round-trip: " + clip(jsonBytes, decoded)
+	if err != nil {
+		s.Skip = err.Error()
 		return
 	}
 	s.JSON, s.PB = string(jsonBytes), base64.StdEncoding.EncodeToString(pb)
@@ -162,6 +129,41 @@ func build(seed int64, i int, all []schema.GroupVersionKind) (s sample, jsonByte
 		s.RawPB = base64.StdEncoding.EncodeToString(raw)
 	}
 	return
+}
+
+// stableJSON is obj as Go reads it back from its JSON, and that JSON. What Go reads can differ from
+// what it wrote the JSON from (a pointer to the zero Time is written as null and read as nil), so
+// this repeats until the JSON reads back to itself.
+func stableJSON(obj runtime.Object) (runtime.Object, []byte, error) {
+	for round := 0; round < 3; round++ {
+		jsonBytes, err := json.Marshal(obj)
+		if err != nil {
+			return nil, nil, fmt.Errorf("go cannot write its JSON: %w", err)
+		}
+		if obj, _, err = jsonCodec.Decode(jsonBytes, nil, nil); err != nil {
+			return nil, nil, fmt.Errorf("go cannot read its JSON: %w", err)
+		}
+		if again, _ := json.Marshal(obj); bytes.Equal(again, jsonBytes) {
+			return obj, jsonBytes, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("go's JSON does not round-trip")
+}
+
+// stablePB is Go's protobuf for obj, which Go must decode to jsonBytes (what kubesdk must decode it to).
+func stablePB(obj runtime.Object, jsonBytes []byte) ([]byte, error) {
+	pb, err := encodePB(obj)
+	if err != nil {
+		return nil, fmt.Errorf("go cannot encode it: %w", err)
+	}
+	back, err := decodePB(pb)
+	if err != nil {
+		return nil, fmt.Errorf("go cannot decode its protobuf: %w", err)
+	}
+	if decoded, _ := json.Marshal(back); !bytes.Equal(decoded, jsonBytes) {
+		return nil, fmt.Errorf("go's protobuf does not round-trip: %s", clip(jsonBytes, decoded))
+	}
+	return pb, nil
 }
 
 type answer struct {

@@ -115,7 +115,13 @@ func decodeJSON(name, text string) jsonCase {
 	return c
 }
 
-func exactCases() ([]pbCase, []jsonCase) {
+var quantities = []string{"1.5", "1500m", "+1", "01", "1024Mi", "8Gi", "1Gi", "1.5Ki", "0.5Gi", ".5", "5.", "1.G", "-", "-1.5", "1e3", "1E3", "1e-10", "1e+5",
+	"1n", "0.000", "100000000000000000000", "1.0000000001", "9223372036854775808Ki", "12345678901234567890", "1e30", "0.1Ki", "1025", "2048",
+	"1000000k", "1000Ki", "-1024", "123456789012345678.9", "", " 1 ", "abc", "1K", "12e", "1ee", "e3", "1.2.3", "\t2"}
+
+func exactCases() ([]pbCase, []jsonCase) { return pbCases(), jsonCases() }
+
+func pbCases() []pbCase {
 	cm := func(meta metav1.ObjectMeta, data map[string]string) *corev1.ConfigMap {
 		return &corev1.ConfigMap{TypeMeta: tm("ConfigMap", "v1"), ObjectMeta: meta, Data: data}
 	}
@@ -154,13 +160,14 @@ func exactCases() ([]pbCase, []jsonCase) {
 		decodePB("time-explicit-zero", seal("events.k8s.io/v1", "Event", append(
 			lenField(1, str(1, "e"), timestamp(8, -62135596800, 0)), timestamp(2, -62135596800, 999)...))),
 	}
-	quantities := []string{"1.5", "1500m", "+1", "01", "1024Mi", "8Gi", "1Gi", "1.5Ki", "0.5Gi", ".5", "5.", "1.G", "-", "-1.5", "1e3", "1E3", "1e-10", "1e+5",
-		"1n", "0.000", "100000000000000000000", "1.0000000001", "9223372036854775808Ki", "12345678901234567890", "1e30", "0.1Ki", "1025", "2048",
-		"1000000k", "1000Ki", "-1024", "123456789012345678.9", "", " 1 ", "abc", "1K", "12e", "1ee", "e3", "1.2.3", "\t2"}
 	for _, q := range quantities {
 		raw := lenField(2, lenField(1, str(1, "q"), lenField(2, str(1, q))))
 		pbs = append(pbs, decodePB(fmt.Sprintf("quantity %q", q), seal("v1", "ResourceQuota", raw)))
 	}
+	return pbs
+}
+
+func jsonCases() []jsonCase {
 	obj := func(apiVersion, kind, body string) string {
 		return fmt.Sprintf(`{"apiVersion":%q,"kind":%q,%s}`, apiVersion, kind, body)
 	}
@@ -199,6 +206,5 @@ func exactCases() ([]pbCase, []jsonCase) {
 		text := obj("v1", "ResourceQuota", fmt.Sprintf(`"metadata":{"name":"q"},"spec":{"hard":{"q":%s}}`, js(q)))
 		jsons = append(jsons, decodeJSON(fmt.Sprintf("quantity %q", q), text))
 	}
-	jsons = append(jsons, decodeJSON("quantity number 1.5", obj("v1", "ResourceQuota", `"spec":{"hard":{"q":1.5}}`)))
-	return pbs, jsons
+	return append(jsons, decodeJSON("quantity number 1.5", obj("v1", "ResourceQuota", `"spec":{"hard":{"q":1.5}}`)))
 }
