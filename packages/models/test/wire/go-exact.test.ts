@@ -79,6 +79,13 @@ describe("int64 policy", () => {
     ]) {
       expect(codeOf(() => encodeObject(configMap(bad)))).toBe("ERR_PROTOBUF_INT64");
     }
+    // JSON.parse of 18446744073709551616: a number, refused rather than written as 0.
+    expect(codeOf(() => encodeObject(configMap(JSON.parse("18446744073709551616"))))).toBe(
+      "ERR_PROTOBUF_INT64",
+    );
     expect(decodeObject(encodeObject(configMap(2 ** 53 - 1)))).toMatchObject(configMap(2 ** 53 - 1));
+    // A bigint where an int32 belongs is a typed error too, not a TypeError.
+    const deployment = { apiVersion: "apps/v1", kind: "Deployment", spec: { replicas: 3n } };
+    expect(codeOf(() => encodeObject(deployment))).toBe("ERR_PROTOBUF_VALUE");
   });
 });
