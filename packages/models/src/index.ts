@@ -44,6 +44,7 @@ export {
   decodeWatchEvent,
   encodeObject,
   encodeWatchEvent,
+  type Int64Mode,
   WireError,
   type WireErrorCode,
   type WireObject,

@@ -1,4 +1,11 @@
-import { encodeWatchEvent, type WireWatchEvent } from "@kubesdk/models";
+import {
+  encodeObject,
+  encodeWatchEvent,
+  protoMagic,
+  protoMessageNames,
+  protoType,
+  type WireWatchEvent,
+} from "@kubesdk/models";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -313,6 +320,53 @@ describe("length-prefixed (protobuf) framing", () => {
         });
       }),
     );
+  });
+});
+
+describe("limits on nesting and allocation", () => {
+  const unknownType = protoType(protoMessageNames.unknown);
+  const revisionType = protoType("k8s.io.api.apps.v1.ControllerRevision");
+  const envelope = (raw: Uint8Array) =>
+    Buffer.concat([
+      protoMagic,
+      unknownType
+        .encode({
+          typeMeta: { apiVersion: "apps/v1", kind: "ControllerRevision" },
+          raw,
+          contentEncoding: "",
+          contentType: "",
+        })
+        .finish(),
+    ]);
+
+  it("an object nesting objects thousands of levels deep is a MalformedEventError", () => {
+    let bytes: Uint8Array = encodeObject({
+      apiVersion: "apps/v1",
+      kind: "ControllerRevision",
+      metadata: { name: "r" },
+    });
+    for (let level = 0; level < 3_000; level++) {
+      bytes = envelope(revisionType.encode({ data: { raw: bytes }, revision: level }).finish());
+    }
+    const event = protoType(protoMessageNames.watchEvent)
+      .encode({ type: "ADDED", object: { raw: bytes } })
+      .finish();
+    const { events, error } = decodeAll(new WatchDecoder({ framing: "length-prefixed" }), [frame(event)]);
+    expect(events).toEqual([]);
+    expect(error).toBeInstanceOf(MalformedEventError);
+    expect((error as Error).message).toMatch(/nested deeper/);
+  });
+
+  it("allocates what arrived, not what a length prefix claims", () => {
+    const decoder = new WatchDecoder({ framing: "length-prefixed", maxEventBytes: Number.POSITIVE_INFINITY });
+    const before = process.memoryUsage().arrayBuffers;
+    const header = Uint8Array.of(0x7f, 0xff, 0xff, 0xff); // 2 GiB
+    expect(decoder.push(Buffer.concat([header, new Uint8Array(1000)]))).toEqual([]);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 * 1024 * 1024);
+    expect(decodeAll(decoder, []).error).toMatchObject({
+      code: "WATCH_STREAM_TRUNCATED",
+      pendingBytes: 1004,
+    });
   });
 });
 

@@ -12,11 +12,14 @@ import { findProtoTypeFor } from "../proto.js";
 import { openEnvelope, sealEnvelope } from "./envelope.js";
 import { reasonOf, WireError } from "./errors.js";
 import { messageFromJson } from "./from-json.js";
+import { GoReader } from "./go-reader.js";
+import type { Int64Mode } from "./int64.js";
+import { mergeOccurrences } from "./merge.js";
 import { planOf } from "./plan.js";
 import { isPlainObject, type ProtoMessage } from "./scalars.js";
 import type { Walker } from "./special.js";
 import { messageToJson } from "./to-json.js";
-import { verifyWire } from "./verify.js";
+import { maxWireDepth, verifyWire } from "./verify.js";
 
 /** An object in its JSON form. */
 export type WireObject = KubernetesObject & Record<string, unknown>;
@@ -28,13 +31,25 @@ export interface WireOptions {
    * either, and the result keeps it that way.
    */
   readonly kind?: GroupVersionKind;
+  /**
+   * Decoding: how an int64 beyond ±(2^53 − 1) comes out. "number" (the default) throws a
+   * WireError PROTOBUF_INT64 rather than round it; "bigint" and "string" give it exactly.
+   * Values within the safe range are numbers in every mode. Encoding accepts all three forms.
+   */
+  readonly int64?: Int64Mode;
 }
 
-const walker: Walker = {
-  toJson: (plan, message) => messageToJson(plan, message, walker),
-  fromJson: (plan, value) => messageFromJson(plan, value, walker),
-  decodeEmbedded: (bytes) => decodeObject(bytes),
-};
+/** A walker for one encode or decode; `depth` is the message nesting of the enclosing objects. */
+function walkerFor(int64: Int64Mode, depth: number): Walker {
+  const walker: Walker = {
+    int64,
+    depth,
+    toJson: (plan, message) => messageToJson(plan, message, walker),
+    fromJson: (plan, value) => messageFromJson(plan, value, walker),
+    decodeEmbedded: (bytes) => decodeAt(bytes, { int64 }, walker.depth + 1),
+  };
+  return walker;
+}
 
 /** "k8s\0" + runtime.Unknown{typeMeta, raw: the object's message} for a built-in object. */
 export function encodeObject(object: object, options: WireOptions = {}): Uint8Array {
@@ -47,7 +62,7 @@ export function encodeObject(object: object, options: WireOptions = {}): Uint8Ar
     throw new WireError("PROTOBUF_NO_KIND", "the object has no apiVersion/kind and no kind was given");
   }
   const type = messageTypeFor(gvk);
-  const message = messageFromJson(planOf(type), object, walker);
+  const message = messageFromJson(planOf(type), object, walkerFor("number", 0));
   let raw: Uint8Array;
   try {
     raw = type.encode(message).finish();
@@ -62,6 +77,13 @@ export function encodeObject(object: object, options: WireOptions = {}): Uint8Ar
 
 /** The JSON form of an enveloped protobuf object, with apiVersion and kind first. */
 export function decodeObject(bytes: Uint8Array, options: WireOptions = {}): WireObject {
+  return decodeAt(bytes, options, 0);
+}
+
+function decodeAt(bytes: Uint8Array, options: WireOptions, outerDepth: number): WireObject {
+  if (outerDepth > maxWireDepth) {
+    throw new WireError("PROTOBUF_DEPTH", `messages nested deeper than ${maxWireDepth} levels`);
+  }
   const envelope = openEnvelope(bytes);
   const typed = envelope.apiVersion !== "" && envelope.kind !== "";
   const gvk = typed ? { ...parseApiVersion(envelope.apiVersion), kind: envelope.kind } : options.kind;
@@ -74,15 +96,22 @@ export function decodeObject(bytes: Uint8Array, options: WireOptions = {}): Wire
   const type = messageTypeFor(gvk);
   const plan = planOf(type);
   let message: ProtoMessage;
+  let depth: number;
   try {
-    verifyWire(plan, envelope.raw);
-    message = type.decode(envelope.raw) as unknown as ProtoMessage;
+    const shape = verifyWire(plan, envelope.raw, outerDepth);
+    const raw = shape.repeatsMessages ? mergeOccurrences(plan, envelope.raw) : envelope.raw;
+    depth = shape.depth;
+    message = type.decode(new GoReader(raw)) as unknown as ProtoMessage;
   } catch (cause) {
+    if (cause instanceof WireError && cause.code === "PROTOBUF_DEPTH") throw cause;
     const reason = cause instanceof WireError ? cause.reason : `truncated or malformed: ${reasonOf(cause)}`;
     const field = cause instanceof WireError ? cause.field : undefined;
     throw new WireError("PROTOBUF_MESSAGE", `${describeKind(gvk)} message: ${reason}`, { field, cause });
   }
-  const body = messageToJson(plan, message, walker) as Record<string, unknown>;
+  const body = messageToJson(plan, message, walkerFor(options.int64 ?? "number", depth)) as Record<
+    string,
+    unknown
+  >;
   return typed ? { apiVersion: envelope.apiVersion, kind: envelope.kind, ...body } : body;
 }
 

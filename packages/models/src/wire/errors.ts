@@ -15,7 +15,11 @@ export type WireErrorCode =
   /** A value does not fit its field (wrong JSON type, bad timestamp, invalid base64, ...). */
   | "PROTOBUF_VALUE"
   /** A watch event frame is malformed. */
-  | "PROTOBUF_WATCH_EVENT";
+  | "PROTOBUF_WATCH_EVENT"
+  /** An int64 value does not fit (encode), or is beyond ±2^53 without an exact `int64` mode (decode). */
+  | "PROTOBUF_INT64"
+  /** Messages (embedded objects included) are nested deeper than the codec follows. */
+  | "PROTOBUF_DEPTH";
 
 /** The protobuf wire codec could not encode or decode a value; `field` says where. */
 export class WireError extends KubesdkError {

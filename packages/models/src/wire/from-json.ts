@@ -10,10 +10,30 @@
  */
 import { WireError, within } from "./errors.js";
 import type { FieldPlan, MessagePlan } from "./plan.js";
-import { describe, isPlainObject, type ProtoMessage, scalarFromJson, scalarZero } from "./scalars.js";
+import {
+  describe,
+  isPlainObject,
+  type ProtoMessage,
+  scalarFromJson,
+  scalarZero,
+  wellFormed,
+} from "./scalars.js";
 import type { Walker } from "./special.js";
+import { maxWireDepth } from "./verify.js";
 
 export function messageFromJson(plan: MessagePlan, value: unknown, walk: Walker): ProtoMessage {
+  if (walk.depth >= maxWireDepth) {
+    throw new WireError("PROTOBUF_DEPTH", `messages nested deeper than ${maxWireDepth} levels`);
+  }
+  walk.depth++;
+  try {
+    return messageFromJsonAt(plan, value, walk);
+  } finally {
+    walk.depth--;
+  }
+}
+
+function messageFromJsonAt(plan: MessagePlan, value: unknown, walk: Walker): ProtoMessage {
   if (value === null) return zeroMessage(plan, walk);
   if (plan.special) return plan.special.fromJson(value, plan, walk);
   if (!isPlainObject(value))
@@ -58,14 +78,17 @@ function fieldFromJson(field: FieldPlan, value: unknown, walk: Walker): unknown 
     if (!isPlainObject(value))
       throw new WireError("PROTOBUF_VALUE", `expected an object, got ${describe(value)}`);
     const map: Record<string, unknown> = {};
-    const keys = Object.keys(value).sort(compareGoStrings);
-    for (const key of keys) {
+    // A lone surrogate in a key reads as U+FFFD in Go, as in values; the last duplicate wins.
+    const values = new Map<string, unknown>();
+    for (const key of Object.keys(value)) {
       try {
-        map[key] = elementFromJson(field, value[key], walk);
+        values.set(wellFormed(key), elementFromJson(field, value[key], walk));
       } catch (error) {
         throw within(error, `[${key}]`);
       }
     }
+    const keys = [...values.keys()].sort(compareGoStrings);
+    for (const key of keys) map[key] = values.get(key);
     return inKeyOrder(map, keys);
   }
   if (field.repeated) {

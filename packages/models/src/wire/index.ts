@@ -1,4 +1,5 @@
 /** The protobuf ⇄ JSON wire codec (re-exported from the package index). */
 export { decodeObject, encodeObject, type WireObject, type WireOptions } from "./codec.js";
 export { WireError, type WireErrorCode } from "./errors.js";
+export type { Int64Mode } from "./int64.js";
 export { decodeWatchEvent, encodeWatchEvent, type WireWatchEvent, type WireWatchEventType } from "./watch.js";

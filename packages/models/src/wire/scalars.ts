@@ -1,26 +1,18 @@
 /** Scalar proto values ⇄ JSON values, and the byte helpers the special types share. */
 import { WireError } from "./errors.js";
+import { type Int64Mode, int64FromJson, int64Number, int64ToJson } from "./int64.js";
 
 /** A decoded protobufjs message, or a plain object shaped for Type.encode. */
 export type ProtoMessage = Record<string, unknown>;
-
-interface LongLike {
-  toNumber(): number;
-  toString(): string;
-}
 
 /** True when the decoded message carries `field` (proto2 presence). */
 export function has(message: ProtoMessage, field: string): boolean {
   return Object.hasOwn(message, field) && message[field] != null;
 }
 
-/** int64 fields decode to Long objects (long.js is installed) or numbers. */
+/** An int64 field's value as a number; throws PROTOBUF_INT64 beyond the safe range. */
 export function numberOf(value: unknown): number {
-  return typeof value === "number" ? value : (value as LongLike).toNumber();
-}
-
-export function bigintOf(value: unknown): bigint {
-  return BigInt(typeof value === "number" ? value : (value as LongLike).toString());
+  return int64Number(value);
 }
 
 export function bytesOf(value: unknown): Buffer {
@@ -39,19 +31,35 @@ export function parseEmbeddedJson(bytes: Uint8Array): unknown {
   }
 }
 
+/**
+ * JSON bytes for a value embedded in a message, as Go holds them after reading its own JSON:
+ * encoding/json writes embedded JSON with <, >, &, U+2028 and U+2029 escaped.
+ */
 export function jsonBytes(value: unknown): Buffer {
-  return Buffer.from(JSON.stringify(value), "utf8");
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch (cause) {
+    // A RangeError: nested too deeply for the stack (cycles are not JSON values anyway).
+    const code = cause instanceof RangeError ? "PROTOBUF_DEPTH" : "PROTOBUF_VALUE";
+    throw new WireError(code, `cannot write embedded JSON: ${(cause as Error).message}`, { cause });
+  }
+  return Buffer.from(text.replace(/[<>&\u2028\u2029]/g, goEscape), "utf8");
+}
+
+function goEscape(char: string): string {
+  return `\\u${(char.codePointAt(0) as number).toString(16).padStart(4, "0")}`;
 }
 
 /** A JSON value of a scalar proto type, as Go's encoding/json writes the Go field. */
-export function scalarToJson(type: string, value: unknown): unknown {
+export function scalarToJson(type: string, value: unknown, int64: Int64Mode): unknown {
   switch (type) {
     case "int64":
     case "uint64":
     case "sint64":
     case "fixed64":
     case "sfixed64":
-      return numberOf(value);
+      return int64ToJson(value, int64);
     case "bytes":
       return bytesOf(value).toString("base64");
     default:
@@ -71,7 +79,8 @@ const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 export function scalarFromJson(type: string, value: unknown): unknown {
   switch (type) {
     case "string":
-      if (typeof value === "string") return value;
+      // Go's JSON decoding reads a lone surrogate as U+FFFD; protobufjs would write it as CESU-8.
+      if (typeof value === "string") return wellFormed(value);
       break;
     case "bool":
       if (typeof value === "boolean") return value;
@@ -92,11 +101,13 @@ export function scalarFromJson(type: string, value: unknown): unknown {
     case "sint64":
     case "fixed64":
     case "sfixed64":
-      if (Number.isInteger(value)) return value;
-      break;
+      return int64FromJson(value, type);
     case "bytes":
-      // Go's encoding/json reads []byte as padded standard base64.
-      if (typeof value === "string" && base64.test(value)) return Buffer.from(value, "base64");
+      // Go's encoding/json reads []byte as padded standard base64, skipping \r and \n.
+      if (typeof value === "string") {
+        const text = value.replace(/[\r\n]/g, "");
+        if (base64.test(text)) return Buffer.from(text, "base64");
+      }
       throw new WireError("PROTOBUF_VALUE", `expected base64 bytes, got ${describe(value)}`);
   }
   throw new WireError("PROTOBUF_VALUE", `expected ${jsonTypeOf(type)}, got ${describe(value)}`);
@@ -124,9 +135,17 @@ function jsonTypeOf(type: string): string {
   return `an integer (${type})`;
 }
 
+/** A string with each lone surrogate replaced by U+FFFD, as Go's JSON decoding reads it. */
+export function wellFormed(text: string): string {
+  return /[\ud800-\udfff]/.test(text) ? text.replace(lone, "\ufffd") : text;
+}
+
+const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 /** A short description of a JSON value for error messages. */
 export function describe(value: unknown): string {
   if (value === null) return "null";
+  if (typeof value === "bigint") return `bigint ${value}n`;
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object") return "an object";
   return `${typeof value} ${preview(JSON.stringify(value) ?? String(value))}`;

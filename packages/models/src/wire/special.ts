@@ -6,9 +6,11 @@
 import { WireError } from "./errors.js";
 import { formatDuration, parseDuration } from "./go-duration.js";
 import { formatTimestamp, parseTimestamp } from "./go-time.js";
+import type { Int64Mode } from "./int64.js";
+import { int64Exact, int64FromJson } from "./int64.js";
 import type { MessagePlan } from "./plan.js";
+import { canonicalQuantity } from "./quantity.js";
 import {
-  bigintOf,
   bytesOf,
   describe,
   has,
@@ -18,10 +20,15 @@ import {
   type ProtoMessage,
   parseEmbeddedJson,
   scalarFromJson,
+  wellFormed,
 } from "./scalars.js";
 
 /** The generic walk, handed to codecs of types that contain ordinary messages. */
 export interface Walker {
+  /** How decoding writes int64 values beyond the safe range. */
+  readonly int64: Int64Mode;
+  /** Message nesting: of the enclosing objects when decoding, of the walk so far when encoding. */
+  depth: number;
   toJson(plan: MessagePlan, message: ProtoMessage): unknown;
   fromJson(plan: MessagePlan, value: unknown): ProtoMessage;
   /** An embedded object whose bytes start with the protobuf magic. */
@@ -50,19 +57,40 @@ function fail(reason: string): never {
 function timeCodec(micro: boolean): SpecialCodec {
   return {
     // An empty message is the zero time, which Go's JSON writes as null.
-    toJson: (m) =>
-      has(m, "seconds") || has(m, "nanos")
-        ? formatTimestamp({ seconds: numberOf(m.seconds ?? 0), nanos: numberOf(m.nanos ?? 0) }, micro)
-        : null,
+    toJson: (m) => {
+      if (!has(m, "seconds") && !has(m, "nanos")) return null;
+      // Time drops the nanos; MicroTime truncates them (towards zero) to microseconds, and
+      // time.Unix carries what lies outside [0, 1e9) into the seconds.
+      const nanos = micro ? truncateToMicros(numberOf(m.nanos ?? 0)) : 0;
+      const carry = Math.floor(nanos / nanosPerSecond);
+      const seconds = numberOf(m.seconds ?? 0) + carry;
+      const rest = nanos - carry * nanosPerSecond;
+      if (seconds === goZeroTimeSeconds && rest === 0) return null;
+      return formatTimestamp({ seconds, nanos: rest }, micro);
+    },
     fromJson: (value) => {
       if (typeof value !== "string") fail(`expected an RFC 3339 time, got ${describe(value)}`);
-      const ts = parseTimestamp(value);
-      return ts.seconds === goZeroTimeSeconds && ts.nanos === 0
-        ? {}
-        : { seconds: ts.seconds, nanos: ts.nanos };
+      const ts = parseTimestamp(value, micro);
+      if (ts.seconds === goZeroTimeSeconds && ts.nanos === 0) return {};
+      // Go writes a Time's seconds only (its nanos field as 0), a MicroTime's microseconds too.
+      return { seconds: ts.seconds, nanos: micro ? ts.nanos : 0 };
     },
     zero: {}, // Go writes the zero time as an empty message
   };
+}
+
+const nanosPerSecond = 1_000_000_000;
+
+function truncateToMicros(nanos: number): number {
+  return nanos - (nanos % 1000);
+}
+
+/** Go's strings.TrimSpace: Unicode white space at both ends. */
+function trimSpace(text: string): string {
+  return text.replace(
+    /^[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g,
+    "",
+  );
 }
 
 /** JSON bytes in a message (FieldsV1, apiextensions JSON); RawExtension also takes protobuf. */
@@ -79,37 +107,35 @@ function embeddedCodec(field: string, protobufToo: boolean): SpecialCodec {
   };
 }
 
-const quantityText = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[KMGTPE]i|[numkMGTPE]|[eE][+-]?\d+)?$/;
-
 const codecs: Readonly<Record<string, SpecialCodec>> = {
   "k8s.io.apimachinery.pkg.apis.meta.v1.Time": timeCodec(false),
   "k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime": timeCodec(true),
   "k8s.io.apimachinery.pkg.apis.meta.v1.Duration": {
-    toJson: (m) => formatDuration(has(m, "duration") ? bigintOf(m.duration) : 0n),
+    toJson: (m) => formatDuration(has(m, "duration") ? int64Exact(m.duration) : 0n),
     fromJson: (value) => {
       if (typeof value !== "string") fail(`expected a duration string, got ${describe(value)}`);
-      return { duration: parseDuration(value).toString() };
+      return { duration: int64FromJson(parseDuration(value), "int64") };
     },
     zero: { duration: 0 },
   },
   "k8s.io.apimachinery.pkg.util.intstr.IntOrString": {
     toJson: (m) => (has(m, "type") && numberOf(m.type) === 1 ? (m.strVal ?? "") : (m.intVal ?? 0)),
     fromJson: (value) => {
-      if (typeof value === "string") return { type: 1, intVal: 0, strVal: value };
+      if (typeof value === "string") return { type: 1, intVal: 0, strVal: wellFormed(value) };
       if (typeof value === "number") return { type: 0, intVal: scalarFromJson("int32", value), strVal: "" };
       fail(`expected an integer or a string, got ${describe(value)}`);
     },
     zero: { type: 0, intVal: 0, strVal: "" },
   },
   "k8s.io.apimachinery.pkg.api.resource.Quantity": {
-    toJson: (m) => (has(m, "string") ? m.string : "0"),
+    // Go parses the string (failing on what it rejects) and writes it back canonical.
+    toJson: (m) => (has(m, "string") ? canonicalQuantity(m.string as string) : "0"),
     fromJson: (value) => {
-      // Go also accepts a bare JSON number for a quantity.
+      // Go also accepts a bare JSON number for a quantity, and trims white space.
       const text = typeof value === "number" ? String(value) : value;
-      if (typeof text !== "string" || !quantityText.test(text.trim())) {
+      if (typeof text !== "string")
         fail(`expected a quantity such as "100m" or "1Gi", got ${describe(value)}`);
-      }
-      return { string: text.trim() };
+      return { string: canonicalQuantity(trimSpace(text)) };
     },
     zero: { string: "0" },
   },

@@ -103,5 +103,5 @@ function listToJson(field: FieldPlan, items: unknown[], walk: Walker): unknown[]
 function valueToJson(field: FieldPlan, value: unknown, walk: Walker): unknown {
   if (field.message) return messageToJson(field.message, (value ?? {}) as ProtoMessage, walk);
   const scalar = field.scalar as string;
-  return scalarToJson(scalar, value ?? scalarZero(scalar));
+  return scalarToJson(scalar, value ?? scalarZero(scalar), walk.int64);
 }

@@ -7,19 +7,46 @@
  */
 import protobuf from "protobufjs/light.js";
 import { WireError, within } from "./errors.js";
+import { mergesOccurrences } from "./merge.js";
 import type { FieldPlan, MessagePlan } from "./plan.js";
 
-const maxDepth = 512;
+/**
+ * How deeply messages may nest, counting those of embedded objects (a ControllerRevision holding
+ * a ControllerRevision ...) too: deep enough for any real object, shallow enough that the
+ * recursive walks stay far from the stack limit.
+ */
+export const maxWireDepth = 512;
 const lengthDelimited = 2;
 
-export function verifyWire(plan: MessagePlan, bytes: Uint8Array): void {
-  const reader = protobuf.Reader.create(bytes);
-  verifyMessage(plan, reader, bytes.length, 0);
+export interface WireShape {
+  /** The deepest message nesting seen (the top message is 0). */
+  depth: number;
+  /** A singular message field appears more than once somewhere (see merge.ts). */
+  repeatsMessages: boolean;
 }
 
-function verifyMessage(plan: MessagePlan, reader: protobuf.Reader, end: number, depth: number): void {
-  if (depth > maxDepth) throw malformed(`nested deeper than ${maxDepth} messages`);
+/** Checks `bytes`; `outerDepth` is the nesting of the object that embeds them (0 for the top). */
+export function verifyWire(plan: MessagePlan, bytes: Uint8Array, outerDepth = 0): WireShape {
+  const reader = protobuf.Reader.create(bytes);
+  const shape: WireShape = { depth: outerDepth, repeatsMessages: false };
+  verifyMessage(plan, reader, bytes.length, outerDepth, shape);
+  return shape;
+}
+
+function verifyMessage(
+  plan: MessagePlan,
+  reader: protobuf.Reader,
+  end: number,
+  depth: number,
+  shape: WireShape,
+): void {
+  if (depth > maxWireDepth) {
+    throw new WireError("PROTOBUF_DEPTH", `messages nested deeper than ${maxWireDepth} levels`);
+  }
+  if (depth > shape.depth) shape.depth = depth;
   const byId = plan.byId;
+  let seenLow = 0; // singular message fields seen, by id (1–31)
+  let seenHigh: Set<number> | undefined;
   while (reader.pos < end) {
     const tag = reader.uint32();
     const wireType = tag & 7;
@@ -28,8 +55,19 @@ function verifyMessage(plan: MessagePlan, reader: protobuf.Reader, end: number, 
       skip(reader, wireType, end);
       continue;
     }
+    if (mergesOccurrences(field)) {
+      if (field.id < 32) {
+        const bit = 1 << field.id;
+        if (seenLow & bit) shape.repeatsMessages = true;
+        seenLow |= bit;
+      } else {
+        seenHigh ??= new Set();
+        if (seenHigh.has(field.id)) shape.repeatsMessages = true;
+        seenHigh.add(field.id);
+      }
+    }
     try {
-      verifyField(field, reader, wireType, end, depth);
+      verifyField(field, reader, wireType, end, depth, shape);
     } catch (error) {
       throw within(error, field.inline ? "" : `.${field.json}`);
     }
@@ -43,6 +81,7 @@ function verifyField(
   wireType: number,
   end: number,
   depth: number,
+  shape: WireShape,
 ) {
   if (field.map) {
     expectWireType(wireType, lengthDelimited);
@@ -53,7 +92,7 @@ function verifyField(
         expectWireType(tag & 7, field.keyWireType);
         skip(reader, tag & 7, entryEnd);
       } else if (tag >>> 3 === 2) {
-        verifyValue(field, reader, tag & 7, entryEnd, depth);
+        verifyValue(field, reader, tag & 7, entryEnd, depth, shape);
       } else {
         skip(reader, tag & 7, entryEnd);
       }
@@ -71,7 +110,7 @@ function verifyField(
     reader.pos = lengthEnd(reader, end);
     return;
   }
-  verifyValue(field, reader, wireType, end, depth);
+  verifyValue(field, reader, wireType, end, depth, shape);
 }
 
 function verifyValue(
@@ -80,11 +119,12 @@ function verifyValue(
   wireType: number,
   end: number,
   depth: number,
+  shape: WireShape,
 ) {
   expectWireType(wireType, field.wireType);
   if (field.message) {
     const valueEnd = lengthEnd(reader, end);
-    verifyMessage(field.message, reader, valueEnd, depth + 1);
+    verifyMessage(field.message, reader, valueEnd, depth + 1, shape);
   } else {
     skip(reader, wireType, end);
   }

@@ -3,9 +3,10 @@
  * bare meta.v1.WatchEvent{type, object: RawExtension{raw}} whose raw is an enveloped object.
  */
 import { protoMessageNames, protoType } from "../proto.js";
-import { decodeObject, encodeObject, type WireObject } from "./codec.js";
+import { decodeObject, encodeObject, type WireObject, type WireOptions } from "./codec.js";
 import { hasMagic } from "./envelope.js";
 import { reasonOf, WireError } from "./errors.js";
+import { GoReader } from "./go-reader.js";
 import { planOf } from "./plan.js";
 import { bytesOf, parseEmbeddedJson } from "./scalars.js";
 import { verifyWire } from "./verify.js";
@@ -40,12 +41,16 @@ export function encodeWatchEvent(event: WireWatchEvent<object>): Uint8Array {
   return protoType(protoMessageNames.watchEvent).encode({ type: event.type, object: { raw } }).finish();
 }
 
-export function decodeWatchEvent(frame: Uint8Array): WireWatchEvent {
+/** `options.int64` as for decodeObject. */
+export function decodeWatchEvent(
+  frame: Uint8Array,
+  options: Pick<WireOptions, "int64"> = {},
+): WireWatchEvent {
   const messageType = protoType(protoMessageNames.watchEvent);
   let message: WatchEventMessage;
   try {
     verifyWire(planOf(messageType), frame);
-    message = messageType.decode(frame) as WatchEventMessage;
+    message = messageType.decode(new GoReader(frame)) as WatchEventMessage;
   } catch (cause) {
     const reason = `truncated or malformed watch event: ${reasonOf(cause)}`;
     throw new WireError("PROTOBUF_WATCH_EVENT", reason, { cause });
@@ -59,7 +64,7 @@ export function decodeWatchEvent(frame: Uint8Array): WireWatchEvent {
     throw new WireError("PROTOBUF_WATCH_EVENT", `${type} event carries no object`);
   }
   // The apiserver embeds the enveloped protobuf object; accept embedded JSON too, as upstream does.
-  const object = hasMagic(raw) ? decodeObject(raw) : parseEmbeddedJson(bytesOf(raw));
+  const object = hasMagic(raw) ? decodeObject(raw, options) : parseEmbeddedJson(bytesOf(raw));
   if (typeof object !== "object" || object === null || Array.isArray(object)) {
     throw new WireError("PROTOBUF_WATCH_EVENT", `${type} event object is not an object`);
   }

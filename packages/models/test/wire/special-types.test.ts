@@ -25,14 +25,14 @@ describe("metav1.Time", () => {
     expect(pod.metadata?.creationTimestamp).toBe("2024-03-01T00:00:00Z");
   });
 
-  test("keeps the fraction on the wire as nanos", () => {
+  test("drops the fraction on the wire, as Go's Time writes whole seconds only", () => {
     const bytes = encodeObject({
       apiVersion: "v1",
       kind: "Pod",
       metadata: { creationTimestamp: "1970-01-01T00:00:10.5Z" },
     });
     expect(rawPod(bytes)).toMatchObject({
-      metadata: { creationTimestamp: { seconds: 10, nanos: 500_000_000 } },
+      metadata: { creationTimestamp: { seconds: 10, nanos: 0 } },
     });
   });
 
@@ -64,13 +64,14 @@ describe("metav1.Time", () => {
 });
 
 describe("metav1.MicroTime", () => {
-  test("keeps exactly six fractional digits, truncating nanoseconds", () => {
+  test("takes exactly six fractional digits, as Go's layout does, and writes them in UTC", () => {
     const event = (eventTime: string) =>
       roundTrip({ apiVersion: "events.k8s.io/v1", kind: "Event", metadata: { name: "e" }, eventTime })
         .eventTime;
-    expect(event("2026-01-02T03:04:05.123456789Z")).toBe("2026-01-02T03:04:05.123456Z");
-    expect(event("2026-01-02T03:04:05Z")).toBe("2026-01-02T03:04:05.000000Z");
-    expect(event("2026-01-02T04:04:05.5+01:00")).toBe("2026-01-02T03:04:05.500000Z");
+    expect(event("2026-01-02T04:04:05.500000+01:00")).toBe("2026-01-02T03:04:05.500000Z");
+    for (const text of ["2026-01-02T03:04:05.123456789Z", "2026-01-02T03:04:05Z", "2026-01-02T03:04:05.5Z"]) {
+      expect(() => event(text)).toThrow(/RFC 3339/);
+    }
   });
 });
 

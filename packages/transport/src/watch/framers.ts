@@ -71,14 +71,17 @@ export class LineFramer implements Framer {
 }
 
 /**
- * Frames of a 4-byte big-endian length followed by that many bytes (protobuf watch). A frame is
- * allocated once its length is known and filled as chunks arrive; a frame wholly inside one chunk is a view.
+ * Frames of a 4-byte big-endian length followed by that many bytes (protobuf watch). A frame wholly
+ * inside one chunk is a view; a frame spread over chunks is collected piece by piece and copied
+ * once it is complete, so memory follows the bytes that arrived, never the length a header claims.
  */
 export class LengthPrefixedFramer implements Framer {
   readonly #maxFrameBytes: number;
   readonly #header = new Uint8Array(4);
   #headerFilled = 0;
-  #frame: Uint8Array | undefined;
+  /** Length of the frame being collected; undefined while reading a header. */
+  #frameLength: number | undefined;
+  #parts: Uint8Array[] = [];
   #frameFilled = 0;
 
   constructor(maxFrameBytes: number) {
@@ -88,7 +91,7 @@ export class LengthPrefixedFramer implements Framer {
   push(chunk: Uint8Array, out: Uint8Array[]): void {
     let i = 0;
     while (i < chunk.length) {
-      if (this.#frame === undefined) {
+      if (this.#frameLength === undefined) {
         const take = Math.min(4 - this.#headerFilled, chunk.length - i);
         this.#header.set(chunk.subarray(i, i + take), this.#headerFilled);
         this.#headerFilled += take;
@@ -102,23 +105,23 @@ export class LengthPrefixedFramer implements Framer {
           i += length;
           continue;
         }
-        this.#frame = new Uint8Array(length);
+        this.#frameLength = length;
         this.#frameFilled = 0;
       }
-      const frame = this.#frame;
-      const take = Math.min(frame.length - this.#frameFilled, chunk.length - i);
-      frame.set(chunk.subarray(i, i + take), this.#frameFilled);
+      const take = Math.min(this.#frameLength - this.#frameFilled, chunk.length - i);
+      this.#parts.push(chunk.subarray(i, i + take));
       this.#frameFilled += take;
       i += take;
-      if (this.#frameFilled === frame.length) {
-        out.push(frame);
-        this.#frame = undefined;
+      if (this.#frameFilled === this.#frameLength) {
+        out.push(Buffer.concat(this.#parts, this.#frameLength));
+        this.#parts = [];
+        this.#frameLength = undefined;
       }
     }
   }
 
   end(): undefined {
-    const pending = this.#frame === undefined ? this.#headerFilled : 4 + this.#frameFilled;
+    const pending = this.#frameLength === undefined ? this.#headerFilled : 4 + this.#frameFilled;
     if (pending > 0) throw new TruncatedStreamError(pending);
     return undefined;
   }

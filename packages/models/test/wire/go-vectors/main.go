@@ -2,7 +2,8 @@
 // code of the pinned release (JSON with encoding/json as the apiserver does, protobuf with the
 // apimachinery protobuf serializer), shaped like real traffic rather than the fully-populated
 // k8s.io/api fixtures: kubectl-style sparse objects, zero values, lists, Status, a CRD, watch
-// frames. Regenerate from this directory with:
+// frames, and (exact.go) crafted edge cases with what Go makes of them. Regenerate from this
+// directory with:
 //
 //	GOFLAGS=-mod=mod go run . > vectors.json && pnpm exec biome format --write vectors.json
 package main
@@ -158,7 +159,8 @@ func main() {
 		}
 		frames = append(frames, frame{Name: f.name, Type: f.typ, JSON: js(f.obj), Frame: base64.StdEncoding.EncodeToString(b)})
 	}
-	out, _ := json.MarshalIndent(map[string]any{"objects": vectors, "watchFrames": frames}, "", " ")
+	pbCases, jsonCases := exactCases()
+	out, _ := json.MarshalIndent(map[string]any{"objects": vectors, "watchFrames": frames, "pbCases": pbCases, "jsonCases": jsonCases}, "", " ")
 	os.Stdout.Write(out)
 }
 
