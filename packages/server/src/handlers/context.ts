@@ -2,7 +2,7 @@
  * HandlerContext: what every API handler shares — the store, the served
  * resources, settings — plus the small object helpers they all use.
  */
-import type { Qualified } from "../api/status.js";
+import { errors, type Qualified } from "../api/status.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
 import type { ResourceTable } from "../resources/table.js";
 import type { MvccStore, StoredObject } from "../store/mvcc.js";
@@ -69,4 +69,27 @@ export function present(r: ServedResource, obj: StoredObject): KubeObject {
 export function metadataOf(obj: unknown): Record<string, unknown> {
   const m = (obj as { metadata?: unknown } | null)?.metadata;
   return typeof m === "object" && m !== null && !Array.isArray(m) ? (m as Record<string, unknown>) : {};
+}
+
+/** The stored object `name` as `r` presents it, if there is one. */
+export function findObject(
+  ctx: HandlerContext,
+  r: ServedResource,
+  namespace: string | undefined,
+  name: string,
+): KubeObject | undefined {
+  const obj = ctx.store.get(r.bucket, objectKey(r, namespace, name));
+  return obj ? present(r, obj) : undefined;
+}
+
+/** The stored object `name` as `r` presents it, or the 404 Status. */
+export function loadObject(
+  ctx: HandlerContext,
+  r: ServedResource,
+  namespace: string | undefined,
+  name: string,
+): KubeObject {
+  const obj = findObject(ctx, r, namespace, name);
+  if (!obj) throw errors.notFound(qualified(r), name);
+  return obj;
 }

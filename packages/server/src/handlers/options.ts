@@ -1,5 +1,5 @@
 /** Query options shared by write verbs. */
-import { errors } from "../api/status.js";
+import { errors, type FieldError } from "../api/status.js";
 
 /** `dryRun=All` (repeatable); anything else is 422 like upstream's options validation. */
 export function parseDryRun(q: URLSearchParams, optionsKind = "CreateOptions"): boolean {
@@ -10,4 +10,31 @@ export function parseDryRun(q: URLSearchParams, optionsKind = "CreateOptions"): 
         { type: "FieldValueNotSupported", field: "dryRun", value: v, detail: 'supported values: "All"' },
       ]);
   return values.length > 0;
+}
+
+/** Upstream's limit on a fieldManager's length, in bytes. */
+export const FIELD_MANAGER_MAX_LENGTH = 128;
+
+/** A fieldManager is at most 128 bytes of printable characters (422 on the options kind otherwise). */
+export function checkFieldManager(manager: string, optionsKind: string): void {
+  const errs: FieldError[] = [];
+  if (Buffer.byteLength(manager) > FIELD_MANAGER_MAX_LENGTH)
+    errs.push({
+      type: "FieldValueTooLong",
+      field: "fieldManager",
+      value: manager,
+      detail: `may not be more than ${FIELD_MANAGER_MAX_LENGTH} bytes`,
+    });
+  let i = 0;
+  for (const ch of manager) {
+    if (/[\p{C}\p{Z}]/u.test(ch) && ch !== " ")
+      errs.push({
+        type: "FieldValueInvalid",
+        field: "fieldManager",
+        value: manager,
+        detail: `invalid character U+${(ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0")} (at position ${i})`,
+      });
+    i += Buffer.byteLength(ch);
+  }
+  if (errs.length > 0) throw errors.invalid(optionsKind, "meta.k8s.io", "", errs);
 }
