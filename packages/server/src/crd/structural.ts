@@ -17,7 +17,7 @@ import {
   preservesUnknown,
   propertiesOf,
 } from "./json-schema.js";
-import { err, key, type Level } from "./schema-paths.js";
+import { err, key, type Level, requiredOrInvalid } from "./schema-paths.js";
 
 /** Structural invariants, sorted by their rendered text as upstream sorts them. */
 export function structuralErrors(s: JsonSchema, level: Level, path: string): FieldError[] {
@@ -43,19 +43,14 @@ function invariants(s: JsonSchema, level: Level, path: string, errs: FieldError[
 
   const embedded = isEmbeddedResource(s);
   if (embedded && type !== "object") {
-    if (type === "")
-      errs.push(
-        err("FieldValueRequired", `${path}.type`, "must be object if x-kubernetes-embedded-resource is true"),
-      );
-    else
-      errs.push(
-        err(
-          "FieldValueInvalid",
-          `${path}.type`,
-          "must be object if x-kubernetes-embedded-resource is true",
-          type,
-        ),
-      );
+    errs.push(
+      requiredOrInvalid(
+        type === "",
+        `${path}.type`,
+        "must be object if x-kubernetes-embedded-resource is true",
+        type,
+      ),
+    );
   } else if (type === "" && !isIntOrString(s) && !preservesUnknown(s)) {
     const where =
       level === "root"

@@ -4,6 +4,7 @@
  * on the way out and every failure written as a Status.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { pathSegmentProblems } from "../api/names.js";
 import { errors, failure } from "../api/status.js";
 import type { FaultController } from "../faults/fault-controller.js";
 import type { HandlerContext } from "../handlers/context.js";
@@ -13,7 +14,7 @@ import { type AuthSettings, authenticate, authorize, type UserInfo } from "./aut
 import { discoveryDocument } from "./discovery.js";
 import { ACCEPTED_TYPES, type MediaChoice, negotiate, type Shape } from "./negotiate.js";
 import { parseRequestInfo, type RequestInfo, type ResourceRequestInfo } from "./request-info.js";
-import { invalidPathSegmentName, parseRequestTarget, type RequestTarget } from "./request-target.js";
+import { parseRequestTarget, type RequestTarget } from "./request-target.js";
 import { rememberChoice, writeBody, writeError } from "./respond.js";
 import { reshape } from "./table.js";
 import { VERB_HANDLERS } from "./verbs.js";
@@ -51,8 +52,9 @@ function methodNotAllowed(): never {
 }
 
 function checkPathName(what: "Name" | "Namespace", value: string | undefined): void {
-  const why = value === undefined ? undefined : invalidPathSegmentName(value);
-  if (why) throw errors.badRequest(`${what} parameter invalid: ${JSON.stringify(value)}: ${why}`);
+  const problems = value === undefined ? [] : pathSegmentProblems(value);
+  if (problems.length > 0)
+    throw errors.badRequest(`${what} parameter invalid: ${JSON.stringify(value)}: ${problems.join(";")}`);
 }
 
 /** Finds the served resource a request addresses, with upstream's 400/404/405 answers. */
@@ -80,7 +82,7 @@ export function resolveResource(ctx: HandlerContext, info: ResourceRequestInfo):
 }
 
 export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const handle = requestHandler(opts);
+  const dispatcher = new Dispatcher(opts);
   return (req, res) => {
     const started = Date.now();
     res.on("finish", () => {
@@ -94,65 +96,72 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
       writeError(res, err);
       return;
     }
-    handle(req, res, target).catch((err) => writeError(res, err));
+    dispatcher.handle(req, res, target).catch((err) => writeError(res, err));
   };
 }
 
 /** Query parameters that carry credentials are not logged. */
 const SECRET_PARAMS = /^(access_token|token|password|secret|client_secret|id_token|refresh_token)$/i;
+const MAX_LOGGED_TARGET = 2048;
 
+/** The request target for the log: credentials in the query redacted, long targets cut. */
 export function redactTarget(raw: string | undefined): string {
   const target = raw ?? "/";
   const q = target.indexOf("?");
-  if (q < 0) return target.length > 2048 ? `${target.slice(0, 2048)}…` : target;
-  const params = new URLSearchParams(target.slice(q + 1));
-  const shown = [...params].map(([k, v]) => `${k}=${SECRET_PARAMS.test(k) ? "REDACTED" : v}`).join("&");
-  const line = `${target.slice(0, q)}?${shown}`;
-  return line.length > 2048 ? `${line.slice(0, 2048)}…` : line;
+  let line = target;
+  if (q >= 0) {
+    const params = [...new URLSearchParams(target.slice(q + 1))];
+    const shown = params.map(([k, v]) => `${k}=${SECRET_PARAMS.test(k) ? "REDACTED" : v}`);
+    line = `${target.slice(0, q)}?${shown.join("&")}`;
+  }
+  return line.length > MAX_LOGGED_TARGET ? `${line.slice(0, MAX_LOGGED_TARGET)}…` : line;
 }
 
-function requestHandler(opts: DispatchOptions) {
-  const { ctx } = opts;
-  return async (req: IncomingMessage, res: ServerResponse, target: RequestTarget): Promise<void> => {
+class Dispatcher {
+  private readonly ctx: HandlerContext;
+
+  constructor(private readonly opts: DispatchOptions) {
+    this.ctx = opts.ctx;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, target: RequestTarget): Promise<void> {
     const method = req.method ?? "GET";
     if (HEALTH.has(target.pathname)) {
       res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" }).end("ok");
       return;
     }
-    const user = authenticate(req, opts.auth);
-    for (const ext of opts.extensions ?? []) if (await ext(req, res, target.url, user)) return;
+    const user = authenticate(req, this.opts.auth);
+    for (const ext of this.opts.extensions ?? []) if (await ext(req, res, target.url, user)) return;
     const info = parseRequestInfo(method, target.pathname, target.segments, target.query);
-    authorize(user, opts.auth, accessOf(info, target.pathname, method));
+    authorize(user, this.opts.auth, accessOf(info, target.pathname, method));
     if (!METHODS.has(method)) methodNotAllowed();
-    if (info.type === "other") return serveOther(req, res, target, info);
-    const r = resolveResource(ctx, info);
-    if (opts.faults) {
-      const injected = await opts.faults.intercept(req, res, target.pathname, info);
+    if (info.type === "other") return this.serveOther(req, res, target, info);
+    const r = resolveResource(this.ctx, info);
+    if (this.opts.faults) {
+      const injected = await this.opts.faults.intercept(req, res, target.pathname, info);
       if (injected === "reset") return;
       if (injected) throw injected;
     }
-    if (info.verb === "watch") return serveWatchRequest(req, res, target, info.namespace, r);
-    return serveVerb(req, res, target, info, r);
-  };
+    if (info.verb === "watch") return this.serveWatch(req, res, target, info.namespace, r);
+    return this.serveVerb(req, res, target, info, r);
+  }
 
-  function serveOther(
+  private serveOther(
     req: IncomingMessage,
     res: ServerResponse,
     target: RequestTarget,
     info: RequestInfo,
   ): void {
     if (req.method !== "GET" && req.method !== "HEAD") throw errors.notFoundPath();
-    const doc =
-      info.type === "other"
-        ? discoveryDocument(ctx.resources, target.pathname, info, opts.serverAddress())
-        : undefined;
+    if (info.type !== "other") throw errors.notFoundPath();
+    const doc = discoveryDocument(this.ctx.resources, target.pathname, info, this.opts.serverAddress());
     if (!doc) throw errors.notFoundPath();
     const pretty = target.query.get("pretty") === "true";
     const choice = negotiate(req.headers.accept, { protobuf: false, shapes: [] }) ?? jsonChoice(pretty);
     writeBody(res, 200, doc, { ...choice, pretty });
   }
 
-  async function serveWatchRequest(
+  private async serveWatch(
     req: IncomingMessage,
     res: ServerResponse,
     target: RequestTarget,
@@ -167,10 +176,17 @@ function requestHandler(opts: DispatchOptions) {
     if (!choice) throw errors.notAcceptable(ACCEPTED_TYPES);
     rememberChoice(res, choice);
     const signal = abortOnClose(res);
-    await serveWatch(ctx, opts.watch, { resource: r, namespace, query: target.query, choice, res, signal });
+    await serveWatch(this.ctx, this.opts.watch, {
+      resource: r,
+      namespace,
+      query: target.query,
+      choice,
+      res,
+      signal,
+    });
   }
 
-  async function serveVerb(
+  private async serveVerb(
     req: IncomingMessage,
     res: ServerResponse,
     target: RequestTarget,
@@ -185,7 +201,7 @@ function requestHandler(opts: DispatchOptions) {
     rememberChoice(res, choice);
     const signal = abortOnClose(res);
     const handler = VERB_HANDLERS[info.verb as Exclude<typeof info.verb, "watch">];
-    const result = await handler({ ctx, req, info, resource: r, query, signal });
+    const result = await handler({ ctx: this.ctx, req, info, resource: r, query, signal });
     const body = choice.shape
       ? reshape(r, result.body, choice.shape, choice.shapeVersion ?? "v1", query)
       : result.body;

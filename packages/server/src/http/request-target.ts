@@ -67,11 +67,3 @@ function splitSegments(pathname: string): string[] | undefined {
   const parts = body.split("/");
   return parts.includes("") ? undefined : parts;
 }
-
-/** Names in a path that may not be stored as objects: apimachinery's path segment rule. */
-export function invalidPathSegmentName(name: string): string | undefined {
-  if (name === "." || name === "..") return `may not be '${name}'`;
-  if (name.includes("/")) return "may not contain '/'";
-  if (name.includes("%")) return "may not contain '%'";
-  return undefined;
-}
