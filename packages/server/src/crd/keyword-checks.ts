@@ -25,6 +25,31 @@ export function openAPIErrors(
   isRoot: boolean,
   topLevelMeta: boolean,
 ): FieldError[] {
+  const errs = [...keywordErrors(s, path, topLevelMeta), ...nestedErrors(s, path, isRoot)];
+  if (s["x-kubernetes-preserve-unknown-fields"] === false)
+    errs.push(
+      err(
+        "FieldValueInvalid",
+        `${path}.x-kubernetes-preserve-unknown-fields`,
+        "must be true or undefined",
+        false,
+      ),
+    );
+  errs.push(...listAndMapTypeErrors(s, path));
+  return errs;
+}
+
+const UNSUPPORTED: ReadonlyArray<[string, string]> = [
+  ["id", "id is not supported"],
+  ["additionalItems", "additionalItems is not supported"],
+  ["patternProperties", "patternProperties is not supported"],
+  ["definitions", "definitions is not supported"],
+  ["dependencies", "dependencies is not supported"],
+  ["$ref", "$ref is not supported"],
+];
+
+/** Checks of this level's own keywords. */
+function keywordErrors(s: JsonSchema, path: string, topLevelMeta: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const type = s.type;
   if (typeof type === "string" && type !== "" && !OPENAPI_TYPES.includes(type))
@@ -44,15 +69,7 @@ export function openAPIErrors(
         `must not be set in top-level ${path.slice(path.lastIndexOf("[") + 1, -1)}`,
       ),
     );
-  const unsupported: ReadonlyArray<[string, string]> = [
-    ["id", "id is not supported"],
-    ["additionalItems", "additionalItems is not supported"],
-    ["patternProperties", "patternProperties is not supported"],
-    ["definitions", "definitions is not supported"],
-    ["dependencies", "dependencies is not supported"],
-    ["$ref", "$ref is not supported"],
-  ];
-  for (const [k, detail] of unsupported)
+  for (const [k, detail] of UNSUPPORTED)
     if (s[k] !== undefined && s[k] !== "" && !(isObject(s[k]) && Object.keys(s[k] as object).length === 0))
       errs.push(err("FieldValueForbidden", `${path}.${k}`, detail));
   if (type === "null")
@@ -73,6 +90,12 @@ export function openAPIErrors(
         "uniqueItems cannot be set to true since the runtime complexity becomes quadratic",
       ),
     );
+  return errs;
+}
+
+/** Checks of the schemas nested in this one, in upstream's order. */
+function nestedErrors(s: JsonSchema, path: string, isRoot: boolean): FieldError[] {
+  const errs: FieldError[] = [];
   const props = propertiesOf(s);
   if (s.additionalProperties !== undefined) {
     if (Object.keys(props).length > 0 && s.additionalProperties !== true)
@@ -101,16 +124,6 @@ export function openAPIErrors(
   }
   const items = itemsOf(s);
   if (items) errs.push(...openAPIErrors(items, `${path}.items`, false, false));
-  if (s["x-kubernetes-preserve-unknown-fields"] === false)
-    errs.push(
-      err(
-        "FieldValueInvalid",
-        `${path}.x-kubernetes-preserve-unknown-fields`,
-        "must be true or undefined",
-        false,
-      ),
-    );
-  errs.push(...listAndMapTypeErrors(s, path));
   return errs;
 }
 

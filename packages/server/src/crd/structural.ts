@@ -40,7 +40,19 @@ function invariants(s: JsonSchema, level: Level, path: string, errs: FieldError[
   if (additional) invariants(additional, "field", `${path}.additionalProperties`, errs);
 
   valueValidationErrors(s, path, errs);
+  typeInvariants(s, level, path, errs);
+  metaInvariants(s, level, path, errs);
+}
 
+const WHERE: Record<Level, string> = {
+  root: "at the root",
+  item: "for specified array items",
+  field: "for specified object fields",
+};
+
+/** A type everywhere (object at the root and for embedded resources). */
+function typeInvariants(s: JsonSchema, level: Level, path: string, errs: FieldError[]): void {
+  const type = typeof s.type === "string" ? s.type : "";
   const embedded = isEmbeddedResource(s);
   if (embedded && type !== "object") {
     errs.push(
@@ -52,16 +64,16 @@ function invariants(s: JsonSchema, level: Level, path: string, errs: FieldError[
       ),
     );
   } else if (type === "" && !isIntOrString(s) && !preservesUnknown(s)) {
-    const where =
-      level === "root"
-        ? "at the root"
-        : level === "item"
-          ? "for specified array items"
-          : "for specified object fields";
-    errs.push(err("FieldValueRequired", `${path}.type`, `must not be empty ${where}`));
+    errs.push(err("FieldValueRequired", `${path}.type`, `must not be empty ${WHERE[level]}`));
   }
   if (level === "root" && type !== "" && type !== "object")
     errs.push(err("FieldValueInvalid", `${path}.type`, "must be object at the root", type));
+}
+
+/** kind/apiVersion/metadata of the root and of embedded resources. */
+function metaInvariants(s: JsonSchema, level: Level, path: string, errs: FieldError[]): void {
+  const embedded = isEmbeddedResource(s);
+  const props = propertiesOf(s);
   const checkMeta = level === "root" || embedded;
   if (checkMeta) {
     for (const k of ["kind", "apiVersion"]) {
