@@ -5,6 +5,7 @@
  * removed last finalizer completes).
  */
 import { errors } from "../api/status.js";
+import { checkObjectSize } from "../http/limits.js";
 import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { PreconditionError } from "../store/mvcc.js";
@@ -145,6 +146,7 @@ function persist(
   // The last finalizer went away: the pending deletion completes now.
   if (next.metadata.deletionTimestamp !== undefined && (!finalizers || finalizers.length === 0))
     return { code: 200, body: c.present(r, ctx.store.delete(r.bucket, key)) };
+  checkObjectSize(next);
   try {
     const saved = ctx.store.update(r.bucket, key, next, Number(old.metadata.resourceVersion));
     return { code: 200, body: c.present(r, saved) };

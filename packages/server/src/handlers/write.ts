@@ -8,6 +8,7 @@ import { schemaFor } from "@kubesdk/models";
 import { generateName, nowTimestamp } from "../api/names.js";
 import { errors } from "../api/status.js";
 import { applyObject } from "../apply/apply-handler.js";
+import { checkObjectSize } from "../http/limits.js";
 import type { BodyType } from "../http/negotiate.js";
 import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
 import { applyPatchOfType } from "../patch/apply-patch.js";
@@ -104,6 +105,7 @@ function persistNew(
     if (ctx.store.get(r.bucket, key)) throw errors.alreadyExists(c.qualified(r), name);
     return { code: 201, body: c.present(r, obj) };
   }
+  checkObjectSize(obj);
   try {
     return { code: 201, body: c.present(r, ctx.store.create(r.bucket, key, obj)) };
   } catch (e) {

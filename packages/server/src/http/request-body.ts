@@ -8,6 +8,7 @@ import { errors, StatusError } from "../api/status.js";
 import { decodeObjectBody, decodeProtobufBody } from "../handlers/body.js";
 import { findDuplicateFields } from "../openapi/duplicate-fields.js";
 import { readBody } from "./body.js";
+import { checkDepth } from "./limits.js";
 import { ACCEPTED_TYPES, type BodyType, bodyTypeOf } from "./negotiate.js";
 
 export interface DecodedObject {
@@ -54,6 +55,7 @@ export async function readPatch(req: IncomingMessage, limit: number): Promise<De
     if (e instanceof StatusError) throw e;
     throw errors.badRequest(`error decoding patch: ${(e as Error).message}`);
   }
+  checkDepth(patch, "json");
   const duplicateFields = patchType === "apply" ? [] : findDuplicateFields(raw.toString("utf8"));
   return { patchType, patch, duplicateFields };
 }

@@ -28,13 +28,10 @@ class DuplicateScanner {
   value(path: string): void {
     this.skipSpace();
     const c = this.text[this.i];
-    if (c === "{") return this.object(path);
-    if (c === "[") return this.array(path);
-    if (c === '"') {
-      this.readString();
-      return;
-    }
-    while (this.i < this.text.length && !/[\s,}\]]/.test(this.text[this.i] as string)) this.i++;
+    if (c === "{") this.object(path);
+    else if (c === "[") this.array(path);
+    else if (c === '"') this.readString();
+    else while (this.i < this.text.length && !/[\s,}\]]/.test(this.text[this.i] as string)) this.i++;
   }
 
   private object(path: string): void {
