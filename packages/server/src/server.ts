@@ -5,14 +5,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from "node:http";
-import { createServer as createHttpsServer } from "node:https";
-import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { bootstrap } from "./bootstrap.js";
 import { CrdController } from "./crd/controller.js";
@@ -21,12 +13,13 @@ import { FaultController } from "./faults/fault-controller.js";
 import { DEFAULT_SETTINGS, type HandlerContext, type ServerSettings } from "./handlers/context.js";
 import type { AnonymousPolicy, UserInfo } from "./http/auth.js";
 import { createDispatcher, type RouteExtension } from "./http/dispatch.js";
+import { closeTransport, createTransport, listen, type Transport } from "./http/transport.js";
 import { renderKubeconfig } from "./kubeconfig.js";
 import { openApiRoute } from "./openapi/route.js";
 import { builtinResourceTable } from "./resources/builtin.js";
 import type { ResourceTable } from "./resources/table.js";
 import { DEFAULT_HISTORY, type HistoryWindow, MvccStore } from "./store/mvcc.js";
-import { type CertificateAuthority, createCertificateAuthority, type KeyPair } from "./tls.js";
+import type { KeyPair } from "./tls.js";
 import type { OpenWatch, WatchRegistry, WatchSettings } from "./watch/serve-watch.js";
 import { WatchHub } from "./watch/watch-hub.js";
 
@@ -115,44 +108,6 @@ async function createState(options: StartOptions): Promise<ServerState> {
   return { context, crds, watch, faults };
 }
 
-/** HTTPS with a fresh CA and serving certificate, or plain HTTP when asked. */
-function createTransport(
-  options: StartOptions,
-  host: string,
-  handler: (req: IncomingMessage, res: ServerResponse) => void,
-): { server: Server; ca: CertificateAuthority | undefined } {
-  if (options.insecureHttp) return { server: createHttpServer(handler), ca: undefined };
-  const ca = createCertificateAuthority();
-  const serving = ca.issue({
-    commonName: "kubesdk-reference-server",
-    dnsNames: ["localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc"],
-    ipAddresses: ["127.0.0.1", "::1", ...(host !== "127.0.0.1" && /^[\d.:]+$/.test(host) ? [host] : [])],
-    usage: "server",
-  });
-  const tlsOptions = {
-    key: serving.keyPem,
-    cert: serving.certPem,
-    ca: ca.certPem,
-    requestCert: true,
-    rejectUnauthorized: false,
-  };
-  return { server: createHttpsServer(tlsOptions, handler), ca };
-}
-
-async function listen(server: Server, port: number, host: string): Promise<number> {
-  server.keepAliveTimeout = 60_000;
-  server.headersTimeout = 65_000;
-  server.requestTimeout = 0;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  return (server.address() as AddressInfo).port;
-}
-
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
   const token = options.token ?? randomBytes(24).toString("base64url");
@@ -175,8 +130,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     faults,
     extensions,
   });
-  const { server, ca } = createTransport(options, host, dispatcher);
-  const port = await listen(server, options.port ?? 0, host);
+  const transport = createTransport(options.insecureHttp === true, host, dispatcher);
+  const { ca } = transport;
+  const port = await listen(transport, options.port ?? 0, host);
   address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
   const url = `${options.insecureHttp ? "http" : "https"}://${address}`;
   const kubeconfig = renderKubeconfig({ url, ...(ca ? { caPem: ca.certPem } : {}), token });
@@ -200,16 +156,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       if (!ca) throw new Error("client certificates need the HTTPS server");
       return ca.issue({ commonName: user, organizations: groups, usage: "client" });
     },
-    stop: () => stopServer(server, state),
+    stop: () => stopServer(transport, state),
   };
 }
 
-function stopServer(server: Server, state: ServerState): Promise<void> {
+function stopServer(transport: Transport, state: ServerState): Promise<void> {
   state.crds.close();
   for (const w of [...state.watch.streams]) w.stream.end("server-stopped");
   state.watch.hub.close();
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  return closeTransport(transport);
 }

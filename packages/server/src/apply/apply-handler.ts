@@ -102,7 +102,11 @@ function checkApplyBody(r: ServedResource, req: ApplyRequest): Record<string, un
     throw errors.badRequest(
       `the kind in the data (${String(body.kind ?? "")}) does not match the expected kind (${r.kind})`,
     );
-  if (meta.name !== undefined && meta.name !== req.name)
+  if (meta.name === undefined || meta.name === "")
+    throw errors.badRequest(
+      `the name of the object (${req.name} based on URL) was undeterminable: name must be provided`,
+    );
+  if (meta.name !== req.name)
     throw errors.badRequest(
       `the name of the object (${String(meta.name)}) does not match the name on the URL (${req.name})`,
     );

@@ -13,7 +13,7 @@ import { applyBuiltinDefaults } from "./builtin-defaults.js";
 import * as c from "./context.js";
 import { withManagedFields } from "./managed.js";
 import { parseDryRun } from "./options.js";
-import { checkIdentity, checkTypeMeta, validate } from "./write-checks.js";
+import { checkIdentity, checkTypeMeta, checkUidUnchanged, validate } from "./write-checks.js";
 
 export type UpdateRequest = {
   namespace: string | undefined;
@@ -49,6 +49,7 @@ export async function commitUpdate(
   checkTypeMeta(r, checked.object);
   const meta = c.metadataOf(checked.object);
   checkIdentity(r, meta, req);
+  checkUidUnchanged(r, req.name, meta, old.metadata.uid);
   checkResourceVersion(r, req.name, meta, c.metadataOf(old), requireResourceVersion);
   checkFinalizersWhileDeleting(r, req.name, meta, c.metadataOf(old));
   const next = nextObject(ctx, r, req, old, checked.object);

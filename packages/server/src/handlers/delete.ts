@@ -10,7 +10,7 @@ import * as c from "./context.js";
 import { buildFilter } from "./filter.js";
 import { listObjects } from "./list.js";
 import { finalizeNamespace } from "./namespace-lifecycle.js";
-import { parseDryRun } from "./options.js";
+import { parseDryRun, parseInt64Param } from "./options.js";
 
 export interface DeleteOptions {
   readonly dryRun: boolean;
@@ -40,9 +40,10 @@ export function parseDeleteOptions(
         detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
       },
     ]);
+  const rawGrace = q.get("gracePeriodSeconds");
   const grace =
     (fromBody.gracePeriodSeconds as number | undefined) ??
-    (q.has("gracePeriodSeconds") ? Number(q.get("gracePeriodSeconds")) : undefined);
+    (rawGrace !== null && rawGrace !== "" ? parseInt64Param(rawGrace) : undefined);
   const pre = fromBody.preconditions as DeleteOptions["preconditions"] | undefined;
   return {
     dryRun,

@@ -1,15 +1,26 @@
 /** Query options shared by write verbs. */
 import { errors, type FieldError } from "../api/status.js";
 
-/** `dryRun=All` (repeatable); anything else is 422 like upstream's options validation. */
+/** `dryRun=All` (repeatable); anything else, an empty value too, is 422 like upstream's options validation. */
 export function parseDryRun(q: URLSearchParams, optionsKind = "CreateOptions"): boolean {
-  const values = q.getAll("dryRun").filter((v) => v !== "");
-  for (const v of values)
-    if (v !== "All")
-      throw errors.invalid(optionsKind, "meta.k8s.io", "", [
-        { type: "FieldValueNotSupported", field: "dryRun", value: v, detail: 'supported values: "All"' },
-      ]);
+  const values = q.getAll("dryRun");
+  if (values.some((v) => v !== "All"))
+    throw errors.invalid(optionsKind, "meta.k8s.io", "", [
+      { type: "FieldValueNotSupported", field: "dryRun", value: values, detail: 'supported values: "All"' },
+    ]);
   return values.length > 0;
+}
+
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** An int64 query parameter as Go's strconv.ParseInt reads it (400 with its wording otherwise). */
+export function parseInt64Param(raw: string): number {
+  if (!/^[+-]?\d+$/.test(raw))
+    throw errors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(raw)}: invalid syntax`);
+  const n = BigInt(raw);
+  if (n > INT64_MAX || n < -INT64_MAX - 1n)
+    throw errors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(raw)}: value out of range`);
+  return Number(n);
 }
 
 /** Upstream's limit on a fieldManager's length, in bytes. */

@@ -28,13 +28,20 @@ export function checkTypeMeta(r: ServedResource, body: Record<string, unknown>):
     );
 }
 
-/** The body's namespace (and, for writes to a named object, its name) must match the URL's. */
+/**
+ * The body's namespace (and, for writes to a named object, its name) must match the URL's; a write
+ * to a named object must name it in the body too.
+ */
 export function checkIdentity(
   r: ServedResource,
   meta: Record<string, unknown>,
   url: { namespace: string | undefined; name?: string },
 ): void {
-  if (url.name !== undefined && meta.name !== undefined && meta.name !== url.name)
+  if (url.name !== undefined && (meta.name === undefined || meta.name === ""))
+    throw errors.badRequest(
+      `the name of the object (${url.name} based on URL) was undeterminable: name must be provided`,
+    );
+  if (url.name !== undefined && meta.name !== url.name)
     throw errors.badRequest(
       `the name of the object (${String(meta.name)}) does not match the name on the URL (${url.name})`,
     );
@@ -53,11 +60,39 @@ function nameRule(r: ServedResource): "label" | "subdomain" {
   return r.group === "" && r.resource === "namespaces" ? "label" : "subdomain";
 }
 
+/** generateName follows the name rule as a prefix: a trailing dash is allowed. */
+function generateNameErrors(r: ServedResource, generateName: unknown): FieldError[] {
+  if (typeof generateName !== "string" || generateName === "") return [];
+  const masked = generateName.endsWith("-") ? `${generateName.slice(0, -1)}a` : generateName;
+  return validateName(masked, nameRule(r), "metadata.generateName").map((e) => ({
+    ...e,
+    value: generateName,
+  }));
+}
+
 export function validate(r: ServedResource, obj: KubeObject, old?: KubeObject): void {
   const meta = metadataOf(obj);
   const name = String(meta.name ?? "");
-  const errs: FieldError[] = [...validateName(name, nameRule(r)), ...validateLabelsAndAnnotations(meta)];
+  const errs: FieldError[] = [
+    ...validateName(name, nameRule(r)),
+    ...generateNameErrors(r, meta.generateName),
+    ...validateLabelsAndAnnotations(meta),
+  ];
   if (r.custom) errs.push(...r.custom.validate(obj, old));
   if (r.strategy?.validate) errs.push(...r.strategy.validate(obj, old));
   if (errs.length > 0) throw errors.invalid(r.kind, r.group, name, errs);
+}
+
+/** The uid of a stored object never changes (a patch that sets another one is a 422). */
+export function checkUidUnchanged(
+  r: ServedResource,
+  name: string,
+  meta: Record<string, unknown>,
+  oldUid: unknown,
+): void {
+  const uid = meta.uid;
+  if (uid === undefined || uid === "" || uid === oldUid) return;
+  throw errors.invalid(r.kind, r.group, name, [
+    { type: "FieldValueInvalid", field: "metadata.uid", value: uid, detail: "field is immutable" },
+  ]);
 }

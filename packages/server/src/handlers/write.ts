@@ -120,7 +120,28 @@ export async function updateObject(
   req: WriteRequest & { name: string },
 ): Promise<c.ApiResponse> {
   const old = c.loadObject(ctx, r, req.namespace, req.name);
+  checkUidPrecondition(r, req.namespace, req.name, c.metadataOf(req.body).uid, old.metadata.uid);
   return commitUpdate(ctx, r, req, old, req.body, true);
+}
+
+/**
+ * A PUT whose body carries a uid updates only that object (upstream makes it a storage
+ * precondition): a different uid is a 409 worded as the storage layer words it.
+ */
+function checkUidPrecondition(
+  r: ServedResource,
+  namespace: string | undefined,
+  name: string,
+  uid: unknown,
+  stored: unknown,
+): void {
+  if (typeof uid !== "string" || uid === "" || uid === stored) return;
+  const key = `/registry/${r.custom ? `${r.group}/` : ""}${r.resource}/${namespace ? `${namespace}/` : ""}${name}`;
+  throw errors.conflict(
+    c.qualified(r),
+    name,
+    `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${uid}, UID in object meta: ${String(stored)}`,
+  );
 }
 
 export async function patchObject(

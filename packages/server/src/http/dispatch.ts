@@ -131,6 +131,9 @@ class Dispatcher {
       return;
     }
     const user = authenticate(req, this.opts.auth);
+    // The OpenAPI documents are served by an extension, but not to users who may not read them.
+    if (target.pathname.startsWith("/openapi/"))
+      authorize(user, this.opts.auth, { path: target.pathname, verb: method.toLowerCase() });
     for (const ext of this.opts.extensions ?? []) if (await ext(req, res, target.url, user)) return;
     const info = parseRequestInfo(method, target.pathname, target.segments, target.query);
     authorize(user, this.opts.auth, accessOf(info, target.pathname, method));

@@ -8,6 +8,7 @@ import type { ApiResponse, HandlerContext } from "../handlers/context.js";
 import { deleteCollection, deleteObject, parseDeleteOptions } from "../handlers/delete.js";
 import { getObject } from "../handlers/get.js";
 import { listObjects } from "../handlers/list.js";
+import { checkFieldManager } from "../handlers/options.js";
 import { getScale, patchScale, updateScale } from "../handlers/scale.js";
 import { createObject, patchObject, updateObject } from "../handlers/write.js";
 import type { ServedResource } from "../resources/served.js";
@@ -29,8 +30,12 @@ const isScale = (v: VerbRequest): boolean => v.info.subresource === "scale";
 const nameOf = (v: VerbRequest): string => v.info.name as string;
 const limitOf = (v: VerbRequest): number => v.ctx.settings.maxBodyBytes;
 
+const OPTIONS_KIND = { create: "CreateOptions", update: "UpdateOptions", patch: "PatchOptions" } as const;
+
 /** What every write passes on: where, the query, who, and the subresource addressed. */
-function writeTarget(v: VerbRequest) {
+function writeTarget(v: VerbRequest, verb: keyof typeof OPTIONS_KIND) {
+  const manager = v.query.get("fieldManager");
+  if (manager) checkFieldManager(manager, OPTIONS_KIND[verb]);
   return {
     namespace: v.info.namespace,
     query: v.query,
@@ -50,19 +55,19 @@ async function listVerb(v: VerbRequest): Promise<ApiResponse> {
 
 async function createVerb(v: VerbRequest): Promise<ApiResponse> {
   const decoded = await readObject(v.req, limitOf(v), isScale(v) ? "Scale" : v.resource.kind);
-  return createObject(v.ctx, v.resource, { ...writeTarget(v), ...decoded });
+  return createObject(v.ctx, v.resource, { ...writeTarget(v, "create"), ...decoded });
 }
 
 async function updateVerb(v: VerbRequest): Promise<ApiResponse> {
   const decoded = await readObject(v.req, limitOf(v), isScale(v) ? "Scale" : v.resource.kind);
   const update = isScale(v) ? updateScale : updateObject;
-  return update(v.ctx, v.resource, { ...writeTarget(v), ...decoded, name: nameOf(v) });
+  return update(v.ctx, v.resource, { ...writeTarget(v, "update"), ...decoded, name: nameOf(v) });
 }
 
 async function patchVerb(v: VerbRequest): Promise<ApiResponse> {
   const decoded = await readPatch(v.req, limitOf(v));
   const patch = isScale(v) ? patchScale : patchObject;
-  return patch(v.ctx, v.resource, { ...writeTarget(v), ...decoded, name: nameOf(v) });
+  return patch(v.ctx, v.resource, { ...writeTarget(v, "patch"), ...decoded, name: nameOf(v) });
 }
 
 async function deleteVerb(v: VerbRequest): Promise<ApiResponse> {
