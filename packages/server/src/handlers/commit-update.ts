@@ -7,13 +7,14 @@
 import { errors } from "../api/status.js";
 import { checkObjectSize } from "../http/limits.js";
 import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
+import { checkTypes } from "../openapi/typed-check.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { PreconditionError } from "../store/mvcc.js";
 import { applyBuiltinDefaults } from "./builtin-defaults.js";
 import * as c from "./context.js";
 import { withManagedFields } from "./managed.js";
 import { parseDryRun } from "./options.js";
-import { checkIdentity, checkTypeMeta, checkUidUnchanged, validate } from "./write-checks.js";
+import { builtinSchema, checkIdentity, checkTypeMeta, checkUidUnchanged, validate } from "./write-checks.js";
 
 export type UpdateRequest = {
   namespace: string | undefined;
@@ -44,6 +45,7 @@ export async function commitUpdate(
   requireResourceVersion: boolean,
 ): Promise<c.ApiResponse> {
   const kind = requireResourceVersion ? "update" : "patch";
+  if (!r.custom) checkTypes(r, builtinSchema(r), candidate);
   const checked = enforceFieldValidation(r, candidate, req.query, kind, req.duplicateFields);
   const dryRun = parseDryRun(req.query);
   checkTypeMeta(r, checked.object);
@@ -127,7 +129,7 @@ function nextObject(
   r.strategy?.prepareUpdate?.(next, old, req.subresource);
   if (r.tracksGeneration && specChanged(old, next))
     next = { ...next, metadata: { ...next.metadata, generation: Number(oldMeta.generation ?? 0) + 1 } };
-  validate(r, next, old);
+  validate(r, next, old, ctx.settings.maxDataBytes);
   return req.managedFieldsDone ? next : withManagedFields(ctx, r, old, next, req);
 }
 
@@ -147,7 +149,7 @@ function persist(
   // The last finalizer went away: the pending deletion completes now.
   if (next.metadata.deletionTimestamp !== undefined && (!finalizers || finalizers.length === 0))
     return { code: 200, body: c.present(r, ctx.store.delete(r.bucket, key)) };
-  checkObjectSize(next);
+  checkObjectSize(next, ctx.settings.maxObjectBytes);
   try {
     const saved = ctx.store.update(r.bucket, key, next, Number(old.metadata.resourceVersion));
     return { code: 200, body: c.present(r, saved) };

@@ -3,6 +3,7 @@
  * resources, settings — plus the small object helpers they all use.
  */
 import { errors, type Qualified } from "../api/status.js";
+import { MAX_BODY_BYTES, MAX_DATA_BYTES, MAX_OBJECT_BYTES } from "../http/limits.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
 import type { ResourceTable } from "../resources/table.js";
 import type { MvccStore, StoredObject } from "../store/mvcc.js";
@@ -10,8 +11,12 @@ import type { MvccStore, StoredObject } from "../store/mvcc.js";
 export interface ServerSettings {
   /** How long a read for a resourceVersion newer than the store waits before 504. */
   readonly tooLargeResourceVersionWaitMs: number;
-  /** Maximum accepted request body. */
+  /** Maximum accepted request body (upstream: 3 MiB). */
   readonly maxBodyBytes: number;
+  /** Largest object the store accepts, as JSON (etcd's default request limit: 1.5 MiB). */
+  readonly maxObjectBytes: number;
+  /** Largest data of a ConfigMap or Secret (upstream validation: 1 MiB). */
+  readonly maxDataBytes: number;
   /** Whether watch requests may use sendInitialEvents (streaming lists). */
   readonly watchList: boolean;
   /**
@@ -23,7 +28,9 @@ export interface ServerSettings {
 
 export const DEFAULT_SETTINGS: ServerSettings = {
   tooLargeResourceVersionWaitMs: 3000,
-  maxBodyBytes: 3 * 1024 * 1024,
+  maxBodyBytes: MAX_BODY_BYTES,
+  maxObjectBytes: MAX_OBJECT_BYTES,
+  maxDataBytes: MAX_DATA_BYTES,
   watchList: true,
   namespaceFinalizeDelayMs: 500,
 };

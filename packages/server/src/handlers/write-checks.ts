@@ -1,7 +1,9 @@
 /** Checks every write makes: type meta, identity against the URL, metadata and object validation. */
+import { schemaFor, type TypeNode } from "@kubesdk/models";
 import { validateLabelsAndAnnotations } from "../api/metadata-validation.js";
 import { validateName } from "../api/names.js";
 import { errors, type FieldError } from "../api/status.js";
+import { dataSizeErrors } from "../resources/data-limits.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
 import { type KubeObject, metadataOf } from "./context.js";
 
@@ -15,6 +17,11 @@ export const SERVER_METADATA = [
   "selfLink",
   "generation",
 ];
+
+/** The schema metadata of a built-in kind. */
+export function builtinSchema(r: ServedResource): TypeNode | undefined {
+  return schemaFor({ group: r.group, version: r.version, kind: r.kind });
+}
 
 export function checkTypeMeta(r: ServedResource, body: Record<string, unknown>): void {
   const want = apiVersionOf(r);
@@ -70,7 +77,12 @@ function generateNameErrors(r: ServedResource, generateName: unknown): FieldErro
   }));
 }
 
-export function validate(r: ServedResource, obj: KubeObject, old?: KubeObject): void {
+export function validate(
+  r: ServedResource,
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  maxDataBytes: number,
+): void {
   const meta = metadataOf(obj);
   const name = String(meta.name ?? "");
   const errs: FieldError[] = [
@@ -78,6 +90,7 @@ export function validate(r: ServedResource, obj: KubeObject, old?: KubeObject): 
     ...generateNameErrors(r, meta.generateName),
     ...validateLabelsAndAnnotations(meta),
   ];
+  errs.push(...dataSizeErrors(r, obj, maxDataBytes));
   if (r.custom) errs.push(...r.custom.validate(obj, old));
   if (r.strategy?.validate) errs.push(...r.strategy.validate(obj, old));
   if (errs.length > 0) throw errors.invalid(r.kind, r.group, name, errs);

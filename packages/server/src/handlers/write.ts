@@ -4,13 +4,13 @@
  * Updates of existing objects end in commit-update.ts.
  */
 import { randomUUID } from "node:crypto";
-import { schemaFor } from "@kubesdk/models";
 import { generateName, nowTimestamp } from "../api/names.js";
 import { errors } from "../api/status.js";
 import { applyObject } from "../apply/apply-handler.js";
 import { checkObjectSize } from "../http/limits.js";
 import type { BodyType } from "../http/negotiate.js";
 import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
+import { checkTypes } from "../openapi/typed-check.js";
 import { applyPatchOfType } from "../patch/apply-patch.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { PreconditionError } from "../store/mvcc.js";
@@ -21,7 +21,7 @@ import { hooksFor } from "./kind-hooks.js";
 import { withManagedFields } from "./managed.js";
 import { checkNamespaceWritable } from "./namespace-lifecycle.js";
 import { parseDryRun } from "./options.js";
-import { checkIdentity, checkTypeMeta, SERVER_METADATA, validate } from "./write-checks.js";
+import { builtinSchema, checkIdentity, checkTypeMeta, SERVER_METADATA, validate } from "./write-checks.js";
 
 export { commitUpdate } from "./commit-update.js";
 
@@ -45,6 +45,7 @@ export async function createObject(
   r: ServedResource,
   req: WriteRequest,
 ): Promise<c.ApiResponse> {
+  if (!r.custom) checkTypes(r, builtinSchema(r), req.body);
   const checked = enforceFieldValidation(r, req.body, req.query, "create", req.duplicateFields);
   const dryRun = parseDryRun(req.query);
   checkTypeMeta(r, checked.object);
@@ -89,7 +90,7 @@ function newObject(
   }
   hooksFor(r.group, r.resource).prepareCreate?.(obj);
   r.strategy?.prepareCreate?.(obj);
-  validate(r, obj);
+  validate(r, obj, undefined, ctx.settings.maxDataBytes);
   return obj;
 }
 
@@ -105,7 +106,7 @@ function persistNew(
     if (ctx.store.get(r.bucket, key)) throw errors.alreadyExists(c.qualified(r), name);
     return { code: 201, body: c.present(r, obj) };
   }
-  checkObjectSize(obj);
+  checkObjectSize(obj, ctx.settings.maxObjectBytes);
   try {
     return { code: 201, body: c.present(r, ctx.store.create(r.bucket, key, obj)) };
   } catch (e) {
@@ -159,7 +160,7 @@ export async function patchObject(
     patchType: req.patchType,
     patch: req.patch,
     strategic: !r.custom,
-    schema: r.custom ? undefined : schemaFor({ group: r.group, version: r.version, kind: r.kind }),
+    schema: r.custom ? undefined : builtinSchema(r),
   });
   return commitUpdate(ctx, r, req, old, patched, false);
 }

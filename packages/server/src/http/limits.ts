@@ -9,6 +9,7 @@
  *   at most the body limit in total (422), so a short patch cannot grow memory;
  * - stored objects: 1.5 MiB of JSON (etcd's default request limit, 413);
  * - ConfigMap and Secret data: 1 MiB (422, as upstream validates them);
+ * (the body, object and data limits are server settings, for tests that need bigger objects)
  * - response warnings: at most 100 distinct Warning headers.
  */
 import { errors, failure } from "../api/status.js";
@@ -41,7 +42,7 @@ export function checkDepth(value: unknown, what: "json" | "yaml"): void {
 }
 
 /** 413 for an object too large to store. */
-export function checkObjectSize(obj: unknown): void {
-  if (Buffer.byteLength(JSON.stringify(obj)) > MAX_OBJECT_BYTES)
+export function checkObjectSize(obj: unknown, max: number): void {
+  if (Buffer.byteLength(JSON.stringify(obj)) > max)
     throw failure(413, "RequestEntityTooLarge", "Request entity too large: etcdserver: request is too large");
 }

@@ -7,7 +7,6 @@
  */
 import { compareKubeVersions, type ResourceInfo, registry } from "@kubesdk/models";
 import { crdStrategy } from "../crd/crd-strategy.js";
-import { configMapStrategy, secretStrategy } from "./data-limits.js";
 import { fieldLabelsOf, returnsDeletedObject, tracksGeneration } from "./kind-traits.js";
 import type { ServedResource, SubresourceSpec, WriteStrategy } from "./served.js";
 import { type GroupVersions, ResourceTable } from "./table.js";
@@ -15,8 +14,6 @@ import { type GroupVersions, ResourceTable } from "./table.js";
 /** Kinds whose writes need more than the generic pipeline, keyed by `group/resource`. */
 const STRATEGIES: Record<string, WriteStrategy> = {
   "apiextensions.k8s.io/customresourcedefinitions": crdStrategy,
-  "/configmaps": configMapStrategy,
-  "/secrets": secretStrategy,
 };
 
 /** Subresources with behaviour implemented here; others are left out of discovery. */

@@ -1,15 +1,13 @@
-/** Upstream's 1 MiB limit on the data of ConfigMaps and Secrets, as their validation reports it. */
+/** The limit on the data of ConfigMaps and Secrets (upstream: 1 MiB), as upstream's validation reports it. */
 import type { FieldError } from "../api/status.js";
-import { MAX_DATA_BYTES } from "../http/limits.js";
-import type { WriteStrategy } from "./served.js";
 
 type Obj = Record<string, unknown>;
 const entries = (v: unknown): [string, unknown][] =>
   typeof v === "object" && v !== null && !Array.isArray(v) ? Object.entries(v as Obj) : [];
-const tooLong = (field: string): FieldError => ({
+const tooLong = (field: string, max: number): FieldError => ({
   type: "FieldValueTooLong",
   field,
-  detail: `may not be more than ${MAX_DATA_BYTES} bytes`,
+  detail: `may not be more than ${max} bytes`,
 });
 
 function configMapSize(obj: Obj): number {
@@ -27,10 +25,10 @@ function secretSize(obj: Obj): number {
   return size;
 }
 
-export const configMapStrategy: WriteStrategy = {
-  validate: (obj) => (configMapSize(obj) > MAX_DATA_BYTES ? [tooLong("[]")] : []),
-};
-
-export const secretStrategy: WriteStrategy = {
-  validate: (obj) => (secretSize(obj) > MAX_DATA_BYTES ? [tooLong("data")] : []),
-};
+/** Upstream's data size errors of ConfigMaps and Secrets (none for other kinds). */
+export function dataSizeErrors(r: { group: string; resource: string }, obj: Obj, max: number): FieldError[] {
+  if (r.group !== "") return [];
+  if (r.resource === "configmaps") return configMapSize(obj) > max ? [tooLong("[]", max)] : [];
+  if (r.resource === "secrets") return secretSize(obj) > max ? [tooLong("data", max)] : [];
+  return [];
+}
