@@ -30,6 +30,13 @@ export interface Transport {
   /** What listens on the port (in front of `server` for HTTPS, to answer plain HTTP). */
   readonly listener: Server | NetServer;
   readonly ca: CertificateAuthority | undefined;
+  /** Every connection accepted, so stopping ends them all (keep-alive, hijacked, upgraded). */
+  readonly sockets: Set<Socket>;
+}
+
+function track(sockets: Set<Socket>, socket: Socket): void {
+  sockets.add(socket);
+  socket.once("close", () => sockets.delete(socket));
 }
 
 function statusResponse(code: number, text: string, reason: string, message: string): string {
@@ -72,8 +79,9 @@ function answerUnparsed(server: Server): void {
 }
 
 /** Plain HTTP on the HTTPS port gets Go's answer; TLS goes on to the HTTPS server. */
-function sniffingListener(https: Server): NetServer {
+function sniffingListener(https: Server, sockets: Set<Socket>): NetServer {
   return createNetServer({ pauseOnConnect: true }, (socket) => {
+    track(sockets, socket);
     socket.once("readable", () => {
       const first: Buffer | null = socket.read(1);
       if (first === null) {
@@ -97,10 +105,12 @@ export function createTransport(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
 ): Transport {
   const serverOptions = { maxHeaderSize: MAX_HEADER_BYTES };
+  const sockets = new Set<Socket>();
   if (insecureHttp) {
     const server = createHttpServer(serverOptions, handler);
+    server.on("connection", (socket: Socket) => track(sockets, socket));
     answerUnparsed(server);
-    return { server, listener: server, ca: undefined };
+    return { server, listener: server, ca: undefined, sockets };
   }
   const ca = createCertificateAuthority();
   const serving = ca.issue({
@@ -119,7 +129,7 @@ export function createTransport(
   };
   const server = createHttpsServer(tlsOptions, handler);
   answerUnparsed(server);
-  return { server, listener: sniffingListener(server), ca };
+  return { server, listener: sniffingListener(server, sockets), ca, sockets };
 }
 
 export async function listen(t: Transport, port: number, host: string): Promise<number> {
@@ -141,5 +151,6 @@ export function closeTransport(t: Transport): Promise<void> {
     t.listener.close(() => resolve());
     t.server.closeAllConnections();
     if (t.listener !== t.server) t.server.close();
+    for (const socket of t.sockets) socket.destroy();
   });
 }
