@@ -46,7 +46,7 @@ export function rawRequest(
   t: TestTarget,
   method: string,
   target: string,
-  opts: { plain?: boolean; anonymous?: boolean; headers?: Record<string, string> } = {},
+  opts: { plain?: boolean; anonymous?: boolean; headers?: Record<string, string>; body?: string } = {},
 ): Promise<RawResponse> {
   const url = new URL(t.url);
   const port = Number(url.port);
@@ -54,8 +54,9 @@ export function rawRequest(
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { Host: url.host, Connection: "close", ...opts.headers };
     if (!opts.anonymous) headers.Authorization = `Bearer ${t.token}`;
+    if (opts.body !== undefined) headers["Content-Length"] = String(Buffer.byteLength(opts.body));
     const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`);
-    const request = `${method} ${target} HTTP/1.1\r\n${lines.join("")}\r\n`;
+    const request = `${method} ${target} HTTP/1.1\r\n${lines.join("")}\r\n${opts.body ?? ""}`;
     const useTls = url.protocol === "https:" && !opts.plain;
     const socket = useTls
       ? connectTls({ host, port, ca: t.ca, servername: "localhost" }, () => socket.write(request))
