@@ -189,12 +189,24 @@ describe("ill-typed built-in objects", () => {
     expect((await t.call("GET", `${deployments}/${name}`)).status).toBe(404);
   });
 
-  it("refuses an ill-typed patch result with 400 and keeps the object", async () => {
-    const res = await t.call("PATCH", `${cms}/target`, {
-      body: { data: { a: 5 } },
-      contentType: "application/merge-patch+json",
-    });
-    expect(res.status).toBe(400);
+  it.each([
+    ["application/merge-patch+json", { data: { a: 5 } }],
+    ["application/json-patch+json", [{ op: "replace", path: "/data/a", value: 5 }]],
+  ])("refuses an ill-typed %s result with 422 and keeps the object", async (contentType, body) => {
+    const res = await t.call("PATCH", `${cms}/target`, { body, contentType });
+    expect([res.status, res.json.details.causes[0].field]).toEqual([422, "patch"]);
+    expect(res.json.message).toMatch(
+      /^ "" is invalid: patch: Invalid value: .*: json: cannot unmarshal number into Go struct field ConfigMap\.data of type string$/,
+    );
     expect((await t.call("GET", `${cms}/target`)).json.data).toEqual({ a: "1" });
+  });
+
+  it("refuses an ill-typed PUT with 400", async () => {
+    const current = (await t.call("GET", `${cms}/target`)).json;
+    const res = await t.call("PUT", `${cms}/target`, { body: { ...current, data: { a: 5 } } });
+    expect([res.status, res.json.message]).toEqual([
+      400,
+      handled("cannot unmarshal number into Go struct field ConfigMap.data of type string"),
+    ]);
   });
 });

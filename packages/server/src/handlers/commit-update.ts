@@ -45,7 +45,7 @@ export async function commitUpdate(
   requireResourceVersion: boolean,
 ): Promise<c.ApiResponse> {
   const kind = requireResourceVersion ? "update" : "patch";
-  if (!r.custom) checkTypes(r, builtinSchema(r), candidate);
+  if (!r.custom) checkTypes(r, builtinSchema(r), candidate, requireResourceVersion ? "body" : "patch");
   const checked = enforceFieldValidation(r, candidate, req.query, kind, req.duplicateFields);
   const dryRun = parseDryRun(req.query);
   checkTypeMeta(r, checked.object);

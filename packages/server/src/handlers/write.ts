@@ -45,7 +45,7 @@ export async function createObject(
   r: ServedResource,
   req: WriteRequest,
 ): Promise<c.ApiResponse> {
-  if (!r.custom) checkTypes(r, builtinSchema(r), req.body);
+  if (!r.custom) checkTypes(r, builtinSchema(r), req.body, "body");
   const checked = enforceFieldValidation(r, req.body, req.query, "create", req.duplicateFields);
   const dryRun = parseDryRun(req.query);
   checkTypeMeta(r, checked.object);

@@ -5,7 +5,7 @@
  * their int32/int64 range. A mismatch is a 400 before anything is stored,
  * worded as upstream: `ConfigMap in version "v1" cannot be handled as a
  * ConfigMap: json: cannot unmarshal number into Go struct field
- * ConfigMap.data of type string`. `null` is accepted anywhere (Go leaves the
+ * ConfigMap.data of type string` (a patch whose result is ill-typed is a 422). `null` is accepted anywhere (Go leaves the
  * zero value); fields the schema does not know are field validation's job.
  */
 import { fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
@@ -106,12 +106,24 @@ function mismatch(v: unknown, node: TypeNode | undefined, site: Site): string | 
   return undefined;
 }
 
-/** 400 when `obj` does not decode into the kind's Go types. */
-export function checkTypes(r: ServedResource, schema: TypeNode | undefined, obj: unknown): void {
+/**
+ * Throws when `obj` does not decode into the kind's Go types: a request body is a 400; the result
+ * of a patch is a 422 on the field `patch`, whose value is the patched object (as upstream).
+ */
+export function checkTypes(
+  r: ServedResource,
+  schema: TypeNode | undefined,
+  obj: unknown,
+  source: "body" | "patch",
+): void {
   if (!schema) return;
   const m = mismatch(obj, schema, { struct: r.kind, path: "" });
-  if (m)
+  if (!m) return;
+  if (source === "body")
     throw errors.badRequest(
       `${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: json: ${m}`,
     );
+  throw errors.invalid("", "", "", [
+    { type: "FieldValueInvalid", field: "patch", value: JSON.stringify(obj), detail: `json: ${m}` },
+  ]);
 }
