@@ -36,12 +36,14 @@ describe("request targets", () => {
     expect((await rawRequest(t, "GET", target)).status).toBe(400);
   });
 
-  it("answers malformed targets with a Status (reference server)", async () => {
-    // Reason for reference-only: kube-apiserver's Go HTTP server answers these in plain text.
-    if (targetKind !== "reference") return;
-    const res = await rawRequest(t, "GET", "//[");
-    expect(res.json).toMatchObject({ kind: "Status", code: 404 });
-  });
+  // Reason for reference-only: kube-apiserver's Go HTTP server answers these in plain text.
+  it.runIf(targetKind === "reference")(
+    "answers malformed targets with a Status (reference server)",
+    async () => {
+      const res = await rawRequest(t, "GET", "//[");
+      expect(res.json).toMatchObject({ kind: "Status", code: 404 });
+    },
+  );
 
   it("does not serve paths with empty segments as if they were normalised", async () => {
     expect((await rawRequest(t, "GET", "//a/api/v1/namespaces")).status).toBe(404);
@@ -117,7 +119,6 @@ describe("transport", () => {
   });
 
   it("answers plain HTTP on the HTTPS port with Go's 400", async () => {
-    if (!t.url.startsWith("https:")) return;
     const res = await rawRequest(t, "GET", "/version", { plain: true });
     expect(res.status).toBe(400);
     expect(res.body).toContain("Client sent an HTTP request to an HTTPS server.");
