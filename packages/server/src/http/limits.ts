@@ -2,9 +2,9 @@
  * The limits that keep one bad request from hurting every client of the
  * server, with upstream's values where kube-apiserver has one:
  * - request bodies: 3 MiB (413, checked before anything is parsed);
- * - nesting depth of decoded JSON/YAML bodies and patches: 1000 levels (400).
- *   Upstream's decoders stop at 10000; this server's handlers recurse, so it
- *   stops earlier rather than overflow the stack;
+ * - nesting depth of decoded JSON/YAML bodies and patches: 500 levels (400).
+ *   Upstream's decoders stop at 10000; this server's handlers and its YAML
+ *   encoder recurse (about 900 levels overflow the stack), so it stops earlier;
  * - JSON patches: at most 10000 operations (413), and `copy` operations may add
  *   at most the body limit in total (422), so a short patch cannot grow memory;
  * - stored objects: 1.5 MiB of JSON (etcd's default request limit, 413);
@@ -15,7 +15,7 @@
 import { errors, failure } from "../api/status.js";
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
-export const MAX_DEPTH = 1000;
+export const MAX_DEPTH = 500;
 export const MAX_JSON_PATCH_OPERATIONS = 10_000;
 export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
 export const MAX_DATA_BYTES = 1024 * 1024;
