@@ -18,9 +18,10 @@ interface Site {
   readonly path: string;
 }
 
+/** Integer ranges, inclusive below and exclusive above (2^63 is not exact in a double). */
 const INT_RANGE: Record<string, [number, number]> = {
-  int32: [-(2 ** 31), 2 ** 31 - 1],
-  int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+  int32: [-(2 ** 31), 2 ** 31],
+  int64: [-(2 ** 63), 2 ** 63],
 };
 
 const shortName = (name: string | undefined): string => name?.split(".").pop() ?? "";
@@ -66,7 +67,7 @@ function scalarMismatch(v: unknown, node: TypeNode): string | undefined {
   if (scalar === "integer") {
     if (typeof v !== "number") return jsonType(v);
     const [min, max] = INT_RANGE[node.format ?? "int64"] ?? (INT_RANGE.int64 as [number, number]);
-    return Number.isInteger(v) && v >= min && v <= max
+    return Number.isInteger(v) && v >= min && v < max
       ? undefined
       : `number ${String(v).replace("Infinity", "1e400")}`;
   }
