@@ -46,8 +46,9 @@ function impersonated(req: IncomingMessage, requester: UserInfo): UserInfo {
   const groupHeader = req.headers["impersonate-group"];
   const groups = groupHeader === undefined ? [] : String(groupHeader).split(/,\s*/);
   if (user === undefined) {
-    if (groups.length > 0)
-      throw errors.badRequest("requested impersonation of groups without impersonating a user");
+    const others = Object.keys(req.headers).filter((h) => h.startsWith("impersonate-"));
+    if (others.length > 0)
+      throw errors.badRequest(`requested impersonation (${others.join(", ")}) without impersonating a user`);
     return requester;
   }
   const name = String(user);
