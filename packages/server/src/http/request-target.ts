@@ -46,8 +46,17 @@ export function parseRequestTarget(raw: string | undefined): RequestTarget {
     segments: splitSegments(pathname),
     query: new URLSearchParams(search),
     search,
-    url: new URL(`https://localhost${rawPath}${search}`),
+    url: extensionUrl(rawPath, search),
   };
+}
+
+/** The URL route extensions see; the origin prefix keeps `//host` paths from being read as authorities. */
+function extensionUrl(rawPath: string, search: string): URL {
+  try {
+    return new URL(`https://localhost${rawPath}${search}`);
+  } catch {
+    return new URL("https://localhost/");
+  }
 }
 
 /** Decodes `%XX` escapes; a malformed escape is a 400, as Go's URL parser makes upstream answer. */
