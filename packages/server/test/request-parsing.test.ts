@@ -1,4 +1,5 @@
 import { schemaFor } from "@kubesdk/models";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { StatusError } from "../src/api/status.js";
 import { redactTarget } from "../src/http/dispatch.js";
@@ -39,6 +40,40 @@ describe("request targets", () => {
     for (const ok of ["//", "//[", "//a:99999/", "//user@:80/"])
       expect(statusOf(() => parseRequestTarget(ok))).toBe(0);
     expect(parseRequestTarget("https://example.com/api?x=1").pathname).toBe("/api");
+  });
+
+  it("never throws anything but a Status, whatever the target", () => {
+    const piece = fc.constantFrom(
+      "/",
+      "//",
+      "%",
+      "%2",
+      "%zz",
+      "%2e",
+      "..",
+      ".",
+      "[",
+      "]",
+      ":",
+      "@",
+      "?",
+      "#",
+      "a",
+      "http://",
+      "\\",
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(piece, fc.string()), { maxLength: 12 }), (parts) => {
+        const target = parts.join("");
+        try {
+          const t = parseRequestTarget(target);
+          parseRequestInfo("GET", t.pathname, t.segments, t.query);
+        } catch (e) {
+          expect(e).toBeInstanceOf(StatusError);
+        }
+      }),
+      { seed: 12, numRuns: 2000 },
+    );
   });
 
   it("routes a path without empty segments only", () => {
