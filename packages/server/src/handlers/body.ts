@@ -46,9 +46,14 @@ export function decodeObjectBody(raw: Buffer, type: BodyType): Record<string, un
 /** A protobuf request body (`k8s\0` envelope) decoded into the object JSON would give; errors worded as upstream's. */
 export function decodeProtobufBody(raw: Buffer, kind: string): Record<string, unknown> {
   if (raw.length === 0) throw errors.badRequest("the request body is empty");
+  let value: Record<string, unknown>;
   try {
-    return decodeObject(raw) as Record<string, unknown>;
+    value = decodeObject(raw) as Record<string, unknown>;
   } catch (e) {
+    if (e instanceof RangeError)
+      throw errors.badRequest(
+        `the object provided is unrecognized (must be of type ${kind}): exceeded max depth`,
+      );
     if (!(e instanceof WireError)) throw e;
     const why =
       e.code === "ERR_PROTOBUF_MAGIC"
@@ -56,4 +61,6 @@ export function decodeProtobufBody(raw: Buffer, kind: string): Record<string, un
         : e.message;
     throw errors.badRequest(`the object provided is unrecognized (must be of type ${kind}): ${why}`);
   }
+  checkDepth(value, "json");
+  return value;
 }
