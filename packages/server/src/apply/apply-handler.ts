@@ -80,7 +80,7 @@ export async function applyObject(
     { ...common, name: req.name, ...(req.subresource ? { subresource: req.subresource } : {}) },
     live,
     result as KubeObject,
-    false,
+    "patch",
   );
 }
 

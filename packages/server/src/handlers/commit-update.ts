@@ -42,9 +42,9 @@ export async function commitUpdate(
   req: UpdateRequest,
   old: c.KubeObject,
   candidate: Record<string, unknown>,
-  requireResourceVersion: boolean,
+  kind: "update" | "patch",
 ): Promise<c.ApiResponse> {
-  const kind = requireResourceVersion ? "update" : "patch";
+  const requireResourceVersion = kind === "update";
   if (!r.custom) checkTypes(r, builtinSchema(r), candidate, requireResourceVersion ? "body" : "patch");
   const checked = enforceFieldValidation(r, candidate, req.query, kind, req.duplicateFields);
   const dryRun = parseDryRun(req.query);
@@ -55,7 +55,7 @@ export async function commitUpdate(
   checkResourceVersion(r, req.name, meta, c.metadataOf(old), requireResourceVersion);
   checkFinalizersWhileDeleting(r, req.name, meta, c.metadataOf(old));
   const next = nextObject(ctx, r, req, old, checked.object);
-  const res = persist(ctx, r, req, old, next, dryRun);
+  const res = dryRun ? { code: 200, body: c.present(r, next) } : persist(ctx, r, req, old, next);
   return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
 }
 
@@ -139,13 +139,11 @@ function persist(
   req: UpdateRequest,
   old: c.KubeObject,
   next: c.KubeObject,
-  dryRun: boolean,
 ): c.ApiResponse {
   // Nothing changed: upstream skips the write, so the resourceVersion stays.
   if (sameButResourceVersion(old, next)) return { code: 200, body: c.present(r, old) };
   const finalizers = next.metadata.finalizers as string[] | undefined;
   const key = c.objectKey(r, req.namespace, req.name);
-  if (dryRun) return { code: 200, body: c.present(r, next) };
   // The last finalizer went away: the pending deletion completes now.
   if (next.metadata.deletionTimestamp !== undefined && (!finalizers || finalizers.length === 0))
     return { code: 200, body: c.present(r, ctx.store.delete(r.bucket, key)) };

@@ -122,7 +122,7 @@ export async function updateObject(
 ): Promise<c.ApiResponse> {
   const old = c.loadObject(ctx, r, req.namespace, req.name);
   checkUidPrecondition(r, req.namespace, req.name, c.metadataOf(req.body).uid, old.metadata.uid);
-  return commitUpdate(ctx, r, req, old, req.body, true);
+  return commitUpdate(ctx, r, req, old, req.body, "update");
 }
 
 /**
@@ -162,5 +162,5 @@ export async function patchObject(
     strategic: !r.custom,
     schema: r.custom ? undefined : builtinSchema(r),
   });
-  return commitUpdate(ctx, r, req, old, patched, false);
+  return commitUpdate(ctx, r, req, old, patched, "patch");
 }
