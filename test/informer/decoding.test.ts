@@ -26,7 +26,10 @@ import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.js";
 
 describe.runIf(targetKind === "reference")("decoding the stream", () => {
   const seed = Number(process.env.KUBESDK_CHUNK_SEED ?? 18);
-  const s = useInformerSuite({ insecureHttp: true });
+  const s = useInformerSuite({
+    insecureHttp: true,
+    settings: { maxObjectBytes: 16 * 1024 * 1024, maxDataBytes: 16 * 1024 * 1024 },
+  });
   let proxy: TcpProxy;
   let transport: HttpTransport;
 

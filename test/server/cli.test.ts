@@ -1,10 +1,11 @@
 /**
  * The `kubesdk-server` command: starts in the foreground with a kubeconfig and seed objects, logs
- * one line per request with --verbose, stops on SIGTERM, and rejects bad flags with a clear message.
+ * one line per request with --verbose, stops on SIGTERM, never prints the admin token, and rejects bad
+ * flags with a clear message.
  * Reason for reference-only: it tests the reference server's own command line.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -27,8 +28,12 @@ function start(args: string[]) {
   child = proc;
   const lines = createInterface({ input: proc.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
   let stderr = "";
+  let stdout = "";
   proc.stderr?.on("data", (c) => {
     stderr += c;
+  });
+  proc.stdout?.on("data", (c) => {
+    stdout += c;
   });
   const nextLine = async (pred: (l: string) => boolean) => {
     for (;;) {
@@ -38,7 +43,7 @@ function start(args: string[]) {
     }
   };
   const exited = new Promise<number | null>((resolve) => proc.on("close", resolve));
-  return { proc, nextLine, exited, stderr: () => stderr };
+  return { proc, nextLine, exited, stderr: () => stderr, output: () => stdout.split("\n") };
 }
 
 describe.runIf(targetKind === "reference")("kubesdk-server command", () => {
@@ -72,6 +77,22 @@ describe.runIf(targetKind === "reference")("kubesdk-server command", () => {
     );
     server.proc.kill("SIGTERM");
     expect(await server.exited).toBe(0);
+  });
+
+  it("keeps the admin token out of its output, writing a private kubeconfig when none is asked for", async () => {
+    const server = start(["--port", "0", "--verbose"]);
+    await server.nextLine((l) => l.startsWith("kubesdk-server listening on "));
+    const line = await server.nextLine((l) => l.startsWith("kubeconfig written to "));
+    const path = /^kubeconfig written to (\S+):/.exec(line)?.[1] as string;
+    expect(statSync(path).mode & 0o077).toBe(0);
+    const token = /token: (\S+)/.exec(readFileSync(path, "utf8"))?.[1] as string;
+    expect(token.length).toBeGreaterThan(10);
+    const kubectl = kubectlFor(() => path);
+    expect((await kubectl("get", "ns", "default", "-o", "name")).stdout.trim()).toBe("namespace/default");
+    const logged = await server.nextLine((l) => l.includes("/api/v1/namespaces/default"));
+    server.proc.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(`${server.output().join("\n")}\n${logged}`).not.toContain(token);
   });
 
   it("rejects a bad flag value with a message naming the flag", async () => {

@@ -3,16 +3,19 @@
  * kubesdk-server: runs the reference API server in the foreground until
  * SIGINT/SIGTERM. `--help` lists the flags.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import YAML from "yaml";
-import { startServer } from "./server.js";
+import { type StartOptions, startServer } from "./server.js";
 
 const HELP = `usage: kubesdk-server [flags]
   --port N               port to listen on (default 6443; 0 picks a free one)
   --host ADDR            address to bind (default 127.0.0.1)
-  --kubeconfig PATH      write a kubeconfig for this server to PATH
-  --token TOKEN          admin bearer token (default: random, printed)
+  --kubeconfig PATH      write a kubeconfig for this server to PATH (default: a new file in the
+                         temporary directory, readable by this user only; its path is printed)
+  --token TOKEN          admin bearer token (default: random; it is in the kubeconfig, never printed)
   --seed FILE.yaml       objects to create at start (multi-document YAML, or a List)
   --history-window N     revisions kept readable for old lists/watches (default 100000)
   --anonymous            give unauthenticated requests full access (default: 403 like kube-apiserver)
@@ -20,67 +23,84 @@ const HELP = `usage: kubesdk-server [flags]
   --bookmark-interval S  seconds between watch bookmarks (default 60)
   --fault-api            serve fault controls at POST /_kubesdk/faults/<action> (see README)
   --fault-seed N         seed for fault schedules (default 1)
-  --verbose              log one line per request
+  --verbose              log one line per request (credentials in query strings redacted)
   --help                 this text`;
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: "string", default: "6443" },
-      host: { type: "string", default: "127.0.0.1" },
-      kubeconfig: { type: "string" },
-      token: { type: "string" },
-      seed: { type: "string" },
-      "history-window": { type: "string" },
-      anonymous: { type: "boolean", default: false },
-      "no-anonymous-auth": { type: "boolean", default: false },
-      "bookmark-interval": { type: "string" },
-      "fault-api": { type: "boolean", default: false },
-      "fault-seed": { type: "string" },
-      verbose: { type: "boolean", default: false },
-      help: { type: "boolean", default: false },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    console.log(HELP);
-    return;
-  }
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--port: not a port number: ${values.port}`);
-  const window = values["history-window"] === undefined ? undefined : Number(values["history-window"]);
-  if (window !== undefined && (!Number.isInteger(window) || window < 1))
-    throw new Error(`--history-window: must be a positive integer, got ${values["history-window"]}`);
-  const seed = values.seed ? readSeed(values.seed) : [];
-  const bookmarkSeconds =
-    values["bookmark-interval"] === undefined ? undefined : Number(values["bookmark-interval"]);
-  if (bookmarkSeconds !== undefined && !(bookmarkSeconds > 0))
-    throw new Error(
-      `--bookmark-interval: must be a positive number of seconds, got ${values["bookmark-interval"]}`,
-    );
-  const faultSeed = values["fault-seed"] === undefined ? undefined : Number(values["fault-seed"]);
-  if (faultSeed !== undefined && !Number.isInteger(faultSeed))
-    throw new Error(`--fault-seed: not an integer: ${values["fault-seed"]}`);
-  const server = await startServer({
-    port,
+const OPTIONS = {
+  port: { type: "string", default: "6443" },
+  host: { type: "string", default: "127.0.0.1" },
+  kubeconfig: { type: "string" },
+  token: { type: "string" },
+  seed: { type: "string" },
+  "history-window": { type: "string" },
+  anonymous: { type: "boolean", default: false },
+  "no-anonymous-auth": { type: "boolean", default: false },
+  "bookmark-interval": { type: "string" },
+  "fault-api": { type: "boolean", default: false },
+  "fault-seed": { type: "string" },
+  verbose: { type: "boolean", default: false },
+  help: { type: "boolean", default: false },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>["values"];
+
+/** A numeric flag: undefined when absent, else the number if `valid` accepts it. */
+function numberFlag(values: Values, name: keyof Values, valid: (n: number) => boolean, want: string) {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!valid(n)) throw new Error(`--${name}: ${want}: ${String(raw)}`);
+  return n;
+}
+
+/** The server options the flags ask for. */
+function startOptions(values: Values): StartOptions {
+  const port = numberFlag(
+    values,
+    "port",
+    (n) => Number.isInteger(n) && n >= 0 && n <= 65535,
+    "not a port number",
+  );
+  const window = numberFlag(
+    values,
+    "history-window",
+    (n) => Number.isInteger(n) && n >= 1,
+    "must be a positive integer",
+  );
+  const bookmarkSeconds = numberFlag(
+    values,
+    "bookmark-interval",
+    (n) => n > 0,
+    "must be a positive number of seconds",
+  );
+  const faultSeed = numberFlag(values, "fault-seed", Number.isInteger, "not an integer");
+  return {
+    port: port ?? 6443,
     host: values.host,
     anonymous: values.anonymous ? "allowed" : values["no-anonymous-auth"] ? "unauthorized" : "forbidden",
-    seed,
+    seed: values.seed ? readSeed(values.seed) : [],
     ...(values.token ? { token: values.token } : {}),
-    ...(values.kubeconfig ? { kubeconfigPath: values.kubeconfig } : {}),
+    kubeconfigPath: values.kubeconfig ?? join(mkdtempSync(join(tmpdir(), "kubesdk-server-")), "kubeconfig"),
     ...(window !== undefined ? { history: { revisions: window } } : {}),
     ...(bookmarkSeconds !== undefined ? { watch: { bookmarkIntervalMs: bookmarkSeconds * 1000 } } : {}),
     faultApi: values["fault-api"],
     ...(faultSeed !== undefined ? { faultSeed } : {}),
     ...(values.verbose ? { log: (line: string) => console.log(line) } : {}),
-  });
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: OPTIONS, strict: true });
+  if (values.help) {
+    console.log(HELP);
+    return;
+  }
+  const options = startOptions(values);
+  const server = await startServer(options);
   console.log(`kubesdk-server listening on ${server.url}`);
-  if (values.kubeconfig)
-    console.log(
-      `kubeconfig written to ${values.kubeconfig}: kubectl --kubeconfig ${values.kubeconfig} get ns`,
-    );
-  else console.log(`token: ${server.token}  (pass --kubeconfig PATH to get a kubeconfig for kubectl)`);
+  // The admin token stays out of the output (logs are often shared): it is in the kubeconfig only.
+  const path = options.kubeconfigPath as string;
+  console.log(`kubeconfig written to ${path}: kubectl --kubeconfig ${path} get ns`);
   const shutdown = () => {
     server.stop().then(() => process.exit(0));
   };

@@ -3,7 +3,7 @@
  * semantics, for contract tests and as a fast fake cluster.
  */
 
-export { type Status, type StatusCause, type StatusDetails, StatusError } from "./api/status.js";
+export { StatusError } from "./api/status.js";
 export {
   type FailureKind,
   FaultController,

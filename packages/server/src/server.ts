@@ -5,9 +5,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer as createHttpServer, type Server } from "node:http";
-import { createServer as createHttpsServer } from "node:https";
-import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { bootstrap } from "./bootstrap.js";
 import { CrdController } from "./crd/controller.js";
@@ -16,6 +13,7 @@ import { FaultController } from "./faults/fault-controller.js";
 import { DEFAULT_SETTINGS, type HandlerContext, type ServerSettings } from "./handlers/context.js";
 import type { AnonymousPolicy, UserInfo } from "./http/auth.js";
 import { createDispatcher, type RouteExtension } from "./http/dispatch.js";
+import { closeTransport, createTransport, listen, type Transport } from "./http/transport.js";
 import { renderKubeconfig } from "./kubeconfig.js";
 import { openApiRoute } from "./openapi/route.js";
 import { podRoutes } from "./pods/routes.js";
@@ -26,7 +24,7 @@ import type { PodRuntimeOptions } from "./pods/types.js";
 import { builtinResourceTable } from "./resources/builtin.js";
 import type { ResourceTable } from "./resources/table.js";
 import { DEFAULT_HISTORY, type HistoryWindow, MvccStore } from "./store/mvcc.js";
-import { type CertificateAuthority, createCertificateAuthority, type KeyPair } from "./tls.js";
+import type { KeyPair } from "./tls.js";
 import type { OpenWatch, WatchRegistry, WatchSettings } from "./watch/serve-watch.js";
 import { WatchHub } from "./watch/watch-hub.js";
 
@@ -85,18 +83,26 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const host = options.host ?? "127.0.0.1";
-  const token = options.token ?? randomBytes(24).toString("base64url");
-  const tokens = new Map<string, UserInfo>(Object.entries(options.tokens ?? {}));
-  tokens.set(token, { name: "kubesdk-admin", groups: ["system:masters", "system:authenticated"] });
+/** The in-process state a server serves: store, resources, CRD controller, watches, fault controls. */
+interface ServerState {
+  readonly context: HandlerContext;
+  readonly crds: CrdController;
+  readonly watch: WatchRegistry;
+  readonly faults: FaultController;
+}
+
+async function createState(options: StartOptions): Promise<ServerState> {
   const store = new MvccStore({ ...DEFAULT_HISTORY, ...options.history });
-  const resources = builtinResourceTable();
   const context: HandlerContext = {
     store,
-    resources,
+    resources: builtinResourceTable(),
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
     now: Date.now,
+  };
+  const watch: WatchRegistry = {
+    hub: new WatchHub(store),
+    settings: { bookmarkIntervalMs: 60_000, maxBufferedBytes: 8 * 1024 * 1024, ...options.watch },
+    streams: new Set<OpenWatch>(),
   };
   const crds = new CrdController(context, {
     // Upstream tears down a deleted CRD's storage, which ends the watches on its resources.
@@ -106,22 +112,26 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
   const seedErrors = await bootstrap(context, options.seed ?? []);
   if (seedErrors.length > 0) throw new Error(`seed objects rejected:\n${seedErrors.join("\n")}`);
-
-  const watch: WatchRegistry = {
-    hub: new WatchHub(store),
-    settings: { bookmarkIntervalMs: 60_000, maxBufferedBytes: 8 * 1024 * 1024, ...options.watch },
-    streams: new Set<OpenWatch>(),
-  };
   const faults = new FaultController(store, watch, options.faultSeed ?? 1, options.log);
   watch.onOpen = (w, path) => faults.onWatchOpened(w, path);
+  return { context, crds, watch, faults };
+}
+
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? "127.0.0.1";
+  const token = options.token ?? randomBytes(24).toString("base64url");
+  const tokens = new Map<string, UserInfo>(Object.entries(options.tokens ?? {}));
+  tokens.set(token, { name: "kubesdk-admin", groups: ["system:masters", "system:authenticated"] });
+  const state = await createState(options);
+  const { context, watch, faults } = state;
   const auth = { tokens, anonymous: options.anonymous ?? "forbidden" } as const;
-  // --- pod I/O hook: pods/log and pods/eviction routes; exec/attach/portforward upgrades below ---
+  // Pod I/O: pods/log and pods/eviction routes; exec/attach/portforward upgrades on the transport.
   const pods = new PodRuntime(context, options.pods);
   const extensions = [
     podRoutes(pods, context, auth),
     toolApiRoutes(context, auth, tokens),
     ...(options.faultApi ? [faultApiRoute(faults)] : []),
-    openApiRoute(resources),
+    openApiRoute(context.resources),
     ...(options.extensions ?? []),
   ];
   let address = "";
@@ -134,51 +144,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     faults,
     extensions,
   });
-
-  let ca: CertificateAuthority | undefined;
-  let server: Server;
-  if (options.insecureHttp) {
-    server = createHttpServer(dispatcher);
-  } else {
-    ca = createCertificateAuthority();
-    const serving = ca.issue({
-      commonName: "kubesdk-reference-server",
-      dnsNames: ["localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc"],
-      ipAddresses: ["127.0.0.1", "::1", ...(host !== "127.0.0.1" && /^[\d.:]+$/.test(host) ? [host] : [])],
-      usage: "server",
-    });
-    server = createHttpsServer(
-      {
-        key: serving.keyPem,
-        cert: serving.certPem,
-        ca: ca.certPem,
-        requestCert: true,
-        rejectUnauthorized: false,
-      },
-      dispatcher,
-    );
-  }
-  server.on("upgrade", podUpgradeHandler(pods, auth)); // pod I/O hook (exec, attach, portforward)
-  server.keepAliveTimeout = 60_000;
-  server.headersTimeout = 65_000;
-  server.requestTimeout = 0;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(":") ? `[${host}]` : host;
-  address = `${urlHost}:${port}`;
+  const transport = createTransport(options.insecureHttp === true, host, dispatcher);
+  const { ca } = transport;
+  transport.server.on("upgrade", podUpgradeHandler(pods, auth));
+  const port = await listen(transport, options.port ?? 0, host);
+  address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
   const url = `${options.insecureHttp ? "http" : "https"}://${address}`;
   const kubeconfig = renderKubeconfig({ url, ...(ca ? { caPem: ca.certPem } : {}), token });
   if (options.kubeconfigPath) {
     mkdirSync(dirname(options.kubeconfigPath), { recursive: true });
     writeFileSync(options.kubeconfigPath, kubeconfig, { mode: 0o600 });
   }
-
   return {
     url,
     host,
@@ -186,8 +162,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ca: ca?.certPem,
     token,
     kubeconfig,
-    store,
-    resources,
+    store: context.store,
+    resources: context.resources,
     context,
     watches: watch,
     faults,
@@ -196,15 +172,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       if (!ca) throw new Error("client certificates need the HTTPS server");
       return ca.issue({ commonName: user, organizations: groups, usage: "client" });
     },
-    stop() {
+    stop: () => {
       pods.closeAll();
-      crds.close();
-      for (const w of [...watch.streams]) w.stream.end("server-stopped");
-      watch.hub.close();
-      return new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      return stopServer(transport, state);
     },
   };
+}
+
+function stopServer(transport: Transport, state: ServerState): Promise<void> {
+  state.crds.close();
+  for (const w of [...state.watch.streams]) w.stream.end("server-stopped");
+  state.watch.hub.close();
+  return closeTransport(transport);
 }

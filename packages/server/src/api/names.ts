@@ -12,36 +12,27 @@ const LABEL_MSG =
 const SUBDOMAIN_MSG =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
+const DNS_RULES = {
+  label: { maxLength: 63, pattern: DNS1123_LABEL, message: LABEL_MSG },
+  subdomain: { maxLength: 253, pattern: DNS1123_SUBDOMAIN, message: SUBDOMAIN_MSG },
+} as const;
+
+/** Why a name cannot be a path segment (apimachinery's path segment rule), if it cannot. */
+export function pathSegmentProblems(name: string): string[] {
+  const problems: string[] = [];
+  if (name === "." || name === "..") problems.push(`may not be '${name}'`);
+  for (const bad of ["/", "%"]) if (name.includes(bad)) problems.push(`may not contain '${bad}'`);
+  return problems;
+}
+
 /** Validates metadata.name (or the value at `field`) under a rule; returns the errors. */
 export function validateName(name: string, rule: NameRule, field = "metadata.name"): FieldError[] {
+  const invalid = (detail: string): FieldError => ({ type: "FieldValueInvalid", field, value: name, detail });
+  if (rule === "path-segment") return pathSegmentProblems(name).map(invalid);
+  const { maxLength, pattern, message } = DNS_RULES[rule];
   const errs: FieldError[] = [];
-  if (rule === "label") {
-    if (name.length > 63)
-      errs.push({
-        type: "FieldValueInvalid",
-        field,
-        value: name,
-        detail: "must be no more than 63 characters",
-      });
-    if (!DNS1123_LABEL.test(name))
-      errs.push({ type: "FieldValueInvalid", field, value: name, detail: LABEL_MSG });
-  } else if (rule === "subdomain") {
-    if (name.length > 253)
-      errs.push({
-        type: "FieldValueInvalid",
-        field,
-        value: name,
-        detail: "must be no more than 253 characters",
-      });
-    if (!DNS1123_SUBDOMAIN.test(name))
-      errs.push({ type: "FieldValueInvalid", field, value: name, detail: SUBDOMAIN_MSG });
-  } else {
-    if (name === "." || name === "..")
-      errs.push({ type: "FieldValueInvalid", field, value: name, detail: `may not be '${name}'` });
-    for (const bad of ["/", "%"])
-      if (name.includes(bad))
-        errs.push({ type: "FieldValueInvalid", field, value: name, detail: `may not contain '${bad}'` });
-  }
+  if (name.length > maxLength) errs.push(invalid(`must be no more than ${maxLength} characters`));
+  if (!pattern.test(name)) errs.push(invalid(message));
   return errs;
 }
 

@@ -142,7 +142,7 @@ export const errors = {
     );
   },
   requestEntityTooLarge(limit: number): StatusError {
-    return failure(413, "RequestEntityTooLarge", `the request body exceeds the limit of ${limit} bytes`);
+    return failure(413, "RequestEntityTooLarge", `Request entity too large: limit is ${limit}`);
   },
   tooManyRequests(message: string, retryAfterSeconds: number): StatusError {
     return failure(429, "TooManyRequests", message, { retryAfterSeconds });

@@ -7,14 +7,9 @@ import { schemaFor } from "@kubesdk/models";
 import { nowTimestamp } from "../api/names.js";
 import { errors } from "../api/status.js";
 import type { FieldScope } from "../fieldmanager/object-fields.js";
-import {
-  type ApiResponse,
-  type HandlerContext,
-  type KubeObject,
-  metadataOf,
-  objectKey,
-  present,
-} from "../handlers/context.js";
+import type { ApiResponse, HandlerContext, KubeObject } from "../handlers/context.js";
+import { findObject, metadataOf } from "../handlers/context.js";
+import { checkFieldManager } from "../handlers/options.js";
 import { commitUpdate, createObject } from "../handlers/write.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { customTypeNode } from "./custom-schema.js";
@@ -46,39 +41,12 @@ export async function applyObject(
     throw errors.invalid("PatchOptions", "meta.k8s.io", "", [
       { type: "FieldValueRequired", field: "fieldManager", detail: "is required for apply patch" },
     ]);
-  if (manager.length > 128)
-    throw errors.invalid("PatchOptions", "meta.k8s.io", "", [
-      {
-        type: "FieldValueTooLong",
-        field: "fieldManager",
-        value: manager,
-        detail: "may not be more than 128 bytes",
-      },
-    ]);
+  checkFieldManager(manager, "PatchOptions");
   const force = parseForce(req.query);
-  const applied = req.patch;
-  if (typeof applied !== "object" || applied === null || Array.isArray(applied))
-    throw errors.badRequest("the apply configuration must be an object");
-  const body = applied as Record<string, unknown>;
+  const body = checkApplyBody(r, req);
   const meta = metadataOf(body);
-  if (meta.managedFields !== undefined && meta.managedFields !== null)
-    throw errors.badRequest("metadata.managedFields must be nil");
   const want = apiVersionOf(r);
-  if (body.apiVersion !== want)
-    throw errors.badRequest(
-      `the API version in the data (${String(body.apiVersion ?? "")}) does not match the expected API version (${want})`,
-    );
-  if (body.kind !== r.kind)
-    throw errors.badRequest(
-      `the kind in the data (${String(body.kind ?? "")}) does not match the expected kind (${r.kind})`,
-    );
-  if (meta.name !== undefined && meta.name !== req.name)
-    throw errors.badRequest(
-      `the name of the object (${String(meta.name)}) does not match the name on the URL (${req.name})`,
-    );
-
-  const stored = ctx.store.get(r.bucket, objectKey(r, req.namespace, req.name));
-  const live = stored ? present(r, stored) : undefined;
+  const live = findObject(ctx, r, req.namespace, req.name);
   const scope: FieldScope = !hasStatus(r) ? "all" : req.subresource === "status" ? "status" : "main";
   const schema = r.custom
     ? customTypeNode(r)
@@ -112,8 +80,37 @@ export async function applyObject(
     { ...common, name: req.name, ...(req.subresource ? { subresource: req.subresource } : {}) },
     live,
     result as KubeObject,
-    false,
+    "patch",
   );
+}
+
+/** The apply configuration, after upstream's checks of its shape, type meta and name. */
+function checkApplyBody(r: ServedResource, req: ApplyRequest): Record<string, unknown> {
+  const applied = req.patch;
+  if (typeof applied !== "object" || applied === null || Array.isArray(applied))
+    throw errors.badRequest("the apply configuration must be an object");
+  const body = applied as Record<string, unknown>;
+  const meta = metadataOf(body);
+  if (meta.managedFields !== undefined && meta.managedFields !== null)
+    throw errors.badRequest("metadata.managedFields must be nil");
+  const want = apiVersionOf(r);
+  if (body.apiVersion !== want)
+    throw errors.badRequest(
+      `the API version in the data (${String(body.apiVersion ?? "")}) does not match the expected API version (${want})`,
+    );
+  if (body.kind !== r.kind)
+    throw errors.badRequest(
+      `the kind in the data (${String(body.kind ?? "")}) does not match the expected kind (${r.kind})`,
+    );
+  if (meta.name === undefined || meta.name === "")
+    throw errors.badRequest(
+      `the name of the object (${req.name} based on URL) was undeterminable: name must be provided`,
+    );
+  if (meta.name !== req.name)
+    throw errors.badRequest(
+      `the name of the object (${String(meta.name)}) does not match the name on the URL (${req.name})`,
+    );
+  return body;
 }
 
 function withoutStatus(body: Record<string, unknown>): Record<string, unknown> {

@@ -112,71 +112,101 @@ function comparePaths(a: readonly string[], b: readonly string[]): number {
 
 const isItemKey = (k: string) => k.startsWith("k:") || k.startsWith("v:") || k.startsWith("i:");
 
-export function serverSideApply(input: ApplyInput): KubeObject {
-  const { live, applied, schema, scope } = input;
-  const appliedLeaves = leafFields(applied, schema, scope, "none");
-  const appliedSet = FieldSet.fromPaths([...appliedLeaves.keys()].map((k) => k.split(PATH_SEP)));
+const pathsOf = (leaves: Map<string, string>) =>
+  FieldSet.fromPaths([...leaves.keys()].map((k) => k.split(PATH_SEP)));
 
-  let entries = ((live?.metadata.managedFields as ManagedFieldsEntry[] | undefined) ?? []).map((e) => ({
+/** The live object's entries; an object never tracked gets one `before-first-apply` entry for what it holds. */
+function startingEntries(input: ApplyInput): ManagedFieldsEntry[] {
+  const { live, schema, scope } = input;
+  const entries = ((live?.metadata.managedFields as ManagedFieldsEntry[] | undefined) ?? []).map((e) => ({
     ...e,
   }));
-  if (live && entries.length === 0) {
-    const existing = FieldSet.fromPaths(
-      [...leafFields(live, schema, scope, "no-structs").keys()].map((k) => k.split(PATH_SEP)),
-    );
-    if (!existing.empty)
-      entries.push({
-        manager: "before-first-apply",
-        operation: "Update",
-        apiVersion: input.apiVersion,
-        time: input.time,
-        fieldsType: "FieldsV1",
-        fieldsV1: existing.toFieldsV1(),
-      });
+  if (!live || entries.length > 0) return entries;
+  const existing = pathsOf(leafFields(live, schema, scope, "no-structs"));
+  if (!existing.empty)
+    entries.push({
+      manager: "before-first-apply",
+      operation: "Update",
+      apiVersion: input.apiVersion,
+      time: input.time,
+      fieldsType: "FieldsV1",
+      fieldsV1: existing.toFieldsV1(),
+    });
+  return entries;
+}
+
+/** Fields other managers own that the apply sets to a different value. */
+function findConflicts(input: ApplyInput, others: ManagedFieldsEntry[], appliedSet: FieldSet): Conflict[] {
+  const conflicts: Conflict[] = [];
+  for (const e of others) {
+    for (const path of FieldSet.fromFieldsV1(e.fieldsV1).intersection(appliedSet).paths()) {
+      if (isItemKey(path[path.length - 1] as string)) continue;
+      const lv = valueAt(input.live, path, input.schema);
+      const av = valueAt(input.applied, path, input.schema);
+      if (JSON.stringify(lv.value) !== JSON.stringify(av.value)) conflicts.push({ entry: e, path });
+    }
   }
+  return conflicts;
+}
+
+/** Throws the 409 unless forced (or a client-side-apply upgrade); a forced apply takes the fields over. */
+function resolveConflicts(
+  input: ApplyInput,
+  others: ManagedFieldsEntry[],
+  appliedSet: FieldSet,
+): ManagedFieldsEntry[] {
+  const conflicts = findConflicts(input, others, appliedSet);
+  if (conflicts.length === 0) return others;
+  let force = input.force;
+  if (!force && input.manager === CSA_BRIDGE_MANAGER) {
+    // Upgrading from client-side apply: fields the last-applied annotation still describes are taken over.
+    const allowed = lastAppliedOwned(input.live, input.schema, input.scope);
+    if (allowed && conflicts.every((c) => allowed.hasKeys(c.path))) force = true;
+  }
+  if (!force) throw conflictError(conflicts);
+  const taken = FieldSet.fromPaths(conflicts.map((c) => [...c.path]));
+  return others.map((e) => ({
+    ...e,
+    fieldsV1: FieldSet.fromFieldsV1(e.fieldsV1).difference(taken).toFieldsV1(),
+  }));
+}
+
+/** Removes what the applier applied last time, no longer applies, and nobody else owns. */
+function removeDropped(
+  merged: KubeObject,
+  mine: ManagedFieldsEntry,
+  others: ManagedFieldsEntry[],
+  appliedSet: FieldSet,
+  schema: ApplyInput["schema"],
+): KubeObject {
+  let ownedByOthers = new FieldSet();
+  for (const e of others) ownedByOthers = ownedByOthers.union(FieldSet.fromFieldsV1(e.fieldsV1));
+  const removed = FieldSet.fromFieldsV1(mine.fieldsV1).difference(appliedSet).difference(ownedByOthers);
+  let out = merged;
+  for (const path of removed.paths()) {
+    // A map or list item that still holds applied fields stays; only what nothing applies goes.
+    if (appliedSet.hasPrefix(path) || ownedByOthers.hasPrefix(path)) continue;
+    out = removeAt(out, path, schema) as KubeObject;
+  }
+  return out;
+}
+
+export function serverSideApply(input: ApplyInput): KubeObject {
+  const { live, applied, schema } = input;
+  const appliedSet = pathsOf(leafFields(applied, schema, input.scope, "none"));
+  const entries = startingEntries(input);
   const isMine = (e: ManagedFieldsEntry) =>
     e.manager === input.manager &&
     e.operation === "Apply" &&
     (e.subresource ?? undefined) === input.subresource;
   const mine = entries.find(isMine);
-  entries = entries.filter((e) => !isMine(e));
-
-  const conflicts: Conflict[] = [];
-  for (const e of entries) {
-    for (const path of FieldSet.fromFieldsV1(e.fieldsV1).intersection(appliedSet).paths()) {
-      if (isItemKey(path[path.length - 1] as string)) continue;
-      const lv = valueAt(live, path, schema);
-      const av = valueAt(applied, path, schema);
-      if (JSON.stringify(lv.value) !== JSON.stringify(av.value)) conflicts.push({ entry: e, path });
-    }
-  }
-  let force = input.force;
-  if (conflicts.length > 0 && !force && input.manager === CSA_BRIDGE_MANAGER) {
-    // Upgrading from client-side apply: fields the last-applied annotation still describes are taken over.
-    const allowed = lastAppliedOwned(live, schema, scope);
-    if (allowed && conflicts.every((c) => allowed.hasKeys(c.path))) force = true;
-  }
-  if (conflicts.length > 0 && !force) throw conflictError(conflicts);
-  if (conflicts.length > 0) {
-    const taken = FieldSet.fromPaths(conflicts.map((c) => [...c.path]));
-    entries = entries.map((e) => ({
-      ...e,
-      fieldsV1: FieldSet.fromFieldsV1(e.fieldsV1).difference(taken).toFieldsV1(),
-    }));
-  }
-
+  const others = resolveConflicts(
+    input,
+    entries.filter((e) => !isMine(e)),
+    appliedSet,
+  );
   let merged = mergeApplied(live ?? {}, applied, schema) as KubeObject;
-  if (mine) {
-    let others = new FieldSet();
-    for (const e of entries) others = others.union(FieldSet.fromFieldsV1(e.fieldsV1));
-    const removed = FieldSet.fromFieldsV1(mine.fieldsV1).difference(appliedSet).difference(others);
-    for (const path of removed.paths()) {
-      // A map or list item that still holds applied fields stays; only what nothing applies goes.
-      if (appliedSet.hasPrefix(path) || others.hasPrefix(path)) continue;
-      merged = removeAt(merged, path, schema) as KubeObject;
-    }
-  }
-
+  if (mine) merged = removeDropped(merged, mine, others, appliedSet, schema);
   // Upstream stamps the applier's entry only when the apply changed the object; an applier that
   // only joins in on equal values keeps its old time, or has none yet.
   const time = changesObject(live, merged) ? input.time : mine?.time;
@@ -189,7 +219,7 @@ export function serverSideApply(input: ApplyInput): KubeObject {
     fieldsV1: appliedSet.toFieldsV1(),
   };
   if (input.subresource) entry.subresource = input.subresource;
-  const kept = entries.filter((e) => !FieldSet.fromFieldsV1(e.fieldsV1).empty);
+  const kept = others.filter((e) => !FieldSet.fromFieldsV1(e.fieldsV1).empty);
   const managedFields = sortEntries(appliedSet.empty ? kept : [...kept, entry]);
   const metadata = { ...merged.metadata };
   if (managedFields.length > 0) metadata.managedFields = managedFields;

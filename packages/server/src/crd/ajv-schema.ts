@@ -10,7 +10,7 @@
  *   out (they do not validate values).
  * The original type list is kept under TYPE_NAMES for error messages.
  */
-import { asSchema, isObject, type JsonSchema } from "./json-schema.js";
+import { asSchema, isObject, type JsonSchema, SIZE_AND_PATTERN_KEYWORDS } from "./json-schema.js";
 
 export const TYPE_NAMES = "x-kubesdk-types";
 
@@ -44,19 +44,7 @@ export const STRING_FORMATS = new Set([
   "k8s-long-name",
 ]);
 
-const COPIED = [
-  "enum",
-  "multipleOf",
-  "maxLength",
-  "minLength",
-  "pattern",
-  "maxItems",
-  "minItems",
-  "uniqueItems",
-  "maxProperties",
-  "minProperties",
-  "required",
-] as const;
+const COPIED = ["enum", ...SIZE_AND_PATTERN_KEYWORDS, "maxProperties", "minProperties"] as const;
 
 export type AjvSchema = Record<string, unknown>;
 

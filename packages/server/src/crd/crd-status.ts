@@ -37,8 +37,10 @@ function conditionsOf(crd: unknown): Condition[] {
   return Array.isArray(c) ? (c.filter(isObject) as unknown as Condition[]) : [];
 }
 
-/** `others`: every other CRD of the same group (their accepted names are taken). */
-export function desiredStatus(crd: unknown, others: readonly unknown[], now: number): DesiredStatus {
+type Conflict = { reason: string; message: string };
+
+/** Names the other CRDs of the group have accepted: resource names and kind names. */
+function namesInUse(others: readonly unknown[]): { resources: Set<string>; kinds: Set<string> } {
   const resources = new Set<string>();
   const kinds = new Set<string>();
   for (const o of others) {
@@ -46,6 +48,15 @@ export function desiredStatus(crd: unknown, others: readonly unknown[], now: num
     for (const n of [str(a.plural), str(a.singular), ...strList(a.shortNames)]) if (n) resources.add(n);
     for (const n of [str(a.kind), str(a.listKind)]) if (n) kinds.add(n);
   }
+  return { resources, kinds };
+}
+
+/** The names this CRD may accept now, and the last conflict found (upstream reports one). */
+function acceptNames(
+  crd: unknown,
+  others: readonly unknown[],
+): { next: Record<string, unknown>; conflict?: Conflict } {
+  const { resources, kinds } = namesInUse(others);
   const requested = namesOf(crd);
   const accepted = acceptedNamesOf(crd);
   const next: Record<string, unknown> = {
@@ -53,7 +64,7 @@ export function desiredStatus(crd: unknown, others: readonly unknown[], now: num
     plural: str(accepted.plural),
     kind: str(accepted.kind),
   };
-  let conflict: { reason: string; message: string } | undefined;
+  let conflict: Conflict | undefined;
   const take = (field: keyof CrdNames, used: Set<string>, reason: string) => {
     const want = str(requested[field]);
     if (want === str(accepted[field]) || !used.has(want)) next[field] = want;
@@ -76,27 +87,30 @@ export function desiredStatus(crd: unknown, others: readonly unknown[], now: num
   const categories = strList(requested.categories);
   if (categories.length > 0) next.categories = categories;
   else delete next.categories;
+  return conflict ? { next, conflict } : { next };
+}
 
+const ESTABLISHED: Condition = {
+  type: "Established",
+  status: "True",
+  reason: "InitialNamesAccepted",
+  message: "the initial names have been accepted",
+};
+const NOT_ESTABLISHED: Condition = {
+  type: "Established",
+  status: "False",
+  reason: "NotAccepted",
+  message: "not all names are accepted",
+};
+
+/** `others`: every other CRD of the same group (their accepted names are taken). */
+export function desiredStatus(crd: unknown, others: readonly unknown[], now: number): DesiredStatus {
+  const { next, conflict } = acceptNames(crd, others);
   const namesAccepted: Condition = conflict
     ? { type: "NamesAccepted", status: "False", ...conflict }
     : { type: "NamesAccepted", status: "True", reason: "NoConflicts", message: "no conflicts found" };
   const previous = conditionsOf(crd).find((c) => c.type === "Established");
-  const established: Condition =
-    previous?.status === "True"
-      ? previous
-      : conflict
-        ? {
-            type: "Established",
-            status: "False",
-            reason: "NotAccepted",
-            message: "not all names are accepted",
-          }
-        : {
-            type: "Established",
-            status: "True",
-            reason: "InitialNamesAccepted",
-            message: "the initial names have been accepted",
-          };
+  const established = previous?.status === "True" ? previous : conflict ? NOT_ESTABLISHED : ESTABLISHED;
   const conditions = mergeConditions(conditionsOf(crd), [namesAccepted, established], nowTimestamp(now));
   return {
     // Key order as upstream serialises CustomResourceDefinitionStatus.

@@ -64,3 +64,15 @@ export function childPath(parent: string, key: string | number): string {
   if (typeof key === "number") return `${parent}[${key}]`;
   return parent === "" ? key : `${parent}.${key}`;
 }
+
+/** The value validations of lengths, patterns, counts and required properties (both dialects spell them alike). */
+export const SIZE_AND_PATTERN_KEYWORDS = [
+  "maxLength",
+  "minLength",
+  "pattern",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+  "multipleOf",
+  "required",
+] as const;

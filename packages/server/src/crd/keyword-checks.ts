@@ -13,7 +13,7 @@ import {
   type JsonSchema,
   propertiesOf,
 } from "./json-schema.js";
-import { err, key } from "./schema-paths.js";
+import { err, key, requiredOrInvalid } from "./schema-paths.js";
 
 const OPENAPI_TYPES = ["array", "boolean", "integer", "number", "object", "string"];
 const META_FIELDS = new Set(["apiVersion", "kind", "metadata"]);
@@ -25,6 +25,31 @@ export function openAPIErrors(
   isRoot: boolean,
   topLevelMeta: boolean,
 ): FieldError[] {
+  const errs = [...keywordErrors(s, path, topLevelMeta), ...nestedErrors(s, path, isRoot)];
+  if (s["x-kubernetes-preserve-unknown-fields"] === false)
+    errs.push(
+      err(
+        "FieldValueInvalid",
+        `${path}.x-kubernetes-preserve-unknown-fields`,
+        "must be true or undefined",
+        false,
+      ),
+    );
+  errs.push(...listAndMapTypeErrors(s, path));
+  return errs;
+}
+
+const UNSUPPORTED: ReadonlyArray<[string, string]> = [
+  ["id", "id is not supported"],
+  ["additionalItems", "additionalItems is not supported"],
+  ["patternProperties", "patternProperties is not supported"],
+  ["definitions", "definitions is not supported"],
+  ["dependencies", "dependencies is not supported"],
+  ["$ref", "$ref is not supported"],
+];
+
+/** Checks of this level's own keywords. */
+function keywordErrors(s: JsonSchema, path: string, topLevelMeta: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const type = s.type;
   if (typeof type === "string" && type !== "" && !OPENAPI_TYPES.includes(type))
@@ -44,15 +69,7 @@ export function openAPIErrors(
         `must not be set in top-level ${path.slice(path.lastIndexOf("[") + 1, -1)}`,
       ),
     );
-  const unsupported: ReadonlyArray<[string, string]> = [
-    ["id", "id is not supported"],
-    ["additionalItems", "additionalItems is not supported"],
-    ["patternProperties", "patternProperties is not supported"],
-    ["definitions", "definitions is not supported"],
-    ["dependencies", "dependencies is not supported"],
-    ["$ref", "$ref is not supported"],
-  ];
-  for (const [k, detail] of unsupported)
+  for (const [k, detail] of UNSUPPORTED)
     if (s[k] !== undefined && s[k] !== "" && !(isObject(s[k]) && Object.keys(s[k] as object).length === 0))
       errs.push(err("FieldValueForbidden", `${path}.${k}`, detail));
   if (type === "null")
@@ -73,6 +90,12 @@ export function openAPIErrors(
         "uniqueItems cannot be set to true since the runtime complexity becomes quadratic",
       ),
     );
+  return errs;
+}
+
+/** Checks of the schemas nested in this one, in upstream's order. */
+function nestedErrors(s: JsonSchema, path: string, isRoot: boolean): FieldError[] {
+  const errs: FieldError[] = [];
   const props = propertiesOf(s);
   if (s.additionalProperties !== undefined) {
     if (Object.keys(props).length > 0 && s.additionalProperties !== true)
@@ -101,65 +124,51 @@ export function openAPIErrors(
   }
   const items = itemsOf(s);
   if (items) errs.push(...openAPIErrors(items, `${path}.items`, false, false));
-  if (s["x-kubernetes-preserve-unknown-fields"] === false)
-    errs.push(
-      err(
-        "FieldValueInvalid",
-        `${path}.x-kubernetes-preserve-unknown-fields`,
-        "must be true or undefined",
-        false,
-      ),
-    );
-  errs.push(...listAndMapTypeErrors(s, path));
   return errs;
 }
 
 function listAndMapTypeErrors(s: JsonSchema, path: string): FieldError[] {
-  const errs: FieldError[] = [];
+  return [...mapTypeErrors(s, path), ...listTypeErrors(s, path), ...listMapErrors(s, path)];
+}
+
+function mapTypeErrors(s: JsonSchema, path: string): FieldError[] {
   const mapType = s["x-kubernetes-map-type"];
-  if (mapType !== undefined) {
-    if (s.type !== "object") {
-      if (!s.type)
-        errs.push(
-          err("FieldValueRequired", `${path}.type`, "must be object if x-kubernetes-map-type is specified"),
-        );
-      else
-        errs.push(
-          err(
-            "FieldValueInvalid",
-            `${path}.type`,
-            "must be object if x-kubernetes-map-type is specified",
-            s.type,
-          ),
-        );
-    }
-    if (mapType !== "atomic" && mapType !== "granular")
+  if (mapType === undefined) return [];
+  const errs: FieldError[] = [];
+  if (s.type !== "object")
+    errs.push(
+      requiredOrInvalid(
+        !s.type,
+        `${path}.type`,
+        "must be object if x-kubernetes-map-type is specified",
+        s.type,
+      ),
+    );
+  if (mapType !== "atomic" && mapType !== "granular")
+    errs.push(
+      err(
+        "FieldValueNotSupported",
+        `${path}.x-kubernetes-map-type`,
+        'supported values: "atomic", "granular"',
+        mapType,
+      ),
+    );
+  return errs;
+}
+
+function listTypeErrors(s: JsonSchema, path: string): FieldError[] {
+  const listType = s["x-kubernetes-list-type"];
+  const errs: FieldError[] = [];
+  if (listType !== undefined) {
+    if (s.type !== "array")
       errs.push(
-        err(
-          "FieldValueNotSupported",
-          `${path}.x-kubernetes-map-type`,
-          'supported values: "atomic", "granular"',
-          mapType,
+        requiredOrInvalid(
+          !s.type,
+          `${path}.type`,
+          "must be array if x-kubernetes-list-type is specified",
+          s.type,
         ),
       );
-  }
-  const listType = s["x-kubernetes-list-type"];
-  if (listType !== undefined) {
-    if (s.type !== "array") {
-      if (!s.type)
-        errs.push(
-          err("FieldValueRequired", `${path}.type`, "must be array if x-kubernetes-list-type is specified"),
-        );
-      else
-        errs.push(
-          err(
-            "FieldValueInvalid",
-            `${path}.type`,
-            "must be array if x-kubernetes-list-type is specified",
-            s.type,
-          ),
-        );
-    }
     if (listType !== "atomic" && listType !== "set" && listType !== "map")
       errs.push(
         err(
@@ -171,57 +180,52 @@ function listAndMapTypeErrors(s: JsonSchema, path: string): FieldError[] {
       );
   }
   const keys = s["x-kubernetes-list-map-keys"];
-  if (Array.isArray(keys) && keys.length > 0 && listType !== "map") {
-    if (listType === undefined)
-      errs.push(
-        err(
-          "FieldValueRequired",
-          `${path}.x-kubernetes-list-type`,
-          "must be map if x-kubernetes-list-map-keys is non-empty",
-        ),
-      );
-    else
-      errs.push(
-        err(
-          "FieldValueInvalid",
-          `${path}.x-kubernetes-list-type`,
-          "must be map if x-kubernetes-list-map-keys is non-empty",
-          listType,
-        ),
-      );
-  }
-  if (listType === "map") {
-    if (!Array.isArray(keys) || keys.length === 0)
-      errs.push(
-        err(
-          "FieldValueRequired",
-          `${path}.x-kubernetes-list-map-keys`,
-          "must not be empty if x-kubernetes-list-type is map",
-        ),
-      );
-    const items = itemsOf(s);
-    if (!items)
-      errs.push(
-        err("FieldValueRequired", `${path}.items`, "must have a schema if x-kubernetes-list-type is map"),
-      );
-    else if (items.type !== "object")
-      errs.push(
-        err(
-          "FieldValueInvalid",
-          `${path}.items.type`,
-          "must be object if parent array's x-kubernetes-list-type is map",
-          items.type ?? "",
-        ),
-      );
-    else if (Array.isArray(keys) && keys.some((k) => !(String(k) in propertiesOf(items))))
-      errs.push(
-        err(
-          "FieldValueInvalid",
-          `${path}.x-kubernetes-list-map-keys`,
-          "entries must all be names of item properties",
-          keys,
-        ),
-      );
-  }
+  if (Array.isArray(keys) && keys.length > 0 && listType !== "map")
+    errs.push(
+      requiredOrInvalid(
+        listType === undefined,
+        `${path}.x-kubernetes-list-type`,
+        "must be map if x-kubernetes-list-map-keys is non-empty",
+        listType,
+      ),
+    );
+  return errs;
+}
+
+function listMapErrors(s: JsonSchema, path: string): FieldError[] {
+  if (s["x-kubernetes-list-type"] !== "map") return [];
+  const keys = s["x-kubernetes-list-map-keys"];
+  const errs: FieldError[] = [];
+  if (!Array.isArray(keys) || keys.length === 0)
+    errs.push(
+      err(
+        "FieldValueRequired",
+        `${path}.x-kubernetes-list-map-keys`,
+        "must not be empty if x-kubernetes-list-type is map",
+      ),
+    );
+  const items = itemsOf(s);
+  if (!items)
+    errs.push(
+      err("FieldValueRequired", `${path}.items`, "must have a schema if x-kubernetes-list-type is map"),
+    );
+  else if (items.type !== "object")
+    errs.push(
+      err(
+        "FieldValueInvalid",
+        `${path}.items.type`,
+        "must be object if parent array's x-kubernetes-list-type is map",
+        items.type ?? "",
+      ),
+    );
+  else if (Array.isArray(keys) && keys.some((k) => !(String(k) in propertiesOf(items))))
+    errs.push(
+      err(
+        "FieldValueInvalid",
+        `${path}.x-kubernetes-list-map-keys`,
+        "entries must all be names of item properties",
+        keys,
+      ),
+    );
   return errs;
 }

@@ -7,23 +7,14 @@
  */
 import { typeNode } from "@kubesdk/models";
 import { pruneByType } from "../openapi/typed-prune.js";
-import {
-  additionalPropertiesOf,
-  childPath,
-  isEmbeddedResource,
-  isObject,
-  itemsOf,
-  type JsonSchema,
-  preservesUnknown,
-  propertiesOf,
-} from "./json-schema.js";
+import * as js from "./json-schema.js";
 
 const META_FIELDS = new Set(["apiVersion", "kind", "metadata"]);
 const OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 
 export function pruneCustomResource<T>(
   obj: T,
-  schema: JsonSchema | undefined,
+  schema: js.JsonSchema | undefined,
   resourceRoot = true,
 ): { value: T; unknown: string[] } {
   const unknown: string[] = [];
@@ -33,24 +24,24 @@ export function pruneCustomResource<T>(
 
 function prune(
   x: unknown,
-  s: JsonSchema | undefined,
+  s: js.JsonSchema | undefined,
   path: string,
   resourceRoot: boolean,
   unknown: string[],
 ): unknown {
-  const embedded = resourceRoot || isEmbeddedResource(s);
+  const embedded = resourceRoot || js.isEmbeddedResource(s);
   if (Array.isArray(x)) {
-    const items = itemsOf(s);
-    if (preservesUnknown(s) && !items) return x;
-    return x.map((v, i) => prune(v, items, childPath(path, i), false, unknown));
+    const items = js.itemsOf(s);
+    if (js.preservesUnknown(s) && !items) return x;
+    return x.map((v, i) => prune(v, items, js.childPath(path, i), false, unknown));
   }
-  if (!isObject(x)) return x;
-  const props = propertiesOf(s);
-  const additional = additionalPropertiesOf(s);
-  const keep = preservesUnknown(s);
+  if (!js.isObject(x)) return x;
+  const props = js.propertiesOf(s);
+  const additional = js.additionalPropertiesOf(s);
+  const keep = js.preservesUnknown(s);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(x)) {
-    const p = childPath(path, k);
+    const p = js.childPath(path, k);
     if (embedded && META_FIELDS.has(k)) {
       out[k] = k === "metadata" ? pruneMetadata(v, p, unknown) : v;
       continue;
@@ -65,7 +56,7 @@ function prune(
 
 function pruneMetadata(v: unknown, path: string, unknown: string[]): unknown {
   const node = typeNode(OBJECT_META);
-  if (!node || !isObject(v)) return v;
+  if (!node || !js.isObject(v)) return v;
   const r = pruneByType(v, node, path);
   unknown.push(...r.unknown);
   return r.value;

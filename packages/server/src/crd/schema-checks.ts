@@ -8,7 +8,14 @@
  * follow apiextensions-apiserver so clients see the same 422 causes.
  */
 import type { FieldError } from "../api/status.js";
-import { asSchema, isEmbeddedResource, itemsOf, type JsonSchema, propertiesOf } from "./json-schema.js";
+import {
+  asSchema,
+  isEmbeddedResource,
+  itemsOf,
+  type JsonSchema,
+  propertiesOf,
+  SIZE_AND_PATTERN_KEYWORDS,
+} from "./json-schema.js";
 import { openAPIErrors } from "./keyword-checks.js";
 import { pruneCustomResource } from "./prune.js";
 import { err, key } from "./schema-paths.js";
@@ -25,14 +32,7 @@ const ROOT_KEYWORDS_WITH_STATUS = new Set([
   "exclusiveMaximum",
   "minimum",
   "exclusiveMinimum",
-  "maxLength",
-  "minLength",
-  "pattern",
-  "maxItems",
-  "minItems",
-  "uniqueItems",
-  "multipleOf",
-  "required",
+  ...SIZE_AND_PATTERN_KEYWORDS,
   "items",
   "properties",
   "externalDocs",

@@ -8,3 +8,12 @@ export const key = (parent: string, k: string): string => `${parent}.properties[
 
 export const err = (type: FieldError["type"], field: string, detail: string, value?: unknown): FieldError =>
   value === undefined ? { type, field, detail } : { type, field, detail, value };
+
+/** FieldValueRequired when the value is missing, else FieldValueInvalid with it. */
+export const requiredOrInvalid = (
+  missing: boolean,
+  field: string,
+  detail: string,
+  value: unknown,
+): FieldError =>
+  missing ? err("FieldValueRequired", field, detail) : err("FieldValueInvalid", field, detail, value);

@@ -17,7 +17,7 @@ import {
   preservesUnknown,
   propertiesOf,
 } from "./json-schema.js";
-import { err, key, type Level } from "./schema-paths.js";
+import { err, key, type Level, requiredOrInvalid } from "./schema-paths.js";
 
 /** Structural invariants, sorted by their rendered text as upstream sorts them. */
 export function structuralErrors(s: JsonSchema, level: Level, path: string): FieldError[] {
@@ -40,33 +40,40 @@ function invariants(s: JsonSchema, level: Level, path: string, errs: FieldError[
   if (additional) invariants(additional, "field", `${path}.additionalProperties`, errs);
 
   valueValidationErrors(s, path, errs);
+  typeInvariants(s, level, path, errs);
+  metaInvariants(s, level, path, errs);
+}
 
+const WHERE: Record<Level, string> = {
+  root: "at the root",
+  item: "for specified array items",
+  field: "for specified object fields",
+};
+
+/** A type everywhere (object at the root and for embedded resources). */
+function typeInvariants(s: JsonSchema, level: Level, path: string, errs: FieldError[]): void {
+  const type = typeof s.type === "string" ? s.type : "";
   const embedded = isEmbeddedResource(s);
   if (embedded && type !== "object") {
-    if (type === "")
-      errs.push(
-        err("FieldValueRequired", `${path}.type`, "must be object if x-kubernetes-embedded-resource is true"),
-      );
-    else
-      errs.push(
-        err(
-          "FieldValueInvalid",
-          `${path}.type`,
-          "must be object if x-kubernetes-embedded-resource is true",
-          type,
-        ),
-      );
+    errs.push(
+      requiredOrInvalid(
+        type === "",
+        `${path}.type`,
+        "must be object if x-kubernetes-embedded-resource is true",
+        type,
+      ),
+    );
   } else if (type === "" && !isIntOrString(s) && !preservesUnknown(s)) {
-    const where =
-      level === "root"
-        ? "at the root"
-        : level === "item"
-          ? "for specified array items"
-          : "for specified object fields";
-    errs.push(err("FieldValueRequired", `${path}.type`, `must not be empty ${where}`));
+    errs.push(err("FieldValueRequired", `${path}.type`, `must not be empty ${WHERE[level]}`));
   }
   if (level === "root" && type !== "" && type !== "object")
     errs.push(err("FieldValueInvalid", `${path}.type`, "must be object at the root", type));
+}
+
+/** kind/apiVersion/metadata of the root and of embedded resources. */
+function metaInvariants(s: JsonSchema, level: Level, path: string, errs: FieldError[]): void {
+  const embedded = isEmbeddedResource(s);
+  const props = propertiesOf(s);
   const checkMeta = level === "root" || embedded;
   if (checkMeta) {
     for (const k of ["kind", "apiVersion"]) {

@@ -120,138 +120,123 @@ const COMPARISON: Record<string, string> = {
   "<": "less than",
 };
 
-function toFieldError(e: ErrorObject): FieldError[] {
-  const path = pathOf(e.instancePath);
-  // kube-openapi names the value by its path from the validated root ("" for the root itself).
-  const name = path;
-  const data = e.data;
-  const params = e.params as Record<string, unknown>;
-  const invalid = (value: unknown, detail: string): FieldError[] => [
-    { type: "FieldValueInvalid", field: path, value, detail },
+/** One ajv error with what its translation needs: kube-openapi names a value by its path ("" for the root). */
+interface Failed {
+  readonly e: ErrorObject;
+  readonly path: string;
+  readonly data: unknown;
+  readonly params: Record<string, unknown>;
+}
+
+const invalid = (f: Failed, value: unknown, detail: string): FieldError[] => [
+  { type: "FieldValueInvalid", field: f.path, value, detail },
+];
+const combinator = (detail: string): FieldError[] => [
+  { type: "FieldValueInvalid", field: "<nil>", value: "", detail },
+];
+const sizeOf = (data: unknown) =>
+  Array.isArray(data)
+    ? data.length
+    : typeof data === "object" && data !== null
+      ? Object.keys(data).length
+      : data;
+
+function typeError(f: Failed): FieldError[] {
+  const expected = (f.e.parentSchema as Record<string, unknown> | undefined)?.[TYPE_NAMES] ?? f.params.type;
+  const t = jsonTypeOf(f.data);
+  const detail = `${f.path} in body must be of type ${String(expected)}: "${t}"`;
+  return [{ type: "FieldValueTypeInvalid", field: f.path, value: t, detail }];
+}
+
+function enumError(f: Failed): FieldError[] {
+  const allowed = (f.params.allowedValues as unknown[]).map((v) =>
+    JSON.stringify(typeof v === "string" ? v : JSON.stringify(v)),
+  );
+  return [
+    {
+      type: "FieldValueNotSupported",
+      field: f.path,
+      value: f.data,
+      detail: `supported values: ${allowed.join(", ")}`,
+    },
   ];
-  switch (e.keyword) {
-    case "type": {
-      const expected = (e.parentSchema as Record<string, unknown> | undefined)?.[TYPE_NAMES] ?? params.type;
-      const t = jsonTypeOf(data);
-      return [
-        {
-          type: "FieldValueTypeInvalid",
-          field: path,
-          value: t,
-          detail: `${name} in body must be of type ${String(expected)}: "${t}"`,
-        },
-      ];
-    }
-    case "required": {
-      const missing = String(params.missingProperty);
-      return [
-        { type: "FieldValueRequired", field: path === "" ? missing : `${path}.${missing}`, detail: "" },
-      ];
-    }
-    case "enum": {
-      const allowed = (params.allowedValues as unknown[]).map((v) =>
-        JSON.stringify(typeof v === "string" ? v : JSON.stringify(v)),
-      );
-      return [
-        {
-          type: "FieldValueNotSupported",
-          field: path,
-          value: data,
-          detail: `supported values: ${allowed.join(", ")}`,
-        },
-      ];
-    }
-    case "minimum":
-    case "maximum":
-    case "exclusiveMinimum":
-    case "exclusiveMaximum":
-      return invalid(
-        data,
-        `${name} in body should be ${COMPARISON[String(params.comparison)] ?? ""} ${bound(params.limit)}`,
-      );
-    case "multipleOf":
-      return invalid(data, `${name} in body should be a multiple of ${bound(params.multipleOf)}`);
-    case "maxLength":
-      return [
-        {
-          type: "FieldValueTooLong",
-          field: path,
-          detail: `may not be more than ${plural(params.limit, "byte")}`,
-        },
-      ];
-    case "minLength":
-      return invalid(data, `${name} in body should be at least ${String(params.limit)} chars long`);
-    case "pattern":
-      return invalid(data, `${name} in body should match '${String(params.pattern)}'`);
-    case "format":
-      return [
-        {
-          type: "FieldValueTypeInvalid",
-          field: path,
-          value: data,
-          detail: `${name} in body must be of type ${String(params.format)}: ${JSON.stringify(data)}`,
-        },
-      ];
-    case "minItems":
-      return invalid(
-        Array.isArray(data) ? data.length : data,
-        `${name} in body should have at least ${String(params.limit)} items`,
-      );
-    // Upstream reports maxItems/maxProperties as "Too many" (FieldValueTooMany), a cause type the
-    // shared FieldError does not have yet; the same facts are reported as an invalid value instead.
-    case "maxItems":
-      return invalid(
-        Array.isArray(data) ? data.length : data,
-        `${name} in body should have at most ${String(params.limit)} items`,
-      );
-    case "minProperties":
-    case "maxProperties":
-      return invalid(
-        typeof data === "object" && data !== null ? Object.keys(data).length : data,
-        `${name} in body should have ${e.keyword === "minProperties" ? "at least" : "at most"} ${String(params.limit)} properties`,
-      );
-    case "uniqueItems":
-      return invalid(data, `${name} in body shouldn't contain duplicates`);
-    case "additionalProperties":
-      return invalid(
-        String(params.additionalProperty),
-        `${name}.${String(params.additionalProperty)} in body is a forbidden property`,
-      );
-    case "anyOf":
-      return [
-        {
-          type: "FieldValueInvalid",
-          field: "<nil>",
-          value: "",
-          detail: `"${name}" must validate at least one schema (anyOf)`,
-        },
-      ];
-    case "oneOf":
-      return [
-        {
-          type: "FieldValueInvalid",
-          field: "<nil>",
-          value: "",
-          detail: `"${name}" must validate one and only one schema (oneOf). ${
-            params.passingSchemas
-              ? `Found ${(params.passingSchemas as unknown[]).length} valid alternatives`
-              : "Found none valid"
-          }`,
-        },
-      ];
-    case "not":
-      return [
-        {
-          type: "FieldValueInvalid",
-          field: "<nil>",
-          value: "",
-          detail: `"${name}" must not validate the schema (not)`,
-        },
-      ];
-    default:
-      // allOf failures are reported through the failing branch; other keywords are not used by CRD schemas.
-      return [];
-  }
+}
+
+function comparisonError(f: Failed): FieldError[] {
+  const how = COMPARISON[String(f.params.comparison)] ?? "";
+  return invalid(f, f.data, `${f.path} in body should be ${how} ${bound(f.params.limit)}`);
+}
+
+function oneOfError(f: Failed): FieldError[] {
+  const passing = f.params.passingSchemas as unknown[] | undefined;
+  const found = passing ? `Found ${passing.length} valid alternatives` : "Found none valid";
+  return combinator(`"${f.path}" must validate one and only one schema (oneOf). ${found}`);
+}
+
+/** ajv keyword → upstream's field errors. */
+const TRANSLATIONS: Readonly<Record<string, (f: Failed) => FieldError[]>> = {
+  type: typeError,
+  required: (f) => {
+    const missing = String(f.params.missingProperty);
+    return [
+      { type: "FieldValueRequired", field: f.path === "" ? missing : `${f.path}.${missing}`, detail: "" },
+    ];
+  },
+  enum: enumError,
+  minimum: comparisonError,
+  maximum: comparisonError,
+  exclusiveMinimum: comparisonError,
+  exclusiveMaximum: comparisonError,
+  multipleOf: (f) =>
+    invalid(f, f.data, `${f.path} in body should be a multiple of ${bound(f.params.multipleOf)}`),
+  maxLength: (f) => [
+    {
+      type: "FieldValueTooLong",
+      field: f.path,
+      detail: `may not be more than ${plural(f.params.limit, "byte")}`,
+    },
+  ],
+  minLength: (f) =>
+    invalid(f, f.data, `${f.path} in body should be at least ${String(f.params.limit)} chars long`),
+  pattern: (f) => invalid(f, f.data, `${f.path} in body should match '${String(f.params.pattern)}'`),
+  format: (f) => [
+    {
+      type: "FieldValueTypeInvalid",
+      field: f.path,
+      value: f.data,
+      detail: `${f.path} in body must be of type ${String(f.params.format)}: ${JSON.stringify(f.data)}`,
+    },
+  ],
+  minItems: (f) =>
+    invalid(f, sizeOf(f.data), `${f.path} in body should have at least ${String(f.params.limit)} items`),
+  // Upstream reports maxItems/maxProperties as "Too many" (FieldValueTooMany), a cause type the
+  // shared FieldError does not have yet; the same facts are reported as an invalid value instead.
+  maxItems: (f) =>
+    invalid(f, sizeOf(f.data), `${f.path} in body should have at most ${String(f.params.limit)} items`),
+  minProperties: (f) =>
+    invalid(f, sizeOf(f.data), `${f.path} in body should have at least ${String(f.params.limit)} properties`),
+  maxProperties: (f) =>
+    invalid(f, sizeOf(f.data), `${f.path} in body should have at most ${String(f.params.limit)} properties`),
+  uniqueItems: (f) => invalid(f, f.data, `${f.path} in body shouldn't contain duplicates`),
+  additionalProperties: (f) => {
+    const extra = String(f.params.additionalProperty);
+    return invalid(f, extra, `${f.path}.${extra} in body is a forbidden property`);
+  },
+  anyOf: (f) => combinator(`"${f.path}" must validate at least one schema (anyOf)`),
+  oneOf: oneOfError,
+  not: (f) => combinator(`"${f.path}" must not validate the schema (not)`),
+};
+
+function toFieldError(e: ErrorObject): FieldError[] {
+  // allOf failures are reported through the failing branch; other keywords are not used by CRD schemas.
+  const translate = Object.hasOwn(TRANSLATIONS, e.keyword) ? TRANSLATIONS[e.keyword] : undefined;
+  if (!translate) return [];
+  return translate({
+    e,
+    path: pathOf(e.instancePath),
+    data: e.data,
+    params: e.params as Record<string, unknown>,
+  });
 }
 
 function plural(n: unknown, unit: string): string {

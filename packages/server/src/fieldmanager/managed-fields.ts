@@ -8,7 +8,7 @@
  */
 
 import { FieldSet } from "@kubesdk/models";
-import { errors } from "../api/status.js";
+import { checkFieldManager } from "../handlers/options.js";
 import { type LeafMap, PATH_SEP } from "./object-fields.js";
 
 export interface ManagedFieldsEntry {
@@ -29,15 +29,7 @@ const ANCIENT = "ancient-changes";
 export function managerName(query: URLSearchParams, userAgent: string | undefined): string {
   const explicit = query.get("fieldManager");
   if (explicit !== null && explicit !== "") {
-    if (explicit.length > 128 || !/^[\x20-\x7e]+$/.test(explicit))
-      throw errors.invalid("UpdateOptions", "meta.k8s.io", "", [
-        {
-          type: "FieldValueInvalid",
-          field: "fieldManager",
-          value: explicit,
-          detail: "must be at most 128 printable characters",
-        },
-      ]);
+    checkFieldManager(explicit, "UpdateOptions");
     return explicit;
   }
   const ua = (userAgent ?? "").split("/")[0]?.trim();

@@ -51,33 +51,36 @@ function defaultTemplate(spec: Obj): void {
   if (isObj(template) && isObj(template.spec)) defaultPodSpec(template.spec);
 }
 
+/** ReplicaSets and ReplicationControllers: one replica, and the pod template's defaults. */
+function defaultReplicasAndTemplate(obj: Obj): void {
+  const spec = child(obj, "spec");
+  set(spec, "replicas", 1);
+  defaultTemplate(spec);
+}
+
+/** A strategy defaults to RollingUpdate, whose parameters get `values` where unset. */
+function defaultRollingUpdate(strategy: Record<string, unknown>, values: Record<string, unknown>): void {
+  set(strategy, "type", "RollingUpdate");
+  if (strategy.type !== "RollingUpdate") return;
+  const ru = child(strategy, "rollingUpdate");
+  for (const [k, v] of Object.entries(values)) set(ru, k, v);
+}
+
 const DEFAULTERS: Record<string, (obj: Obj) => void> = {
   "apps/deployments"(obj) {
     const spec = child(obj, "spec");
     set(spec, "replicas", 1);
-    const strategy = child(spec, "strategy");
-    set(strategy, "type", "RollingUpdate");
-    if (strategy.type === "RollingUpdate") {
-      const ru = child(strategy, "rollingUpdate");
-      set(ru, "maxUnavailable", "25%");
-      set(ru, "maxSurge", "25%");
-    }
+    defaultRollingUpdate(child(spec, "strategy"), { maxUnavailable: "25%", maxSurge: "25%" });
     set(spec, "revisionHistoryLimit", 10);
     set(spec, "progressDeadlineSeconds", 600);
     defaultTemplate(spec);
   },
-  "apps/replicasets"(obj) {
-    const spec = child(obj, "spec");
-    set(spec, "replicas", 1);
-    defaultTemplate(spec);
-  },
+  "apps/replicasets": defaultReplicasAndTemplate,
   "apps/statefulsets"(obj) {
     const spec = child(obj, "spec");
     set(spec, "replicas", 1);
     set(spec, "podManagementPolicy", "OrderedReady");
-    const us = child(spec, "updateStrategy");
-    set(us, "type", "RollingUpdate");
-    if (us.type === "RollingUpdate") set(child(us, "rollingUpdate"), "partition", 0);
+    defaultRollingUpdate(child(spec, "updateStrategy"), { partition: 0 });
     set(spec, "revisionHistoryLimit", 10);
     const retention = child(spec, "persistentVolumeClaimRetentionPolicy");
     set(retention, "whenDeleted", "Retain");
@@ -86,13 +89,7 @@ const DEFAULTERS: Record<string, (obj: Obj) => void> = {
   },
   "apps/daemonsets"(obj) {
     const spec = child(obj, "spec");
-    const us = child(spec, "updateStrategy");
-    set(us, "type", "RollingUpdate");
-    if (us.type === "RollingUpdate") {
-      const ru = child(us, "rollingUpdate");
-      set(ru, "maxUnavailable", 1);
-      set(ru, "maxSurge", 0);
-    }
+    defaultRollingUpdate(child(spec, "updateStrategy"), { maxUnavailable: 1, maxSurge: 0 });
     set(spec, "revisionHistoryLimit", 10);
     defaultTemplate(spec);
   },
@@ -111,11 +108,7 @@ const DEFAULTERS: Record<string, (obj: Obj) => void> = {
     defaultPodSpec(spec);
     set(spec, "enableServiceLinks", true);
   },
-  "/replicationcontrollers"(obj) {
-    const spec = child(obj, "spec");
-    set(spec, "replicas", 1);
-    defaultTemplate(spec);
-  },
+  "/replicationcontrollers": defaultReplicasAndTemplate,
   "/services"(obj) {
     const spec = child(obj, "spec");
     set(spec, "type", "ClusterIP");

@@ -2,7 +2,8 @@
  * HandlerContext: what every API handler shares — the store, the served
  * resources, settings — plus the small object helpers they all use.
  */
-import type { Qualified } from "../api/status.js";
+import { errors, type Qualified } from "../api/status.js";
+import { MAX_BODY_BYTES, MAX_DATA_BYTES, MAX_OBJECT_BYTES } from "../http/limits.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
 import type { ResourceTable } from "../resources/table.js";
 import type { MvccStore, StoredObject } from "../store/mvcc.js";
@@ -10,8 +11,12 @@ import type { MvccStore, StoredObject } from "../store/mvcc.js";
 export interface ServerSettings {
   /** How long a read for a resourceVersion newer than the store waits before 504. */
   readonly tooLargeResourceVersionWaitMs: number;
-  /** Maximum accepted request body. */
+  /** Maximum accepted request body (upstream: 3 MiB). */
   readonly maxBodyBytes: number;
+  /** Largest object the store accepts, as JSON (etcd's default request limit: 1.5 MiB). */
+  readonly maxObjectBytes: number;
+  /** Largest data of a ConfigMap or Secret (upstream validation: 1 MiB). */
+  readonly maxDataBytes: number;
   /** Whether watch requests may use sendInitialEvents (streaming lists). */
   readonly watchList: boolean;
   /**
@@ -23,7 +28,9 @@ export interface ServerSettings {
 
 export const DEFAULT_SETTINGS: ServerSettings = {
   tooLargeResourceVersionWaitMs: 3000,
-  maxBodyBytes: 3 * 1024 * 1024,
+  maxBodyBytes: MAX_BODY_BYTES,
+  maxObjectBytes: MAX_OBJECT_BYTES,
+  maxDataBytes: MAX_DATA_BYTES,
   watchList: true,
   namespaceFinalizeDelayMs: 500,
 };
@@ -69,4 +76,27 @@ export function present(r: ServedResource, obj: StoredObject): KubeObject {
 export function metadataOf(obj: unknown): Record<string, unknown> {
   const m = (obj as { metadata?: unknown } | null)?.metadata;
   return typeof m === "object" && m !== null && !Array.isArray(m) ? (m as Record<string, unknown>) : {};
+}
+
+/** The stored object `name` as `r` presents it, if there is one. */
+export function findObject(
+  ctx: HandlerContext,
+  r: ServedResource,
+  namespace: string | undefined,
+  name: string,
+): KubeObject | undefined {
+  const obj = ctx.store.get(r.bucket, objectKey(r, namespace, name));
+  return obj ? present(r, obj) : undefined;
+}
+
+/** The stored object `name` as `r` presents it, or the 404 Status. */
+export function loadObject(
+  ctx: HandlerContext,
+  r: ServedResource,
+  namespace: string | undefined,
+  name: string,
+): KubeObject {
+  const obj = findObject(ctx, r, namespace, name);
+  if (!obj) throw errors.notFound(qualified(r), name);
+  return obj;
 }

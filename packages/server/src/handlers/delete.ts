@@ -6,19 +6,11 @@
 import { nowTimestamp } from "../api/names.js";
 import { errors, failure, StatusError } from "../api/status.js";
 import type { ServedResource } from "../resources/served.js";
-import {
-  type ApiResponse,
-  type HandlerContext,
-  type KubeObject,
-  metadataOf,
-  objectKey,
-  present,
-  qualified,
-} from "./context.js";
+import * as c from "./context.js";
 import { buildFilter } from "./filter.js";
 import { listObjects } from "./list.js";
 import { finalizeNamespace } from "./namespace-lifecycle.js";
-import { parseDryRun } from "./options.js";
+import { parseDryRun, parseInt64Param } from "./options.js";
 
 export interface DeleteOptions {
   readonly dryRun: boolean;
@@ -48,9 +40,10 @@ export function parseDeleteOptions(
         detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
       },
     ]);
+  const rawGrace = q.get("gracePeriodSeconds");
   const grace =
     (fromBody.gracePeriodSeconds as number | undefined) ??
-    (q.has("gracePeriodSeconds") ? Number(q.get("gracePeriodSeconds")) : undefined);
+    (rawGrace !== null && rawGrace !== "" ? parseInt64Param(rawGrace) : undefined);
   const pre = fromBody.preconditions as DeleteOptions["preconditions"] | undefined;
   return {
     dryRun,
@@ -60,8 +53,8 @@ export function parseDeleteOptions(
   };
 }
 
-function successStatus(r: ServedResource, obj: KubeObject): Record<string, unknown> {
-  const meta = metadataOf(obj);
+function successStatus(r: ServedResource, obj: c.KubeObject): Record<string, unknown> {
+  const meta = c.metadataOf(obj);
   return {
     kind: "Status",
     apiVersion: "v1",
@@ -72,17 +65,17 @@ function successStatus(r: ServedResource, obj: KubeObject): Record<string, unkno
 }
 
 export function deleteObject(
-  ctx: HandlerContext,
+  ctx: c.HandlerContext,
   r: ServedResource,
   namespace: string | undefined,
   name: string,
   opts: DeleteOptions,
-): ApiResponse {
-  const key = objectKey(r, namespace, name);
+): c.ApiResponse {
+  const key = c.objectKey(r, namespace, name);
   const stored = ctx.store.get(r.bucket, key);
-  if (!stored) throw errors.notFound(qualified(r), name);
-  const obj = present(r, stored);
-  const meta = metadataOf(obj);
+  if (!stored) throw errors.notFound(c.qualified(r), name);
+  const obj = c.present(r, stored);
+  const meta = c.metadataOf(obj);
   checkPreconditions(r, name, meta, opts.preconditions);
 
   const isNamespace = r.group === "" && r.resource === "namespaces";
@@ -93,7 +86,7 @@ export function deleteObject(
   if (finalizers.length > 0 || specFinalizers.length > 0) {
     // Deletion waits for finalizers: mark the object, keep it.
     if (meta.deletionTimestamp !== undefined) return { code: 200, body: obj };
-    const marked: KubeObject = {
+    const marked: c.KubeObject = {
       ...obj,
       metadata: {
         ...obj.metadata,
@@ -104,32 +97,32 @@ export function deleteObject(
       ...(isNamespace ? { status: { ...(obj.status as object), phase: "Terminating" } } : {}),
     };
     if (opts.dryRun) return { code: 200, body: marked };
-    const saved = present(r, ctx.store.update(r.bucket, key, marked));
+    const saved = c.present(r, ctx.store.update(r.bucket, key, marked));
     if (isNamespace && finalizers.length === 0)
       setTimeout(() => finalizeNamespace(ctx, name), ctx.settings.namespaceFinalizeDelayMs).unref();
     return { code: 200, body: saved };
   }
   if (opts.dryRun) return { code: 200, body: r.returnDeletedObject ? obj : successStatus(r, obj) };
-  const deleted = present(r, ctx.store.delete(r.bucket, key));
+  const deleted = c.present(r, ctx.store.delete(r.bucket, key));
   return { code: 200, body: r.returnDeletedObject ? deleted : successStatus(r, deleted) };
 }
 
 export async function deleteCollection(
-  ctx: HandlerContext,
+  ctx: c.HandlerContext,
   r: ServedResource,
   namespace: string | undefined,
   q: URLSearchParams,
   opts: DeleteOptions,
-): Promise<ApiResponse> {
+): Promise<c.ApiResponse> {
   buildFilter(r, q);
   const listed = await listObjects(ctx, r, namespace, q);
-  const items = (listed.body as { items: KubeObject[] }).items;
-  const out: KubeObject[] = [];
+  const items = (listed.body as { items: c.KubeObject[] }).items;
+  const out: c.KubeObject[] = [];
   for (const item of items) {
-    const meta = metadataOf(item);
+    const meta = c.metadataOf(item);
     try {
       const res = deleteObject(ctx, r, meta.namespace as string | undefined, String(meta.name), opts);
-      out.push((res.body as KubeObject).kind === "Status" ? item : (res.body as KubeObject));
+      out.push((res.body as c.KubeObject).kind === "Status" ? item : (res.body as c.KubeObject));
     } catch (e) {
       // Deleted concurrently: upstream ignores NotFound here.
       if (!(e instanceof StatusError) || e.statusCode !== 404) throw e;
@@ -161,7 +154,7 @@ function checkPreconditions(
     const why = uidBad
       ? `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(meta.uid)}`
       : `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${String(meta.resourceVersion)}`;
-    throw errors.conflict(qualified(r), name, why);
+    throw errors.conflict(c.qualified(r), name, why);
   }
   const why = uidBad
     ? `the UID in the precondition (${pre.uid}) does not match the UID in record (${String(meta.uid)}). The object might have been deleted and then recreated`

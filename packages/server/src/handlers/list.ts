@@ -3,7 +3,7 @@
  * resourceVersionMatch matrix (docs/api-semantics.md §3), with upstream's errors.
  */
 import { errors, type FieldError } from "../api/status.js";
-import type { ServedResource } from "../resources/served.js";
+import { apiVersionOf, type ServedResource } from "../resources/served.js";
 import { CompactedError, type StoredObject } from "../store/mvcc.js";
 import { type ApiResponse, type HandlerContext, listPrefix, present } from "./context.js";
 import { decodeContinue, encodeContinue } from "./continue-token.js";
@@ -70,6 +70,49 @@ export function parseLimit(q: URLSearchParams): number {
   return Math.max(n, 0);
 }
 
+/** Where a list reads: at which revision (undefined: the latest) and from which key. */
+interface ReadPoint {
+  readonly atRev?: number;
+  readonly startKey?: string;
+}
+
+/** A continued list reads on at the token's revision (410 with a fresh token once it is compacted). */
+function continuePoint(
+  ctx: HandlerContext,
+  q: URLSearchParams,
+  prefix: string,
+  continueParam: string,
+): ReadPoint {
+  const rvParam = q.get("resourceVersion") ?? "";
+  if (rvParam !== "" && rvParam !== "0")
+    throw errors.badRequest("specifying resource version is not allowed when using continue");
+  const token = decodeContinue(continueParam);
+  const startKey = prefix + token.start;
+  if (token.rv <= 0) return { startKey };
+  if (token.rv < ctx.store.compactedRevision) {
+    const fresh = encodeContinue({ rv: -1, start: token.start });
+    throw errors.expired(INCONSISTENT_CONTINUE, { continue: fresh });
+  }
+  return { atRev: token.rv, startKey };
+}
+
+/** A first page: not older than resourceVersion, or exactly at it (resourceVersionMatch=Exact, or a limit). */
+async function firstPagePoint(
+  ctx: HandlerContext,
+  q: URLSearchParams,
+  limit: number,
+  signal: AbortSignal | undefined,
+): Promise<ReadPoint> {
+  const rv = parseResourceVersion(q.get("resourceVersion") ?? "");
+  if (rv === undefined || rv <= 0) return {};
+  const match = q.get("resourceVersionMatch") ?? "";
+  const exact = match === "Exact" || (match === "" && limit > 0);
+  await waitForRevision(ctx, rv, signal);
+  if (!exact) return {};
+  if (rv < ctx.store.compactedRevision) throw errors.expired(EXPIRED_LIST);
+  return { atRev: rv };
+}
+
 export async function listObjects(
   ctx: HandlerContext,
   r: ServedResource,
@@ -80,43 +123,17 @@ export async function listObjects(
   validateListOptions(q);
   const filter = buildFilter(r, q);
   const limit = parseLimit(q);
-  const rvParam = q.get("resourceVersion") ?? "";
-  const match = q.get("resourceVersionMatch") ?? "";
   const continueParam = q.get("continue") ?? "";
   const prefix = listPrefix(r, namespace);
-
-  let atRev: number | undefined;
-  let startKey: string | undefined;
-  if (continueParam !== "") {
-    if (rvParam !== "" && rvParam !== "0")
-      throw errors.badRequest("specifying resource version is not allowed when using continue");
-    const token = decodeContinue(continueParam);
-    startKey = prefix + token.start;
-    if (token.rv > 0) {
-      if (token.rv < ctx.store.compactedRevision) {
-        const fresh = encodeContinue({ rv: -1, start: token.start });
-        throw errors.expired(INCONSISTENT_CONTINUE, { continue: fresh });
-      }
-      atRev = token.rv;
-    }
-  } else {
-    const rv = parseResourceVersion(rvParam);
-    const exact = match === "Exact" || (match === "" && limit > 0 && rv !== undefined && rv > 0);
-    if (rv !== undefined && rv > 0) {
-      await waitForRevision(ctx, rv, signal);
-      if (exact) {
-        if (rv < ctx.store.compactedRevision) throw errors.expired(EXPIRED_LIST);
-        atRev = rv;
-      }
-    }
-  }
-
+  const point =
+    continueParam !== ""
+      ? continuePoint(ctx, q, prefix, continueParam)
+      : await firstPagePoint(ctx, q, limit, signal);
   let result: ReturnType<typeof ctx.store.list>;
   try {
     result = ctx.store.list(r.bucket, {
       prefix,
-      ...(atRev !== undefined ? { atRev } : {}),
-      ...(startKey !== undefined ? { startKey } : {}),
+      ...point,
       limit,
       filter: filter.empty ? undefined : filter.matches,
       countRemaining: filter.empty,
@@ -125,22 +142,14 @@ export async function listObjects(
     if (e instanceof CompactedError) throw errors.expired(EXPIRED_LIST);
     throw e;
   }
-
   const metadata: Record<string, unknown> = { resourceVersion: String(result.rev) };
   if (result.nextKey !== undefined) {
     metadata.continue = encodeContinue({ rv: result.rev, start: result.nextKey.slice(prefix.length) });
     if (result.remaining !== undefined) metadata.remainingItemCount = result.remaining;
   }
-  return {
-    code: 200,
-    body: {
-      kind: r.listKind,
-      apiVersion: r.group ? `${r.group}/${r.version}` : r.version,
-      metadata,
-      // Built-in (typed) lists carry no kind/apiVersion per item; custom resources (unstructured) do.
-      items: result.items.map((o) => (r.custom ? present(r, o) : withoutTypeMeta(o))),
-    },
-  };
+  // Built-in (typed) lists carry no kind/apiVersion per item; custom resources (unstructured) do.
+  const items = result.items.map((o) => (r.custom ? present(r, o) : withoutTypeMeta(o)));
+  return { code: 200, body: { kind: r.listKind, apiVersion: apiVersionOf(r), metadata, items } };
 }
 
 function withoutTypeMeta(o: StoredObject): StoredObject {

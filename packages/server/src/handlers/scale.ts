@@ -8,21 +8,10 @@
  */
 import { schemaFor } from "@kubesdk/models";
 import { errors, failure, qualifiedName } from "../api/status.js";
-import type { BodyType } from "../http/negotiate.js";
-import { applyJsonPatch } from "../patch/json-patch.js";
-import { applyMergePatch } from "../patch/merge-patch.js";
-import { applyStrategicMergePatch } from "../patch/strategic-merge.js";
+import { applyPatchOfType } from "../patch/apply-patch.js";
 import type { ScalePaths, ServedResource } from "../resources/served.js";
-import {
-  type ApiResponse,
-  type HandlerContext,
-  type KubeObject,
-  metadataOf,
-  objectKey,
-  present,
-  qualified,
-} from "./context.js";
-import { updateObject, type WriteRequest } from "./write.js";
+import { type ApiResponse, type HandlerContext, type KubeObject, loadObject, metadataOf } from "./context.js";
+import { type PatchRequest, updateObject, type WriteRequest } from "./write.js";
 
 const SCALE_GVK = { group: "autoscaling", version: "v1", kind: "Scale" };
 /** Built-in kinds default spec.replicas to 1 (their v1 defaulting); the reference server stores what it got. */
@@ -132,24 +121,13 @@ function toScale(r: ServedResource, parent: KubeObject): Obj {
   };
 }
 
-function parentOf(
-  ctx: HandlerContext,
-  r: ServedResource,
-  namespace: string | undefined,
-  name: string,
-): KubeObject {
-  const obj = ctx.store.get(r.bucket, objectKey(r, namespace, name));
-  if (!obj) throw errors.notFound(qualified(r), name);
-  return present(r, obj);
-}
-
 export function getScale(
   ctx: HandlerContext,
   r: ServedResource,
   namespace: string | undefined,
   name: string,
 ): ApiResponse {
-  return { code: 200, body: toScale(r, parentOf(ctx, r, namespace, name)) };
+  return { code: 200, body: toScale(r, loadObject(ctx, r, namespace, name)) };
 }
 
 export async function updateScale(
@@ -157,39 +135,60 @@ export async function updateScale(
   r: ServedResource,
   req: WriteRequest & { name: string },
 ): Promise<ApiResponse> {
-  return writeScale(ctx, r, req, parentOf(ctx, r, req.namespace, req.name), req.body);
+  return writeScale(ctx, r, req, loadObject(ctx, r, req.namespace, req.name), req.body);
 }
 
 export async function patchScale(
   ctx: HandlerContext,
   r: ServedResource,
-  req: Omit<WriteRequest, "body"> & { name: string; patchType: BodyType; patch: unknown },
+  req: PatchRequest,
 ): Promise<ApiResponse> {
-  const parent = parentOf(ctx, r, req.namespace, req.name);
-  const scale = toScale(r, parent);
-  let patched: unknown;
-  switch (req.patchType) {
-    case "json-patch":
-      patched = applyJsonPatch(scale, req.patch);
-      break;
-    case "strategic-merge-patch":
-      patched = applyStrategicMergePatch(scale, req.patch, schemaFor(SCALE_GVK));
-      break;
-    // An apply to /scale can only set spec.replicas, which a merge does the same way.
-    case "merge-patch":
-    case "apply":
-      patched = applyMergePatch(scale, req.patch);
-      break;
-    default:
-      throw errors.unsupportedMediaType([
-        "application/json-patch+json",
-        "application/merge-patch+json",
-        "application/strategic-merge-patch+json",
-        "application/apply-patch+yaml",
-      ]);
-  }
-  if (!isObj(patched)) throw errors.badRequest("the patch produced something that is not an object");
+  const parent = loadObject(ctx, r, req.namespace, req.name);
+  // An apply to /scale can only set spec.replicas, which a merge does the same way.
+  const patched = applyPatchOfType(toScale(r, parent), {
+    patchType: req.patchType,
+    patch: req.patch,
+    strategic: true,
+    schema: schemaFor(SCALE_GVK),
+    applyAsMerge: true,
+  });
   return writeScale(ctx, r, req, parent, patched);
+}
+
+/** The replicas a Scale write asks for, after upstream's checks of kind, name, replicas and uid. */
+function checkScale(r: ServedResource, name: string, parent: KubeObject, scale: Obj): number {
+  if (scale.kind !== undefined && scale.kind !== "Scale")
+    throw errors.badRequest(
+      `the kind in the data (${String(scale.kind)}) does not match the expected kind (Scale)`,
+    );
+  const meta = metadataOf(scale);
+  const parentMeta = metadataOf(parent);
+  if (meta.name !== undefined && meta.name !== name)
+    throw errors.badRequest(
+      `the name of the object (${String(meta.name)}) does not match the name on the URL (${name})`,
+    );
+  const replicas = isObj(scale.spec) ? (scale.spec.replicas ?? 0) : 0;
+  if (typeof replicas !== "number" || !Number.isInteger(replicas))
+    throw errors.badRequest(
+      `Scale in version "v1" cannot be handled as a Scale: spec.replicas must be an integer`,
+    );
+  if (!r.custom && replicas < 0)
+    throw errors.invalid("Scale", "autoscaling", name, [
+      {
+        type: "FieldValueInvalid",
+        field: "spec.replicas",
+        value: replicas,
+        detail: "must be greater than or equal to 0",
+      },
+    ]);
+  if (typeof meta.uid === "string" && meta.uid !== "" && meta.uid !== parentMeta.uid)
+    throw failure(
+      409,
+      "Conflict",
+      `Operation cannot be fulfilled on ${qualifiedName({ group: r.group, resource: `${r.resource}/scale` })} "${name}": Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${String(parentMeta.uid)}`,
+      { name, ...(r.group ? { group: r.group } : {}), kind: `${r.resource}/scale` },
+    );
+  return replicas;
 }
 
 async function writeScale(
@@ -204,45 +203,15 @@ async function writeScale(
   parent: KubeObject,
   scale: Obj,
 ): Promise<ApiResponse> {
-  if (scale.kind !== undefined && scale.kind !== "Scale")
-    throw errors.badRequest(
-      `the kind in the data (${String(scale.kind)}) does not match the expected kind (Scale)`,
-    );
+  const replicas = checkScale(r, req.name, parent, scale);
   const meta = metadataOf(scale);
-  const parentMeta = metadataOf(parent);
-  if (meta.name !== undefined && meta.name !== req.name)
-    throw errors.badRequest(
-      `the name of the object (${String(meta.name)}) does not match the name on the URL (${req.name})`,
-    );
-  const replicas = isObj(scale.spec) ? (scale.spec.replicas ?? 0) : 0;
-  if (typeof replicas !== "number" || !Number.isInteger(replicas))
-    throw errors.badRequest(
-      `Scale in version "v1" cannot be handled as a Scale: spec.replicas must be an integer`,
-    );
-  if (!r.custom && replicas < 0)
-    throw errors.invalid("Scale", "autoscaling", req.name, [
-      {
-        type: "FieldValueInvalid",
-        field: "spec.replicas",
-        value: replicas,
-        detail: "must be greater than or equal to 0",
-      },
-    ]);
-  if (typeof meta.uid === "string" && meta.uid !== "" && meta.uid !== parentMeta.uid)
-    throw failure(
-      409,
-      "Conflict",
-      `Operation cannot be fulfilled on ${qualifiedName({ group: r.group, resource: `${r.resource}/scale` })} "${req.name}": Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${String(parentMeta.uid)}`,
-      { name: req.name, ...(r.group ? { group: r.group } : {}), kind: `${r.resource}/scale` },
-    );
   const rv =
     typeof meta.resourceVersion === "string" && meta.resourceVersion !== ""
       ? meta.resourceVersion
-      : parentMeta.resourceVersion;
-  const access = accessFor(r);
+      : metadataOf(parent).resourceVersion;
   const next = writePath(
     { ...parent, metadata: { ...parent.metadata, resourceVersion: rv } },
-    access.specReplicas,
+    accessFor(r).specReplicas,
     replicas,
   );
   const res = await updateObject(ctx, r, {

@@ -14,6 +14,11 @@ import { identityFromCertificate } from "../tls.js";
 export interface UserInfo {
   readonly name: string;
   readonly groups: readonly string[];
+  /**
+   * Set on users the server knows nothing about (impersonated ones outside system:masters): they
+   * have no permissions, as a user without RBAC bindings has none.
+   */
+  readonly restricted?: boolean;
 }
 
 /** What a request without credentials gets: kube-apiserver's default, full access, or 401. */
@@ -27,6 +32,38 @@ export interface AuthSettings {
 export const ANONYMOUS: UserInfo = { name: "system:anonymous", groups: ["system:unauthenticated"] };
 
 export function authenticate(req: IncomingMessage, settings: AuthSettings): UserInfo {
+  return impersonated(req, authenticateRequester(req, settings));
+}
+
+const MASTERS = "system:masters";
+
+/**
+ * `Impersonate-User` (with `Impersonate-Group`s): only an administrator may impersonate, and the
+ * impersonated user has no permissions unless it is in system:masters.
+ */
+function impersonated(req: IncomingMessage, requester: UserInfo): UserInfo {
+  const user = req.headers["impersonate-user"];
+  const groupHeader = req.headers["impersonate-group"];
+  const groups = groupHeader === undefined ? [] : String(groupHeader).split(/,\s*/);
+  if (user === undefined) {
+    const others = Object.keys(req.headers).filter((h) => h.startsWith("impersonate-"));
+    if (others.length > 0)
+      throw errors.badRequest(`requested impersonation (${others.join(", ")}) without impersonating a user`);
+    return requester;
+  }
+  const name = String(user);
+  if (requester === ANONYMOUS || requester.restricted || !requester.groups.includes(MASTERS))
+    throw failure(
+      403,
+      "Forbidden",
+      `users "${name}" is forbidden: User "${requester.name}" cannot impersonate resource "users" in API group "" at the cluster scope`,
+      { name, kind: "users" },
+    );
+  const all = [...groups, "system:authenticated"];
+  return { name, groups: all, restricted: !all.includes(MASTERS) };
+}
+
+function authenticateRequester(req: IncomingMessage, settings: AuthSettings): UserInfo {
   const header = req.headers.authorization;
   if (header !== undefined) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -61,7 +98,7 @@ export type AccessRequest =
 
 /** Throws the 403 Forbidden Status when `user` may not do `access`. */
 export function authorize(user: UserInfo, settings: AuthSettings, access: AccessRequest): void {
-  if (user !== ANONYMOUS || settings.anonymous === "allowed") return;
+  if (user.restricted !== true && (user !== ANONYMOUS || settings.anonymous === "allowed")) return;
   if ("path" in access) {
     if (PUBLIC_PATHS.has(access.path)) return;
     throw failure(

@@ -97,3 +97,20 @@ export function apiResourceList(
     resources: table.resourcesIn(group, version).flatMap(resourceEntries),
   };
 }
+
+/** The discovery document (or /version) a non-resource GET addresses, if any. */
+export function discoveryDocument(
+  table: ResourceTable,
+  pathname: string,
+  info: { discovery?: { group?: string; version?: string; legacy: boolean } },
+  serverAddress: string,
+): unknown {
+  if (pathname === "/version" || pathname === "/version/") return versionInfo();
+  const d = info.discovery;
+  if (!d) return undefined;
+  if (d.legacy)
+    return d.version === undefined ? apiVersions(serverAddress) : apiResourceList(table, "", d.version);
+  if (d.group === undefined) return apiGroupList(table);
+  if (d.version === undefined) return apiGroup(table, d.group);
+  return apiResourceList(table, d.group, d.version);
+}

@@ -1,28 +1,23 @@
 /**
- * Routes one HTTP request: authentication, discovery, then the resource verb
- * handlers, with content negotiation on the way out and every failure written
- * as a Status.
+ * Routes one HTTP request: request target, authentication, route extensions,
+ * discovery, then the resource verbs (http/verbs.ts) with content negotiation
+ * on the way out and every failure written as a Status.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errors, failure, StatusError } from "../api/status.js";
+import { pathSegmentProblems } from "../api/names.js";
+import { errors, failure } from "../api/status.js";
 import type { FaultController } from "../faults/fault-controller.js";
-import { decodeObjectBody, decodeProtobufBody } from "../handlers/body.js";
-import type { ApiResponse, HandlerContext } from "../handlers/context.js";
-import { deleteCollection, deleteObject, parseDeleteOptions } from "../handlers/delete.js";
-import { getObject } from "../handlers/get.js";
-import { listObjects } from "../handlers/list.js";
-import { getScale, patchScale, updateScale } from "../handlers/scale.js";
-import { createObject, patchObject, updateObject } from "../handlers/write.js";
-import { findDuplicateFields } from "../openapi/duplicate-fields.js";
+import type { HandlerContext } from "../handlers/context.js";
 import type { ServedResource } from "../resources/served.js";
 import { serveWatch, type WatchRegistry } from "../watch/serve-watch.js";
 import { type AuthSettings, authenticate, authorize, type UserInfo } from "./auth.js";
-import { readBody } from "./body.js";
-import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from "./discovery.js";
-import { ACCEPTED_TYPES, bodyTypeOf, type MediaChoice, negotiate, type Shape } from "./negotiate.js";
-import { parseRequestInfo, type ResourceRequestInfo } from "./request-info.js";
+import { discoveryDocument } from "./discovery.js";
+import { ACCEPTED_TYPES, type MediaChoice, negotiate, type Shape } from "./negotiate.js";
+import { parseRequestInfo, type RequestInfo, type ResourceRequestInfo } from "./request-info.js";
+import { parseRequestTarget, type RequestTarget } from "./request-target.js";
 import { rememberChoice, writeBody, writeError } from "./respond.js";
 import { reshape } from "./table.js";
+import { VERB_HANDLERS } from "./verbs.js";
 
 export interface DispatchOptions {
   readonly ctx: HandlerContext;
@@ -42,24 +37,35 @@ export type RouteExtension = (
   user: UserInfo,
 ) => Promise<boolean> | boolean;
 
-export interface ResourceRoute {
-  readonly info: ResourceRequestInfo;
-  readonly resource: ServedResource;
+/** Methods the API serves; others are 405 like upstream. */
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
+const HEALTH = new Set(["/healthz", "/readyz", "/livez"]);
+const SHAPES_FOR_READ: readonly Shape[] = ["Table", "PartialObjectMetadata", "PartialObjectMetadataList"];
+
+function methodNotAllowed(): never {
+  throw failure(
+    405,
+    "MethodNotAllowed",
+    "the server does not allow this method on the requested resource",
+    {},
+  );
 }
 
-/** Finds the served resource a request addresses, with upstream's 404/405 answers. */
+function checkPathName(what: "Name" | "Namespace", value: string | undefined): void {
+  const problems = value === undefined ? [] : pathSegmentProblems(value);
+  if (problems.length > 0)
+    throw errors.badRequest(`${what} parameter invalid: ${JSON.stringify(value)}: ${problems.join(";")}`);
+}
+
+/** Finds the served resource a request addresses, with upstream's 400/404/405 answers. */
 export function resolveResource(ctx: HandlerContext, info: ResourceRequestInfo): ServedResource {
   const r = ctx.resources.find(info.group, info.version, info.resource);
   if (!r) throw errors.notFoundPath();
   if (info.subresource !== undefined && !r.subresources.has(info.subresource)) throw errors.notFoundPath();
   // POST names no object: a POST to an object's path is a method the resource does not allow.
-  if (info.verb === "create" && info.name !== undefined && info.subresource === undefined)
-    throw failure(
-      405,
-      "MethodNotAllowed",
-      "the server does not allow this method on the requested resource",
-      {},
-    );
+  if (info.verb === "create" && info.name !== undefined && info.subresource === undefined) methodNotAllowed();
+  // PUT and PATCH address one object.
+  if ((info.verb === "update" || info.verb === "patch") && info.name === undefined) methodNotAllowed();
   if (info.subresource === undefined && !r.verbs.has(info.verb))
     throw errors.methodNotSupported({ group: r.group, resource: r.resource }, info.verb);
   if (r.namespaced && info.namespace === undefined && info.name !== undefined) throw errors.notFoundPath();
@@ -70,202 +76,160 @@ export function resolveResource(ctx: HandlerContext, info: ResourceRequestInfo):
     ["create", "update", "patch", "delete"].includes(info.verb)
   )
     throw errors.notFoundPath();
+  checkPathName("Namespace", info.namespace);
+  checkPathName("Name", info.name);
   return r;
 }
 
-const SHAPES_FOR_READ: readonly Shape[] = ["Table", "PartialObjectMetadata", "PartialObjectMetadataList"];
-
 export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const { ctx } = opts;
+  const dispatcher = new Dispatcher(opts);
   return (req, res) => {
     const started = Date.now();
-    const url = new URL(req.url ?? "/", "https://localhost");
     res.on("finish", () => {
-      opts.log?.(`${req.method} ${url.pathname}${url.search} ${res.statusCode} ${Date.now() - started}ms`);
+      opts.log?.(`${req.method} ${redactTarget(req.url)} ${res.statusCode} ${Date.now() - started}ms`);
     });
-    handle(req, res, url).catch((err) => writeError(res, err));
+    let target: RequestTarget;
+    try {
+      target = parseRequestTarget(req.url);
+    } catch (err) {
+      req.resume();
+      writeError(res, err);
+      return;
+    }
+    dispatcher.handle(req, res, target).catch((err) => writeError(res, err));
   };
+}
 
-  async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    if (url.pathname === "/healthz" || url.pathname === "/readyz" || url.pathname === "/livez") {
+/** Query parameters that carry credentials are not logged. */
+const SECRET_PARAMS = /^(access_token|token|password|secret|client_secret|id_token|refresh_token)$/i;
+const MAX_LOGGED_TARGET = 2048;
+
+/** The request target for the log: credentials in the query redacted, long targets cut. */
+export function redactTarget(raw: string | undefined): string {
+  const target = raw ?? "/";
+  const q = target.indexOf("?");
+  let line = target;
+  if (q >= 0) {
+    const params = [...new URLSearchParams(target.slice(q + 1))];
+    const shown = params.map(([k, v]) => `${k}=${SECRET_PARAMS.test(k) ? "REDACTED" : v}`);
+    line = `${target.slice(0, q)}?${shown.join("&")}`;
+  }
+  return line.length > MAX_LOGGED_TARGET ? `${line.slice(0, MAX_LOGGED_TARGET)}…` : line;
+}
+
+class Dispatcher {
+  private readonly ctx: HandlerContext;
+
+  constructor(private readonly opts: DispatchOptions) {
+    this.ctx = opts.ctx;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, target: RequestTarget): Promise<void> {
+    const method = req.method ?? "GET";
+    if (HEALTH.has(target.pathname)) {
       res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" }).end("ok");
       return;
     }
-    const user = authenticate(req, opts.auth);
-    for (const ext of opts.extensions ?? []) if (await ext(req, res, url, user)) return;
-    const method = req.method ?? "GET";
-    const info = parseRequestInfo(method, url.pathname, url.searchParams);
-    authorize(
-      user,
-      opts.auth,
-      info.type === "other"
-        ? { path: url.pathname, verb: method.toLowerCase() }
-        : {
-            verb: info.verb,
-            group: info.group,
-            resource: info.resource,
-            subresource: info.subresource,
-            namespace: info.namespace,
-            name: info.name,
-          },
-    );
-    const json: MediaChoice = { encoding: "json", pretty: url.searchParams.get("pretty") === "true" };
-    if (info.type === "other") {
-      if (method !== "GET") throw errors.notFoundPath();
-      const doc = discoveryDoc(url.pathname, info);
-      if (!doc) throw errors.notFoundPath();
-      const choice = negotiate(req.headers.accept, { protobuf: false, shapes: [] }) ?? json;
-      writeBody(res, 200, doc, { ...choice, pretty: json.pretty });
-      return;
-    }
-    const r = resolveResource(ctx, info);
-    if (opts.faults) {
-      const injected = await opts.faults.intercept(req, res, url.pathname, info);
+    const user = authenticate(req, this.opts.auth);
+    // The OpenAPI documents are served by an extension, but not to users who may not read them.
+    if (target.pathname.startsWith("/openapi/"))
+      authorize(user, this.opts.auth, { path: target.pathname, verb: method.toLowerCase() });
+    for (const ext of this.opts.extensions ?? []) if (await ext(req, res, target.url, user)) return;
+    const info = parseRequestInfo(method, target.pathname, target.segments, target.query);
+    authorize(user, this.opts.auth, accessOf(info, target.pathname, method));
+    if (!METHODS.has(method)) methodNotAllowed();
+    if (info.type === "other") return this.serveOther(req, res, target, info);
+    const r = resolveResource(this.ctx, info);
+    if (this.opts.faults) {
+      const injected = await this.opts.faults.intercept(req, res, target.pathname, info);
       if (injected === "reset") return;
       if (injected) throw injected;
     }
-    if (info.verb === "watch") {
-      const choice = negotiate(req.headers.accept, {
-        protobuf: !r.custom,
-        shapes: ["Table", "PartialObjectMetadata"],
-        pretty: false,
-      });
-      if (!choice) throw errors.notAcceptable(ACCEPTED_TYPES);
-      rememberChoice(res, choice);
-      const abort = new AbortController();
-      res.on("close", () => abort.abort());
-      await serveWatch(ctx, opts.watch, r, info.namespace, url.searchParams, choice, res, abort.signal);
-      return;
-    }
-    const shapes = info.verb === "get" || info.verb === "list" ? SHAPES_FOR_READ : [];
-    const choice = negotiate(req.headers.accept, { protobuf: !r.custom, shapes, pretty: json.pretty });
+    if (info.verb === "watch") return this.serveWatch(req, res, target, info.namespace, r);
+    return this.serveVerb(req, res, target, info, r);
+  }
+
+  private serveOther(
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: RequestTarget,
+    info: RequestInfo,
+  ): void {
+    if (req.method !== "GET" && req.method !== "HEAD") throw errors.notFoundPath();
+    if (info.type !== "other") throw errors.notFoundPath();
+    const doc = discoveryDocument(this.ctx.resources, target.pathname, info, this.opts.serverAddress());
+    if (!doc) throw errors.notFoundPath();
+    const pretty = target.query.get("pretty") === "true";
+    const choice = negotiate(req.headers.accept, { protobuf: false, shapes: [] }) ?? jsonChoice(pretty);
+    writeBody(res, 200, doc, { ...choice, pretty });
+  }
+
+  private async serveWatch(
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: RequestTarget,
+    namespace: string | undefined,
+    r: ServedResource,
+  ): Promise<void> {
+    const choice = negotiate(req.headers.accept, {
+      protobuf: !r.custom,
+      shapes: ["Table", "PartialObjectMetadata"],
+      pretty: false,
+    });
     if (!choice) throw errors.notAcceptable(ACCEPTED_TYPES);
     rememberChoice(res, choice);
-    const abort = new AbortController();
-    res.on("close", () => abort.abort());
-    const result = await runVerb(req, info, r, url.searchParams, abort.signal);
+    const signal = abortOnClose(res);
+    await serveWatch(this.ctx, this.opts.watch, {
+      resource: r,
+      namespace,
+      query: target.query,
+      choice,
+      res,
+      signal,
+    });
+  }
+
+  private async serveVerb(
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: RequestTarget,
+    info: ResourceRequestInfo,
+    r: ServedResource,
+  ): Promise<void> {
+    const query = target.query;
+    const pretty = query.get("pretty") === "true";
+    const shapes = info.verb === "get" || info.verb === "list" ? SHAPES_FOR_READ : [];
+    const choice = negotiate(req.headers.accept, { protobuf: !r.custom, shapes, pretty });
+    if (!choice) throw errors.notAcceptable(ACCEPTED_TYPES);
+    rememberChoice(res, choice);
+    const signal = abortOnClose(res);
+    const handler = VERB_HANDLERS[info.verb as Exclude<typeof info.verb, "watch">];
+    const result = await handler({ ctx: this.ctx, req, info, resource: r, query, signal });
     const body = choice.shape
-      ? reshape(r, result.body, choice.shape, choice.shapeVersion ?? "v1", url.searchParams)
+      ? reshape(r, result.body, choice.shape, choice.shapeVersion ?? "v1", query)
       : result.body;
     writeBody(res, result.code, body, choice, result.headers);
   }
+}
 
-  function discoveryDoc(
-    pathname: string,
-    info: { discovery?: { group?: string; version?: string; legacy: boolean } },
-  ): unknown {
-    if (pathname === "/version" || pathname === "/version/") return versionInfo();
-    const d = info.discovery;
-    if (!d) return undefined;
-    if (d.legacy)
-      return d.version === undefined
-        ? apiVersions(opts.serverAddress())
-        : apiResourceList(ctx.resources, "", d.version);
-    if (d.group === undefined) return apiGroupList(ctx.resources);
-    if (d.version === undefined) return apiGroup(ctx.resources, d.group);
-    return apiResourceList(ctx.resources, d.group, d.version);
-  }
+function jsonChoice(pretty: boolean): MediaChoice {
+  return { encoding: "json", pretty };
+}
 
-  async function runVerb(
-    req: IncomingMessage,
-    info: ResourceRequestInfo,
-    r: ServedResource,
-    q: URLSearchParams,
-    signal: AbortSignal,
-  ): Promise<ApiResponse> {
-    const ns = info.namespace;
-    switch (info.verb) {
-      case "get":
-        if (info.subresource === "scale") return getScale(ctx, r, ns, info.name as string);
-        return getObject(ctx, r, ns, info.name as string, q, signal);
-      case "list":
-        return listObjects(ctx, r, ns, q, signal);
-      case "watch":
-        throw new Error("watch is served before runVerb");
-      case "create": {
-        const { body, duplicateFields } = await readObject(
-          req,
-          info.subresource === "scale" ? "Scale" : r.kind,
-        );
-        return createObject(ctx, r, {
-          duplicateFields,
-          userAgent: req.headers["user-agent"],
-          namespace: ns,
-          query: q,
-          body,
-          ...(info.subresource ? { subresource: info.subresource } : {}),
-        });
-      }
-      case "update": {
-        const { body, duplicateFields } = await readObject(
-          req,
-          info.subresource === "scale" ? "Scale" : r.kind,
-        );
-        return (info.subresource === "scale" ? updateScale : updateObject)(ctx, r, {
-          duplicateFields,
-          userAgent: req.headers["user-agent"],
-          namespace: ns,
-          name: info.name as string,
-          query: q,
-          body,
-          ...(info.subresource ? { subresource: info.subresource } : {}),
-        });
-      }
-      case "patch": {
-        const patchType = bodyTypeOf(req.headers["content-type"]);
-        const raw = await readBody(req, ctx.settings.maxBodyBytes);
-        if (
-          patchType === undefined ||
-          patchType === "json" ||
-          patchType === "yaml" ||
-          patchType === "protobuf"
-        )
-          throw errors.unsupportedMediaType([
-            "application/json-patch+json",
-            "application/merge-patch+json",
-            "application/strategic-merge-patch+json",
-            "application/apply-patch+yaml",
-          ]);
-        let patch: unknown;
-        try {
-          patch = patchType === "apply" ? decodeObjectBody(raw, "apply") : JSON.parse(raw.toString("utf8"));
-        } catch (e) {
-          if (e instanceof StatusError) throw e;
-          throw errors.badRequest(`error decoding patch: ${(e as Error).message}`);
-        }
-        return (info.subresource === "scale" ? patchScale : patchObject)(ctx, r, {
-          duplicateFields: patchType === "apply" ? [] : findDuplicateFields(raw.toString("utf8")),
-          userAgent: req.headers["user-agent"],
-          namespace: ns,
-          name: info.name as string,
-          query: q,
-          patchType,
-          patch,
-          ...(info.subresource ? { subresource: info.subresource } : {}),
-        });
-      }
-      case "delete": {
-        const raw = await readBody(req, ctx.settings.maxBodyBytes);
-        const body = raw.length > 0 ? decodeObjectBody(raw, "json") : undefined;
-        return deleteObject(ctx, r, ns, info.name as string, parseDeleteOptions(q, body));
-      }
-      case "deletecollection": {
-        const raw = await readBody(req, ctx.settings.maxBodyBytes);
-        const body = raw.length > 0 ? decodeObjectBody(raw, "json") : undefined;
-        return deleteCollection(ctx, r, ns, q, parseDeleteOptions(q, body));
-      }
-    }
-  }
+function abortOnClose(res: ServerResponse): AbortSignal {
+  const abort = new AbortController();
+  res.on("close", () => abort.abort());
+  return abort.signal;
+}
 
-  async function readObject(
-    req: IncomingMessage,
-    kindHint: string,
-  ): Promise<{ body: Record<string, unknown>; duplicateFields: string[] }> {
-    const type = bodyTypeOf(req.headers["content-type"]);
-    if (type !== "json" && type !== "yaml" && type !== "protobuf")
-      throw errors.unsupportedMediaType(ACCEPTED_TYPES);
-    const raw = await readBody(req, ctx.settings.maxBodyBytes);
-    const body = type === "protobuf" ? decodeProtobufBody(raw, kindHint) : decodeObjectBody(raw, type);
-    return { body, duplicateFields: type === "json" ? findDuplicateFields(raw.toString("utf8")) : [] };
-  }
+function accessOf(info: RequestInfo, pathname: string, method: string) {
+  if (info.type === "other") return { path: pathname, verb: method.toLowerCase() };
+  return {
+    verb: info.verb,
+    group: info.group,
+    resource: info.resource,
+    subresource: info.subresource,
+    namespace: info.namespace,
+    name: info.name,
+  };
 }

@@ -28,9 +28,19 @@ export type RequestInfo = ResourceRequestInfo | OtherRequestInfo;
 /** Subresources of a namespace that are addressed as /namespaces/<name>/<sub>. */
 const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
 
-export function parseRequestInfo(method: string, pathname: string, query: URLSearchParams): RequestInfo {
-  const parts = pathname.split("/").filter((p) => p !== "");
-  let rest: string[];
+/**
+ * `segments` are the decoded path segments (undefined for a path with empty segments, which
+ * addresses nothing and is answered like any unknown path).
+ */
+export function parseRequestInfo(
+  method: string,
+  pathname: string,
+  segments: readonly string[] | undefined,
+  query: URLSearchParams,
+): RequestInfo {
+  if (segments === undefined) return { type: "other", path: pathname };
+  const parts = segments;
+  let rest: readonly string[];
   let group: string;
   let version: string;
   if (parts[0] === "api") {

@@ -3,73 +3,83 @@
  * (sigs.k8s.io/json) reports them: `spec.replicas`, `items[0].name`.
  * JSON.parse keeps the last of duplicate keys silently, so the text has to
  * be scanned. Hand-written: a small scanner over text JSON.parse has
- * already accepted, so it only tracks strings, nesting and keys.
+ * already accepted (and whose depth the body decoder has bounded), so it
+ * only tracks strings, nesting and keys.
  */
 export function findDuplicateFields(text: string): string[] {
-  const found: string[] = [];
-  let i = 0;
-
-  const skipSpace = () => {
-    while (i < text.length && /\s/.test(text[i] as string)) i++;
-  };
-  const readString = (): string => {
-    const start = i;
-    i++; // opening quote
-    while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
-    i++; // closing quote
-    return JSON.parse(text.slice(start, i)) as string;
-  };
-  const join = (parent: string, key: string) => (parent === "" ? key : `${parent}.${key}`);
-
-  const value = (path: string): void => {
-    skipSpace();
-    const c = text[i];
-    if (c === "{") {
-      i++;
-      const seen = new Set<string>();
-      skipSpace();
-      if (text[i] === "}") {
-        i++;
-        return;
-      }
-      for (;;) {
-        skipSpace();
-        const key = readString();
-        const p = join(path, key);
-        if (seen.has(key)) found.push(p);
-        seen.add(key);
-        skipSpace();
-        i++; // colon
-        value(p);
-        skipSpace();
-        if (text[i++] === "}") return;
-      }
-    }
-    if (c === "[") {
-      i++;
-      skipSpace();
-      if (text[i] === "]") {
-        i++;
-        return;
-      }
-      for (let n = 0; ; n++) {
-        value(`${path}[${n}]`);
-        skipSpace();
-        if (text[i++] === "]") return;
-      }
-    }
-    if (c === '"') {
-      readString();
-      return;
-    }
-    while (i < text.length && !/[\s,}\]]/.test(text[i] as string)) i++;
-  };
-
+  const scanner = new DuplicateScanner(text);
   try {
-    value("");
+    scanner.value("");
   } catch {
     // Not JSON (JSON.parse would have failed first): nothing to report.
     return [];
   }
-  return found;
+  return scanner.found;
+}
+
+const join = (parent: string, key: string) => (parent === "" ? key : `${parent}.${key}`);
+
+class DuplicateScanner {
+  readonly found: string[] = [];
+  private i = 0;
+
+  constructor(private readonly text: string) {}
+
+  value(path: string): void {
+    this.skipSpace();
+    const c = this.text[this.i];
+    if (c === "{") this.object(path);
+    else if (c === "[") this.array(path);
+    else if (c === '"') this.readString();
+    else while (this.i < this.text.length && !/[\s,}\]]/.test(this.text[this.i] as string)) this.i++;
+  }
+
+  private object(path: string): void {
+    this.i++;
+    const seen = new Set<string>();
+    this.skipSpace();
+    if (this.text[this.i] === "}") {
+      this.i++;
+      return;
+    }
+    for (;;) {
+      this.skipSpace();
+      const key = this.readString();
+      const p = join(path, key);
+      if (seen.has(key)) this.found.push(p);
+      seen.add(key);
+      this.skipSpace();
+      this.i++; // colon
+      this.value(p);
+      this.skipSpace();
+      if (this.text[this.i++] === "}") return;
+    }
+  }
+
+  private array(path: string): void {
+    this.i++;
+    this.skipSpace();
+    if (this.text[this.i] === "]") {
+      this.i++;
+      return;
+    }
+    for (let n = 0; ; n++) {
+      this.value(`${path}[${n}]`);
+      this.skipSpace();
+      if (this.text[this.i++] === "]") return;
+    }
+  }
+
+  private skipSpace(): void {
+    while (this.i < this.text.length && /\s/.test(this.text[this.i] as string)) this.i++;
+  }
+
+  private readString(): string {
+    const start = this.i;
+    this.i++; // opening quote
+    while (this.i < this.text.length && this.text[this.i] !== '"')
+      this.i += this.text[this.i] === "\\" ? 2 : 1;
+    this.i++; // closing quote
+    return JSON.parse(this.text.slice(start, this.i)) as string;
+  }
 }

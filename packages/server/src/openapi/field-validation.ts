@@ -8,6 +8,7 @@
 import { schemaFor } from "@kubesdk/models";
 import { errors, failure } from "../api/status.js";
 import { pruneCustomResource } from "../crd/prune.js";
+import { MAX_WARNINGS } from "../http/limits.js";
 import type { ServedResource } from "../resources/served.js";
 import { pruneByType } from "./typed-prune.js";
 
@@ -86,7 +87,9 @@ export function enforceFieldValidation(
 }
 
 /** The `Warning` header for some warning texts (RFC 7234 warn-code 299, as the apiserver sends them). */
+/** One `Warning` header value for at most MAX_WARNINGS distinct warnings. */
 export function warningHeaders(warnings: readonly string[]): Record<string, string> {
   if (warnings.length === 0) return {};
-  return { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(", ") };
+  const distinct = [...new Set(warnings)].slice(0, MAX_WARNINGS);
+  return { Warning: distinct.map((w) => `299 - ${JSON.stringify(w)}`).join(", ") };
 }

@@ -62,102 +62,123 @@ function gvk(r: ServedResource, kind = r.kind, group = r.group, version = r.vers
   return { group, kind, version };
 }
 
+type MakeOperation = (action: string, verb: string, extra: Operation) => Operation;
+
+const ok = (ref: string): Record<string, unknown> => ({ "200": { content: content(ref) } });
+const body = (ref: string) => ({ content: content(ref, ["*/*"]), required: true });
+
+/** What the paths of one resource share. */
+interface ResourcePathContext {
+  readonly r: ServedResource;
+  readonly names: PathNames;
+  readonly root: string;
+  readonly scoped: string;
+  readonly scopeParams: readonly unknown[];
+  readonly id: string;
+  readonly patchBody: Record<string, unknown>;
+}
+
+function pathContext(r: ServedResource, names: PathNames): ResourcePathContext {
+  const root = r.group === "" ? `/api/${r.version}` : `/apis/${apiVersionOf(r)}`;
+  // Custom resources take no strategic merge patches.
+  const patchTypes = r.custom
+    ? PATCH_TYPES.filter((t) => !t.startsWith("application/strategic"))
+    : PATCH_TYPES;
+  return {
+    r,
+    names,
+    root,
+    scoped: r.namespaced ? `${root}/namespaces/{namespace}/${r.resource}` : `${root}/${r.resource}`,
+    scopeParams: r.namespaced ? [path("namespace")] : [],
+    id: `${camel(r.group || "core")}${camel(r.version)}${r.namespaced ? "Namespaced" : ""}${r.kind}`,
+    patchBody: {
+      content: Object.fromEntries(patchTypes.map((t) => [t, { schema: { $ref: refTo(`${META}.Patch`) } }])),
+      required: true,
+    },
+  };
+}
+
+function operationMaker(c: ResourcePathContext, subKind = gvk(c.r), suffix = ""): MakeOperation {
+  return (action, verb, extra) => ({
+    operationId: `${verb}${c.id}${suffix}`,
+    ...extra,
+    "x-kubernetes-action": action,
+    "x-kubernetes-group-version-kind": subKind,
+  });
+}
+
+/** GET, PUT and PATCH of one object (or one of its subresources), as far as `has` allows. */
+function objectOperations(
+  c: ResourcePathContext,
+  has: (verb: string) => boolean,
+  make: MakeOperation,
+  ref: string,
+): Record<string, unknown> {
+  const entry: Record<string, unknown> = { parameters: [path("name"), ...c.scopeParams, query("pretty")] };
+  if (has("get")) entry.get = make("get", "read", { responses: ok(ref) });
+  if (has("update"))
+    entry.put = make("put", "replace", {
+      parameters: WRITE_PARAMS,
+      requestBody: body(ref),
+      responses: ok(ref),
+    });
+  if (has("patch"))
+    entry.patch = make("patch", "patch", {
+      parameters: [...WRITE_PARAMS, query("force", "boolean")],
+      requestBody: c.patchBody,
+      responses: ok(ref),
+    });
+  return entry;
+}
+
+function collectionOperations(c: ResourcePathContext, make: MakeOperation): Record<string, unknown> {
+  const { r, names } = c;
+  const list: Record<string, unknown> = { parameters: [...c.scopeParams, query("pretty")] };
+  if (r.verbs.has("list"))
+    list.get = make("list", "list", { parameters: LIST_PARAMS, responses: ok(names.list) });
+  if (r.verbs.has("create"))
+    list.post = make("post", "create", {
+      parameters: WRITE_PARAMS,
+      requestBody: body(names.kind),
+      responses: ok(names.kind),
+    });
+  if (r.verbs.has("deletecollection"))
+    list.delete = make("deletecollection", "deleteCollection", {
+      parameters: [...LIST_PARAMS, query("dryRun"), query("propagationPolicy")],
+      responses: ok(`${META}.Status`),
+    });
+  return list;
+}
+
 /** Path items of one resource, keyed by path. */
 export function resourcePaths(
   r: ServedResource,
   names: PathNames,
   scaleName: string,
 ): Record<string, unknown> {
-  const root = r.group === "" ? `/api/${r.version}` : `/apis/${apiVersionOf(r)}`;
-  const scoped = r.namespaced ? `${root}/namespaces/{namespace}/${r.resource}` : `${root}/${r.resource}`;
-  const scopeParams = r.namespaced ? [path("namespace")] : [];
-  const id = `${camel(r.group || "core")}${camel(r.version)}${r.namespaced ? "Namespaced" : ""}${r.kind}`;
-  const op = (action: string, verb: string, extra: Operation, subKind = gvk(r)): Operation => ({
-    operationId: `${verb}${id}`,
-    ...extra,
-    "x-kubernetes-action": action,
-    "x-kubernetes-group-version-kind": subKind,
-  });
-  const ok = (ref: string): Record<string, unknown> => ({ "200": { content: content(ref) } });
-  const body = (ref: string) => ({ content: content(ref, ["*/*"]), required: true });
-  // Custom resources take no strategic merge patches.
-  const patchTypes = r.custom
-    ? PATCH_TYPES.filter((t) => !t.startsWith("application/strategic"))
-    : PATCH_TYPES;
-  const patchBody = () => ({
-    content: Object.fromEntries(patchTypes.map((t) => [t, { schema: { $ref: refTo(`${META}.Patch`) } }])),
-    required: true,
-  });
-  const out: Record<string, unknown> = {};
-
-  const list: Record<string, unknown> = { parameters: [...scopeParams, query("pretty")] };
-  if (r.verbs.has("list"))
-    list.get = op("list", "list", { parameters: LIST_PARAMS, responses: ok(names.list) });
-  if (r.verbs.has("create"))
-    list.post = op("post", "create", {
-      parameters: WRITE_PARAMS,
-      requestBody: body(names.kind),
-      responses: ok(names.kind),
-    });
-  if (r.verbs.has("deletecollection"))
-    list.delete = op("deletecollection", "deleteCollection", {
-      parameters: [...LIST_PARAMS, query("dryRun"), query("propagationPolicy")],
-      responses: ok(`${META}.Status`),
-    });
-  out[scoped] = list;
+  const c = pathContext(r, names);
+  const make = operationMaker(c);
+  const out: Record<string, unknown> = { [c.scoped]: collectionOperations(c, make) };
   if (r.namespaced && r.verbs.has("list"))
-    out[`${root}/${r.resource}`] = {
+    out[`${c.root}/${r.resource}`] = {
       get: {
-        ...op("list", "list", { parameters: LIST_PARAMS, responses: ok(names.list) }),
-        operationId: `list${id}ForAllNamespaces`,
+        ...make("list", "list", { parameters: LIST_PARAMS, responses: ok(names.list) }),
+        operationId: `list${c.id}ForAllNamespaces`,
       },
       parameters: [query("pretty")],
     };
-
-  const item: Record<string, unknown> = { parameters: [path("name"), ...scopeParams, query("pretty")] };
-  if (r.verbs.has("get")) item.get = op("get", "read", { responses: ok(names.kind) });
-  if (r.verbs.has("update"))
-    item.put = op("put", "replace", {
-      parameters: WRITE_PARAMS,
-      requestBody: body(names.kind),
-      responses: ok(names.kind),
-    });
-  if (r.verbs.has("patch"))
-    item.patch = op("patch", "patch", {
-      parameters: [...WRITE_PARAMS, query("force", "boolean")],
-      requestBody: patchBody(),
-      responses: ok(names.kind),
-    });
+  const item = objectOperations(c, (v) => r.verbs.has(v as never), make, names.kind);
   if (r.verbs.has("delete"))
-    item.delete = op("delete", "delete", {
+    item.delete = make("delete", "delete", {
       parameters: [query("dryRun"), query("gracePeriodSeconds", "integer"), query("propagationPolicy")],
       responses: ok(`${META}.Status`),
     });
-  out[`${scoped}/{name}`] = item;
-
+  out[`${c.scoped}/{name}`] = item;
   for (const sub of r.subresources.values()) {
-    const ref = sub.name === "scale" ? scaleName : names.kind;
-    const subGvk = sub.name === "scale" ? gvk(r, "Scale", "autoscaling", "v1") : gvk(r);
-    const suffix = camel(sub.name);
-    const subOp = (action: string, verb: string, extra: Operation) => ({
-      ...op(action, verb, extra, subGvk),
-      operationId: `${verb}${id}${suffix}`,
-    });
-    const entry: Record<string, unknown> = { parameters: [path("name"), ...scopeParams, query("pretty")] };
-    if (sub.verbs.includes("get")) entry.get = subOp("get", "read", { responses: ok(ref) });
-    if (sub.verbs.includes("update"))
-      entry.put = subOp("put", "replace", {
-        parameters: WRITE_PARAMS,
-        requestBody: body(ref),
-        responses: ok(ref),
-      });
-    if (sub.verbs.includes("patch"))
-      entry.patch = subOp("patch", "patch", {
-        parameters: [...WRITE_PARAMS, query("force", "boolean")],
-        requestBody: patchBody(),
-        responses: ok(ref),
-      });
-    out[`${scoped}/{name}/${sub.name}`] = entry;
+    const scale = sub.name === "scale";
+    const subMake = operationMaker(c, scale ? gvk(r, "Scale", "autoscaling", "v1") : gvk(r), camel(sub.name));
+    const has = (v: string) => (sub.verbs as readonly string[]).includes(v);
+    out[`${c.scoped}/{name}/${sub.name}`] = objectOperations(c, has, subMake, scale ? scaleName : names.kind);
   }
   return out;
 }

@@ -87,34 +87,40 @@ function mergeList(
   if (patch.some((p) => isObj(p) && p.$patch === "replace" && Object.keys(p).length === 1))
     return stripDirectives(patch.filter((p) => !(isObj(p) && p.$patch === "replace"))) as unknown[];
   const key = schema?.patchMergeKey;
-  if (!key) {
-    const seen = new Set(original.map((v) => JSON.stringify(v)));
-    const out = [...original];
-    for (const v of patch) if (!seen.has(JSON.stringify(v))) out.push(v);
-    return order
-      ? reorder(
-          out,
-          order,
-          (v) => JSON.stringify(v),
-          (v) => JSON.stringify(v),
-        )
-      : out;
-  }
-  const itemSchema = schema ? itemOf(schema) : undefined;
+  if (!key) return unionScalars(original, patch, order);
+  return mergeKeyedList(original, patch, key, schema ? itemOf(schema) : undefined, order);
+}
+
+/** A merge list without a merge key: the union of both, in order if `order` says so. */
+function unionScalars(original: unknown[], patch: unknown[], order: unknown[] | undefined): unknown[] {
+  const seen = new Set(original.map((v) => JSON.stringify(v)));
+  const out = [...original];
+  for (const v of patch) if (!seen.has(JSON.stringify(v))) out.push(v);
+  const json = (v: unknown) => JSON.stringify(v);
+  return order ? reorder(out, order, json, json) : out;
+}
+
+function mergeKeyedList(
+  original: unknown[],
+  patch: unknown[],
+  key: string,
+  itemSchema: TypeNode | undefined,
+  order: unknown[] | undefined,
+): unknown[] {
   const k = (o: unknown) => JSON.stringify(isObj(o) ? o[key] : o);
-  const liveIndex = new Map(original.map((o, i) => [k(o), i]));
   const merged = new Map(original.map((o) => [k(o), o]));
   const named: string[] = [];
   for (const p of patch) {
     if (!isObj(p))
       throw errors.badRequest(`strategic merge patch: list items keyed by "${key}" must be objects`);
     const id = k(p);
-    if (p.$patch === "delete") {
-      merged.delete(id);
-      continue;
-    }
     const cur = merged.get(id);
-    const next = cur === undefined ? stripDirectives(p) : mergeMap(cur as Obj, p, itemSchema);
+    const next =
+      p.$patch === "delete"
+        ? undefined
+        : cur === undefined
+          ? stripDirectives(p)
+          : mergeMap(cur as Obj, p, itemSchema);
     if (next === undefined) merged.delete(id);
     else {
       merged.set(id, next);
@@ -127,10 +133,17 @@ function mergeList(
       .map((id) => merged.get(id));
     return reorder(all, order, k, k);
   }
-  // Upstream's order: the patch's items in patch order, with the live items the patch does not name
-  // interleaved — such an item goes before a patch item only if both are live and it came first there.
+  return upstreamOrder(original.map(k), named, merged);
+}
+
+/**
+ * Upstream's order: the patch's items in patch order, with the live items the patch does not name
+ * interleaved — such an item goes before a patch item only if both are live and it came first there.
+ */
+function upstreamOrder(liveKeys: string[], named: string[], merged: Map<string, unknown>): unknown[] {
+  const liveIndex = new Map(liveKeys.map((id, i) => [id, i]));
   const namedSet = new Set(named);
-  const liveOnly = original.map(k).filter((id) => !namedSet.has(id) && merged.has(id));
+  const liveOnly = liveKeys.filter((id) => !namedSet.has(id) && merged.has(id));
   const out: unknown[] = [];
   let j = 0;
   for (const id of named) {

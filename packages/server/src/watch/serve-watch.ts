@@ -3,21 +3,19 @@
  * (504), answers an expired one with the 410 ERROR event, sends initial
  * events (synthetic ADDED, or a streaming list ending in the annotated
  * bookmark), then live changes with selector transitions, bookmarks, and the
- * timeout.
+ * timeout. Framing lives in watch-framing.ts.
  */
 import type { ServerResponse } from "node:http";
-import { encodeWatchEvent, JSON_MEDIA_TYPE, PROTOBUF_WATCH_MEDIA_TYPE } from "@kubesdk/models";
 import { type Status, StatusError } from "../api/status.js";
-import { type HandlerContext, type KubeObject, listPrefix, present } from "../handlers/context.js";
+import { type HandlerContext, listPrefix, present } from "../handlers/context.js";
 import { buildFilter } from "../handlers/filter.js";
 import { waitForRevision } from "../handlers/resource-version.js";
 import type { MediaChoice } from "../http/negotiate.js";
-import { contentTypeFor } from "../http/respond.js";
-import { renderTable } from "../http/table.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
 import type { StoredObject, StoreEvent } from "../store/mvcc.js";
+import { WatchEncoder, watchContentType } from "./watch-framing.js";
 import type { WatchEventType, WatchHub } from "./watch-hub.js";
-import { parseWatchOptions } from "./watch-options.js";
+import { parseWatchOptions, type WatchOptions } from "./watch-options.js";
 import { type WatchEndReason, WatchStream } from "./watch-stream.js";
 
 export interface WatchSettings {
@@ -40,126 +38,136 @@ export interface OpenWatch {
   readonly stream: WatchStream;
 }
 
+/** One watch request, as routed. */
+export interface WatchRequest {
+  readonly resource: ServedResource;
+  readonly namespace: string | undefined;
+  readonly query: URLSearchParams;
+  readonly choice: MediaChoice;
+  readonly res: ServerResponse;
+  readonly signal: AbortSignal;
+}
+
 const INITIAL_EVENTS_END = "k8s.io/initial-events-end";
+/** setTimeout's largest delay; a longer timeoutSeconds is clamped to it (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export async function serveWatch(
-  ctx: HandlerContext,
-  reg: WatchRegistry,
-  r: ServedResource,
-  namespace: string | undefined,
-  q: URLSearchParams,
-  choice: MediaChoice,
-  res: ServerResponse,
-  signal: AbortSignal,
-): Promise<void> {
-  const opts = parseWatchOptions(q, ctx.settings.watchList);
-  const filter = buildFilter(r, q);
-  const prefix = listPrefix(r, namespace);
-  const rv = opts.resourceVersion;
-  // A plain watch from a revision the server has not reached just waits for it (upstream: 200 and
-  // silence); a streaming list needs that state now, so it waits briefly, then fails (below).
-  let tooLarge: StatusError | undefined;
-  if (rv !== undefined && rv > ctx.store.revision && opts.sendInitialEvents === true) {
-    try {
-      await waitForRevision(ctx, rv, signal);
-    } catch (e) {
-      if (!(e instanceof StatusError)) throw e;
-      tooLarge = e;
-    }
+/** The state one watch works with once its stream is open. */
+interface Session {
+  readonly ctx: HandlerContext;
+  readonly reg: WatchRegistry;
+  readonly w: WatchRequest;
+  readonly opts: WatchOptions;
+  readonly encoder: WatchEncoder;
+  readonly stream: WatchStream;
+  readonly timers: NodeJS.Timeout[];
+  unregister: () => void;
+}
+
+export async function serveWatch(ctx: HandlerContext, reg: WatchRegistry, w: WatchRequest): Promise<void> {
+  const opts = parseWatchOptions(w.query, ctx.settings.watchList);
+  const filter = buildFilter(w.resource, w.query);
+  const tooLarge = await waitForStreamingRevision(ctx, opts, w.signal);
+  const session = openSession(ctx, reg, w, opts);
+  const failed = tooLarge?.status ?? expiredStatus(ctx, opts.resourceVersion);
+  if (failed) {
+    session.stream.write(session.encoder.encode("ERROR", failed));
+    session.stream.end("expired");
+    return;
   }
+  const inScope = (obj: StoredObject | null): boolean => obj !== null && filter.matches(obj);
+  // Register for live events before reading the initial state: nothing runs in between, so
+  // no event can fall between the two.
+  const sendEvent = liveEventSender(session, inScope);
+  session.unregister = reg.hub.add({ bucket: w.resource.bucket, onEvent: sendEvent });
+  sendInitialEvents(session, filter.empty ? undefined : filter.matches, sendEvent);
+  scheduleTimers(session);
+  if (w.signal.aborted) session.stream.end("client-closed");
+}
 
-  const apiVersion = apiVersionOf(r);
-  let first = true;
-  const encode = (type: WatchEventType, obj: unknown): Buffer => {
-    let object = obj;
-    if (choice.shape === "Table" && type !== "ERROR" && type !== "BOOKMARK") {
-      object = renderTable(r, [obj as KubeObject], {}, "Metadata", choice.shapeVersion ?? "v1", first);
-      first = false;
-    } else if (choice.shape === "PartialObjectMetadata" && type !== "ERROR") {
-      const o = obj as KubeObject;
-      object = {
-        kind: "PartialObjectMetadata",
-        apiVersion: `meta.k8s.io/${choice.shapeVersion ?? "v1"}`,
-        metadata: o.metadata,
-      };
-    }
-    if (choice.encoding === "protobuf") {
-      // Length-framed: 4-byte big-endian size, then a meta.v1.WatchEvent holding the enveloped object.
-      const body = encodeWatchEvent({ type, object: object as object });
-      const frame = Buffer.allocUnsafe(4 + body.length);
-      frame.writeUInt32BE(body.length, 0);
-      frame.set(body, 4);
-      return frame;
-    }
-    return Buffer.from(`${JSON.stringify({ type, object })}\n`);
+/**
+ * A plain watch from a revision the server has not reached just waits for it (upstream: 200 and
+ * silence); a streaming list needs that state now, so it waits briefly, then fails with the 504.
+ */
+async function waitForStreamingRevision(
+  ctx: HandlerContext,
+  opts: WatchOptions,
+  signal: AbortSignal,
+): Promise<StatusError | undefined> {
+  const rv = opts.resourceVersion;
+  if (rv === undefined || rv <= ctx.store.revision || opts.sendInitialEvents !== true) return undefined;
+  try {
+    await waitForRevision(ctx, rv, signal);
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof StatusError)) throw e;
+    return e;
+  }
+}
+
+/** Expired: the 410 Status the stream's one ERROR event carries. */
+function expiredStatus(ctx: HandlerContext, rv: number | undefined): Status | undefined {
+  if (rv === undefined || rv <= 0 || rv >= ctx.store.compactedRevision) return undefined;
+  return {
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message: `too old resource version: ${rv} (${ctx.store.compactedRevision})`,
+    reason: "Expired",
+    code: 410,
   };
+}
 
-  res.writeHead(200, {
-    "Content-Type":
-      choice.encoding === "protobuf"
-        ? PROTOBUF_WATCH_MEDIA_TYPE
-        : choice.shape
-          ? contentTypeFor(choice)
-          : JSON_MEDIA_TYPE,
+function openSession(ctx: HandlerContext, reg: WatchRegistry, w: WatchRequest, opts: WatchOptions): Session {
+  w.res.writeHead(200, {
+    "Content-Type": watchContentType(w.choice),
     "Cache-Control": "no-cache, private",
     "Transfer-Encoding": "chunked",
   });
-  res.flushHeaders();
-
-  let unregister = () => {};
+  w.res.flushHeaders();
   const timers: NodeJS.Timeout[] = [];
-  const stream = new WatchStream(res, {
+  const stream = new WatchStream(w.res, {
     maxBufferedBytes: reg.settings.maxBufferedBytes,
     onClose: (_reason: WatchEndReason) => {
-      unregister();
+      session.unregister();
       for (const t of timers) clearTimeout(t);
       reg.streams.delete(open);
     },
   });
-  const open: OpenWatch = { resource: r, namespace, stream };
+  const encoder = new WatchEncoder(w.resource, w.choice);
+  const session: Session = { ctx, reg, w, opts, encoder, stream, timers, unregister: () => {} };
+  const open: OpenWatch = { resource: w.resource, namespace: w.namespace, stream };
   reg.streams.add(open);
   reg.onOpen?.(open, "");
+  return session;
+}
 
-  if (tooLarge) {
-    stream.write(encode("ERROR", tooLarge.status));
-    stream.end("expired");
-    return;
-  }
+/** The watch event type a store event becomes for this watch's selectors, if any. */
+function eventTypeFor(
+  e: StoreEvent,
+  inScope: (obj: StoredObject | null) => boolean,
+): WatchEventType | undefined {
+  if (e.type === "ADDED" || e.type === "DELETED") return inScope(e.object) ? e.type : undefined;
+  const was = inScope(e.prev);
+  const is = inScope(e.object);
+  if (!was && !is) return undefined;
+  return was && is ? "MODIFIED" : is ? "ADDED" : "DELETED";
+}
 
-  // Expired: one ERROR event with the 410 Status, then the end of the stream.
-  if (rv !== undefined && rv > 0 && rv < ctx.store.compactedRevision) {
-    const status: Status = {
-      kind: "Status",
-      apiVersion: "v1",
-      metadata: {},
-      status: "Failure",
-      message: `too old resource version: ${rv} (${ctx.store.compactedRevision})`,
-      reason: "Expired",
-      code: 410,
-    };
-    stream.write(encode("ERROR", status));
-    stream.end("expired");
-    return;
-  }
-
-  const inScope = (obj: StoredObject | null): boolean => obj !== null && filter.matches(obj);
-  const matchesKey = (key: string) => key.startsWith(prefix);
+function liveEventSender(
+  s: Session,
+  inScope: (obj: StoredObject | null) => boolean,
+): (e: StoreEvent) => void {
+  const r = s.w.resource;
+  const prefix = listPrefix(r, s.w.namespace);
+  const rv = s.opts.resourceVersion;
   const after = rv !== undefined && rv > 0 ? rv : 0;
-  const sendEvent = (e: StoreEvent) => {
-    if (e.rev <= after || !matchesKey(e.key)) return;
-    let type: WatchEventType;
-    if (e.type === "ADDED") {
-      if (!inScope(e.object)) return;
-      type = "ADDED";
-    } else if (e.type === "DELETED") {
-      if (!inScope(e.object)) return;
-      type = "DELETED";
-    } else {
-      const was = inScope(e.prev);
-      const is = inScope(e.object);
-      if (!was && !is) return;
-      type = was && is ? "MODIFIED" : is ? "ADDED" : "DELETED";
-    }
+  const apiVersion = apiVersionOf(r);
+  return (e) => {
+    if (e.rev <= after || !e.key.startsWith(prefix)) return;
+    const type = eventTypeFor(e, inScope);
+    if (type === undefined) return;
     // An object leaving the selector goes out as its last matching state, stamped with this revision.
     const leaving = type === "DELETED" && e.type === "MODIFIED" && e.prev !== null;
     const object = (): StoredObject =>
@@ -169,45 +177,50 @@ export async function serveWatch(
             metadata: { ...(e.prev as StoredObject).metadata, resourceVersion: String(e.rev) },
           }
         : e.object;
-    const frame =
-      choice.shape !== "Table"
-        ? reg.hub.frame(e, `${type}|${apiVersion}|${choice.encoding}|${choice.shape ?? ""}`, () =>
-            encode(type, present(r, object())),
-          )
-        : encode(type, present(r, object()));
-    stream.write(frame);
+    const encode = () => s.encoder.encode(type, present(r, object()));
+    const share = s.encoder.shareKey;
+    s.stream.write(
+      share === undefined ? encode() : s.reg.hub.frame(e, `${type}|${apiVersion}|${share}`, encode),
+    );
   };
-  const bookmark = (annotate: boolean) => {
-    const metadata: Record<string, unknown> = { resourceVersion: String(ctx.store.revision) };
-    if (annotate) metadata.annotations = { [INITIAL_EVENTS_END]: "true" };
-    stream.write(encode("BOOKMARK", { kind: r.kind, apiVersion, metadata }));
-  };
+}
 
-  // Register for live events before reading the initial state: nothing runs in between, so
-  // no event can fall between the two.
-  unregister = reg.hub.add({ bucket: r.bucket, onEvent: sendEvent });
+function bookmark(s: Session, annotate: boolean): void {
+  const metadata: Record<string, unknown> = { resourceVersion: String(s.ctx.store.revision) };
+  if (annotate) metadata.annotations = { [INITIAL_EVENTS_END]: "true" };
+  const r = s.w.resource;
+  s.stream.write(s.encoder.encode("BOOKMARK", { kind: r.kind, apiVersion: apiVersionOf(r), metadata }));
+}
+
+function sendInitialEvents(
+  s: Session,
+  filter: ((obj: StoredObject) => boolean) | undefined,
+  sendEvent: (e: StoreEvent) => void,
+): void {
+  const { opts, w, ctx } = s;
+  const rv = opts.resourceVersion;
   const initial =
     opts.sendInitialEvents === true ||
     (opts.sendInitialEvents === undefined && (rv === undefined || rv === 0));
   if (initial) {
-    const items = ctx.store.list(r.bucket, {
-      prefix,
-      filter: filter.empty ? undefined : filter.matches,
-    } as Parameters<typeof ctx.store.list>[1]).items;
-    for (const obj of items) stream.write(encode("ADDED", present(r, obj)));
-    if (opts.sendInitialEvents === true && opts.allowBookmarks) bookmark(true);
+    const prefix = listPrefix(w.resource, w.namespace);
+    const items = ctx.store.list(w.resource.bucket, { prefix, filter } as Parameters<
+      typeof ctx.store.list
+    >[1]).items;
+    for (const obj of items) s.stream.write(s.encoder.encode("ADDED", present(w.resource, obj)));
+    if (opts.sendInitialEvents === true && opts.allowBookmarks) bookmark(s, true);
   } else if (rv !== undefined && rv > 0) {
-    for (const e of ctx.store.eventsSince(rv)) if (e.bucket === r.bucket) sendEvent(e);
+    for (const e of ctx.store.eventsSince(rv)) if (e.bucket === w.resource.bucket) sendEvent(e);
   }
+}
 
-  const timeoutMs = opts.timeoutSeconds * 1000;
-  timers.push(setTimeout(() => stream.end("timeout"), timeoutMs));
-  if (opts.allowBookmarks) {
-    const interval = setInterval(() => bookmark(false), reg.settings.bookmarkIntervalMs);
-    timers.push(interval);
+function scheduleTimers(s: Session): void {
+  const timeoutMs = Math.min(s.opts.timeoutSeconds * 1000, MAX_TIMER_MS);
+  s.timers.push(setTimeout(() => s.stream.end("timeout"), timeoutMs));
+  if (s.opts.allowBookmarks) {
+    s.timers.push(setInterval(() => bookmark(s, false), s.reg.settings.bookmarkIntervalMs));
     const lead = Math.min(2000, timeoutMs / 2);
-    timers.push(setTimeout(() => bookmark(false), timeoutMs - lead));
+    s.timers.push(setTimeout(() => bookmark(s, false), timeoutMs - lead));
   }
-  for (const t of timers) t.unref?.();
-  if (signal.aborted) stream.end("client-closed");
+  for (const t of s.timers) t.unref?.();
 }

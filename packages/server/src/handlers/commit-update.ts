@@ -1,0 +1,194 @@
+/**
+ * The shared tail of PUT, PATCH and apply to an existing object: identity
+ * checks, server-owned metadata carried over, subresource scoping,
+ * defaulting, generation, no-op detection, then the commit (or the deletion a
+ * removed last finalizer completes).
+ */
+import { errors } from "../api/status.js";
+import { checkObjectSize } from "../http/limits.js";
+import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
+import { checkTypes } from "../openapi/typed-check.js";
+import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
+import { PreconditionError } from "../store/mvcc.js";
+import { applyBuiltinDefaults } from "./builtin-defaults.js";
+import * as c from "./context.js";
+import { withManagedFields } from "./managed.js";
+import { parseDryRun } from "./options.js";
+import { builtinSchema, checkIdentity, checkTypeMeta, checkUidUnchanged, validate } from "./write-checks.js";
+
+export type UpdateRequest = {
+  namespace: string | undefined;
+  name: string;
+  subresource?: string;
+  query: URLSearchParams;
+  userAgent?: string | undefined;
+  managedFieldsDone?: boolean;
+  duplicateFields?: readonly string[];
+};
+
+/** Metadata an update cannot change: the stored values win. */
+const KEPT_METADATA = [
+  "uid",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "generation",
+  "resourceVersion",
+];
+
+export async function commitUpdate(
+  ctx: c.HandlerContext,
+  r: ServedResource,
+  req: UpdateRequest,
+  old: c.KubeObject,
+  candidate: Record<string, unknown>,
+  kind: "update" | "patch",
+): Promise<c.ApiResponse> {
+  const requireResourceVersion = kind === "update";
+  if (!r.custom) checkTypes(r, builtinSchema(r), candidate, requireResourceVersion ? "body" : "patch");
+  const checked = enforceFieldValidation(r, candidate, req.query, kind, req.duplicateFields);
+  const dryRun = parseDryRun(req.query);
+  checkTypeMeta(r, checked.object);
+  const meta = c.metadataOf(checked.object);
+  checkIdentity(r, meta, req);
+  checkUidUnchanged(r, req.name, meta, old.metadata.uid);
+  checkResourceVersion(r, req.name, meta, c.metadataOf(old), requireResourceVersion);
+  checkFinalizersWhileDeleting(r, req.name, meta, c.metadataOf(old));
+  const next = nextObject(ctx, r, req, old, checked.object);
+  const res = dryRun ? { code: 200, body: c.present(r, next) } : persist(ctx, r, req, old, next);
+  return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
+}
+
+function checkResourceVersion(
+  r: ServedResource,
+  name: string,
+  meta: Record<string, unknown>,
+  oldMeta: Record<string, unknown>,
+  required: boolean,
+): void {
+  const rv = meta.resourceVersion;
+  if (required && (rv === undefined || rv === "") && !r.allowUnconditionalUpdate)
+    throw errors.invalid(r.kind, r.group, name, [
+      {
+        type: "FieldValueInvalid",
+        field: "metadata.resourceVersion",
+        value: 0,
+        detail: "must be specified for an update",
+      },
+    ]);
+  if (rv !== undefined && rv !== "" && String(rv) !== String(oldMeta.resourceVersion))
+    throw errors.staleResourceVersion(c.qualified(r), name);
+}
+
+function checkFinalizersWhileDeleting(
+  r: ServedResource,
+  name: string,
+  meta: Record<string, unknown>,
+  oldMeta: Record<string, unknown>,
+): void {
+  if (oldMeta.deletionTimestamp === undefined) return;
+  const oldF = new Set((oldMeta.finalizers as string[] | undefined) ?? []);
+  const added = ((meta.finalizers as string[] | undefined) ?? []).filter((f) => !oldF.has(f));
+  if (added.length > 0)
+    throw errors.invalid(r.kind, r.group, name, [
+      {
+        type: "FieldValueForbidden",
+        field: "metadata.finalizers",
+        detail: "no new finalizers can be added if the object is being deleted",
+      },
+    ]);
+}
+
+/** The object to store: server metadata kept, scoped to the subresource, defaulted, validated. */
+function nextObject(
+  ctx: c.HandlerContext,
+  r: ServedResource,
+  req: UpdateRequest,
+  old: c.KubeObject,
+  candidate: Record<string, unknown>,
+): c.KubeObject {
+  const oldMeta = c.metadataOf(old);
+  const newMeta = { ...c.metadataOf(candidate) };
+  for (const k of KEPT_METADATA) {
+    if (oldMeta[k] === undefined) delete newMeta[k];
+    else newMeta[k] = oldMeta[k];
+  }
+  newMeta.name = req.name;
+  if (r.namespaced) newMeta.namespace = req.namespace;
+  else delete newMeta.namespace;
+  const typed = {
+    ...candidate,
+    apiVersion: apiVersionOf(r),
+    kind: r.kind,
+    metadata: newMeta,
+  } as c.KubeObject;
+  // Defaulting mutates in place; the candidate may share subtrees with the stored object.
+  let next = structuredClone(mergeForSubresource(r, old, typed, req.subresource));
+  if (r.custom) r.custom.applyDefaults(next);
+  else applyBuiltinDefaults(r.group, r.resource, next);
+  r.strategy?.prepareUpdate?.(next, old, req.subresource);
+  if (r.tracksGeneration && specChanged(old, next))
+    next = { ...next, metadata: { ...next.metadata, generation: Number(oldMeta.generation ?? 0) + 1 } };
+  validate(r, next, old, ctx.settings.maxDataBytes);
+  return req.managedFieldsDone ? next : withManagedFields(ctx, r, old, next, req);
+}
+
+function persist(
+  ctx: c.HandlerContext,
+  r: ServedResource,
+  req: UpdateRequest,
+  old: c.KubeObject,
+  next: c.KubeObject,
+): c.ApiResponse {
+  // Nothing changed: upstream skips the write, so the resourceVersion stays.
+  if (sameButResourceVersion(old, next)) return { code: 200, body: c.present(r, old) };
+  const finalizers = next.metadata.finalizers as string[] | undefined;
+  const key = c.objectKey(r, req.namespace, req.name);
+  // The last finalizer went away: the pending deletion completes now.
+  if (next.metadata.deletionTimestamp !== undefined && (!finalizers || finalizers.length === 0))
+    return { code: 200, body: c.present(r, ctx.store.delete(r.bucket, key)) };
+  checkObjectSize(next, ctx.settings.maxObjectBytes);
+  try {
+    const saved = ctx.store.update(r.bucket, key, next, Number(old.metadata.resourceVersion));
+    return { code: 200, body: c.present(r, saved) };
+  } catch (e) {
+    if (e instanceof PreconditionError) throw errors.staleResourceVersion(c.qualified(r), req.name);
+    throw e;
+  }
+}
+
+function sameButResourceVersion(old: c.KubeObject, next: c.KubeObject): boolean {
+  const { resourceVersion: _o, ...oldRest } = old.metadata;
+  const { resourceVersion: _n, ...nextRest } = next.metadata;
+  return JSON.stringify({ ...old, metadata: oldRest }) === JSON.stringify({ ...next, metadata: nextRest });
+}
+
+/** What a change is allowed to touch: the main resource leaves status alone, /status touches only status. */
+function mergeForSubresource(
+  r: ServedResource,
+  old: c.KubeObject,
+  next: c.KubeObject,
+  subresource: string | undefined,
+): c.KubeObject {
+  if (subresource === "status") {
+    // A /status write keeps the stored metadata but for managedFields (recomputed, or set by apply).
+    const mf = next.metadata.managedFields;
+    const metadata = mf === undefined ? old.metadata : { ...old.metadata, managedFields: mf };
+    return { ...old, metadata, status: next.status } as c.KubeObject;
+  }
+  if (hasStatus(r)) {
+    const out = { ...next };
+    if (old.status === undefined) delete out.status;
+    else out.status = old.status;
+    return out;
+  }
+  return next;
+}
+
+function specChanged(old: c.KubeObject, next: c.KubeObject): boolean {
+  const strip = (o: c.KubeObject) => {
+    const { metadata: _m, status: _s, ...rest } = o;
+    return JSON.stringify(rest);
+  };
+  return strip(old) !== strip(next);
+}

@@ -1,0 +1,156 @@
+/**
+ * The listening side: HTTPS with a fresh CA and serving certificate (or plain
+ * HTTP when asked), and the answers given before a request reaches the
+ * dispatcher — plain HTTP sent to the HTTPS port, methods Node's parser does
+ * not know, CONNECT, malformed requests — each as upstream answers it rather
+ * than a dropped connection.
+ */
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import {
+  type AddressInfo,
+  createServer as createNetServer,
+  type Server as NetServer,
+  type Socket,
+} from "node:net";
+import { type CertificateAuthority, createCertificateAuthority } from "../tls.js";
+
+/** Go's http.Server limit on request headers (the request line included). */
+const MAX_HEADER_BYTES = 1024 * 1024;
+const TLS_HANDSHAKE = 0x16;
+
+export interface Transport {
+  /** The HTTP(S) server requests are served by. */
+  readonly server: Server;
+  /** What listens on the port (in front of `server` for HTTPS, to answer plain HTTP). */
+  readonly listener: Server | NetServer;
+  readonly ca: CertificateAuthority | undefined;
+  /** Every connection accepted, so stopping ends them all (keep-alive, hijacked, upgraded). */
+  readonly sockets: Set<Socket>;
+}
+
+function track(sockets: Set<Socket>, socket: Socket): void {
+  sockets.add(socket);
+  socket.once("close", () => sockets.delete(socket));
+}
+
+function statusResponse(code: number, text: string, reason: string, message: string): string {
+  const body = JSON.stringify({
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message,
+    reason,
+    code,
+  });
+  return `HTTP/1.1 ${code} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}\n`;
+}
+
+const METHOD_NOT_ALLOWED = statusResponse(
+  405,
+  "Method Not Allowed",
+  "MethodNotAllowed",
+  "the server does not allow this method on the requested resource",
+);
+
+/** Requests Node's parser rejects get a Status instead of a bare 400 or a closed connection. */
+function answerUnparsed(server: Server): void {
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable) return;
+    if (err.code === "HPE_INVALID_METHOD") socket.end(METHOD_NOT_ALLOWED);
+    else if (err.code === "HPE_HEADER_OVERFLOW")
+      socket.end(
+        statusResponse(
+          431,
+          "Request Header Fields Too Large",
+          "RequestHeaderFieldsTooLarge",
+          "request header fields too large",
+        ),
+      );
+    else socket.end(statusResponse(400, "Bad Request", "BadRequest", "malformed HTTP request"));
+  });
+  server.on("connect", (_req: IncomingMessage, socket: Socket) => socket.end(METHOD_NOT_ALLOWED));
+}
+
+/** Plain HTTP on the HTTPS port gets Go's answer; TLS goes on to the HTTPS server. */
+function sniffingListener(https: Server, sockets: Set<Socket>): NetServer {
+  return createNetServer({ pauseOnConnect: true }, (socket) => {
+    track(sockets, socket);
+    socket.once("readable", () => {
+      const first: Buffer | null = socket.read(1);
+      if (first === null) {
+        socket.destroy();
+        return;
+      }
+      socket.unshift(first);
+      if (first[0] === TLS_HANDSHAKE) {
+        https.emit("connection", socket);
+        socket.resume();
+      } else socket.end("HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n");
+    });
+    socket.resume();
+    socket.pause();
+  });
+}
+
+export function createTransport(
+  insecureHttp: boolean,
+  host: string,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Transport {
+  const serverOptions = { maxHeaderSize: MAX_HEADER_BYTES };
+  const sockets = new Set<Socket>();
+  if (insecureHttp) {
+    const server = createHttpServer(serverOptions, handler);
+    server.on("connection", (socket: Socket) => track(sockets, socket));
+    answerUnparsed(server);
+    return { server, listener: server, ca: undefined, sockets };
+  }
+  const ca = createCertificateAuthority();
+  const serving = ca.issue({
+    commonName: "kubesdk-reference-server",
+    dnsNames: ["localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc"],
+    ipAddresses: ["127.0.0.1", "::1", ...(host !== "127.0.0.1" && /^[\d.:]+$/.test(host) ? [host] : [])],
+    usage: "server",
+  });
+  const tlsOptions = {
+    ...serverOptions,
+    key: serving.keyPem,
+    cert: serving.certPem,
+    ca: ca.certPem,
+    requestCert: true,
+    rejectUnauthorized: false,
+  };
+  const server = createHttpsServer(tlsOptions, handler);
+  answerUnparsed(server);
+  return { server, listener: sniffingListener(server, sockets), ca, sockets };
+}
+
+export async function listen(t: Transport, port: number, host: string): Promise<number> {
+  t.server.keepAliveTimeout = 60_000;
+  t.server.headersTimeout = 65_000;
+  t.server.requestTimeout = 0;
+  await new Promise<void>((resolve, reject) => {
+    t.listener.once("error", reject);
+    t.listener.listen(port, host, () => {
+      t.listener.off("error", reject);
+      resolve();
+    });
+  });
+  return (t.listener.address() as AddressInfo).port;
+}
+
+export function closeTransport(t: Transport): Promise<void> {
+  return new Promise((resolve) => {
+    t.listener.close(() => resolve());
+    t.server.closeAllConnections();
+    if (t.listener !== t.server) t.server.close();
+    for (const socket of t.sockets) socket.destroy();
+  });
+}

@@ -1,0 +1,130 @@
+/**
+ * Type checks of a built-in object against the schema metadata of its kind,
+ * as decoding into Go structs checks them: structs and maps are JSON objects,
+ * lists are arrays, strings are strings, integers are whole numbers within
+ * their int32/int64 range. A mismatch is a 400 before anything is stored,
+ * worded as upstream: `ConfigMap in version "v1" cannot be handled as a
+ * ConfigMap: json: cannot unmarshal number into Go struct field
+ * ConfigMap.data of type string` (a patch whose result is ill-typed is a 422). `null` is accepted anywhere (Go leaves the
+ * zero value); fields the schema does not know are field validation's job.
+ */
+import { fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
+import { errors } from "../api/status.js";
+import type { ServedResource } from "../resources/served.js";
+
+/** The Go struct field a value belongs to: the struct's type name and the field's JSON path. */
+interface Site {
+  readonly struct: string;
+  readonly path: string;
+}
+
+/** Integer ranges, inclusive below and exclusive above (2^63 is not exact in a double). */
+const INT_RANGE: Record<string, [number, number]> = {
+  int32: [-(2 ** 31), 2 ** 31],
+  int64: [-(2 ** 63), 2 ** 63],
+};
+
+const shortName = (name: string | undefined): string => name?.split(".").pop() ?? "";
+/** Go's package-qualified type name: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta → v1.ObjectMeta. */
+const goName = (name: string | undefined): string => name?.split(".").slice(-2).join(".") ?? "interface {}";
+
+function goType(node: TypeNode): string {
+  switch (node.kind) {
+    case "struct":
+      return goName(node.name);
+    case "list": {
+      const item = itemOf(node);
+      return `[]${item ? goType(item) : "interface {}"}`;
+    }
+    case "map": {
+      const value = fieldOf(node, "");
+      return `map[string]${value ? goType(value) : "interface {}"}`;
+    }
+    case "scalar":
+      if (node.scalar === "integer") return node.format === "int32" ? "int32" : "int64";
+      if (node.scalar === "number") return "float64";
+      if (node.scalar === "boolean") return "bool";
+      return "string";
+    default:
+      return "interface {}";
+  }
+}
+
+function jsonType(v: unknown): string {
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "object") return "object";
+  if (typeof v === "boolean") return "bool";
+  return typeof v;
+}
+
+/** Why `v` does not fit the scalar `node`, as Go's decoder names the value (undefined: it fits). */
+function scalarMismatch(v: unknown, node: TypeNode): string | undefined {
+  const scalar = node.scalar;
+  if (scalar === "int-or-string" || node.marker === "int-or-string")
+    return typeof v === "string" || (typeof v === "number" && Number.isInteger(v)) ? undefined : jsonType(v);
+  if (node.marker === "quantity" || scalar === "number-or-string")
+    return typeof v === "string" || (typeof v === "number" && Number.isFinite(v)) ? undefined : jsonType(v);
+  if (scalar === "integer") {
+    if (typeof v !== "number") return jsonType(v);
+    const [min, max] = INT_RANGE[node.format ?? "int64"] ?? (INT_RANGE.int64 as [number, number]);
+    return Number.isInteger(v) && v >= min && v < max
+      ? undefined
+      : `number ${String(v).replace("Infinity", "1e400")}`;
+  }
+  if (scalar === "number") return typeof v === "number" && Number.isFinite(v) ? undefined : jsonType(v);
+  if (scalar === "boolean") return typeof v === "boolean" ? undefined : jsonType(v);
+  return typeof v === "string" ? undefined : jsonType(v);
+}
+
+/** The first type mismatch under `v`, as Go's message tail, if any. */
+function mismatch(v: unknown, node: TypeNode | undefined, site: Site): string | undefined {
+  if (v === null || v === undefined || !node || node.kind === "untyped") return undefined;
+  const fail = (what: string) =>
+    `cannot unmarshal ${what} into Go struct field ${site.struct}.${site.path} of type ${goType(node)}`;
+  if (node.kind === "scalar") {
+    const what = scalarMismatch(v, node);
+    return what === undefined ? undefined : fail(what);
+  }
+  if (node.kind === "list") {
+    if (!Array.isArray(v)) return fail(jsonType(v));
+    const item = itemOf(node);
+    for (const el of v) {
+      const m = mismatch(el, item, site);
+      if (m) return m;
+    }
+    return undefined;
+  }
+  if (typeof v !== "object" || Array.isArray(v)) return fail(jsonType(v));
+  for (const [k, child] of Object.entries(v)) {
+    const childNode = fieldOf(node, k);
+    const childSite =
+      node.kind === "struct"
+        ? { struct: shortName(node.name), path: site.path === "" ? k : `${site.path}.${k}` }
+        : site;
+    const m = mismatch(child, childNode, childSite);
+    if (m) return m;
+  }
+  return undefined;
+}
+
+/**
+ * Throws when `obj` does not decode into the kind's Go types: a request body is a 400; the result
+ * of a patch is a 422 on the field `patch`, whose value is the patched object (as upstream).
+ */
+export function checkTypes(
+  r: ServedResource,
+  schema: TypeNode | undefined,
+  obj: unknown,
+  source: "body" | "patch",
+): void {
+  if (!schema) return;
+  const m = mismatch(obj, schema, { struct: r.kind, path: "" });
+  if (!m) return;
+  if (source === "body")
+    throw errors.badRequest(
+      `${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: json: ${m}`,
+    );
+  throw errors.invalid("", "", "", [
+    { type: "FieldValueInvalid", field: "patch", value: JSON.stringify(obj), detail: `json: ${m}` },
+  ]);
+}

@@ -1,0 +1,72 @@
+/**
+ * Watch framing: how one watch event goes on the wire for the negotiated
+ * representation. JSON is one `{"type","object"}` line per event; protobuf is
+ * a 4-byte big-endian length, then a meta.v1.WatchEvent (the models' event
+ * encoding); Table and PartialObjectMetadata watches reshape the object first.
+ */
+import { encodeWatchEvent } from "@kubesdk/models";
+import type { KubeObject } from "../handlers/context.js";
+import type { MediaChoice } from "../http/negotiate.js";
+import { contentTypeFor } from "../http/respond.js";
+import { renderTable } from "../http/table.js";
+import type { ServedResource } from "../resources/served.js";
+import type { WatchEventType } from "./watch-hub.js";
+
+/** The Content-Type of a watch response. */
+export function watchContentType(choice: MediaChoice): string {
+  if (choice.encoding === "protobuf") return "application/vnd.kubernetes.protobuf;stream=watch";
+  return choice.shape ? contentTypeFor(choice) : "application/json";
+}
+
+/** A length-framed protobuf watch event: 4-byte big-endian size, then the WatchEvent. */
+export function protobufFrame(type: WatchEventType, object: object): Buffer {
+  const body = encodeWatchEvent({ type, object });
+  const frame = Buffer.allocUnsafe(4 + body.length);
+  frame.writeUInt32BE(body.length, 0);
+  frame.set(body, 4);
+  return frame;
+}
+
+/** A newline-delimited JSON watch event. */
+export function jsonFrame(type: WatchEventType, object: unknown): Buffer {
+  return Buffer.from(`${JSON.stringify({ type, object })}\n`);
+}
+
+/** Encodes the events of one watch; a Table watch sends column definitions with its first row only. */
+export class WatchEncoder {
+  private first = true;
+
+  constructor(
+    private readonly resource: ServedResource,
+    private readonly choice: MediaChoice,
+  ) {}
+
+  /** A key naming this encoding, for sharing frames between watches that encode alike (not Tables). */
+  get shareKey(): string | undefined {
+    if (this.choice.shape === "Table") return undefined;
+    return `${this.choice.encoding}|${this.choice.shape ?? ""}`;
+  }
+
+  encode(type: WatchEventType, obj: unknown): Buffer {
+    const object = this.reshape(type, obj);
+    return this.choice.encoding === "protobuf"
+      ? protobufFrame(type, object as object)
+      : jsonFrame(type, object);
+  }
+
+  private reshape(type: WatchEventType, obj: unknown): unknown {
+    const shapeVersion = this.choice.shapeVersion ?? "v1";
+    if (this.choice.shape === "Table" && type !== "ERROR" && type !== "BOOKMARK") {
+      const table = renderTable(this.resource, [obj as KubeObject], {}, "Metadata", shapeVersion, this.first);
+      this.first = false;
+      return table;
+    }
+    if (this.choice.shape === "PartialObjectMetadata" && type !== "ERROR")
+      return {
+        kind: "PartialObjectMetadata",
+        apiVersion: `meta.k8s.io/${shapeVersion}`,
+        metadata: (obj as KubeObject).metadata,
+      };
+    return obj;
+  }
+}
