@@ -78,11 +78,20 @@ function answerUnparsed(server: Server): void {
   server.on("connect", (_req: IncomingMessage, socket: Socket) => socket.end(METHOD_NOT_ALLOWED));
 }
 
+/** How long a new connection may stay silent before its first byte (Go's TLS handshake timeout). */
+const FIRST_BYTE_TIMEOUT_MS = 10_000;
+
 /** Plain HTTP on the HTTPS port gets Go's answer; TLS goes on to the HTTPS server. */
 function sniffingListener(https: Server, sockets: Set<Socket>): NetServer {
   return createNetServer({ pauseOnConnect: true }, (socket) => {
     track(sockets, socket);
+    // A peer that resets before its first byte must not crash the process (an 'error' event with no
+    // listener throws); once handed on, the TLS layer reports errors on its own socket.
+    socket.on("error", () => socket.destroy());
+    // A peer that connects and sends nothing is dropped like an unfinished TLS handshake.
+    socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
     socket.once("readable", () => {
+      socket.setTimeout(0);
       const first: Buffer | null = socket.read(1);
       if (first === null) {
         socket.destroy();
