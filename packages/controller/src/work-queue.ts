@@ -187,4 +187,3 @@ export class WorkQueue<K> {
     this.#metrics.depth?.(this.length);
   }
 }
-
