@@ -20,6 +20,9 @@ import { type InformerFactory, sharedFactory, stopFactory } from "./informer-sou
 import { type LeaderElectionOptions, LeaderElector } from "./leader-election.js";
 import { consoleLogger, type Logger } from "./reconcile.js";
 
+// biome-ignore lint/suspicious/noExplicitAny: a manager runs controllers of any object type.
+type AnyController = Controller<any>;
+
 export interface ManagerOptions {
   readonly kube: KubeClient;
   /** Run controllers only while holding this Lease (default: always run). */
@@ -45,7 +48,7 @@ export interface ManagerStatus {
 
 export class Manager {
   readonly #o: ManagerOptions;
-  readonly #controllers: Controller<never>[] = [];
+  readonly #controllers: AnyController[] = [];
   readonly #factory: InformerFactory;
   readonly #logger: Logger;
   readonly elector: LeaderElector | undefined;
@@ -71,13 +74,13 @@ export class Manager {
     return this.#factory;
   }
 
-  add<T extends Controller<never>>(controller: T): T {
+  add<T extends AnyController>(controller: T): T {
     if (this.#state !== "new") throw new ControllerError("ALREADY_STARTED", "add controllers before start()");
     this.#controllers.push(controller);
     return controller;
   }
 
-  get controllers(): readonly Controller<never>[] {
+  get controllers(): readonly AnyController[] {
     return this.#controllers;
   }
 
