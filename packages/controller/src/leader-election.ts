@@ -71,6 +71,7 @@ export class LeaderElector {
   #attempt: AbortController | undefined;
   #timer: Timer | undefined;
   #running = false;
+  #lastRenewSentAt: number | undefined;
   #loop: Promise<void> = Promise.resolve();
 
   constructor(options: LeaderElectionOptions) {
@@ -101,6 +102,11 @@ export class LeaderElector {
     return this.#observedHolder;
   }
 
+  /** Monotonic time at which the last successful acquire/renew was sent (undefined before one). */
+  get lastRenewSentAt(): number | undefined {
+    return this.#lastRenewSentAt;
+  }
+
   get options(): { leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number } {
     const { leaseDurationMs, renewDeadlineMs, retryPeriodMs } = this.#o;
     return { leaseDurationMs, renewDeadlineMs, retryPeriodMs };
@@ -114,8 +120,11 @@ export class LeaderElector {
     this.#schedule(0);
   }
 
-  /** Stops campaigning; stops leading and releases the Lease if held. */
-  async stop(): Promise<void> {
+  /**
+   * Stops campaigning and leading; releases the Lease if held, unless `release: false` (a process
+   * that must not touch the Lease any more; followers then wait for it to expire).
+   */
+  async stop(options: { readonly release?: boolean } = {}): Promise<void> {
     if (!this.#running) return;
     this.#running = false;
     this.#timer?.cancel();
@@ -123,7 +132,7 @@ export class LeaderElector {
     await this.#loop;
     const wasLeading = this.#leading !== undefined;
     this.#stepDown();
-    if (wasLeading) await this.#release();
+    if (wasLeading && options.release !== false) await this.#release();
   }
 
   #schedule(ms: number): void {
@@ -151,6 +160,7 @@ export class LeaderElector {
   }
 
   #renewed(sentAt: number): void {
+    this.#lastRenewSentAt = sentAt;
     const leading = this.#leading;
     if (leading !== undefined) {
       leading.renewedSentAt = sentAt;
