@@ -115,9 +115,9 @@ export class Manager {
       },
       onStoppedLeading: () => {
         this.#o.onLeaderChange?.(false);
-        this.#transition = this.#transition.then(() =>
-          this.#stopControllers(leaseDurationMs - renewDeadlineMs),
-        );
+        // At once, not after a start still in progress: stop() also aborts a start waiting for sync.
+        const stopping = this.#stopControllers(leaseDurationMs - renewDeadlineMs);
+        this.#transition = this.#transition.then(() => stopping);
       },
     });
   }
@@ -154,6 +154,7 @@ export class Manager {
 
   async #startControllers(): Promise<void> {
     if (this.#state !== "running") return;
+    if (this.elector !== undefined && !this.elector.isLeader) return;
     await Promise.all(
       this.#controllers.map((c) =>
         c
