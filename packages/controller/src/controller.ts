@@ -72,7 +72,7 @@ export interface ControllerOptions<T extends KubernetesObject> {
   readonly errorPolicy?: ErrorPolicy<T>;
   /** Workers reconciling different keys at once (default 1). */
   readonly concurrency?: number;
-  /** Events of one key within this many ms are reconciled once (default 0: at once). */
+  /** Reconcile a key this many ms after its first event; later events of the key meanwhile join that reconcile (default 0: at once). */
   readonly debounceMs?: number;
   /** Every this many ms every cached primary object is reconciled (default 0: never). */
   readonly resyncPeriodMs?: number;

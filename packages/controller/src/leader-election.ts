@@ -2,7 +2,7 @@
  * Leader election on a `coordination.k8s.io/v1` Lease, with client-go's semantics.
  *
  * Contract:
- * - Candidates try to acquire the Lease every `retryPeriodMs` (default 2 s). A Lease held by another
+ * - Candidates try to acquire the Lease every `retryPeriodMs` (default 2 s, plus up to 20% jitter). A Lease held by another
  *   identity counts as expired only `leaseDurationMs` (default 15 s) after this candidate last saw
  *   its record change, measured on this candidate's monotonic clock — never from the timestamps
  *   the holder wrote (another node's clock may be skewed).
@@ -156,7 +156,10 @@ export class LeaderElector {
     if (this.#attempt === attempt) this.#attempt = undefined;
     if (!this.#running) return;
     if (ok && !attempt.signal.aborted) this.#renewed(sentAt);
-    this.#schedule(this.#o.retryPeriodMs);
+    // Followers retry with up to 20% jitter so candidates started together spread out; the leader
+    // renews on the period.
+    const jitter = this.#leading === undefined ? this.#o.retryPeriodMs * 0.2 * Math.random() : 0;
+    this.#schedule(this.#o.retryPeriodMs + jitter);
   }
 
   #renewed(sentAt: number): void {

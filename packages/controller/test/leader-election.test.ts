@@ -144,7 +144,7 @@ describe("LeaderElector (fake time)", () => {
     expect(leader.e.isLeader).toBe(true);
     await leader.e.stop();
     expect(leases.lease?.spec?.holderIdentity).toBe("");
-    await run(clock, 2_100);
+    await run(clock, 2_500);
     expect(follower.e.isLeader).toBe(true);
     await follower.e.stop();
   });
