@@ -75,7 +75,7 @@ async function main(): Promise<void> {
       console.log(leading ? `${identity} leads` : `${identity} stopped leading`);
     },
   });
-  const controller = manager.add(
+  manager.add(
     createWebAppController({
       kube,
       ...(values.namespace !== undefined || stopServer ? { namespace } : {}),
@@ -98,17 +98,13 @@ async function main(): Promise<void> {
   });
   await manager.start();
   if (values.once && stopServer) {
-    await waitForAvailableCondition(kube, namespace, controller.name);
+    await waitForReconciled(kube, namespace);
     await shutdown();
   }
 }
 
 /** Follows the sample through a watch until its status reports the Reconciled condition. */
-async function waitForAvailableCondition(
-  kube: KubeClient,
-  namespace: string,
-  _controller: string,
-): Promise<void> {
+async function waitForReconciled(kube: KubeClient, namespace: string): Promise<void> {
   const apps = webApps(kube);
   const fieldSelector = "metadata.name=hello";
   const list = await apps.list({ namespace, fieldSelector });

@@ -85,90 +85,97 @@ function serviceFor(app: WebApp): ApplyConfiguration<coreV1.Service> {
   };
 }
 
+/** What the reconcile steps share. */
+interface Context {
+  readonly options: WebAppOperatorOptions;
+  readonly apps: ReturnType<typeof webApps>;
+  readonly deployments: ReturnType<KubeClient["resource"]>;
+  readonly services: ReturnType<KubeClient["resource"]>;
+}
+
+function statusFor(app: WebApp, ready: number): WebAppStatus {
+  const replicas = app.spec.replicas ?? 1;
+  const generation = app.metadata?.generation;
+  const observed = generation !== undefined ? { observedGeneration: generation } : {};
+  let conditions = setCondition(app.status?.conditions, {
+    type: "Reconciled",
+    status: "True",
+    reason: "Applied",
+    message: "Deployment and Service are applied",
+    ...observed,
+  });
+  conditions = setCondition(conditions, {
+    type: "Available",
+    status: ready >= replicas ? "True" : "False",
+    reason: ready >= replicas ? "MinimumReplicasAvailable" : "ReplicasUnavailable",
+    message: `${ready}/${replicas} replicas available`,
+    ...observed,
+  });
+  return { readyReplicas: ready, conditions, ...observed };
+}
+
+/** Applies the Deployment and the Service, then the status. */
+async function applyWebApp(ctx: Context, app: WebApp, signal: AbortSignal): Promise<undefined> {
+  const write = { fieldManager: FIELD_MANAGER, force: true, namespace: app.metadata?.namespace, signal };
+  const deployments = ctx.options.kube.resource("apps/v1", "Deployment");
+  const deployment = await deployments.apply(deploymentFor(app), write);
+  await ctx.options.kube.resource("v1", "Service").apply(serviceFor(app), write);
+  const ready = deployment.status?.availableReplicas ?? 0;
+  await applyStatus(ctx.apps, app, statusFor(app, ready), { fieldManager: FIELD_MANAGER, signal });
+  ctx.options.events?.emit(app, {
+    type: "Normal",
+    reason: "Reconciled",
+    action: "Apply",
+    note: `${ready}/${app.spec.replicas ?? 1} replicas available`,
+  });
+  return undefined;
+}
+
+/** The finalizer's cleanup: deletes the Deployment and the Service. */
+async function cleanupWebApp(ctx: Context, app: WebApp, signal: AbortSignal): Promise<void> {
+  await ctx.options.beforeCleanup?.(app);
+  const name = app.metadata?.name ?? "";
+  const namespace = app.metadata?.namespace;
+  for (const client of [ctx.deployments, ctx.services]) {
+    try {
+      await client.delete(name, { namespace, signal });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+  ctx.options.events?.emit(app, {
+    type: "Normal",
+    reason: "CleanedUp",
+    action: "Delete",
+    note: "Deployment and Service deleted",
+  });
+}
+
 export function createWebAppController(options: WebAppOperatorOptions): Controller<WebApp> {
   const { kube } = options;
-  const apps = webApps(kube);
-  const deployments = kube.resource("apps/v1", "Deployment");
-  const services = kube.resource("v1", "Service");
-  const write = { fieldManager: FIELD_MANAGER, force: true } as const;
-
-  const apply = async (app: WebApp, signal: AbortSignal): Promise<undefined> => {
-    const namespace = app.metadata?.namespace;
-    const deployment = await deployments.apply(deploymentFor(app), { ...write, namespace, signal });
-    await services.apply(serviceFor(app), { ...write, namespace, signal });
-    const replicas = app.spec.replicas ?? 1;
-    const ready = deployment.status?.availableReplicas ?? 0;
-    const generation = app.metadata?.generation;
-    let conditions = setCondition(app.status?.conditions, {
-      type: "Reconciled",
-      status: "True",
-      reason: "Applied",
-      message: "Deployment and Service are applied",
-      ...(generation !== undefined ? { observedGeneration: generation } : {}),
-    });
-    conditions = setCondition(conditions, {
-      type: "Available",
-      status: ready >= replicas ? "True" : "False",
-      reason: ready >= replicas ? "MinimumReplicasAvailable" : "ReplicasUnavailable",
-      message: `${ready}/${replicas} replicas available`,
-      ...(generation !== undefined ? { observedGeneration: generation } : {}),
-    });
-    const status: WebAppStatus = {
-      readyReplicas: ready,
-      conditions,
-      ...(generation !== undefined ? { observedGeneration: generation } : {}),
-    };
-    await applyStatus(apps, app, status, { fieldManager: FIELD_MANAGER, signal });
-    options.events?.emit(app, {
-      type: "Normal",
-      reason: "Reconciled",
-      action: "Apply",
-      note: `${ready}/${replicas} replicas available`,
-    });
-    return undefined;
+  const ctx: Context = {
+    options,
+    apps: webApps(kube),
+    deployments: kube.resource("apps/v1", "Deployment"),
+    services: kube.resource("v1", "Service"),
   };
-
-  const cleanup = async (app: WebApp, signal: AbortSignal) => {
-    await options.beforeCleanup?.(app);
-    const name = app.metadata?.name ?? "";
-    const namespace = app.metadata?.namespace;
-    for (const client of [deployments, services] as const) {
-      try {
-        await client.delete(name, { namespace, signal });
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-      }
-    }
-    options.events?.emit(app, {
-      type: "Normal",
-      reason: "CleanedUp",
-      action: "Delete",
-      note: "Deployment and Service deleted",
-    });
-  };
-
   return new Controller<WebApp>({
     name: "webapp",
     kube,
-    resource: apps,
+    resource: ctx.apps,
     ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
     predicates: [generationChanged()],
-    owns: [{ resource: deployments }, { resource: services }],
+    owns: [{ resource: ctx.deployments }, { resource: ctx.services }],
     concurrency: options.concurrency ?? 2,
     ...(options.logger ? { logger: options.logger } : {}),
     ...options.controller,
     reconcile: async ({ object, signal }) => {
       if (object === undefined) return Action.done();
-      return withFinalizer(
-        apps,
-        object,
-        FINALIZER,
-        {
-          apply: (app) => apply(app, signal),
-          cleanup: (app) => cleanup(app, signal),
-        },
-        signal,
-      );
+      const handlers = {
+        apply: (app: WebApp) => applyWebApp(ctx, app, signal),
+        cleanup: (app: WebApp) => cleanupWebApp(ctx, app, signal),
+      };
+      return withFinalizer(ctx.apps, object, FINALIZER, handlers, signal);
     },
   });
 }
