@@ -225,6 +225,54 @@ describe("leader election", () => {
     expect(e.verify()).toEqual([]);
   });
 
+  it("SIGTERM: stops taking work, lets the in-flight reconcile finish, then releases the Lease", async () => {
+    const lease = uniqueName("lease");
+    const order: string[] = [];
+    const inFlight = deferred();
+    const release = deferred();
+    const manager = new Manager({
+      kube,
+      logger: silentLogger,
+      leaderElection: { name: lease, namespace: ns, identity: "sig", ...TIMING },
+    });
+    manager.add(
+      new Controller({
+        name: "sig",
+        kube,
+        resource: kube.resource("v1", "ConfigMap"),
+        namespace: ns,
+        logger: silentLogger,
+        informers: manager.informers,
+        reconcile: async ({ name }) => {
+          if (name !== "cm-0") return undefined;
+          inFlight.resolve();
+          await release.promise;
+          order.push("reconcile finished");
+          return undefined;
+        },
+      }),
+    );
+    const stopped = deferred();
+    const detach = manager.handleSignals(() => stopped.resolve());
+    try {
+      await manager.start();
+      await inFlight.promise;
+      process.emit("SIGTERM");
+      expect(manager.controllers[0]?.running).toBe(false);
+      const leases = kube.resource("coordination.k8s.io/v1", "Lease");
+      expect((await leases.get(lease, { namespace: ns })).spec?.holderIdentity).toBe("sig");
+      release.resolve();
+      await stopped.promise;
+      order.push("stopped");
+      expect(order).toEqual(["reconcile finished", "stopped"]);
+      expect((await leases.get(lease, { namespace: ns })).spec?.holderIdentity).toBe("");
+    } finally {
+      detach();
+      release.resolve();
+      await manager.stop();
+    }
+  });
+
   describe.runIf(targetKind === "reference")("with the leader's requests faulted", () => {
     const leaseUpdates = { resource: "leases", verb: "update" } as const;
 

@@ -143,8 +143,10 @@ export class Manager {
     if (this.#state === "new") this.#state = "stopped";
     if (this.#state !== "running") return;
     this.#state = "stopping";
+    // Stop taking work at once; a start still queued sees the state and does nothing.
+    const stopping = this.#stopControllers(this.#o.shutdownDeadlineMs ?? 10_000);
     await this.#transition;
-    await this.#stopControllers(this.#o.shutdownDeadlineMs ?? 10_000);
+    await stopping;
     await this.elector?.stop();
     await this.#transition;
     await this.#stopControllers(0);
