@@ -257,6 +257,14 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
       if (key === undefined) return;
       try {
         await this.#reconcileKey(run, key);
+      } catch (err) {
+        // Only a throwing error policy or metrics backend gets here; the worker carries on.
+        this.#logger.error("handling a reconcile result failed", {
+          controller: this.name,
+          key,
+          error: String(err),
+        });
+        run.queue.addRateLimited(key);
       } finally {
         run.queue.done(key);
       }
