@@ -1,10 +1,12 @@
 import type { ApplyConfiguration, ApplyConflictError, ApplyResult } from "@kubesdk/apply";
+// A `Status` may be returned instead of an object (e.g. by a delete that completed at once).
 import type {
   autoscalingV1,
   GroupVersionKind,
   KubernetesList,
   KubernetesObject,
   metaV1,
+  Status,
 } from "@kubesdk/models";
 import type { ApiRequest } from "@kubesdk/transport";
 import { type ApplyOptions, applyObject } from "./apply-call.js";
@@ -25,8 +27,7 @@ import type { ResourceTarget } from "./resource-target.js";
 import { SubresourceClient } from "./subresource-client.js";
 import { TableClient, type TableOptions } from "./table-client.js";
 
-/** A `Status` returned instead of an object (e.g. by a delete that completed at once). */
-export type Status = metaV1.Status;
+export type { Status };
 
 /** True when a delete answered with a Status rather than the (still present) object. */
 export function isStatus(value: unknown): value is Status {

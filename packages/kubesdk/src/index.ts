@@ -9,19 +9,11 @@
 // `eventsV1.Event`). Each exported name means one thing; scripts/api checks that.
 
 export * from "@kubesdk/apply";
-// Names two packages export with different meanings (see api/ and `pnpm api:count`); until those
-// packages rename theirs, the facade picks the client's, and `Status` is meta/v1 Status.
-export type { ListPage, ResourceTarget } from "@kubesdk/client";
 export * from "@kubesdk/client";
+export * from "@kubesdk/controller";
 export * from "@kubesdk/informer";
-export type { Status } from "@kubesdk/models";
 export * from "@kubesdk/models";
 export * from "@kubesdk/transport";
-
-// --- Controller runtime -----------------------------------------------------------------------
-// @kubesdk/controller (being written in parallel) is re-exported here once it lands:
-// export * from "@kubesdk/controller";
-// ----------------------------------------------------------------------------------------------
 
 export {
   Kube,

@@ -1,7 +1,8 @@
-import type { metaV1 } from "@kubesdk/models";
+// The `meta/v1 Status` body the API server sends for every failure (and some successes): the
+// models' type, re-exported so every package means the same thing by `Status`.
+import type { metaV1, Status } from "@kubesdk/models";
 
-/** The `meta/v1 Status` body the API server sends for every failure (and some successes). */
-export type Status = metaV1.Status;
+export type { Status };
 /** One reason a request failed, as listed in `Status.details.causes`. */
 export type StatusCause = metaV1.StatusCause;
 /** `Status.details`: what the failure was about, plus machine-readable causes. */

@@ -1,0 +1,75 @@
+// Public surface of @kubesdk/controller: work queue, controllers, leader election, events, helpers.
+
+export { type Clock, FakeClock, systemClock, type Timer } from "./clock.js";
+export {
+  type ConditionInput,
+  type ConditionStatus,
+  findCondition,
+  isConditionTrue,
+  removeCondition,
+  setCondition,
+} from "./conditions.js";
+export {
+  Controller,
+  type ControllerOptions,
+  type OwnsDeclaration,
+  type WatchDeclaration,
+} from "./controller.js";
+export { ControllerError, type ControllerErrorCode } from "./errors.js";
+export { type EventInput, EventRecorder, type EventRecorderOptions } from "./events.js";
+export {
+  addFinalizer,
+  type FinalizerHandlers,
+  hasFinalizer,
+  isBeingDeleted,
+  removeFinalizer,
+  withFinalizer,
+} from "./finalizers.js";
+export type { WatchScope } from "./informer-source.js";
+export {
+  LEADER_ELECTION_DEFAULTS,
+  type LeaderCallbacks,
+  type LeaderElectionOptions,
+  LeaderElector,
+} from "./leader-election.js";
+export { Manager, type ManagerOptions, type ManagerStatus } from "./manager.js";
+export { PrometheusMetrics } from "./metrics.js";
+export type { ControllerMetrics, ReconcileResult } from "./metrics-api.js";
+export { type OperationsServer, serveOperations } from "./operations.js";
+export {
+  controllerOf,
+  controllerReference,
+  setControllerReference,
+} from "./owner-references.js";
+export {
+  allOf,
+  annotationsChanged,
+  anyOf,
+  type CacheEvent,
+  generationChanged,
+  labelsChanged,
+  type Predicate,
+  resourceVersionChanged,
+} from "./predicates.js";
+export {
+  defaultRateLimiter,
+  ExponentialBackoffRateLimiter,
+  MaxOfRateLimiter,
+  type RateLimiter,
+  TokenBucketRateLimiter,
+} from "./rate-limiter.js";
+export {
+  Action,
+  consoleLogger,
+  type ErrorPolicy,
+  keyOf,
+  type Logger,
+  type ReconcileAction,
+  type ReconcileRequest,
+  type Reconciler,
+  silentLogger,
+  splitKey,
+} from "./reconcile.js";
+export { applyStatus } from "./status.js";
+export type { KeyMapper } from "./watches.js";
+export { WorkQueue, type WorkQueueMetrics, type WorkQueueOptions } from "./work-queue.js";

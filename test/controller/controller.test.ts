@@ -1,0 +1,128 @@
+/**
+ * Controller behaviour against a server: watched resources mapped to keys by the user, the last
+ * known state of a deleted object, the error policy's rate-limited requeue, concurrency without
+ * one key in two workers, and two controllers on one client sharing one informer.
+ */
+import type { KubeClient } from "@kubesdk/client";
+import { Action, Controller, Manager, silentLogger } from "@kubesdk/controller";
+import type { coreV1 } from "@kubesdk/models";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTarget, type TestTarget } from "../support/target.js";
+import { clientOf, createNamespace, deferred } from "./support.js";
+
+describe("controller", () => {
+  let t: TestTarget;
+  let kube: KubeClient;
+
+  beforeAll(async () => {
+    t = await startTarget();
+    kube = await clientOf(t);
+  });
+
+  afterAll(async () => {
+    await kube?.close();
+    await t?.close();
+  });
+
+  it("maps a watched resource to keys, passes the last known state of a deleted object, retries errors rate-limited", async () => {
+    const ns = await createNamespace(kube, "ctl");
+    const cms = kube.resource("v1", "ConfigMap");
+    const seen: string[] = [];
+    const gone = deferred<coreV1.ConfigMap | undefined>();
+    const retried = deferred<number>();
+    let failures = 0;
+    const controller = new Controller({
+      name: "cm",
+      kube,
+      resource: cms,
+      namespace: ns,
+      logger: silentLogger,
+      // A Secret labelled for=<name> wakes the ConfigMap of that name.
+      watches: [
+        {
+          resource: kube.resource("v1", "Secret"),
+          map: (s: coreV1.Secret) => (s.metadata?.labels?.for ? [`${ns}/${s.metadata.labels.for}`] : []),
+        },
+      ],
+      reconcile: ({ key, object, lastKnown, retries }) => {
+        seen.push(`${key}:${object ? "present" : "gone"}`);
+        if (key.endsWith("/flaky") && object) {
+          if (failures++ < 2) throw new Error("not yet");
+          retried.resolve(retries);
+        }
+        if (key.endsWith("/doomed") && !object) gone.resolve(lastKnown);
+        return Action.done();
+      },
+    });
+    const manager = new Manager({ kube, logger: silentLogger });
+    manager.add(controller);
+    await manager.start();
+    try {
+      await cms.create({ metadata: { name: "flaky" } }, { namespace: ns });
+      expect(await retried.promise).toBe(2);
+
+      await cms.create({ metadata: { name: "doomed", labels: { keep: "me" } } }, { namespace: ns });
+      await cms.delete("doomed", { namespace: ns });
+      const last = await gone.promise;
+      expect(last?.metadata?.labels).toEqual({ keep: "me" });
+
+      await cms.create({ metadata: { name: "target" } }, { namespace: ns });
+      const before = seen.filter((s) => s === `${ns}/target:present`).length;
+      const woke = deferred();
+      const check = () =>
+        seen.filter((s) => s === `${ns}/target:present`).length > before
+          ? woke.resolve()
+          : setImmediate(check);
+      await kube
+        .resource("v1", "Secret")
+        .create({ metadata: { name: "s", labels: { for: "target" } } }, { namespace: ns });
+      check();
+      await woke.promise;
+    } finally {
+      await manager.stop();
+    }
+  });
+
+  it("at concurrency 4 never reconciles one key in two workers, and two controllers share one informer", async () => {
+    const ns = await createNamespace(kube, "ctl");
+    const cms = kube.resource("v1", "ConfigMap");
+    for (let i = 0; i < 8; i++)
+      await cms.create({ metadata: { name: `c${i}` }, data: { v: "0" } }, { namespace: ns });
+    const active = new Set<string>();
+    const overlaps: string[] = [];
+    let maxParallel = 0;
+    let reconciles = 0;
+    const enough = deferred();
+    const make = (name: string) =>
+      new Controller({
+        name,
+        kube,
+        resource: cms,
+        namespace: ns,
+        concurrency: 4,
+        resyncPeriodMs: 20,
+        logger: silentLogger,
+        reconcile: async ({ key }) => {
+          const id = `${name}:${key}`;
+          if (active.has(id)) overlaps.push(id);
+          active.add(id);
+          maxParallel = Math.max(maxParallel, [...active].filter((a) => a.startsWith(name)).length);
+          await cms.get(key.split("/")[1] as string, { namespace: ns });
+          active.delete(id);
+          if (++reconciles >= 200) enough.resolve();
+          return undefined;
+        },
+      });
+    const a = make("a");
+    const b = make("b");
+    await Promise.all([a.start(), b.start()]);
+    try {
+      await enough.promise;
+      expect(a.primary).toBe(b.primary);
+      expect(overlaps).toEqual([]);
+      expect(maxParallel).toBeGreaterThan(1);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+});
