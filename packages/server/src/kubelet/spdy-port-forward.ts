@@ -55,7 +55,8 @@ function forward(
     const hook = runtime.options.portForward;
     upstream = hook?.({ namespace: target.namespace, pod: target.pod, object }, port) ?? new PassThrough();
   } catch (err) {
-    return fail(err instanceof Error ? err.message : String(err));
+    fail(err instanceof Error ? err.message : String(err));
+    return;
   }
   data.pipe(upstream);
   upstream.pipe(data);

@@ -174,7 +174,10 @@ export class SpdySession extends EventEmitter<{ stream: [SpdyStream]; close: [] 
   }
 
   #write(frame: Buffer, callback?: () => void): void {
-    if (this.#closed) return callback?.();
+    if (this.#closed) {
+      callback?.();
+      return;
+    }
     if (this.#outQueued === 0) {
       if (this.#transport.write(frame) || callback === undefined) callback?.();
       else this.#transport.once("drain", callback);
@@ -202,7 +205,10 @@ export class SpdySession extends EventEmitter<{ stream: [SpdyStream]; close: [] 
 
   /** Sends data (split into frames of at most 64 KiB); `callback` runs once the transport takes it. */
   writeData(id: number, flags: number, data: Buffer, callback: (error?: Error | null) => void): void {
-    if (this.#closed) return callback(new Error("SPDY connection closed"));
+    if (this.#closed) {
+      callback(new Error("SPDY connection closed"));
+      return;
+    }
     for (let at = 0; at < data.length - MAX_DATA_FRAME; at += MAX_DATA_FRAME)
       this.#write(dataFrame(id, 0, data.subarray(at, at + MAX_DATA_FRAME)));
     const last =
