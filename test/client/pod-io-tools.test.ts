@@ -111,7 +111,6 @@ describe("pod copy", () => {
     expect((err as PodIoError).code).toBe("COPY_FAILED");
     expect(existsSync(join(out, "..", "escaped.txt"))).toBe(false);
   });
-
 });
 
 describe.runIf(targetKind === "reference")("pod tool helpers", () => {
