@@ -10,8 +10,8 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { markRunning } from "../support/kubelet.js";
 import { kubectlFor } from "../support/kubectl.js";
+import { markRunning } from "../support/kubelet.js";
 import { createPod, podSuite } from "./pod-io-support.js";
 
 /** Starts `kubectl port-forward` and resolves with the local port it reports. */

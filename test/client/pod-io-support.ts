@@ -25,12 +25,12 @@ let activeSuite: { t: TestTarget; kubelet: TestKubelet | undefined } | undefined
  * Starts the target with `options` (pod hooks), a namespace and a client for it. On a real
  * kube-apiserver the hooks run in a test kubelet (the same pod runtime behind a kubelet endpoint).
  */
-export function podSuite(prefix: string, options: StartOptions = {}): PodSuite {
-  let state: PodSuite | undefined;
+export function podSuite(prefix: string, options: StartOptions = {}, withKubelet = true): PodSuite {
+  let state: (Omit<PodSuite, "pods"> & { pods: PodRuntime | undefined }) | undefined;
   let kubelet: TestKubelet | undefined;
   beforeAll(async () => {
     const t = await startTarget(options);
-    if (t.kind === "real") kubelet = await startTestKubelet(t, options.pods);
+    if (t.kind === "real" && withKubelet) kubelet = await startTestKubelet(t, options.pods);
     activeSuite = { t, kubelet };
     const admin = await clientFor(t);
     const ns = await createNamespace(admin, prefix);
@@ -42,9 +42,12 @@ export function podSuite(prefix: string, options: StartOptions = {}): PodSuite {
         if (!isAlreadyExists(e)) throw e;
       });
     await admin.close();
-    const pods = t.reference?.pods ?? kubelet?.endpoint.runtime;
-    if (pods === undefined) throw new Error("no pod runtime");
-    state = { t, ns, pods, kube: await clientFor(t, ns, { transport: { retries: false } }) };
+    state = {
+      t,
+      ns,
+      pods: runtimeOf(t, kubelet),
+      kube: await clientFor(t, ns, { transport: { retries: false } }),
+    };
   });
   afterAll(async () => {
     await state?.kube.close();
@@ -66,7 +69,10 @@ export function podSuite(prefix: string, options: StartOptions = {}): PodSuite {
       return current().ns;
     },
     get pods() {
-      return current().pods;
+      const pods = current().pods;
+      if (pods === undefined)
+        throw new Error("this suite has no pod runtime (no kubelet on the real apiserver)");
+      return pods;
     },
   };
 }
