@@ -45,7 +45,7 @@ export function podSuite(prefix: string, options: StartOptions = {}, withKubelet
     state = {
       t,
       ns,
-      pods: runtimeOf(t, kubelet),
+      pods: t.reference?.pods ?? kubelet?.endpoint.runtime,
       kube: await clientFor(t, ns, { transport: { retries: false } }),
     };
   });

@@ -3,7 +3,7 @@
  * kubectl port-forward tunnel) use, driven by a minimal client written here from the frame layout.
  */
 import { Duplex, PassThrough } from "node:stream";
-import { constants, createDeflate, createInflate } from "node:zlib";
+import { constants, createDeflate, createInflate, type Deflate, type Inflate } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { SPDY3_DICTIONARY } from "../../packages/server/src/kubelet/spdy-dictionary.js";
 import {
@@ -19,7 +19,7 @@ import {
 } from "../../packages/server/src/kubelet/spdy-frames.js";
 import { SpdySession, type SpdyStream } from "../../packages/server/src/kubelet/spdy-session.js";
 
-function zlibBlock(z: ReturnType<typeof createDeflate>, input: Buffer): Promise<Buffer> {
+function zlibBlock(z: Deflate | Inflate, input: Buffer): Promise<Buffer> {
   const out: Buffer[] = [];
   const onData = (c: Buffer) => out.push(c);
   z.on("data", onData);
