@@ -15,8 +15,10 @@ import { markRunning } from "../support/kubelet.js";
 import { createPod, podSuite } from "./pod-io-support.js";
 
 /** Starts `kubectl port-forward` and resolves with the local port it reports. */
-function portForward(kubeconfig: string, ns: string, pod: string, port: number) {
-  const child = spawn("kubectl", ["--kubeconfig", kubeconfig, "-n", ns, "port-forward", pod, `:${port}`]);
+function portForward(kubeconfig: string, ns: string, pod: string, port: number, env: Record<string, string>) {
+  const child = spawn("kubectl", ["--kubeconfig", kubeconfig, "-n", ns, "port-forward", pod, `:${port}`], {
+    env: { ...process.env, ...env },
+  });
   const local = new Promise<number>((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (c: Buffer) => {
@@ -57,9 +59,19 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-describe("kubectl pod I/O", () => {
-  const s = podSuite("kubectl-pods");
-  const kubectl = kubectlFor(() => s.t.kubeconfigPath);
+// kubectl speaks WebSockets by default (exec: v5.channel.k8s.io; port-forward: SPDY tunnelled in
+// WebSocket messages) and SPDY/3.1 upgrades when told to (or when the WebSocket upgrade fails).
+const transports = [
+  { name: "WebSocket", env: {} },
+  {
+    name: "SPDY/3.1",
+    env: { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: "false", KUBECTL_PORT_FORWARD_WEBSOCKETS: "false" },
+  },
+];
+
+describe.each(transports)("kubectl pod I/O over $name", ({ name, env }) => {
+  const s = podSuite(`kubectl-${name === "WebSocket" ? "ws" : "spdy"}`);
+  const kubectl = kubectlFor(() => s.t.kubeconfigPath, undefined, env);
   const inNs = (...args: string[]) => kubectl("-n", s.ns, ...args);
 
   it("kubectl logs reads the log and its tail", async () => {
@@ -80,7 +92,7 @@ describe("kubectl pod I/O", () => {
   });
 
   it("kubectl port-forward forwards a local port to the pod", async () => {
-    const { child, local } = portForward(s.t.kubeconfigPath, s.ns, "web", 9000);
+    const { child, local } = portForward(s.t.kubeconfigPath, s.ns, "web", 9000, env);
     try {
       const port = await local;
       expect(await roundTrip(port, "ping through kubectl")).toBe("ping through kubectl");

@@ -20,7 +20,7 @@ import type { PodRuntimeOptions } from "../pods/types.js";
 import { createCertificateAuthority } from "../tls.js";
 import { serveSpdyProcess } from "./spdy-exec.js";
 import { serveSpdyPortForward } from "./spdy-port-forward.js";
-import { SpdySession } from "./spdy-session.js";
+import { acceptSpdy, EXEC_PROTOCOL, PORT_FORWARD_PROTOCOL, processSetup } from "./spdy-upgrade.js";
 
 const LOGS = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)$/;
 const STREAMS = /^\/(exec|attach)\/([^/]+)\/([^/]+)\/([^/]+)$|^\/(portForward)\/([^/]+)\/([^/]+)$/;
@@ -30,8 +30,6 @@ const KUBELET_FLAGS = [
   ["output", "stdout"],
   ["error", "stderr"],
 ] as const;
-const EXEC_PROTOCOL = "v4.channel.k8s.io";
-const PORT_FORWARD_PROTOCOL = "portforward.k8s.io";
 
 export interface KubeletEndpointOptions {
   /** The pod hooks (as for `startServer({ pods })`). */
@@ -150,48 +148,19 @@ async function upgrade(
       webSockets(req, socket, head);
       return;
     }
-    const offered = String(req.headers["x-stream-protocol-version"] ?? "")
-      .split(",")
-      .map((p) => p.trim());
-    const protocol = sub === "portforward" ? PORT_FORWARD_PROTOCOL : EXEC_PROTOCOL;
-    if (!offered.includes(protocol))
-      throw new Error(
-        `unable to upgrade: unable to negotiate protocol: client supports ${offered}, server supports ${protocol}`,
-      );
-    const setup =
-      sub === "portforward" ? undefined : spdySetup(runtime, sub, ns, pod, container as string, q);
-    socket.write(
-      `HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: ${protocol}\r\n\r\n`,
-    );
-    if (head.length > 0) socket.unshift(head);
-    const session = new SpdySession(socket);
-    if (setup === undefined) serveSpdyPortForward(runtime, session, { namespace: ns, pod });
-    else serveSpdyProcess(runtime, session, setup);
+    if (sub === "portforward") {
+      serveSpdyPortForward(runtime, acceptSpdy(req, socket, head, PORT_FORWARD_PROTOCOL), {
+        namespace: ns,
+        pod,
+      });
+      return;
+    }
+    const setup = processSetup(runtime, sub, ns, pod, container ?? null, q, true);
+    serveSpdyProcess(runtime, acceptSpdy(req, socket, head, EXEC_PROTOCOL), setup);
   } catch (err) {
     const { code, body } = statusBody(err);
     socket.end(
       `HTTP/1.1 ${code} Error\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
-}
-
-function spdySetup(
-  runtime: PodRuntime,
-  sub: "exec" | "attach",
-  ns: string,
-  pod: string,
-  container: string,
-  q: URLSearchParams,
-) {
-  const flag = (name: string) => q.get(name) === "1" || q.get(name) === "true";
-  const tty = flag("tty");
-  return {
-    kind: sub,
-    ref: runtime.resolve(ns, pod, container),
-    command: q.getAll("command"),
-    tty,
-    stdin: flag("input"),
-    stdout: flag("output"),
-    stderr: flag("error") && !tty,
-  };
 }

@@ -10,6 +10,7 @@ import { errors, StatusError } from "../api/status.js";
 import { type AuthSettings, authenticate, authorize } from "../http/auth.js";
 import { serveSpdyPortForward } from "../kubelet/spdy-port-forward.js";
 import { SpdySession } from "../kubelet/spdy-session.js";
+import { isSpdyUpgrade, serveApiSpdyUpgrade } from "../kubelet/spdy-upgrade.js";
 import { servePortForward } from "./port-forward.js";
 import { serveProcess } from "./process.js";
 import type { PodRuntime } from "./runtime.js";
@@ -31,6 +32,11 @@ export function podUpgradeHandler(runtime: PodRuntime, auth: AuthSettings) {
   });
   return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     try {
+      // --- kubelet hook: SPDY/3.1 upgrades (kubectl's fallback) are served by the SPDY code ---
+      if (isSpdyUpgrade(req)) {
+        serveApiSpdyUpgrade(runtime, auth, req, socket, head);
+        return;
+      }
       const accept = prepare(runtime, auth, req);
       if (String(req.headers["sec-websocket-protocol"] ?? "").includes(SPDY_TUNNEL_PROTOCOL)) {
         delete req.headers["sec-websocket-protocol"];
