@@ -61,7 +61,7 @@ function stop(child: ChildProcess): Promise<void> {
 
 // kubectl speaks WebSockets by default (exec: v5.channel.k8s.io; port-forward: SPDY tunnelled in
 // WebSocket messages) and SPDY/3.1 upgrades when told to (or when the WebSocket upgrade fails).
-const transports = [
+const transports: { name: string; env: Record<string, string> }[] = [
   { name: "WebSocket", env: {} },
   {
     name: "SPDY/3.1",
