@@ -131,9 +131,9 @@ describe("pod exec and attach", () => {
   });
 });
 
-// Reference-only: when a kubelet drops the SPDY connection, kube-apiserver's translator reads the
-// missing error stream as success and ends the client's WebSocket with a Success Status, so only a
-// server that owns the WebSocket itself can show the client's handling of a dropped stream.
+// Reference-only: when the kubelet side drops the SPDY connection mid-output, kube-apiserver's
+// translator does not end the client's WebSocket (observed: still open after 30 s), so only a server
+// that owns the WebSocket itself can show the client's handling of a dropped stream.
 describe.runIf(targetKind === "reference")("pod exec: a dropped stream", () => {
   const s = podSuite("podexecdrop", { pods: { exec: hooks } });
 
