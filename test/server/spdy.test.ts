@@ -174,3 +174,22 @@ describe("SPDY/3.1 server session", () => {
     expect(await ended).toBe(true);
   });
 });
+
+describe("SPDY/3.1 server session with a misbehaving peer", () => {
+  it("drops data after FIN and frames for unknown streams without failing", async () => {
+    const c = connection();
+    const opened = nextStream(c.session);
+    await c.open(1, { streamtype: "stdin" }, FLAG_FIN);
+    const stream = await opened;
+    const ended = new Promise((resolve) => stream.once("end", resolve));
+    stream.resume();
+    c.send(dataFrame(1, 0, Buffer.from("late")));
+    c.send(dataFrame(9, FLAG_FIN, Buffer.from("nobody")));
+    await ended;
+    c.send(controlFrame(FrameType.Ping, 0, words(3)));
+    expect(
+      (await c.next((f) => f.kind === "control" && f.type === FrameType.Ping)).data.readUInt32BE(0),
+    ).toBe(3);
+    c.session.destroy();
+  });
+});

@@ -47,6 +47,7 @@ export class SpdyStream extends Duplex {
   readonly headers: HeaderMap;
   readonly #session: SpdySession;
   #unacked = 0;
+  #remoteEnded = false;
 
   constructor(session: SpdySession, id: number, headers: HeaderMap) {
     super({ allowHalfOpen: true });
@@ -55,14 +56,22 @@ export class SpdyStream extends Duplex {
     this.headers = headers;
   }
 
-  /** Called by the session with data from the peer. */
+  /** Called by the session with data from the peer; data after the peer's FIN is dropped. */
   deliver(data: Buffer): void {
+    if (this.#remoteEnded || this.destroyed) return;
     this.#unacked += data.length;
     if (this.#unacked >= WINDOW_ACK_THRESHOLD) {
       this.#session.acknowledge(this.id, this.#unacked);
       this.#unacked = 0;
     }
     if (!this.push(data)) this.#session.pauseInput();
+  }
+
+  /** The peer half-closed (FIN). */
+  remoteEnd(): void {
+    if (this.#remoteEnded) return;
+    this.#remoteEnded = true;
+    this.push(null);
   }
 
   override _read(): void {
@@ -144,7 +153,9 @@ export class SpdySession extends EventEmitter<{ stream: [SpdyStream]; close: [] 
     const stream = new SpdyStream(this, id, headers);
     this.#streams.set(id, stream);
     this.#sendHeaders(FrameType.SynReply, 0, words(id), {});
-    if (frame.flags & FLAG_FIN) stream.push(null);
+    // A misbehaving peer or a consumer's mistake ends this stream, never the process.
+    stream.on("error", () => stream.destroy());
+    if (frame.flags & FLAG_FIN) stream.remoteEnd();
     this.emit("stream", stream);
   }
 
@@ -153,7 +164,7 @@ export class SpdySession extends EventEmitter<{ stream: [SpdyStream]; close: [] 
       const stream = this.#streams.get(frame.streamId);
       if (stream === undefined) return;
       if (frame.data.length > 0) stream.deliver(frame.data);
-      if (frame.flags & FLAG_FIN) stream.push(null);
+      if (frame.flags & FLAG_FIN) stream.remoteEnd();
       return;
     }
     switch (frame.type) {
