@@ -20,12 +20,17 @@ function text(stream: NodeJS.ReadableStream | null): Promise<string> {
   });
 }
 
-// Test hooks: "resize-once" reports the first terminal size; "break" drops the stream mid-output;
-// "hang" never finishes on its own.
+// Test hooks: "resize-once" reports the first terminal size; "hang" never finishes on its own;
+// "ready-hang" says "ready" first.
 async function hooks(proc: ProcessContext) {
   if (proc.command[0] === "resize-once") {
     const size = await new Promise<{ columns: number; rows: number }>((resolve) => proc.onResize(resolve));
     proc.stdout.write(`${size.columns}x${size.rows}\n`);
+    return 0;
+  }
+  if (proc.command[0] === "ready-hang") {
+    proc.stdout.write("ready\n");
+    await new Promise((resolve) => proc.signal.addEventListener("abort", resolve));
     return 0;
   }
   if (proc.command[0] === "hang") {
@@ -131,15 +136,18 @@ describe("pod exec and attach", () => {
   });
 });
 
-// Reference-only: when the kubelet side drops the SPDY connection mid-output, kube-apiserver's
-// translator does not end the client's WebSocket (observed: still open after 30 s), so only a server
-// that owns the WebSocket itself can show the client's handling of a dropped stream.
+// Reference-only: when the kubelet drops the SPDY connection mid-output, kube-apiserver's
+// translator reads the missing error stream as success and ends the client's WebSocket with a
+// Success Status (exit code 0), so only a server that owns the WebSocket itself can show the
+// client's handling of a dropped stream.
 describe.runIf(targetKind === "reference")("pod exec: a dropped stream", () => {
   const s = podSuite("podexecdrop", { pods: { exec: hooks } });
 
   it("reports a stream the server drops mid-output as STREAM_CLOSED", async () => {
     await createPod(s.kube, "shell");
-    const session = await s.kube.pods.exec("shell", ["hang"]);
+    const session = await s.kube.pods.exec("shell", ["ready-hang"]);
+    // The process runs (on a real apiserver the kubelet connection exists only after the upgrade).
+    await new Promise((resolve) => session.stdout?.once("data", resolve));
     s.pods.closeAll();
     const err = await session.done.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PodIoError);
