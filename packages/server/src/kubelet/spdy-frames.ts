@@ -5,9 +5,10 @@
  * lists with 32-bit big-endian lengths; their zlib compression lives in the session, since one
  * compression context spans all frames of a connection in each direction.
  *
- * Hand-written rather than taken from npm: the SPDY packages there (spdy, spdy-transport) are
- * unmaintained and model HTTP requests over SPDY (they expect `:method`/`:path` headers and push
- * streams), while Kubernetes uses bare streams identified by their own headers.
+ * Hand-written rather than taken from npm: the SPDY packages there (spdy, spdy-transport) implement
+ * HTTP over SPDY (requests with `:method`/`:path` headers, push streams, their own stream classes
+ * and dependencies), while Kubernetes uses bare streams named by their own headers; the subset
+ * needed here (no priorities, no server-initiated streams) is a few hundred lines.
  */
 
 export const SPDY_VERSION = 3;
