@@ -22,7 +22,9 @@ function connectOnce(port: number): Promise<void> {
 }
 
 describe("pod I/O answered by the API server", () => {
-  const s = podSuite("podapi");
+  // No kubelet: pods stay unscheduled, so a delete (eviction) removes them at once instead of
+  // waiting for a kubelet to confirm the graceful termination.
+  const s = podSuite("podapi", {}, false);
 
   it("evicts a pod, and refuses with 429 when a PodDisruptionBudget allows no disruption", async () => {
     await createPod(s.kube, "db-0", ["main"], { app: "db" });

@@ -1,36 +1,117 @@
 /**
- * kubectl's own pod I/O (logs, exec) against the reference server's pod simulation, as a check
- * that the simulated protocols are the ones real clients speak. Reason for reference-only: a bare
- * kube-apiserver has no kubelet.
+ * kubectl's own pod I/O (logs, exec, port-forward, cp), as a check that the protocols are the ones
+ * real clients speak. On the reference server it talks to the pod simulation directly; on a real
+ * kube-apiserver the apiserver proxies to the test kubelet (exec translated from WebSocket to SPDY,
+ * port-forward's SPDY tunnel unwrapped and passed through).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import { kubectlFor } from "../support/kubectl.js";
-import { startTarget, type TestTarget, targetKind, uniqueName } from "../support/target.js";
+import { markRunning } from "../support/kubelet.js";
+import { createPod, podSuite } from "./pod-io-support.js";
 
-describe.runIf(targetKind === "reference")("kubectl pod I/O against the reference server", () => {
-  let t: TestTarget;
-  const ns = uniqueName("kubectl-pods");
-  const kubectl = kubectlFor(() => t.kubeconfigPath, ns);
-  beforeAll(async () => {
-    t = await startTarget();
-    await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } });
-    const pod = { metadata: { name: "web" }, spec: { containers: [{ name: "main", image: "busybox" }] } };
-    await t.call("POST", `/api/v1/namespaces/${ns}/pods`, { body: pod });
-    t.reference?.pods.log(ns, "web", "main", "line 1", "line 2", "line 3");
+/** Starts `kubectl port-forward` and resolves with the local port it reports. */
+function portForward(kubeconfig: string, ns: string, pod: string, port: number, env: Record<string, string>) {
+  const child = spawn("kubectl", ["--kubeconfig", kubeconfig, "-n", ns, "port-forward", pod, `:${port}`], {
+    env: { ...process.env, ...env },
   });
-  afterAll(() => t.close());
+  const local = new Promise<number>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+      const m = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    let err = "";
+    child.stderr.on("data", (c: Buffer) => {
+      err += c.toString();
+    });
+    child.once("exit", (code) => reject(new Error(`kubectl port-forward exited ${code}: ${err}`)));
+  });
+  return { child, local };
+}
+
+function roundTrip(port: number, payload: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let got = "";
+    socket.on("data", (c: Buffer) => {
+      got += c.toString();
+      if (got.length >= payload.length) {
+        socket.destroy();
+        resolve(got);
+      }
+    });
+    socket.on("error", reject);
+    socket.write(payload);
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+// kubectl speaks WebSockets by default (exec: v5.channel.k8s.io; port-forward: SPDY tunnelled in
+// WebSocket messages) and SPDY/3.1 upgrades when told to (or when the WebSocket upgrade fails).
+const transports: { name: string; env: Record<string, string> }[] = [
+  { name: "WebSocket", env: {} },
+  {
+    name: "SPDY/3.1",
+    env: { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: "false", KUBECTL_PORT_FORWARD_WEBSOCKETS: "false" },
+  },
+];
+
+describe.each(transports)("kubectl pod I/O over $name", ({ name, env }) => {
+  const s = podSuite(`kubectl-${name === "WebSocket" ? "ws" : "spdy"}`);
+  const kubectl = kubectlFor(() => s.t.kubeconfigPath, undefined, env);
+  const inNs = (...args: string[]) => kubectl("-n", s.ns, ...args);
 
   it("kubectl logs reads the log and its tail", async () => {
-    expect(await kubectl("logs", "web")).toMatchObject({ code: 0, stdout: "line 1\nline 2\nline 3\n" });
-    expect((await kubectl("logs", "web", "--tail=1")).stdout).toBe("line 3\n");
+    await createPod(s.kube, "web");
+    await markRunning(s.t, s.ns, "web", ["main"]); // kubectl port-forward wants a Running pod
+    s.pods.log(s.ns, "web", "main", "line 1", "line 2", "line 3");
+    expect(await inNs("logs", "web")).toMatchObject({ code: 0, stdout: "line 1\nline 2\nline 3\n" });
+    expect((await inNs("logs", "web", "--tail=1")).stdout).toBe("line 3\n");
   });
 
   it("kubectl exec runs commands with stdin and exit codes", async () => {
-    expect(await kubectl("exec", "web", "--", "echo", "hello", "kubectl")).toMatchObject({
+    expect(await inNs("exec", "web", "--", "echo", "hello", "kubectl")).toMatchObject({
       code: 0,
       stdout: "hello kubectl\n",
     });
-    const failed = await kubectl("exec", "web", "--", "sh", "-c", "exit 7");
+    const failed = await inNs("exec", "web", "--", "sh", "-c", "exit 7");
     expect(failed.code).toBe(7);
+  });
+
+  it("kubectl port-forward forwards a local port to the pod", async () => {
+    const { child, local } = portForward(s.t.kubeconfigPath, s.ns, "web", 9000, env);
+    try {
+      const port = await local;
+      expect(await roundTrip(port, "ping through kubectl")).toBe("ping through kubectl");
+      expect(await roundTrip(port, "second connection")).toBe("second connection");
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it("kubectl cp copies a file into the pod and back", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kubesdk-kubectl-cp-"));
+    writeFileSync(join(dir, "hello.txt"), "hello from kubectl cp\n");
+    const up = await inNs("cp", join(dir, "hello.txt"), "web:/srv/hello.txt");
+    expect(up.code, up.stderr).toBe(0);
+    expect(s.pods.files(s.ns, "web", "main").get("/srv/hello.txt")?.toString()).toBe(
+      "hello from kubectl cp\n",
+    );
+    const down = await inNs("cp", "web:/srv/hello.txt", join(dir, "back.txt"));
+    expect(down.code, down.stderr).toBe(0);
+    expect(readFileSync(join(dir, "back.txt"), "utf8")).toBe("hello from kubectl cp\n");
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Container logs through `kube.pods` against the reference server's pod simulation. Reason for
- * reference-only: a bare kube-apiserver has no kubelet, so pods never run and have no logs.
+ * Container logs through `kube.pods`, on both targets: the reference server's pod simulation, and a
+ * real kube-apiserver proxying pods/log to the test kubelet's containerLogs endpoint.
  */
 import { ClientError } from "@kubesdk/client";
 import { ApiError, isNotFound, TransportError } from "@kubesdk/transport";
@@ -8,13 +8,9 @@ import { describe, expect, it } from "vitest";
 import { targetKind } from "../support/target.js";
 import { createPod, expectHandlesReleased, httpCodeOf, openTcpHandles, podSuite } from "./pod-io-support.js";
 
-describe.runIf(targetKind === "reference")("pod logs", () => {
+describe("pod logs", () => {
   const s = podSuite("podlogs");
-  const runtime = () => {
-    const pods = s.t.reference?.pods;
-    if (pods === undefined) throw new Error("reference server only");
-    return pods;
-  };
+  const runtime = () => s.pods;
 
   it("reads the whole log, the last lines, with timestamps and a byte limit", async () => {
     await createPod(s.kube, "plain");
@@ -55,21 +51,6 @@ describe.runIf(targetKind === "reference")("pod logs", () => {
     await expectHandlesReleased(baseline);
   });
 
-  it("fails a followed log with a transport error when the server drops the connection", async () => {
-    await createPod(s.kube, "dropped");
-    runtime().log(s.ns, "dropped", "main", "before");
-    const seen: string[] = [];
-    const follow = async () => {
-      for await (const line of s.kube.pods.logLines("dropped", { follow: true })) {
-        seen.push(line);
-        runtime().closeAll();
-      }
-    };
-    const err = await follow().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(TransportError);
-    expect(seen).toEqual(["before"]);
-  });
-
   it("names the container of a multi-container pod and reads the previous instance", async () => {
     await createPod(s.kube, "multi", ["app", "sidecar"]);
     runtime().log(s.ns, "multi", "sidecar", "from sidecar");
@@ -95,5 +76,27 @@ describe.runIf(targetKind === "reference")("pod logs", () => {
     expect(httpCodeOf(previous)).toBe(400);
     const both = s.kube.pods.logLines("bad", { sinceSeconds: 1, sinceTime: new Date() }).next();
     await expect(both).rejects.toBeInstanceOf(ClientError);
+  });
+});
+
+// Reference-only: kube-apiserver proxies a followed log as its own chunked response and ends it
+// cleanly when the kubelet's connection drops, so the client cannot see the drop there.
+describe.runIf(targetKind === "reference")("pod logs: a dropped connection", () => {
+  const s = podSuite("podlogsdrop");
+  const runtime = () => s.pods;
+
+  it("fails a followed log with a transport error when the server drops the connection", async () => {
+    await createPod(s.kube, "dropped");
+    runtime().log(s.ns, "dropped", "main", "before");
+    const seen: string[] = [];
+    const follow = async () => {
+      for await (const line of s.kube.pods.logLines("dropped", { follow: true })) {
+        seen.push(line);
+        runtime().closeAll();
+      }
+    };
+    const err = await follow().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(seen).toEqual(["before"]);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * Port-forward over WebSocket against the reference server's pod simulation (echo server by
- * default, a hook for other ports). Reason for reference-only: a bare kube-apiserver has no
- * kubelet to forward to.
+ * Port-forward over WebSocket (echo server by default, a hook for other ports), on both targets:
+ * the reference server's pod simulation, and a real kube-apiserver passing the WebSocket through to
+ * the test kubelet.
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
@@ -9,7 +9,6 @@ import { connect, createServer, type Server } from "node:net";
 import { type PodIoError, PortForward } from "@kubesdk/client";
 import { isNotFound } from "@kubesdk/transport";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { targetKind } from "../support/target.js";
 import { createPod, expectHandlesReleased, openTcpHandles, podSuite } from "./pod-io-support.js";
 
 const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
@@ -34,7 +33,7 @@ function roundTrip(port: number, payload: Buffer, expected = payload.length): Pr
   });
 }
 
-describe.runIf(targetKind === "reference")("pod port-forward", () => {
+describe("pod port-forward", () => {
   let upstream: Server;
   let upstreamPort = 0;
   beforeAll(async () => {

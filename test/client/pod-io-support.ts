@@ -3,9 +3,10 @@
  * defaulting to it, pods to talk to, and a count of open TCP handles to prove every socket is released.
  */
 import type { KubeClient } from "@kubesdk/client";
-import type { StartOptions } from "@kubesdk/server";
+import type { PodRuntime, StartOptions } from "@kubesdk/server";
 import { isAlreadyExists } from "@kubesdk/transport";
 import { afterAll, beforeAll, expect, vi } from "vitest";
+import { markRunning, startTestKubelet, type TestKubelet } from "../support/kubelet.js";
 import { startTarget, type TestTarget } from "../support/target.js";
 import { clientFor, createNamespace } from "./support.js";
 
@@ -13,13 +14,24 @@ export interface PodSuite {
   readonly t: TestTarget;
   readonly kube: KubeClient;
   readonly ns: string;
+  /** The pod runtime behind the pods: the reference server's, or the test kubelet's on a real apiserver. */
+  readonly pods: PodRuntime;
 }
 
-/** Starts the reference server with `options` (pod hooks), a namespace and a client for it. */
-export function podSuite(prefix: string, options: StartOptions = {}): PodSuite {
-  let state: PodSuite | undefined;
+/** The node pods of the running suite are bound to (a real apiserver proxies pod I/O to its kubelet). */
+let activeSuite: { t: TestTarget; kubelet: TestKubelet | undefined } | undefined;
+
+/**
+ * Starts the target with `options` (pod hooks), a namespace and a client for it. On a real
+ * kube-apiserver the hooks run in a test kubelet (the same pod runtime behind a kubelet endpoint).
+ */
+export function podSuite(prefix: string, options: StartOptions = {}, withKubelet = true): PodSuite {
+  let state: (Omit<PodSuite, "pods"> & { pods: PodRuntime | undefined }) | undefined;
+  let kubelet: TestKubelet | undefined;
   beforeAll(async () => {
     const t = await startTarget(options);
+    if (t.kind === "real" && withKubelet) kubelet = await startTestKubelet(t, options.pods);
+    activeSuite = { t, kubelet };
     const admin = await clientFor(t);
     const ns = await createNamespace(admin, prefix);
     // A bare kube-apiserver has no controller creating the "default" ServiceAccount pods need.
@@ -30,10 +42,16 @@ export function podSuite(prefix: string, options: StartOptions = {}): PodSuite {
         if (!isAlreadyExists(e)) throw e;
       });
     await admin.close();
-    state = { t, ns, kube: await clientFor(t, ns, { transport: { retries: false } }) };
+    state = {
+      t,
+      ns,
+      pods: t.reference?.pods ?? kubelet?.endpoint.runtime,
+      kube: await clientFor(t, ns, { transport: { retries: false } }),
+    };
   });
   afterAll(async () => {
     await state?.kube.close();
+    await kubelet?.close();
     await state?.t.close();
   });
   const current = () => {
@@ -50,6 +68,12 @@ export function podSuite(prefix: string, options: StartOptions = {}): PodSuite {
     get ns() {
       return current().ns;
     },
+    get pods() {
+      const pods = current().pods;
+      if (pods === undefined)
+        throw new Error("this suite has no pod runtime (no kubelet on the real apiserver)");
+      return pods;
+    },
   };
 }
 
@@ -60,10 +84,16 @@ export async function createPod(
   containers: readonly string[] = ["main"],
   labels: Record<string, string> = {},
 ): Promise<void> {
-  await kube.resource("v1", "Pod").create({
+  const nodeName = activeSuite?.kubelet?.nodeName;
+  const created = await kube.resource("v1", "Pod").create({
     metadata: { name, labels },
-    spec: { containers: containers.map((c) => ({ name: c, image: "busybox" })) },
+    spec: {
+      containers: containers.map((c) => ({ name: c, image: "busybox" })),
+      ...(nodeName ? { nodeName } : {}),
+    },
   });
+  if (nodeName && activeSuite)
+    await markRunning(activeSuite.t, created.metadata?.namespace as string, name, containers);
 }
 
 /** Open TCP sockets and servers of this process (client and in-process server sides). */

@@ -1,7 +1,8 @@
 /**
- * Copy (tar over exec), metrics and the pod proxy. Reason for reference-only: copy needs a kubelet;
- * the metrics API and the pod behind the proxy are test routes here (a bare kube-apiserver has no
- * metrics-server and no nodes to proxy to).
+ * Copy (tar over exec) on both targets (on a real kube-apiserver through the test kubelet), then
+ * metrics and the pod proxy. Reason for reference-only for those two: the metrics API and the pod
+ * behind the proxy are test routes here (a bare kube-apiserver has no metrics-server, and its pod
+ * proxy dials the pod IP, which no test pod has).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -71,15 +72,15 @@ function tree(root: string): void {
   writeFileSync(join(root, "site", "assets", "img", "blob.bin"), randomBytes(300 * 1024));
 }
 
-describe.runIf(targetKind === "reference")("pod copy and tool helpers", () => {
-  const s = podSuite("podtools", { extensions: [toolRoutes], pods: { exec: evilTar } });
+describe("pod copy", () => {
+  const s = podSuite("podcopy", { pods: { exec: evilTar } });
 
   it("copies a directory tree into a container and back", async () => {
     await createPod(s.kube, "files");
     const src = mkdtempSync(join(tmpdir(), "kubesdk-cp-src-"));
     tree(src);
     await s.kube.pods.copyTo("files", join(src, "site"), "/srv");
-    const files = s.t.reference?.pods.files(s.ns, "files", "main");
+    const files = s.pods.files(s.ns, "files", "main");
     expect([...(files?.keys() ?? [])].sort()).toEqual([
       "/srv/site/assets/app.js",
       "/srv/site/assets/img/blob.bin",
@@ -110,6 +111,10 @@ describe.runIf(targetKind === "reference")("pod copy and tool helpers", () => {
     expect((err as PodIoError).code).toBe("COPY_FAILED");
     expect(existsSync(join(out, "..", "escaped.txt"))).toBe(false);
   });
+});
+
+describe.runIf(targetKind === "reference")("pod tool helpers", () => {
+  const s = podSuite("podtools", { extensions: [toolRoutes] });
 
   it("reads metrics and proxies to a pod", async () => {
     const nodes = await s.kube.metrics.nodes();

@@ -19,8 +19,12 @@ export interface KubectlResult {
 
 export type Kubectl = (...args: string[]) => Promise<KubectlResult>;
 
-/** A kubectl bound to a kubeconfig (and, optionally, a namespace). */
-export function kubectlFor(kubeconfigPath: () => string, namespace?: string): Kubectl {
+/** A kubectl bound to a kubeconfig (and, optionally, a namespace and extra environment). */
+export function kubectlFor(
+  kubeconfigPath: () => string,
+  namespace?: string,
+  env: Record<string, string> = {},
+): Kubectl {
   const cacheDir = mkdtempSync(join(tmpdir(), "kubesdk-kubectl-cache-"));
   return async (...args) => {
     const base = [
@@ -31,7 +35,10 @@ export function kubectlFor(kubeconfigPath: () => string, namespace?: string): Ku
       ...(namespace ? ["-n", namespace] : []),
     ];
     try {
-      const { stdout, stderr } = await exec("kubectl", [...base, ...args], { timeout: 60_000 });
+      const { stdout, stderr } = await exec("kubectl", [...base, ...args], {
+        timeout: 60_000,
+        env: { ...process.env, ...env },
+      });
       return { stdout, stderr, code: 0 };
     } catch (e) {
       const err = e as { stdout?: string; stderr?: string; code?: number };

@@ -12,7 +12,12 @@ export {
 } from "./faults/fault-controller.js";
 export type { AnonymousPolicy, UserInfo } from "./http/auth.js";
 export { renderKubeconfig } from "./kubeconfig.js";
-export { type LogEntry, PodRuntime } from "./pods/runtime.js";
+export {
+  type KubeletEndpoint,
+  type KubeletEndpointOptions,
+  startKubeletEndpoint,
+} from "./kubelet/endpoint.js";
+export { type LogEntry, PodRuntime, type PodSource } from "./pods/runtime.js";
 export type { ContainerRef, PodRuntimeOptions, ProcessContext, ProcessOutcome } from "./pods/types.js";
 export { type RunningServer, type StartOptions, startServer } from "./server.js";
 export { CompactedError, type HistoryWindow, MvccStore, type StoreEvent } from "./store/mvcc.js";

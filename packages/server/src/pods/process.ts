@@ -27,7 +27,8 @@ function channelWriter(ws: WebSocket, channel: number): Writable {
   });
 }
 
-function statusOf(outcome: ProcessOutcome): Record<string, unknown> {
+/** The v4/v5 error-channel Status for how a process ended. */
+export function statusOf(outcome: ProcessOutcome): Record<string, unknown> {
   const base = { kind: "Status", apiVersion: "v1", metadata: {} };
   if (outcome === 0) return { ...base, status: "Success" };
   if (typeof outcome === "number")
@@ -86,7 +87,7 @@ export function serveProcess(runtime: PodRuntime, ws: WebSocket, setup: ProcessS
     if (!stdin.writableEnded) stdin.end();
   });
   ws.on("error", () => undefined);
-  run(runtime, setup, proc).then(async (outcome) => {
+  runProcess(runtime, setup, proc).then(async (outcome) => {
     // Writes are sequential: an empty write completes once everything written before it was sent.
     await Promise.all([flush(proc.stdout), flush(proc.stderr)]);
     if (ws.readyState !== ws.OPEN) return;
@@ -95,7 +96,12 @@ export function serveProcess(runtime: PodRuntime, ws: WebSocket, setup: ProcessS
   });
 }
 
-async function run(runtime: PodRuntime, setup: ProcessSetup, proc: ProcessContext): Promise<ProcessOutcome> {
+/** Runs the exec/attach hook, or the default process, to its outcome. */
+export async function runProcess(
+  runtime: PodRuntime,
+  setup: ProcessSetup,
+  proc: ProcessContext,
+): Promise<ProcessOutcome> {
   try {
     const hook = setup.kind === "exec" ? runtime.options.exec : runtime.options.attach;
     const custom = hook ? await hook(proc) : undefined;
@@ -107,7 +113,7 @@ async function run(runtime: PodRuntime, setup: ProcessSetup, proc: ProcessContex
   }
 }
 
-function flush(stream: NodeJS.WritableStream): Promise<void> {
+export function flush(stream: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve) => {
     if ((stream as Writable).writableEnded || (stream as Writable).destroyed) return resolve();
     stream.write(Buffer.alloc(0), () => resolve());

@@ -42,7 +42,8 @@ function numberParam(q: URLSearchParams, name: string): number | undefined {
   return n;
 }
 
-function serveLog(
+/** Serves a container log (also a kubelet endpoint's `containerLogs`). */
+export function serveLog(
   runtime: PodRuntime,
   req: IncomingMessage,
   res: ServerResponse,

@@ -21,15 +21,33 @@ interface ContainerState {
   readonly events: EventEmitter;
 }
 
+/** Where a runtime finds pods: the reference server's store, or a kubelet endpoint's own view. */
+export interface PodSource {
+  pod(namespace: string, name: string): Record<string, unknown> | undefined;
+  now(): number;
+}
+
+function storeSource(ctx: HandlerContext): PodSource {
+  return {
+    pod(namespace, name) {
+      const r = ctx.resources.find("", "v1", "pods");
+      return r
+        ? (ctx.store.get(r.bucket, `${namespace}/${name}`) as Record<string, unknown> | undefined)
+        : undefined;
+    },
+    now: () => ctx.now(),
+  };
+}
+
 export class PodRuntime {
   readonly options: PodRuntimeOptions;
-  readonly #ctx: HandlerContext;
+  readonly #ctx: PodSource;
   readonly #containers = new Map<string, ContainerState>();
   /** Open streams (exec, attach, port-forward, followed logs), closed on stop. */
   readonly open = new Set<{ close(): void }>();
 
-  constructor(ctx: HandlerContext, options: PodRuntimeOptions = {}) {
-    this.#ctx = ctx;
+  constructor(source: HandlerContext | PodSource, options: PodRuntimeOptions = {}) {
+    this.#ctx = "store" in source ? storeSource(source) : source;
     this.options = options;
   }
 
@@ -52,10 +70,9 @@ export class PodRuntime {
 
   /** The stored pod, or the 404 Status error. */
   pod(namespace: string, name: string): Record<string, unknown> {
-    const r = this.#ctx.resources.find("", "v1", "pods");
-    const stored = r ? this.#ctx.store.get(r.bucket, `${namespace}/${name}`) : undefined;
+    const stored = this.#ctx.pod(namespace, name);
     if (!stored) throw errors.notFound({ group: "", resource: "pods" }, name);
-    return stored as Record<string, unknown>;
+    return stored;
   }
 
   #state(ref: { namespace: string; pod: string; container: string }): ContainerState {

@@ -114,13 +114,14 @@ function tarDirectory(args: string[]): string {
 }
 
 async function runTar(proc: ProcessContext, args: string[]): Promise<ProcessOutcome> {
-  const mode = args[0];
+  // Bundled flags as tar takes them: `cf`, `-cf`, `-xmf` (kubectl cp), `xf`…
+  const mode = (args[0] ?? "").replace(/^-/, "");
   const dir = normalize(tarDirectory(args));
-  if (mode === "cf" || mode === "-cf") {
+  if (mode.startsWith("c") && mode.endsWith("f")) {
     const names = args.slice(2).filter((arg, i, all) => arg !== "-C" && all[i - 1] !== "-C");
     return createArchive(proc, dir, names);
   }
-  if (mode === "xf" || mode === "-xf") return extractArchive(proc, dir);
+  if (mode.startsWith("x") && mode.endsWith("f")) return extractArchive(proc, dir);
   await write(proc.stderr, "tar: only cf - and xf - are simulated\n");
   return 2;
 }
@@ -134,7 +135,8 @@ async function createArchive(proc: ProcessContext, dir: string, names: string[])
     for (const [path, content] of [...proc.files].sort(([a], [b]) => a.localeCompare(b))) {
       if (path !== base && !path.startsWith(`${base}/`)) continue;
       found++;
-      const relative = `${name.replace(/\/+$/, "")}${path.slice(base.length)}`;
+      // Member names are relative, as tar stores them ("Removing leading `/' from member names").
+      const relative = `${name.replace(/\/+$/, "")}${path.slice(base.length)}`.replace(/^\/+/, "");
       pack.entry({ name: relative, size: content.length, mode: 0o644 }, content);
     }
   }

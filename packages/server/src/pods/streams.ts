@@ -5,9 +5,12 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { type WebSocket, WebSocketServer } from "ws";
+import { createWebSocketStream, type WebSocket, WebSocketServer } from "ws";
 import { errors, StatusError } from "../api/status.js";
 import { type AuthSettings, authenticate, authorize } from "../http/auth.js";
+import { serveSpdyPortForward } from "../kubelet/spdy-port-forward.js";
+import { SpdySession } from "../kubelet/spdy-session.js";
+import { isSpdyUpgrade, serveApiSpdyUpgrade } from "../kubelet/spdy-upgrade.js";
 import { servePortForward } from "./port-forward.js";
 import { serveProcess } from "./process.js";
 import type { PodRuntime } from "./runtime.js";
@@ -15,13 +18,30 @@ import type { PodRuntime } from "./runtime.js";
 const STREAM_PATH = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/(exec|attach|portforward)$/;
 export const CHANNEL_PROTOCOLS = ["v5.channel.k8s.io", "v4.channel.k8s.io"];
 export const PORT_FORWARD_PROTOCOLS = ["v4.channel.k8s.io", "portforward.k8s.io"];
+/** kubectl's port-forward: SPDY/3.1 frames tunnelled in binary WebSocket messages. */
+export const SPDY_TUNNEL_PROTOCOL = "SPDY/3.1+portforward.k8s.io";
 
 /** Handles the HTTP server's `upgrade` event. */
 export function podUpgradeHandler(runtime: PodRuntime, auth: AuthSettings) {
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  // `ws` refuses subprotocols that are not HTTP tokens, and "SPDY/3.1+portforward.k8s.io" has a
+  // "/": such requests are upgraded without the header and the protocol is added to the response.
+  const tunnels = new WeakSet<IncomingMessage>();
+  wss.on("headers", (headers, req) => {
+    if (tunnels.has(req)) headers.push(`Sec-WebSocket-Protocol: ${SPDY_TUNNEL_PROTOCOL}`);
+  });
   return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     try {
+      // --- kubelet hook: SPDY/3.1 upgrades (kubectl's fallback) are served by the SPDY code ---
+      if (isSpdyUpgrade(req)) {
+        serveApiSpdyUpgrade(runtime, auth, req, socket, head);
+        return;
+      }
       const accept = prepare(runtime, auth, req);
+      if (String(req.headers["sec-websocket-protocol"] ?? "").includes(SPDY_TUNNEL_PROTOCOL)) {
+        delete req.headers["sec-websocket-protocol"];
+        tunnels.add(req);
+      }
       wss.handleUpgrade(req, socket, head, (ws) => accept(ws));
     } catch (err) {
       reject(socket, err);
@@ -49,6 +69,10 @@ function prepare(runtime: PodRuntime, auth: AuthSettings, req: IncomingMessage):
   const q = url.searchParams;
   if (sub === "portforward") {
     runtime.pod(namespace, pod);
+    // --- kubelet hook: kubectl tunnels SPDY port-forward streams (ports in stream headers) ---
+    if (offered.includes(SPDY_TUNNEL_PROTOCOL))
+      return (ws) =>
+        serveSpdyPortForward(runtime, new SpdySession(createWebSocketStream(ws)), { namespace, pod });
     if (!offered.some((p) => PORT_FORWARD_PROTOCOLS.includes(p)))
       throw errors.badRequest("port-forward needs the v4.channel.k8s.io or portforward.k8s.io subprotocol");
     const ports = q

@@ -1,0 +1,98 @@
+/**
+ * A kubelet for the real kube-apiserver: the reference server's pod runtime behind a kubelet API
+ * endpoint, registered as a Ready Node whose InternalIP is 127.0.0.1 and whose
+ * daemonEndpoints.kubeletEndpoint.Port is the endpoint's port. kube-apiserver proxies pods/log,
+ * exec, attach and portforward of pods bound to that node (spec.nodeName) to it.
+ */
+import { type KubeletEndpoint, type PodRuntimeOptions, startKubeletEndpoint } from "@kubesdk/server";
+import type { TestTarget } from "./target.js";
+import { uniqueName } from "./target.js";
+
+export interface TestKubelet {
+  readonly nodeName: string;
+  readonly endpoint: KubeletEndpoint;
+  close(): Promise<void>;
+}
+
+async function expectOk(what: string, p: Promise<{ status: number; text: string }>): Promise<void> {
+  const r = await p;
+  if (r.status >= 300) throw new Error(`${what}: HTTP ${r.status} ${r.text}`);
+}
+
+export async function startTestKubelet(t: TestTarget, pods: PodRuntimeOptions = {}): Promise<TestKubelet> {
+  const endpoint = await startKubeletEndpoint({
+    pods,
+    lookupPod: async (namespace, name) => {
+      const r = await t.call("GET", `/api/v1/namespaces/${namespace}/pods/${name}`);
+      return r.status === 200 ? r.json : undefined;
+    },
+  });
+  const nodeName = uniqueName("kubelet");
+  const status = {
+    addresses: [
+      { type: "InternalIP", address: "127.0.0.1" },
+      { type: "Hostname", address: "127.0.0.1" },
+    ],
+    daemonEndpoints: { kubeletEndpoint: { Port: endpoint.port } },
+    conditions: [
+      {
+        type: "Ready",
+        status: "True",
+        reason: "KubeletReady",
+        message: "kubelet is posting ready status",
+        lastHeartbeatTime: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+        lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+      },
+    ],
+  };
+  await expectOk("create node", t.call("POST", "/api/v1/nodes", { body: { metadata: { name: nodeName } } }));
+  await expectOk(
+    "node status",
+    t.call("PATCH", `/api/v1/nodes/${nodeName}/status`, {
+      body: { status },
+      contentType: "application/merge-patch+json",
+    }),
+  );
+  return {
+    nodeName,
+    endpoint,
+    async close() {
+      await endpoint.close();
+      await t.call("DELETE", `/api/v1/nodes/${nodeName}`);
+    },
+  };
+}
+
+/** Marks a pod bound to the test kubelet as running, with its containers started and ready. */
+export async function markRunning(
+  t: TestTarget,
+  namespace: string,
+  name: string,
+  containers: readonly string[],
+) {
+  const now = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  const status = {
+    phase: "Running",
+    podIP: "10.244.0.10",
+    podIPs: [{ ip: "10.244.0.10" }],
+    hostIP: "127.0.0.1",
+    startTime: now,
+    conditions: [{ type: "Ready", status: "True", lastTransitionTime: now }],
+    containerStatuses: containers.map((c) => ({
+      name: c,
+      image: "busybox",
+      imageID: "",
+      ready: true,
+      started: true,
+      restartCount: 0,
+      state: { running: { startedAt: now } },
+    })),
+  };
+  await expectOk(
+    "pod status",
+    t.call("PATCH", `/api/v1/namespaces/${namespace}/pods/${name}/status`, {
+      body: { status },
+      contentType: "application/merge-patch+json",
+    }),
+  );
+}
