@@ -1,7 +1,7 @@
 /**
  * Normalises OpenAPI v3 component schemas into one small shape model that every emitter reads
- * (TypeScript types and merge metadata), so both agree on what a field is. Descriptions, defaults,
- * enums and validations are never copied.
+ * (TypeScript types and merge metadata), so both agree on what a field is. Descriptions, enums and
+ * validations are never copied; a field's `default` is kept for its generated doc comment.
  */
 import { CodegenError } from "./errors.js";
 
@@ -36,6 +36,8 @@ export type Shape =
 export interface Field {
   readonly name: string;
   readonly shape: Shape;
+  /** The schema's `default` for this property, if it states one. */
+  readonly default?: unknown;
 }
 
 type Json = Record<string, unknown>;
@@ -106,6 +108,7 @@ function objectShape(schema: Json, typedObject: boolean, attrs: Attrs, where: st
     const fields = Object.entries(properties).map(([name, value]) => ({
       name,
       shape: toShape(value, `${where}.${name}`),
+      ...(isObject(value) && value.default !== undefined ? { default: value.default } : {}),
     }));
     const required = Array.isArray(schema.required) ? schema.required.filter(isString) : [];
     return { kind: "struct", fields, required, gvks: readGvks(schema, where), ...attrs };
