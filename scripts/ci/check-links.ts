@@ -74,7 +74,8 @@ function checkHtml(file: string, broken: Broken[]): number {
     count++;
     const { path, fragment } = splitLink(link);
     let target = path === "" ? file : resolve(dirname(file), path);
-    if (path !== "" && existsSync(target) && statSync(target).isDirectory()) target = join(target, "index.html");
+    if (path !== "" && existsSync(target) && statSync(target).isDirectory())
+      target = join(target, "index.html");
     const rel = relative(siteDir, file);
     if (!existsSync(target)) {
       broken.push({ file: rel, link, problem: "no such file" });
@@ -138,7 +139,9 @@ function main(): number {
   const markdown = [
     join(repoRoot, "README.md"),
     ...walk(join(repoRoot, "docs"), (p) => p.endsWith(".md")),
-    ...(existsSync(join(repoRoot, "examples")) ? walk(join(repoRoot, "examples"), (p) => p.endsWith(".md")) : []),
+    ...(existsSync(join(repoRoot, "examples"))
+      ? walk(join(repoRoot, "examples"), (p) => p.endsWith(".md"))
+      : []),
   ];
   let mdLinks = 0;
   for (const file of markdown) mdLinks += checkMarkdown(file, broken);
