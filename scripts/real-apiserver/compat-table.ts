@@ -39,9 +39,14 @@ function outcomeOf(status: string): Outcome {
   return "skipped";
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes in failure messages
+const ansiColour = /\u001b\[[0-9;]*m/g;
+
 function firstLine(text: string | undefined): string | undefined {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes
-  const line = text?.replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((l) => l.trim() !== "");
+  const line = text
+    ?.replace(ansiColour, "")
+    .split("\n")
+    .find((l) => l.trim() !== "");
   return line === undefined ? undefined : line.trim().slice(0, 160).replace(/\|/g, "\\|");
 }
 
@@ -91,17 +96,23 @@ function cell(c: Record<Outcome, number> | undefined): string {
 export function renderTable(runs: readonly VersionRun[]): string {
   const suites = [...new Set(runs.flatMap((r) => [...r.suites.keys()]))].sort();
   const lines: string[] = [];
-  lines.push(`| Suite | ${runs.map((r) => `${r.minor} (${r.build.replace(/_linux.*$/, "")})`).join(" | ")} |`);
+  lines.push(
+    `| Suite | ${runs.map((r) => `${r.minor} (${r.build.replace(/_linux.*$/, "")})`).join(" | ")} |`,
+  );
   lines.push(`| --- | ${runs.map(() => "---").join(" | ")} |`);
   for (const suite of suites) {
-    lines.push(`| ${suite} | ${runs.map((r) => cell(r.suites.has(suite) ? count(r.suites.get(suite)) : undefined)).join(" | ")} |`);
+    lines.push(
+      `| ${suite} | ${runs.map((r) => cell(r.suites.has(suite) ? count(r.suites.get(suite)) : undefined)).join(" | ")} |`,
+    );
   }
   const totals = runs.map((r) => {
     const all = new Map([...r.suites.values()].flatMap((t) => [...t.entries()]));
     return cell(count(all));
   });
   lines.push(`| **All** | ${totals.join(" | ")} |`);
-  lines.push(`| Run time | ${runs.map((r) => (r.seconds === undefined ? "?" : `${r.seconds}s`)).join(" | ")} |`);
+  lines.push(
+    `| Run time | ${runs.map((r) => (r.seconds === undefined ? "?" : `${r.seconds}s`)).join(" | ")} |`,
+  );
   lines.push("", ...renderDifferences(runs, suites));
   return lines.join("\n");
 }
@@ -112,7 +123,10 @@ function renderDifferences(runs: readonly VersionRun[], suites: readonly string[
     const names = new Set(runs.flatMap((r) => [...(r.suites.get(suite)?.keys() ?? [])]));
     for (const name of [...names].sort()) {
       const outcomes = runs.map((r) => r.suites.get(suite)?.get(name));
-      if (new Set(outcomes.map((o) => o?.outcome ?? "absent")).size === 1 && outcomes[0]?.outcome !== "failed") {
+      if (
+        new Set(outcomes.map((o) => o?.outcome ?? "absent")).size === 1 &&
+        outcomes[0]?.outcome !== "failed"
+      ) {
         continue;
       }
       const detail = runs
@@ -160,7 +174,9 @@ function main(argv: readonly string[]): number {
     return 1;
   }
   writeFileSync(docPath, `${doc.slice(0, start + startMarker.length)}\n${table}\n${doc.slice(end)}`);
-  console.log(`compat-table: wrote ${relative(repoRoot, docPath)} from ${runs.map((r) => r.minor).join(", ")}`);
+  console.log(
+    `compat-table: wrote ${relative(repoRoot, docPath)} from ${runs.map((r) => r.minor).join(", ")}`,
+  );
   return 0;
 }
 
