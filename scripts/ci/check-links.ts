@@ -1,6 +1,7 @@
 /**
  * `pnpm docs:links`: checks the links of the generated documentation site (.cache/site, built by
- * `pnpm docs`) and of the repository's Markdown (README.md, docs/, examples/), without network.
+ * `pnpm run docs`) and of the repository's Markdown (README.md, CHANGELOG.md, .changeset/README.md,
+ * docs/, examples/), without network.
  *
  * - HTML: every relative href/src names a file that exists, and every fragment (`#id`, in-page or
  *   on another page) names an element id or anchor name of that page.
@@ -138,6 +139,8 @@ function main(): number {
   const broken: Broken[] = [];
   const markdown = [
     join(repoRoot, "README.md"),
+    join(repoRoot, "CHANGELOG.md"),
+    join(repoRoot, ".changeset", "README.md"),
     ...walk(join(repoRoot, "docs"), (p) => p.endsWith(".md")),
     ...(existsSync(join(repoRoot, "examples"))
       ? walk(join(repoRoot, "examples"), (p) => p.endsWith(".md"))
