@@ -1,7 +1,8 @@
 /**
  * Doc comments for the generated model types, written from facts the schema states: a link to the
  * type's section of the upstream API reference, and per field whether it is required, its number or
- * string format, a non-zero server default, how lists and maps merge. No upstream prose is copied.
+ * string format, a non-zero server default, how lists and maps merge, and immutability where a
+ * validation rule states it (no built-in schema of 1.37 does). No upstream prose is copied.
  */
 import type { ApiPackage } from "./api-packages.js";
 import type { GenerationInfo } from "./render.js";
@@ -32,6 +33,7 @@ export function typeComment(info: GenerationInfo, pkg: ApiPackage, schemaName: s
 export function fieldComment(field: Field, required: boolean): string {
   const facts = [required ? "Required." : "Optional."];
   facts.push(...valueFacts(field.shape, ""));
+  if (field.immutable) facts.push("Immutable once set.");
   const fallback = defaultText(field.default);
   if (fallback) facts.push(`Server default: ${fallback}.`);
   return `/** ${facts.join(" ")} */`;
