@@ -6,7 +6,8 @@
 # .cache/versions/<minor>.json, then compat-table.ts writes docs/compatibility.md from them.
 #
 # Usage: test-versions.sh [MINOR ...]    (default: the pinned minor and every build-<minor>)
-# Exits non-zero if any run failed; the table is written either way (under CI=true it is printed
+# Exits non-zero if a run failed to report or a test failed other than the expected differences
+# listed in compat-table.ts; the table is written either way (under CI=true it is printed
 # instead, so a CI checkout stays clean).
 set -uo pipefail
 
@@ -29,8 +30,13 @@ for minor in "${minors[@]}"; do
   echo "=== kubernetes ${minor} ==="
   bin_dir="$(bash "${here}/build.sh" --k8s "${minor}" --print-bin-dir)" || { status=1; continue; }
   started=${SECONDS}
-  KUBESDK_K8S_MINOR="${minor}" bash "${here}/test-real.sh" || status=1
-  if [[ -f .cache/vitest-real-report.json ]]; then
+  # Failures are judged by compat-table.ts below (a test of the pinned release itself is expected to
+  # fail on older ones); a run without a report failed outright.
+  KUBESDK_K8S_MINOR="${minor}" bash "${here}/test-real.sh" || true
+  if [[ ! -f .cache/vitest-real-report.json ]]; then
+    echo "test-versions: kubernetes ${minor}: no vitest report" >&2
+    status=1
+  else
     mv -f .cache/vitest-real-report.json ".cache/versions/${minor}.json"
     # Which build ran (k8s-vX.Y.Z_etcd-vA.B.C) and for how long, for the table.
     printf '{"build":"%s","seconds":%d}\n' "$(basename "$(dirname "${bin_dir}")")" $((SECONDS - started)) \
