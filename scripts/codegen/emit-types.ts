@@ -1,6 +1,7 @@
 /** TypeScript declarations, one module per API group/version, from the normalised shapes. */
 import type { ApiPackage } from "./api-packages.js";
 import { packageOf } from "./api-packages.js";
+import { fieldComment, typeComment } from "./doc-comments.js";
 import { type GenerationInfo, header, propertyKey } from "./render.js";
 import { compareStrings, type Gvk, type Shape } from "./shape.js";
 
@@ -60,7 +61,11 @@ function emitModule(
   const declarations = names
     .slice()
     .sort(compareStrings)
-    .map((name) => declaration(name.slice(name.lastIndexOf(".") + 1), shapes.get(name) as Shape, ctx));
+    .map((name) => {
+      const local = name.slice(name.lastIndexOf(".") + 1);
+      const shape = shapes.get(name) as Shape;
+      return `${typeComment(info, pkg, name, shape)}\n${declaration(local, shape, ctx)}`;
+    });
   const importLines = [...imports.entries()]
     .sort(([a], [b]) => compareStrings(a, b))
     .map(([namespace, module]) => `import type * as ${namespace} from "./${module}.js";`);
@@ -94,7 +99,7 @@ function structBody(shape: Extract<Shape, { kind: "struct" }>, ctx: TypeContext,
     let type = typeOf(field.shape, ctx, inner);
     if (literal && field.name === "apiVersion") type = JSON.stringify(apiVersionOf(literal));
     if (literal && field.name === "kind") type = JSON.stringify(literal.kind);
-    return `${inner}${propertyKey(field.name)}${optional}: ${type};`;
+    return `${inner}${fieldComment(field, optional === "")}\n${inner}${propertyKey(field.name)}${optional}: ${type};`;
   });
   if (shape.preserveUnknownFields) lines.push(`${inner}[field: string]: unknown;`);
   return `{\n${lines.join("\n")}\n${indent}}`;

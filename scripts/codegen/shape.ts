@@ -1,7 +1,7 @@
 /**
  * Normalises OpenAPI v3 component schemas into one small shape model that every emitter reads
- * (TypeScript types and merge metadata), so both agree on what a field is. Descriptions, defaults,
- * enums and validations are never copied.
+ * (TypeScript types and merge metadata), so both agree on what a field is. Descriptions, enums and
+ * validations are never copied; a field's `default` is kept for its generated doc comment.
  */
 import { CodegenError } from "./errors.js";
 
@@ -36,6 +36,10 @@ export type Shape =
 export interface Field {
   readonly name: string;
   readonly shape: Shape;
+  /** The schema's `default` for this property, if it states one. */
+  readonly default?: unknown;
+  /** An `x-kubernetes-validations` rule `self == oldSelf` on the property: it cannot change once set. */
+  readonly immutable?: true;
 }
 
 type Json = Record<string, unknown>;
@@ -106,6 +110,8 @@ function objectShape(schema: Json, typedObject: boolean, attrs: Attrs, where: st
     const fields = Object.entries(properties).map(([name, value]) => ({
       name,
       shape: toShape(value, `${where}.${name}`),
+      ...(isObject(value) && value.default !== undefined ? { default: value.default } : {}),
+      ...(isObject(value) && isImmutable(value) ? { immutable: true as const } : {}),
     }));
     const required = Array.isArray(schema.required) ? schema.required.filter(isString) : [];
     return { kind: "struct", fields, required, gvks: readGvks(schema, where), ...attrs };
@@ -116,6 +122,16 @@ function objectShape(schema: Json, typedObject: boolean, attrs: Attrs, where: st
   if (additional === true) return { kind: "map", values: untyped(false), ...attrs };
   // `type: object` without properties: an arbitrary JSON object (RawExtension, FieldsV1, Patch...).
   return { ...untyped(typedObject), ...attrs };
+}
+
+function isImmutable(schema: Json): boolean {
+  const rules = schema["x-kubernetes-validations"];
+  return (
+    Array.isArray(rules) &&
+    rules.some(
+      (r) => isObject(r) && typeof r.rule === "string" && r.rule.replace(/\s/g, "") === "self==oldSelf",
+    )
+  );
 }
 
 function untyped(object: boolean): Shape {

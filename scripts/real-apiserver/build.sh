@@ -8,9 +8,12 @@
 #
 # A run whose binaries already exist builds nothing.
 #
-# Usage: build.sh [--force] [--print-bin-dir]
+# Usage: build.sh [--force] [--print-bin-dir] [--k8s MINOR]
 #   --force          rebuild even when the binaries exist
 #   --print-bin-dir  print the binary directory for this version and exit
+#   --k8s MINOR      build an older supported minor release (e.g. 1.36) from the
+#                    wrapper module ./build-MINOR instead of the pinned one in ./build
+#                    (also read from KUBESDK_K8S_MINOR)
 # Environment: KUBESDK_CACHE (cache root), KUBE_GIT_COMMIT / ETCD_GIT_SHA
 # (commit ids to stamp; a module zip carries none), SOURCE_DATE_EPOCH
 # (fixes buildDate).
@@ -22,20 +25,33 @@ module_dir="${here}/build"
 
 force=false
 print_only=false
-for arg in "$@"; do
-  case "${arg}" in
+minor="${KUBESDK_K8S_MINOR:-}"
+while [[ $# -gt 0 ]]; do
+  case "$1" in
     --force) force=true ;;
     --print-bin-dir) print_only=true ;;
-    *) echo "build.sh: unknown argument: ${arg}" >&2; exit 2 ;;
+    --k8s) minor="${2:?--k8s needs a minor version such as 1.36}"; shift ;;
+    *) echo "build.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
+  shift
 done
+# The pinned minor (from k8s-release.json) is the ./build module.
+pinned_minor="$(sed -n 's/^[[:space:]]*"kubernetes":[[:space:]]*"\([0-9]*\.[0-9]*\)\..*/\1/p' "${repo_root}/k8s-release.json")"
+if [[ "${minor}" == "${pinned_minor}" ]]; then minor=""; fi
+if [[ -n "${minor}" ]]; then
+  module_dir="${here}/build-${minor}"
+  if [[ ! -f "${module_dir}/go.mod" ]]; then
+    echo "build.sh: no wrapper module for kubernetes ${minor} (expected ${module_dir}/go.mod)" >&2
+    exit 2
+  fi
+fi
 
 # The pinned release lives in k8s-release.json; the wrapper go.mod must agree.
 release_version="v$(sed -n 's/^[[:space:]]*"kubernetes":[[:space:]]*"\([^"]*\)".*/\1/p' "${repo_root}/k8s-release.json")"
 module_version() { awk -v m="$1" '$1 == m && $2 ~ /^v/ { print $2; exit }' "${module_dir}/go.mod"; }
 k8s_version="$(module_version k8s.io/kubernetes)"
 etcd_version="$(module_version go.etcd.io/etcd/server/v3)"
-if [[ "${k8s_version}" != "${release_version}" ]]; then
+if [[ -z "${minor}" && "${k8s_version}" != "${release_version}" ]]; then
   echo "build.sh: k8s-release.json pins ${release_version} but build/go.mod requires k8s.io/kubernetes ${k8s_version}" >&2
   exit 1
 fi

@@ -3,250 +3,428 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#applyconfiguration-v1-admissionregistration | API reference} */
 export interface ApplyConfiguration {
+  /** Optional. */
   expression?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#auditannotation-v1-admissionregistration | API reference} */
 export interface AuditAnnotation {
+  /** Required. */
   key: string;
+  /** Required. */
   valueExpression: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#expressionwarning-v1-admissionregistration | API reference} */
 export interface ExpressionWarning {
+  /** Required. */
   fieldRef: string;
+  /** Required. */
   warning: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#jsonpatch-v1-admissionregistration | API reference} */
 export interface JSONPatch {
+  /** Optional. */
   expression?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#matchcondition-v1-admissionregistration | API reference} */
 export interface MatchCondition {
+  /** Required. */
   expression: string;
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#matchresources-v1-admissionregistration | API reference} */
 export interface MatchResources {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   excludeResourceRules?: NamedRuleWithOperations[];
+  /** Optional. */
   matchPolicy?: string;
+  /** Optional. */
   namespaceSelector?: metaV1.LabelSelector;
+  /** Optional. */
   objectSelector?: metaV1.LabelSelector;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   resourceRules?: NamedRuleWithOperations[];
 }
 
+/** Kind `MutatingAdmissionPolicy` of `admissionregistration.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#mutatingadmissionpolicy-v1-admissionregistration | API reference} */
 export interface MutatingAdmissionPolicy {
+  /** Optional. */
   apiVersion?: "admissionregistration.k8s.io/v1";
+  /** Optional. */
   kind?: "MutatingAdmissionPolicy";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: MutatingAdmissionPolicySpec;
 }
 
+/** Kind `MutatingAdmissionPolicyBinding` of `admissionregistration.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#mutatingadmissionpolicybinding-v1-admissionregistration | API reference} */
 export interface MutatingAdmissionPolicyBinding {
+  /** Optional. */
   apiVersion?: "admissionregistration.k8s.io/v1";
+  /** Optional. */
   kind?: "MutatingAdmissionPolicyBinding";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: MutatingAdmissionPolicyBindingSpec;
 }
 
+/** Kind `MutatingAdmissionPolicyBindingList` of `admissionregistration.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#mutatingadmissionpolicybindinglist-v1-admissionregistration | API reference} */
 export interface MutatingAdmissionPolicyBindingList {
+  /** Optional. */
   apiVersion?: "admissionregistration.k8s.io/v1";
+  /** Required. */
   items: MutatingAdmissionPolicyBinding[];
+  /** Optional. */
   kind?: "MutatingAdmissionPolicyBindingList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#mutatingadmissionpolicybindingspec-v1-admissionregistration | API reference} */
 export interface MutatingAdmissionPolicyBindingSpec {
+  /** Optional. */
   matchResources?: MatchResources;
+  /** Optional. */
   paramRef?: ParamRef;
+  /** Optional. */
   policyName?: string;
 }
 
+/** Kind `MutatingAdmissionPolicyList` of `admissionregistration.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#mutatingadmissionpolicylist-v1-admissionregistration | API reference} */
 export interface MutatingAdmissionPolicyList {
+  /** Optional. */
   apiVersion?: "admissionregistration.k8s.io/v1";
+  /** Required. */
   items: MutatingAdmissionPolicy[];
+  /** Optional. */
   kind?: "MutatingAdmissionPolicyList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#mutatingadmissionpolicyspec-v1-admissionregistration | API reference} */
 export interface MutatingAdmissionPolicySpec {
+  /** Optional. */
   failurePolicy?: string;
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   matchConditions?: MatchCondition[];
+  /** Optional. */
   matchConstraints?: MatchResources;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   mutations?: Mutation[];
+  /** Optional. */
   paramKind?: ParamKind;
+  /** Optional. */
   reinvocationPolicy?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   variables?: Variable[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#mutatingwebhook-v1-admissionregistration | API reference} */
 export interface MutatingWebhook {
+  /** Required. List type atomic (replaced as a whole by apply). */
   admissionReviewVersions: string[];
+  /** Required. */
   clientConfig: WebhookClientConfig;
+  /** Optional. */
   failurePolicy?: string;
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   matchConditions?: MatchCondition[];
+  /** Optional. */
   matchPolicy?: string;
+  /** Required. */
   name: string;
+  /** Optional. */
   namespaceSelector?: metaV1.LabelSelector;
+  /** Optional. */
   objectSelector?: metaV1.LabelSelector;
+  /** Optional. */
   reinvocationPolicy?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   rules?: RuleWithOperations[];
+  /** Required. */
   sideEffects: string;
+  /** Optional. Format int32. */
   timeoutSeconds?: number;
 }
 
+/** Kind `MutatingWebhookConfiguration` of `admissionregistration.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#mutatingwebhookconfiguration-v1-admissionregistration | API reference} */
 export interface MutatingWebhookConfiguration {
+  /** Optional. */
   apiVersion?: "admissionregistration.k8s.io/v1";
+  /** Optional. */
   kind?: "MutatingWebhookConfiguration";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   webhooks?: MutatingWebhook[];
 }
 
+/** Kind `MutatingWebhookConfigurationList` of `admissionregistration.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#mutatingwebhookconfigurationlist-v1-admissionregistration | API reference} */
 export interface MutatingWebhookConfigurationList {
+  /** Optional. */
   apiVersion?: "admissionregistration.k8s.io/v1";
+  /** Required. */
   items: MutatingWebhookConfiguration[];
+  /** Optional. */
   kind?: "MutatingWebhookConfigurationList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#mutation-v1-admissionregistration | API reference} */
 export interface Mutation {
+  /** Optional. */
   applyConfiguration?: ApplyConfiguration;
+  /** Optional. */
   jsonPatch?: JSONPatch;
+  /** Required. */
   patchType: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#namedrulewithoperations-v1-admissionregistration | API reference} */
 export interface NamedRuleWithOperations {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   apiGroups?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   apiVersions?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   operations?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   resourceNames?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   resources?: string[];
+  /** Optional. */
   scope?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#paramkind-v1-admissionregistration | API reference} */
 export interface ParamKind {
+  /** Optional. */
   apiVersion?: string;
+  /** Optional. */
   kind?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#paramref-v1-admissionregistration | API reference} */
 export interface ParamRef {
+  /** Optional. */
   name?: string;
+  /** Optional. */
   namespace?: string;
+  /** Optional. */
   parameterNotFoundAction?: string;
+  /** Optional. */
   selector?: metaV1.LabelSelector;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#rulewithoperations-v1-admissionregistration | API reference} */
 export interface RuleWithOperations {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   apiGroups?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   apiVersions?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   operations?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   resources?: string[];
+  /** Optional. */
   scope?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#servicereference-v1-admissionregistration | API reference} */
 export interface ServiceReference {
+  /** Required. */
   name: string;
+  /** Required. */
   namespace: string;
+  /** Optional. */
   path?: string;
+  /** Optional. Format int32. */
   port?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#typechecking-v1-admissionregistration | API reference} */
 export interface TypeChecking {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   expressionWarnings?: ExpressionWarning[];
 }
 
+/** Kind `ValidatingAdmissionPolicy` of `admissionregistration.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#validatingadmissionpolicy-v1-admissionregistration | API reference} */
 export interface ValidatingAdmissionPolicy {
+  /** Optional. */
   apiVersion?: "admissionregistration.k8s.io/v1";
+  /** Optional. */
   kind?: "ValidatingAdmissionPolicy";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: ValidatingAdmissionPolicySpec;
+  /** Optional. */
   status?: ValidatingAdmissionPolicyStatus;
 }
 
+/** Kind `ValidatingAdmissionPolicyBinding` of `admissionregistration.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#validatingadmissionpolicybinding-v1-admissionregistration | API reference} */
 export interface ValidatingAdmissionPolicyBinding {
+  /** Optional. */
   apiVersion?: "admissionregistration.k8s.io/v1";
+  /** Optional. */
   kind?: "ValidatingAdmissionPolicyBinding";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: ValidatingAdmissionPolicyBindingSpec;
 }
 
+/** Kind `ValidatingAdmissionPolicyBindingList` of `admissionregistration.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#validatingadmissionpolicybindinglist-v1-admissionregistration | API reference} */
 export interface ValidatingAdmissionPolicyBindingList {
+  /** Optional. */
   apiVersion?: "admissionregistration.k8s.io/v1";
+  /** Required. */
   items: ValidatingAdmissionPolicyBinding[];
+  /** Optional. */
   kind?: "ValidatingAdmissionPolicyBindingList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#validatingadmissionpolicybindingspec-v1-admissionregistration | API reference} */
 export interface ValidatingAdmissionPolicyBindingSpec {
+  /** Optional. */
   matchResources?: MatchResources;
+  /** Optional. */
   paramRef?: ParamRef;
+  /** Required. */
   policyName: string;
+  /** Required. List type set (unique scalars). */
   validationActions: string[];
 }
 
+/** Kind `ValidatingAdmissionPolicyList` of `admissionregistration.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#validatingadmissionpolicylist-v1-admissionregistration | API reference} */
 export interface ValidatingAdmissionPolicyList {
+  /** Optional. */
   apiVersion?: "admissionregistration.k8s.io/v1";
+  /** Required. */
   items: ValidatingAdmissionPolicy[];
+  /** Optional. */
   kind?: "ValidatingAdmissionPolicyList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#validatingadmissionpolicyspec-v1-admissionregistration | API reference} */
 export interface ValidatingAdmissionPolicySpec {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   auditAnnotations?: AuditAnnotation[];
+  /** Optional. */
   failurePolicy?: string;
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   matchConditions?: MatchCondition[];
+  /** Optional. */
   matchConstraints?: MatchResources;
+  /** Optional. */
   paramKind?: ParamKind;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   validations?: Validation[];
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   variables?: Variable[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#validatingadmissionpolicystatus-v1-admissionregistration | API reference} */
 export interface ValidatingAdmissionPolicyStatus {
+  /** Optional. List type map, keyed by `type`. */
   conditions?: metaV1.Condition[];
+  /** Optional. Format int64. */
   observedGeneration?: number;
+  /** Optional. */
   typeChecking?: TypeChecking;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#validatingwebhook-v1-admissionregistration | API reference} */
 export interface ValidatingWebhook {
+  /** Required. List type atomic (replaced as a whole by apply). */
   admissionReviewVersions: string[];
+  /** Required. */
   clientConfig: WebhookClientConfig;
+  /** Optional. */
   failurePolicy?: string;
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   matchConditions?: MatchCondition[];
+  /** Optional. */
   matchPolicy?: string;
+  /** Required. */
   name: string;
+  /** Optional. */
   namespaceSelector?: metaV1.LabelSelector;
+  /** Optional. */
   objectSelector?: metaV1.LabelSelector;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   rules?: RuleWithOperations[];
+  /** Required. */
   sideEffects: string;
+  /** Optional. Format int32. */
   timeoutSeconds?: number;
 }
 
+/** Kind `ValidatingWebhookConfiguration` of `admissionregistration.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#validatingwebhookconfiguration-v1-admissionregistration | API reference} */
 export interface ValidatingWebhookConfiguration {
+  /** Optional. */
   apiVersion?: "admissionregistration.k8s.io/v1";
+  /** Optional. */
   kind?: "ValidatingWebhookConfiguration";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   webhooks?: ValidatingWebhook[];
 }
 
+/** Kind `ValidatingWebhookConfigurationList` of `admissionregistration.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#validatingwebhookconfigurationlist-v1-admissionregistration | API reference} */
 export interface ValidatingWebhookConfigurationList {
+  /** Optional. */
   apiVersion?: "admissionregistration.k8s.io/v1";
+  /** Required. */
   items: ValidatingWebhookConfiguration[];
+  /** Optional. */
   kind?: "ValidatingWebhookConfigurationList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#validation-v1-admissionregistration | API reference} */
 export interface Validation {
+  /** Required. */
   expression: string;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   messageExpression?: string;
+  /** Optional. */
   reason?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#variable-v1-admissionregistration | API reference} */
 export interface Variable {
+  /** Required. */
   expression: string;
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#webhookclientconfig-v1-admissionregistration | API reference} */
 export interface WebhookClientConfig {
+  /** Optional. Base64-encoded bytes. */
   caBundle?: string;
+  /** Optional. */
   service?: ServiceReference;
+  /** Optional. */
   url?: string;
 }

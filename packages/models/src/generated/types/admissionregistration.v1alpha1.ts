@@ -3,99 +3,166 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#applyconfiguration-v1alpha1-admissionregistration | API reference} */
 export interface ApplyConfiguration {
+  /** Optional. */
   expression?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#jsonpatch-v1alpha1-admissionregistration | API reference} */
 export interface JSONPatch {
+  /** Optional. */
   expression?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#matchcondition-v1alpha1-admissionregistration | API reference} */
 export interface MatchCondition {
+  /** Required. */
   expression: string;
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#matchresources-v1alpha1-admissionregistration | API reference} */
 export interface MatchResources {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   excludeResourceRules?: NamedRuleWithOperations[];
+  /** Optional. */
   matchPolicy?: string;
+  /** Optional. */
   namespaceSelector?: metaV1.LabelSelector;
+  /** Optional. */
   objectSelector?: metaV1.LabelSelector;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   resourceRules?: NamedRuleWithOperations[];
 }
 
+/** Kind `MutatingAdmissionPolicy` of `admissionregistration.k8s.io/v1alpha1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#mutatingadmissionpolicy-v1alpha1-admissionregistration | API reference} */
 export interface MutatingAdmissionPolicy {
+  /** Optional. */
   apiVersion?: "admissionregistration.k8s.io/v1alpha1";
+  /** Optional. */
   kind?: "MutatingAdmissionPolicy";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: MutatingAdmissionPolicySpec;
 }
 
+/** Kind `MutatingAdmissionPolicyBinding` of `admissionregistration.k8s.io/v1alpha1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#mutatingadmissionpolicybinding-v1alpha1-admissionregistration | API reference} */
 export interface MutatingAdmissionPolicyBinding {
+  /** Optional. */
   apiVersion?: "admissionregistration.k8s.io/v1alpha1";
+  /** Optional. */
   kind?: "MutatingAdmissionPolicyBinding";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: MutatingAdmissionPolicyBindingSpec;
 }
 
+/** Kind `MutatingAdmissionPolicyBindingList` of `admissionregistration.k8s.io/v1alpha1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#mutatingadmissionpolicybindinglist-v1alpha1-admissionregistration | API reference} */
 export interface MutatingAdmissionPolicyBindingList {
+  /** Optional. */
   apiVersion?: "admissionregistration.k8s.io/v1alpha1";
+  /** Required. */
   items: MutatingAdmissionPolicyBinding[];
+  /** Optional. */
   kind?: "MutatingAdmissionPolicyBindingList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#mutatingadmissionpolicybindingspec-v1alpha1-admissionregistration | API reference} */
 export interface MutatingAdmissionPolicyBindingSpec {
+  /** Optional. */
   matchResources?: MatchResources;
+  /** Optional. */
   paramRef?: ParamRef;
+  /** Optional. */
   policyName?: string;
 }
 
+/** Kind `MutatingAdmissionPolicyList` of `admissionregistration.k8s.io/v1alpha1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#mutatingadmissionpolicylist-v1alpha1-admissionregistration | API reference} */
 export interface MutatingAdmissionPolicyList {
+  /** Optional. */
   apiVersion?: "admissionregistration.k8s.io/v1alpha1";
+  /** Required. */
   items: MutatingAdmissionPolicy[];
+  /** Optional. */
   kind?: "MutatingAdmissionPolicyList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#mutatingadmissionpolicyspec-v1alpha1-admissionregistration | API reference} */
 export interface MutatingAdmissionPolicySpec {
+  /** Optional. */
   failurePolicy?: string;
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   matchConditions?: MatchCondition[];
+  /** Optional. */
   matchConstraints?: MatchResources;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   mutations?: Mutation[];
+  /** Optional. */
   paramKind?: ParamKind;
+  /** Optional. */
   reinvocationPolicy?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   variables?: Variable[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#mutation-v1alpha1-admissionregistration | API reference} */
 export interface Mutation {
+  /** Optional. */
   applyConfiguration?: ApplyConfiguration;
+  /** Optional. */
   jsonPatch?: JSONPatch;
+  /** Required. */
   patchType: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#namedrulewithoperations-v1alpha1-admissionregistration | API reference} */
 export interface NamedRuleWithOperations {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   apiGroups?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   apiVersions?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   operations?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   resourceNames?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   resources?: string[];
+  /** Optional. */
   scope?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#paramkind-v1alpha1-admissionregistration | API reference} */
 export interface ParamKind {
+  /** Optional. */
   apiVersion?: string;
+  /** Optional. */
   kind?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#paramref-v1alpha1-admissionregistration | API reference} */
 export interface ParamRef {
+  /** Optional. */
   name?: string;
+  /** Optional. */
   namespace?: string;
+  /** Optional. */
   parameterNotFoundAction?: string;
+  /** Optional. */
   selector?: metaV1.LabelSelector;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#variable-v1alpha1-admissionregistration | API reference} */
 export interface Variable {
+  /** Required. */
   expression: string;
+  /** Required. */
   name: string;
 }

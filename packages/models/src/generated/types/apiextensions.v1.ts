@@ -3,185 +3,325 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#customresourcecolumndefinition-v1-apiextensions | API reference} */
 export interface CustomResourceColumnDefinition {
+  /** Optional. */
   description?: string;
+  /** Optional. */
   format?: string;
+  /** Required. */
   jsonPath: string;
+  /** Required. */
   name: string;
+  /** Optional. Format int32. */
   priority?: number;
+  /** Required. */
   type: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#customresourceconversion-v1-apiextensions | API reference} */
 export interface CustomResourceConversion {
+  /** Required. */
   strategy: string;
+  /** Optional. */
   webhook?: WebhookConversion;
 }
 
+/** Kind `CustomResourceDefinition` of `apiextensions.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#customresourcedefinition-v1-apiextensions | API reference} */
 export interface CustomResourceDefinition {
+  /** Optional. */
   apiVersion?: "apiextensions.k8s.io/v1";
+  /** Optional. */
   kind?: "CustomResourceDefinition";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: CustomResourceDefinitionSpec;
+  /** Optional. */
   status?: CustomResourceDefinitionStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#customresourcedefinitioncondition-v1-apiextensions | API reference} */
 export interface CustomResourceDefinitionCondition {
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. Format int64. */
   observedGeneration?: number;
+  /** Optional. */
   reason?: string;
+  /** Required. */
   status: string;
+  /** Required. */
   type: string;
 }
 
+/** Kind `CustomResourceDefinitionList` of `apiextensions.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#customresourcedefinitionlist-v1-apiextensions | API reference} */
 export interface CustomResourceDefinitionList {
+  /** Optional. */
   apiVersion?: "apiextensions.k8s.io/v1";
+  /** Required. */
   items: CustomResourceDefinition[];
+  /** Optional. */
   kind?: "CustomResourceDefinitionList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#customresourcedefinitionnames-v1-apiextensions | API reference} */
 export interface CustomResourceDefinitionNames {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   categories?: string[];
+  /** Required. */
   kind: string;
+  /** Optional. */
   listKind?: string;
+  /** Required. */
   plural: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   shortNames?: string[];
+  /** Optional. */
   singular?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#customresourcedefinitionspec-v1-apiextensions | API reference} */
 export interface CustomResourceDefinitionSpec {
+  /** Optional. */
   conversion?: CustomResourceConversion;
+  /** Required. */
   group: string;
+  /** Required. */
   names: CustomResourceDefinitionNames;
+  /** Optional. */
   preserveUnknownFields?: boolean;
+  /** Required. */
   scope: string;
+  /** Required. List type atomic (replaced as a whole by apply). */
   versions: CustomResourceDefinitionVersion[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#customresourcedefinitionstatus-v1-apiextensions | API reference} */
 export interface CustomResourceDefinitionStatus {
+  /** Optional. */
   acceptedNames?: CustomResourceDefinitionNames;
+  /** Optional. List type map, keyed by `type`. */
   conditions?: CustomResourceDefinitionCondition[];
+  /** Optional. Format int64. */
   observedGeneration?: number;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   storedVersions?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#customresourcedefinitionversion-v1-apiextensions | API reference} */
 export interface CustomResourceDefinitionVersion {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   additionalPrinterColumns?: CustomResourceColumnDefinition[];
+  /** Optional. */
   deprecated?: boolean;
+  /** Optional. */
   deprecationWarning?: string;
+  /** Required. */
   name: string;
+  /** Optional. */
   schema?: CustomResourceValidation;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   selectableFields?: SelectableField[];
+  /** Required. */
   served: boolean;
+  /** Required. */
   storage: boolean;
+  /** Optional. */
   subresources?: CustomResourceSubresources;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#customresourcesubresourcescale-v1-apiextensions | API reference} */
 export interface CustomResourceSubresourceScale {
+  /** Optional. */
   labelSelectorPath?: string;
+  /** Required. */
   specReplicasPath: string;
+  /** Required. */
   statusReplicasPath: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#customresourcesubresourcestatus-v1-apiextensions | API reference} */
 export type CustomResourceSubresourceStatus = { [key: string]: unknown };
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#customresourcesubresources-v1-apiextensions | API reference} */
 export interface CustomResourceSubresources {
+  /** Optional. */
   scale?: CustomResourceSubresourceScale;
+  /** Optional. */
   status?: CustomResourceSubresourceStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#customresourcevalidation-v1-apiextensions | API reference} */
 export interface CustomResourceValidation {
+  /** Optional. */
   openAPIV3Schema?: JSONSchemaProps;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#externaldocumentation-v1-apiextensions | API reference} */
 export interface ExternalDocumentation {
+  /** Optional. */
   description?: string;
+  /** Optional. */
   url?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#json-v1-apiextensions | API reference} */
 export type JSON = unknown;
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#jsonschemaprops-v1-apiextensions | API reference} */
 export interface JSONSchemaProps {
+  /** Optional. */
   $ref?: string;
+  /** Optional. */
   $schema?: string;
+  /** Optional. */
   additionalItems?: JSONSchemaPropsOrBool;
+  /** Optional. */
   additionalProperties?: JSONSchemaPropsOrBool;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   allOf?: JSONSchemaProps[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   anyOf?: JSONSchemaProps[];
+  /** Optional. */
   default?: JSON;
+  /** Optional. */
   definitions?: { [key: string]: JSONSchemaProps };
+  /** Optional. */
   dependencies?: { [key: string]: JSONSchemaPropsOrStringArray };
+  /** Optional. */
   description?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   enum?: JSON[];
+  /** Optional. */
   example?: JSON;
+  /** Optional. */
   exclusiveMaximum?: boolean;
+  /** Optional. */
   exclusiveMinimum?: boolean;
+  /** Optional. */
   externalDocs?: ExternalDocumentation;
+  /** Optional. */
   format?: string;
+  /** Optional. */
   id?: string;
+  /** Optional. */
   items?: JSONSchemaPropsOrArray;
+  /** Optional. Format int64. */
   maxItems?: number;
+  /** Optional. Format int64. */
   maxLength?: number;
+  /** Optional. Format int64. */
   maxProperties?: number;
+  /** Optional. Format double. */
   maximum?: number;
+  /** Optional. Format int64. */
   minItems?: number;
+  /** Optional. Format int64. */
   minLength?: number;
+  /** Optional. Format int64. */
   minProperties?: number;
+  /** Optional. Format double. */
   minimum?: number;
+  /** Optional. Format double. */
   multipleOf?: number;
+  /** Optional. */
   not?: JSONSchemaProps;
+  /** Optional. */
   nullable?: boolean;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   oneOf?: JSONSchemaProps[];
+  /** Optional. */
   pattern?: string;
+  /** Optional. */
   patternProperties?: { [key: string]: JSONSchemaProps };
+  /** Optional. */
   properties?: { [key: string]: JSONSchemaProps };
+  /** Optional. List type atomic (replaced as a whole by apply). */
   required?: string[];
+  /** Optional. */
   title?: string;
+  /** Optional. */
   type?: string;
+  /** Optional. */
   uniqueItems?: boolean;
+  /** Optional. */
   "x-kubernetes-embedded-resource"?: boolean;
+  /** Optional. */
   "x-kubernetes-int-or-string"?: boolean;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   "x-kubernetes-list-map-keys"?: string[];
+  /** Optional. */
   "x-kubernetes-list-type"?: string;
+  /** Optional. */
   "x-kubernetes-map-type"?: string;
+  /** Optional. */
   "x-kubernetes-preserve-unknown-fields"?: boolean;
+  /** Optional. List type map, keyed by `rule`. Strategic merge patch: merge on `rule`. */
   "x-kubernetes-validations"?: ValidationRule[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#jsonschemapropsorarray-v1-apiextensions | API reference} */
 export type JSONSchemaPropsOrArray = unknown;
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#jsonschemapropsorbool-v1-apiextensions | API reference} */
 export type JSONSchemaPropsOrBool = unknown;
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#jsonschemapropsorstringarray-v1-apiextensions | API reference} */
 export type JSONSchemaPropsOrStringArray = unknown;
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#selectablefield-v1-apiextensions | API reference} */
 export interface SelectableField {
+  /** Required. */
   jsonPath: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#servicereference-v1-apiextensions | API reference} */
 export interface ServiceReference {
+  /** Required. */
   name: string;
+  /** Required. */
   namespace: string;
+  /** Optional. */
   path?: string;
+  /** Optional. Format int32. */
   port?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#validationrule-v1-apiextensions | API reference} */
 export interface ValidationRule {
+  /** Optional. */
   fieldPath?: string;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   messageExpression?: string;
+  /** Optional. */
   optionalOldSelf?: boolean;
+  /** Optional. */
   reason?: string;
+  /** Required. */
   rule: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#webhookclientconfig-v1-apiextensions | API reference} */
 export interface WebhookClientConfig {
+  /** Optional. Base64-encoded bytes. */
   caBundle?: string;
+  /** Optional. */
   service?: ServiceReference;
+  /** Optional. */
   url?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#webhookconversion-v1-apiextensions | API reference} */
 export interface WebhookConversion {
+  /** Optional. */
   clientConfig?: WebhookClientConfig;
+  /** Required. List type atomic (replaced as a whole by apply). */
   conversionReviewVersions: string[];
 }

@@ -3,45 +3,76 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** Kind `APIService` of `apiregistration.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#apiservice-v1-apiregistration | API reference} */
 export interface APIService {
+  /** Optional. */
   apiVersion?: "apiregistration.k8s.io/v1";
+  /** Optional. */
   kind?: "APIService";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: APIServiceSpec;
+  /** Optional. */
   status?: APIServiceStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#apiservicecondition-v1-apiregistration | API reference} */
 export interface APIServiceCondition {
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   reason?: string;
+  /** Required. */
   status: string;
+  /** Required. */
   type: string;
 }
 
+/** Kind `APIServiceList` of `apiregistration.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#apiservicelist-v1-apiregistration | API reference} */
 export interface APIServiceList {
+  /** Optional. */
   apiVersion?: "apiregistration.k8s.io/v1";
+  /** Required. */
   items: APIService[];
+  /** Optional. */
   kind?: "APIServiceList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#apiservicespec-v1-apiregistration | API reference} */
 export interface APIServiceSpec {
+  /** Optional. Base64-encoded bytes. */
   caBundle?: string;
+  /** Optional. */
   group?: string;
+  /** Required. Format int32. */
   groupPriorityMinimum: number;
+  /** Optional. */
   insecureSkipTLSVerify?: boolean;
+  /** Optional. */
   service?: ServiceReference;
+  /** Optional. */
   version?: string;
+  /** Required. Format int32. */
   versionPriority: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#apiservicestatus-v1-apiregistration | API reference} */
 export interface APIServiceStatus {
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: APIServiceCondition[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#servicereference-v1-apiregistration | API reference} */
 export interface ServiceReference {
+  /** Optional. */
   name?: string;
+  /** Optional. */
   namespace?: string;
+  /** Optional. Format int32. */
   port?: number;
 }

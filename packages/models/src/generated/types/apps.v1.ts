@@ -5,237 +5,412 @@ import type * as apimachinery from "./apimachinery.js";
 import type * as coreV1 from "./core.v1.js";
 import type * as metaV1 from "./meta.v1.js";
 
+/** Kind `ControllerRevision` of `apps/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#controllerrevision-v1-apps | API reference} */
 export interface ControllerRevision {
+  /** Optional. */
   apiVersion?: "apps/v1";
+  /** Required. */
   data: apimachinery.RawExtension;
+  /** Optional. */
   kind?: "ControllerRevision";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. Format int64. */
   revision?: number;
 }
 
+/** Kind `ControllerRevisionList` of `apps/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#controllerrevisionlist-v1-apps | API reference} */
 export interface ControllerRevisionList {
+  /** Optional. */
   apiVersion?: "apps/v1";
+  /** Required. */
   items: ControllerRevision[];
+  /** Optional. */
   kind?: "ControllerRevisionList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** Kind `DaemonSet` of `apps/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#daemonset-v1-apps | API reference} */
 export interface DaemonSet {
+  /** Optional. */
   apiVersion?: "apps/v1";
+  /** Optional. */
   kind?: "DaemonSet";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: DaemonSetSpec;
+  /** Optional. */
   status?: DaemonSetStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#daemonsetcondition-v1-apps | API reference} */
 export interface DaemonSetCondition {
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   reason?: string;
+  /** Optional. */
   status?: string;
+  /** Optional. */
   type?: string;
 }
 
+/** Kind `DaemonSetList` of `apps/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#daemonsetlist-v1-apps | API reference} */
 export interface DaemonSetList {
+  /** Optional. */
   apiVersion?: "apps/v1";
+  /** Required. */
   items: DaemonSet[];
+  /** Optional. */
   kind?: "DaemonSetList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#daemonsetspec-v1-apps | API reference} */
 export interface DaemonSetSpec {
+  /** Optional. Format int32. */
   minReadySeconds?: number;
+  /** Optional. Format int32. */
   revisionHistoryLimit?: number;
+  /** Required. */
   selector: metaV1.LabelSelector;
+  /** Required. */
   template: coreV1.PodTemplateSpec;
+  /** Optional. */
   updateStrategy?: DaemonSetUpdateStrategy;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#daemonsetstatus-v1-apps | API reference} */
 export interface DaemonSetStatus {
+  /** Optional. Format int32. */
   collisionCount?: number;
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: DaemonSetCondition[];
+  /** Required. Format int32. */
   currentNumberScheduled: number;
+  /** Required. Format int32. */
   desiredNumberScheduled: number;
+  /** Optional. Format int32. */
   numberAvailable?: number;
+  /** Required. Format int32. */
   numberMisscheduled: number;
+  /** Required. Format int32. */
   numberReady: number;
+  /** Optional. Format int32. */
   numberUnavailable?: number;
+  /** Optional. Format int64. */
   observedGeneration?: number;
+  /** Optional. Format int32. */
   updatedNumberScheduled?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#daemonsetupdatestrategy-v1-apps | API reference} */
 export interface DaemonSetUpdateStrategy {
+  /** Optional. */
   rollingUpdate?: RollingUpdateDaemonSet;
+  /** Optional. */
   type?: string;
 }
 
+/** Kind `Deployment` of `apps/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deployment-v1-apps | API reference} */
 export interface Deployment {
+  /** Optional. */
   apiVersion?: "apps/v1";
+  /** Optional. */
   kind?: "Deployment";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: DeploymentSpec;
+  /** Optional. */
   status?: DeploymentStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deploymentcondition-v1-apps | API reference} */
 export interface DeploymentCondition {
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Optional. */
   lastUpdateTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   reason?: string;
+  /** Optional. */
   status?: string;
+  /** Optional. */
   type?: string;
 }
 
+/** Kind `DeploymentList` of `apps/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deploymentlist-v1-apps | API reference} */
 export interface DeploymentList {
+  /** Optional. */
   apiVersion?: "apps/v1";
+  /** Required. */
   items: Deployment[];
+  /** Optional. */
   kind?: "DeploymentList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deploymentspec-v1-apps | API reference} */
 export interface DeploymentSpec {
+  /** Optional. Format int32. */
   minReadySeconds?: number;
+  /** Optional. */
   paused?: boolean;
+  /** Optional. Format int32. */
   progressDeadlineSeconds?: number;
+  /** Optional. Format int32. */
   replicas?: number;
+  /** Optional. Format int32. */
   revisionHistoryLimit?: number;
+  /** Required. */
   selector: metaV1.LabelSelector;
+  /** Optional. Strategic merge patch: retainKeys. */
   strategy?: DeploymentStrategy;
+  /** Required. */
   template: coreV1.PodTemplateSpec;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deploymentstatus-v1-apps | API reference} */
 export interface DeploymentStatus {
+  /** Optional. Format int32. */
   availableReplicas?: number;
+  /** Optional. Format int32. */
   collisionCount?: number;
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: DeploymentCondition[];
+  /** Optional. Format int64. */
   observedGeneration?: number;
+  /** Optional. Format int32. */
   readyReplicas?: number;
+  /** Optional. Format int32. */
   replicas?: number;
+  /** Optional. Format int32. */
   terminatingReplicas?: number;
+  /** Optional. Format int32. */
   unavailableReplicas?: number;
+  /** Optional. Format int32. */
   updatedReplicas?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deploymentstrategy-v1-apps | API reference} */
 export interface DeploymentStrategy {
+  /** Optional. */
   rollingUpdate?: RollingUpdateDeployment;
+  /** Optional. */
   type?: string;
 }
 
+/** Kind `ReplicaSet` of `apps/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#replicaset-v1-apps | API reference} */
 export interface ReplicaSet {
+  /** Optional. */
   apiVersion?: "apps/v1";
+  /** Optional. */
   kind?: "ReplicaSet";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: ReplicaSetSpec;
+  /** Optional. */
   status?: ReplicaSetStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#replicasetcondition-v1-apps | API reference} */
 export interface ReplicaSetCondition {
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   reason?: string;
+  /** Optional. */
   status?: string;
+  /** Optional. */
   type?: string;
 }
 
+/** Kind `ReplicaSetList` of `apps/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#replicasetlist-v1-apps | API reference} */
 export interface ReplicaSetList {
+  /** Optional. */
   apiVersion?: "apps/v1";
+  /** Required. */
   items: ReplicaSet[];
+  /** Optional. */
   kind?: "ReplicaSetList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#replicasetspec-v1-apps | API reference} */
 export interface ReplicaSetSpec {
+  /** Optional. Format int32. */
   minReadySeconds?: number;
+  /** Optional. Format int32. */
   replicas?: number;
+  /** Required. */
   selector: metaV1.LabelSelector;
+  /** Optional. */
   template?: coreV1.PodTemplateSpec;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#replicasetstatus-v1-apps | API reference} */
 export interface ReplicaSetStatus {
+  /** Optional. Format int32. */
   availableReplicas?: number;
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: ReplicaSetCondition[];
+  /** Optional. Format int32. */
   fullyLabeledReplicas?: number;
+  /** Optional. Format int64. */
   observedGeneration?: number;
+  /** Optional. Format int32. */
   readyReplicas?: number;
+  /** Required. Format int32. */
   replicas: number;
+  /** Optional. Format int32. */
   terminatingReplicas?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#rollingupdatedaemonset-v1-apps | API reference} */
 export interface RollingUpdateDaemonSet {
+  /** Optional. */
   maxSurge?: apimachinery.IntOrString;
+  /** Optional. */
   maxUnavailable?: apimachinery.IntOrString;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#rollingupdatedeployment-v1-apps | API reference} */
 export interface RollingUpdateDeployment {
+  /** Optional. */
   maxSurge?: apimachinery.IntOrString;
+  /** Optional. */
   maxUnavailable?: apimachinery.IntOrString;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#rollingupdatestatefulsetstrategy-v1-apps | API reference} */
 export interface RollingUpdateStatefulSetStrategy {
+  /** Optional. */
   maxUnavailable?: apimachinery.IntOrString;
+  /** Optional. Format int32. */
   partition?: number;
 }
 
+/** Kind `StatefulSet` of `apps/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#statefulset-v1-apps | API reference} */
 export interface StatefulSet {
+  /** Optional. */
   apiVersion?: "apps/v1";
+  /** Optional. */
   kind?: "StatefulSet";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: StatefulSetSpec;
+  /** Optional. */
   status?: StatefulSetStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#statefulsetcondition-v1-apps | API reference} */
 export interface StatefulSetCondition {
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   reason?: string;
+  /** Optional. */
   status?: string;
+  /** Optional. */
   type?: string;
 }
 
+/** Kind `StatefulSetList` of `apps/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#statefulsetlist-v1-apps | API reference} */
 export interface StatefulSetList {
+  /** Optional. */
   apiVersion?: "apps/v1";
+  /** Required. */
   items: StatefulSet[];
+  /** Optional. */
   kind?: "StatefulSetList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#statefulsetordinals-v1-apps | API reference} */
 export interface StatefulSetOrdinals {
+  /** Optional. Format int32. */
   start?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#statefulsetpersistentvolumeclaimretentionpolicy-v1-apps | API reference} */
 export interface StatefulSetPersistentVolumeClaimRetentionPolicy {
+  /** Optional. */
   whenDeleted?: string;
+  /** Optional. */
   whenScaled?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#statefulsetspec-v1-apps | API reference} */
 export interface StatefulSetSpec {
+  /** Optional. Format int32. */
   minReadySeconds?: number;
+  /** Optional. */
   ordinals?: StatefulSetOrdinals;
+  /** Optional. */
   persistentVolumeClaimRetentionPolicy?: StatefulSetPersistentVolumeClaimRetentionPolicy;
+  /** Optional. */
   podManagementPolicy?: string;
+  /** Optional. Format int32. */
   replicas?: number;
+  /** Optional. Format int32. */
   revisionHistoryLimit?: number;
+  /** Required. */
   selector: metaV1.LabelSelector;
+  /** Optional. */
   serviceName?: string;
+  /** Required. */
   template: coreV1.PodTemplateSpec;
+  /** Optional. */
   updateStrategy?: StatefulSetUpdateStrategy;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   volumeClaimTemplates?: coreV1.PersistentVolumeClaim[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#statefulsetstatus-v1-apps | API reference} */
 export interface StatefulSetStatus {
+  /** Optional. Format int32. */
   availableReplicas?: number;
+  /** Optional. Format int32. */
   collisionCount?: number;
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: StatefulSetCondition[];
+  /** Optional. Format int32. */
   currentReplicas?: number;
+  /** Optional. */
   currentRevision?: string;
+  /** Optional. Format int64. */
   observedGeneration?: number;
+  /** Optional. Format int32. */
   readyReplicas?: number;
+  /** Required. Format int32. */
   replicas: number;
+  /** Optional. */
   updateRevision?: string;
+  /** Optional. Format int32. */
   updatedReplicas?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#statefulsetupdatestrategy-v1-apps | API reference} */
 export interface StatefulSetUpdateStrategy {
+  /** Optional. */
   rollingUpdate?: RollingUpdateStatefulSetStrategy;
+  /** Optional. */
   type?: string;
 }

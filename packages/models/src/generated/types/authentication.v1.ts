@@ -3,67 +3,112 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#boundobjectreference-v1-authentication | API reference} */
 export interface BoundObjectReference {
+  /** Optional. */
   apiVersion?: string;
+  /** Optional. */
   kind?: string;
+  /** Optional. */
   name?: string;
+  /** Optional. */
   uid?: string;
 }
 
+/** Kind `SelfSubjectReview` of `authentication.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#selfsubjectreview-v1-authentication | API reference} */
 export interface SelfSubjectReview {
+  /** Optional. */
   apiVersion?: "authentication.k8s.io/v1";
+  /** Optional. */
   kind?: "SelfSubjectReview";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   status?: SelfSubjectReviewStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#selfsubjectreviewstatus-v1-authentication | API reference} */
 export interface SelfSubjectReviewStatus {
+  /** Optional. */
   userInfo?: UserInfo;
 }
 
+/** Kind `TokenRequest` of `authentication.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#tokenrequest-v1-authentication | API reference} */
 export interface TokenRequest {
+  /** Optional. */
   apiVersion?: "authentication.k8s.io/v1";
+  /** Optional. */
   kind?: "TokenRequest";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: TokenRequestSpec;
+  /** Optional. */
   status?: TokenRequestStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#tokenrequestspec-v1-authentication | API reference} */
 export interface TokenRequestSpec {
+  /** Optional. */
   attestations?: { [key: string]: string[] };
+  /** Optional. List type atomic (replaced as a whole by apply). */
   audiences?: string[];
+  /** Optional. */
   boundObjectRef?: BoundObjectReference;
+  /** Optional. Format int64. */
   expirationSeconds?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#tokenrequeststatus-v1-authentication | API reference} */
 export interface TokenRequestStatus {
+  /** Optional. */
   expirationTimestamp?: metaV1.Time;
+  /** Optional. */
   token?: string;
 }
 
+/** Kind `TokenReview` of `authentication.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#tokenreview-v1-authentication | API reference} */
 export interface TokenReview {
+  /** Optional. */
   apiVersion?: "authentication.k8s.io/v1";
+  /** Optional. */
   kind?: "TokenReview";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: TokenReviewSpec;
+  /** Optional. */
   status?: TokenReviewStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#tokenreviewspec-v1-authentication | API reference} */
 export interface TokenReviewSpec {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   audiences?: string[];
+  /** Required. */
   token: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#tokenreviewstatus-v1-authentication | API reference} */
 export interface TokenReviewStatus {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   audiences?: string[];
+  /** Optional. */
   authenticated?: boolean;
+  /** Optional. */
   error?: string;
+  /** Optional. */
   user?: UserInfo;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#userinfo-v1-authentication | API reference} */
 export interface UserInfo {
+  /** Optional. */
   extra?: { [key: string]: string[] };
+  /** Optional. List type atomic (replaced as a whole by apply). */
   groups?: string[];
+  /** Optional. */
   uid?: string;
+  /** Optional. */
   username?: string;
 }

@@ -3,105 +3,178 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#fieldselectorattributes-v1-authorization | API reference} */
 export interface FieldSelectorAttributes {
+  /** Optional. */
   rawSelector?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   requirements?: metaV1.FieldSelectorRequirement[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#labelselectorattributes-v1-authorization | API reference} */
 export interface LabelSelectorAttributes {
+  /** Optional. */
   rawSelector?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   requirements?: metaV1.LabelSelectorRequirement[];
 }
 
+/** Kind `LocalSubjectAccessReview` of `authorization.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#localsubjectaccessreview-v1-authorization | API reference} */
 export interface LocalSubjectAccessReview {
+  /** Optional. */
   apiVersion?: "authorization.k8s.io/v1";
+  /** Optional. */
   kind?: "LocalSubjectAccessReview";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: SubjectAccessReviewSpec;
+  /** Optional. */
   status?: SubjectAccessReviewStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nonresourceattributes-v1-authorization | API reference} */
 export interface NonResourceAttributes {
+  /** Optional. */
   path?: string;
+  /** Optional. */
   verb?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nonresourcerule-v1-authorization | API reference} */
 export interface NonResourceRule {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   nonResourceURLs?: string[];
+  /** Required. List type atomic (replaced as a whole by apply). */
   verbs: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourceattributes-v1-authorization | API reference} */
 export interface ResourceAttributes {
+  /** Optional. */
   fieldSelector?: FieldSelectorAttributes;
+  /** Optional. */
   group?: string;
+  /** Optional. */
   labelSelector?: LabelSelectorAttributes;
+  /** Optional. */
   name?: string;
+  /** Optional. */
   namespace?: string;
+  /** Optional. */
   resource?: string;
+  /** Optional. */
   subresource?: string;
+  /** Optional. */
   verb?: string;
+  /** Optional. */
   version?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourcerule-v1-authorization | API reference} */
 export interface ResourceRule {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   apiGroups?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   resourceNames?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   resources?: string[];
+  /** Required. List type atomic (replaced as a whole by apply). */
   verbs: string[];
 }
 
+/** Kind `SelfSubjectAccessReview` of `authorization.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#selfsubjectaccessreview-v1-authorization | API reference} */
 export interface SelfSubjectAccessReview {
+  /** Optional. */
   apiVersion?: "authorization.k8s.io/v1";
+  /** Optional. */
   kind?: "SelfSubjectAccessReview";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: SelfSubjectAccessReviewSpec;
+  /** Optional. */
   status?: SubjectAccessReviewStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#selfsubjectaccessreviewspec-v1-authorization | API reference} */
 export interface SelfSubjectAccessReviewSpec {
+  /** Optional. */
   nonResourceAttributes?: NonResourceAttributes;
+  /** Optional. */
   resourceAttributes?: ResourceAttributes;
 }
 
+/** Kind `SelfSubjectRulesReview` of `authorization.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#selfsubjectrulesreview-v1-authorization | API reference} */
 export interface SelfSubjectRulesReview {
+  /** Optional. */
   apiVersion?: "authorization.k8s.io/v1";
+  /** Optional. */
   kind?: "SelfSubjectRulesReview";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: SelfSubjectRulesReviewSpec;
+  /** Optional. */
   status?: SubjectRulesReviewStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#selfsubjectrulesreviewspec-v1-authorization | API reference} */
 export interface SelfSubjectRulesReviewSpec {
+  /** Optional. */
   namespace?: string;
 }
 
+/** Kind `SubjectAccessReview` of `authorization.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#subjectaccessreview-v1-authorization | API reference} */
 export interface SubjectAccessReview {
+  /** Optional. */
   apiVersion?: "authorization.k8s.io/v1";
+  /** Optional. */
   kind?: "SubjectAccessReview";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: SubjectAccessReviewSpec;
+  /** Optional. */
   status?: SubjectAccessReviewStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#subjectaccessreviewspec-v1-authorization | API reference} */
 export interface SubjectAccessReviewSpec {
+  /** Optional. */
   extra?: { [key: string]: string[] };
+  /** Optional. List type atomic (replaced as a whole by apply). */
   groups?: string[];
+  /** Optional. */
   nonResourceAttributes?: NonResourceAttributes;
+  /** Optional. */
   resourceAttributes?: ResourceAttributes;
+  /** Optional. */
   uid?: string;
+  /** Optional. */
   user?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#subjectaccessreviewstatus-v1-authorization | API reference} */
 export interface SubjectAccessReviewStatus {
+  /** Required. */
   allowed: boolean;
+  /** Optional. */
   denied?: boolean;
+  /** Optional. */
   evaluationError?: string;
+  /** Optional. */
   reason?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#subjectrulesreviewstatus-v1-authorization | API reference} */
 export interface SubjectRulesReviewStatus {
+  /** Optional. */
   evaluationError?: string;
+  /** Required. */
   incomplete: boolean;
+  /** Required. List type atomic (replaced as a whole by apply). */
   nonResourceRules: NonResourceRule[];
+  /** Required. List type atomic (replaced as a whole by apply). */
   resourceRules: ResourceRule[];
 }

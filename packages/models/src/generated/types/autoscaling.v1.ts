@@ -3,55 +3,92 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#crossversionobjectreference-v1-autoscaling | API reference} */
 export interface CrossVersionObjectReference {
+  /** Optional. */
   apiVersion?: string;
+  /** Required. */
   kind: string;
+  /** Required. */
   name: string;
 }
 
+/** Kind `HorizontalPodAutoscaler` of `autoscaling/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#horizontalpodautoscaler-v1-autoscaling | API reference} */
 export interface HorizontalPodAutoscaler {
+  /** Optional. */
   apiVersion?: "autoscaling/v1";
+  /** Optional. */
   kind?: "HorizontalPodAutoscaler";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: HorizontalPodAutoscalerSpec;
+  /** Optional. */
   status?: HorizontalPodAutoscalerStatus;
 }
 
+/** Kind `HorizontalPodAutoscalerList` of `autoscaling/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#horizontalpodautoscalerlist-v1-autoscaling | API reference} */
 export interface HorizontalPodAutoscalerList {
+  /** Optional. */
   apiVersion?: "autoscaling/v1";
+  /** Required. */
   items: HorizontalPodAutoscaler[];
+  /** Optional. */
   kind?: "HorizontalPodAutoscalerList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#horizontalpodautoscalerspec-v1-autoscaling | API reference} */
 export interface HorizontalPodAutoscalerSpec {
+  /** Required. Format int32. */
   maxReplicas: number;
+  /** Optional. Format int32. */
   minReplicas?: number;
+  /** Required. */
   scaleTargetRef: CrossVersionObjectReference;
+  /** Optional. Format int32. */
   targetCPUUtilizationPercentage?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#horizontalpodautoscalerstatus-v1-autoscaling | API reference} */
 export interface HorizontalPodAutoscalerStatus {
+  /** Optional. Format int32. */
   currentCPUUtilizationPercentage?: number;
+  /** Required. Format int32. */
   currentReplicas: number;
+  /** Required. Format int32. */
   desiredReplicas: number;
+  /** Optional. */
   lastScaleTime?: metaV1.Time;
+  /** Optional. Format int64. */
   observedGeneration?: number;
 }
 
+/** Kind `Scale` of `autoscaling/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#scale-v1-autoscaling | API reference} */
 export interface Scale {
+  /** Optional. */
   apiVersion?: "autoscaling/v1";
+  /** Optional. */
   kind?: "Scale";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: ScaleSpec;
+  /** Optional. */
   status?: ScaleStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#scalespec-v1-autoscaling | API reference} */
 export interface ScaleSpec {
+  /** Optional. Format int32. */
   replicas?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#scalestatus-v1-autoscaling | API reference} */
 export interface ScaleStatus {
+  /** Required. Format int32. */
   replicas: number;
+  /** Optional. */
   selector?: string;
 }

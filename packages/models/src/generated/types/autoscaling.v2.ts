@@ -4,157 +4,264 @@
 import type * as apimachinery from "./apimachinery.js";
 import type * as metaV1 from "./meta.v1.js";
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#containerresourcemetricsource-v2-autoscaling | API reference} */
 export interface ContainerResourceMetricSource {
+  /** Required. */
   container: string;
+  /** Required. */
   name: string;
+  /** Required. */
   target: MetricTarget;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#containerresourcemetricstatus-v2-autoscaling | API reference} */
 export interface ContainerResourceMetricStatus {
+  /** Required. */
   container: string;
+  /** Required. */
   current: MetricValueStatus;
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#crossversionobjectreference-v2-autoscaling | API reference} */
 export interface CrossVersionObjectReference {
+  /** Optional. */
   apiVersion?: string;
+  /** Required. */
   kind: string;
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#externalmetricsource-v2-autoscaling | API reference} */
 export interface ExternalMetricSource {
+  /** Required. */
   metric: MetricIdentifier;
+  /** Required. */
   target: MetricTarget;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#externalmetricstatus-v2-autoscaling | API reference} */
 export interface ExternalMetricStatus {
+  /** Required. */
   current: MetricValueStatus;
+  /** Required. */
   metric: MetricIdentifier;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#hpascalingpolicy-v2-autoscaling | API reference} */
 export interface HPAScalingPolicy {
+  /** Required. Format int32. */
   periodSeconds: number;
+  /** Required. */
   type: string;
+  /** Required. Format int32. */
   value: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#hpascalingrules-v2-autoscaling | API reference} */
 export interface HPAScalingRules {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   policies?: HPAScalingPolicy[];
+  /** Optional. */
   selectPolicy?: string;
+  /** Optional. Format int32. */
   stabilizationWindowSeconds?: number;
+  /** Optional. */
   tolerance?: apimachinery.Quantity;
 }
 
+/** Kind `HorizontalPodAutoscaler` of `autoscaling/v2`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#horizontalpodautoscaler-v2-autoscaling | API reference} */
 export interface HorizontalPodAutoscaler {
+  /** Optional. */
   apiVersion?: "autoscaling/v2";
+  /** Optional. */
   kind?: "HorizontalPodAutoscaler";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: HorizontalPodAutoscalerSpec;
+  /** Optional. */
   status?: HorizontalPodAutoscalerStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#horizontalpodautoscalerbehavior-v2-autoscaling | API reference} */
 export interface HorizontalPodAutoscalerBehavior {
+  /** Optional. */
   scaleDown?: HPAScalingRules;
+  /** Optional. */
   scaleUp?: HPAScalingRules;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#horizontalpodautoscalercondition-v2-autoscaling | API reference} */
 export interface HorizontalPodAutoscalerCondition {
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. Format int64. */
   observedGeneration?: number;
+  /** Optional. */
   reason?: string;
+  /** Required. */
   status: string;
+  /** Required. */
   type: string;
 }
 
+/** Kind `HorizontalPodAutoscalerList` of `autoscaling/v2`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#horizontalpodautoscalerlist-v2-autoscaling | API reference} */
 export interface HorizontalPodAutoscalerList {
+  /** Optional. */
   apiVersion?: "autoscaling/v2";
+  /** Required. */
   items: HorizontalPodAutoscaler[];
+  /** Optional. */
   kind?: "HorizontalPodAutoscalerList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#horizontalpodautoscalerspec-v2-autoscaling | API reference} */
 export interface HorizontalPodAutoscalerSpec {
+  /** Optional. */
   behavior?: HorizontalPodAutoscalerBehavior;
+  /** Required. Format int32. */
   maxReplicas: number;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   metrics?: MetricSpec[];
+  /** Optional. Format int32. */
   minReplicas?: number;
+  /** Required. */
   scaleTargetRef: CrossVersionObjectReference;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#horizontalpodautoscalerstatus-v2-autoscaling | API reference} */
 export interface HorizontalPodAutoscalerStatus {
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: HorizontalPodAutoscalerCondition[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   currentMetrics?: MetricStatus[];
+  /** Optional. Format int32. */
   currentReplicas?: number;
+  /** Required. Format int32. */
   desiredReplicas: number;
+  /** Optional. */
   lastScaleTime?: metaV1.Time;
+  /** Optional. Format int64. */
   observedGeneration?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#metricidentifier-v2-autoscaling | API reference} */
 export interface MetricIdentifier {
+  /** Required. */
   name: string;
+  /** Optional. */
   selector?: metaV1.LabelSelector;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#metricspec-v2-autoscaling | API reference} */
 export interface MetricSpec {
+  /** Optional. */
   containerResource?: ContainerResourceMetricSource;
+  /** Optional. */
   external?: ExternalMetricSource;
+  /** Optional. */
   object?: ObjectMetricSource;
+  /** Optional. */
   pods?: PodsMetricSource;
+  /** Optional. */
   resource?: ResourceMetricSource;
+  /** Required. */
   type: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#metricstatus-v2-autoscaling | API reference} */
 export interface MetricStatus {
+  /** Optional. */
   containerResource?: ContainerResourceMetricStatus;
+  /** Optional. */
   external?: ExternalMetricStatus;
+  /** Optional. */
   object?: ObjectMetricStatus;
+  /** Optional. */
   pods?: PodsMetricStatus;
+  /** Optional. */
   resource?: ResourceMetricStatus;
+  /** Required. */
   type: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#metrictarget-v2-autoscaling | API reference} */
 export interface MetricTarget {
+  /** Optional. Format int32. */
   averageUtilization?: number;
+  /** Optional. */
   averageValue?: apimachinery.Quantity;
+  /** Required. */
   type: string;
+  /** Optional. */
   value?: apimachinery.Quantity;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#metricvaluestatus-v2-autoscaling | API reference} */
 export interface MetricValueStatus {
+  /** Optional. Format int32. */
   averageUtilization?: number;
+  /** Optional. */
   averageValue?: apimachinery.Quantity;
+  /** Optional. */
   value?: apimachinery.Quantity;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#objectmetricsource-v2-autoscaling | API reference} */
 export interface ObjectMetricSource {
+  /** Required. */
   describedObject: CrossVersionObjectReference;
+  /** Required. */
   metric: MetricIdentifier;
+  /** Required. */
   target: MetricTarget;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#objectmetricstatus-v2-autoscaling | API reference} */
 export interface ObjectMetricStatus {
+  /** Required. */
   current: MetricValueStatus;
+  /** Required. */
   describedObject: CrossVersionObjectReference;
+  /** Required. */
   metric: MetricIdentifier;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podsmetricsource-v2-autoscaling | API reference} */
 export interface PodsMetricSource {
+  /** Required. */
   metric: MetricIdentifier;
+  /** Required. */
   target: MetricTarget;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podsmetricstatus-v2-autoscaling | API reference} */
 export interface PodsMetricStatus {
+  /** Required. */
   current: MetricValueStatus;
+  /** Required. */
   metric: MetricIdentifier;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourcemetricsource-v2-autoscaling | API reference} */
 export interface ResourceMetricSource {
+  /** Required. */
   name: string;
+  /** Required. */
   target: MetricTarget;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourcemetricstatus-v2-autoscaling | API reference} */
 export interface ResourceMetricStatus {
+  /** Required. */
   current: MetricValueStatus;
+  /** Required. */
   name: string;
 }

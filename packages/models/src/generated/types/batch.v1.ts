@@ -5,139 +5,240 @@ import type * as coreV1 from "./core.v1.js";
 import type * as metaV1 from "./meta.v1.js";
 import type * as schedulingV1alpha3 from "./scheduling.v1alpha3.js";
 
+/** Kind `CronJob` of `batch/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#cronjob-v1-batch | API reference} */
 export interface CronJob {
+  /** Optional. */
   apiVersion?: "batch/v1";
+  /** Optional. */
   kind?: "CronJob";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: CronJobSpec;
+  /** Optional. */
   status?: CronJobStatus;
 }
 
+/** Kind `CronJobList` of `batch/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#cronjoblist-v1-batch | API reference} */
 export interface CronJobList {
+  /** Optional. */
   apiVersion?: "batch/v1";
+  /** Required. */
   items: CronJob[];
+  /** Optional. */
   kind?: "CronJobList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#cronjobspec-v1-batch | API reference} */
 export interface CronJobSpec {
+  /** Optional. */
   concurrencyPolicy?: string;
+  /** Optional. Format int32. */
   failedJobsHistoryLimit?: number;
+  /** Required. */
   jobTemplate: JobTemplateSpec;
+  /** Required. */
   schedule: string;
+  /** Optional. Format int64. */
   startingDeadlineSeconds?: number;
+  /** Optional. Format int32. */
   successfulJobsHistoryLimit?: number;
+  /** Optional. */
   suspend?: boolean;
+  /** Optional. */
   timeZone?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#cronjobstatus-v1-batch | API reference} */
 export interface CronJobStatus {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   active?: coreV1.ObjectReference[];
+  /** Optional. */
   lastScheduleTime?: metaV1.Time;
+  /** Optional. */
   lastSuccessfulTime?: metaV1.Time;
 }
 
+/** Kind `Job` of `batch/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#job-v1-batch | API reference} */
 export interface Job {
+  /** Optional. */
   apiVersion?: "batch/v1";
+  /** Optional. */
   kind?: "Job";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: JobSpec;
+  /** Optional. */
   status?: JobStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#jobcondition-v1-batch | API reference} */
 export interface JobCondition {
+  /** Optional. */
   lastProbeTime?: metaV1.Time;
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   reason?: string;
+  /** Required. */
   status: string;
+  /** Required. */
   type: string;
 }
 
+/** Kind `JobList` of `batch/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#joblist-v1-batch | API reference} */
 export interface JobList {
+  /** Optional. */
   apiVersion?: "batch/v1";
+  /** Required. */
   items: Job[];
+  /** Optional. */
   kind?: "JobList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#jobschedulingconfiguration-v1-batch | API reference} */
 export interface JobSchedulingConfiguration {
+  /** Optional. */
   disruptionMode?: schedulingV1alpha3.WorkloadPodGroupDisruptionMode;
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   resourceClaims?: schedulingV1alpha3.WorkloadPodGroupResourceClaim[];
+  /** Optional. */
   schedulingConstraints?: schedulingV1alpha3.WorkloadPodGroupSchedulingConstraints;
+  /** Optional. */
   schedulingPolicy?: schedulingV1alpha3.WorkloadPodGroupSchedulingPolicy;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#jobspec-v1-batch | API reference} */
 export interface JobSpec {
+  /** Optional. Format int64. */
   activeDeadlineSeconds?: number;
+  /** Optional. Format int32. */
   backoffLimit?: number;
+  /** Optional. Format int32. */
   backoffLimitPerIndex?: number;
+  /** Optional. */
   completionMode?: string;
+  /** Optional. Format int32. */
   completions?: number;
+  /** Optional. */
   managedBy?: string;
+  /** Optional. */
   manualSelector?: boolean;
+  /** Optional. Format int32. */
   maxFailedIndexes?: number;
+  /** Optional. Format int32. */
   parallelism?: number;
+  /** Optional. */
   podFailurePolicy?: PodFailurePolicy;
+  /** Optional. */
   podReplacementPolicy?: string;
+  /** Optional. */
   scheduling?: JobSchedulingConfiguration;
+  /** Optional. */
   selector?: metaV1.LabelSelector;
+  /** Optional. */
   successPolicy?: SuccessPolicy;
+  /** Optional. */
   suspend?: boolean;
+  /** Required. */
   template: coreV1.PodTemplateSpec;
+  /** Optional. Format int32. */
   ttlSecondsAfterFinished?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#jobstatus-v1-batch | API reference} */
 export interface JobStatus {
+  /** Optional. Format int32. */
   active?: number;
+  /** Optional. */
   completedIndexes?: string;
+  /** Optional. */
   completionTime?: metaV1.Time;
+  /** Optional. List type atomic (replaced as a whole by apply). Strategic merge patch: merge on `type`. */
   conditions?: JobCondition[];
+  /** Optional. Format int32. */
   failed?: number;
+  /** Optional. */
   failedIndexes?: string;
+  /** Optional. Format int32. */
   ready?: number;
+  /** Optional. */
   startTime?: metaV1.Time;
+  /** Optional. Format int32. */
   succeeded?: number;
+  /** Optional. Format int32. */
   terminating?: number;
+  /** Optional. */
   uncountedTerminatedPods?: UncountedTerminatedPods;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#jobtemplatespec-v1-batch | API reference} */
 export interface JobTemplateSpec {
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: JobSpec;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podfailurepolicy-v1-batch | API reference} */
 export interface PodFailurePolicy {
+  /** Required. List type atomic (replaced as a whole by apply). */
   rules: PodFailurePolicyRule[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podfailurepolicyonexitcodesrequirement-v1-batch | API reference} */
 export interface PodFailurePolicyOnExitCodesRequirement {
+  /** Optional. */
   containerName?: string;
+  /** Required. */
   operator: string;
+  /** Required. List type set (unique scalars). Items: Format int32. */
   values: number[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podfailurepolicyonpodconditionspattern-v1-batch | API reference} */
 export interface PodFailurePolicyOnPodConditionsPattern {
+  /** Optional. */
   status?: string;
+  /** Required. */
   type: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podfailurepolicyrule-v1-batch | API reference} */
 export interface PodFailurePolicyRule {
+  /** Required. */
   action: string;
+  /** Optional. */
   onExitCodes?: PodFailurePolicyOnExitCodesRequirement;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   onPodConditions?: PodFailurePolicyOnPodConditionsPattern[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#successpolicy-v1-batch | API reference} */
 export interface SuccessPolicy {
+  /** Required. List type atomic (replaced as a whole by apply). */
   rules: SuccessPolicyRule[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#successpolicyrule-v1-batch | API reference} */
 export interface SuccessPolicyRule {
+  /** Optional. Format int32. */
   succeededCount?: number;
+  /** Optional. */
   succeededIndexes?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#uncountedterminatedpods-v1-batch | API reference} */
 export interface UncountedTerminatedPods {
+  /** Optional. List type set (unique scalars). */
   failed?: string[];
+  /** Optional. List type set (unique scalars). */
   succeeded?: string[];
 }

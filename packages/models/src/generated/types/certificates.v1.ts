@@ -3,97 +3,168 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** Kind `CertificateSigningRequest` of `certificates.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#certificatesigningrequest-v1-certificates | API reference} */
 export interface CertificateSigningRequest {
+  /** Optional. */
   apiVersion?: "certificates.k8s.io/v1";
+  /** Optional. */
   kind?: "CertificateSigningRequest";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: CertificateSigningRequestSpec;
+  /** Optional. */
   status?: CertificateSigningRequestStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#certificatesigningrequestcondition-v1-certificates | API reference} */
 export interface CertificateSigningRequestCondition {
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Optional. */
   lastUpdateTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   reason?: string;
+  /** Required. */
   status: string;
+  /** Required. */
   type: string;
 }
 
+/** Kind `CertificateSigningRequestList` of `certificates.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#certificatesigningrequestlist-v1-certificates | API reference} */
 export interface CertificateSigningRequestList {
+  /** Optional. */
   apiVersion?: "certificates.k8s.io/v1";
+  /** Required. */
   items: CertificateSigningRequest[];
+  /** Optional. */
   kind?: "CertificateSigningRequestList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#certificatesigningrequestspec-v1-certificates | API reference} */
 export interface CertificateSigningRequestSpec {
+  /** Optional. Format int32. */
   expirationSeconds?: number;
+  /** Optional. */
   extra?: { [key: string]: string[] };
+  /** Optional. List type atomic (replaced as a whole by apply). */
   groups?: string[];
+  /** Required. Base64-encoded bytes. */
   request: string;
+  /** Required. */
   signerName: string;
+  /** Optional. */
   uid?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   usages?: string[];
+  /** Optional. */
   username?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#certificatesigningrequeststatus-v1-certificates | API reference} */
 export interface CertificateSigningRequestStatus {
+  /** Optional. Base64-encoded bytes. */
   certificate?: string;
+  /** Optional. List type map, keyed by `type`. */
   conditions?: CertificateSigningRequestCondition[];
 }
 
+/** Kind `ClusterTrustBundle` of `certificates.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#clustertrustbundle-v1-certificates | API reference} */
 export interface ClusterTrustBundle {
+  /** Optional. */
   apiVersion?: "certificates.k8s.io/v1";
+  /** Optional. */
   kind?: "ClusterTrustBundle";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: ClusterTrustBundleSpec;
 }
 
+/** Kind `ClusterTrustBundleList` of `certificates.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#clustertrustbundlelist-v1-certificates | API reference} */
 export interface ClusterTrustBundleList {
+  /** Optional. */
   apiVersion?: "certificates.k8s.io/v1";
+  /** Required. */
   items: ClusterTrustBundle[];
+  /** Optional. */
   kind?: "ClusterTrustBundleList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#clustertrustbundlespec-v1-certificates | API reference} */
 export interface ClusterTrustBundleSpec {
+  /** Optional. */
   signerName?: string;
+  /** Required. */
   trustBundle: string;
 }
 
+/** Kind `PodCertificateRequest` of `certificates.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podcertificaterequest-v1-certificates | API reference} */
 export interface PodCertificateRequest {
+  /** Optional. */
   apiVersion?: "certificates.k8s.io/v1";
+  /** Optional. */
   kind?: "PodCertificateRequest";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: PodCertificateRequestSpec;
+  /** Optional. */
   status?: PodCertificateRequestStatus;
 }
 
+/** Kind `PodCertificateRequestList` of `certificates.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podcertificaterequestlist-v1-certificates | API reference} */
 export interface PodCertificateRequestList {
+  /** Optional. */
   apiVersion?: "certificates.k8s.io/v1";
+  /** Required. */
   items: PodCertificateRequest[];
+  /** Optional. */
   kind?: "PodCertificateRequestList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podcertificaterequestspec-v1-certificates | API reference} */
 export interface PodCertificateRequestSpec {
+  /** Optional. Format int32. Server default: `86400`. */
   maxExpirationSeconds?: number;
+  /** Required. */
   nodeName: string;
+  /** Required. */
   nodeUID: string;
+  /** Required. */
   podName: string;
+  /** Required. */
   podUID: string;
+  /** Required. */
   serviceAccountName: string;
+  /** Required. */
   serviceAccountUID: string;
+  /** Required. */
   signerName: string;
+  /** Required. Base64-encoded bytes. */
   stubPKCS10Request: string;
+  /** Optional. */
   unverifiedUserAnnotations?: { [key: string]: string };
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podcertificaterequeststatus-v1-certificates | API reference} */
 export interface PodCertificateRequestStatus {
+  /** Optional. */
   beginRefreshAt?: metaV1.Time;
+  /** Optional. */
   certificateChain?: string;
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: metaV1.Condition[];
+  /** Optional. */
   notAfter?: metaV1.Time;
+  /** Optional. */
   notBefore?: metaV1.Time;
 }

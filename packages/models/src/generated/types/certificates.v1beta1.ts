@@ -3,59 +3,102 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** Kind `ClusterTrustBundle` of `certificates.k8s.io/v1beta1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#clustertrustbundle-v1beta1-certificates | API reference} */
 export interface ClusterTrustBundle {
+  /** Optional. */
   apiVersion?: "certificates.k8s.io/v1beta1";
+  /** Optional. */
   kind?: "ClusterTrustBundle";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: ClusterTrustBundleSpec;
 }
 
+/** Kind `ClusterTrustBundleList` of `certificates.k8s.io/v1beta1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#clustertrustbundlelist-v1beta1-certificates | API reference} */
 export interface ClusterTrustBundleList {
+  /** Optional. */
   apiVersion?: "certificates.k8s.io/v1beta1";
+  /** Required. */
   items: ClusterTrustBundle[];
+  /** Optional. */
   kind?: "ClusterTrustBundleList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#clustertrustbundlespec-v1beta1-certificates | API reference} */
 export interface ClusterTrustBundleSpec {
+  /** Optional. */
   signerName?: string;
+  /** Required. */
   trustBundle: string;
 }
 
+/** Kind `PodCertificateRequest` of `certificates.k8s.io/v1beta1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podcertificaterequest-v1beta1-certificates | API reference} */
 export interface PodCertificateRequest {
+  /** Optional. */
   apiVersion?: "certificates.k8s.io/v1beta1";
+  /** Optional. */
   kind?: "PodCertificateRequest";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: PodCertificateRequestSpec;
+  /** Optional. */
   status?: PodCertificateRequestStatus;
 }
 
+/** Kind `PodCertificateRequestList` of `certificates.k8s.io/v1beta1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podcertificaterequestlist-v1beta1-certificates | API reference} */
 export interface PodCertificateRequestList {
+  /** Optional. */
   apiVersion?: "certificates.k8s.io/v1beta1";
+  /** Required. */
   items: PodCertificateRequest[];
+  /** Optional. */
   kind?: "PodCertificateRequestList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podcertificaterequestspec-v1beta1-certificates | API reference} */
 export interface PodCertificateRequestSpec {
+  /** Optional. Format int32. Server default: `86400`. */
   maxExpirationSeconds?: number;
+  /** Required. */
   nodeName: string;
+  /** Required. */
   nodeUID: string;
+  /** Optional. Base64-encoded bytes. */
   pkixPublicKey?: string;
+  /** Required. */
   podName: string;
+  /** Required. */
   podUID: string;
+  /** Optional. Base64-encoded bytes. */
   proofOfPossession?: string;
+  /** Required. */
   serviceAccountName: string;
+  /** Required. */
   serviceAccountUID: string;
+  /** Required. */
   signerName: string;
+  /** Required. Base64-encoded bytes. */
   stubPKCS10Request: string;
+  /** Optional. */
   unverifiedUserAnnotations?: { [key: string]: string };
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podcertificaterequeststatus-v1beta1-certificates | API reference} */
 export interface PodCertificateRequestStatus {
+  /** Optional. */
   beginRefreshAt?: metaV1.Time;
+  /** Optional. */
   certificateChain?: string;
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: metaV1.Condition[];
+  /** Optional. */
   notAfter?: metaV1.Time;
+  /** Optional. */
   notBefore?: metaV1.Time;
 }

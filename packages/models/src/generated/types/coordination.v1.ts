@@ -3,26 +3,44 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** Kind `Lease` of `coordination.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#lease-v1-coordination | API reference} */
 export interface Lease {
+  /** Optional. */
   apiVersion?: "coordination.k8s.io/v1";
+  /** Optional. */
   kind?: "Lease";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: LeaseSpec;
 }
 
+/** Kind `LeaseList` of `coordination.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#leaselist-v1-coordination | API reference} */
 export interface LeaseList {
+  /** Optional. */
   apiVersion?: "coordination.k8s.io/v1";
+  /** Required. */
   items: Lease[];
+  /** Optional. */
   kind?: "LeaseList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#leasespec-v1-coordination | API reference} */
 export interface LeaseSpec {
+  /** Optional. */
   acquireTime?: metaV1.MicroTime;
+  /** Optional. */
   holderIdentity?: string;
+  /** Optional. Format int32. */
   leaseDurationSeconds?: number;
+  /** Optional. Format int32. */
   leaseTransitions?: number;
+  /** Optional. */
   preferredHolder?: string;
+  /** Optional. */
   renewTime?: metaV1.MicroTime;
+  /** Optional. */
   strategy?: string;
 }

@@ -3,25 +3,42 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** Kind `LeaseCandidate` of `coordination.k8s.io/v1beta1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#leasecandidate-v1beta1-coordination | API reference} */
 export interface LeaseCandidate {
+  /** Optional. */
   apiVersion?: "coordination.k8s.io/v1beta1";
+  /** Optional. */
   kind?: "LeaseCandidate";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: LeaseCandidateSpec;
 }
 
+/** Kind `LeaseCandidateList` of `coordination.k8s.io/v1beta1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#leasecandidatelist-v1beta1-coordination | API reference} */
 export interface LeaseCandidateList {
+  /** Optional. */
   apiVersion?: "coordination.k8s.io/v1beta1";
+  /** Required. */
   items: LeaseCandidate[];
+  /** Optional. */
   kind?: "LeaseCandidateList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#leasecandidatespec-v1beta1-coordination | API reference} */
 export interface LeaseCandidateSpec {
+  /** Required. */
   binaryVersion: string;
+  /** Optional. */
   emulationVersion?: string;
+  /** Required. */
   leaseName: string;
+  /** Optional. */
   pingTime?: metaV1.MicroTime;
+  /** Optional. */
   renewTime?: metaV1.MicroTime;
+  /** Required. */
   strategy: string;
 }

@@ -4,1746 +4,3032 @@
 import type * as apimachinery from "./apimachinery.js";
 import type * as metaV1 from "./meta.v1.js";
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#awselasticblockstorevolumesource-v1-core | API reference} */
 export interface AWSElasticBlockStoreVolumeSource {
+  /** Optional. */
   fsType?: string;
+  /** Optional. Format int32. */
   partition?: number;
+  /** Optional. */
   readOnly?: boolean;
+  /** Required. */
   volumeID: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#affinity-v1-core | API reference} */
 export interface Affinity {
+  /** Optional. */
   nodeAffinity?: NodeAffinity;
+  /** Optional. */
   podAffinity?: PodAffinity;
+  /** Optional. */
   podAntiAffinity?: PodAntiAffinity;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#apparmorprofile-v1-core | API reference} */
 export interface AppArmorProfile {
+  /** Optional. */
   localhostProfile?: string;
+  /** Required. */
   type: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#attachedvolume-v1-core | API reference} */
 export interface AttachedVolume {
+  /** Required. */
   devicePath: string;
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#azurediskvolumesource-v1-core | API reference} */
 export interface AzureDiskVolumeSource {
+  /** Optional. Server default: `"ReadWrite"`. */
   cachingMode?: string;
+  /** Required. */
   diskName: string;
+  /** Required. */
   diskURI: string;
+  /** Optional. Server default: `"ext4"`. */
   fsType?: string;
+  /** Optional. Server default: `"Shared"`. */
   kind?: string;
+  /** Optional. */
   readOnly?: boolean;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#azurefilepersistentvolumesource-v1-core | API reference} */
 export interface AzureFilePersistentVolumeSource {
+  /** Optional. */
   readOnly?: boolean;
+  /** Required. */
   secretName: string;
+  /** Optional. */
   secretNamespace?: string;
+  /** Required. */
   shareName: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#azurefilevolumesource-v1-core | API reference} */
 export interface AzureFileVolumeSource {
+  /** Optional. */
   readOnly?: boolean;
+  /** Required. */
   secretName: string;
+  /** Required. */
   shareName: string;
 }
 
+/** Kind `Binding` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#binding-v1-core | API reference} */
 export interface Binding {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. */
   kind?: "Binding";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   target: ObjectReference;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#csipersistentvolumesource-v1-core | API reference} */
 export interface CSIPersistentVolumeSource {
+  /** Optional. */
   controllerExpandSecretRef?: SecretReference;
+  /** Optional. */
   controllerPublishSecretRef?: SecretReference;
+  /** Required. */
   driver: string;
+  /** Optional. */
   fsType?: string;
+  /** Optional. */
   nodeExpandSecretRef?: SecretReference;
+  /** Optional. */
   nodePublishSecretRef?: SecretReference;
+  /** Optional. */
   nodeStageSecretRef?: SecretReference;
+  /** Optional. */
   readOnly?: boolean;
+  /** Optional. */
   volumeAttributes?: { [key: string]: string };
+  /** Required. */
   volumeHandle: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#csivolumesource-v1-core | API reference} */
 export interface CSIVolumeSource {
+  /** Required. */
   driver: string;
+  /** Optional. */
   fsType?: string;
+  /** Optional. */
   nodePublishSecretRef?: LocalObjectReference;
+  /** Optional. */
   readOnly?: boolean;
+  /** Optional. */
   volumeAttributes?: { [key: string]: string };
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#capabilities-v1-core | API reference} */
 export interface Capabilities {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   add?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   drop?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#cephfspersistentvolumesource-v1-core | API reference} */
 export interface CephFSPersistentVolumeSource {
+  /** Required. List type atomic (replaced as a whole by apply). */
   monitors: string[];
+  /** Optional. */
   path?: string;
+  /** Optional. */
   readOnly?: boolean;
+  /** Optional. */
   secretFile?: string;
+  /** Optional. */
   secretRef?: SecretReference;
+  /** Optional. */
   user?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#cephfsvolumesource-v1-core | API reference} */
 export interface CephFSVolumeSource {
+  /** Required. List type atomic (replaced as a whole by apply). */
   monitors: string[];
+  /** Optional. */
   path?: string;
+  /** Optional. */
   readOnly?: boolean;
+  /** Optional. */
   secretFile?: string;
+  /** Optional. */
   secretRef?: LocalObjectReference;
+  /** Optional. */
   user?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#cinderpersistentvolumesource-v1-core | API reference} */
 export interface CinderPersistentVolumeSource {
+  /** Optional. */
   fsType?: string;
+  /** Optional. */
   readOnly?: boolean;
+  /** Optional. */
   secretRef?: SecretReference;
+  /** Required. */
   volumeID: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#cindervolumesource-v1-core | API reference} */
 export interface CinderVolumeSource {
+  /** Optional. */
   fsType?: string;
+  /** Optional. */
   readOnly?: boolean;
+  /** Optional. */
   secretRef?: LocalObjectReference;
+  /** Required. */
   volumeID: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#clientipconfig-v1-core | API reference} */
 export interface ClientIPConfig {
+  /** Optional. Format int32. */
   timeoutSeconds?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#clustertrustbundleprojection-v1-core | API reference} */
 export interface ClusterTrustBundleProjection {
+  /** Optional. */
   labelSelector?: metaV1.LabelSelector;
+  /** Optional. */
   name?: string;
+  /** Optional. */
   optional?: boolean;
+  /** Required. */
   path: string;
+  /** Optional. */
   signerName?: string;
+  /** Optional. Format int64. */
   user?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#componentcondition-v1-core | API reference} */
 export interface ComponentCondition {
+  /** Optional. */
   error?: string;
+  /** Optional. */
   message?: string;
+  /** Required. */
   status: string;
+  /** Required. */
   type: string;
 }
 
+/** Kind `ComponentStatus` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#componentstatus-v1-core | API reference} */
 export interface ComponentStatus {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: ComponentCondition[];
+  /** Optional. */
   kind?: "ComponentStatus";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
 }
 
+/** Kind `ComponentStatusList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#componentstatuslist-v1-core | API reference} */
 export interface ComponentStatusList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. */
   items: ComponentStatus[];
+  /** Optional. */
   kind?: "ComponentStatusList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** Kind `ConfigMap` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#configmap-v1-core | API reference} */
 export interface ConfigMap {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. Values: Base64-encoded bytes. */
   binaryData?: { [key: string]: string };
+  /** Optional. */
   data?: { [key: string]: string };
+  /** Optional. */
   immutable?: boolean;
+  /** Optional. */
   kind?: "ConfigMap";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#configmapenvsource-v1-core | API reference} */
 export interface ConfigMapEnvSource {
+  /** Optional. */
   name?: string;
+  /** Optional. */
   optional?: boolean;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#configmapkeyselector-v1-core | API reference} */
 export interface ConfigMapKeySelector {
+  /** Required. */
   key: string;
+  /** Optional. */
   name?: string;
+  /** Optional. */
   optional?: boolean;
 }
 
+/** Kind `ConfigMapList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#configmaplist-v1-core | API reference} */
 export interface ConfigMapList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. */
   items: ConfigMap[];
+  /** Optional. */
   kind?: "ConfigMapList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#configmapnodeconfigsource-v1-core | API reference} */
 export interface ConfigMapNodeConfigSource {
+  /** Required. */
   kubeletConfigKey: string;
+  /** Required. */
   name: string;
+  /** Required. */
   namespace: string;
+  /** Optional. */
   resourceVersion?: string;
+  /** Optional. */
   uid?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#configmapprojection-v1-core | API reference} */
 export interface ConfigMapProjection {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   items?: KeyToPath[];
+  /** Optional. */
   name?: string;
+  /** Optional. */
   optional?: boolean;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#configmapvolumesource-v1-core | API reference} */
 export interface ConfigMapVolumeSource {
+  /** Optional. Format int32. */
   defaultMode?: number;
+  /** Optional. Format int64. */
   defaultUser?: number;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   items?: KeyToPath[];
+  /** Optional. */
   name?: string;
+  /** Optional. */
   optional?: boolean;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#container-v1-core | API reference} */
 export interface Container {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   args?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   command?: string[];
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   env?: EnvVar[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   envFrom?: EnvFromSource[];
+  /** Optional. */
   image?: string;
+  /** Optional. */
   imagePullPolicy?: string;
+  /** Optional. */
   lifecycle?: Lifecycle;
+  /** Optional. */
   livenessProbe?: Probe;
+  /** Required. */
   name: string;
+  /** Optional. List type map, keyed by `containerPort`, `protocol`. Strategic merge patch: merge on `containerPort`. */
   ports?: ContainerPort[];
+  /** Optional. */
   readinessProbe?: Probe;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   resizePolicy?: ContainerResizePolicy[];
+  /** Optional. */
   resources?: ResourceRequirements;
+  /** Optional. */
   restartPolicy?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   restartPolicyRules?: ContainerRestartRule[];
+  /** Optional. */
   securityContext?: SecurityContext;
+  /** Optional. */
   startupProbe?: Probe;
+  /** Optional. */
   stdin?: boolean;
+  /** Optional. */
   stdinOnce?: boolean;
+  /** Optional. */
   terminationMessagePath?: string;
+  /** Optional. */
   terminationMessagePolicy?: string;
+  /** Optional. */
   tty?: boolean;
+  /** Optional. List type map, keyed by `devicePath`. Strategic merge patch: merge on `devicePath`. */
   volumeDevices?: VolumeDevice[];
+  /** Optional. List type map, keyed by `mountPath`. Strategic merge patch: merge on `mountPath`. */
   volumeMounts?: VolumeMount[];
+  /** Optional. */
   workingDir?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#containerextendedresourcerequest-v1-core | API reference} */
 export interface ContainerExtendedResourceRequest {
+  /** Required. */
   containerName: string;
+  /** Required. */
   requestName: string;
+  /** Required. */
   resourceName: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#containerimage-v1-core | API reference} */
 export interface ContainerImage {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   names?: string[];
+  /** Optional. Format int64. */
   sizeBytes?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#containerport-v1-core | API reference} */
 export interface ContainerPort {
+  /** Required. Format int32. */
   containerPort: number;
+  /** Optional. */
   hostIP?: string;
+  /** Optional. Format int32. */
   hostPort?: number;
+  /** Optional. */
   name?: string;
+  /** Optional. Server default: `"TCP"`. */
   protocol?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#containerresizepolicy-v1-core | API reference} */
 export interface ContainerResizePolicy {
+  /** Required. */
   resourceName: string;
+  /** Required. */
   restartPolicy: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#containerrestartrule-v1-core | API reference} */
 export interface ContainerRestartRule {
+  /** Required. */
   action: string;
+  /** Optional. */
   exitCodes?: ContainerRestartRuleOnExitCodes;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#containerrestartruleonexitcodes-v1-core | API reference} */
 export interface ContainerRestartRuleOnExitCodes {
+  /** Required. */
   operator: string;
+  /** Optional. List type set (unique scalars). Items: Format int32. */
   values?: number[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#containerstate-v1-core | API reference} */
 export interface ContainerState {
+  /** Optional. */
   running?: ContainerStateRunning;
+  /** Optional. */
   terminated?: ContainerStateTerminated;
+  /** Optional. */
   waiting?: ContainerStateWaiting;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#containerstaterunning-v1-core | API reference} */
 export interface ContainerStateRunning {
+  /** Optional. */
   startedAt?: metaV1.Time;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#containerstateterminated-v1-core | API reference} */
 export interface ContainerStateTerminated {
+  /** Optional. */
   containerID?: string;
+  /** Required. Format int32. */
   exitCode: number;
+  /** Optional. */
   finishedAt?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   reason?: string;
+  /** Optional. Format int32. */
   signal?: number;
+  /** Optional. */
   startedAt?: metaV1.Time;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#containerstatewaiting-v1-core | API reference} */
 export interface ContainerStateWaiting {
+  /** Optional. */
   message?: string;
+  /** Optional. */
   reason?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#containerstatus-v1-core | API reference} */
 export interface ContainerStatus {
+  /** Optional. */
   allocatedResources?: { [key: string]: apimachinery.Quantity };
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   allocatedResourcesStatus?: ResourceStatus[];
+  /** Optional. */
   containerID?: string;
+  /** Required. */
   image: string;
+  /** Required. */
   imageID: string;
+  /** Optional. */
   lastState?: ContainerState;
+  /** Required. */
   name: string;
+  /** Required. */
   ready: boolean;
+  /** Optional. */
   resources?: ResourceRequirements;
+  /** Required. Format int32. */
   restartCount: number;
+  /** Optional. */
   started?: boolean;
+  /** Optional. */
   state?: ContainerState;
+  /** Optional. */
   stopSignal?: string;
+  /** Optional. */
   user?: ContainerUser;
+  /** Optional. List type map, keyed by `mountPath`. Strategic merge patch: merge on `mountPath`. */
   volumeMounts?: VolumeMountStatus[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#containeruser-v1-core | API reference} */
 export interface ContainerUser {
+  /** Optional. */
   linux?: LinuxContainerUser;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#daemonendpoint-v1-core | API reference} */
 export interface DaemonEndpoint {
+  /** Required. Format int32. */
   Port: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#downwardapiprojection-v1-core | API reference} */
 export interface DownwardAPIProjection {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   items?: DownwardAPIVolumeFile[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#downwardapivolumefile-v1-core | API reference} */
 export interface DownwardAPIVolumeFile {
+  /** Optional. */
   fieldRef?: ObjectFieldSelector;
+  /** Optional. Format int32. */
   mode?: number;
+  /** Required. */
   path: string;
+  /** Optional. */
   resourceFieldRef?: ResourceFieldSelector;
+  /** Optional. Format int64. */
   user?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#downwardapivolumesource-v1-core | API reference} */
 export interface DownwardAPIVolumeSource {
+  /** Optional. Format int32. */
   defaultMode?: number;
+  /** Optional. Format int64. */
   defaultUser?: number;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   items?: DownwardAPIVolumeFile[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#emptydirvolumesource-v1-core | API reference} */
 export interface EmptyDirVolumeSource {
+  /** Optional. */
   medium?: string;
+  /** Optional. Format int32. */
   mode?: number;
+  /** Optional. */
   sizeLimit?: apimachinery.Quantity;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#endpointaddress-v1-core | API reference} */
 export interface EndpointAddress {
+  /** Optional. */
   hostname?: string;
+  /** Required. */
   ip: string;
+  /** Optional. */
   nodeName?: string;
+  /** Optional. */
   targetRef?: ObjectReference;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#endpointport-v1-core | API reference} */
 export interface EndpointPort {
+  /** Optional. */
   appProtocol?: string;
+  /** Optional. */
   name?: string;
+  /** Required. Format int32. */
   port: number;
+  /** Optional. */
   protocol?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#endpointsubset-v1-core | API reference} */
 export interface EndpointSubset {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   addresses?: EndpointAddress[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   notReadyAddresses?: EndpointAddress[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   ports?: EndpointPort[];
 }
 
+/** Kind `Endpoints` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#endpoints-v1-core | API reference} */
 export interface Endpoints {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. */
   kind?: "Endpoints";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   subsets?: EndpointSubset[];
 }
 
+/** Kind `EndpointsList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#endpointslist-v1-core | API reference} */
 export interface EndpointsList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. */
   items: Endpoints[];
+  /** Optional. */
   kind?: "EndpointsList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#envfromsource-v1-core | API reference} */
 export interface EnvFromSource {
+  /** Optional. */
   configMapRef?: ConfigMapEnvSource;
+  /** Optional. */
   prefix?: string;
+  /** Optional. */
   secretRef?: SecretEnvSource;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#envvar-v1-core | API reference} */
 export interface EnvVar {
+  /** Required. */
   name: string;
+  /** Optional. */
   value?: string;
+  /** Optional. */
   valueFrom?: EnvVarSource;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#envvarsource-v1-core | API reference} */
 export interface EnvVarSource {
+  /** Optional. */
   configMapKeyRef?: ConfigMapKeySelector;
+  /** Optional. */
   fieldRef?: ObjectFieldSelector;
+  /** Optional. */
   fileKeyRef?: FileKeySelector;
+  /** Optional. */
   resourceFieldRef?: ResourceFieldSelector;
+  /** Optional. */
   secretKeyRef?: SecretKeySelector;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ephemeralcontainer-v1-core | API reference} */
 export interface EphemeralContainer {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   args?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   command?: string[];
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   env?: EnvVar[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   envFrom?: EnvFromSource[];
+  /** Optional. */
   image?: string;
+  /** Optional. */
   imagePullPolicy?: string;
+  /** Optional. */
   lifecycle?: Lifecycle;
+  /** Optional. */
   livenessProbe?: Probe;
+  /** Required. */
   name: string;
+  /** Optional. List type map, keyed by `containerPort`, `protocol`. Strategic merge patch: merge on `containerPort`. */
   ports?: ContainerPort[];
+  /** Optional. */
   readinessProbe?: Probe;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   resizePolicy?: ContainerResizePolicy[];
+  /** Optional. */
   resources?: ResourceRequirements;
+  /** Optional. */
   restartPolicy?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   restartPolicyRules?: ContainerRestartRule[];
+  /** Optional. */
   securityContext?: SecurityContext;
+  /** Optional. */
   startupProbe?: Probe;
+  /** Optional. */
   stdin?: boolean;
+  /** Optional. */
   stdinOnce?: boolean;
+  /** Optional. */
   targetContainerName?: string;
+  /** Optional. */
   terminationMessagePath?: string;
+  /** Optional. */
   terminationMessagePolicy?: string;
+  /** Optional. */
   tty?: boolean;
+  /** Optional. List type map, keyed by `devicePath`. Strategic merge patch: merge on `devicePath`. */
   volumeDevices?: VolumeDevice[];
+  /** Optional. List type map, keyed by `mountPath`. Strategic merge patch: merge on `mountPath`. */
   volumeMounts?: VolumeMount[];
+  /** Optional. */
   workingDir?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ephemeralvolumesource-v1-core | API reference} */
 export interface EphemeralVolumeSource {
+  /** Optional. */
   volumeClaimTemplate?: PersistentVolumeClaimTemplate;
 }
 
+/** Kind `Event` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#event-v1-core | API reference} */
 export interface Event {
+  /** Optional. */
   action?: string;
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. Format int32. */
   count?: number;
+  /** Optional. */
   eventTime?: metaV1.MicroTime;
+  /** Optional. */
   firstTimestamp?: metaV1.Time;
+  /** Required. */
   involvedObject: ObjectReference;
+  /** Optional. */
   kind?: "Event";
+  /** Optional. */
   lastTimestamp?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Required. */
   metadata: metaV1.ObjectMeta;
+  /** Optional. */
   reason?: string;
+  /** Optional. */
   related?: ObjectReference;
+  /** Optional. */
   reportingComponent?: string;
+  /** Optional. */
   reportingInstance?: string;
+  /** Optional. */
   series?: EventSeries;
+  /** Optional. */
   source?: EventSource;
+  /** Optional. */
   type?: string;
 }
 
+/** Kind `EventList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#eventlist-v1-core | API reference} */
 export interface EventList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. */
   items: Event[];
+  /** Optional. */
   kind?: "EventList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#eventseries-v1-core | API reference} */
 export interface EventSeries {
+  /** Optional. Format int32. */
   count?: number;
+  /** Optional. */
   lastObservedTime?: metaV1.MicroTime;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#eventsource-v1-core | API reference} */
 export interface EventSource {
+  /** Optional. */
   component?: string;
+  /** Optional. */
   host?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#evictionresponder-v1-core | API reference} */
 export interface EvictionResponder {
+  /** Required. */
   name: string;
+  /** Required. Format int32. */
   priority: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#execaction-v1-core | API reference} */
 export interface ExecAction {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   command?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#fcvolumesource-v1-core | API reference} */
 export interface FCVolumeSource {
+  /** Optional. */
   fsType?: string;
+  /** Optional. Format int32. */
   lun?: number;
+  /** Optional. */
   readOnly?: boolean;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   targetWWNs?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   wwids?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#filekeyselector-v1-core | API reference} */
 export interface FileKeySelector {
+  /** Required. */
   key: string;
+  /** Optional. */
   optional?: boolean;
+  /** Required. */
   path: string;
+  /** Required. */
   volumeName: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#flexpersistentvolumesource-v1-core | API reference} */
 export interface FlexPersistentVolumeSource {
+  /** Required. */
   driver: string;
+  /** Optional. */
   fsType?: string;
+  /** Optional. */
   options?: { [key: string]: string };
+  /** Optional. */
   readOnly?: boolean;
+  /** Optional. */
   secretRef?: SecretReference;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#flexvolumesource-v1-core | API reference} */
 export interface FlexVolumeSource {
+  /** Required. */
   driver: string;
+  /** Optional. */
   fsType?: string;
+  /** Optional. */
   options?: { [key: string]: string };
+  /** Optional. */
   readOnly?: boolean;
+  /** Optional. */
   secretRef?: LocalObjectReference;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#flockervolumesource-v1-core | API reference} */
 export interface FlockerVolumeSource {
+  /** Optional. */
   datasetName?: string;
+  /** Optional. */
   datasetUUID?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#gcepersistentdiskvolumesource-v1-core | API reference} */
 export interface GCEPersistentDiskVolumeSource {
+  /** Optional. */
   fsType?: string;
+  /** Optional. Format int32. */
   partition?: number;
+  /** Required. */
   pdName: string;
+  /** Optional. */
   readOnly?: boolean;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#grpcaction-v1-core | API reference} */
 export interface GRPCAction {
+  /** Optional. */
   mode?: string;
+  /** Required. Format int32. */
   port: number;
+  /** Optional. */
   service?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#gitrepovolumesource-v1-core | API reference} */
 export interface GitRepoVolumeSource {
+  /** Optional. */
   directory?: string;
+  /** Required. */
   repository: string;
+  /** Optional. */
   revision?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#glusterfspersistentvolumesource-v1-core | API reference} */
 export interface GlusterfsPersistentVolumeSource {
+  /** Required. */
   endpoints: string;
+  /** Optional. */
   endpointsNamespace?: string;
+  /** Required. */
   path: string;
+  /** Optional. */
   readOnly?: boolean;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#glusterfsvolumesource-v1-core | API reference} */
 export interface GlusterfsVolumeSource {
+  /** Required. */
   endpoints: string;
+  /** Required. */
   path: string;
+  /** Optional. */
   readOnly?: boolean;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#httpgetaction-v1-core | API reference} */
 export interface HTTPGetAction {
+  /** Optional. */
   host?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   httpHeaders?: HTTPHeader[];
+  /** Optional. */
   path?: string;
+  /** Required. */
   port: apimachinery.IntOrString;
+  /** Optional. */
   protocol?: string;
+  /** Optional. */
   scheme?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#httpheader-v1-core | API reference} */
 export interface HTTPHeader {
+  /** Required. */
   name: string;
+  /** Required. */
   value: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#hostalias-v1-core | API reference} */
 export interface HostAlias {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   hostnames?: string[];
+  /** Required. */
   ip: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#hostip-v1-core | API reference} */
 export interface HostIP {
+  /** Required. */
   ip: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#hostpathvolumesource-v1-core | API reference} */
 export interface HostPathVolumeSource {
+  /** Required. */
   path: string;
+  /** Optional. */
   type?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#iscsipersistentvolumesource-v1-core | API reference} */
 export interface ISCSIPersistentVolumeSource {
+  /** Optional. */
   chapAuthDiscovery?: boolean;
+  /** Optional. */
   chapAuthSession?: boolean;
+  /** Optional. */
   fsType?: string;
+  /** Optional. */
   initiatorName?: string;
+  /** Required. */
   iqn: string;
+  /** Optional. Server default: `"default"`. */
   iscsiInterface?: string;
+  /** Required. Format int32. */
   lun: number;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   portals?: string[];
+  /** Optional. */
   readOnly?: boolean;
+  /** Optional. */
   secretRef?: SecretReference;
+  /** Required. */
   targetPortal: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#iscsivolumesource-v1-core | API reference} */
 export interface ISCSIVolumeSource {
+  /** Optional. */
   chapAuthDiscovery?: boolean;
+  /** Optional. */
   chapAuthSession?: boolean;
+  /** Optional. */
   fsType?: string;
+  /** Optional. */
   initiatorName?: string;
+  /** Required. */
   iqn: string;
+  /** Optional. Server default: `"default"`. */
   iscsiInterface?: string;
+  /** Required. Format int32. */
   lun: number;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   portals?: string[];
+  /** Optional. */
   readOnly?: boolean;
+  /** Optional. */
   secretRef?: LocalObjectReference;
+  /** Required. */
   targetPortal: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#imagevolumesource-v1-core | API reference} */
 export interface ImageVolumeSource {
+  /** Optional. */
   pullPolicy?: string;
+  /** Optional. */
   reference?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#imagevolumestatus-v1-core | API reference} */
 export interface ImageVolumeStatus {
+  /** Required. */
   imageRef: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#keytopath-v1-core | API reference} */
 export interface KeyToPath {
+  /** Required. */
   key: string;
+  /** Optional. Format int32. */
   mode?: number;
+  /** Required. */
   path: string;
+  /** Optional. Format int64. */
   user?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#lifecycle-v1-core | API reference} */
 export interface Lifecycle {
+  /** Optional. */
   postStart?: LifecycleHandler;
+  /** Optional. */
   preStop?: LifecycleHandler;
+  /** Optional. */
   stopSignal?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#lifecyclehandler-v1-core | API reference} */
 export interface LifecycleHandler {
+  /** Optional. */
   exec?: ExecAction;
+  /** Optional. */
   httpGet?: HTTPGetAction;
+  /** Optional. */
   sleep?: SleepAction;
+  /** Optional. */
   tcpSocket?: TCPSocketAction;
 }
 
+/** Kind `LimitRange` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#limitrange-v1-core | API reference} */
 export interface LimitRange {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. */
   kind?: "LimitRange";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: LimitRangeSpec;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#limitrangeitem-v1-core | API reference} */
 export interface LimitRangeItem {
+  /** Optional. */
   default?: { [key: string]: apimachinery.Quantity };
+  /** Optional. */
   defaultRequest?: { [key: string]: apimachinery.Quantity };
+  /** Optional. */
   max?: { [key: string]: apimachinery.Quantity };
+  /** Optional. */
   maxLimitRequestRatio?: { [key: string]: apimachinery.Quantity };
+  /** Optional. */
   min?: { [key: string]: apimachinery.Quantity };
+  /** Required. */
   type: string;
 }
 
+/** Kind `LimitRangeList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#limitrangelist-v1-core | API reference} */
 export interface LimitRangeList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. */
   items: LimitRange[];
+  /** Optional. */
   kind?: "LimitRangeList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#limitrangespec-v1-core | API reference} */
 export interface LimitRangeSpec {
+  /** Required. List type atomic (replaced as a whole by apply). */
   limits: LimitRangeItem[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#linuxcontaineruser-v1-core | API reference} */
 export interface LinuxContainerUser {
+  /** Required. Format int64. */
   gid: number;
+  /** Optional. List type atomic (replaced as a whole by apply). Items: Format int64. */
   supplementalGroups?: number[];
+  /** Required. Format int64. */
   uid: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#loadbalanceringress-v1-core | API reference} */
 export interface LoadBalancerIngress {
+  /** Optional. */
   hostname?: string;
+  /** Optional. */
   ip?: string;
+  /** Optional. */
   ipMode?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   ports?: PortStatus[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#loadbalancerstatus-v1-core | API reference} */
 export interface LoadBalancerStatus {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   ingress?: LoadBalancerIngress[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#localobjectreference-v1-core | API reference} */
 export interface LocalObjectReference {
+  /** Optional. */
   name?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#localvolumesource-v1-core | API reference} */
 export interface LocalVolumeSource {
+  /** Optional. */
   fsType?: string;
+  /** Required. */
   path: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#modifyvolumestatus-v1-core | API reference} */
 export interface ModifyVolumeStatus {
+  /** Required. */
   status: string;
+  /** Optional. */
   targetVolumeAttributesClassName?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nfsvolumesource-v1-core | API reference} */
 export interface NFSVolumeSource {
+  /** Required. */
   path: string;
+  /** Optional. */
   readOnly?: boolean;
+  /** Required. */
   server: string;
 }
 
+/** Kind `Namespace` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#namespace-v1-core | API reference} */
 export interface Namespace {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. */
   kind?: "Namespace";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: NamespaceSpec;
+  /** Optional. */
   status?: NamespaceStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#namespacecondition-v1-core | API reference} */
 export interface NamespaceCondition {
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   reason?: string;
+  /** Required. */
   status: string;
+  /** Required. */
   type: string;
 }
 
+/** Kind `NamespaceList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#namespacelist-v1-core | API reference} */
 export interface NamespaceList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. */
   items: Namespace[];
+  /** Optional. */
   kind?: "NamespaceList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#namespacespec-v1-core | API reference} */
 export interface NamespaceSpec {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   finalizers?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#namespacestatus-v1-core | API reference} */
 export interface NamespaceStatus {
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: NamespaceCondition[];
+  /** Optional. */
   phase?: string;
 }
 
+/** Kind `Node` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#node-v1-core | API reference} */
 export interface Node {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. */
   kind?: "Node";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: NodeSpec;
+  /** Optional. */
   status?: NodeStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodeaddress-v1-core | API reference} */
 export interface NodeAddress {
+  /** Required. */
   address: string;
+  /** Required. */
   type: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodeaffinity-v1-core | API reference} */
 export interface NodeAffinity {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   preferredDuringSchedulingIgnoredDuringExecution?: PreferredSchedulingTerm[];
+  /** Optional. */
   requiredDuringSchedulingIgnoredDuringExecution?: NodeSelector;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodeallocatablemappedresources-v1-core | API reference} */
 export interface NodeAllocatableMappedResources {
+  /** Required. */
   name: string;
+  /** Required. */
   quantity: apimachinery.Quantity;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodeallocatableoverheadresources-v1-core | API reference} */
 export interface NodeAllocatableOverheadResources {
+  /** Required. */
   name: string;
+  /** Optional. */
   perContainer?: apimachinery.Quantity;
+  /** Optional. */
   perPod?: apimachinery.Quantity;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodeallocatableresourceclaimstatus-v1-core | API reference} */
 export interface NodeAllocatableResourceClaimStatus {
+  /** Optional. List type set (unique scalars). */
   containers?: string[];
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   mapping?: NodeAllocatableMappedResources[];
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   overhead?: NodeAllocatableOverheadResources[];
+  /** Required. */
   resourceClaimName: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodecondition-v1-core | API reference} */
 export interface NodeCondition {
+  /** Optional. */
   lastHeartbeatTime?: metaV1.Time;
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   reason?: string;
+  /** Required. */
   status: string;
+  /** Required. */
   type: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodeconfigsource-v1-core | API reference} */
 export interface NodeConfigSource {
+  /** Optional. */
   configMap?: ConfigMapNodeConfigSource;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodeconfigstatus-v1-core | API reference} */
 export interface NodeConfigStatus {
+  /** Optional. */
   active?: NodeConfigSource;
+  /** Optional. */
   assigned?: NodeConfigSource;
+  /** Optional. */
   error?: string;
+  /** Optional. */
   lastKnownGood?: NodeConfigSource;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodedaemonendpoints-v1-core | API reference} */
 export interface NodeDaemonEndpoints {
+  /** Optional. */
   kubeletEndpoint?: DaemonEndpoint;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodefeatures-v1-core | API reference} */
 export interface NodeFeatures {
+  /** Optional. */
   supplementalGroupsPolicy?: boolean;
 }
 
+/** Kind `NodeList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodelist-v1-core | API reference} */
 export interface NodeList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. */
   items: Node[];
+  /** Optional. */
   kind?: "NodeList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodepodpreemptionpolicy-v1-core | API reference} */
 export interface NodePodPreemptionPolicy {
+  /** Optional. List type set (unique scalars). */
   disableResizePreemption?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#noderuntimehandler-v1-core | API reference} */
 export interface NodeRuntimeHandler {
+  /** Optional. */
   features?: NodeRuntimeHandlerFeatures;
+  /** Optional. */
   name?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#noderuntimehandlerfeatures-v1-core | API reference} */
 export interface NodeRuntimeHandlerFeatures {
+  /** Optional. */
   recursiveReadOnlyMounts?: boolean;
+  /** Optional. */
   userNamespaces?: boolean;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodeselector-v1-core | API reference} */
 export interface NodeSelector {
+  /** Required. List type atomic (replaced as a whole by apply). */
   nodeSelectorTerms: NodeSelectorTerm[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodeselectorrequirement-v1-core | API reference} */
 export interface NodeSelectorRequirement {
+  /** Required. */
   key: string;
+  /** Required. */
   operator: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   values?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodeselectorterm-v1-core | API reference} */
 export interface NodeSelectorTerm {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   matchExpressions?: NodeSelectorRequirement[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   matchFields?: NodeSelectorRequirement[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodespec-v1-core | API reference} */
 export interface NodeSpec {
+  /** Optional. */
   configSource?: NodeConfigSource;
+  /** Optional. */
   externalID?: string;
+  /** Optional. */
   podCIDR?: string;
+  /** Optional. List type set (unique scalars). Strategic merge patch: merge. */
   podCIDRs?: string[];
+  /** Optional. */
   podPreemptionPolicy?: NodePodPreemptionPolicy;
+  /** Optional. */
   providerID?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   taints?: Taint[];
+  /** Optional. */
   unschedulable?: boolean;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodestatus-v1-core | API reference} */
 export interface NodeStatus {
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   addresses?: NodeAddress[];
+  /** Optional. */
   allocatable?: { [key: string]: apimachinery.Quantity };
+  /** Optional. */
   capacity?: { [key: string]: apimachinery.Quantity };
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: NodeCondition[];
+  /** Optional. */
   config?: NodeConfigStatus;
+  /** Optional. */
   daemonEndpoints?: NodeDaemonEndpoints;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   declaredFeatures?: string[];
+  /** Optional. */
   features?: NodeFeatures;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   images?: ContainerImage[];
+  /** Optional. */
   nodeInfo?: NodeSystemInfo;
+  /** Optional. */
   phase?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   runtimeHandlers?: NodeRuntimeHandler[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   volumesAttached?: AttachedVolume[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   volumesInUse?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodeswapstatus-v1-core | API reference} */
 export interface NodeSwapStatus {
+  /** Optional. Format int64. */
   capacity?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodesysteminfo-v1-core | API reference} */
 export interface NodeSystemInfo {
+  /** Required. */
   architecture: string;
+  /** Required. */
   bootID: string;
+  /** Required. */
   containerRuntimeVersion: string;
+  /** Required. */
   kernelVersion: string;
+  /** Required. */
   kubeProxyVersion: string;
+  /** Required. */
   kubeletVersion: string;
+  /** Required. */
   machineID: string;
+  /** Required. */
   operatingSystem: string;
+  /** Required. */
   osImage: string;
+  /** Optional. */
   runningInUserNamespace?: boolean;
+  /** Optional. */
   swap?: NodeSwapStatus;
+  /** Required. */
   systemUUID: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#objectfieldselector-v1-core | API reference} */
 export interface ObjectFieldSelector {
+  /** Optional. */
   apiVersion?: string;
+  /** Required. */
   fieldPath: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#objectreference-v1-core | API reference} */
 export interface ObjectReference {
+  /** Optional. */
   apiVersion?: string;
+  /** Optional. */
   fieldPath?: string;
+  /** Optional. */
   kind?: string;
+  /** Optional. */
   name?: string;
+  /** Optional. */
   namespace?: string;
+  /** Optional. */
   resourceVersion?: string;
+  /** Optional. */
   uid?: string;
 }
 
+/** Kind `PersistentVolume` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#persistentvolume-v1-core | API reference} */
 export interface PersistentVolume {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. */
   kind?: "PersistentVolume";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: PersistentVolumeSpec;
+  /** Optional. */
   status?: PersistentVolumeStatus;
 }
 
+/** Kind `PersistentVolumeClaim` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#persistentvolumeclaim-v1-core | API reference} */
 export interface PersistentVolumeClaim {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. */
   kind?: "PersistentVolumeClaim";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: PersistentVolumeClaimSpec;
+  /** Optional. */
   status?: PersistentVolumeClaimStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#persistentvolumeclaimcondition-v1-core | API reference} */
 export interface PersistentVolumeClaimCondition {
+  /** Optional. */
   lastProbeTime?: metaV1.Time;
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   reason?: string;
+  /** Required. */
   status: string;
+  /** Required. */
   type: string;
 }
 
+/** Kind `PersistentVolumeClaimList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#persistentvolumeclaimlist-v1-core | API reference} */
 export interface PersistentVolumeClaimList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. */
   items: PersistentVolumeClaim[];
+  /** Optional. */
   kind?: "PersistentVolumeClaimList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#persistentvolumeclaimspec-v1-core | API reference} */
 export interface PersistentVolumeClaimSpec {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   accessModes?: string[];
+  /** Optional. */
   dataSource?: TypedLocalObjectReference;
+  /** Optional. */
   dataSourceRef?: TypedObjectReference;
+  /** Optional. */
   resources?: VolumeResourceRequirements;
+  /** Optional. */
   selector?: metaV1.LabelSelector;
+  /** Optional. */
   storageClassName?: string;
+  /** Optional. */
   volumeAttributesClassName?: string;
+  /** Optional. */
   volumeMode?: string;
+  /** Optional. */
   volumeName?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#persistentvolumeclaimstatus-v1-core | API reference} */
 export interface PersistentVolumeClaimStatus {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   accessModes?: string[];
+  /** Optional. */
   allocatedResourceStatuses?: { [key: string]: string };
+  /** Optional. */
   allocatedResources?: { [key: string]: apimachinery.Quantity };
+  /** Optional. */
   capacity?: { [key: string]: apimachinery.Quantity };
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: PersistentVolumeClaimCondition[];
+  /** Optional. */
   currentVolumeAttributesClassName?: string;
+  /** Optional. */
   healthStatus?: VolumeHealthStatus;
+  /** Optional. */
   modifyVolumeStatus?: ModifyVolumeStatus;
+  /** Optional. */
   phase?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#persistentvolumeclaimtemplate-v1-core | API reference} */
 export interface PersistentVolumeClaimTemplate {
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: PersistentVolumeClaimSpec;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#persistentvolumeclaimvolumesource-v1-core | API reference} */
 export interface PersistentVolumeClaimVolumeSource {
+  /** Required. */
   claimName: string;
+  /** Optional. */
   readOnly?: boolean;
 }
 
+/** Kind `PersistentVolumeList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#persistentvolumelist-v1-core | API reference} */
 export interface PersistentVolumeList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. */
   items: PersistentVolume[];
+  /** Optional. */
   kind?: "PersistentVolumeList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#persistentvolumespec-v1-core | API reference} */
 export interface PersistentVolumeSpec {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   accessModes?: string[];
+  /** Optional. */
   awsElasticBlockStore?: AWSElasticBlockStoreVolumeSource;
+  /** Optional. */
   azureDisk?: AzureDiskVolumeSource;
+  /** Optional. */
   azureFile?: AzureFilePersistentVolumeSource;
+  /** Optional. */
   capacity?: { [key: string]: apimachinery.Quantity };
+  /** Optional. */
   cephfs?: CephFSPersistentVolumeSource;
+  /** Optional. */
   cinder?: CinderPersistentVolumeSource;
+  /** Optional. */
   claimRef?: ObjectReference;
+  /** Optional. */
   csi?: CSIPersistentVolumeSource;
+  /** Optional. */
   fc?: FCVolumeSource;
+  /** Optional. */
   flexVolume?: FlexPersistentVolumeSource;
+  /** Optional. */
   flocker?: FlockerVolumeSource;
+  /** Optional. */
   gcePersistentDisk?: GCEPersistentDiskVolumeSource;
+  /** Optional. */
   glusterfs?: GlusterfsPersistentVolumeSource;
+  /** Optional. */
   hostPath?: HostPathVolumeSource;
+  /** Optional. */
   iscsi?: ISCSIPersistentVolumeSource;
+  /** Optional. */
   local?: LocalVolumeSource;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   mountOptions?: string[];
+  /** Optional. */
   nfs?: NFSVolumeSource;
+  /** Optional. */
   nodeAffinity?: VolumeNodeAffinity;
+  /** Optional. */
   persistentVolumeReclaimPolicy?: string;
+  /** Optional. */
   photonPersistentDisk?: PhotonPersistentDiskVolumeSource;
+  /** Optional. */
   portworxVolume?: PortworxVolumeSource;
+  /** Optional. */
   quobyte?: QuobyteVolumeSource;
+  /** Optional. */
   rbd?: RBDPersistentVolumeSource;
+  /** Optional. */
   scaleIO?: ScaleIOPersistentVolumeSource;
+  /** Optional. */
   storageClassName?: string;
+  /** Optional. */
   storageos?: StorageOSPersistentVolumeSource;
+  /** Optional. */
   volumeAttributesClassName?: string;
+  /** Optional. */
   volumeMode?: string;
+  /** Optional. */
   vsphereVolume?: VsphereVirtualDiskVolumeSource;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#persistentvolumestatus-v1-core | API reference} */
 export interface PersistentVolumeStatus {
+  /** Optional. */
   lastPhaseTransitionTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   phase?: string;
+  /** Optional. */
   reason?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#photonpersistentdiskvolumesource-v1-core | API reference} */
 export interface PhotonPersistentDiskVolumeSource {
+  /** Optional. */
   fsType?: string;
+  /** Required. */
   pdID: string;
 }
 
+/** Kind `Pod` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#pod-v1-core | API reference} */
 export interface Pod {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. */
   kind?: "Pod";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: PodSpec;
+  /** Optional. */
   status?: PodStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podaffinity-v1-core | API reference} */
 export interface PodAffinity {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   preferredDuringSchedulingIgnoredDuringExecution?: WeightedPodAffinityTerm[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTerm[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podaffinityterm-v1-core | API reference} */
 export interface PodAffinityTerm {
+  /** Optional. */
   labelSelector?: metaV1.LabelSelector;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   matchLabelKeys?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   mismatchLabelKeys?: string[];
+  /** Optional. */
   namespaceSelector?: metaV1.LabelSelector;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   namespaces?: string[];
+  /** Required. */
   topologyKey: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podantiaffinity-v1-core | API reference} */
 export interface PodAntiAffinity {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   preferredDuringSchedulingIgnoredDuringExecution?: WeightedPodAffinityTerm[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTerm[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podcertificateprojection-v1-core | API reference} */
 export interface PodCertificateProjection {
+  /** Optional. */
   certificateChainPath?: string;
+  /** Optional. */
   credentialBundlePath?: string;
+  /** Optional. */
   keyPath?: string;
+  /** Required. */
   keyType: string;
+  /** Optional. Format int32. */
   maxExpirationSeconds?: number;
+  /** Required. */
   signerName: string;
+  /** Optional. Format int64. */
   user?: number;
+  /** Optional. */
   userAnnotations?: { [key: string]: string };
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podcondition-v1-core | API reference} */
 export interface PodCondition {
+  /** Optional. */
   lastProbeTime?: metaV1.Time;
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. Format int64. */
   observedGeneration?: number;
+  /** Optional. */
   reason?: string;
+  /** Required. */
   status: string;
+  /** Required. */
   type: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#poddnsconfig-v1-core | API reference} */
 export interface PodDNSConfig {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   nameservers?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   options?: PodDNSConfigOption[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   searches?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#poddnsconfigoption-v1-core | API reference} */
 export interface PodDNSConfigOption {
+  /** Optional. */
   name?: string;
+  /** Optional. */
   value?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podextendedresourceclaimstatus-v1-core | API reference} */
 export interface PodExtendedResourceClaimStatus {
+  /** Required. List type atomic (replaced as a whole by apply). */
   requestMappings: ContainerExtendedResourceRequest[];
+  /** Required. */
   resourceClaimName: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podip-v1-core | API reference} */
 export interface PodIP {
+  /** Required. */
   ip: string;
 }
 
+/** Kind `PodList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podlist-v1-core | API reference} */
 export interface PodList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. */
   items: Pod[];
+  /** Optional. */
   kind?: "PodList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podos-v1-core | API reference} */
 export interface PodOS {
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podreadinessgate-v1-core | API reference} */
 export interface PodReadinessGate {
+  /** Required. */
   conditionType: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podresourceclaim-v1-core | API reference} */
 export interface PodResourceClaim {
+  /** Required. */
   name: string;
+  /** Optional. */
   resourceClaimName?: string;
+  /** Optional. */
   resourceClaimTemplateName?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podresourceclaimstatus-v1-core | API reference} */
 export interface PodResourceClaimStatus {
+  /** Required. */
   name: string;
+  /** Optional. */
   resourceClaimName?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podschedulinggate-v1-core | API reference} */
 export interface PodSchedulingGate {
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podschedulinggroup-v1-core | API reference} */
 export interface PodSchedulingGroup {
+  /** Optional. */
   podGroupName?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podsecuritycontext-v1-core | API reference} */
 export interface PodSecurityContext {
+  /** Optional. */
   appArmorProfile?: AppArmorProfile;
+  /** Optional. Format int64. */
   fsGroup?: number;
+  /** Optional. */
   fsGroupChangePolicy?: string;
+  /** Optional. Format int64. */
   runAsGroup?: number;
+  /** Optional. */
   runAsNonRoot?: boolean;
+  /** Optional. Format int64. */
   runAsUser?: number;
+  /** Optional. */
   seLinuxChangePolicy?: string;
+  /** Optional. */
   seLinuxOptions?: SELinuxOptions;
+  /** Optional. */
   seccompProfile?: SeccompProfile;
+  /** Optional. List type atomic (replaced as a whole by apply). Items: Format int64. */
   supplementalGroups?: number[];
+  /** Optional. */
   supplementalGroupsPolicy?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   sysctls?: Sysctl[];
+  /** Optional. */
   windowsOptions?: WindowsSecurityContextOptions;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podspec-v1-core | API reference} */
 export interface PodSpec {
+  /** Optional. Format int64. */
   activeDeadlineSeconds?: number;
+  /** Optional. */
   affinity?: Affinity;
+  /** Optional. */
   automountServiceAccountToken?: boolean;
+  /** Required. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   containers: Container[];
+  /** Optional. */
   dnsConfig?: PodDNSConfig;
+  /** Optional. */
   dnsPolicy?: string;
+  /** Optional. */
   enableServiceLinks?: boolean;
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   ephemeralContainers?: EphemeralContainer[];
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   evictionResponders?: EvictionResponder[];
+  /** Optional. List type map, keyed by `ip`. Strategic merge patch: merge on `ip`. */
   hostAliases?: HostAlias[];
+  /** Optional. */
   hostIPC?: boolean;
+  /** Optional. */
   hostNetwork?: boolean;
+  /** Optional. */
   hostPID?: boolean;
+  /** Optional. */
   hostUsers?: boolean;
+  /** Optional. */
   hostname?: string;
+  /** Optional. */
   hostnameOverride?: string;
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   imagePullSecrets?: LocalObjectReference[];
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   initContainers?: Container[];
+  /** Optional. */
   nodeName?: string;
+  /** Optional. Atomic map (replaced as a whole by apply). */
   nodeSelector?: { [key: string]: string };
+  /** Optional. */
   os?: PodOS;
+  /** Optional. */
   overhead?: { [key: string]: apimachinery.Quantity };
+  /** Optional. */
   preemptionPolicy?: string;
+  /** Optional. Format int32. */
   priority?: number;
+  /** Optional. */
   priorityClassName?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   readinessGates?: PodReadinessGate[];
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge and retainKeys on `name`. */
   resourceClaims?: PodResourceClaim[];
+  /** Optional. */
   resources?: ResourceRequirements;
+  /** Optional. */
   restartPolicy?: string;
+  /** Optional. */
   runtimeClassName?: string;
+  /** Optional. */
   schedulerName?: string;
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   schedulingGates?: PodSchedulingGate[];
+  /** Optional. */
   schedulingGroup?: PodSchedulingGroup;
+  /** Optional. */
   securityContext?: PodSecurityContext;
+  /** Optional. */
   serviceAccount?: string;
+  /** Optional. */
   serviceAccountName?: string;
+  /** Optional. */
   setHostnameAsFQDN?: boolean;
+  /** Optional. */
   shareProcessNamespace?: boolean;
+  /** Optional. */
   subdomain?: string;
+  /** Optional. Format int64. */
   terminationGracePeriodSeconds?: number;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   tolerations?: Toleration[];
+  /** Optional. List type map, keyed by `topologyKey`, `whenUnsatisfiable`. Strategic merge patch: merge on `topologyKey`. */
   topologySpreadConstraints?: TopologySpreadConstraint[];
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge and retainKeys on `name`. */
   volumes?: Volume[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podstatus-v1-core | API reference} */
 export interface PodStatus {
+  /** Optional. */
   allocatedResources?: { [key: string]: apimachinery.Quantity };
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: PodCondition[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   containerStatuses?: ContainerStatus[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   ephemeralContainerStatuses?: ContainerStatus[];
+  /** Optional. */
   extendedResourceClaimStatus?: PodExtendedResourceClaimStatus;
+  /** Optional. */
   hostIP?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). Strategic merge patch: merge on `ip`. */
   hostIPs?: HostIP[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   initContainerStatuses?: ContainerStatus[];
+  /** Optional. */
   message?: string;
+  /** Optional. List type map, keyed by `resourceClaimName`. Strategic merge patch: merge on `resourceClaimName`. */
   nodeAllocatableResourceClaimStatuses?: NodeAllocatableResourceClaimStatus[];
+  /** Optional. */
   nominatedNodeName?: string;
+  /** Optional. Format int64. */
   observedGeneration?: number;
+  /** Optional. */
   phase?: string;
+  /** Optional. */
   podIP?: string;
+  /** Optional. List type map, keyed by `ip`. Strategic merge patch: merge on `ip`. */
   podIPs?: PodIP[];
+  /** Optional. */
   qosClass?: string;
+  /** Optional. */
   reason?: string;
+  /** Optional. */
   resize?: string;
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge and retainKeys on `name`. */
   resourceClaimStatuses?: PodResourceClaimStatus[];
+  /** Optional. */
   resources?: ResourceRequirements;
+  /** Optional. */
   startTime?: metaV1.Time;
+  /** Optional. List type map, keyed by `name`. */
   volumeHealth?: PodVolumeHealth[];
 }
 
+/** Kind `PodTemplate` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podtemplate-v1-core | API reference} */
 export interface PodTemplate {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. */
   kind?: "PodTemplate";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   template?: PodTemplateSpec;
 }
 
+/** Kind `PodTemplateList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podtemplatelist-v1-core | API reference} */
 export interface PodTemplateList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. */
   items: PodTemplate[];
+  /** Optional. */
   kind?: "PodTemplateList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podtemplatespec-v1-core | API reference} */
 export interface PodTemplateSpec {
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: PodSpec;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podvolumehealth-v1-core | API reference} */
 export interface PodVolumeHealth {
+  /** Optional. List type map, keyed by `status`, `reason`. Strategic merge patch: merge on `status`. */
   healthConditions?: VolumeHealthCondition[];
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#portstatus-v1-core | API reference} */
 export interface PortStatus {
+  /** Optional. */
   error?: string;
+  /** Required. Format int32. */
   port: number;
+  /** Required. */
   protocol: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#portworxvolumesource-v1-core | API reference} */
 export interface PortworxVolumeSource {
+  /** Optional. */
   fsType?: string;
+  /** Optional. */
   readOnly?: boolean;
+  /** Required. */
   volumeID: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#preferredschedulingterm-v1-core | API reference} */
 export interface PreferredSchedulingTerm {
+  /** Required. */
   preference: NodeSelectorTerm;
+  /** Required. Format int32. */
   weight: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#probe-v1-core | API reference} */
 export interface Probe {
+  /** Optional. */
   exec?: ExecAction;
+  /** Optional. Format int32. */
   failureThreshold?: number;
+  /** Optional. */
   grpc?: GRPCAction;
+  /** Optional. */
   httpGet?: HTTPGetAction;
+  /** Optional. Format int32. */
   initialDelaySeconds?: number;
+  /** Optional. Format int32. */
   periodSeconds?: number;
+  /** Optional. Format int32. */
   successThreshold?: number;
+  /** Optional. */
   tcpSocket?: TCPSocketAction;
+  /** Optional. Format int64. */
   terminationGracePeriodSeconds?: number;
+  /** Optional. Format int32. */
   timeoutSeconds?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#projectedvolumesource-v1-core | API reference} */
 export interface ProjectedVolumeSource {
+  /** Optional. Format int32. */
   defaultMode?: number;
+  /** Optional. Format int64. */
   defaultUser?: number;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   sources?: VolumeProjection[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#quobytevolumesource-v1-core | API reference} */
 export interface QuobyteVolumeSource {
+  /** Optional. */
   group?: string;
+  /** Optional. */
   readOnly?: boolean;
+  /** Required. */
   registry: string;
+  /** Optional. */
   tenant?: string;
+  /** Optional. */
   user?: string;
+  /** Required. */
   volume: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#rbdpersistentvolumesource-v1-core | API reference} */
 export interface RBDPersistentVolumeSource {
+  /** Optional. */
   fsType?: string;
+  /** Required. */
   image: string;
+  /** Optional. Server default: `"/etc/ceph/keyring"`. */
   keyring?: string;
+  /** Required. List type atomic (replaced as a whole by apply). */
   monitors: string[];
+  /** Optional. Server default: `"rbd"`. */
   pool?: string;
+  /** Optional. */
   readOnly?: boolean;
+  /** Optional. */
   secretRef?: SecretReference;
+  /** Optional. Server default: `"admin"`. */
   user?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#rbdvolumesource-v1-core | API reference} */
 export interface RBDVolumeSource {
+  /** Optional. */
   fsType?: string;
+  /** Required. */
   image: string;
+  /** Optional. Server default: `"/etc/ceph/keyring"`. */
   keyring?: string;
+  /** Required. List type atomic (replaced as a whole by apply). */
   monitors: string[];
+  /** Optional. Server default: `"rbd"`. */
   pool?: string;
+  /** Optional. */
   readOnly?: boolean;
+  /** Optional. */
   secretRef?: LocalObjectReference;
+  /** Optional. Server default: `"admin"`. */
   user?: string;
 }
 
+/** Kind `ReplicationController` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#replicationcontroller-v1-core | API reference} */
 export interface ReplicationController {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. */
   kind?: "ReplicationController";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: ReplicationControllerSpec;
+  /** Optional. */
   status?: ReplicationControllerStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#replicationcontrollercondition-v1-core | API reference} */
 export interface ReplicationControllerCondition {
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   reason?: string;
+  /** Required. */
   status: string;
+  /** Required. */
   type: string;
 }
 
+/** Kind `ReplicationControllerList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#replicationcontrollerlist-v1-core | API reference} */
 export interface ReplicationControllerList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. */
   items: ReplicationController[];
+  /** Optional. */
   kind?: "ReplicationControllerList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#replicationcontrollerspec-v1-core | API reference} */
 export interface ReplicationControllerSpec {
+  /** Optional. Format int32. */
   minReadySeconds?: number;
+  /** Optional. Format int32. Server default: `1`. */
   replicas?: number;
+  /** Optional. Atomic map (replaced as a whole by apply). */
   selector?: { [key: string]: string };
+  /** Optional. */
   template?: PodTemplateSpec;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#replicationcontrollerstatus-v1-core | API reference} */
 export interface ReplicationControllerStatus {
+  /** Optional. Format int32. */
   availableReplicas?: number;
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: ReplicationControllerCondition[];
+  /** Optional. Format int32. */
   fullyLabeledReplicas?: number;
+  /** Optional. Format int64. */
   observedGeneration?: number;
+  /** Optional. Format int32. */
   readyReplicas?: number;
+  /** Required. Format int32. */
   replicas: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourceclaim-v1-core | API reference} */
 export interface ResourceClaim {
+  /** Required. */
   name: string;
+  /** Optional. */
   request?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourcefieldselector-v1-core | API reference} */
 export interface ResourceFieldSelector {
+  /** Optional. */
   containerName?: string;
+  /** Optional. */
   divisor?: apimachinery.Quantity;
+  /** Required. */
   resource: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourcehealth-v1-core | API reference} */
 export interface ResourceHealth {
+  /** Optional. */
   health?: string;
+  /** Optional. */
   message?: string;
+  /** Required. */
   resourceID: string;
 }
 
+/** Kind `ResourceQuota` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourcequota-v1-core | API reference} */
 export interface ResourceQuota {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. */
   kind?: "ResourceQuota";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: ResourceQuotaSpec;
+  /** Optional. */
   status?: ResourceQuotaStatus;
 }
 
+/** Kind `ResourceQuotaList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourcequotalist-v1-core | API reference} */
 export interface ResourceQuotaList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. */
   items: ResourceQuota[];
+  /** Optional. */
   kind?: "ResourceQuotaList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourcequotaspec-v1-core | API reference} */
 export interface ResourceQuotaSpec {
+  /** Optional. */
   hard?: { [key: string]: apimachinery.Quantity };
+  /** Optional. */
   scopeSelector?: ScopeSelector;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   scopes?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourcequotastatus-v1-core | API reference} */
 export interface ResourceQuotaStatus {
+  /** Optional. */
   hard?: { [key: string]: apimachinery.Quantity };
+  /** Optional. */
   used?: { [key: string]: apimachinery.Quantity };
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourcerequirements-v1-core | API reference} */
 export interface ResourceRequirements {
+  /** Optional. List type map, keyed by `name`. */
   claims?: ResourceClaim[];
+  /** Optional. */
   limits?: { [key: string]: apimachinery.Quantity };
+  /** Optional. */
   requests?: { [key: string]: apimachinery.Quantity };
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourcestatus-v1-core | API reference} */
 export interface ResourceStatus {
+  /** Required. */
   name: string;
+  /** Optional. List type map, keyed by `resourceID`. */
   resources?: ResourceHealth[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#selinuxoptions-v1-core | API reference} */
 export interface SELinuxOptions {
+  /** Optional. */
   level?: string;
+  /** Optional. */
   role?: string;
+  /** Optional. */
   type?: string;
+  /** Optional. */
   user?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#scaleiopersistentvolumesource-v1-core | API reference} */
 export interface ScaleIOPersistentVolumeSource {
+  /** Optional. Server default: `"xfs"`. */
   fsType?: string;
+  /** Required. */
   gateway: string;
+  /** Optional. */
   protectionDomain?: string;
+  /** Optional. */
   readOnly?: boolean;
+  /** Required. */
   secretRef: SecretReference;
+  /** Optional. */
   sslEnabled?: boolean;
+  /** Optional. Server default: `"ThinProvisioned"`. */
   storageMode?: string;
+  /** Optional. */
   storagePool?: string;
+  /** Required. */
   system: string;
+  /** Optional. */
   volumeName?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#scaleiovolumesource-v1-core | API reference} */
 export interface ScaleIOVolumeSource {
+  /** Optional. Server default: `"xfs"`. */
   fsType?: string;
+  /** Required. */
   gateway: string;
+  /** Optional. */
   protectionDomain?: string;
+  /** Optional. */
   readOnly?: boolean;
+  /** Required. */
   secretRef: LocalObjectReference;
+  /** Optional. */
   sslEnabled?: boolean;
+  /** Optional. Server default: `"ThinProvisioned"`. */
   storageMode?: string;
+  /** Optional. */
   storagePool?: string;
+  /** Required. */
   system: string;
+  /** Optional. */
   volumeName?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#scopeselector-v1-core | API reference} */
 export interface ScopeSelector {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   matchExpressions?: ScopedResourceSelectorRequirement[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#scopedresourceselectorrequirement-v1-core | API reference} */
 export interface ScopedResourceSelectorRequirement {
+  /** Required. */
   operator: string;
+  /** Required. */
   scopeName: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   values?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#seccompprofile-v1-core | API reference} */
 export interface SeccompProfile {
+  /** Optional. */
   localhostProfile?: string;
+  /** Required. */
   type: string;
 }
 
+/** Kind `Secret` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#secret-v1-core | API reference} */
 export interface Secret {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. Values: Base64-encoded bytes. */
   data?: { [key: string]: string };
+  /** Optional. */
   immutable?: boolean;
+  /** Optional. */
   kind?: "Secret";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   stringData?: { [key: string]: string };
+  /** Optional. */
   type?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#secretenvsource-v1-core | API reference} */
 export interface SecretEnvSource {
+  /** Optional. */
   name?: string;
+  /** Optional. */
   optional?: boolean;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#secretkeyselector-v1-core | API reference} */
 export interface SecretKeySelector {
+  /** Required. */
   key: string;
+  /** Optional. */
   name?: string;
+  /** Optional. */
   optional?: boolean;
 }
 
+/** Kind `SecretList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#secretlist-v1-core | API reference} */
 export interface SecretList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. */
   items: Secret[];
+  /** Optional. */
   kind?: "SecretList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#secretprojection-v1-core | API reference} */
 export interface SecretProjection {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   items?: KeyToPath[];
+  /** Optional. */
   name?: string;
+  /** Optional. */
   optional?: boolean;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#secretreference-v1-core | API reference} */
 export interface SecretReference {
+  /** Optional. */
   name?: string;
+  /** Optional. */
   namespace?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#secretvolumesource-v1-core | API reference} */
 export interface SecretVolumeSource {
+  /** Optional. Format int32. */
   defaultMode?: number;
+  /** Optional. Format int64. */
   defaultUser?: number;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   items?: KeyToPath[];
+  /** Optional. */
   optional?: boolean;
+  /** Optional. */
   secretName?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#securitycontext-v1-core | API reference} */
 export interface SecurityContext {
+  /** Optional. */
   allowPrivilegeEscalation?: boolean;
+  /** Optional. */
   appArmorProfile?: AppArmorProfile;
+  /** Optional. */
   capabilities?: Capabilities;
+  /** Optional. */
   privileged?: boolean;
+  /** Optional. */
   procMount?: string;
+  /** Optional. */
   readOnlyRootFilesystem?: boolean;
+  /** Optional. Format int64. */
   runAsGroup?: number;
+  /** Optional. */
   runAsNonRoot?: boolean;
+  /** Optional. Format int64. */
   runAsUser?: number;
+  /** Optional. */
   seLinuxOptions?: SELinuxOptions;
+  /** Optional. */
   seccompProfile?: SeccompProfile;
+  /** Optional. */
   windowsOptions?: WindowsSecurityContextOptions;
 }
 
+/** Kind `Service` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#service-v1-core | API reference} */
 export interface Service {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. */
   kind?: "Service";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: ServiceSpec;
+  /** Optional. */
   status?: ServiceStatus;
 }
 
+/** Kind `ServiceAccount` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#serviceaccount-v1-core | API reference} */
 export interface ServiceAccount {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. */
   automountServiceAccountToken?: boolean;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   imagePullSecrets?: LocalObjectReference[];
+  /** Optional. */
   kind?: "ServiceAccount";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   secrets?: ObjectReference[];
 }
 
+/** Kind `ServiceAccountList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#serviceaccountlist-v1-core | API reference} */
 export interface ServiceAccountList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. */
   items: ServiceAccount[];
+  /** Optional. */
   kind?: "ServiceAccountList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#serviceaccounttokenprojection-v1-core | API reference} */
 export interface ServiceAccountTokenProjection {
+  /** Optional. */
   audience?: string;
+  /** Optional. Format int64. */
   expirationSeconds?: number;
+  /** Required. */
   path: string;
+  /** Optional. Format int64. */
   user?: number;
 }
 
+/** Kind `ServiceList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#servicelist-v1-core | API reference} */
 export interface ServiceList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. */
   items: Service[];
+  /** Optional. */
   kind?: "ServiceList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#serviceport-v1-core | API reference} */
 export interface ServicePort {
+  /** Optional. */
   appProtocol?: string;
+  /** Optional. */
   name?: string;
+  /** Optional. Format int32. */
   nodePort?: number;
+  /** Required. Format int32. */
   port: number;
+  /** Optional. Server default: `"TCP"`. */
   protocol?: string;
+  /** Optional. */
   targetPort?: apimachinery.IntOrString;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#servicespec-v1-core | API reference} */
 export interface ServiceSpec {
+  /** Optional. */
   allocateLoadBalancerNodePorts?: boolean;
+  /** Optional. */
   clusterIP?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   clusterIPs?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   externalIPs?: string[];
+  /** Optional. */
   externalName?: string;
+  /** Optional. */
   externalTrafficPolicy?: string;
+  /** Optional. Format int32. */
   healthCheckNodePort?: number;
+  /** Optional. */
   internalTrafficPolicy?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   ipFamilies?: string[];
+  /** Optional. */
   ipFamilyPolicy?: string;
+  /** Optional. */
   loadBalancerClass?: string;
+  /** Optional. */
   loadBalancerIP?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   loadBalancerSourceRanges?: string[];
+  /** Optional. List type map, keyed by `port`, `protocol`. Strategic merge patch: merge on `port`. */
   ports?: ServicePort[];
+  /** Optional. */
   publishNotReadyAddresses?: boolean;
+  /** Optional. Atomic map (replaced as a whole by apply). */
   selector?: { [key: string]: string };
+  /** Optional. */
   sessionAffinity?: string;
+  /** Optional. */
   sessionAffinityConfig?: SessionAffinityConfig;
+  /** Optional. */
   trafficDistribution?: string;
+  /** Optional. */
   type?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#servicestatus-v1-core | API reference} */
 export interface ServiceStatus {
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: metaV1.Condition[];
+  /** Optional. */
   loadBalancer?: LoadBalancerStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#sessionaffinityconfig-v1-core | API reference} */
 export interface SessionAffinityConfig {
+  /** Optional. */
   clientIP?: ClientIPConfig;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#sleepaction-v1-core | API reference} */
 export interface SleepAction {
+  /** Required. Format int64. */
   seconds: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#storageospersistentvolumesource-v1-core | API reference} */
 export interface StorageOSPersistentVolumeSource {
+  /** Optional. */
   fsType?: string;
+  /** Optional. */
   readOnly?: boolean;
+  /** Optional. */
   secretRef?: ObjectReference;
+  /** Optional. */
   volumeName?: string;
+  /** Optional. */
   volumeNamespace?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#storageosvolumesource-v1-core | API reference} */
 export interface StorageOSVolumeSource {
+  /** Optional. */
   fsType?: string;
+  /** Optional. */
   readOnly?: boolean;
+  /** Optional. */
   secretRef?: LocalObjectReference;
+  /** Optional. */
   volumeName?: string;
+  /** Optional. */
   volumeNamespace?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#sysctl-v1-core | API reference} */
 export interface Sysctl {
+  /** Required. */
   name: string;
+  /** Required. */
   value: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#tcpsocketaction-v1-core | API reference} */
 export interface TCPSocketAction {
+  /** Optional. */
   host?: string;
+  /** Required. */
   port: apimachinery.IntOrString;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#taint-v1-core | API reference} */
 export interface Taint {
+  /** Required. */
   effect: string;
+  /** Required. */
   key: string;
+  /** Optional. */
   timeAdded?: metaV1.Time;
+  /** Optional. */
   value?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#toleration-v1-core | API reference} */
 export interface Toleration {
+  /** Optional. */
   effect?: string;
+  /** Optional. */
   key?: string;
+  /** Optional. */
   operator?: string;
+  /** Optional. Format int64. */
   tolerationSeconds?: number;
+  /** Optional. */
   value?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#topologyselectorlabelrequirement-v1-core | API reference} */
 export interface TopologySelectorLabelRequirement {
+  /** Required. */
   key: string;
+  /** Required. List type atomic (replaced as a whole by apply). */
   values: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#topologyselectorterm-v1-core | API reference} */
 export interface TopologySelectorTerm {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   matchLabelExpressions?: TopologySelectorLabelRequirement[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#topologyspreadconstraint-v1-core | API reference} */
 export interface TopologySpreadConstraint {
+  /** Optional. */
   labelSelector?: metaV1.LabelSelector;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   matchLabelKeys?: string[];
+  /** Required. Format int32. */
   maxSkew: number;
+  /** Optional. Format int32. */
   minDomains?: number;
+  /** Optional. */
   nodeAffinityPolicy?: string;
+  /** Optional. */
   nodeTaintsPolicy?: string;
+  /** Required. */
   topologyKey: string;
+  /** Required. */
   whenUnsatisfiable: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#typedlocalobjectreference-v1-core | API reference} */
 export interface TypedLocalObjectReference {
+  /** Optional. */
   apiGroup?: string;
+  /** Required. */
   kind: string;
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#typedobjectreference-v1-core | API reference} */
 export interface TypedObjectReference {
+  /** Optional. */
   apiGroup?: string;
+  /** Required. */
   kind: string;
+  /** Required. */
   name: string;
+  /** Optional. */
   namespace?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volume-v1-core | API reference} */
 export interface Volume {
+  /** Optional. */
   awsElasticBlockStore?: AWSElasticBlockStoreVolumeSource;
+  /** Optional. */
   azureDisk?: AzureDiskVolumeSource;
+  /** Optional. */
   azureFile?: AzureFileVolumeSource;
+  /** Optional. */
   cephfs?: CephFSVolumeSource;
+  /** Optional. */
   cinder?: CinderVolumeSource;
+  /** Optional. */
   configMap?: ConfigMapVolumeSource;
+  /** Optional. */
   csi?: CSIVolumeSource;
+  /** Optional. */
   downwardAPI?: DownwardAPIVolumeSource;
+  /** Optional. */
   emptyDir?: EmptyDirVolumeSource;
+  /** Optional. */
   ephemeral?: EphemeralVolumeSource;
+  /** Optional. */
   fc?: FCVolumeSource;
+  /** Optional. */
   flexVolume?: FlexVolumeSource;
+  /** Optional. */
   flocker?: FlockerVolumeSource;
+  /** Optional. */
   gcePersistentDisk?: GCEPersistentDiskVolumeSource;
+  /** Optional. */
   gitRepo?: GitRepoVolumeSource;
+  /** Optional. */
   glusterfs?: GlusterfsVolumeSource;
+  /** Optional. */
   hostPath?: HostPathVolumeSource;
+  /** Optional. */
   image?: ImageVolumeSource;
+  /** Optional. */
   iscsi?: ISCSIVolumeSource;
+  /** Required. */
   name: string;
+  /** Optional. */
   nfs?: NFSVolumeSource;
+  /** Optional. */
   persistentVolumeClaim?: PersistentVolumeClaimVolumeSource;
+  /** Optional. */
   photonPersistentDisk?: PhotonPersistentDiskVolumeSource;
+  /** Optional. */
   portworxVolume?: PortworxVolumeSource;
+  /** Optional. */
   projected?: ProjectedVolumeSource;
+  /** Optional. */
   quobyte?: QuobyteVolumeSource;
+  /** Optional. */
   rbd?: RBDVolumeSource;
+  /** Optional. */
   scaleIO?: ScaleIOVolumeSource;
+  /** Optional. */
   secret?: SecretVolumeSource;
+  /** Optional. */
   storageos?: StorageOSVolumeSource;
+  /** Optional. */
   vsphereVolume?: VsphereVirtualDiskVolumeSource;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumedevice-v1-core | API reference} */
 export interface VolumeDevice {
+  /** Required. */
   devicePath: string;
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumehealthcondition-v1-core | API reference} */
 export interface VolumeHealthCondition {
+  /** Optional. */
   message?: string;
+  /** Required. */
   reason: string;
+  /** Required. */
   status: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumehealthstatus-v1-core | API reference} */
 export interface VolumeHealthStatus {
+  /** Optional. List type map, keyed by `status`, `reason`. Strategic merge patch: merge on `status`. */
   healthConditions?: VolumeHealthCondition[];
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumemount-v1-core | API reference} */
 export interface VolumeMount {
+  /** Optional. List type set (unique scalars). */
   bindMountOptions?: string[];
+  /** Required. */
   mountPath: string;
+  /** Optional. */
   mountPropagation?: string;
+  /** Required. */
   name: string;
+  /** Optional. */
   readOnly?: boolean;
+  /** Optional. */
   recursiveReadOnly?: string;
+  /** Optional. */
   subPath?: string;
+  /** Optional. */
   subPathExpr?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumemountstatus-v1-core | API reference} */
 export interface VolumeMountStatus {
+  /** Required. */
   mountPath: string;
+  /** Required. */
   name: string;
+  /** Optional. */
   readOnly?: boolean;
+  /** Optional. */
   recursiveReadOnly?: string;
+  /** Optional. */
   volumeStatus?: VolumeStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumenodeaffinity-v1-core | API reference} */
 export interface VolumeNodeAffinity {
+  /** Optional. */
   required?: NodeSelector;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumeprojection-v1-core | API reference} */
 export interface VolumeProjection {
+  /** Optional. */
   clusterTrustBundle?: ClusterTrustBundleProjection;
+  /** Optional. */
   configMap?: ConfigMapProjection;
+  /** Optional. */
   downwardAPI?: DownwardAPIProjection;
+  /** Optional. */
   podCertificate?: PodCertificateProjection;
+  /** Optional. */
   secret?: SecretProjection;
+  /** Optional. */
   serviceAccountToken?: ServiceAccountTokenProjection;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumeresourcerequirements-v1-core | API reference} */
 export interface VolumeResourceRequirements {
+  /** Optional. */
   limits?: { [key: string]: apimachinery.Quantity };
+  /** Optional. */
   requests?: { [key: string]: apimachinery.Quantity };
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumestatus-v1-core | API reference} */
 export interface VolumeStatus {
+  /** Optional. */
   image?: ImageVolumeStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#vspherevirtualdiskvolumesource-v1-core | API reference} */
 export interface VsphereVirtualDiskVolumeSource {
+  /** Optional. */
   fsType?: string;
+  /** Optional. */
   storagePolicyID?: string;
+  /** Optional. */
   storagePolicyName?: string;
+  /** Required. */
   volumePath: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#weightedpodaffinityterm-v1-core | API reference} */
 export interface WeightedPodAffinityTerm {
+  /** Required. */
   podAffinityTerm: PodAffinityTerm;
+  /** Required. Format int32. */
   weight: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#windowssecuritycontextoptions-v1-core | API reference} */
 export interface WindowsSecurityContextOptions {
+  /** Optional. */
   gmsaCredentialSpec?: string;
+  /** Optional. */
   gmsaCredentialSpecName?: string;
+  /** Optional. */
   hostProcess?: boolean;
+  /** Optional. */
   runAsUserName?: string;
 }

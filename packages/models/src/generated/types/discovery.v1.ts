@@ -4,55 +4,92 @@
 import type * as coreV1 from "./core.v1.js";
 import type * as metaV1 from "./meta.v1.js";
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#endpoint-v1-discovery | API reference} */
 export interface Endpoint {
+  /** Required. List type set (unique scalars). */
   addresses: string[];
+  /** Optional. */
   conditions?: EndpointConditions;
+  /** Optional. */
   deprecatedTopology?: { [key: string]: string };
+  /** Optional. */
   hints?: EndpointHints;
+  /** Optional. */
   hostname?: string;
+  /** Optional. */
   nodeName?: string;
+  /** Optional. */
   targetRef?: coreV1.ObjectReference;
+  /** Optional. */
   zone?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#endpointconditions-v1-discovery | API reference} */
 export interface EndpointConditions {
+  /** Optional. */
   ready?: boolean;
+  /** Optional. */
   serving?: boolean;
+  /** Optional. */
   terminating?: boolean;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#endpointhints-v1-discovery | API reference} */
 export interface EndpointHints {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   forNodes?: ForNode[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   forZones?: ForZone[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#endpointport-v1-discovery | API reference} */
 export interface EndpointPort {
+  /** Optional. */
   appProtocol?: string;
+  /** Optional. */
   name?: string;
+  /** Optional. Format int32. */
   port?: number;
+  /** Optional. */
   protocol?: string;
 }
 
+/** Kind `EndpointSlice` of `discovery.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#endpointslice-v1-discovery | API reference} */
 export interface EndpointSlice {
+  /** Required. */
   addressType: string;
+  /** Optional. */
   apiVersion?: "discovery.k8s.io/v1";
+  /** Optional. List type atomic (replaced as a whole by apply). */
   endpoints?: Endpoint[];
+  /** Optional. */
   kind?: "EndpointSlice";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   ports?: EndpointPort[];
 }
 
+/** Kind `EndpointSliceList` of `discovery.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#endpointslicelist-v1-discovery | API reference} */
 export interface EndpointSliceList {
+  /** Optional. */
   apiVersion?: "discovery.k8s.io/v1";
+  /** Required. */
   items: EndpointSlice[];
+  /** Optional. */
   kind?: "EndpointSliceList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#fornode-v1-discovery | API reference} */
 export interface ForNode {
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#forzone-v1-discovery | API reference} */
 export interface ForZone {
+  /** Required. */
   name: string;
 }

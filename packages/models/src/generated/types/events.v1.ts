@@ -4,34 +4,60 @@
 import type * as coreV1 from "./core.v1.js";
 import type * as metaV1 from "./meta.v1.js";
 
+/** Kind `Event` of `events.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#event-v1-events | API reference} */
 export interface Event {
+  /** Optional. */
   action?: string;
+  /** Optional. */
   apiVersion?: "events.k8s.io/v1";
+  /** Optional. Format int32. */
   deprecatedCount?: number;
+  /** Optional. */
   deprecatedFirstTimestamp?: metaV1.Time;
+  /** Optional. */
   deprecatedLastTimestamp?: metaV1.Time;
+  /** Optional. */
   deprecatedSource?: coreV1.EventSource;
+  /** Required. */
   eventTime: metaV1.MicroTime;
+  /** Optional. */
   kind?: "Event";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   note?: string;
+  /** Optional. */
   reason?: string;
+  /** Optional. */
   regarding?: coreV1.ObjectReference;
+  /** Optional. */
   related?: coreV1.ObjectReference;
+  /** Optional. */
   reportingController?: string;
+  /** Optional. */
   reportingInstance?: string;
+  /** Optional. */
   series?: EventSeries;
+  /** Optional. */
   type?: string;
 }
 
+/** Kind `EventList` of `events.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#eventlist-v1-events | API reference} */
 export interface EventList {
+  /** Optional. */
   apiVersion?: "events.k8s.io/v1";
+  /** Required. */
   items: Event[];
+  /** Optional. */
   kind?: "EventList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#eventseries-v1-events | API reference} */
 export interface EventSeries {
+  /** Required. Format int32. */
   count: number;
+  /** Required. */
   lastObservedTime: metaV1.MicroTime;
 }

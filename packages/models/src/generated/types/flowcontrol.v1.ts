@@ -3,139 +3,230 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#exemptprioritylevelconfiguration-v1-flowcontrol | API reference} */
 export interface ExemptPriorityLevelConfiguration {
+  /** Optional. Format int32. */
   lendablePercent?: number;
+  /** Optional. Format int32. */
   nominalConcurrencyShares?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#flowdistinguishermethod-v1-flowcontrol | API reference} */
 export interface FlowDistinguisherMethod {
+  /** Required. */
   type: string;
 }
 
+/** Kind `FlowSchema` of `flowcontrol.apiserver.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#flowschema-v1-flowcontrol | API reference} */
 export interface FlowSchema {
+  /** Optional. */
   apiVersion?: "flowcontrol.apiserver.k8s.io/v1";
+  /** Optional. */
   kind?: "FlowSchema";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: FlowSchemaSpec;
+  /** Optional. */
   status?: FlowSchemaStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#flowschemacondition-v1-flowcontrol | API reference} */
 export interface FlowSchemaCondition {
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   reason?: string;
+  /** Optional. */
   status?: string;
+  /** Required. */
   type: string;
 }
 
+/** Kind `FlowSchemaList` of `flowcontrol.apiserver.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#flowschemalist-v1-flowcontrol | API reference} */
 export interface FlowSchemaList {
+  /** Optional. */
   apiVersion?: "flowcontrol.apiserver.k8s.io/v1";
+  /** Required. */
   items: FlowSchema[];
+  /** Optional. */
   kind?: "FlowSchemaList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#flowschemaspec-v1-flowcontrol | API reference} */
 export interface FlowSchemaSpec {
+  /** Optional. */
   distinguisherMethod?: FlowDistinguisherMethod;
+  /** Optional. Format int32. */
   matchingPrecedence?: number;
+  /** Required. */
   priorityLevelConfiguration: PriorityLevelConfigurationReference;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   rules?: PolicyRulesWithSubjects[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#flowschemastatus-v1-flowcontrol | API reference} */
 export interface FlowSchemaStatus {
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: FlowSchemaCondition[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#groupsubject-v1-flowcontrol | API reference} */
 export interface GroupSubject {
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#limitresponse-v1-flowcontrol | API reference} */
 export interface LimitResponse {
+  /** Optional. */
   queuing?: QueuingConfiguration;
+  /** Required. */
   type: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#limitedprioritylevelconfiguration-v1-flowcontrol | API reference} */
 export interface LimitedPriorityLevelConfiguration {
+  /** Optional. Format int32. */
   borrowingLimitPercent?: number;
+  /** Optional. Format int32. */
   lendablePercent?: number;
+  /** Required. */
   limitResponse: LimitResponse;
+  /** Optional. Format int32. */
   nominalConcurrencyShares?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nonresourcepolicyrule-v1-flowcontrol | API reference} */
 export interface NonResourcePolicyRule {
+  /** Required. List type set (unique scalars). */
   nonResourceURLs: string[];
+  /** Required. List type set (unique scalars). */
   verbs: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#policyruleswithsubjects-v1-flowcontrol | API reference} */
 export interface PolicyRulesWithSubjects {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   nonResourceRules?: NonResourcePolicyRule[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   resourceRules?: ResourcePolicyRule[];
+  /** Required. List type atomic (replaced as a whole by apply). */
   subjects: Subject[];
 }
 
+/** Kind `PriorityLevelConfiguration` of `flowcontrol.apiserver.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#prioritylevelconfiguration-v1-flowcontrol | API reference} */
 export interface PriorityLevelConfiguration {
+  /** Optional. */
   apiVersion?: "flowcontrol.apiserver.k8s.io/v1";
+  /** Optional. */
   kind?: "PriorityLevelConfiguration";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: PriorityLevelConfigurationSpec;
+  /** Optional. */
   status?: PriorityLevelConfigurationStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#prioritylevelconfigurationcondition-v1-flowcontrol | API reference} */
 export interface PriorityLevelConfigurationCondition {
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   reason?: string;
+  /** Optional. */
   status?: string;
+  /** Required. */
   type: string;
 }
 
+/** Kind `PriorityLevelConfigurationList` of `flowcontrol.apiserver.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#prioritylevelconfigurationlist-v1-flowcontrol | API reference} */
 export interface PriorityLevelConfigurationList {
+  /** Optional. */
   apiVersion?: "flowcontrol.apiserver.k8s.io/v1";
+  /** Required. */
   items: PriorityLevelConfiguration[];
+  /** Optional. */
   kind?: "PriorityLevelConfigurationList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#prioritylevelconfigurationreference-v1-flowcontrol | API reference} */
 export interface PriorityLevelConfigurationReference {
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#prioritylevelconfigurationspec-v1-flowcontrol | API reference} */
 export interface PriorityLevelConfigurationSpec {
+  /** Optional. */
   exempt?: ExemptPriorityLevelConfiguration;
+  /** Optional. */
   limited?: LimitedPriorityLevelConfiguration;
+  /** Required. */
   type: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#prioritylevelconfigurationstatus-v1-flowcontrol | API reference} */
 export interface PriorityLevelConfigurationStatus {
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: PriorityLevelConfigurationCondition[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#queuingconfiguration-v1-flowcontrol | API reference} */
 export interface QueuingConfiguration {
+  /** Optional. Format int32. */
   handSize?: number;
+  /** Optional. Format int32. */
   queueLengthLimit?: number;
+  /** Optional. Format int32. */
   queues?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourcepolicyrule-v1-flowcontrol | API reference} */
 export interface ResourcePolicyRule {
+  /** Required. List type set (unique scalars). */
   apiGroups: string[];
+  /** Optional. */
   clusterScope?: boolean;
+  /** Optional. List type set (unique scalars). */
   namespaces?: string[];
+  /** Required. List type set (unique scalars). */
   resources: string[];
+  /** Required. List type set (unique scalars). */
   verbs: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#serviceaccountsubject-v1-flowcontrol | API reference} */
 export interface ServiceAccountSubject {
+  /** Required. */
   name: string;
+  /** Required. */
   namespace: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#subject-v1-flowcontrol | API reference} */
 export interface Subject {
+  /** Optional. */
   group?: GroupSubject;
+  /** Required. */
   kind: string;
+  /** Optional. */
   serviceAccount?: ServiceAccountSubject;
+  /** Optional. */
   user?: UserSubject;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#usersubject-v1-flowcontrol | API reference} */
 export interface UserSubject {
+  /** Required. */
   name: string;
 }

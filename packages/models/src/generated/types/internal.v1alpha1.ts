@@ -3,41 +3,69 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#serverstorageversion-v1alpha1-internal | API reference} */
 export interface ServerStorageVersion {
+  /** Required. */
   apiServerID: string;
+  /** Required. List type set (unique scalars). */
   decodableVersions: string[];
+  /** Required. */
   encodingVersion: string;
+  /** Optional. List type set (unique scalars). */
   servedVersions?: string[];
 }
 
+/** Kind `StorageVersion` of `internal.apiserver.k8s.io/v1alpha1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#storageversion-v1alpha1-internal | API reference} */
 export interface StorageVersion {
+  /** Optional. */
   apiVersion?: "internal.apiserver.k8s.io/v1alpha1";
+  /** Optional. */
   kind?: "StorageVersion";
+  /** Required. */
   metadata: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: StorageVersionSpec;
+  /** Optional. */
   status?: StorageVersionStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#storageversioncondition-v1alpha1-internal | API reference} */
 export interface StorageVersionCondition {
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Required. */
   message: string;
+  /** Optional. Format int64. */
   observedGeneration?: number;
+  /** Required. */
   reason: string;
+  /** Required. */
   status: string;
+  /** Required. */
   type: string;
 }
 
+/** Kind `StorageVersionList` of `internal.apiserver.k8s.io/v1alpha1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#storageversionlist-v1alpha1-internal | API reference} */
 export interface StorageVersionList {
+  /** Optional. */
   apiVersion?: "internal.apiserver.k8s.io/v1alpha1";
+  /** Required. */
   items: StorageVersion[];
+  /** Optional. */
   kind?: "StorageVersionList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#storageversionspec-v1alpha1-internal | API reference} */
 export type StorageVersionSpec = { [key: string]: unknown };
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#storageversionstatus-v1alpha1-internal | API reference} */
 export interface StorageVersionStatus {
+  /** Optional. */
   commonEncodingVersion?: string;
+  /** Optional. List type map, keyed by `type`. */
   conditions?: StorageVersionCondition[];
+  /** Optional. List type map, keyed by `apiServerID`. */
   storageVersions?: ServerStorageVersion[];
 }

@@ -3,93 +3,154 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** Kind `Eviction` of `lifecycle.k8s.io/v1alpha1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#eviction-v1alpha1-lifecycle | API reference} */
 export interface Eviction {
+  /** Optional. */
   apiVersion?: "lifecycle.k8s.io/v1alpha1";
+  /** Optional. */
   kind?: "Eviction";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: EvictionSpec;
+  /** Optional. */
   status?: EvictionStatus;
 }
 
+/** Kind `EvictionList` of `lifecycle.k8s.io/v1alpha1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#evictionlist-v1alpha1-lifecycle | API reference} */
 export interface EvictionList {
+  /** Optional. */
   apiVersion?: "lifecycle.k8s.io/v1alpha1";
+  /** Required. */
   items: Eviction[];
+  /** Optional. */
   kind?: "EvictionList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#evictionpodreference-v1alpha1-lifecycle | API reference} */
 export interface EvictionPodReference {
+  /** Required. */
   name: string;
+  /** Required. */
   uid: string;
 }
 
+/** Kind `EvictionRequest` of `lifecycle.k8s.io/v1alpha1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#evictionrequest-v1alpha1-lifecycle | API reference} */
 export interface EvictionRequest {
+  /** Optional. */
   apiVersion?: "lifecycle.k8s.io/v1alpha1";
+  /** Optional. */
   kind?: "EvictionRequest";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: EvictionRequestSpec;
+  /** Optional. */
   status?: EvictionRequestStatus;
 }
 
+/** Kind `EvictionRequestList` of `lifecycle.k8s.io/v1alpha1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#evictionrequestlist-v1alpha1-lifecycle | API reference} */
 export interface EvictionRequestList {
+  /** Optional. */
   apiVersion?: "lifecycle.k8s.io/v1alpha1";
+  /** Required. */
   items: EvictionRequest[];
+  /** Optional. */
   kind?: "EvictionRequestList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#evictionrequestpodreference-v1alpha1-lifecycle | API reference} */
 export interface EvictionRequestPodReference {
+  /** Required. */
   name: string;
+  /** Required. */
   uid: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#evictionrequestspec-v1alpha1-lifecycle | API reference} */
 export interface EvictionRequestSpec {
+  /** Required. */
   intent: string;
+  /** Required. */
   requester: string;
+  /** Required. */
   target: EvictionRequestTarget;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#evictionrequeststatus-v1alpha1-lifecycle | API reference} */
 export interface EvictionRequestStatus {
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: metaV1.Condition[];
+  /** Optional. Format int64. */
   observedGeneration?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#evictionrequesttarget-v1alpha1-lifecycle | API reference} */
 export interface EvictionRequestTarget {
+  /** Optional. */
   pod?: EvictionRequestPodReference;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#evictionspec-v1alpha1-lifecycle | API reference} */
 export interface EvictionSpec {
+  /** Required. */
   target: EvictionTarget;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#evictionstatus-v1alpha1-lifecycle | API reference} */
 export interface EvictionStatus {
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: metaV1.Condition[];
+  /** Optional. Format int64. */
   observedGeneration?: number;
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   requesters?: Requester[];
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   responders?: ResponderStatus[];
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   targetResponders?: TargetResponder[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#evictiontarget-v1alpha1-lifecycle | API reference} */
 export interface EvictionTarget {
+  /** Optional. */
   pod?: EvictionPodReference;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#requester-v1alpha1-lifecycle | API reference} */
 export interface Requester {
+  /** Required. */
   intent: string;
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#responderstatus-v1alpha1-lifecycle | API reference} */
 export interface ResponderStatus {
+  /** Optional. */
   completionTime?: metaV1.Time;
+  /** Optional. */
   expectedCompletionTime?: metaV1.Time;
+  /** Optional. */
   heartbeatTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Required. */
   name: string;
+  /** Optional. */
   startTime?: metaV1.Time;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#targetresponder-v1alpha1-lifecycle | API reference} */
 export interface TargetResponder {
+  /** Required. */
   name: string;
+  /** Required. Format int32. */
   priority: number;
+  /** Required. */
   state: string;
 }

@@ -3,284 +3,492 @@
 
 import type * as apimachinery from "./apimachinery.js";
 
+/** Kind `APIGroup` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#apigroup-v1-meta | API reference} */
 export interface APIGroup {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. */
   kind?: "APIGroup";
+  /** Required. */
   name: string;
+  /** Optional. */
   preferredVersion?: GroupVersionForDiscovery;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   serverAddressByClientCIDRs?: ServerAddressByClientCIDR[];
+  /** Required. List type atomic (replaced as a whole by apply). */
   versions: GroupVersionForDiscovery[];
 }
 
+/** Kind `APIGroupList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#apigrouplist-v1-meta | API reference} */
 export interface APIGroupList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. List type atomic (replaced as a whole by apply). */
   groups: APIGroup[];
+  /** Optional. */
   kind?: "APIGroupList";
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#apiresource-v1-meta | API reference} */
 export interface APIResource {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   categories?: string[];
+  /** Optional. */
   group?: string;
+  /** Required. */
   kind: string;
+  /** Required. */
   name: string;
+  /** Required. */
   namespaced: boolean;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   shortNames?: string[];
+  /** Required. */
   singularName: string;
+  /** Optional. */
   storageVersionHash?: string;
+  /** Required. */
   verbs: string[];
+  /** Optional. */
   version?: string;
 }
 
+/** Kind `APIResourceList` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#apiresourcelist-v1-meta | API reference} */
 export interface APIResourceList {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Required. */
   groupVersion: string;
+  /** Optional. */
   kind?: "APIResourceList";
+  /** Required. List type atomic (replaced as a whole by apply). */
   resources: APIResource[];
 }
 
+/** Kind `APIVersions` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#apiversions-v1-meta | API reference} */
 export interface APIVersions {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. */
   kind?: "APIVersions";
+  /** Required. List type atomic (replaced as a whole by apply). */
   serverAddressByClientCIDRs: ServerAddressByClientCIDR[];
+  /** Required. List type atomic (replaced as a whole by apply). */
   versions: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#condition-v1-meta | API reference} */
 export interface Condition {
+  /** Required. */
   lastTransitionTime: Time;
+  /** Required. */
   message: string;
+  /** Optional. Format int64. */
   observedGeneration?: number;
+  /** Required. */
   reason: string;
+  /** Required. */
   status: string;
+  /** Required. */
   type: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#createoptions-v1-meta | API reference} */
 export interface CreateOptions {
+  /** Optional. */
   apiVersion?: string;
+  /** Optional. */
   kind?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   dryRun?: string[];
+  /** Optional. */
   fieldManager?: string;
+  /** Optional. */
   fieldValidation?: string;
 }
 
+/** Kind `DeleteOptions` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deleteoptions-v1-meta | API reference} */
 export interface DeleteOptions {
+  /** Optional. */
   apiVersion?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   dryRun?: string[];
+  /** Optional. Format int64. */
   gracePeriodSeconds?: number;
+  /** Optional. */
   ignoreStoreReadErrorWithClusterBreakingPotential?: boolean;
+  /** Optional. */
   kind?: string;
+  /** Optional. */
   orphanDependents?: boolean;
+  /** Optional. */
   preconditions?: Preconditions;
+  /** Optional. */
   propagationPolicy?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#fieldselectorrequirement-v1-meta | API reference} */
 export interface FieldSelectorRequirement {
+  /** Required. */
   key: string;
+  /** Required. */
   operator: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   values?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#fieldsv1-v1-meta | API reference} */
 export type FieldsV1 = { [key: string]: unknown };
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#getoptions-v1-meta | API reference} */
 export interface GetOptions {
+  /** Optional. */
   apiVersion?: string;
+  /** Optional. */
   kind?: string;
+  /** Optional. */
   resourceVersion?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#groupresource-v1-meta | API reference} */
 export interface GroupResource {
+  /** Required. */
   group: string;
+  /** Required. */
   resource: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#groupversionfordiscovery-v1-meta | API reference} */
 export interface GroupVersionForDiscovery {
+  /** Required. */
   groupVersion: string;
+  /** Required. */
   version: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#labelselector-v1-meta | API reference} */
 export interface LabelSelector {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   matchExpressions?: LabelSelectorRequirement[];
+  /** Optional. */
   matchLabels?: { [key: string]: string };
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#labelselectorrequirement-v1-meta | API reference} */
 export interface LabelSelectorRequirement {
+  /** Required. */
   key: string;
+  /** Required. */
   operator: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   values?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#listmeta-v1-meta | API reference} */
 export interface ListMeta {
+  /** Optional. */
   continue?: string;
+  /** Optional. Format int64. */
   remainingItemCount?: number;
+  /** Optional. */
   resourceVersion?: string;
+  /** Optional. */
   selfLink?: string;
+  /** Optional. */
   shardInfo?: ShardInfo;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#listoptions-v1-meta | API reference} */
 export interface ListOptions {
+  /** Optional. */
   apiVersion?: string;
+  /** Optional. */
   kind?: string;
+  /** Optional. */
   labelSelector?: string;
+  /** Optional. */
   fieldSelector?: string;
+  /** Optional. */
   watch?: boolean;
+  /** Optional. */
   allowWatchBookmarks?: boolean;
+  /** Optional. */
   resourceVersion?: string;
+  /** Optional. */
   resourceVersionMatch?: string;
+  /** Optional. Format int64. */
   timeoutSeconds?: number;
+  /** Optional. Format int64. */
   limit?: number;
+  /** Optional. */
   continue?: string;
+  /** Optional. */
   sendInitialEvents?: boolean;
+  /** Optional. */
   shardSelector?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#managedfieldsentry-v1-meta | API reference} */
 export interface ManagedFieldsEntry {
+  /** Optional. */
   apiVersion?: string;
+  /** Optional. */
   fieldsType?: string;
+  /** Optional. */
   fieldsV1?: FieldsV1;
+  /** Optional. */
   manager?: string;
+  /** Optional. */
   operation?: string;
+  /** Optional. */
   subresource?: string;
+  /** Optional. */
   time?: Time;
 }
 
+/** RFC 3339 date-time, microseconds. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#microtime-v1-meta | API reference} */
 export type MicroTime = string;
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#objectmeta-v1-meta | API reference} */
 export interface ObjectMeta {
+  /** Optional. */
   annotations?: { [key: string]: string };
+  /** Optional. */
   creationTimestamp?: Time;
+  /** Optional. Format int64. */
   deletionGracePeriodSeconds?: number;
+  /** Optional. */
   deletionTimestamp?: Time;
+  /** Optional. List type set (unique scalars). Strategic merge patch: merge. */
   finalizers?: string[];
+  /** Optional. */
   generateName?: string;
+  /** Optional. Format int64. */
   generation?: number;
+  /** Optional. */
   labels?: { [key: string]: string };
+  /** Optional. List type atomic (replaced as a whole by apply). */
   managedFields?: ManagedFieldsEntry[];
+  /** Optional. */
   name?: string;
+  /** Optional. */
   namespace?: string;
+  /** Optional. List type map, keyed by `uid`. Strategic merge patch: merge on `uid`. */
   ownerReferences?: OwnerReference[];
+  /** Optional. */
   resourceVersion?: string;
+  /** Optional. */
   selfLink?: string;
+  /** Optional. */
   uid?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ownerreference-v1-meta | API reference} */
 export interface OwnerReference {
+  /** Required. */
   apiVersion: string;
+  /** Optional. */
   blockOwnerDeletion?: boolean;
+  /** Optional. */
   controller?: boolean;
+  /** Required. */
   kind: string;
+  /** Required. */
   name: string;
+  /** Required. */
   uid: string;
 }
 
+/** Kind `PartialObjectMetadata` of `meta.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#partialobjectmetadata-v1-meta | API reference} */
 export interface PartialObjectMetadata {
+  /** Optional. */
   apiVersion?: string;
+  /** Optional. */
   kind?: string;
+  /** Optional. */
   metadata?: ObjectMeta;
 }
 
+/** Kind `PartialObjectMetadataList` of `meta.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#partialobjectmetadatalist-v1-meta | API reference} */
 export interface PartialObjectMetadataList {
+  /** Optional. */
   apiVersion?: string;
+  /** Optional. */
   kind?: string;
+  /** Optional. */
   metadata?: ListMeta;
+  /** Required. List type atomic (replaced as a whole by apply). */
   items: PartialObjectMetadata[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#patch-v1-meta | API reference} */
 export type Patch = { [key: string]: unknown };
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#patchoptions-v1-meta | API reference} */
 export interface PatchOptions {
+  /** Optional. */
   apiVersion?: string;
+  /** Optional. */
   kind?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   dryRun?: string[];
+  /** Optional. */
   fieldManager?: string;
+  /** Optional. */
   fieldValidation?: string;
+  /** Optional. */
   force?: boolean;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#preconditions-v1-meta | API reference} */
 export interface Preconditions {
+  /** Optional. */
   resourceVersion?: string;
+  /** Optional. */
   uid?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#serveraddressbyclientcidr-v1-meta | API reference} */
 export interface ServerAddressByClientCIDR {
+  /** Required. */
   clientCIDR: string;
+  /** Required. */
   serverAddress: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#shardinfo-v1-meta | API reference} */
 export interface ShardInfo {
+  /** Required. */
   selector: string;
 }
 
+/** Kind `Status` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#status-v1-meta | API reference} */
 export interface Status {
+  /** Optional. */
   apiVersion?: "v1";
+  /** Optional. Format int32. */
   code?: number;
+  /** Optional. */
   details?: StatusDetails;
+  /** Optional. */
   kind?: "Status";
+  /** Optional. */
   message?: string;
+  /** Optional. */
   metadata?: ListMeta;
+  /** Optional. */
   reason?: string;
+  /** Optional. */
   status?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#statuscause-v1-meta | API reference} */
 export interface StatusCause {
+  /** Optional. */
   field?: string;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   reason?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#statusdetails-v1-meta | API reference} */
 export interface StatusDetails {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   causes?: StatusCause[];
+  /** Optional. */
   group?: string;
+  /** Optional. */
   kind?: string;
+  /** Optional. */
   name?: string;
+  /** Optional. Format int32. */
   retryAfterSeconds?: number;
+  /** Optional. */
   uid?: string;
 }
 
+/** Kind `Table` of `meta.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#table-v1-meta | API reference} */
 export interface Table {
+  /** Optional. */
   apiVersion?: string;
+  /** Optional. */
   kind?: string;
+  /** Optional. */
   metadata?: ListMeta;
+  /** Required. List type atomic (replaced as a whole by apply). */
   columnDefinitions: TableColumnDefinition[];
+  /** Required. List type atomic (replaced as a whole by apply). */
   rows: TableRow[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#tablecolumndefinition-v1-meta | API reference} */
 export interface TableColumnDefinition {
+  /** Required. */
   name: string;
+  /** Required. */
   type: string;
+  /** Required. */
   format: string;
+  /** Required. */
   description: string;
+  /** Required. Format int32. */
   priority: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#tableoptions-v1-meta | API reference} */
 export interface TableOptions {
+  /** Optional. */
   apiVersion?: string;
+  /** Optional. */
   kind?: string;
+  /** Optional. */
   includeObject?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#tablerow-v1-meta | API reference} */
 export interface TableRow {
+  /** Required. List type atomic (replaced as a whole by apply). */
   cells: unknown[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   conditions?: TableRowCondition[];
+  /** Optional. */
   object?: apimachinery.RawExtension;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#tablerowcondition-v1-meta | API reference} */
 export interface TableRowCondition {
+  /** Required. */
   type: string;
+  /** Required. */
   status: string;
+  /** Optional. */
   reason?: string;
+  /** Optional. */
   message?: string;
 }
 
+/** RFC 3339 date-time, whole seconds. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#time-v1-meta | API reference} */
 export type Time = string;
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#updateoptions-v1-meta | API reference} */
 export interface UpdateOptions {
+  /** Optional. */
   apiVersion?: string;
+  /** Optional. */
   kind?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   dryRun?: string[];
+  /** Optional. */
   fieldManager?: string;
+  /** Optional. */
   fieldValidation?: string;
 }
 
+/** Kind `WatchEvent` of `v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#watchevent-v1-meta | API reference} */
 export interface WatchEvent {
+  /** Required. */
   object: apimachinery.RawExtension;
+  /** Required. */
   type: string;
 }

@@ -5,202 +5,334 @@ import type * as apimachinery from "./apimachinery.js";
 import type * as coreV1 from "./core.v1.js";
 import type * as metaV1 from "./meta.v1.js";
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#httpingresspath-v1-networking | API reference} */
 export interface HTTPIngressPath {
+  /** Required. */
   backend: IngressBackend;
+  /** Optional. */
   path?: string;
+  /** Required. */
   pathType: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#httpingressrulevalue-v1-networking | API reference} */
 export interface HTTPIngressRuleValue {
+  /** Required. List type atomic (replaced as a whole by apply). */
   paths: HTTPIngressPath[];
 }
 
+/** Kind `IPAddress` of `networking.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ipaddress-v1-networking | API reference} */
 export interface IPAddress {
+  /** Optional. */
   apiVersion?: "networking.k8s.io/v1";
+  /** Optional. */
   kind?: "IPAddress";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: IPAddressSpec;
 }
 
+/** Kind `IPAddressList` of `networking.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ipaddresslist-v1-networking | API reference} */
 export interface IPAddressList {
+  /** Optional. */
   apiVersion?: "networking.k8s.io/v1";
+  /** Required. */
   items: IPAddress[];
+  /** Optional. */
   kind?: "IPAddressList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ipaddressspec-v1-networking | API reference} */
 export interface IPAddressSpec {
+  /** Required. */
   parentRef: ParentReference;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ipblock-v1-networking | API reference} */
 export interface IPBlock {
+  /** Required. */
   cidr: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   except?: string[];
 }
 
+/** Kind `Ingress` of `networking.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ingress-v1-networking | API reference} */
 export interface Ingress {
+  /** Optional. */
   apiVersion?: "networking.k8s.io/v1";
+  /** Optional. */
   kind?: "Ingress";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: IngressSpec;
+  /** Optional. */
   status?: IngressStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ingressbackend-v1-networking | API reference} */
 export interface IngressBackend {
+  /** Optional. */
   resource?: coreV1.TypedLocalObjectReference;
+  /** Optional. */
   service?: IngressServiceBackend;
 }
 
+/** Kind `IngressClass` of `networking.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ingressclass-v1-networking | API reference} */
 export interface IngressClass {
+  /** Optional. */
   apiVersion?: "networking.k8s.io/v1";
+  /** Optional. */
   kind?: "IngressClass";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: IngressClassSpec;
 }
 
+/** Kind `IngressClassList` of `networking.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ingressclasslist-v1-networking | API reference} */
 export interface IngressClassList {
+  /** Optional. */
   apiVersion?: "networking.k8s.io/v1";
+  /** Required. */
   items: IngressClass[];
+  /** Optional. */
   kind?: "IngressClassList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ingressclassparametersreference-v1-networking | API reference} */
 export interface IngressClassParametersReference {
+  /** Optional. */
   apiGroup?: string;
+  /** Required. */
   kind: string;
+  /** Required. */
   name: string;
+  /** Optional. */
   namespace?: string;
+  /** Optional. */
   scope?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ingressclassspec-v1-networking | API reference} */
 export interface IngressClassSpec {
+  /** Optional. */
   controller?: string;
+  /** Optional. */
   parameters?: IngressClassParametersReference;
 }
 
+/** Kind `IngressList` of `networking.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ingresslist-v1-networking | API reference} */
 export interface IngressList {
+  /** Optional. */
   apiVersion?: "networking.k8s.io/v1";
+  /** Required. */
   items: Ingress[];
+  /** Optional. */
   kind?: "IngressList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ingressloadbalanceringress-v1-networking | API reference} */
 export interface IngressLoadBalancerIngress {
+  /** Optional. */
   hostname?: string;
+  /** Optional. */
   ip?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   ports?: IngressPortStatus[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ingressloadbalancerstatus-v1-networking | API reference} */
 export interface IngressLoadBalancerStatus {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   ingress?: IngressLoadBalancerIngress[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ingressportstatus-v1-networking | API reference} */
 export interface IngressPortStatus {
+  /** Optional. */
   error?: string;
+  /** Required. Format int32. */
   port: number;
+  /** Required. */
   protocol: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ingressrule-v1-networking | API reference} */
 export interface IngressRule {
+  /** Optional. */
   host?: string;
+  /** Optional. */
   http?: HTTPIngressRuleValue;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ingressservicebackend-v1-networking | API reference} */
 export interface IngressServiceBackend {
+  /** Required. */
   name: string;
+  /** Optional. */
   port?: ServiceBackendPort;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ingressspec-v1-networking | API reference} */
 export interface IngressSpec {
+  /** Optional. */
   defaultBackend?: IngressBackend;
+  /** Optional. */
   ingressClassName?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   rules?: IngressRule[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   tls?: IngressTLS[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ingressstatus-v1-networking | API reference} */
 export interface IngressStatus {
+  /** Optional. */
   loadBalancer?: IngressLoadBalancerStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#ingresstls-v1-networking | API reference} */
 export interface IngressTLS {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   hosts?: string[];
+  /** Optional. */
   secretName?: string;
 }
 
+/** Kind `NetworkPolicy` of `networking.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#networkpolicy-v1-networking | API reference} */
 export interface NetworkPolicy {
+  /** Optional. */
   apiVersion?: "networking.k8s.io/v1";
+  /** Optional. */
   kind?: "NetworkPolicy";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: NetworkPolicySpec;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#networkpolicyegressrule-v1-networking | API reference} */
 export interface NetworkPolicyEgressRule {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   ports?: NetworkPolicyPort[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   to?: NetworkPolicyPeer[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#networkpolicyingressrule-v1-networking | API reference} */
 export interface NetworkPolicyIngressRule {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   from?: NetworkPolicyPeer[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   ports?: NetworkPolicyPort[];
 }
 
+/** Kind `NetworkPolicyList` of `networking.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#networkpolicylist-v1-networking | API reference} */
 export interface NetworkPolicyList {
+  /** Optional. */
   apiVersion?: "networking.k8s.io/v1";
+  /** Required. */
   items: NetworkPolicy[];
+  /** Optional. */
   kind?: "NetworkPolicyList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#networkpolicypeer-v1-networking | API reference} */
 export interface NetworkPolicyPeer {
+  /** Optional. */
   ipBlock?: IPBlock;
+  /** Optional. */
   namespaceSelector?: metaV1.LabelSelector;
+  /** Optional. */
   podSelector?: metaV1.LabelSelector;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#networkpolicyport-v1-networking | API reference} */
 export interface NetworkPolicyPort {
+  /** Optional. Format int32. */
   endPort?: number;
+  /** Optional. */
   port?: apimachinery.IntOrString;
+  /** Optional. */
   protocol?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#networkpolicyspec-v1-networking | API reference} */
 export interface NetworkPolicySpec {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   egress?: NetworkPolicyEgressRule[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   ingress?: NetworkPolicyIngressRule[];
+  /** Optional. */
   podSelector?: metaV1.LabelSelector;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   policyTypes?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#parentreference-v1-networking | API reference} */
 export interface ParentReference {
+  /** Optional. */
   group?: string;
+  /** Required. */
   name: string;
+  /** Optional. */
   namespace?: string;
+  /** Required. */
   resource: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#servicebackendport-v1-networking | API reference} */
 export interface ServiceBackendPort {
+  /** Optional. */
   name?: string;
+  /** Optional. Format int32. */
   number?: number;
 }
 
+/** Kind `ServiceCIDR` of `networking.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#servicecidr-v1-networking | API reference} */
 export interface ServiceCIDR {
+  /** Optional. */
   apiVersion?: "networking.k8s.io/v1";
+  /** Optional. */
   kind?: "ServiceCIDR";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: ServiceCIDRSpec;
+  /** Optional. */
   status?: ServiceCIDRStatus;
 }
 
+/** Kind `ServiceCIDRList` of `networking.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#servicecidrlist-v1-networking | API reference} */
 export interface ServiceCIDRList {
+  /** Optional. */
   apiVersion?: "networking.k8s.io/v1";
+  /** Required. */
   items: ServiceCIDR[];
+  /** Optional. */
   kind?: "ServiceCIDRList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#servicecidrspec-v1-networking | API reference} */
 export interface ServiceCIDRSpec {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   cidrs?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#servicecidrstatus-v1-networking | API reference} */
 export interface ServiceCIDRStatus {
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: metaV1.Condition[];
 }

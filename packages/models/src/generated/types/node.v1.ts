@@ -5,27 +5,44 @@ import type * as apimachinery from "./apimachinery.js";
 import type * as coreV1 from "./core.v1.js";
 import type * as metaV1 from "./meta.v1.js";
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#overhead-v1-node | API reference} */
 export interface Overhead {
+  /** Optional. */
   podFixed?: { [key: string]: apimachinery.Quantity };
 }
 
+/** Kind `RuntimeClass` of `node.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#runtimeclass-v1-node | API reference} */
 export interface RuntimeClass {
+  /** Optional. */
   apiVersion?: "node.k8s.io/v1";
+  /** Required. */
   handler: string;
+  /** Optional. */
   kind?: "RuntimeClass";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   overhead?: Overhead;
+  /** Optional. */
   scheduling?: Scheduling;
 }
 
+/** Kind `RuntimeClassList` of `node.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#runtimeclasslist-v1-node | API reference} */
 export interface RuntimeClassList {
+  /** Optional. */
   apiVersion?: "node.k8s.io/v1";
+  /** Required. */
   items: RuntimeClass[];
+  /** Optional. */
   kind?: "RuntimeClassList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#scheduling-v1-node | API reference} */
 export interface Scheduling {
+  /** Optional. Atomic map (replaced as a whole by apply). */
   nodeSelector?: { [key: string]: string };
+  /** Optional. List type atomic (replaced as a whole by apply). */
   tolerations?: coreV1.Toleration[];
 }

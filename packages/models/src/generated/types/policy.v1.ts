@@ -4,41 +4,70 @@
 import type * as apimachinery from "./apimachinery.js";
 import type * as metaV1 from "./meta.v1.js";
 
+/** Kind `Eviction` of `policy/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#eviction-v1-policy | API reference} */
 export interface Eviction {
+  /** Optional. */
   apiVersion?: "policy/v1";
+  /** Optional. */
   deleteOptions?: metaV1.DeleteOptions;
+  /** Optional. */
   kind?: "Eviction";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
 }
 
+/** Kind `PodDisruptionBudget` of `policy/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#poddisruptionbudget-v1-policy | API reference} */
 export interface PodDisruptionBudget {
+  /** Optional. */
   apiVersion?: "policy/v1";
+  /** Optional. */
   kind?: "PodDisruptionBudget";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: PodDisruptionBudgetSpec;
+  /** Optional. */
   status?: PodDisruptionBudgetStatus;
 }
 
+/** Kind `PodDisruptionBudgetList` of `policy/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#poddisruptionbudgetlist-v1-policy | API reference} */
 export interface PodDisruptionBudgetList {
+  /** Optional. */
   apiVersion?: "policy/v1";
+  /** Required. */
   items: PodDisruptionBudget[];
+  /** Optional. */
   kind?: "PodDisruptionBudgetList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#poddisruptionbudgetspec-v1-policy | API reference} */
 export interface PodDisruptionBudgetSpec {
+  /** Optional. */
   maxUnavailable?: apimachinery.IntOrString;
+  /** Optional. */
   minAvailable?: apimachinery.IntOrString;
+  /** Optional. Strategic merge patch: replace. */
   selector?: metaV1.LabelSelector;
+  /** Optional. */
   unhealthyPodEvictionPolicy?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#poddisruptionbudgetstatus-v1-policy | API reference} */
 export interface PodDisruptionBudgetStatus {
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: metaV1.Condition[];
+  /** Optional. Format int32. */
   currentHealthy?: number;
+  /** Optional. Format int32. */
   desiredHealthy?: number;
+  /** Optional. */
   disruptedPods?: { [key: string]: metaV1.Time };
+  /** Optional. Format int32. */
   disruptionsAllowed?: number;
+  /** Optional. Format int32. */
   expectedPods?: number;
+  /** Optional. Format int64. */
   observedGeneration?: number;
 }

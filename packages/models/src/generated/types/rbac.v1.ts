@@ -3,86 +3,146 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#aggregationrule-v1-rbac | API reference} */
 export interface AggregationRule {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   clusterRoleSelectors?: metaV1.LabelSelector[];
 }
 
+/** Kind `ClusterRole` of `rbac.authorization.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#clusterrole-v1-rbac | API reference} */
 export interface ClusterRole {
+  /** Optional. */
   aggregationRule?: AggregationRule;
+  /** Optional. */
   apiVersion?: "rbac.authorization.k8s.io/v1";
+  /** Optional. */
   kind?: "ClusterRole";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   rules?: PolicyRule[];
 }
 
+/** Kind `ClusterRoleBinding` of `rbac.authorization.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#clusterrolebinding-v1-rbac | API reference} */
 export interface ClusterRoleBinding {
+  /** Optional. */
   apiVersion?: "rbac.authorization.k8s.io/v1";
+  /** Optional. */
   kind?: "ClusterRoleBinding";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   roleRef: RoleRef;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   subjects?: Subject[];
 }
 
+/** Kind `ClusterRoleBindingList` of `rbac.authorization.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#clusterrolebindinglist-v1-rbac | API reference} */
 export interface ClusterRoleBindingList {
+  /** Optional. */
   apiVersion?: "rbac.authorization.k8s.io/v1";
+  /** Required. */
   items: ClusterRoleBinding[];
+  /** Optional. */
   kind?: "ClusterRoleBindingList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** Kind `ClusterRoleList` of `rbac.authorization.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#clusterrolelist-v1-rbac | API reference} */
 export interface ClusterRoleList {
+  /** Optional. */
   apiVersion?: "rbac.authorization.k8s.io/v1";
+  /** Required. */
   items: ClusterRole[];
+  /** Optional. */
   kind?: "ClusterRoleList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#policyrule-v1-rbac | API reference} */
 export interface PolicyRule {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   apiGroups?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   nonResourceURLs?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   resourceNames?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   resources?: string[];
+  /** Required. List type atomic (replaced as a whole by apply). */
   verbs: string[];
 }
 
+/** Kind `Role` of `rbac.authorization.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#role-v1-rbac | API reference} */
 export interface Role {
+  /** Optional. */
   apiVersion?: "rbac.authorization.k8s.io/v1";
+  /** Optional. */
   kind?: "Role";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   rules?: PolicyRule[];
 }
 
+/** Kind `RoleBinding` of `rbac.authorization.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#rolebinding-v1-rbac | API reference} */
 export interface RoleBinding {
+  /** Optional. */
   apiVersion?: "rbac.authorization.k8s.io/v1";
+  /** Optional. */
   kind?: "RoleBinding";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   roleRef: RoleRef;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   subjects?: Subject[];
 }
 
+/** Kind `RoleBindingList` of `rbac.authorization.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#rolebindinglist-v1-rbac | API reference} */
 export interface RoleBindingList {
+  /** Optional. */
   apiVersion?: "rbac.authorization.k8s.io/v1";
+  /** Required. */
   items: RoleBinding[];
+  /** Optional. */
   kind?: "RoleBindingList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** Kind `RoleList` of `rbac.authorization.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#rolelist-v1-rbac | API reference} */
 export interface RoleList {
+  /** Optional. */
   apiVersion?: "rbac.authorization.k8s.io/v1";
+  /** Required. */
   items: Role[];
+  /** Optional. */
   kind?: "RoleList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#roleref-v1-rbac | API reference} */
 export interface RoleRef {
+  /** Optional. */
   apiGroup?: string;
+  /** Required. */
   kind: string;
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#subject-v1-rbac | API reference} */
 export interface Subject {
+  /** Optional. */
   apiGroup?: string;
+  /** Required. */
   kind: string;
+  /** Required. */
   name: string;
+  /** Optional. */
   namespace?: string;
 }

@@ -4,102 +4,174 @@
 import type * as apimachinery from "./apimachinery.js";
 import type * as metaV1 from "./meta.v1.js";
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#devicetaint-v1alpha3-resource | API reference} */
 export interface DeviceTaint {
+  /** Required. */
   effect: string;
+  /** Required. */
   key: string;
+  /** Optional. */
   timeAdded?: metaV1.Time;
+  /** Optional. */
   value?: string;
 }
 
+/** Kind `DeviceTaintRule` of `resource.k8s.io/v1alpha3`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#devicetaintrule-v1alpha3-resource | API reference} */
 export interface DeviceTaintRule {
+  /** Optional. */
   apiVersion?: "resource.k8s.io/v1alpha3";
+  /** Optional. */
   kind?: "DeviceTaintRule";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: DeviceTaintRuleSpec;
+  /** Optional. */
   status?: DeviceTaintRuleStatus;
 }
 
+/** Kind `DeviceTaintRuleList` of `resource.k8s.io/v1alpha3`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#devicetaintrulelist-v1alpha3-resource | API reference} */
 export interface DeviceTaintRuleList {
+  /** Optional. */
   apiVersion?: "resource.k8s.io/v1alpha3";
+  /** Required. */
   items: DeviceTaintRule[];
+  /** Optional. */
   kind?: "DeviceTaintRuleList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#devicetaintrulespec-v1alpha3-resource | API reference} */
 export interface DeviceTaintRuleSpec {
+  /** Optional. */
   deviceSelector?: DeviceTaintSelector;
+  /** Required. */
   taint: DeviceTaint;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#devicetaintrulestatus-v1alpha3-resource | API reference} */
 export interface DeviceTaintRuleStatus {
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: metaV1.Condition[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#devicetaintselector-v1alpha3-resource | API reference} */
 export interface DeviceTaintSelector {
+  /** Optional. */
   device?: string;
+  /** Optional. */
   driver?: string;
+  /** Optional. */
   pool?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#partitiontypestatus-v1alpha3-resource | API reference} */
 export interface PartitionTypeStatus {
+  /** Required. Format int32. */
   allocatable: number;
+  /** Required. */
   attribute: string;
+  /** Required. Format int32. */
   total: number;
+  /** Required. */
   type: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#poolstatus-v1alpha3-resource | API reference} */
 export interface PoolStatus {
+  /** Optional. Format int32. */
   allocatedDevices?: number;
+  /** Optional. Format int32. */
   availableDevices?: number;
+  /** Required. */
   driver: string;
+  /** Required. Format int64. */
   generation: number;
+  /** Optional. */
   nodeName?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   partitionSummary?: PartitionTypeStatus[];
+  /** Required. */
   poolName: string;
+  /** Optional. Format int32. */
   resourceSliceCount?: number;
+  /** Optional. */
   shareableSummary?: ShareableSummaryStatus;
+  /** Optional. Format int32. */
   totalDevices?: number;
+  /** Optional. Format int32. */
   unavailableDevices?: number;
+  /** Optional. */
   validationError?: string;
 }
 
+/** Kind `ResourcePoolStatusRequest` of `resource.k8s.io/v1alpha3`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourcepoolstatusrequest-v1alpha3-resource | API reference} */
 export interface ResourcePoolStatusRequest {
+  /** Optional. */
   apiVersion?: "resource.k8s.io/v1alpha3";
+  /** Optional. */
   kind?: "ResourcePoolStatusRequest";
+  /** Required. */
   metadata: metaV1.ObjectMeta;
+  /** Required. */
   spec: ResourcePoolStatusRequestSpec;
+  /** Optional. */
   status?: ResourcePoolStatusRequestStatus;
 }
 
+/** Kind `ResourcePoolStatusRequestList` of `resource.k8s.io/v1alpha3`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourcepoolstatusrequestlist-v1alpha3-resource | API reference} */
 export interface ResourcePoolStatusRequestList {
+  /** Optional. */
   apiVersion?: "resource.k8s.io/v1alpha3";
+  /** Required. */
   items: ResourcePoolStatusRequest[];
+  /** Optional. */
   kind?: "ResourcePoolStatusRequestList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourcepoolstatusrequestspec-v1alpha3-resource | API reference} */
 export interface ResourcePoolStatusRequestSpec {
+  /** Optional. */
   defaultPartitionTypeAttribute?: string;
+  /** Required. */
   driver: string;
+  /** Optional. Format int32. Server default: `100`. */
   limit?: number;
+  /** Optional. */
   poolName?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourcepoolstatusrequeststatus-v1alpha3-resource | API reference} */
 export interface ResourcePoolStatusRequestStatus {
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: metaV1.Condition[];
+  /** Required. Format int32. */
   poolCount: number;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   pools?: PoolStatus[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#shareablecapacitystatus-v1alpha3-resource | API reference} */
 export interface ShareableCapacityStatus {
+  /** Required. */
   available: apimachinery.Quantity;
+  /** Required. */
   consumed: apimachinery.Quantity;
+  /** Required. */
   name: string;
+  /** Required. */
   total: apimachinery.Quantity;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#shareablesummarystatus-v1alpha3-resource | API reference} */
 export interface ShareableSummaryStatus {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   capacity?: ShareableCapacityStatus[];
+  /** Required. Format int32. */
   fullyAvailableDevices: number;
+  /** Required. Format int32. */
   partiallyAvailableDevices: number;
 }

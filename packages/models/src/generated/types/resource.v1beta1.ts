@@ -5,314 +5,534 @@ import type * as apimachinery from "./apimachinery.js";
 import type * as coreV1 from "./core.v1.js";
 import type * as metaV1 from "./meta.v1.js";
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#allocateddevicestatus-v1beta1-resource | API reference} */
 export interface AllocatedDeviceStatus {
+  /** Optional. List type map, keyed by `type`. */
   conditions?: metaV1.Condition[];
+  /** Optional. */
   data?: apimachinery.RawExtension;
+  /** Required. */
   device: string;
+  /** Required. */
   driver: string;
+  /** Optional. */
   networkData?: NetworkDeviceData;
+  /** Required. */
   pool: string;
+  /** Optional. */
   shareID?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#allocationresult-v1beta1-resource | API reference} */
 export interface AllocationResult {
+  /** Optional. */
   allocationTimestamp?: metaV1.Time;
+  /** Optional. */
   devices?: DeviceAllocationResult;
+  /** Optional. */
   nodeSelector?: coreV1.NodeSelector;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#basicdevice-v1beta1-resource | API reference} */
 export interface BasicDevice {
+  /** Optional. */
   allNodes?: boolean;
+  /** Optional. */
   allowMultipleAllocations?: boolean;
+  /** Optional. */
   attributes?: { [key: string]: DeviceAttribute };
+  /** Optional. List type atomic (replaced as a whole by apply). */
   bindingConditions?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   bindingFailureConditions?: string[];
+  /** Optional. */
   bindsToNode?: boolean;
+  /** Optional. */
   capacity?: { [key: string]: DeviceCapacity };
+  /** Optional. List type atomic (replaced as a whole by apply). */
   consumesCounters?: DeviceCounterConsumption[];
+  /** Optional. */
   nodeAllocatableResources?: { [key: string]: NodeAllocatableResource };
+  /** Optional. */
   nodeName?: string;
+  /** Optional. */
   nodeSelector?: coreV1.NodeSelector;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   taints?: DeviceTaint[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#celdeviceselector-v1beta1-resource | API reference} */
 export interface CELDeviceSelector {
+  /** Required. */
   expression: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#capacityrequestpolicy-v1beta1-resource | API reference} */
 export interface CapacityRequestPolicy {
+  /** Optional. */
   default?: apimachinery.Quantity;
+  /** Optional. */
   validRange?: CapacityRequestPolicyRange;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   validValues?: apimachinery.Quantity[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#capacityrequestpolicyrange-v1beta1-resource | API reference} */
 export interface CapacityRequestPolicyRange {
+  /** Optional. */
   max?: apimachinery.Quantity;
+  /** Required. */
   min: apimachinery.Quantity;
+  /** Optional. */
   step?: apimachinery.Quantity;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#capacityrequirements-v1beta1-resource | API reference} */
 export interface CapacityRequirements {
+  /** Optional. */
   requests?: { [key: string]: apimachinery.Quantity };
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#counter-v1beta1-resource | API reference} */
 export interface Counter {
+  /** Required. */
   value: apimachinery.Quantity;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#counterset-v1beta1-resource | API reference} */
 export interface CounterSet {
+  /** Required. */
   counters: { [key: string]: Counter };
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#device-v1beta1-resource | API reference} */
 export interface Device {
+  /** Optional. */
   basic?: BasicDevice;
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deviceallocationconfiguration-v1beta1-resource | API reference} */
 export interface DeviceAllocationConfiguration {
+  /** Optional. */
   opaque?: OpaqueDeviceConfiguration;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   requests?: string[];
+  /** Required. */
   source: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deviceallocationresult-v1beta1-resource | API reference} */
 export interface DeviceAllocationResult {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   config?: DeviceAllocationConfiguration[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   results?: DeviceRequestAllocationResult[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deviceattribute-v1beta1-resource | API reference} */
 export interface DeviceAttribute {
+  /** Optional. */
   bool?: boolean;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   bools?: boolean[];
+  /** Optional. Format int64. */
   int?: number;
+  /** Optional. List type atomic (replaced as a whole by apply). Items: Format int64. */
   ints?: number[];
+  /** Optional. */
   string?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   strings?: string[];
+  /** Optional. */
   version?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   versions?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#devicecapacity-v1beta1-resource | API reference} */
 export interface DeviceCapacity {
+  /** Optional. */
   requestPolicy?: CapacityRequestPolicy;
+  /** Required. */
   value: apimachinery.Quantity;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deviceclaim-v1beta1-resource | API reference} */
 export interface DeviceClaim {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   config?: DeviceClaimConfiguration[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   constraints?: DeviceConstraint[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   requests?: DeviceRequest[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deviceclaimconfiguration-v1beta1-resource | API reference} */
 export interface DeviceClaimConfiguration {
+  /** Optional. */
   opaque?: OpaqueDeviceConfiguration;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   requests?: string[];
 }
 
+/** Kind `DeviceClass` of `resource.k8s.io/v1beta1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deviceclass-v1beta1-resource | API reference} */
 export interface DeviceClass {
+  /** Optional. */
   apiVersion?: "resource.k8s.io/v1beta1";
+  /** Optional. */
   kind?: "DeviceClass";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: DeviceClassSpec;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deviceclassconfiguration-v1beta1-resource | API reference} */
 export interface DeviceClassConfiguration {
+  /** Optional. */
   opaque?: OpaqueDeviceConfiguration;
 }
 
+/** Kind `DeviceClassList` of `resource.k8s.io/v1beta1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deviceclasslist-v1beta1-resource | API reference} */
 export interface DeviceClassList {
+  /** Optional. */
   apiVersion?: "resource.k8s.io/v1beta1";
+  /** Required. */
   items: DeviceClass[];
+  /** Optional. */
   kind?: "DeviceClassList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deviceclassspec-v1beta1-resource | API reference} */
 export interface DeviceClassSpec {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   config?: DeviceClassConfiguration[];
+  /** Optional. */
   extendedResourceName?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   selectors?: DeviceSelector[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deviceconstraint-v1beta1-resource | API reference} */
 export interface DeviceConstraint {
+  /** Optional. */
   distinctAttribute?: string;
+  /** Optional. */
   matchAttribute?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   requests?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#devicecounterconsumption-v1beta1-resource | API reference} */
 export interface DeviceCounterConsumption {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   compatibilityGroups?: string[];
+  /** Required. */
   counterSet: string;
+  /** Required. */
   counters: { [key: string]: Counter };
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#devicederivedattribute-v1beta1-resource | API reference} */
 export interface DeviceDerivedAttribute {
+  /** Required. */
   expression: string;
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#devicerequest-v1beta1-resource | API reference} */
 export interface DeviceRequest {
+  /** Optional. */
   adminAccess?: boolean;
+  /** Optional. */
   allocationMode?: string;
+  /** Optional. */
   capacity?: CapacityRequirements;
+  /** Optional. Format int64. */
   count?: number;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   derivedAttributes?: DeviceDerivedAttribute[];
+  /** Optional. */
   deviceClassName?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   firstAvailable?: DeviceSubRequest[];
+  /** Required. */
   name: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   selectors?: DeviceSelector[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   tolerations?: DeviceToleration[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#devicerequestallocationresult-v1beta1-resource | API reference} */
 export interface DeviceRequestAllocationResult {
+  /** Optional. */
   adminAccess?: boolean;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   bindingConditions?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   bindingFailureConditions?: string[];
+  /** Optional. */
   consumedCapacity?: { [key: string]: apimachinery.Quantity };
+  /** Required. */
   device: string;
+  /** Required. */
   driver: string;
+  /** Required. */
   pool: string;
+  /** Required. */
   request: string;
+  /** Optional. */
   shareID?: string;
+  /** Optional. List type set (unique scalars). */
   skipNodeOperations?: string[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   tolerations?: DeviceToleration[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#deviceselector-v1beta1-resource | API reference} */
 export interface DeviceSelector {
+  /** Optional. */
   cel?: CELDeviceSelector;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#devicesubrequest-v1beta1-resource | API reference} */
 export interface DeviceSubRequest {
+  /** Optional. */
   allocationMode?: string;
+  /** Optional. */
   capacity?: CapacityRequirements;
+  /** Optional. Format int64. */
   count?: number;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   derivedAttributes?: DeviceDerivedAttribute[];
+  /** Required. */
   deviceClassName: string;
+  /** Required. */
   name: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   selectors?: DeviceSelector[];
+  /** Optional. List type atomic (replaced as a whole by apply). */
   tolerations?: DeviceToleration[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#devicetaint-v1beta1-resource | API reference} */
 export interface DeviceTaint {
+  /** Required. */
   effect: string;
+  /** Required. */
   key: string;
+  /** Optional. */
   timeAdded?: metaV1.Time;
+  /** Optional. */
   value?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#devicetoleration-v1beta1-resource | API reference} */
 export interface DeviceToleration {
+  /** Optional. */
   effect?: string;
+  /** Optional. */
   key?: string;
+  /** Optional. Server default: `"Equal"`. */
   operator?: string;
+  /** Optional. Format int64. */
   tolerationSeconds?: number;
+  /** Optional. */
   value?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#networkdevicedata-v1beta1-resource | API reference} */
 export interface NetworkDeviceData {
+  /** Optional. */
   hardwareAddress?: string;
+  /** Optional. */
   interfaceName?: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   ips?: string[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodeallocatablemapping-v1beta1-resource | API reference} */
 export interface NodeAllocatableMapping {
+  /** Optional. */
   capacityKey?: string;
+  /** Optional. */
   capacityMultiplier?: apimachinery.Quantity;
+  /** Optional. */
   deviceMultiplier?: apimachinery.Quantity;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodeallocatableoverhead-v1beta1-resource | API reference} */
 export interface NodeAllocatableOverhead {
+  /** Optional. */
   perContainer?: apimachinery.Quantity;
+  /** Optional. */
   perPod?: apimachinery.Quantity;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#nodeallocatableresource-v1beta1-resource | API reference} */
 export interface NodeAllocatableResource {
+  /** Optional. */
   mapping?: NodeAllocatableMapping;
+  /** Optional. */
   overhead?: NodeAllocatableOverhead;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#opaquedeviceconfiguration-v1beta1-resource | API reference} */
 export interface OpaqueDeviceConfiguration {
+  /** Required. */
   driver: string;
+  /** Required. */
   parameters: apimachinery.RawExtension;
 }
 
+/** Kind `ResourceClaim` of `resource.k8s.io/v1beta1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourceclaim-v1beta1-resource | API reference} */
 export interface ResourceClaim {
+  /** Optional. */
   apiVersion?: "resource.k8s.io/v1beta1";
+  /** Optional. */
   kind?: "ResourceClaim";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: ResourceClaimSpec;
+  /** Optional. */
   status?: ResourceClaimStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourceclaimconsumerreference-v1beta1-resource | API reference} */
 export interface ResourceClaimConsumerReference {
+  /** Optional. */
   apiGroup?: string;
+  /** Required. */
   name: string;
+  /** Required. */
   resource: string;
+  /** Required. */
   uid: string;
 }
 
+/** Kind `ResourceClaimList` of `resource.k8s.io/v1beta1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourceclaimlist-v1beta1-resource | API reference} */
 export interface ResourceClaimList {
+  /** Optional. */
   apiVersion?: "resource.k8s.io/v1beta1";
+  /** Required. */
   items: ResourceClaim[];
+  /** Optional. */
   kind?: "ResourceClaimList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourceclaimspec-v1beta1-resource | API reference} */
 export interface ResourceClaimSpec {
+  /** Optional. */
   devices?: DeviceClaim;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourceclaimstatus-v1beta1-resource | API reference} */
 export interface ResourceClaimStatus {
+  /** Optional. */
   allocation?: AllocationResult;
+  /** Optional. List type map, keyed by `driver`, `device`, `pool`, `shareID`. */
   devices?: AllocatedDeviceStatus[];
+  /** Optional. List type map, keyed by `uid`. Strategic merge patch: merge on `uid`. */
   reservedFor?: ResourceClaimConsumerReference[];
 }
 
+/** Kind `ResourceClaimTemplate` of `resource.k8s.io/v1beta1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourceclaimtemplate-v1beta1-resource | API reference} */
 export interface ResourceClaimTemplate {
+  /** Optional. */
   apiVersion?: "resource.k8s.io/v1beta1";
+  /** Optional. */
   kind?: "ResourceClaimTemplate";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: ResourceClaimTemplateSpec;
 }
 
+/** Kind `ResourceClaimTemplateList` of `resource.k8s.io/v1beta1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourceclaimtemplatelist-v1beta1-resource | API reference} */
 export interface ResourceClaimTemplateList {
+  /** Optional. */
   apiVersion?: "resource.k8s.io/v1beta1";
+  /** Required. */
   items: ResourceClaimTemplate[];
+  /** Optional. */
   kind?: "ResourceClaimTemplateList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourceclaimtemplatespec-v1beta1-resource | API reference} */
 export interface ResourceClaimTemplateSpec {
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: ResourceClaimSpec;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourcepool-v1beta1-resource | API reference} */
 export interface ResourcePool {
+  /** Required. Format int64. */
   generation: number;
+  /** Required. */
   name: string;
+  /** Required. Format int64. */
   resourceSliceCount: number;
 }
 
+/** Kind `ResourceSlice` of `resource.k8s.io/v1beta1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourceslice-v1beta1-resource | API reference} */
 export interface ResourceSlice {
+  /** Optional. */
   apiVersion?: "resource.k8s.io/v1beta1";
+  /** Optional. */
   kind?: "ResourceSlice";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: ResourceSliceSpec;
 }
 
+/** Kind `ResourceSliceList` of `resource.k8s.io/v1beta1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourceslicelist-v1beta1-resource | API reference} */
 export interface ResourceSliceList {
+  /** Optional. */
   apiVersion?: "resource.k8s.io/v1beta1";
+  /** Required. */
   items: ResourceSlice[];
+  /** Optional. */
   kind?: "ResourceSliceList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#resourceslicespec-v1beta1-resource | API reference} */
 export interface ResourceSliceSpec {
+  /** Optional. */
   allNodes?: boolean;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   devices?: Device[];
+  /** Required. */
   driver: string;
+  /** Optional. */
   nodeName?: string;
+  /** Optional. */
   nodeSelector?: coreV1.NodeSelector;
+  /** Optional. */
   partitionTypeAttribute?: string;
+  /** Optional. */
   perDeviceNodeSelection?: boolean;
+  /** Required. */
   pool: ResourcePool;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   sharedCounters?: CounterSet[];
+  /** Optional. List type set (unique scalars). */
   skipNodeOperations?: string[];
 }

@@ -3,19 +3,32 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** Kind `PriorityClass` of `scheduling.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#priorityclass-v1-scheduling | API reference} */
 export interface PriorityClass {
+  /** Optional. */
   apiVersion?: "scheduling.k8s.io/v1";
+  /** Optional. */
   description?: string;
+  /** Optional. */
   globalDefault?: boolean;
+  /** Optional. */
   kind?: "PriorityClass";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   preemptionPolicy?: string;
+  /** Optional. Format int32. */
   value?: number;
 }
 
+/** Kind `PriorityClassList` of `scheduling.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#priorityclasslist-v1-scheduling | API reference} */
 export interface PriorityClassList {
+  /** Optional. */
   apiVersion?: "scheduling.k8s.io/v1";
+  /** Required. */
   items: PriorityClass[];
+  /** Optional. */
   kind?: "PriorityClassList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }

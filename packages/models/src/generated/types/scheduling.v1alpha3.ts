@@ -3,211 +3,349 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#allcompositedisruptionmode-v1alpha3-scheduling | API reference} */
 export type AllCompositeDisruptionMode = { [key: string]: unknown };
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#alldisruptionmode-v1alpha3-scheduling | API reference} */
 export type AllDisruptionMode = { [key: string]: unknown };
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#basicschedulingpolicy-v1alpha3-scheduling | API reference} */
 export type BasicSchedulingPolicy = { [key: string]: unknown };
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#compositebasicschedulingpolicy-v1alpha3-scheduling | API reference} */
 export type CompositeBasicSchedulingPolicy = { [key: string]: unknown };
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#compositedisruptionmode-v1alpha3-scheduling | API reference} */
 export interface CompositeDisruptionMode {
+  /** Optional. */
   all?: AllCompositeDisruptionMode;
+  /** Optional. */
   single?: SingleCompositeDisruptionMode;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#compositegangschedulingpolicy-v1alpha3-scheduling | API reference} */
 export interface CompositeGangSchedulingPolicy {
+  /** Required. Format int32. */
   minGroupCount: number;
 }
 
+/** Kind `CompositePodGroup` of `scheduling.k8s.io/v1alpha3`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#compositepodgroup-v1alpha3-scheduling | API reference} */
 export interface CompositePodGroup {
+  /** Optional. */
   apiVersion?: "scheduling.k8s.io/v1alpha3";
+  /** Optional. */
   kind?: "CompositePodGroup";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: CompositePodGroupSpec;
+  /** Optional. */
   status?: CompositePodGroupStatus;
 }
 
+/** Kind `CompositePodGroupList` of `scheduling.k8s.io/v1alpha3`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#compositepodgrouplist-v1alpha3-scheduling | API reference} */
 export interface CompositePodGroupList {
+  /** Optional. */
   apiVersion?: "scheduling.k8s.io/v1alpha3";
+  /** Required. */
   items: CompositePodGroup[];
+  /** Optional. */
   kind?: "CompositePodGroupList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#compositepodgroupschedulingconstraints-v1alpha3-scheduling | API reference} */
 export interface CompositePodGroupSchedulingConstraints {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   topology?: TopologyConstraint[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#compositepodgroupschedulingpolicy-v1alpha3-scheduling | API reference} */
 export interface CompositePodGroupSchedulingPolicy {
+  /** Optional. */
   basic?: CompositeBasicSchedulingPolicy;
+  /** Optional. */
   gang?: CompositeGangSchedulingPolicy;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#compositepodgroupspec-v1alpha3-scheduling | API reference} */
 export interface CompositePodGroupSpec {
+  /** Optional. Server default: `{"single":{}}`. */
   disruptionMode?: CompositeDisruptionMode;
+  /** Optional. */
   parentCompositePodGroupName?: string;
+  /** Optional. */
   preemptionPolicy?: string;
+  /** Optional. Format int32. */
   priority?: number;
+  /** Optional. */
   priorityClassName?: string;
+  /** Optional. */
   schedulingConstraints?: CompositePodGroupSchedulingConstraints;
+  /** Required. */
   schedulingPolicy: CompositePodGroupSchedulingPolicy;
+  /** Required. */
   workloadRef: WorkloadReference;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#compositepodgroupstatus-v1alpha3-scheduling | API reference} */
 export interface CompositePodGroupStatus {
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: metaV1.Condition[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#compositepodgrouptemplate-v1alpha3-scheduling | API reference} */
 export interface CompositePodGroupTemplate {
+  /** Optional. List type map, keyed by `name`. */
   compositePodGroupTemplates?: CompositePodGroupTemplate[];
+  /** Optional. */
   disruptionMode?: CompositeDisruptionMode;
+  /** Required. */
   name: string;
+  /** Optional. List type map, keyed by `name`. */
   podGroupTemplates?: PodGroupTemplate[];
+  /** Optional. */
   preemptionPolicy?: string;
+  /** Optional. Format int32. */
   priority?: number;
+  /** Optional. */
   priorityClassName?: string;
+  /** Optional. */
   schedulingConstraints?: CompositePodGroupSchedulingConstraints;
+  /** Required. */
   schedulingPolicy: CompositePodGroupSchedulingPolicy;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#disruptionmode-v1alpha3-scheduling | API reference} */
 export interface DisruptionMode {
+  /** Optional. */
   all?: AllDisruptionMode;
+  /** Optional. */
   single?: SingleDisruptionMode;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#gangschedulingpolicy-v1alpha3-scheduling | API reference} */
 export interface GangSchedulingPolicy {
+  /** Required. Format int32. */
   minCount: number;
 }
 
+/** Kind `PodGroup` of `scheduling.k8s.io/v1alpha3`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podgroup-v1alpha3-scheduling | API reference} */
 export interface PodGroup {
+  /** Optional. */
   apiVersion?: "scheduling.k8s.io/v1alpha3";
+  /** Optional. */
   kind?: "PodGroup";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: PodGroupSpec;
+  /** Optional. */
   status?: PodGroupStatus;
 }
 
+/** Kind `PodGroupList` of `scheduling.k8s.io/v1alpha3`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podgrouplist-v1alpha3-scheduling | API reference} */
 export interface PodGroupList {
+  /** Optional. */
   apiVersion?: "scheduling.k8s.io/v1alpha3";
+  /** Required. */
   items: PodGroup[];
+  /** Optional. */
   kind?: "PodGroupList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podgroupresourceclaim-v1alpha3-scheduling | API reference} */
 export interface PodGroupResourceClaim {
+  /** Required. */
   name: string;
+  /** Optional. */
   resourceClaimName?: string;
+  /** Optional. */
   resourceClaimTemplateName?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podgroupresourceclaimstatus-v1alpha3-scheduling | API reference} */
 export interface PodGroupResourceClaimStatus {
+  /** Required. */
   name: string;
+  /** Optional. */
   resourceClaimName?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podgroupschedulingconstraints-v1alpha3-scheduling | API reference} */
 export interface PodGroupSchedulingConstraints {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   topology?: TopologyConstraint[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podgroupschedulingpolicy-v1alpha3-scheduling | API reference} */
 export interface PodGroupSchedulingPolicy {
+  /** Optional. */
   basic?: BasicSchedulingPolicy;
+  /** Optional. */
   gang?: GangSchedulingPolicy;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podgroupspec-v1alpha3-scheduling | API reference} */
 export interface PodGroupSpec {
+  /** Optional. Server default: `{"single":{}}`. */
   disruptionMode?: DisruptionMode;
+  /** Optional. */
   parentCompositePodGroupName?: string;
+  /** Optional. */
   preemptionPolicy?: string;
+  /** Optional. Format int32. */
   priority?: number;
+  /** Optional. */
   priorityClassName?: string;
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge and retainKeys on `name`. */
   resourceClaims?: PodGroupResourceClaim[];
+  /** Optional. */
   schedulingConstraints?: PodGroupSchedulingConstraints;
+  /** Required. */
   schedulingPolicy: PodGroupSchedulingPolicy;
+  /** Optional. */
   workloadRef?: WorkloadReference;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podgroupstatus-v1alpha3-scheduling | API reference} */
 export interface PodGroupStatus {
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: metaV1.Condition[];
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge and retainKeys on `name`. */
   resourceClaimStatuses?: PodGroupResourceClaimStatus[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#podgrouptemplate-v1alpha3-scheduling | API reference} */
 export interface PodGroupTemplate {
+  /** Optional. */
   disruptionMode?: DisruptionMode;
+  /** Required. */
   name: string;
+  /** Optional. */
   preemptionPolicy?: string;
+  /** Optional. Format int32. */
   priority?: number;
+  /** Optional. */
   priorityClassName?: string;
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge and retainKeys on `name`. */
   resourceClaims?: PodGroupResourceClaim[];
+  /** Optional. */
   schedulingConstraints?: PodGroupSchedulingConstraints;
+  /** Required. */
   schedulingPolicy: PodGroupSchedulingPolicy;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#singlecompositedisruptionmode-v1alpha3-scheduling | API reference} */
 export type SingleCompositeDisruptionMode = { [key: string]: unknown };
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#singledisruptionmode-v1alpha3-scheduling | API reference} */
 export type SingleDisruptionMode = { [key: string]: unknown };
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#topologyconstraint-v1alpha3-scheduling | API reference} */
 export interface TopologyConstraint {
+  /** Required. */
   key: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#typedlocalobjectreference-v1alpha3-scheduling | API reference} */
 export interface TypedLocalObjectReference {
+  /** Optional. */
   apiGroup?: string;
+  /** Required. */
   kind: string;
+  /** Required. */
   name: string;
 }
 
+/** Kind `Workload` of `scheduling.k8s.io/v1alpha3`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#workload-v1alpha3-scheduling | API reference} */
 export interface Workload {
+  /** Optional. */
   apiVersion?: "scheduling.k8s.io/v1alpha3";
+  /** Optional. */
   kind?: "Workload";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: WorkloadSpec;
 }
 
+/** Kind `WorkloadList` of `scheduling.k8s.io/v1alpha3`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#workloadlist-v1alpha3-scheduling | API reference} */
 export interface WorkloadList {
+  /** Optional. */
   apiVersion?: "scheduling.k8s.io/v1alpha3";
+  /** Required. */
   items: Workload[];
+  /** Optional. */
   kind?: "WorkloadList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#workloadpodgroupalldisruptionmode-v1alpha3-scheduling | API reference} */
 export type WorkloadPodGroupAllDisruptionMode = { [key: string]: unknown };
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#workloadpodgroupbasicschedulingpolicy-v1alpha3-scheduling | API reference} */
 export type WorkloadPodGroupBasicSchedulingPolicy = { [key: string]: unknown };
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#workloadpodgroupdisruptionmode-v1alpha3-scheduling | API reference} */
 export interface WorkloadPodGroupDisruptionMode {
+  /** Optional. */
   all?: WorkloadPodGroupAllDisruptionMode;
+  /** Optional. */
   single?: WorkloadPodGroupSingleDisruptionMode;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#workloadpodgroupgangschedulingpolicy-v1alpha3-scheduling | API reference} */
 export interface WorkloadPodGroupGangSchedulingPolicy {
+  /** Optional. Format int32. */
   minCount?: number;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#workloadpodgroupresourceclaim-v1alpha3-scheduling | API reference} */
 export interface WorkloadPodGroupResourceClaim {
+  /** Required. */
   name: string;
+  /** Optional. */
   resourceClaimName?: string;
+  /** Optional. */
   resourceClaimTemplateName?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#workloadpodgroupschedulingconstraints-v1alpha3-scheduling | API reference} */
 export interface WorkloadPodGroupSchedulingConstraints {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   topology?: TopologyConstraint[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#workloadpodgroupschedulingpolicy-v1alpha3-scheduling | API reference} */
 export interface WorkloadPodGroupSchedulingPolicy {
+  /** Optional. */
   basic?: WorkloadPodGroupBasicSchedulingPolicy;
+  /** Optional. */
   gang?: WorkloadPodGroupGangSchedulingPolicy;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#workloadpodgroupsingledisruptionmode-v1alpha3-scheduling | API reference} */
 export type WorkloadPodGroupSingleDisruptionMode = { [key: string]: unknown };
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#workloadreference-v1alpha3-scheduling | API reference} */
 export interface WorkloadReference {
+  /** Required. */
   templateName: string;
+  /** Required. */
   workloadName: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#workloadspec-v1alpha3-scheduling | API reference} */
 export interface WorkloadSpec {
+  /** Optional. List type map, keyed by `name`. */
   compositePodGroupTemplates?: CompositePodGroupTemplate[];
+  /** Optional. */
   controllerRef?: TypedLocalObjectReference;
+  /** Optional. List type map, keyed by `name`. */
   podGroupTemplates?: PodGroupTemplate[];
 }

@@ -5,174 +5,298 @@ import type * as apimachinery from "./apimachinery.js";
 import type * as coreV1 from "./core.v1.js";
 import type * as metaV1 from "./meta.v1.js";
 
+/** Kind `CSIDriver` of `storage.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#csidriver-v1-storage | API reference} */
 export interface CSIDriver {
+  /** Optional. */
   apiVersion?: "storage.k8s.io/v1";
+  /** Optional. */
   kind?: "CSIDriver";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: CSIDriverSpec;
 }
 
+/** Kind `CSIDriverList` of `storage.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#csidriverlist-v1-storage | API reference} */
 export interface CSIDriverList {
+  /** Optional. */
   apiVersion?: "storage.k8s.io/v1";
+  /** Required. */
   items: CSIDriver[];
+  /** Optional. */
   kind?: "CSIDriverList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#csidriverspec-v1-storage | API reference} */
 export interface CSIDriverSpec {
+  /** Optional. */
   attachRequired?: boolean;
+  /** Optional. */
   fsGroupPolicy?: string;
+  /** Optional. Format int64. */
   nodeAllocatableUpdatePeriodSeconds?: number;
+  /** Optional. */
   podInfoOnMount?: boolean;
+  /** Optional. */
   preventPodSchedulingIfMissing?: boolean;
+  /** Optional. */
   requiresRepublish?: boolean;
+  /** Optional. */
   seLinuxMount?: boolean;
+  /** Optional. */
   serviceAccountTokenInSecrets?: boolean;
+  /** Optional. */
   storageCapacity?: boolean;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   tokenRequests?: TokenRequest[];
+  /** Optional. List type set (unique scalars). */
   volumeLifecycleModes?: string[];
 }
 
+/** Kind `CSINode` of `storage.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#csinode-v1-storage | API reference} */
 export interface CSINode {
+  /** Optional. */
   apiVersion?: "storage.k8s.io/v1";
+  /** Optional. */
   kind?: "CSINode";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: CSINodeSpec;
+  /** Optional. */
   status?: CSINodeStatus;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#csinodedriver-v1-storage | API reference} */
 export interface CSINodeDriver {
+  /** Optional. */
   allocatable?: VolumeNodeResources;
+  /** Required. */
   name: string;
+  /** Required. */
   nodeID: string;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   topologyKeys?: string[];
 }
 
+/** Kind `CSINodeList` of `storage.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#csinodelist-v1-storage | API reference} */
 export interface CSINodeList {
+  /** Optional. */
   apiVersion?: "storage.k8s.io/v1";
+  /** Required. */
   items: CSINode[];
+  /** Optional. */
   kind?: "CSINodeList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#csinodespec-v1-storage | API reference} */
 export interface CSINodeSpec {
+  /** Required. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   drivers: CSINodeDriver[];
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#csinodestatus-v1-storage | API reference} */
 export interface CSINodeStatus {
+  /** Optional. List type map, keyed by `name`. Strategic merge patch: merge on `name`. */
   storageHealth?: StorageHealth[];
 }
 
+/** Kind `CSIStorageCapacity` of `storage.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#csistoragecapacity-v1-storage | API reference} */
 export interface CSIStorageCapacity {
+  /** Optional. */
   apiVersion?: "storage.k8s.io/v1";
+  /** Optional. */
   capacity?: apimachinery.Quantity;
+  /** Optional. */
   kind?: "CSIStorageCapacity";
+  /** Optional. */
   maximumVolumeSize?: apimachinery.Quantity;
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   nodeTopology?: metaV1.LabelSelector;
+  /** Required. */
   storageClassName: string;
 }
 
+/** Kind `CSIStorageCapacityList` of `storage.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#csistoragecapacitylist-v1-storage | API reference} */
 export interface CSIStorageCapacityList {
+  /** Optional. */
   apiVersion?: "storage.k8s.io/v1";
+  /** Required. */
   items: CSIStorageCapacity[];
+  /** Optional. */
   kind?: "CSIStorageCapacityList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** Kind `StorageClass` of `storage.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#storageclass-v1-storage | API reference} */
 export interface StorageClass {
+  /** Optional. */
   allowVolumeExpansion?: boolean;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   allowedTopologies?: coreV1.TopologySelectorTerm[];
+  /** Optional. */
   apiVersion?: "storage.k8s.io/v1";
+  /** Optional. */
   kind?: "StorageClass";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. List type atomic (replaced as a whole by apply). */
   mountOptions?: string[];
+  /** Optional. */
   parameters?: { [key: string]: string };
+  /** Required. */
   provisioner: string;
+  /** Optional. */
   reclaimPolicy?: string;
+  /** Optional. */
   volumeBindingMode?: string;
 }
 
+/** Kind `StorageClassList` of `storage.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#storageclasslist-v1-storage | API reference} */
 export interface StorageClassList {
+  /** Optional. */
   apiVersion?: "storage.k8s.io/v1";
+  /** Required. */
   items: StorageClass[];
+  /** Optional. */
   kind?: "StorageClassList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#storagehealth-v1-storage | API reference} */
 export interface StorageHealth {
+  /** Optional. List type atomic (replaced as a whole by apply). */
   healthConditions?: StorageHealthCondition[];
+  /** Required. */
   name: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#storagehealthcondition-v1-storage | API reference} */
 export interface StorageHealthCondition {
+  /** Optional. */
   accessMode?: string;
+  /** Optional. */
   lastTransitionTime?: metaV1.Time;
+  /** Optional. */
   message?: string;
+  /** Required. */
   reason: string;
+  /** Required. */
   status: string;
+  /** Optional. */
   volumeMode?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#tokenrequest-v1-storage | API reference} */
 export interface TokenRequest {
+  /** Required. */
   audience: string;
+  /** Optional. Format int64. */
   expirationSeconds?: number;
 }
 
+/** Kind `VolumeAttachment` of `storage.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumeattachment-v1-storage | API reference} */
 export interface VolumeAttachment {
+  /** Optional. */
   apiVersion?: "storage.k8s.io/v1";
+  /** Optional. */
   kind?: "VolumeAttachment";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Required. */
   spec: VolumeAttachmentSpec;
+  /** Optional. */
   status?: VolumeAttachmentStatus;
 }
 
+/** Kind `VolumeAttachmentList` of `storage.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumeattachmentlist-v1-storage | API reference} */
 export interface VolumeAttachmentList {
+  /** Optional. */
   apiVersion?: "storage.k8s.io/v1";
+  /** Required. */
   items: VolumeAttachment[];
+  /** Optional. */
   kind?: "VolumeAttachmentList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumeattachmentsource-v1-storage | API reference} */
 export interface VolumeAttachmentSource {
+  /** Optional. */
   inlineVolumeSpec?: coreV1.PersistentVolumeSpec;
+  /** Optional. */
   persistentVolumeName?: string;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumeattachmentspec-v1-storage | API reference} */
 export interface VolumeAttachmentSpec {
+  /** Required. */
   attacher: string;
+  /** Required. */
   nodeName: string;
+  /** Required. */
   source: VolumeAttachmentSource;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumeattachmentstatus-v1-storage | API reference} */
 export interface VolumeAttachmentStatus {
+  /** Optional. */
   attachError?: VolumeError;
+  /** Required. */
   attached: boolean;
+  /** Optional. */
   attachmentMetadata?: { [key: string]: string };
+  /** Optional. */
   detachError?: VolumeError;
 }
 
+/** Kind `VolumeAttributesClass` of `storage.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumeattributesclass-v1-storage | API reference} */
 export interface VolumeAttributesClass {
+  /** Optional. */
   apiVersion?: "storage.k8s.io/v1";
+  /** Required. */
   driverName: string;
+  /** Optional. */
   kind?: "VolumeAttributesClass";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   parameters?: { [key: string]: string };
 }
 
+/** Kind `VolumeAttributesClassList` of `storage.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumeattributesclasslist-v1-storage | API reference} */
 export interface VolumeAttributesClassList {
+  /** Optional. */
   apiVersion?: "storage.k8s.io/v1";
+  /** Required. */
   items: VolumeAttributesClass[];
+  /** Optional. */
   kind?: "VolumeAttributesClassList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumeerror-v1-storage | API reference} */
 export interface VolumeError {
+  /** Optional. Format int32. */
   errorCode?: number;
+  /** Optional. */
   message?: string;
+  /** Optional. */
   time?: metaV1.Time;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#volumenoderesources-v1-storage | API reference} */
 export interface VolumeNodeResources {
+  /** Optional. Format int32. */
   count?: number;
 }

@@ -3,26 +3,42 @@
 
 import type * as metaV1 from "./meta.v1.js";
 
+/** Kind `StorageVersionMigration` of `storagemigration.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#storageversionmigration-v1-storagemigration | API reference} */
 export interface StorageVersionMigration {
+  /** Optional. */
   apiVersion?: "storagemigration.k8s.io/v1";
+  /** Optional. */
   kind?: "StorageVersionMigration";
+  /** Optional. */
   metadata?: metaV1.ObjectMeta;
+  /** Optional. */
   spec?: StorageVersionMigrationSpec;
+  /** Optional. */
   status?: StorageVersionMigrationStatus;
 }
 
+/** Kind `StorageVersionMigrationList` of `storagemigration.k8s.io/v1`. {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#storageversionmigrationlist-v1-storagemigration | API reference} */
 export interface StorageVersionMigrationList {
+  /** Optional. */
   apiVersion?: "storagemigration.k8s.io/v1";
+  /** Required. */
   items: StorageVersionMigration[];
+  /** Optional. */
   kind?: "StorageVersionMigrationList";
+  /** Optional. */
   metadata?: metaV1.ListMeta;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#storageversionmigrationspec-v1-storagemigration | API reference} */
 export interface StorageVersionMigrationSpec {
+  /** Required. */
   resource: metaV1.GroupResource;
 }
 
+/** {@link https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.37/#storageversionmigrationstatus-v1-storagemigration | API reference} */
 export interface StorageVersionMigrationStatus {
+  /** Optional. List type map, keyed by `type`. Strategic merge patch: merge on `type`. */
   conditions?: metaV1.Condition[];
+  /** Optional. */
   resourceVersion?: string;
 }

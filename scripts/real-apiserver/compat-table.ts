@@ -1,0 +1,222 @@
+/**
+ * Writes the compatibility table of docs/compatibility.md from the vitest reports test-versions.sh
+ * keeps in a directory (<minor>.json, with <minor>.meta.json naming the build): passed / failed /
+ * skipped per suite file per Kubernetes minor release, then every test whose outcome differs between
+ * releases with the first line of its failure. Only the part between the markers is replaced.
+ *
+ * Usage: tsx scripts/real-apiserver/compat-table.ts <reports-dir> [--print]
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const docPath = join(repoRoot, "docs", "compatibility.md");
+const startMarker = "<!-- compat-table:start (written by scripts/real-apiserver/compat-table.ts) -->";
+const endMarker = "<!-- compat-table:end -->";
+const pinnedMinor = (
+  JSON.parse(readFileSync(join(repoRoot, "k8s-release.json"), "utf8")) as { kubernetes: string }
+).kubernetes
+  .split(".")
+  .slice(0, 2)
+  .join(".");
+
+type Outcome = "passed" | "failed" | "skipped";
+
+/**
+ * Tests that assert the pinned release itself, so they fail on every older one by design. Their
+ * failures on an older release are shown in the table but do not fail the run.
+ */
+const pinnedReleaseTests: ReadonlySet<string> = new Set([
+  "test/server/discovery-auth.test.ts › discovery /version names the pinned release",
+]);
+
+interface VersionRun {
+  readonly minor: string;
+  readonly build: string;
+  readonly seconds: number | undefined;
+  /** suite file → test full name → outcome */
+  readonly suites: Map<string, Map<string, { outcome: Outcome; failure: string | undefined }>>;
+}
+
+interface VitestReport {
+  testResults?: {
+    name: string;
+    message?: string;
+    assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[];
+  }[];
+}
+
+function outcomeOf(status: string): Outcome {
+  if (status === "passed") return "passed";
+  if (status === "failed") return "failed";
+  return "skipped";
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes in failure messages
+const ansiColour = /\u001b\[[0-9;]*m/g;
+
+function firstLine(text: string | undefined): string | undefined {
+  const line = text
+    ?.replace(ansiColour, "")
+    .split("\n")
+    .find((l) => l.trim() !== "");
+  return line === undefined ? undefined : line.trim().slice(0, 160).replace(/\|/g, "\\|");
+}
+
+function readRun(dir: string, file: string): VersionRun {
+  const minor = file.replace(/\.json$/, "");
+  const report = JSON.parse(readFileSync(join(dir, file), "utf8")) as VitestReport;
+  const metaPath = join(dir, `${minor}.meta.json`);
+  const meta = existsSync(metaPath)
+    ? (JSON.parse(readFileSync(metaPath, "utf8")) as { build?: string; seconds?: number })
+    : {};
+  const suites: VersionRun["suites"] = new Map();
+  for (const result of report.testResults ?? []) {
+    const suite = relative(repoRoot, result.name);
+    const tests = new Map<string, { outcome: Outcome; failure: string | undefined }>();
+    for (const a of result.assertionResults ?? []) {
+      tests.set(a.fullName, { outcome: outcomeOf(a.status), failure: firstLine(a.failureMessages?.[0]) });
+    }
+    // A suite that failed to load has no tests: count it as one failure.
+    if (tests.size === 0 && result.message) {
+      tests.set("(suite did not load)", { outcome: "failed", failure: firstLine(result.message) });
+    }
+    suites.set(suite, tests);
+  }
+  return { minor, build: meta.build ?? "?", seconds: meta.seconds, suites };
+}
+
+function compareMinor(a: string, b: string): number {
+  const [am = 0, an = 0] = a.split(".").map(Number);
+  const [bm = 0, bn = 0] = b.split(".").map(Number);
+  return bm - am || bn - an; // newest first
+}
+
+function count(tests: ReadonlyMap<string, { outcome: Outcome }> | undefined): Record<Outcome, number> {
+  const c = { passed: 0, failed: 0, skipped: 0 };
+  for (const t of tests?.values() ?? []) c[t.outcome]++;
+  return c;
+}
+
+function cell(c: Record<Outcome, number> | undefined): string {
+  if (!c) return "not run";
+  const parts = [`${c.passed} passed`];
+  if (c.failed) parts.push(`**${c.failed} failed**`);
+  if (c.skipped) parts.push(`${c.skipped} skipped`);
+  return parts.join(", ");
+}
+
+export function renderTable(runs: readonly VersionRun[]): string {
+  const suites = [...new Set(runs.flatMap((r) => [...r.suites.keys()]))].sort();
+  const lines: string[] = [];
+  lines.push(
+    `| Suite | ${runs.map((r) => `${r.minor} (${r.build.replace(/_linux.*$/, "")})`).join(" | ")} |`,
+  );
+  lines.push(`| --- | ${runs.map(() => "---").join(" | ")} |`);
+  for (const suite of suites) {
+    lines.push(
+      `| ${suite} | ${runs.map((r) => cell(r.suites.has(suite) ? count(r.suites.get(suite)) : undefined)).join(" | ")} |`,
+    );
+  }
+  const totals = runs.map((r) => {
+    const all = new Map([...r.suites.values()].flatMap((t) => [...t.entries()]));
+    return cell(count(all));
+  });
+  lines.push(`| **All** | ${totals.join(" | ")} |`);
+  lines.push(
+    `| Run time | ${runs.map((r) => (r.seconds === undefined ? "?" : `${r.seconds}s`)).join(" | ")} |`,
+  );
+  lines.push("", ...renderDifferences(runs, suites));
+  return lines.join("\n");
+}
+
+function renderDifferences(runs: readonly VersionRun[], suites: readonly string[]): string[] {
+  const rows: string[] = [];
+  for (const suite of suites) {
+    const names = new Set(runs.flatMap((r) => [...(r.suites.get(suite)?.keys() ?? [])]));
+    for (const name of [...names].sort()) {
+      const outcomes = runs.map((r) => r.suites.get(suite)?.get(name));
+      if (
+        new Set(outcomes.map((o) => o?.outcome ?? "absent")).size === 1 &&
+        outcomes[0]?.outcome !== "failed"
+      ) {
+        continue;
+      }
+      const detail = runs
+        .map((r, i) => {
+          const o = outcomes[i];
+          return o?.outcome === "failed" ? `${r.minor}: ${o.failure ?? "failed"}` : undefined;
+        })
+        .filter((d) => d !== undefined);
+      const id = `${suite} › ${name}`;
+      const cells = outcomes
+        .map((o, i) =>
+          o?.outcome === "failed" && runs[i]?.minor !== pinnedMinor && pinnedReleaseTests.has(id)
+            ? "failed (expected)"
+            : (o?.outcome ?? "absent"),
+        )
+        .join(" | ");
+      rows.push(`| ${suite} › ${name.replace(/\|/g, "\\|")} | ${cells} | ${detail.join("<br>")} |`);
+    }
+  }
+  if (rows.length === 0) return ["Every test has the same outcome on every release."];
+  return [
+    "Tests whose outcome differs between releases (or that fail anywhere):",
+    "",
+    `| Test | ${runs.map((r) => r.minor).join(" | ")} | Failure |`,
+    `| --- | ${runs.map(() => "---").join(" | ")} | --- |`,
+    ...rows,
+  ];
+}
+
+/** Failures other than a pinned-release test on an older release: these fail test-versions.sh. */
+function unexpectedFailures(runs: readonly VersionRun[]): string[] {
+  const out: string[] = [];
+  for (const run of runs) {
+    for (const [suite, tests] of run.suites) {
+      for (const [name, t] of tests) {
+        const id = `${suite} › ${name}`;
+        if (t.outcome !== "failed" || (run.minor !== pinnedMinor && pinnedReleaseTests.has(id))) continue;
+        out.push(`${run.minor}: ${id}`);
+      }
+    }
+  }
+  return out;
+}
+
+function main(argv: readonly string[]): number {
+  const dir = argv.find((a) => !a.startsWith("--"));
+  if (!dir) {
+    console.error("usage: compat-table.ts <reports-dir> [--print]");
+    return 2;
+  }
+  const files = readdirSync(dir).filter((f) => /^\d+\.\d+\.json$/.test(f));
+  if (files.length === 0) {
+    console.error(`compat-table: no <minor>.json reports in ${dir}`);
+    return 1;
+  }
+  const runs = files.map((f) => readRun(dir, f)).sort((a, b) => compareMinor(a.minor, b.minor));
+  const table = renderTable(runs);
+  const unexpected = unexpectedFailures(runs);
+  for (const u of unexpected) console.error(`compat-table: unexpected failure on ${u}`);
+  const verdict = unexpected.length === 0 ? 0 : 1;
+  if (argv.includes("--print")) {
+    console.log(table);
+    return verdict;
+  }
+  const doc = readFileSync(docPath, "utf8");
+  const start = doc.indexOf(startMarker);
+  const end = doc.indexOf(endMarker);
+  if (start < 0 || end < start) {
+    console.error(`compat-table: ${relative(repoRoot, docPath)} has no table markers`);
+    return 1;
+  }
+  writeFileSync(docPath, `${doc.slice(0, start + startMarker.length)}\n${table}\n${doc.slice(end)}`);
+  console.log(
+    `compat-table: wrote ${relative(repoRoot, docPath)} from ${runs.map((r) => r.minor).join(", ")}`,
+  );
+  return 0;
+}
+
+process.exitCode = main(process.argv.slice(2));
