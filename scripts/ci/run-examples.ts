@@ -9,7 +9,7 @@
  * Options: --no-typecheck skips `tsc -p examples/tsconfig.json`.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -42,14 +42,17 @@ function findExamples(only: readonly string[]): Example[] {
 function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolveCode, reject) => {
     const child = spawn(command, args, { cwd: repoRoot, env, stdio: "inherit" });
+    let timedOut = false;
     const timer = setTimeout(() => {
       console.error(`examples: ${args.join(" ")} ran longer than ${timeLimitMs / 1000}s; stopping it`);
+      timedOut = true;
       child.kill("SIGTERM");
     }, timeLimitMs);
     child.on("error", reject);
     child.on("exit", (code, signal) => {
       clearTimeout(timer);
-      resolveCode(code ?? (signal ? 1 : 0));
+      // A program stopped for running too long failed, whatever it exits with on SIGTERM.
+      resolveCode(timedOut ? 1 : (code ?? (signal ? 1 : 0)));
     });
   });
 }
@@ -63,7 +66,10 @@ async function runProgram(name: string): Promise<number> {
   try {
     const env = { ...process.env, KUBECONFIG: kubeconfigPath };
     const main = join(examplesDir, name, "main.ts");
-    return await run(process.execPath, ["--conditions=source", "--import", "tsx", main], env);
+    // An example that runs until stopped (an operator) lists the arguments of a bounded run here.
+    const argsFile = join(examplesDir, name, "ci-args");
+    const extra = existsSync(argsFile) ? readFileSync(argsFile, "utf8").trim().split(/\s+/) : [];
+    return await run(process.execPath, ["--conditions=source", "--import", "tsx", main, ...extra], env);
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
