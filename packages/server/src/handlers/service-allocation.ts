@@ -40,6 +40,11 @@ export function allocateServiceFields(ctx: HandlerContext, obj: KubeObject): voi
   const taken = used(ctx);
   if (spec.clusterIP === "None") {
     spec.clusterIPs = ["None"];
+    // Headless without a selector (endpoints managed by hand) may use any family: both are asked for.
+    if (spec.selector === undefined && spec.ipFamilyPolicy === undefined && spec.ipFamilies === undefined) {
+      spec.ipFamilyPolicy = "RequireDualStack";
+      spec.ipFamilies = ["IPv4", "IPv6"];
+    }
   } else {
     if (!spec.clusterIP) {
       // .1 is the kubernetes Service's; the rest of the range is handed out in order.
