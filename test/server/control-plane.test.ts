@@ -205,9 +205,27 @@ describe("namespace finalize", () => {
     expect(fin.status).toBe(200);
     expect(fin.json.kind).toBe("Namespace");
     expect(fin.json.spec.finalizers ?? []).toEqual([]);
-    // With no finalizer left, the namespace controller's next DELETE removes it.
-    await t.call("DELETE", `/api/v1/namespaces/${name}`);
+    // The update that leaves no finalizer completes the deletion.
     expect((await t.call("GET", `/api/v1/namespaces/${name}`)).status).toBe(404);
+  });
+
+  it("keeps a Terminating namespace when its status is written", async () => {
+    const name = uniqueName("fin");
+    await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name } } });
+    await t.call("DELETE", `/api/v1/namespaces/${name}`);
+    const ns1 = (await t.call("GET", `/api/v1/namespaces/${name}`)).json;
+    const conditions = [
+      { type: "NamespaceContentRemaining", status: "True", reason: "SomeResourcesRemain", message: "x" },
+    ];
+    const put = await t.call("PUT", `/api/v1/namespaces/${name}/status`, {
+      body: { ...ns1, status: { ...ns1.status, conditions } },
+    });
+    expect(put.status).toBe(200);
+    const got = await t.call("GET", `/api/v1/namespaces/${name}`);
+    expect(got.status).toBe(200);
+    expect(got.json.status.conditions).toEqual([
+      expect.objectContaining({ type: "NamespaceContentRemaining" }),
+    ]);
   });
 });
 

@@ -142,10 +142,9 @@ function persist(
 ): c.ApiResponse {
   // Nothing changed: upstream skips the write, so the resourceVersion stays.
   if (sameButResourceVersion(old, next)) return { code: 200, body: c.present(r, old) };
-  const finalizers = next.metadata.finalizers as string[] | undefined;
   const key = c.objectKey(r, req.namespace, req.name);
   // The last finalizer went away: the pending deletion completes now.
-  if (next.metadata.deletionTimestamp !== undefined && (!finalizers || finalizers.length === 0))
+  if (deletionCompletes(r, old, next))
     return { code: 200, body: c.present(r, ctx.store.delete(r.bucket, key)) };
   checkObjectSize(next, ctx.settings.maxObjectBytes);
   try {
@@ -155,6 +154,19 @@ function persist(
     if (e instanceof PreconditionError) throw errors.staleResourceVersion(c.qualified(r), req.name);
     throw e;
   }
+}
+
+/**
+ * An update of an object being deleted that leaves no finalizer completes the deletion, unless a
+ * grace period is still running (pods); a namespace also waits for its spec finalizers.
+ */
+export function deletionCompletes(r: ServedResource, old: c.KubeObject, next: c.KubeObject): boolean {
+  if (old.metadata.deletionTimestamp === undefined) return false;
+  if (((next.metadata.finalizers as string[] | undefined) ?? []).length > 0) return false;
+  if (Number(old.metadata.deletionGracePeriodSeconds ?? 0) !== 0) return false;
+  if (r.group === "" && r.resource === "namespaces")
+    return ((next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length === 0;
+  return true;
 }
 
 function sameButResourceVersion(old: c.KubeObject, next: c.KubeObject): boolean {

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { nowTimestamp } from "../api/names.js";
 import { errors } from "../api/status.js";
 import { decodeObjectBody, decodeProtobufBody } from "../handlers/body.js";
+import { deletionCompletes } from "../handlers/commit-update.js";
 import type { HandlerContext, KubeObject } from "../handlers/context.js";
 import { type AuthSettings, authorize, type UserInfo } from "./auth.js";
 import { readBody } from "./body.js";
@@ -109,6 +110,13 @@ function finalizeNamespace(ctx: HandlerContext, name: string, body: Record<strin
   const finalizers = ((body.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []) as string[];
   const spec = { ...(ns.spec as object), finalizers };
   if (finalizers.length === 0) delete (spec as { finalizers?: string[] }).finalizers;
-  const saved = ctx.store.update("/namespaces", name, { ...ns, spec }) as KubeObject;
+  const next = { ...ns, spec } as KubeObject;
+  // No finalizer left on a deleted namespace: the update completes the deletion.
+  const namespaces = ctx.resources.find("", "v1", "namespaces");
+  let saved: KubeObject;
+  if (namespaces && deletionCompletes(namespaces, ns, next)) {
+    ctx.store.delete("/namespaces", name);
+    saved = next;
+  } else saved = ctx.store.update("/namespaces", name, next) as KubeObject;
   return { kind: "Namespace", apiVersion: "v1", ...saved } as KubeObject;
 }
