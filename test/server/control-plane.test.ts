@@ -291,3 +291,29 @@ describe("defaults the server allocates", () => {
     expect(np.json.spec.ports[0].nodePort).toBeLessThanOrEqual(32767);
   });
 });
+
+describe("what the components read at start", () => {
+  it("has the kube-system ConfigMaps kube-apiserver writes", async () => {
+    const auth = await t.call(
+      "GET",
+      "/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication",
+    );
+    expect(auth.status).toBe(200);
+    expect(auth.json.data["client-ca-file"]).toContain("BEGIN CERTIFICATE");
+    const tracking = await t.call(
+      "GET",
+      "/api/v1/namespaces/kube-system/configmaps/kube-apiserver-legacy-service-account-token-tracking",
+    );
+    expect(tracking.status).toBe(200);
+    expect(tracking.json.data.since).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it("lists ClusterTrustBundles by spec.signerName", async () => {
+    const res = await t.call(
+      "GET",
+      "/apis/certificates.k8s.io/v1/clustertrustbundles?fieldSelector=spec.signerName%3Dexample.com%2Fsigner",
+    );
+    expect(res.status).toBe(200);
+    expect(res.json.items).toEqual([]);
+  });
+});

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { bootstrap } from "./bootstrap.js";
+import { bootstrap, bootstrapSystemConfigMaps } from "./bootstrap.js";
 import { type Controllers, startControllers } from "./controllers/index.js";
 import { CrdController } from "./crd/controller.js";
 import { faultApiRoute } from "./faults/fault-api.js";
@@ -156,6 +156,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
   const transport = createTransport(options.insecureHttp === true, host, dispatcher);
   const { ca } = transport;
+  await bootstrapSystemConfigMaps(context, ca?.certPem);
   transport.server.on("upgrade", podUpgradeHandler(pods, auth));
   const port = await listen(transport, options.port ?? 0, host);
   address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
