@@ -317,3 +317,42 @@ describe("what the components read at start", () => {
     expect(res.json.items).toEqual([]);
   });
 });
+
+describe("writes compared as decoded objects", () => {
+  it("re-applying ports without protocol keeps one port", async () => {
+    const svcs = `/api/v1/namespaces/${ns}/services`;
+    const applied = {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "applied" },
+      spec: { selector: { app: "a" }, ports: [{ name: "http", port: 80 }] },
+    };
+    for (let i = 0; i < 2; i++) {
+      const res = await t.call("PATCH", `${svcs}/applied?fieldManager=me`, {
+        rawBody: JSON.stringify(applied),
+        contentType: "application/apply-patch+yaml",
+      });
+      expect(res.status, res.text).toBeLessThan(300);
+      expect(res.json.spec.ports).toHaveLength(1);
+    }
+    const got = (await t.call("GET", `${svcs}/applied`)).json;
+    const mine = got.metadata.managedFields.find((m: { manager: string }) => m.manager === "me");
+    expect(Object.keys(mine.fieldsV1["f:spec"]["f:ports"])).toContain('k:{"port":80,"protocol":"TCP"}');
+  });
+
+  it("a PUT that only reorders keys keeps the resourceVersion", async () => {
+    const cms = `/api/v1/namespaces/${ns}/configmaps`;
+    const created = (
+      await t.call("POST", cms, { body: { metadata: { name: "order" }, data: { a: "1", b: "2" } } })
+    ).json;
+    const reordered = {
+      data: { b: "2", a: "1" },
+      metadata: created.metadata,
+      kind: "ConfigMap",
+      apiVersion: "v1",
+    };
+    const put = await t.call("PUT", `${cms}/order`, { body: reordered });
+    expect(put.status).toBe(200);
+    expect(put.json.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+  });
+});

@@ -57,7 +57,12 @@ export async function bootstrapSystemConfigMaps(ctx: HandlerContext, clientCaPem
   const today = new Date(ctx.now()).toISOString().slice(0, 10);
   const objects = [
     ...(clientCaPem
-      ? [{ metadata: { name: "extension-apiserver-authentication" }, data: { "client-ca-file": clientCaPem } }]
+      ? [
+          {
+            metadata: { name: "extension-apiserver-authentication" },
+            data: { "client-ca-file": clientCaPem },
+          },
+        ]
       : []),
     { metadata: { name: "kube-apiserver-legacy-service-account-token-tracking" }, data: { since: today } },
   ];

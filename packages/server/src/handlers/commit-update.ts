@@ -4,6 +4,7 @@
  * defaulting, generation, no-op detection, then the commit (or the deletion a
  * removed last finalizer completes).
  */
+import { isDeepStrictEqual } from "node:util";
 import { errors } from "../api/status.js";
 import { checkObjectSize } from "../http/limits.js";
 import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
@@ -172,7 +173,8 @@ export function deletionCompletes(r: ServedResource, old: c.KubeObject, next: c.
 function sameButResourceVersion(old: c.KubeObject, next: c.KubeObject): boolean {
   const { resourceVersion: _o, ...oldRest } = old.metadata;
   const { resourceVersion: _n, ...nextRest } = next.metadata;
-  return JSON.stringify({ ...old, metadata: oldRest }) === JSON.stringify({ ...next, metadata: nextRest });
+  // Decoded objects are compared, so a body that only reorders keys is no change.
+  return isDeepStrictEqual({ ...old, metadata: oldRest }, { ...next, metadata: nextRest });
 }
 
 /** What a change is allowed to touch: the main resource leaves status alone, /status touches only status. */
