@@ -340,6 +340,19 @@ describe("writes compared as decoded objects", () => {
     expect(Object.keys(mine.fieldsV1["f:spec"]["f:ports"])).toContain('k:{"port":80,"protocol":"TCP"}');
   });
 
+  it("drops metadata lists and maps a write empties", async () => {
+    const cms = `/api/v1/namespaces/${ns}/configmaps`;
+    await t.call("POST", cms, { body: { metadata: { name: "emptied", labels: { a: "b" } } } });
+    const res = await t.call("PATCH", `${cms}/emptied`, {
+      body: { metadata: { labels: { a: null }, ownerReferences: [], annotations: {} } },
+      contentType: "application/strategic-merge-patch+json",
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.metadata.labels).toBeUndefined();
+    expect(res.json.metadata.ownerReferences).toBeUndefined();
+    expect(res.json.metadata.annotations).toBeUndefined();
+  });
+
   it("a PUT that only reorders keys keeps the resourceVersion", async () => {
     const cms = `/api/v1/namespaces/${ns}/configmaps`;
     const created = (

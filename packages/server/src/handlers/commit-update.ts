@@ -117,6 +117,11 @@ function nextObject(
   newMeta.name = req.name;
   if (r.namespaced) newMeta.namespace = req.namespace;
   else delete newMeta.namespace;
+  // Every ObjectMeta list and map is omitempty: an emptied one is gone, as after a decode into Go.
+  for (const k of ["ownerReferences", "finalizers", "labels", "annotations"]) {
+    const v = newMeta[k];
+    if ((Array.isArray(v) && v.length === 0) || (isEmptyMap(v) && k !== "finalizers")) delete newMeta[k];
+  }
   const typed = {
     ...candidate,
     apiVersion: apiVersionOf(r),
@@ -132,6 +137,10 @@ function nextObject(
     next = { ...next, metadata: { ...next.metadata, generation: Number(oldMeta.generation ?? 0) + 1 } };
   validate(r, next, old, ctx.settings.maxDataBytes);
   return req.managedFieldsDone ? next : withManagedFields(ctx, r, old, next, req);
+}
+
+function isEmptyMap(v: unknown): boolean {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 }
 
 function persist(
