@@ -182,7 +182,7 @@ describe("Tables of built-in kinds", () => {
       "cj",
       "*/5 * * * *",
       "<none>",
-      false,
+      "False",
       0,
       "<none>",
       "AGE",
@@ -244,7 +244,7 @@ describe("Tables of built-in kinds", () => {
       "192.168.0.9",
       "<none>",
       "Linux",
-      "6.1",
+      "6.1 (amd64)",
       "fake://1",
     ]);
     await t.call("DELETE", `/api/v1/nodes/${node.cells[0]}`);

@@ -128,6 +128,11 @@ function nodeRoles(node: Json): string {
 const address = (node: Json, type: string) =>
   ((node.status?.addresses ?? []) as Json[]).find((a) => a.type === type)?.address ?? "<none>";
 
+function nodeKernel(info: Json): string {
+  if (!info?.kernelVersion) return "<unknown>";
+  return info.architecture ? `${info.kernelVersion} (${info.architecture})` : info.kernelVersion;
+}
+
 const nodes: Cells = (node, now) => ({
   cells: [
     node.metadata.name,
@@ -138,7 +143,7 @@ const nodes: Cells = (node, now) => ({
     address(node, "InternalIP"),
     address(node, "ExternalIP"),
     node.status?.nodeInfo?.osImage || "<unknown>",
-    node.status?.nodeInfo?.kernelVersion || "<unknown>",
+    nodeKernel(node.status?.nodeInfo),
     node.status?.nodeInfo?.containerRuntimeVersion || "<unknown>",
   ],
 });

@@ -107,7 +107,11 @@ export const WORKLOAD_CELLS: Readonly<Record<string, Cells>> = {
       cj.metadata.name,
       cj.spec?.schedule ?? "",
       cj.spec?.timeZone ?? "<none>",
-      cj.spec?.suspend === true,
+      cj.spec?.suspend === undefined || cj.spec?.suspend === null
+        ? "<unset>"
+        : cj.spec.suspend
+          ? "True"
+          : "False",
       (cj.status?.active ?? []).length,
       cj.status?.lastScheduleTime ? since(cj.status.lastScheduleTime, now) : "<none>",
       age(cj, now),
