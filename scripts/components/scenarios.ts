@@ -68,6 +68,17 @@ async function replicaSetCounts(c: Cluster, ns: string, app: string) {
   return (rs as { spec: { replicas: number } }[]).map((r) => r.spec.replicas).sort();
 }
 
+/** Waits until exactly `count` pods run `image` and no other pod of the app is left (the old ones go). */
+async function podsOnImage(c: Cluster, ns: string, image: string, count: number): Promise<number> {
+  return until(`${count} pods on ${image}`, async () => {
+    const all = (await c.call("GET", `/api/v1/namespaces/${ns}/pods?labelSelector=app%3Dweb`)).json.items as {
+      spec: { containers: { image: string }[] };
+    }[];
+    const onImage = all.filter((p) => p.spec.containers[0]?.image === image).length;
+    return all.length === count && onImage === count ? onImage : undefined;
+  });
+}
+
 const leaderElection: Scenario = {
   name: "leases acquired and renewed",
   async run(c) {
@@ -142,7 +153,7 @@ const rollout: Scenario = {
         updated: final.status.updatedReplicas,
         available: final.status.availableReplicas,
       },
-      podsOnNewImage: (await pods(c, ns, "app=web")).length,
+      podsOnNewImage: await podsOnImage(c, ns, IMAGE2, 2),
     };
   },
 };
