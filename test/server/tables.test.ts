@@ -255,6 +255,39 @@ describe("Tables of built-in kinds", () => {
     expect(lease.cells).toEqual(["l", "me", "AGE"]);
   });
 
+  it("role bindings, priority classes, network policies, runtime classes", async () => {
+    const rb = await table(`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, {
+      metadata: { name: "rb" },
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "view" },
+      subjects: [
+        { kind: "User", apiGroup: "rbac.authorization.k8s.io", name: "alice" },
+        { kind: "User", apiGroup: "rbac.authorization.k8s.io", name: "bob" },
+        { kind: "Group", apiGroup: "rbac.authorization.k8s.io", name: "devs" },
+        { kind: "ServiceAccount", name: "builder", namespace: ns },
+      ],
+    });
+    expect(rb.cells).toEqual(["rb", "ClusterRole/view", "AGE", "alice, bob", "devs", `${ns}/builder`]);
+    const pcName = uniqueName("pc");
+    const pc = await table("/apis/scheduling.k8s.io/v1/priorityclasses", {
+      metadata: { name: pcName },
+      value: 1000,
+    });
+    expect(pc.cells).toEqual([pcName, 1000, false, "AGE", "PreemptLowerPriority"]);
+    await t.call("DELETE", `/apis/scheduling.k8s.io/v1/priorityclasses/${pcName}`);
+    const np = await table(`/apis/networking.k8s.io/v1/namespaces/${ns}/networkpolicies`, {
+      metadata: { name: "np" },
+      spec: { podSelector: { matchLabels: { app: "w" } } },
+    });
+    expect(np.cells).toEqual(["np", "app=w", "AGE"]);
+    const rcName = uniqueName("rc");
+    const rc = await table("/apis/node.k8s.io/v1/runtimeclasses", {
+      metadata: { name: rcName },
+      handler: "runc",
+    });
+    expect(rc.cells).toEqual([rcName, "runc", "AGE"]);
+    await t.call("DELETE", `/apis/node.k8s.io/v1/runtimeclasses/${rcName}`);
+  });
+
   it("kinds without their own columns print Name and Created At with the metadata docs", async () => {
     const res = await t.call("GET", `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, {
       accept: TABLE,

@@ -110,6 +110,9 @@ const DEFAULTERS: Record<string, (obj: Obj) => void> = {
     set(spec, "successfulJobsHistoryLimit", 3);
     set(spec, "failedJobsHistoryLimit", 1);
   },
+  "scheduling.k8s.io/priorityclasses"(obj) {
+    set(obj, "preemptionPolicy", "PreemptLowerPriority");
+  },
   "/pods"(obj) {
     const spec = child(obj, "spec");
     defaultPodSpec(spec);

@@ -1,4 +1,5 @@
 /** The Table rows of built-in kinds that have their own columns; others get Name and Created At. */
+import { CLUSTER_CELLS } from "./cells-cluster.js";
 import { CORE_CELLS, type Row } from "./cells-core.js";
 import { WORKLOAD_CELLS } from "./cells-workloads.js";
 import { BUILTIN_COLUMNS, type ColumnDefinition } from "./columns.js";
@@ -12,7 +13,7 @@ export interface BuiltinPrinter {
 export function builtinPrinter(group: string, resource: string): BuiltinPrinter | undefined {
   const key = `${group}/${resource}`;
   const columns = BUILTIN_COLUMNS[key];
-  const row = CORE_CELLS[key] ?? WORKLOAD_CELLS[key];
+  const row = CORE_CELLS[key] ?? WORKLOAD_CELLS[key] ?? CLUSTER_CELLS[key];
   return columns && row ? { columns, row } : undefined;
 }
 

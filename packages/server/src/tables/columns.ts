@@ -365,4 +365,61 @@ export const BUILTIN_COLUMNS: Readonly<Record<string, readonly ColumnDefinition[
       1,
     ),
   ],
+  "rbac.authorization.k8s.io/rolebindings": [
+    col("Name", "string", NAME, 0, "name"),
+    col(
+      "Role",
+      "string",
+      "roleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.",
+    ),
+    col("Age", "string", AGE),
+    col("Users", "string", "Users in the roleBinding", 1),
+    col("Groups", "string", "Groups in the roleBinding", 1),
+    col("ServiceAccounts", "string", "ServiceAccounts in the roleBinding", 1),
+  ],
+  "rbac.authorization.k8s.io/clusterrolebindings": [
+    col("Name", "string", NAME, 0, "name"),
+    col(
+      "Role",
+      "string",
+      "roleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.",
+    ),
+    col("Age", "string", AGE),
+    col("Users", "string", "Users in the clusterRoleBinding", 1),
+    col("Groups", "string", "Groups in the clusterRoleBinding", 1),
+    col("ServiceAccounts", "string", "ServiceAccounts in the clusterRoleBinding", 1),
+  ],
+  "scheduling.k8s.io/priorityclasses": [
+    col("Name", "string", NAME, 0, "name"),
+    col(
+      "Value",
+      "integer",
+      "value represents the integer value of this priority class. This is the actual priority that pods receive when they have the name of this class in their pod spec.",
+    ),
+    col(
+      "Global-Default",
+      "boolean",
+      "globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class. Only one PriorityClass can be marked as `globalDefault`. However, if more than one PriorityClasses exists with their `globalDefault` field set to true, the smallest value of such global default PriorityClasses will be used as the default priority.",
+    ),
+    col("Age", "string", AGE),
+    col(
+      "PreemptionPolicy",
+      "string",
+      "preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. Defaults to PreemptLowerPriority if unset.",
+    ),
+  ],
+  "networking.k8s.io/networkpolicies": [
+    col("Name", "string", NAME, 0, "name"),
+    col(
+      "Pod-Selector",
+      "string",
+      "podSelector selects the pods to which this NetworkPolicy object applies. The array of rules is applied to any pods selected by this field. An empty selector matches all pods in the policy's namespace. Multiple network policies can select the same set of pods. In this case, the ingress rules for each are combined additively. This field is optional. If it is not specified, it defaults to an empty selector.",
+    ),
+    col("Age", "string", AGE),
+  ],
+  "node.k8s.io/runtimeclasses": [
+    col("Name", "string", NAME, 0, "name"),
+    col("Handler", "string", ""),
+    col("Age", "string", AGE),
+  ],
 };
