@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Builds kube-apiserver, etcd and etcdctl from the Go module proxy using the
+# Builds kube-apiserver, kube-controller-manager, kube-scheduler, etcd and
+# etcdctl from the Go module proxy using the
 # wrapper module in ./build, and caches them outside the repository:
 #
 #   ${KUBESDK_CACHE:-$HOME/.cache/kubesdk}/real-apiserver/
 #     go-build/                                   Go build cache (GOCACHE)
 #     k8s-v1.37.1_etcd-v3.7.0_linux-amd64/bin/    kube-apiserver etcd etcdctl
+#                                                 kube-controller-manager kube-scheduler
 #
-# A run whose binaries already exist builds nothing.
+# A run whose binaries already exist builds nothing; a run that finds some of
+# them builds only the missing ones.
 #
 # Usage: build.sh [--force] [--print-bin-dir] [--k8s MINOR]
 #   --force          rebuild even when the binaries exist
@@ -70,7 +73,7 @@ if [[ "${print_only}" == true ]]; then
   exit 0
 fi
 
-binaries=(kube-apiserver etcd etcdctl)
+binaries=(kube-apiserver kube-controller-manager kube-scheduler etcd etcdctl)
 all_present() {
   local b
   for b in "${binaries[@]}"; do [[ -x "${bin_dir}/${b}" ]] || return 1; done
@@ -79,7 +82,7 @@ all_present() {
 report() {
   local b
   for b in "${binaries[@]}"; do
-    printf '  %-15s %s (%s)\n' "${b}" "${bin_dir}/${b}" "$(du -h "${bin_dir}/${b}" | cut -f1)"
+    printf '  %-24s %s (%s)\n' "${b}" "${bin_dir}/${b}" "$(du -h "${bin_dir}/${b}" | cut -f1)"
   done
 }
 
@@ -121,6 +124,10 @@ etcd_ldflags="-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=${ETCD_GIT_SHA:-unk
 # leaves a binary that looks complete.
 build_one() {
   local name="$1" pkg="$2" ldflags="$3" step_s=${SECONDS}
+  if [[ "${force}" == false && -x "${bin_dir}/${name}" ]]; then
+    echo "real-apiserver: ${name} already built"
+    return
+  fi
   echo "real-apiserver: building ${name} from ${pkg}"
   (cd "${module_dir}" && go build -trimpath -ldflags "${ldflags}" -o "${bin_dir}/.${name}.partial" "${pkg}")
   mv -f "${bin_dir}/.${name}.partial" "${bin_dir}/${name}"
@@ -130,6 +137,8 @@ build_one() {
 build_one etcd go.etcd.io/etcd/server/v3 "${etcd_ldflags}"
 build_one etcdctl go.etcd.io/etcd/etcdctl/v3 "${etcd_ldflags}"
 build_one kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver "${kube_ldflags}"
+build_one kube-controller-manager k8s.io/kubernetes/cmd/kube-controller-manager "${kube_ldflags}"
+build_one kube-scheduler k8s.io/kubernetes/cmd/kube-scheduler "${kube_ldflags}"
 
 echo "real-apiserver: built kubernetes ${k8s_version} / etcd ${etcd_version}:"
 report

@@ -46,6 +46,35 @@ export async function bootstrap(
   return problems;
 }
 
+/**
+ * The kube-system ConfigMaps kube-apiserver writes at start: the client CA for extension servers
+ * (client certificates are signed by the server's CA here) and the date legacy ServiceAccount
+ * token tracking began.
+ */
+export async function bootstrapSystemConfigMaps(ctx: HandlerContext, clientCaPem: string | undefined) {
+  const configMaps = ctx.resources.find("", "v1", "configmaps");
+  if (!configMaps) return;
+  const today = new Date(ctx.now()).toISOString().slice(0, 10);
+  const objects = [
+    ...(clientCaPem
+      ? [
+          {
+            metadata: { name: "extension-apiserver-authentication" },
+            data: { "client-ca-file": clientCaPem },
+          },
+        ]
+      : []),
+    { metadata: { name: "kube-apiserver-legacy-service-account-token-tracking" }, data: { since: today } },
+  ];
+  for (const body of objects)
+    await createObject(ctx, configMaps, {
+      namespace: "kube-system",
+      query: new URLSearchParams(),
+      body,
+      userAgent: "kube-apiserver",
+    });
+}
+
 function splitApiVersion(apiVersion: string): [string, string] {
   const slash = apiVersion.indexOf("/");
   return slash < 0 ? ["", apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];

@@ -23,6 +23,8 @@ const HELP = `usage: kubesdk-server [flags]
   --bookmark-interval S  seconds between watch bookmarks (default 60)
   --fault-api            serve fault controls at POST /_kubesdk/faults/<action> (see README)
   --fault-seed N         seed for fault schedules (default 1)
+  --no-controllers       run no in-process garbage collector or namespace controller (for a
+                         real kube-controller-manager against this server)
   --verbose              log one line per request (credentials in query strings redacted)
   --help                 this text`;
 
@@ -38,6 +40,7 @@ const OPTIONS = {
   "bookmark-interval": { type: "string" },
   "fault-api": { type: "boolean", default: false },
   "fault-seed": { type: "string" },
+  "no-controllers": { type: "boolean", default: false },
   verbose: { type: "boolean", default: false },
   help: { type: "boolean", default: false },
 } as const;
@@ -84,6 +87,7 @@ function startOptions(values: Values): StartOptions {
     ...(window !== undefined ? { history: { revisions: window } } : {}),
     ...(bookmarkSeconds !== undefined ? { watch: { bookmarkIntervalMs: bookmarkSeconds * 1000 } } : {}),
     faultApi: values["fault-api"],
+    ...(values["no-controllers"] ? { controllers: false } : {}),
     ...(faultSeed !== undefined ? { faultSeed } : {}),
     ...(values.verbose ? { log: (line: string) => console.log(line) } : {}),
   };

@@ -6,12 +6,14 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { bootstrap } from "./bootstrap.js";
+import { bootstrap, bootstrapSystemConfigMaps } from "./bootstrap.js";
+import { type Controllers, startControllers } from "./controllers/index.js";
 import { CrdController } from "./crd/controller.js";
 import { faultApiRoute } from "./faults/fault-api.js";
 import { FaultController } from "./faults/fault-controller.js";
 import { DEFAULT_SETTINGS, type HandlerContext, type ServerSettings } from "./handlers/context.js";
 import type { AnonymousPolicy, UserInfo } from "./http/auth.js";
+import { coreSubresourceRoutes } from "./http/core-subresources.js";
 import { createDispatcher, type RouteExtension } from "./http/dispatch.js";
 import { closeTransport, createTransport, listen, type Transport } from "./http/transport.js";
 import { renderKubeconfig } from "./kubeconfig.js";
@@ -60,6 +62,11 @@ export interface StartOptions {
   readonly extensions?: readonly RouteExtension[];
   /** Hooks of the pod simulation (logs, exec, attach, port-forward); defaults to an echo shell. */
   readonly pods?: PodRuntimeOptions;
+  /**
+   * Run the in-process stand-ins for kube-controller-manager's garbage collector and namespace
+   * controller (default true). Off when a real kube-controller-manager does that work.
+   */
+  readonly controllers?: boolean;
 }
 
 export interface RunningServer {
@@ -89,6 +96,7 @@ interface ServerState {
   readonly crds: CrdController;
   readonly watch: WatchRegistry;
   readonly faults: FaultController;
+  readonly controllers: Controllers | undefined;
 }
 
 async function createState(options: StartOptions): Promise<ServerState> {
@@ -114,7 +122,8 @@ async function createState(options: StartOptions): Promise<ServerState> {
   if (seedErrors.length > 0) throw new Error(`seed objects rejected:\n${seedErrors.join("\n")}`);
   const faults = new FaultController(store, watch, options.faultSeed ?? 1, options.log);
   watch.onOpen = (w, path) => faults.onWatchOpened(w, path);
-  return { context, crds, watch, faults };
+  const controllers = options.controllers === false ? undefined : startControllers(context);
+  return { context, crds, watch, faults, controllers };
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
@@ -129,6 +138,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const pods = new PodRuntime(context, options.pods);
   const extensions = [
     podRoutes(pods, context, auth),
+    coreSubresourceRoutes(context, auth),
     toolApiRoutes(context, auth, tokens),
     ...(options.faultApi ? [faultApiRoute(faults)] : []),
     openApiRoute(context.resources),
@@ -146,6 +156,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
   const transport = createTransport(options.insecureHttp === true, host, dispatcher);
   const { ca } = transport;
+  await bootstrapSystemConfigMaps(context, ca?.certPem);
   transport.server.on("upgrade", podUpgradeHandler(pods, auth));
   const port = await listen(transport, options.port ?? 0, host);
   address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
@@ -181,6 +192,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
 function stopServer(transport: Transport, state: ServerState): Promise<void> {
   state.crds.close();
+  state.controllers?.close();
   for (const w of [...state.watch.streams]) w.stream.end("server-stopped");
   state.watch.hub.close();
   return closeTransport(transport);

@@ -7,14 +7,13 @@
  * Hand-written: this is structured-merge-diff's job in Go, with no JS port.
  */
 import { elementKey, fieldOf, itemOf, listSemantics, type TypeNode } from "@kubesdk/models";
+import { listItemKey } from "./list-keys.js";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function keyOf(item: unknown, keys: readonly string[]): string {
-  const k: Obj = {};
-  if (isObj(item)) for (const name of keys) if (item[name] !== undefined) k[name] = item[name];
-  return elementKey({ key: k });
+  return elementKey({ key: isObj(item) ? listItemKey(item, keys) : {} });
 }
 
 export function mergeApplied(live: unknown, applied: unknown, node: TypeNode | undefined): unknown {

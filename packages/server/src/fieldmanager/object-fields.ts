@@ -5,6 +5,7 @@
  * subtrees treat maps as granular and lists as atomic.
  */
 import { elementKey, fieldOf, itemOf, listSemantics, type TypeNode } from "@kubesdk/models";
+import { listItemKey } from "../apply/list-keys.js";
 
 /** Path (element keys joined by "\u0000") → JSON of the value there, for every owned leaf. */
 export type LeafMap = Map<string, string>;
@@ -70,8 +71,7 @@ export function leafFields(
           continue;
         }
         if (!isObj(el)) return add(path, v);
-        const key: Record<string, unknown> = {};
-        for (const k of sem.keys) if (el[k] !== undefined) key[k] = el[k];
+        const key = listItemKey(el, sem.keys);
         const itemPath = [...path, elementKey({ key })];
         add(itemPath, true);
         walk(el, item, itemPath);

@@ -103,6 +103,16 @@ const DEFAULTERS: Record<string, (obj: Obj) => void> = {
     if (spec.completions === undefined) spec.completions = 1;
     defaultTemplate(spec);
   },
+  "batch/cronjobs"(obj) {
+    const spec = child(obj, "spec");
+    set(spec, "concurrencyPolicy", "Allow");
+    set(spec, "suspend", false);
+    set(spec, "successfulJobsHistoryLimit", 3);
+    set(spec, "failedJobsHistoryLimit", 1);
+  },
+  "scheduling.k8s.io/priorityclasses"(obj) {
+    set(obj, "preemptionPolicy", "PreemptLowerPriority");
+  },
   "/pods"(obj) {
     const spec = child(obj, "spec");
     defaultPodSpec(spec);

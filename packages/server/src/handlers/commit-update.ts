@@ -4,6 +4,7 @@
  * defaulting, generation, no-op detection, then the commit (or the deletion a
  * removed last finalizer completes).
  */
+import { isDeepStrictEqual } from "node:util";
 import { errors } from "../api/status.js";
 import { checkObjectSize } from "../http/limits.js";
 import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
@@ -116,6 +117,11 @@ function nextObject(
   newMeta.name = req.name;
   if (r.namespaced) newMeta.namespace = req.namespace;
   else delete newMeta.namespace;
+  // Every ObjectMeta list and map is omitempty: an emptied one is gone, as after a decode into Go.
+  for (const k of ["ownerReferences", "finalizers", "labels", "annotations"]) {
+    const v = newMeta[k];
+    if ((Array.isArray(v) && v.length === 0) || (isEmptyMap(v) && k !== "finalizers")) delete newMeta[k];
+  }
   const typed = {
     ...candidate,
     apiVersion: apiVersionOf(r),
@@ -133,6 +139,10 @@ function nextObject(
   return req.managedFieldsDone ? next : withManagedFields(ctx, r, old, next, req);
 }
 
+function isEmptyMap(v: unknown): boolean {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+}
+
 function persist(
   ctx: c.HandlerContext,
   r: ServedResource,
@@ -142,10 +152,9 @@ function persist(
 ): c.ApiResponse {
   // Nothing changed: upstream skips the write, so the resourceVersion stays.
   if (sameButResourceVersion(old, next)) return { code: 200, body: c.present(r, old) };
-  const finalizers = next.metadata.finalizers as string[] | undefined;
   const key = c.objectKey(r, req.namespace, req.name);
   // The last finalizer went away: the pending deletion completes now.
-  if (next.metadata.deletionTimestamp !== undefined && (!finalizers || finalizers.length === 0))
+  if (deletionCompletes(r, old, next))
     return { code: 200, body: c.present(r, ctx.store.delete(r.bucket, key)) };
   checkObjectSize(next, ctx.settings.maxObjectBytes);
   try {
@@ -157,10 +166,24 @@ function persist(
   }
 }
 
+/**
+ * An update of an object being deleted that leaves no finalizer completes the deletion, unless a
+ * grace period is still running (pods); a namespace also waits for its spec finalizers.
+ */
+export function deletionCompletes(r: ServedResource, old: c.KubeObject, next: c.KubeObject): boolean {
+  if (old.metadata.deletionTimestamp === undefined) return false;
+  if (((next.metadata.finalizers as string[] | undefined) ?? []).length > 0) return false;
+  if (Number(old.metadata.deletionGracePeriodSeconds ?? 0) !== 0) return false;
+  if (r.group === "" && r.resource === "namespaces")
+    return ((next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length === 0;
+  return true;
+}
+
 function sameButResourceVersion(old: c.KubeObject, next: c.KubeObject): boolean {
   const { resourceVersion: _o, ...oldRest } = old.metadata;
   const { resourceVersion: _n, ...nextRest } = next.metadata;
-  return JSON.stringify({ ...old, metadata: oldRest }) === JSON.stringify({ ...next, metadata: nextRest });
+  // Decoded objects are compared, so a body that only reorders keys is no change.
+  return isDeepStrictEqual({ ...old, metadata: oldRest }, { ...next, metadata: nextRest });
 }
 
 /** What a change is allowed to touch: the main resource leaves status alone, /status touches only status. */

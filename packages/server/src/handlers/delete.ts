@@ -7,9 +7,9 @@ import { nowTimestamp } from "../api/names.js";
 import { errors, failure, StatusError } from "../api/status.js";
 import type { ServedResource } from "../resources/served.js";
 import * as c from "./context.js";
+import { gracePeriodOf, policyFinalizers } from "./delete-policy.js";
 import { buildFilter } from "./filter.js";
 import { listObjects } from "./list.js";
-import { finalizeNamespace } from "./namespace-lifecycle.js";
 import { parseDryRun, parseInt64Param } from "./options.js";
 
 export interface DeleteOptions {
@@ -17,6 +17,7 @@ export interface DeleteOptions {
   readonly preconditions?: { uid?: string; resourceVersion?: string };
   readonly propagationPolicy?: string;
   readonly gracePeriodSeconds?: number;
+  readonly orphanDependents?: boolean;
 }
 
 const POLICIES = new Set(["Orphan", "Background", "Foreground"]);
@@ -45,7 +46,10 @@ export function parseDeleteOptions(
     (fromBody.gracePeriodSeconds as number | undefined) ??
     (rawGrace !== null && rawGrace !== "" ? parseInt64Param(rawGrace) : undefined);
   const pre = fromBody.preconditions as DeleteOptions["preconditions"] | undefined;
+  const rawOrphan = fromBody.orphanDependents ?? q.get("orphanDependents") ?? undefined;
+  const orphan = rawOrphan === undefined ? undefined : rawOrphan === true || rawOrphan === "true";
   return {
+    ...(orphan !== undefined ? { orphanDependents: orphan } : {}),
     dryRun,
     ...(pre ? { preconditions: pre } : {}),
     ...(policy ? { propagationPolicy: policy } : {}),
@@ -77,34 +81,90 @@ export function deleteObject(
   const obj = c.present(r, stored);
   const meta = c.metadataOf(obj);
   checkPreconditions(r, name, meta, opts.preconditions);
+  if (r.group === "" && r.resource === "namespaces") return deleteNamespace(ctx, r, key, obj, opts);
 
-  const isNamespace = r.group === "" && r.resource === "namespaces";
-  const finalizers = (meta.finalizers as string[] | undefined) ?? [];
-  const specFinalizers = isNamespace
-    ? (((obj.spec as { finalizers?: string[] })?.finalizers ?? []) as string[])
-    : [];
-  if (finalizers.length > 0 || specFinalizers.length > 0) {
-    // Deletion waits for finalizers: mark the object, keep it.
-    if (meta.deletionTimestamp !== undefined) return { code: 200, body: obj };
-    const marked: c.KubeObject = {
-      ...obj,
-      metadata: {
-        ...obj.metadata,
-        deletionTimestamp: nowTimestamp(ctx.now()),
-        deletionGracePeriodSeconds: 0,
-        ...(r.tracksGeneration ? { generation: Number(meta.generation ?? 0) + 1 } : {}),
-      },
-      ...(isNamespace ? { status: { ...(obj.status as object), phase: "Terminating" } } : {}),
-    };
-    if (opts.dryRun) return { code: 200, body: marked };
-    const saved = c.present(r, ctx.store.update(r.bucket, key, marked));
-    if (isNamespace && finalizers.length === 0)
-      setTimeout(() => finalizeNamespace(ctx, name), ctx.settings.namespaceFinalizeDelayMs).unref();
-    return { code: 200, body: saved };
-  }
+  const grace = gracePeriodOf(r, obj, opts);
+  const had = (meta.finalizers as string[] | undefined) ?? [];
+  const added = policyFinalizers(r, opts).filter((f) => !had.includes(f));
+  const finalizers = [...had, ...added];
+  const deleting = meta.deletionTimestamp !== undefined;
+  const shortens = deleting && grace < Number(meta.deletionGracePeriodSeconds ?? 0);
+  // Already deleting: a later DELETE may only shorten the grace period or add a policy's finalizer.
+  if (deleting && !shortens && added.length === 0) return { code: 200, body: obj };
+  // Nothing holds the object and no grace period applies: it goes at once (pods first show the mark).
+  if (!deleting && finalizers.length === 0 && grace === 0 && !isPods(r))
+    return remove(ctx, r, key, obj, opts);
+  const marked = markDeleted(ctx, r, obj, finalizers, deleting && !shortens ? undefined : grace);
+  if (opts.dryRun) return { code: 200, body: marked };
+  const saved = c.present(r, ctx.store.update(r.bucket, key, marked));
+  if (finalizers.length === 0 && Number(saved.metadata.deletionGracePeriodSeconds ?? 0) === 0)
+    return remove(ctx, r, key, saved, opts);
+  return { code: 200, body: saved };
+}
+
+const isPods = (r: ServedResource): boolean => r.group === "" && r.resource === "pods";
+
+function remove(
+  ctx: c.HandlerContext,
+  r: ServedResource,
+  key: string,
+  obj: c.KubeObject,
+  opts: DeleteOptions,
+): c.ApiResponse {
   if (opts.dryRun) return { code: 200, body: r.returnDeletedObject ? obj : successStatus(r, obj) };
   const deleted = c.present(r, ctx.store.delete(r.bucket, key));
   return { code: 200, body: r.returnDeletedObject ? deleted : successStatus(r, deleted) };
+}
+
+/** The object marked for deletion: deletionTimestamp (now + grace), finalizers, a new generation. */
+function markDeleted(
+  ctx: c.HandlerContext,
+  r: ServedResource,
+  obj: c.KubeObject,
+  finalizers: readonly string[],
+  grace: number | undefined,
+): c.KubeObject {
+  const meta = obj.metadata;
+  const timing =
+    grace === undefined
+      ? {}
+      : { deletionTimestamp: nowTimestamp(ctx.now() + grace * 1000), deletionGracePeriodSeconds: grace };
+  return {
+    ...obj,
+    metadata: {
+      ...meta,
+      ...timing,
+      ...(finalizers.length > 0 ? { finalizers: [...finalizers] } : {}),
+      ...(r.tracksGeneration && meta.deletionTimestamp === undefined
+        ? { generation: Number(meta.generation ?? 0) + 1 }
+        : {}),
+    },
+  };
+}
+
+/**
+ * A namespace waits for its spec finalizers (the namespace controller removes
+ * "kubernetes" through `finalize` once the contents are gone) and metadata finalizers.
+ */
+function deleteNamespace(
+  ctx: c.HandlerContext,
+  r: ServedResource,
+  key: string,
+  obj: c.KubeObject,
+  opts: DeleteOptions,
+): c.ApiResponse {
+  const meta = obj.metadata;
+  const finalizers = (meta.finalizers as string[] | undefined) ?? [];
+  const specFinalizers = ((obj.spec as { finalizers?: string[] })?.finalizers ?? []) as string[];
+  if (finalizers.length === 0 && specFinalizers.length === 0) return remove(ctx, r, key, obj, opts);
+  if (meta.deletionTimestamp !== undefined) return { code: 200, body: obj };
+  const marked: c.KubeObject = {
+    ...obj,
+    metadata: { ...meta, deletionTimestamp: nowTimestamp(ctx.now()), deletionGracePeriodSeconds: 0 },
+    status: { ...(obj.status as object), phase: "Terminating" },
+  };
+  if (opts.dryRun) return { code: 200, body: marked };
+  return { code: 200, body: c.present(r, ctx.store.update(r.bucket, key, marked)) };
 }
 
 export async function deleteCollection(

@@ -3,11 +3,41 @@
  * defaults set at create, and what a fresh status looks like. Keyed by
  * `group/resource`; a kind without an entry gets the generic behaviour.
  */
-import type { KubeObject } from "./context.js";
+import type { HandlerContext, KubeObject } from "./context.js";
+import { allocateServiceFields } from "./service-allocation.js";
 
 export interface KindHooks {
   /** Mutates a new object before it is stored (after generic metadata). */
-  readonly prepareCreate?: (obj: KubeObject) => void;
+  readonly prepareCreate?: (obj: KubeObject, ctx: HandlerContext) => void;
+}
+
+type Labels = Record<string, string>;
+
+/**
+ * A Job without manualSelector selects its own pods by its uid: the template gets the uid and name
+ * labels (legacy and prefixed) and the selector matches the uid. A Job without labels of its own
+ * shares the template's (upstream's defaulting makes both the same map).
+ */
+function generateJobSelector(obj: KubeObject): void {
+  const spec = (obj.spec ?? {}) as Record<string, unknown>;
+  if (spec.manualSelector === true) return;
+  const uid = String(obj.metadata.uid);
+  const name = String(obj.metadata.name);
+  const template = (spec.template ?? {}) as { metadata?: { labels?: Labels } };
+  const own = obj.metadata.labels as Labels | undefined;
+  const shared =
+    (own === undefined || Object.keys(own).length === 0) && template.metadata?.labels !== undefined;
+  const labels: Labels = {
+    ...template.metadata?.labels,
+    "batch.kubernetes.io/controller-uid": uid,
+    "batch.kubernetes.io/job-name": name,
+    "controller-uid": uid,
+    "job-name": name,
+  };
+  template.metadata = { ...template.metadata, labels };
+  spec.template = template;
+  spec.selector = { matchLabels: { "batch.kubernetes.io/controller-uid": uid } };
+  if (shared) obj.metadata.labels = { ...labels };
 }
 
 const hooks: Record<string, KindHooks> = {
@@ -22,12 +52,18 @@ const hooks: Record<string, KindHooks> = {
       obj.status = { phase: "Active" };
     },
   },
+  "batch/jobs": { prepareCreate: generateJobSelector },
+  "/services": { prepareCreate: allocateServices },
   "/pods": {
     prepareCreate(obj) {
       obj.status = { phase: "Pending", qosClass: "BestEffort" };
     },
   },
 };
+
+function allocateServices(obj: KubeObject, ctx: HandlerContext): void {
+  allocateServiceFields(ctx, obj);
+}
 
 export function hooksFor(group: string, resource: string): KindHooks {
   return hooks[`${group}/${resource}`] ?? {};

@@ -1,8 +1,7 @@
 /**
  * Namespace lifecycle: writes into a missing namespace are 404, into a
- * terminating one 403. Deleting a namespace marks it Terminating and then,
- * standing in for kube-controller-manager's namespace controller (which a
- * bare apiserver lacks), deletes its contents and finally the namespace.
+ * terminating one 403. Emptying a Terminating namespace is the namespace
+ * controller's work (controllers/namespace-controller.ts in process).
  */
 import { errors, failure } from "../api/status.js";
 import type { ServedResource } from "../resources/served.js";
@@ -34,17 +33,4 @@ export function checkNamespaceWritable(
       },
     );
   }
-}
-
-/** Removes everything in the namespace, then the namespace itself (its finalizer done). */
-export function finalizeNamespace(ctx: HandlerContext, namespace: string): void {
-  for (const r of ctx.resources.all()) {
-    if (!r.namespaced) continue;
-    for (const obj of ctx.store.list(r.bucket, { prefix: `${namespace}/` }).items) {
-      const name = String(metadataOf(obj).name);
-      if (ctx.store.get(r.bucket, `${namespace}/${name}`)) ctx.store.delete(r.bucket, `${namespace}/${name}`);
-    }
-  }
-  const ns = ctx.store.get("/namespaces", namespace);
-  if (ns) ctx.store.delete("/namespaces", namespace);
 }

@@ -88,7 +88,7 @@ function newObject(
     applyBuiltinDefaults(r.group, r.resource, obj);
     if (hasStatus(r)) obj.status = {};
   }
-  hooksFor(r.group, r.resource).prepareCreate?.(obj);
+  hooksFor(r.group, r.resource).prepareCreate?.(obj, ctx);
   r.strategy?.prepareCreate?.(obj);
   validate(r, obj, undefined, ctx.settings.maxDataBytes);
   return obj;

@@ -85,9 +85,18 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
   const dispatcher = new Dispatcher(opts);
   return (req, res) => {
     const started = Date.now();
-    res.on("finish", () => {
-      opts.log?.(`${req.method} ${redactTarget(req.url)} ${res.statusCode} ${Date.now() - started}ms`);
-    });
+    // "finish" when the response was sent; "close" alone when the client went first (a watch it ended).
+    let logged = false;
+    const logLine = () => {
+      if (logged) return;
+      logged = true;
+      const closed = res.writableFinished ? "" : " (closed by client)";
+      opts.log?.(
+        `${req.method} ${redactTarget(req.url)} ${res.statusCode} ${Date.now() - started}ms${closed}`,
+      );
+    };
+    res.on("finish", logLine);
+    res.on("close", logLine);
     let target: RequestTarget;
     try {
       target = parseRequestTarget(req.url);

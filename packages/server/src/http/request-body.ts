@@ -66,5 +66,11 @@ export async function readDeleteBody(
   limit: number,
 ): Promise<Record<string, unknown> | undefined> {
   const raw = await readBody(req, limit);
-  return raw.length > 0 ? decodeObjectBody(raw, "json") : undefined;
+  if (raw.length === 0) return undefined;
+  // client-go sends DeleteOptions as protobuf when it talks protobuf to built-in resources.
+  if (bodyTypeOf(req.headers["content-type"]) === "protobuf") {
+    const { apiVersion: _a, kind: _k, ...options } = decodeProtobufBody(raw, "DeleteOptions");
+    return options;
+  }
+  return decodeObjectBody(raw, "json");
 }

@@ -1,13 +1,14 @@
 /**
  * Table and metadata-only renderings (docs/api-semantics.md §5): the server-side printing
- * kubectl asks for. Built-ins get upstream's default columns (Name, Created At);
- * custom resources their additionalPrinterColumns.
+ * kubectl asks for. Built-ins get their kind's columns (tables/), or the default ones
+ * (Name, Created At); custom resources their additionalPrinterColumns.
  */
 
 import { errors } from "../api/status.js";
 import { columnDescription, customCell } from "../crd/printer-cells.js";
 import type { KubeObject } from "../handlers/context.js";
 import type { ServedResource } from "../resources/served.js";
+import { builtinPrinter, defaultColumnDescriptions } from "../tables/builtin.js";
 import type { Shape } from "./negotiate.js";
 
 type IncludeObject = "None" | "Metadata" | "Object";
@@ -46,13 +47,14 @@ function columnsFor(r: ServedResource): Array<{
       })),
     ];
   }
+  const docs = r.custom ? { name: "", createdAt: "" } : defaultColumnDescriptions();
   return [
-    { name: "Name", type: "string", format: "name", description: "", priority: 0 },
+    { name: "Name", type: "string", format: "name", description: docs.name, priority: 0 },
     {
       name: "Created At",
       type: "date",
       format: "",
-      description: "",
+      description: docs.createdAt,
       priority: 0,
       jsonPath: ".metadata.creationTimestamp",
     },
@@ -77,6 +79,19 @@ export function renderTable(
   version: string,
   withColumns = true,
 ): Record<string, unknown> {
+  const printer = r.custom ? undefined : builtinPrinter(r.group, r.resource);
+  const object = (o: KubeObject) =>
+    include === "None" ? null : include === "Object" ? o : partial(o, version);
+  if (printer) {
+    const now = Date.now();
+    return {
+      kind: "Table",
+      apiVersion: `meta.k8s.io/${version}`,
+      metadata: listMeta,
+      columnDefinitions: withColumns ? printer.columns : null,
+      rows: objects.map((o) => ({ ...printer.row(o, now), object: object(o) })),
+    };
+  }
   const cols = columnsFor(r);
   const rows = objects.map((o) => ({
     cells: cols.map((c) =>

@@ -7,6 +7,7 @@
  */
 import { compareKubeVersions, type ResourceInfo, registry } from "@kubesdk/models";
 import { crdStrategy } from "../crd/crd-strategy.js";
+import { keepServiceAllocations } from "../handlers/service-allocation.js";
 import { fieldLabelsOf, returnsDeletedObject, tracksGeneration } from "./kind-traits.js";
 import type { ServedResource, SubresourceSpec, WriteStrategy } from "./served.js";
 import { type GroupVersions, ResourceTable } from "./table.js";
@@ -14,6 +15,7 @@ import { type GroupVersions, ResourceTable } from "./table.js";
 /** Kinds whose writes need more than the generic pipeline, keyed by `group/resource`. */
 const STRATEGIES: Record<string, WriteStrategy> = {
   "apiextensions.k8s.io/customresourcedefinitions": crdStrategy,
+  "/services": { prepareUpdate: keepServiceAllocations },
 };
 
 /** Subresources with behaviour implemented here; others are left out of discovery. */

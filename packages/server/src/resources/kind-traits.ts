@@ -58,6 +58,7 @@ const FIELD_LABELS: Record<string, readonly string[]> = {
   "apps/replicasets": ["status.replicas"],
   "batch/jobs": ["status.successful"],
   "certificates.k8s.io/certificatesigningrequests": ["spec.signerName"],
+  "certificates.k8s.io/clustertrustbundles": ["spec.signerName"],
 };
 
 const RETURNS_DELETED = new Set([

@@ -1,0 +1,19 @@
+/** The in-process controllers the reference server runs unless `controllers: false`. */
+import type { HandlerContext } from "../handlers/context.js";
+import { GarbageCollector } from "./garbage-collector.js";
+import { NamespaceController } from "./namespace-controller.js";
+
+export interface Controllers {
+  close(): void;
+}
+
+export function startControllers(ctx: HandlerContext): Controllers {
+  const gc = new GarbageCollector(ctx);
+  const namespaces = new NamespaceController(ctx);
+  return {
+    close() {
+      gc.close();
+      namespaces.close();
+    },
+  };
+}

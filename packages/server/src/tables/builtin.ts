@@ -1,0 +1,27 @@
+/** The Table rows of built-in kinds that have their own columns; others get Name and Created At. */
+import { CLUSTER_CELLS } from "./cells-cluster.js";
+import { CORE_CELLS, type Row } from "./cells-core.js";
+import { WORKLOAD_CELLS } from "./cells-workloads.js";
+import { BUILTIN_COLUMNS, type ColumnDefinition } from "./columns.js";
+import type { Json } from "./format.js";
+
+export interface BuiltinPrinter {
+  readonly columns: readonly ColumnDefinition[];
+  row(obj: Json, now: number): Row;
+}
+
+export function builtinPrinter(group: string, resource: string): BuiltinPrinter | undefined {
+  const key = `${group}/${resource}`;
+  const columns = BUILTIN_COLUMNS[key];
+  const row = CORE_CELLS[key] ?? WORKLOAD_CELLS[key] ?? CLUSTER_CELLS[key];
+  return columns && row ? { columns, row } : undefined;
+}
+
+/** The default columns' descriptions are the ObjectMeta field docs. */
+export function defaultColumnDescriptions(): { name: string; createdAt: string } {
+  const pods = BUILTIN_COLUMNS["/pods"] ?? [];
+  return {
+    name: pods.find((c) => c.name === "Name")?.description ?? "",
+    createdAt: pods.find((c) => c.name === "Age")?.description ?? "",
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * The reference server's stand-ins for kube-controller-manager's garbage collector and namespace
+ * controller (on by default): they follow the rules the real controllers follow, which
+ * `pnpm test:components` checks against the real kube-controller-manager.
+ */
+import { type RunningServer, startServer } from "@kubesdk/server";
+import { Agent, request } from "undici";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+let s: RunningServer;
+let dispatcher: Agent;
+const ns = "gc";
+const cms = `/api/v1/namespaces/${ns}/configmaps`;
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes.
+async function call(method: string, path: string, body?: unknown, contentType?: string): Promise<any> {
+  const res = await request(s.url + path, {
+    method: method as "GET",
+    headers: { authorization: `Bearer ${s.token}`, "content-type": contentType ?? "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    dispatcher,
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, json: text ? JSON.parse(text) : undefined };
+}
+
+const gone = async (path: string) => (await call("GET", path)).status === 404;
+const release = (path: string) =>
+  call("PATCH", path, { metadata: { finalizers: null } }, "application/merge-patch+json");
+
+async function family(prefix: string, hold: boolean) {
+  const owner = (await call("POST", cms, { metadata: { name: `${prefix}-owner` } })).json;
+  const ref = {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    name: owner.metadata.name,
+    uid: owner.metadata.uid,
+    blockOwnerDeletion: true,
+  };
+  await call("POST", cms, {
+    metadata: {
+      name: `${prefix}-dep1`,
+      ownerReferences: [ref],
+      ...(hold ? { finalizers: ["example.com/hold"] } : {}),
+    },
+  });
+  await call("POST", cms, { metadata: { name: `${prefix}-dep2`, ownerReferences: [ref] } });
+}
+
+beforeAll(async () => {
+  s = await startServer({ settings: { namespaceFinalizeDelayMs: 0 } });
+  dispatcher = new Agent({ connect: { ca: s.ca } });
+  await call("POST", "/api/v1/namespaces", { metadata: { name: ns } });
+});
+afterAll(async () => {
+  await dispatcher.close();
+  await s.stop();
+});
+
+describe("in-process garbage collector", () => {
+  it("deletes dependents of a deleted owner (Background)", async () => {
+    await family("bg", false);
+    await call("DELETE", `${cms}/bg-owner`);
+    await vi.waitFor(async () =>
+      expect((await gone(`${cms}/bg-dep1`)) && (await gone(`${cms}/bg-dep2`))).toBe(true),
+    );
+  });
+
+  it("keeps a Foreground owner until its blocking dependents are gone", async () => {
+    await family("fg", true);
+    await call("DELETE", `${cms}/fg-owner`, { propagationPolicy: "Foreground" });
+    await vi.waitFor(async () => expect(await gone(`${cms}/fg-dep2`)).toBe(true));
+    const dep1 = (await call("GET", `${cms}/fg-dep1`)).json;
+    expect(dep1.metadata.deletionTimestamp).toBeTruthy();
+    expect((await call("GET", `${cms}/fg-owner`)).json.metadata.finalizers).toEqual(["foregroundDeletion"]);
+    await release(`${cms}/fg-dep1`);
+    await vi.waitFor(async () => expect(await gone(`${cms}/fg-owner`)).toBe(true));
+  });
+
+  it("releases the dependents of an Orphan owner", async () => {
+    await family("or", false);
+    await call("DELETE", `${cms}/or-owner`, { propagationPolicy: "Orphan" });
+    await vi.waitFor(async () => expect(await gone(`${cms}/or-owner`)).toBe(true));
+    for (const name of ["or-dep1", "or-dep2"])
+      expect((await call("GET", `${cms}/${name}`)).json.metadata.ownerReferences).toBeUndefined();
+  });
+});
+
+describe("in-process namespace controller", () => {
+  it("reports what remains, waits for finalizers, then removes the namespace", async () => {
+    await call("POST", "/api/v1/namespaces", { metadata: { name: "held" } });
+    await call("POST", "/api/v1/namespaces/held/configmaps", {
+      metadata: { name: "h", finalizers: ["example.com/hold"] },
+    });
+    await call("POST", "/api/v1/namespaces/held/configmaps", { metadata: { name: "free" } });
+    await call("DELETE", "/api/v1/namespaces/held");
+    await vi.waitFor(async () => {
+      const got = (await call("GET", "/api/v1/namespaces/held")).json;
+      const conds = (got.status.conditions ?? []) as { type: string; status: string; message: string }[];
+      expect(conds.find((c) => c.type === "NamespaceFinalizersRemaining")).toMatchObject({
+        status: "True",
+        message:
+          "Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances",
+      });
+      expect(conds.find((c) => c.type === "NamespaceContentRemaining")?.message).toBe(
+        "Some resources are remaining: configmaps. has 1 resource instances",
+      );
+    });
+    expect(await gone("/api/v1/namespaces/held/configmaps/free")).toBe(true);
+    await release("/api/v1/namespaces/held/configmaps/h");
+    await vi.waitFor(async () => expect(await gone("/api/v1/namespaces/held")).toBe(true));
+  });
+});
