@@ -8,7 +8,15 @@ import type { ListPlan } from "./reactions.js";
 export interface ReflectorSink<T> {
   /** The complete state at `resourceVersion` (a list, or a streaming list's initial events). */
   replace(items: readonly T[], resourceVersion: string, initial: boolean): void;
-  apply(type: "ADDED" | "MODIFIED" | "DELETED", obj: T, resourceVersion: string | undefined): void;
+  /**
+   * One watch event. Returns true when handlers have fallen behind by a batch: the reflector then
+   * lets them run (a microtask turn) before it applies the next event of the same chunk.
+   */
+  apply(
+    type: "ADDED" | "MODIFIED" | "DELETED",
+    obj: T,
+    resourceVersion: string | undefined,
+  ): boolean | undefined;
   bookmark(resourceVersion: string): void;
 }
 

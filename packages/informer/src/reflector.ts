@@ -11,7 +11,8 @@
  * The decisions (which resourceVersion to list at, when to back off) live in reactions.ts.
  */
 import type { KubernetesObject } from "@kubesdk/models";
-import type { WatchStream } from "@kubesdk/transport";
+import type { WatchEvent, WatchStream } from "@kubesdk/transport";
+import { isBatchedWatchStream, nextWatchBatch } from "@kubesdk/transport/internal";
 import type { ErrorContext, ListReason } from "./events.js";
 import { InitialEvents } from "./initial-events.js";
 import { intake } from "./intake.js";
@@ -286,9 +287,12 @@ export class Reflector<T extends KubernetesObject> {
       streaming: streamingList,
     });
     const startedAt = now();
-    let initial = streamingList
-      ? new InitialEvents<T>(this.#config.pageSize ?? 500, (info) => this.#emit("listPage", info))
-      : undefined;
+    const consumer = {
+      initial: streamingList
+        ? new InitialEvents<T>(this.#config.pageSize ?? 500, (info) => this.#emit("listPage", info))
+        : undefined,
+      startedAt,
+    };
     let events = 0;
     let error: unknown;
     let stream: WatchStream<T> | undefined;
@@ -297,22 +301,21 @@ export class Reflector<T extends KubernetesObject> {
         { ...query, timeoutSeconds },
         { signal, idleTimeoutMs: this.#config.idleTimeoutMs },
       );
-      for (let r = await stream.next(); !r.done; r = await stream.next()) {
-        events++;
-        const event = r.value;
-        if (event.type === "BOOKMARK") {
-          if (this.#bookmark(event.object, initial, startedAt)) initial = undefined;
-          continue;
+      if (isBatchedWatchStream(stream)) {
+        // A batch per chunk of the body: no promise per event.
+        for (let r = await stream[nextWatchBatch](); !r.done; r = await stream[nextWatchBatch]()) {
+          for (const event of r.value) {
+            if (signal.aborted) break;
+            events++;
+            // Handlers run between events when they fall behind, as they would between chunks.
+            if (this.#onEvent(event, consumer)) await Promise.resolve();
+          }
         }
-        const obj = this.#accept(event.object);
-        if (obj === undefined) continue;
-        if (initial !== undefined) {
-          initial.add(event.type, obj);
-          continue;
+      } else {
+        for (let r = await stream.next(); !r.done; r = await stream.next()) {
+          events++;
+          this.#onEvent(r.value, consumer);
         }
-        const rv = resourceVersionOf(obj);
-        if (rv !== undefined) this.#lastResourceVersion = rv;
-        this.#sink.apply(event.type, obj, rv);
       }
     } catch (err) {
       error = err;
@@ -323,9 +326,27 @@ export class Reflector<T extends KubernetesObject> {
       error,
       events,
       durationMs: now() - startedAt,
-      initialPending: initial !== undefined,
+      initialPending: consumer.initial !== undefined,
       stopped: signal.aborted,
     };
+  }
+
+  /** Applies one watch event (a streaming list's initial ones are buffered until its end bookmark). */
+  /** True when the sink asks for a pause (see {@link ReflectorSink.apply}). */
+  #onEvent(event: WatchEvent<T>, c: { initial: InitialEvents<T> | undefined; startedAt: number }): boolean {
+    if (event.type === "BOOKMARK") {
+      if (this.#bookmark(event.object, c.initial, c.startedAt)) c.initial = undefined;
+      return false;
+    }
+    const obj = this.#accept(event.object);
+    if (obj === undefined) return false;
+    if (c.initial !== undefined) {
+      c.initial.add(event.type, obj);
+      return false;
+    }
+    const rv = resourceVersionOf(obj);
+    if (rv !== undefined) this.#lastResourceVersion = rv;
+    return this.#sink.apply(event.type, obj, rv) === true;
   }
 
   /** A bookmark: progress when watching; the end of the initial state (true) during a streaming list. */

@@ -121,8 +121,12 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
    * Adds or replaces an object; returns the previous one. Index functions run before anything
    * changes, so one that throws ({@link IndexFunctionError}) leaves the store as it was.
    */
-  upsert(obj: T): T | undefined {
-    const key = this.#keyOf(obj);
+  upsert(obj: T, key: string = this.#keyOf(obj)): T | undefined {
+    if (this.#indexers.size === 0) {
+      const old = this.#items.get(key);
+      this.#items.set(key, obj);
+      return old;
+    }
     const values = this.#indexValuesOf(obj);
     const old = this.#items.get(key);
     if (old !== undefined) this.#unindex(key, old);
@@ -138,7 +142,7 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
   delete(key: string): T | undefined {
     const old = this.#items.get(key);
     if (old === undefined) return undefined;
-    this.#unindex(key, old);
+    if (this.#indexers.size > 0) this.#unindex(key, old);
     this.#items.delete(key);
     return old;
   }
@@ -163,7 +167,7 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
         continue;
       }
       try {
-        this.upsert(obj);
+        this.upsert(obj, key);
       } catch (err) {
         if (!(err instanceof IndexFunctionError)) throw err;
         onIndexError(err);

@@ -22,6 +22,8 @@ export interface RunResult {
   readonly contender: Contender;
   readonly objects: number;
   readonly syncMs: number;
+  /** User + system CPU time of the sync, in ms. */
+  readonly syncCpuMs: number;
   readonly baselineRssKiB: number;
   readonly syncPeakRssKiB: number;
   readonly events: number;
@@ -40,6 +42,7 @@ export interface RunInput {
 interface Timed {
   readonly objects: number;
   readonly syncMs: number;
+  readonly syncCpuMs: number;
   readonly syncPeakRssKiB: number;
   readonly watchMs: number;
   readonly watchCpuUs: number;
@@ -81,6 +84,7 @@ async function runRaw(input: RunInput): Promise<Timed> {
   const { Agent, request } = await import("undici");
   const agent = new Agent();
   const t0 = performance.now();
+  const s0 = cpuUs();
   const res = await request(input.url + LIST_PATH, {
     headers: { accept: "application/json" },
     dispatcher: agent,
@@ -91,6 +95,7 @@ async function runRaw(input: RunInput): Promise<Timed> {
   const byKey = new Map<string, unknown>();
   for (const o of list.items) byKey.set(`${o.metadata.namespace}/${o.metadata.name}`, o);
   const syncMs = performance.now() - t0;
+  const syncCpuMs = (cpuUs() - s0) / 1000;
   const syncPeakRssKiB = maxRssKiB();
   const seen = counter(input.events);
   const handler = (_old: unknown, _new: unknown) => seen.hit();
@@ -123,7 +128,7 @@ async function runRaw(input: RunInput): Promise<Timed> {
   const watchMs = performance.now() - w0;
   const watchCpuUs = cpuUs() - c0;
   await agent.destroy();
-  return { objects: byKey.size, syncMs, syncPeakRssKiB, watchMs, watchCpuUs, events: seen.n };
+  return { objects: byKey.size, syncMs, syncCpuMs, syncPeakRssKiB, watchMs, watchCpuUs, events: seen.n };
 }
 
 async function runKubesdk(input: RunInput, which: Contender): Promise<Timed> {
@@ -142,9 +147,11 @@ async function runKubesdk(input: RunInput, which: Contender): Promise<Timed> {
   informer.addEventHandler({ update: () => seen.hit() });
   await gate(input, "arm");
   const t0 = performance.now();
+  const s0 = cpuUs();
   informer.start();
   await informer.waitForSync();
   const syncMs = performance.now() - t0;
+  const syncCpuMs = (cpuUs() - s0) / 1000;
   const syncPeakRssKiB = maxRssKiB();
   const w0 = performance.now();
   const c0 = cpuUs();
@@ -155,7 +162,7 @@ async function runKubesdk(input: RunInput, which: Contender): Promise<Timed> {
   const objects = informer.store.size;
   await informer.stop();
   await kube.transport.close();
-  return { objects, syncMs, syncPeakRssKiB, watchMs, watchCpuUs, events: seen.n };
+  return { objects, syncMs, syncCpuMs, syncPeakRssKiB, watchMs, watchCpuUs, events: seen.n };
 }
 
 async function runClientNode(input: RunInput): Promise<Timed> {
@@ -171,8 +178,10 @@ async function runClientNode(input: RunInput): Promise<Timed> {
   informer.on("error", () => {});
   await gate(input, "arm");
   const t0 = performance.now();
+  const s0 = cpuUs();
   await informer.start();
   const syncMs = performance.now() - t0;
+  const syncCpuMs = (cpuUs() - s0) / 1000;
   const syncPeakRssKiB = maxRssKiB();
   const w0 = performance.now();
   const c0 = cpuUs();
@@ -182,7 +191,7 @@ async function runClientNode(input: RunInput): Promise<Timed> {
   const watchCpuUs = cpuUs() - c0;
   const objects = informer.list().length;
   await informer.stop();
-  return { objects, syncMs, syncPeakRssKiB, watchMs, watchCpuUs, events: seen.n };
+  return { objects, syncMs, syncCpuMs, syncPeakRssKiB, watchMs, watchCpuUs, events: seen.n };
 }
 
 /** Loads a contender's modules before the baseline, so the baseline includes the code. */

@@ -46,7 +46,7 @@ async function serve(objects: number, events: number): Promise<void> {
       "apiVersion: v1",
       "kind: Config",
       "current-context: replay",
-      "clusters: [{name: replay, cluster: {server: '" + url + "', insecure-skip-tls-verify: true}}]",
+      `clusters: [{name: replay, cluster: {server: '${url}', insecure-skip-tls-verify: true}}]`,
       "users: [{name: replay, user: {token: replay}}]",
       "contexts: [{name: replay, context: {cluster: replay, user: replay, namespace: bench}}]",
       "",
@@ -79,6 +79,7 @@ interface Summary {
   objects: number;
   syncMs: number;
   syncSpread: number;
+  syncCpuMs: number;
   peakMiB: number;
   eventsPerSec: number;
   rateSpread: number;
@@ -91,6 +92,7 @@ function summarize(rs: RunResult[]): Summary {
     objects: rs[0]?.objects ?? 0,
     syncMs: median(rs.map((r) => r.syncMs)),
     syncSpread: spread(rs.map((r) => r.syncMs)),
+    syncCpuMs: median(rs.map((r) => r.syncCpuMs)),
     peakMiB: median(rs.map((r) => r.syncPeakRssKiB)) / 1024,
     eventsPerSec: median(rates),
     rateSpread: spread(rates),
@@ -113,6 +115,8 @@ function printTable(results: Map<Contender, RunResult[]>, rounds: number, input:
     ["±", 5],
     ["×raw", 6],
     ["×c-n", 6],
+    ["CPU ms", 8],
+    ["×raw", 6],
     ["peak RSS", 10],
     ["×c-n", 6],
     ["events/s", 10],
@@ -130,6 +134,8 @@ function printTable(results: Map<Contender, RunResult[]>, rounds: number, input:
       `${(v.syncSpread * 100).toFixed(0)}%`,
       ratio(v.syncMs, raw?.syncMs),
       ratio(v.syncMs, node?.syncMs),
+      v.syncCpuMs.toFixed(0),
+      ratio(v.syncCpuMs, raw?.syncCpuMs),
       `${v.peakMiB.toFixed(0)} MiB`,
       ratio(v.peakMiB, node?.peakMiB),
       v.eventsPerSec.toFixed(0),
