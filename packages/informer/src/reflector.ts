@@ -16,7 +16,7 @@ import { isBatchedWatchStream, nextWatchBatch } from "@kubesdk/transport/interna
 import type { ErrorContext, ListReason } from "./events.js";
 import { InitialEvents } from "./initial-events.js";
 import { intake } from "./intake.js";
-import type { ListerWatcher } from "./list-watcher.js";
+import type { ListerWatcher, ListerWatcherPage } from "./list-watcher.js";
 import { isInitialEventsEnd, resourceVersionOf } from "./object-meta.js";
 import {
   decideAfterListFailure,
@@ -124,12 +124,13 @@ export class Reflector<T extends KubernetesObject> {
       });
     let page: Awaited<ReturnType<ListerWatcher<T>["list"]>>;
     try {
-      page = await this.#config.listerWatcher.list(
-        s.continueToken !== undefined
-          ? { continue: s.continueToken, limit: plan.limit }
-          : { resourceVersion: plan.resourceVersion, limit: plan.limit },
-        { signal },
-      );
+      page = await (s.prefetched ??
+        this.#config.listerWatcher.list(
+          s.continueToken !== undefined
+            ? { continue: s.continueToken, limit: plan.limit }
+            : { resourceVersion: plan.resourceVersion, limit: plan.limit },
+          { signal },
+        ));
     } catch (err) {
       const r = decideAfterListFailure(
         err,
@@ -148,11 +149,13 @@ export class Reflector<T extends KubernetesObject> {
       this.#report(err, { during: "list", willRetry: true });
       return this.#backoff("list-failed", this.#firstPage(r.plan, s.reason), r.retryAfterMs);
     }
+    const more = page.continue !== undefined;
+    // The next page is asked for now, so it travels while this one is taken in.
+    const prefetched = more ? this.#prefetch(page.continue as string, plan.limit, signal) : undefined;
     for (const raw of page.items) {
       const obj = this.#accept(raw);
       if (obj !== undefined) s.items.push(obj);
     }
-    const more = page.continue !== undefined;
     this.#emit("listPage", {
       page: s.pages + 1,
       items: page.items.length,
@@ -161,7 +164,7 @@ export class Reflector<T extends KubernetesObject> {
       ...(page.remainingItemCount !== undefined ? { remainingItemCount: page.remainingItemCount } : {}),
       streaming: false,
     });
-    if (more) return { ...s, continueToken: page.continue, pages: s.pages + 1 };
+    if (more) return { ...s, continueToken: page.continue, prefetched, pages: s.pages + 1 };
     this.#emit("listDone", {
       items: s.items.length,
       pages: s.pages + 1,
@@ -170,6 +173,14 @@ export class Reflector<T extends KubernetesObject> {
       streaming: false,
     });
     return { kind: "InitListed", items: s.items, resourceVersion: page.resourceVersion };
+  }
+
+  /** Requests the page at `token`; a failure surfaces when the page is awaited (see #listPage). */
+  #prefetch(token: string, limit: number | undefined, signal: AbortSignal): Promise<ListerWatcherPage<T>> {
+    const page = this.#config.listerWatcher.list({ continue: token, limit }, { signal });
+    // Not awaited when the reflector stops first: that rejection is expected and must not go unhandled.
+    page.catch(() => {});
+    return page;
   }
 
   #listed(s: Extract<ReflectorState<T>, { kind: "InitListed" }>): ReflectorState<T> {

@@ -107,6 +107,7 @@ async function runRaw(input: RunInput): Promise<Timed> {
     dispatcher: agent,
   });
   await gate(input, "go");
+  if (input.events === 0) watch.body.destroy();
   let rest: Buffer | undefined;
   for await (const chunk of watch.body as AsyncIterable<Buffer>) {
     const buf = rest === undefined ? chunk : Buffer.concat([rest, chunk]);

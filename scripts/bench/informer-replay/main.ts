@@ -15,6 +15,9 @@
  *
  * Flags: --objects=N (default 20000) --events=N (default 100000) --rounds=N (default 3)
  *        --only=a,b (contenders) --cpu-prof=<contender> (writes a .cpuprofile per run to .cache/prof)
+ *        --baseline=DIR: also runs the kubesdk contenders of another checkout of this repository
+ *        (with its dependencies linked and this benchmark copied in), as "base:<contender>", in
+ *        the same rounds: before/after numbers from one run.
  * The full-size run of the issue: --objects=50000 --events=200000
  */
 import { fork } from "node:child_process";
@@ -60,8 +63,12 @@ async function serve(objects: number, events: number): Promise<void> {
   });
 }
 
-function child<T>(args: string[], execArgv: string[]): Promise<{ value: T; kill: () => void }> {
-  const proc = fork(self, args, { stdio: "inherit", execArgv: [...process.execArgv, ...execArgv] });
+function child<T>(
+  args: string[],
+  execArgv: string[],
+  script = self,
+): Promise<{ value: T; kill: () => void }> {
+  const proc = fork(script, args, { stdio: "inherit", execArgv: [...process.execArgv, ...execArgv] });
   return new Promise((resolvePromise, reject) => {
     proc.once("message", (m) => resolvePromise({ value: m as T, kill: () => proc.kill() }));
     proc.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}`)));
@@ -100,7 +107,7 @@ function summarize(rs: RunResult[]): Summary {
   };
 }
 
-function printTable(results: Map<Contender, RunResult[]>, rounds: number, input: RunInput): void {
+function printTable(results: Map<string, RunResult[]>, rounds: number, input: RunInput): void {
   const s = new Map([...results].map(([c, rs]) => [c, summarize(rs)]));
   const raw = s.get("raw");
   const node = s.get("client-node");
@@ -177,12 +184,23 @@ async function main(): Promise<void> {
   };
   const profDir = resolve(".cache/prof");
   if (profiled !== "") mkdirSync(profDir, { recursive: true });
-  const results = new Map<Contender, RunResult[]>(only.map((c) => [c, []]));
+  const baseline = flag("baseline", "");
+  const baseScript = join(resolve(baseline), "scripts/bench/informer-replay/main.ts");
+  const runs = [
+    ...only,
+    ...(baseline === "" ? [] : only.filter((c) => c.startsWith("kubesdk")).map((c) => `base:${c}`)),
+  ];
+  const results = new Map<string, RunResult[]>(runs.map((c) => [c, []]));
   try {
     for (let round = 0; round < rounds; round++)
-      for (const c of only) {
+      for (const c of runs) {
         const execArgv = c === profiled ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [];
-        const run = await child<RunResult>([`--contender=${c}`, JSON.stringify(input)], execArgv);
+        const base = c.startsWith("base:");
+        const run = await child<RunResult>(
+          [`--contender=${base ? c.slice(5) : c}`, JSON.stringify(input)],
+          execArgv,
+          base ? baseScript : self,
+        );
         results.get(c)?.push(run.value);
         process.stdout.write(
           `${c} ${run.value.syncMs.toFixed(0)} ms / ${((run.value.events / run.value.watchMs) * 1000).toFixed(0)} ev/s; `,

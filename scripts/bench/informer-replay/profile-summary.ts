@@ -26,11 +26,14 @@ profile.samples.forEach((id, i) => {
   total += dt;
   const f = byId.get(id)?.callFrame;
   if (f === undefined) return;
-  const where = f.url === "" ? "" : ` ${f.url.replace(/^.*\/(packages|node_modules)\//, "$1/")}:${f.lineNumber + 1}`;
+  const where =
+    f.url === "" ? "" : ` ${f.url.replace(/^.*\/(packages|node_modules)\//, "$1/")}:${f.lineNumber + 1}`;
   const name = `${f.functionName || "(anonymous)"}${where}`;
   self.set(name, (self.get(name) ?? 0) + dt);
 });
 const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(topArg ?? 30));
 console.log(`total sampled ${(total / 1000).toFixed(0)} ms`);
 for (const [name, us] of rows)
-  console.log(`${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name}`);
+  console.log(
+    `${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name}`,
+  );
