@@ -16,7 +16,8 @@ export interface ReflectorSink<T> {
     type: "ADDED" | "MODIFIED" | "DELETED",
     obj: T,
     resourceVersion: string | undefined,
-  ): boolean | undefined;
+    // biome-ignore lint/suspicious/noConfusingVoidType: a sink that never asks for a pause returns nothing
+  ): boolean | void;
   bookmark(resourceVersion: string): void;
 }
 
