@@ -107,9 +107,8 @@ async function runRaw(input: RunInput): Promise<Timed> {
     dispatcher: agent,
   });
   await gate(input, "go");
-  if (input.events === 0) watch.body.destroy();
   let rest: Buffer | undefined;
-  for await (const chunk of watch.body as AsyncIterable<Buffer>) {
+  for await (const chunk of (input.events === 0 ? [] : watch.body) as AsyncIterable<Buffer>) {
     const buf = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
     let start = 0;
     for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
