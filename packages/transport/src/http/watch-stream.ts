@@ -62,6 +62,7 @@ class HttpWatchStream<T> implements BatchedWatchStream<T> {
   #response: StreamResponse | undefined;
   #closed = false;
   #finished = false;
+  #filling: Promise<void> | undefined;
 
   constructor(
     open: (signal: AbortSignal) => Promise<StreamResponse>,
@@ -127,22 +128,27 @@ class HttpWatchStream<T> implements BatchedWatchStream<T> {
   async #fill(): Promise<boolean> {
     while (this.#index >= this.#buffer.length) {
       if (this.#finished || this.#closed) return false;
-      let r: IteratorResult<readonly DecodedWatchEvent<T>[]>;
-      try {
-        r = await this.#chunks.next();
-      } catch (err) {
-        this.#finished = true;
-        throw err;
-      }
-      if (r.done) {
-        this.#finished = true;
-        return false;
-      }
-      this.#buffer = r.value;
-      this.#index = 0;
+      // Callers that overlap share one read, so no chunk is taken twice or skipped.
+      this.#filling ??= this.#pull();
+      await this.#filling;
     }
-    if (this.#closed) return false;
-    return true;
+    return !this.#closed;
+  }
+
+  async #pull(): Promise<void> {
+    try {
+      const r = await this.#chunks.next();
+      if (r.done) this.#finished = true;
+      else {
+        this.#buffer = r.value;
+        this.#index = 0;
+      }
+    } catch (err) {
+      this.#finished = true;
+      throw err;
+    } finally {
+      this.#filling = undefined;
+    }
   }
 
   /** An ERROR event ends the stream: nothing after it is delivered. */
