@@ -9,7 +9,7 @@ import {
   UnsupportedWatchContentTypeError,
   type WatchEvent,
 } from "../src/index.js";
-import { nextWatchBatch } from "../src/internal.js";
+import { isBatchedWatchStream, nextWatchBatch } from "../src/internal.js";
 import { useHarness } from "./helpers/harness.js";
 import { rejection } from "./helpers/rejection.js";
 import { sendJson, statusBody } from "./helpers/test-server.js";
@@ -61,8 +61,8 @@ describe("watch over HTTP", () => {
     const watch = harness.transport(s.url).watch(pods);
     const [first, second] = await Promise.all([watch.next(), watch.next()]);
     const rest: WatchEvent[] = [];
-    const batched = watch as unknown as Record<symbol, () => Promise<IteratorResult<WatchEvent[]>>>;
-    for (let r = await batched[nextWatchBatch](); !r.done; r = await batched[nextWatchBatch]())
+    if (!isBatchedWatchStream(watch)) throw new Error("the HTTP watch stream reads in batches");
+    for (let r = await watch[nextWatchBatch](); !r.done; r = await watch[nextWatchBatch]())
       rest.push(...r.value);
     const rvs = [first.value, second.value, ...rest].map((e) => e?.object.metadata?.resourceVersion);
     expect(rvs).toEqual(["1", "2", "3", "4"]);
