@@ -88,6 +88,23 @@ export class HandlerQueue<T> {
     this.#schedule();
   }
 
+  /**
+   * {@link enqueue} for a change with one notification (the watch path), without an array.
+   * Returns how many notifications now wait.
+   */
+  enqueueOne(n: Notification<T>): number {
+    if (this.#closed) return 0;
+    if (this.#seen !== undefined) {
+      if (n.type === "synced") this.#catchUp.synced = true;
+      return 0;
+    }
+    this.#queue.push(n);
+    if (n.type === "update" && n.resync) this.#queuedResyncs++;
+    if (this.#queue.length > this.#opts.maxPending + this.#opts.store.size) this.#overflow();
+    this.#schedule();
+    return this.#queue.length;
+  }
+
   /** Drops everything and delivers nothing more. */
   close(): void {
     this.#closed = true;

@@ -71,6 +71,8 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
   #synced = false;
   #lastSyncResourceVersion = "";
   #handlerNumber = 0;
+  /** A handler queue this long makes the reflector let handlers run before its next event. */
+  readonly #yieldAt: number;
 
   /**
    * An informer of the resource a client reads: `new Informer(kube.resource("v1", "Pod"), { namespace })`
@@ -81,6 +83,7 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
     const o = resolveOptions(options);
     this.#options = o;
     this.#store = new Store<T>({ indexers: o.indexers });
+    this.#yieldAt = Math.max(1, Math.min(64, Math.floor(o.maxPendingNotifications / 2)));
     const reader = withEncoding(resource, options.encoding);
     const listerWatcher = o.listerWatcher ?? clientListerWatcher<T>(reader, selectionOf(options));
     const sink: ReflectorSink<T> = {
@@ -278,35 +281,46 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
     }
   }
 
-  #apply(type: "ADDED" | "MODIFIED" | "DELETED", obj: T, resourceVersion: string | undefined): void {
-    let batch: Notification<T>[] = [];
+  #apply(type: "ADDED" | "MODIFIED" | "DELETED", obj: T, resourceVersion: string | undefined): boolean {
+    let n: Notification<T> | undefined;
     try {
-      if (type === "DELETED") {
-        const old = this.#store.delete(this.#store.keyOf(obj));
-        // A deletion of something never cached has nothing to tell handlers.
-        if (old !== undefined) batch = [{ type: "delete", obj }];
-      } else {
-        const current = this.#store.get(this.#store.keyOf(obj));
-        // The same version again (a replayed event) changes nothing.
-        if (
-          current === undefined ||
-          resourceVersion === undefined ||
-          resourceVersionOf(current) !== resourceVersion
-        ) {
-          const old = this.#store.upsert(obj);
-          batch = [
-            old === undefined
-              ? { type: "add", obj, isInInitialList: false }
-              : { type: "update", oldObj: old, newObj: obj },
-          ];
-        }
-      }
+      n = this.#storeChange(type, obj, resourceVersion);
     } catch (err) {
       this.#report(err, { during: "index", willRetry: false });
     }
     if (resourceVersion !== undefined) this.#lastSyncResourceVersion = resourceVersion;
-    for (const h of this.#handlers) h.queue.enqueue(batch);
-    this.#emit("event", { type, resourceVersion, storeSize: this.#store.size });
+    let backlog = 0;
+    if (n !== undefined) for (const h of this.#handlers) backlog = Math.max(backlog, h.queue.enqueueOne(n));
+    this.#stats.events[type]++;
+    // Per event: the payload is built only when someone listens.
+    if (this.listenerCount("event") > 0)
+      this.#emitOnly("event", { type, resourceVersion, storeSize: this.#store.size });
+    return backlog >= this.#yieldAt;
+  }
+
+  /** Changes the store for one watch event; the notification for handlers, if any. */
+  #storeChange(
+    type: "ADDED" | "MODIFIED" | "DELETED",
+    obj: T,
+    resourceVersion: string | undefined,
+  ): Notification<T> | undefined {
+    const key = this.#store.keyOf(obj);
+    if (type === "DELETED") {
+      // A deletion of something never cached has nothing to tell handlers.
+      return this.#store.delete(key) === undefined ? undefined : { type: "delete", obj };
+    }
+    const current = this.#store.get(key);
+    // The same version again (a replayed event) changes nothing.
+    if (
+      current !== undefined &&
+      resourceVersion !== undefined &&
+      resourceVersionOf(current) === resourceVersion
+    )
+      return undefined;
+    const old = this.#store.upsert(obj, key);
+    return old === undefined
+      ? { type: "add", obj, isInInitialList: false }
+      : { type: "update", oldObj: old, newObj: obj };
   }
 
   #bookmark(resourceVersion: string): void {
@@ -359,6 +373,11 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
   /** Emits to listeners; a listener that throws is reported on `error` and does not disturb the informer. */
   #emit<K extends keyof InformerEvents>(name: K, ...args: InformerEvents[K]): void {
     this.#stats.count(name, args);
+    this.#emitOnly(name, ...args);
+  }
+
+  /** {@link #emit} without counting (for counts kept by the caller). */
+  #emitOnly<K extends keyof InformerEvents>(name: K, ...args: InformerEvents[K]): void {
     try {
       (this.emit as (event: K, ...a: InformerEvents[K]) => boolean)(name, ...args);
     } catch (err) {

@@ -16,18 +16,13 @@ export function intake<T extends KubernetesObject>(
   expectedKind: string | undefined,
   transform: ((obj: T) => T) | undefined,
 ): IntakeResult<T> {
-  const skipped = (error: Error, during: ErrorContext["during"]): IntakeResult<T> => ({
-    ok: false,
-    error,
-    context: { during, willRetry: false },
-  });
   if (!hasName(raw))
-    return skipped(
+    return skipped<T>(
       new UnexpectedObjectError("OBJECT_INVALID", "received an object without metadata.name", raw),
       "object",
     );
   if (expectedKind !== undefined && raw.kind !== undefined && raw.kind !== expectedKind)
-    return skipped(
+    return skipped<T>(
       new UnexpectedObjectError(
         "OBJECT_WRONG_KIND",
         `expected kind ${expectedKind} but received ${describeObject(raw)}; skipped`,
@@ -35,10 +30,15 @@ export function intake<T extends KubernetesObject>(
       ),
       "object",
     );
+  // The accepted result needs no allocation when there is no transform: the object is the result's.
   if (transform === undefined) return { ok: true, obj: raw as T };
   try {
     return { ok: true, obj: transform(raw as T) };
   } catch (err) {
-    return skipped(new TransformError(raw, err), "transform");
+    return skipped<T>(new TransformError(raw, err), "transform");
   }
+}
+
+function skipped<T>(error: Error, during: ErrorContext["during"]): IntakeResult<T> {
+  return { ok: false, error, context: { during, willRetry: false } };
 }

@@ -1,14 +1,23 @@
 /** The reflector's configuration, its sink and its states (see reflector.ts). */
 import type { Backoff } from "./backoff.js";
 import type { ListReason, ReflectorEvents } from "./events.js";
-import type { ListerWatcher } from "./list-watcher.js";
+import type { ListerWatcher, ListerWatcherPage } from "./list-watcher.js";
 import type { ListPlan } from "./reactions.js";
 
 /** Where the reflector delivers what it learns. Implementations must not throw. */
 export interface ReflectorSink<T> {
   /** The complete state at `resourceVersion` (a list, or a streaming list's initial events). */
   replace(items: readonly T[], resourceVersion: string, initial: boolean): void;
-  apply(type: "ADDED" | "MODIFIED" | "DELETED", obj: T, resourceVersion: string | undefined): void;
+  /**
+   * One watch event. Returns true when handlers have fallen behind by a batch: the reflector then
+   * lets them run (a microtask turn) before it applies the next event of the same chunk.
+   */
+  apply(
+    type: "ADDED" | "MODIFIED" | "DELETED",
+    obj: T,
+    resourceVersion: string | undefined,
+    // biome-ignore lint/suspicious/noConfusingVoidType: a sink that never asks for a pause returns nothing
+  ): boolean | void;
   bookmark(resourceVersion: string): void;
 }
 
@@ -37,6 +46,8 @@ export type ReflectorState<T> =
       readonly plan: ListPlan;
       readonly reason: ListReason;
       readonly continueToken: string | undefined;
+      /** The request for the page at `continueToken`, sent before the previous page was taken in. */
+      readonly prefetched?: Promise<ListerWatcherPage<T>>;
       /** Objects of the pages so far (filled in place). */
       readonly items: T[];
       readonly pages: number;

@@ -11,11 +11,12 @@
  * The decisions (which resourceVersion to list at, when to back off) live in reactions.ts.
  */
 import type { KubernetesObject } from "@kubesdk/models";
-import type { WatchStream } from "@kubesdk/transport";
+import type { WatchEvent, WatchStream } from "@kubesdk/transport";
+import { isBatchedWatchStream, nextWatchBatch } from "@kubesdk/transport/internal";
 import type { ErrorContext, ListReason } from "./events.js";
 import { InitialEvents } from "./initial-events.js";
 import { intake } from "./intake.js";
-import type { ListerWatcher } from "./list-watcher.js";
+import type { ListerWatcher, ListerWatcherPage } from "./list-watcher.js";
 import { isInitialEventsEnd, resourceVersionOf } from "./object-meta.js";
 import {
   decideAfterListFailure,
@@ -123,12 +124,13 @@ export class Reflector<T extends KubernetesObject> {
       });
     let page: Awaited<ReturnType<ListerWatcher<T>["list"]>>;
     try {
-      page = await this.#config.listerWatcher.list(
-        s.continueToken !== undefined
-          ? { continue: s.continueToken, limit: plan.limit }
-          : { resourceVersion: plan.resourceVersion, limit: plan.limit },
-        { signal },
-      );
+      page = await (s.prefetched ??
+        this.#config.listerWatcher.list(
+          s.continueToken !== undefined
+            ? { continue: s.continueToken, limit: plan.limit }
+            : { resourceVersion: plan.resourceVersion, limit: plan.limit },
+          { signal },
+        ));
     } catch (err) {
       const r = decideAfterListFailure(
         err,
@@ -147,11 +149,13 @@ export class Reflector<T extends KubernetesObject> {
       this.#report(err, { during: "list", willRetry: true });
       return this.#backoff("list-failed", this.#firstPage(r.plan, s.reason), r.retryAfterMs);
     }
+    const more = page.continue !== undefined;
+    // The next page is asked for now, so it travels while this one is taken in.
+    const prefetched = more ? this.#prefetch(page.continue as string, plan.limit, signal) : undefined;
     for (const raw of page.items) {
       const obj = this.#accept(raw);
       if (obj !== undefined) s.items.push(obj);
     }
-    const more = page.continue !== undefined;
     this.#emit("listPage", {
       page: s.pages + 1,
       items: page.items.length,
@@ -160,7 +164,7 @@ export class Reflector<T extends KubernetesObject> {
       ...(page.remainingItemCount !== undefined ? { remainingItemCount: page.remainingItemCount } : {}),
       streaming: false,
     });
-    if (more) return { ...s, continueToken: page.continue, pages: s.pages + 1 };
+    if (more) return { ...s, continueToken: page.continue, prefetched, pages: s.pages + 1 };
     this.#emit("listDone", {
       items: s.items.length,
       pages: s.pages + 1,
@@ -169,6 +173,14 @@ export class Reflector<T extends KubernetesObject> {
       streaming: false,
     });
     return { kind: "InitListed", items: s.items, resourceVersion: page.resourceVersion };
+  }
+
+  /** Requests the page at `token`; a failure surfaces when the page is awaited (see #listPage). */
+  #prefetch(token: string, limit: number | undefined, signal: AbortSignal): Promise<ListerWatcherPage<T>> {
+    const page = this.#config.listerWatcher.list({ continue: token, limit }, { signal });
+    // Not awaited when the reflector stops first: that rejection is expected and must not go unhandled.
+    page.catch(() => {});
+    return page;
   }
 
   #listed(s: Extract<ReflectorState<T>, { kind: "InitListed" }>): ReflectorState<T> {
@@ -286,9 +298,12 @@ export class Reflector<T extends KubernetesObject> {
       streaming: streamingList,
     });
     const startedAt = now();
-    let initial = streamingList
-      ? new InitialEvents<T>(this.#config.pageSize ?? 500, (info) => this.#emit("listPage", info))
-      : undefined;
+    const consumer = {
+      initial: streamingList
+        ? new InitialEvents<T>(this.#config.pageSize ?? 500, (info) => this.#emit("listPage", info))
+        : undefined,
+      startedAt,
+    };
     let events = 0;
     let error: unknown;
     let stream: WatchStream<T> | undefined;
@@ -297,22 +312,21 @@ export class Reflector<T extends KubernetesObject> {
         { ...query, timeoutSeconds },
         { signal, idleTimeoutMs: this.#config.idleTimeoutMs },
       );
-      for (let r = await stream.next(); !r.done; r = await stream.next()) {
-        events++;
-        const event = r.value;
-        if (event.type === "BOOKMARK") {
-          if (this.#bookmark(event.object, initial, startedAt)) initial = undefined;
-          continue;
+      if (isBatchedWatchStream(stream)) {
+        // A batch per chunk of the body: no promise per event.
+        for (let r = await stream[nextWatchBatch](); !r.done; r = await stream[nextWatchBatch]()) {
+          for (const event of r.value) {
+            if (signal.aborted) break;
+            events++;
+            // Handlers run between events when they fall behind, as they would between chunks.
+            if (this.#onEvent(event, consumer)) await Promise.resolve();
+          }
         }
-        const obj = this.#accept(event.object);
-        if (obj === undefined) continue;
-        if (initial !== undefined) {
-          initial.add(event.type, obj);
-          continue;
+      } else {
+        for (let r = await stream.next(); !r.done; r = await stream.next()) {
+          events++;
+          this.#onEvent(r.value, consumer);
         }
-        const rv = resourceVersionOf(obj);
-        if (rv !== undefined) this.#lastResourceVersion = rv;
-        this.#sink.apply(event.type, obj, rv);
       }
     } catch (err) {
       error = err;
@@ -323,9 +337,27 @@ export class Reflector<T extends KubernetesObject> {
       error,
       events,
       durationMs: now() - startedAt,
-      initialPending: initial !== undefined,
+      initialPending: consumer.initial !== undefined,
       stopped: signal.aborted,
     };
+  }
+
+  /** Applies one watch event (a streaming list's initial ones are buffered until its end bookmark). */
+  /** True when the sink asks for a pause (see {@link ReflectorSink.apply}). */
+  #onEvent(event: WatchEvent<T>, c: { initial: InitialEvents<T> | undefined; startedAt: number }): boolean {
+    if (event.type === "BOOKMARK") {
+      if (this.#bookmark(event.object, c.initial, c.startedAt)) c.initial = undefined;
+      return false;
+    }
+    const obj = this.#accept(event.object);
+    if (obj === undefined) return false;
+    if (c.initial !== undefined) {
+      c.initial.add(event.type, obj);
+      return false;
+    }
+    const rv = resourceVersionOf(obj);
+    if (rv !== undefined) this.#lastResourceVersion = rv;
+    return this.#sink.apply(event.type, obj, rv) === true;
   }
 
   /** A bookmark: progress when watching; the end of the initial state (true) during a streaming list. */

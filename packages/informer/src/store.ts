@@ -121,24 +121,39 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
    * Adds or replaces an object; returns the previous one. Index functions run before anything
    * changes, so one that throws ({@link IndexFunctionError}) leaves the store as it was.
    */
-  upsert(obj: T): T | undefined {
-    const key = this.#keyOf(obj);
-    const values = this.#indexValuesOf(obj);
+  upsert(obj: T, key: string = this.#keyOf(obj)): T | undefined {
     const old = this.#items.get(key);
-    if (old !== undefined) this.#unindex(key, old);
+    if (this.#indexers.size > 0) this.#reindex(key, old, obj);
     this.#items.set(key, obj);
-    for (const [name, vs] of values) {
-      const index = this.#indexes.get(name) as Index;
-      for (const v of vs) addTo(index, v, key);
-    }
     return old;
+  }
+
+  /**
+   * Moves `key` from the index values of `old` to those of `obj`. Every new value is computed before
+   * any index changes (a throwing index function changes nothing); an index whose values stay the
+   * same (the common update: same namespace, same labels) is not touched.
+   */
+  #reindex(key: string, old: T | undefined, obj: T): void {
+    const values: (readonly string[])[] = [];
+    for (const [name, fn] of this.#indexers) values.push(callIndex(name, fn, obj));
+    let i = 0;
+    for (const [name, fn] of this.#indexers) {
+      const index = this.#indexes.get(name) as Index;
+      const next = values[i++] as readonly string[];
+      if (old !== undefined) {
+        const before = oldValues(fn, old, index);
+        if (sameValues(before, next)) continue;
+        removeFrom(index, before, key);
+      }
+      for (const v of next) addTo(index, v, key);
+    }
   }
 
   /** Removes the object under `key`; returns it, or undefined when there was none. */
   delete(key: string): T | undefined {
     const old = this.#items.get(key);
     if (old === undefined) return undefined;
-    this.#unindex(key, old);
+    if (this.#indexers.size > 0) this.#unindex(key, old);
     this.#items.delete(key);
     return old;
   }
@@ -153,17 +168,18 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
    */
   replace(items: readonly T[], onIndexError: (err: IndexFunctionError) => void = rethrow): ReplaceDiff<T> {
     const diff: ReplaceDiff<T> = { added: [], updated: [], deleted: [], unchanged: 0 };
-    const seen = new Set<string>();
+    // Into an empty store (the initial list) nothing can be missing: no key set is needed.
+    const seen = this.#items.size === 0 ? undefined : new Set<string>();
     for (const obj of items) {
       const key = this.#keyOf(obj);
-      seen.add(key);
+      seen?.add(key);
       const old = this.#items.get(key);
       if (old !== undefined && sameVersion(old, obj)) {
         (diff as { unchanged: number }).unchanged++;
         continue;
       }
       try {
-        this.upsert(obj);
+        this.upsert(obj, key);
       } catch (err) {
         if (!(err instanceof IndexFunctionError)) throw err;
         onIndexError(err);
@@ -175,7 +191,9 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
         diff.added.push(obj);
       } else diff.updated.push({ oldObj: old, newObj: obj });
     }
-    for (const [key, obj] of [...this.#items]) {
+    if (seen === undefined) return diff;
+    // Deleting the entry being visited is safe while iterating a Map.
+    for (const [key, obj] of this.#items) {
       if (seen.has(key)) continue;
       this.delete(key);
       diff.deleted.push(new DeletedFinalStateUnknown(key, obj));
@@ -190,27 +208,36 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
     return index;
   }
 
-  #indexValuesOf(obj: T): [string, readonly string[]][] {
-    return [...this.#indexers].map(([name, fn]) => [name, callIndex(name, fn, obj)]);
-  }
-
   #unindex(key: string, obj: T): void {
     for (const [name, fn] of this.#indexers) {
       const index = this.#indexes.get(name) as Index;
-      let values: readonly string[];
-      try {
-        values = fn(obj);
-      } catch {
-        // The values of the stored state could be computed when it went in; scan as a fallback.
-        values = [...index.keys()];
-      }
-      for (const v of values) {
-        const keys = index.get(v);
-        if (keys === undefined) continue;
-        keys.delete(key);
-        if (keys.size === 0) index.delete(v);
-      }
+      removeFrom(index, oldValues(fn, obj, index), key);
     }
+  }
+}
+
+/** The values a stored object was indexed under. */
+function oldValues<T>(fn: IndexFunc<T>, obj: T, index: Index): readonly string[] {
+  try {
+    return fn(obj);
+  } catch {
+    // The values of the stored state could be computed when it went in; scan as a fallback.
+    return [...index.keys()];
+  }
+}
+
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function removeFrom(index: Index, values: readonly string[], key: string): void {
+  for (const v of values) {
+    const keys = index.get(v);
+    if (keys === undefined) continue;
+    keys.delete(key);
+    if (keys.size === 0) index.delete(v);
   }
 }
 

@@ -22,6 +22,7 @@ export {
 } from "./http/request.js";
 export { DEFAULT_RETRY_OPTIONS, isRetryable, resolveRetryOptions, retryDelayMs } from "./http/retry.js";
 export { defaultUserAgent } from "./http/user-agent.js";
+export { type BatchedWatchStream, isBatchedWatchStream, nextWatchBatch } from "./http/watch-stream.js";
 export { DEFAULT_SERVICE_ACCOUNT_DIR } from "./in-cluster.js";
 export { type Framer, LengthPrefixedFramer, LineFramer } from "./watch/framers.js";
 export { decodeJsonWatchFrame } from "./watch/json-frame.js";

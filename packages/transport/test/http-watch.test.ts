@@ -9,6 +9,7 @@ import {
   UnsupportedWatchContentTypeError,
   type WatchEvent,
 } from "../src/index.js";
+import { isBatchedWatchStream, nextWatchBatch } from "../src/internal.js";
 import { useHarness } from "./helpers/harness.js";
 import { rejection } from "./helpers/rejection.js";
 import { sendJson, statusBody } from "./helpers/test-server.js";
@@ -48,6 +49,23 @@ describe("watch over HTTP", () => {
     expect(seen[2]?.object).toEqual(cm("a", 3));
     await s.socketClosed(0); // resolves only when the server sees the connection close
     expect(s.requests[0]?.url).toBe("/api/v1/namespaces/default/configmaps?watch=true");
+  });
+
+  it("overlapping next() calls and batched reads get every event once, in order", async () => {
+    const s = await harness.serve((_seen, _req, res) => {
+      startStream(res);
+      res.write(line("ADDED", cm("a", 1)) + line("MODIFIED", cm("a", 2)));
+      res.write(line("MODIFIED", cm("a", 3)) + line("DELETED", cm("a", 4)));
+      res.end();
+    });
+    const watch = harness.transport(s.url).watch(pods);
+    const [first, second] = await Promise.all([watch.next(), watch.next()]);
+    const rest: WatchEvent[] = [];
+    if (!isBatchedWatchStream(watch)) throw new Error("the HTTP watch stream reads in batches");
+    for (let r = await watch[nextWatchBatch](); !r.done; r = await watch[nextWatchBatch]())
+      rest.push(...r.value);
+    const rvs = [first.value, second.value, ...rest].map((e) => e?.object.metadata?.resourceVersion);
+    expect(rvs).toEqual(["1", "2", "3", "4"]);
   });
 
   it("close() ends a watch that is waiting for bytes, without an error", async () => {

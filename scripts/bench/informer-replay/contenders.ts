@@ -1,0 +1,216 @@
+/**
+ * The contenders, each run in its own child process: an initial sync of the replayed collection,
+ * then the replayed watch stream delivered into a handler. Every contender times the same span:
+ * sync from its first request to "synced" (raw: the Map filled; kubesdk: waitForSync(), which also
+ * waits for the handler to have received every add; client-node: start() resolving), and the watch
+ * from synced to the handler having received the last event.
+ */
+import { gc } from "../stats.js";
+import { LIST_PATH, NAMESPACE } from "./fixtures.js";
+
+export const CONTENDERS = [
+  "raw",
+  "kubesdk",
+  "kubesdk-unpaged",
+  "kubesdk-stream",
+  "kubesdk-protobuf",
+  "client-node",
+] as const;
+export type Contender = (typeof CONTENDERS)[number];
+
+export interface RunResult {
+  readonly contender: Contender;
+  readonly objects: number;
+  readonly syncMs: number;
+  /** User + system CPU time of the sync, in ms. */
+  readonly syncCpuMs: number;
+  readonly baselineRssKiB: number;
+  readonly syncPeakRssKiB: number;
+  readonly events: number;
+  readonly watchMs: number;
+  /** User + system CPU time during the watch phase, in microseconds. */
+  readonly watchCpuUs: number;
+}
+
+export interface RunInput {
+  readonly url: string;
+  readonly kubeconfigPath: string;
+  readonly objects: number;
+  readonly events: number;
+}
+
+interface Timed {
+  readonly objects: number;
+  readonly syncMs: number;
+  readonly syncCpuMs: number;
+  readonly syncPeakRssKiB: number;
+  readonly watchMs: number;
+  readonly watchCpuUs: number;
+  readonly events: number;
+}
+
+const maxRssKiB = () => process.resourceUsage().maxRSS;
+const cpuUs = () => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+
+/** Tells the replay server to hold (arm) or send (go) the watch events. */
+async function gate(input: RunInput, what: "arm" | "go"): Promise<void> {
+  const res = await fetch(`${input.url}/${what}`, { method: "POST" });
+  await res.arrayBuffer();
+}
+
+/** Resolves once `count()` reaches `target` (checked on every handler call via `poke`). */
+function counter(target: number): { hit: () => void; done: Promise<void>; readonly n: number } {
+  let n = 0;
+  let resolve: () => void = () => {};
+  const done = new Promise<void>((r) => {
+    resolve = r;
+  });
+  if (target === 0) resolve();
+  return {
+    hit: () => {
+      if (++n === target) resolve();
+    },
+    done,
+    get n() {
+      return n;
+    },
+  };
+}
+
+async function runRaw(input: RunInput): Promise<Timed> {
+  const { Agent, request } = await import("undici");
+  const agent = new Agent();
+  const t0 = performance.now();
+  const s0 = cpuUs();
+  const res = await request(input.url + LIST_PATH, {
+    headers: { accept: "application/json" },
+    dispatcher: agent,
+  });
+  const list = JSON.parse(await res.body.text()) as {
+    items: { metadata: { namespace: string; name: string } }[];
+  };
+  const byKey = new Map<string, unknown>();
+  for (const o of list.items) byKey.set(`${o.metadata.namespace}/${o.metadata.name}`, o);
+  const syncMs = performance.now() - t0;
+  const syncCpuMs = (cpuUs() - s0) / 1000;
+  const syncPeakRssKiB = maxRssKiB();
+  const seen = counter(input.events);
+  const handler = (_old: unknown, _new: unknown) => seen.hit();
+  const w0 = performance.now();
+  const c0 = cpuUs();
+  await gate(input, "arm");
+  const watch = await request(`${input.url}${LIST_PATH}?watch=true`, {
+    headers: { accept: "application/json" },
+    dispatcher: agent,
+  });
+  await gate(input, "go");
+  let rest: Buffer | undefined;
+  for await (const chunk of (input.events === 0 ? [] : watch.body) as AsyncIterable<Buffer>) {
+    const buf = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
+    let start = 0;
+    for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
+      const e = JSON.parse(buf.toString("utf8", start, nl)) as {
+        object: { metadata: { namespace: string; name: string } };
+      };
+      const key = `${e.object.metadata.namespace}/${e.object.metadata.name}`;
+      const old = byKey.get(key);
+      byKey.set(key, e.object);
+      handler(old, e.object);
+      start = nl + 1;
+    }
+    rest = start < buf.length ? buf.subarray(start) : undefined;
+    if (seen.n >= input.events) break;
+  }
+  await seen.done;
+  const watchMs = performance.now() - w0;
+  const watchCpuUs = cpuUs() - c0;
+  await agent.destroy();
+  return { objects: byKey.size, syncMs, syncCpuMs, syncPeakRssKiB, watchMs, watchCpuUs, events: seen.n };
+}
+
+async function runKubesdk(input: RunInput, which: Contender): Promise<Timed> {
+  const { Informer } = await import("@kubesdk/informer");
+  const { createClient } = await import("@kubesdk/client");
+  const { loadClusterConnection } = await import("@kubesdk/transport");
+  const kube = createClient(await loadClusterConnection({ path: input.kubeconfigPath, inCluster: false }), {
+    protobuf: which === "kubesdk-protobuf",
+  });
+  const informer = new Informer(kube.resource("v1", "ConfigMap"), {
+    namespace: NAMESPACE,
+    ...(which === "kubesdk-unpaged" ? { pageSize: 0 } : {}),
+    ...(which === "kubesdk-stream" ? { initialList: "stream" as const } : {}),
+  });
+  const seen = counter(input.events);
+  informer.addEventHandler({ update: () => seen.hit() });
+  await gate(input, "arm");
+  const t0 = performance.now();
+  const s0 = cpuUs();
+  informer.start();
+  await informer.waitForSync();
+  const syncMs = performance.now() - t0;
+  const syncCpuMs = (cpuUs() - s0) / 1000;
+  const syncPeakRssKiB = maxRssKiB();
+  const w0 = performance.now();
+  const c0 = cpuUs();
+  await gate(input, "go");
+  await seen.done;
+  const watchMs = performance.now() - w0;
+  const watchCpuUs = cpuUs() - c0;
+  const objects = informer.store.size;
+  await informer.stop();
+  await kube.transport.close();
+  return { objects, syncMs, syncCpuMs, syncPeakRssKiB, watchMs, watchCpuUs, events: seen.n };
+}
+
+async function runClientNode(input: RunInput): Promise<Timed> {
+  const k8s = await import("@kubernetes/client-node");
+  const kc = new k8s.KubeConfig();
+  kc.loadFromFile(input.kubeconfigPath);
+  const core = kc.makeApiClient(k8s.CoreV1Api);
+  const informer = k8s.makeInformer(kc, LIST_PATH, () =>
+    core.listNamespacedConfigMap({ namespace: NAMESPACE }),
+  );
+  const seen = counter(input.events);
+  informer.on("update", () => seen.hit());
+  informer.on("error", () => {});
+  await gate(input, "arm");
+  const t0 = performance.now();
+  const s0 = cpuUs();
+  await informer.start();
+  const syncMs = performance.now() - t0;
+  const syncCpuMs = (cpuUs() - s0) / 1000;
+  const syncPeakRssKiB = maxRssKiB();
+  const w0 = performance.now();
+  const c0 = cpuUs();
+  await gate(input, "go");
+  await seen.done;
+  const watchMs = performance.now() - w0;
+  const watchCpuUs = cpuUs() - c0;
+  const objects = informer.list().length;
+  await informer.stop();
+  return { objects, syncMs, syncCpuMs, syncPeakRssKiB, watchMs, watchCpuUs, events: seen.n };
+}
+
+/** Loads a contender's modules before the baseline, so the baseline includes the code. */
+async function preload(which: Contender): Promise<void> {
+  if (which === "raw") await import("undici");
+  else if (which === "client-node") await import("@kubernetes/client-node");
+  else
+    await Promise.all([import("@kubesdk/informer"), import("@kubesdk/client"), import("@kubesdk/transport")]);
+}
+
+export async function runContender(which: Contender, input: RunInput): Promise<RunResult> {
+  await preload(which);
+  gc();
+  const baselineRssKiB = maxRssKiB();
+  const timed =
+    which === "raw"
+      ? await runRaw(input)
+      : which === "client-node"
+        ? await runClientNode(input)
+        : await runKubesdk(input, which);
+  return { contender: which, baselineRssKiB, ...timed };
+}

@@ -1,0 +1,223 @@
+/**
+ * Client-side informer benchmark against a static replay server (see replay-server.ts): the server
+ * runs in its own process and only replays bytes encoded before the first request, so the numbers
+ * are the clients' own. Contenders (contenders.ts), each in a fresh child process per round,
+ * interleaved so drift hits them alike:
+ *   raw               one undici request + JSON.parse + a Map; the watch split on newlines by hand
+ *   kubesdk           Informer, defaults (JSON, LIST pages of 500, then a watch)
+ *   kubesdk-unpaged   pageSize 0 (one LIST)
+ *   kubesdk-stream    initialList "stream" (a streaming list: ADDED events, then a bookmark)
+ *   kubesdk-protobuf  protobuf lists and watch, paged
+ *   client-node       @kubernetes/client-node makeInformer (one LIST, then a watch)
+ * Reported: sync time, peak RSS at synced (getrusage maxRSS), watch events/s into a handler and CPU
+ * time per event (user + system of the whole process during the watch phase); medians of the rounds
+ * and the spread (max-min over median) of each, ratios against raw and client-node.
+ *
+ * Flags: --objects=N (default 20000) --events=N (default 100000) --rounds=N (default 3)
+ *        --only=a,b (contenders) --cpu-prof=<contender> (writes a .cpuprofile per run to .cache/prof)
+ *        --baseline=DIR: also runs the kubesdk contenders of another checkout of this repository
+ *        (with its dependencies linked and this benchmark copied in), as "base:<contender>", in
+ *        the same rounds: before/after numbers from one run.
+ * The full-size run of the issue: --objects=50000 --events=200000
+ */
+import { fork } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { percentile } from "../stats.js";
+import { CONTENDERS, type Contender, type RunInput, type RunResult, runContender } from "./contenders.js";
+import { buildFixtures } from "./fixtures.js";
+import { startReplayServer } from "./replay-server.js";
+
+const self = fileURLToPath(import.meta.url);
+
+function flag(name: string, fallback: string): string {
+  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return arg === undefined ? fallback : arg.slice(name.length + 3);
+}
+
+async function serve(objects: number, events: number): Promise<void> {
+  const t0 = performance.now();
+  const fixtures = buildFixtures({ objects, events });
+  const { url } = await startReplayServer(fixtures);
+  const dir = mkdtempSync(join(tmpdir(), "kubesdk-replay-"));
+  const kubeconfigPath = join(dir, "kubeconfig");
+  writeFileSync(
+    kubeconfigPath,
+    [
+      "apiVersion: v1",
+      "kind: Config",
+      "current-context: replay",
+      `clusters: [{name: replay, cluster: {server: '${url}', insecure-skip-tls-verify: true}}]`,
+      "users: [{name: replay, user: {token: replay}}]",
+      "contexts: [{name: replay, context: {cluster: replay, user: replay, namespace: bench}}]",
+      "",
+    ].join("\n"),
+  );
+  const mb = (b: number) => (b / 1024 / 1024).toFixed(0);
+  process.send?.({
+    url,
+    kubeconfigPath,
+    note: `fixtures: list ${mb(fixtures.fullList.json.length)} MB JSON / ${mb(fixtures.fullList.protobuf.length)} MB protobuf, watch ${mb(fixtures.watch.json.length)} MB JSON / ${mb(fixtures.watch.protobuf.length)} MB protobuf, encoded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  });
+}
+
+function child<T>(
+  args: string[],
+  execArgv: string[],
+  script = self,
+): Promise<{ value: T; kill: () => void }> {
+  const proc = fork(script, args, { stdio: "inherit", execArgv: [...process.execArgv, ...execArgv] });
+  return new Promise((resolvePromise, reject) => {
+    proc.once("message", (m) => resolvePromise({ value: m as T, kill: () => proc.kill() }));
+    proc.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}`)));
+  });
+}
+
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+const spread = (xs: number[]) => (xs.length < 2 ? 0 : (Math.max(...xs) - Math.min(...xs)) / median(xs));
+
+interface Summary {
+  objects: number;
+  syncMs: number;
+  syncSpread: number;
+  syncCpuMs: number;
+  peakMiB: number;
+  eventsPerSec: number;
+  rateSpread: number;
+  cpuUsPerEvent: number;
+}
+
+function summarize(rs: RunResult[]): Summary {
+  const rates = rs.map((r) => (r.events / r.watchMs) * 1000);
+  return {
+    objects: rs[0]?.objects ?? 0,
+    syncMs: median(rs.map((r) => r.syncMs)),
+    syncSpread: spread(rs.map((r) => r.syncMs)),
+    syncCpuMs: median(rs.map((r) => r.syncCpuMs)),
+    peakMiB: median(rs.map((r) => r.syncPeakRssKiB)) / 1024,
+    eventsPerSec: median(rates),
+    rateSpread: spread(rates),
+    cpuUsPerEvent: median(rs.map((r) => r.watchCpuUs / Math.max(1, r.events))),
+  };
+}
+
+function printTable(results: Map<string, RunResult[]>, rounds: number, input: RunInput): void {
+  const s = new Map([...results].map(([c, rs]) => [c, summarize(rs)]));
+  const raw = s.get("raw");
+  const node = s.get("client-node");
+  const ratio = (a: number, b: number | undefined) => (b === undefined ? "-" : (a / b).toFixed(2));
+  console.log(
+    `\nReplay: ${input.objects} ConfigMaps (~1 KiB), ${input.events} MODIFIED events; median of ${rounds} rounds, a fresh process per run; ± = (max-min)/median\n`,
+  );
+  const cols: [string, number][] = [
+    ["contender", 18],
+    ["objects", 8],
+    ["sync ms", 9],
+    ["±", 5],
+    ["×raw", 6],
+    ["×c-n", 6],
+    ["CPU ms", 8],
+    ["×raw", 6],
+    ["peak RSS", 10],
+    ["×c-n", 6],
+    ["events/s", 10],
+    ["±", 5],
+    ["×raw", 6],
+    ["×c-n", 6],
+    ["µs CPU/ev", 10],
+  ];
+  console.log(cols.map(([h, w], i) => (i === 0 ? h.padEnd(w) : h.padStart(w))).join(""));
+  for (const [c, v] of s) {
+    const cells = [
+      c,
+      String(v.objects),
+      v.syncMs.toFixed(0),
+      `${(v.syncSpread * 100).toFixed(0)}%`,
+      ratio(v.syncMs, raw?.syncMs),
+      ratio(v.syncMs, node?.syncMs),
+      v.syncCpuMs.toFixed(0),
+      ratio(v.syncCpuMs, raw?.syncCpuMs),
+      `${v.peakMiB.toFixed(0)} MiB`,
+      ratio(v.peakMiB, node?.peakMiB),
+      v.eventsPerSec.toFixed(0),
+      `${(v.rateSpread * 100).toFixed(0)}%`,
+      ratio(v.eventsPerSec, raw?.eventsPerSec),
+      ratio(v.eventsPerSec, node?.eventsPerSec),
+      v.cpuUsPerEvent.toFixed(2),
+    ];
+    console.log(
+      cells.map((x, i) => (i === 0 ? x.padEnd(cols[i]?.[1] ?? 0) : x.padStart(cols[i]?.[1] ?? 0))).join(""),
+    );
+  }
+  const k = s.get("kubesdk");
+  if (k !== undefined && raw !== undefined && node !== undefined) {
+    console.log(`\ngoal: kubesdk (paged) sync ≤ 1.15× raw → ${(k.syncMs / raw.syncMs).toFixed(2)}×`);
+    console.log(`goal: kubesdk peak RSS ≤ 0.6× client-node → ${(k.peakMiB / node.peakMiB).toFixed(2)}×`);
+    console.log(
+      `goal: kubesdk watch ≥ 0.9× raw events/s → ${(k.eventsPerSec / raw.eventsPerSec).toFixed(2)}×`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const objects = Number(flag("objects", "20000"));
+  const events = Number(flag("events", "100000"));
+  const rounds = Number(flag("rounds", "3"));
+  const only = flag("only", CONTENDERS.join(",")).split(",") as Contender[];
+  const profiled = flag("cpu-prof", "");
+  const server = await child<{ url: string; kubeconfigPath: string; note: string }>(
+    ["--serve", `--objects=${objects}`, `--events=${events}`],
+    [],
+  );
+  console.log(server.value.note);
+  const input: RunInput = {
+    url: server.value.url,
+    kubeconfigPath: server.value.kubeconfigPath,
+    objects,
+    events,
+  };
+  const profDir = resolve(".cache/prof");
+  if (profiled !== "") mkdirSync(profDir, { recursive: true });
+  const baseline = flag("baseline", "");
+  const baseScript = join(resolve(baseline), "scripts/bench/informer-replay/main.ts");
+  const runs = [
+    ...only,
+    ...(baseline === "" ? [] : only.filter((c) => c.startsWith("kubesdk")).map((c) => `base:${c}`)),
+  ];
+  const results = new Map<string, RunResult[]>(runs.map((c) => [c, []]));
+  try {
+    for (let round = 0; round < rounds; round++)
+      for (const c of runs) {
+        const execArgv = c === profiled ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [];
+        const base = c.startsWith("base:");
+        const run = await child<RunResult>(
+          [`--contender=${base ? c.slice(5) : c}`, JSON.stringify(input)],
+          execArgv,
+          base ? baseScript : self,
+        );
+        results.get(c)?.push(run.value);
+        process.stdout.write(
+          `${c} ${run.value.syncMs.toFixed(0)} ms / ${((run.value.events / run.value.watchMs) * 1000).toFixed(0)} ev/s; `,
+        );
+      }
+    printTable(results, rounds, input);
+  } finally {
+    server.kill();
+  }
+}
+
+const role = process.argv[2] ?? "";
+if (role === "--serve") await serve(Number(flag("objects", "0")), Number(flag("events", "0")));
+else if (role.startsWith("--contender=")) {
+  const result = await runContender(
+    role.slice("--contender=".length) as Contender,
+    JSON.parse(process.argv[3] as string),
+  );
+  process.send?.(result, () => process.exit(0));
+} else await main();
