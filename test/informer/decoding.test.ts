@@ -8,6 +8,7 @@ import { Informer } from "@kubesdk/informer";
 import type { KubernetesObject } from "@kubesdk/models";
 import type { HttpTransport } from "@kubesdk/transport";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prng } from "../support/prng.js";
 import { targetKind } from "../support/target.js";
 import {
   configMapsPath,
@@ -19,7 +20,6 @@ import {
   storeState,
   until,
 } from "./support/harness.js";
-import { prng } from "./support/prng.js";
 import { seedConfigMaps, updateConfigMapInStore } from "./support/reference.js";
 import { useInformerSuite } from "./support/suite.js";
 import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.js";

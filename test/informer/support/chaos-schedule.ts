@@ -11,10 +11,11 @@
 import type { Informer } from "@kubesdk/informer";
 import type { KubernetesObject } from "@kubesdk/models";
 import type { RunningServer } from "@kubesdk/server";
+import { injectRandomFault } from "../../support/fault-step.js";
+import { prng } from "../../support/prng.js";
 import type { TestTarget } from "../../support/target.js";
 import { EventAudit, type Seen, serverObjects } from "./event-audit.js";
 import { storeState, untilState } from "./harness.js";
-import { prng } from "./prng.js";
 import { deleteConfigMapInStore, seedConfigMaps, updateConfigMapInStore } from "./reference.js";
 import type { SuiteInformerOptions } from "./suite.js";
 
@@ -37,27 +38,6 @@ export interface ScheduleOutcome {
   /** Empty when the store, the handlers and the server agree. */
   readonly problems: string[];
 }
-
-const FAULTS = [
-  "drop",
-  "reset",
-  "compact",
-  "fail",
-  "latency",
-  "tear",
-  "malformed",
-  "restart",
-  "pause",
-  "stall",
-] as const;
-const FAILURES = [
-  { status: 429, retryAfterSeconds: 0 },
-  { status: 500 },
-  { status: 503 },
-  { status: 504 },
-  { status: 504, tooLargeResourceVersion: true },
-  { reset: true },
-] as const;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -131,49 +111,15 @@ export async function runSchedule(
         const n = 1 + Math.floor(random() * 5);
         for (let i = 0; i < n; i++) write(String(step));
       } else {
-        switch (pick(FAULTS)) {
-          case "drop":
-            faults.dropWatches(match, "end");
-            break;
-          case "reset":
-            faults.dropWatches(match, "reset");
-            break;
-          case "compact":
-            faults.compact();
-            break;
-          case "fail":
-            faults.failNext(1 + Math.floor(random() * 3), pick(FAILURES), {
-              ...match,
-              verb: pick(["list", "watch"]),
-            });
-            break;
-          case "latency":
-            faults.addLatency(Math.floor(random() * 40), match);
-            break;
-          case "tear":
-            faults.breakMidEvent(match);
+        await injectRandomFault({
+          server: env.server,
+          match,
+          random,
+          write: () => {
             create();
-            break;
-          case "malformed":
-            faults.malformedEvent(match);
-            create();
-            break;
-          case "restart":
-            faults.restart();
-            break;
-          case "pause":
-            faults.pauseDelivery();
-            create();
-            write(`paused-${step}`);
-            await sleep(random() * 30);
-            faults.resumeDelivery();
-            break;
-          case "stall":
-            faults.stallWatches(match);
-            await sleep(random() * 30);
-            faults.unstall();
-            break;
-        }
+            write(`fault-${step}`);
+          },
+        });
       }
       await sleep(random() * shape.maxGapMs);
     }
