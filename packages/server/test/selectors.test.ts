@@ -6,32 +6,48 @@ const matches = (selector: string, labels: Record<string, string> | undefined) =
   matchesLabels(parseLabelSelector(selector), labels);
 
 describe("label selectors", () => {
-  it("parses every operator of the grammar", () => {
-    expect(parseLabelSelector("a=b,c==d,e!=f")).toEqual([
-      { key: "a", op: "=", value: "b" },
-      { key: "c", op: "=", value: "d" },
-      { key: "e", op: "!=", value: "f" },
-    ]);
-    expect(parseLabelSelector("env in (prod, dev),tier notin (x)")).toEqual([
-      { key: "env", op: "in", values: ["prod", "dev"] },
-      { key: "tier", op: "notin", values: ["x"] },
-    ]);
-    expect(parseLabelSelector("a,!b")).toEqual([
-      { key: "a", op: "exists" },
-      { key: "b", op: "!" },
-    ]);
-    expect(parseLabelSelector("n>1,m<5")).toEqual([
-      { key: "n", op: ">", value: 1 },
-      { key: "m", op: "<", value: 5 },
-    ]);
-    expect(parseLabelSelector("   ")).toEqual([]);
-  });
-
-  it("accepts prefixed keys and empty values", () => {
-    expect(parseLabelSelector("app.kubernetes.io/name=web,x=")).toEqual([
-      { key: "app.kubernetes.io/name", op: "=", value: "web" },
-      { key: "x", op: "=", value: "" },
-    ]);
+  // selector -> parsed requirements
+  it.each<[string, unknown[]]>([
+    [
+      "a=b,c==d,e!=f",
+      [
+        { key: "a", op: "=", value: "b" },
+        { key: "c", op: "=", value: "d" },
+        { key: "e", op: "!=", value: "f" },
+      ],
+    ],
+    [
+      "env in (prod, dev),tier notin (x)",
+      [
+        { key: "env", op: "in", values: ["prod", "dev"] },
+        { key: "tier", op: "notin", values: ["x"] },
+      ],
+    ],
+    [
+      "a,!b",
+      [
+        { key: "a", op: "exists" },
+        { key: "b", op: "!" },
+      ],
+    ],
+    [
+      "n>1,m<5",
+      [
+        { key: "n", op: ">", value: 1 },
+        { key: "m", op: "<", value: 5 },
+      ],
+    ],
+    ["   ", []],
+    // prefixed keys and empty values
+    [
+      "app.kubernetes.io/name=web,x=",
+      [
+        { key: "app.kubernetes.io/name", op: "=", value: "web" },
+        { key: "x", op: "=", value: "" },
+      ],
+    ],
+  ])("parses %j", (selector, requirements) => {
+    expect(parseLabelSelector(selector)).toEqual(requirements);
   });
 
   it("rejects malformed selectors with SelectorParseError", () => {
@@ -63,16 +79,19 @@ describe("label selectors", () => {
 });
 
 describe("field selectors", () => {
-  it("parses =, == and != with escapes", () => {
-    expect(parseFieldSelector("metadata.name=a,status.phase==Running,spec.nodeName!=")).toEqual([
-      { field: "metadata.name", op: "=", value: "a" },
-      { field: "status.phase", op: "=", value: "Running" },
-      { field: "spec.nodeName", op: "!=", value: "" },
-    ]);
-    expect(parseFieldSelector("metadata.name=a\\,b\\=c")).toEqual([
-      { field: "metadata.name", op: "=", value: "a,b=c" },
-    ]);
-    expect(parseFieldSelector("")).toEqual([]);
+  it.each<[string, unknown[]]>([
+    [
+      "metadata.name=a,status.phase==Running,spec.nodeName!=",
+      [
+        { field: "metadata.name", op: "=", value: "a" },
+        { field: "status.phase", op: "=", value: "Running" },
+        { field: "spec.nodeName", op: "!=", value: "" },
+      ],
+    ],
+    ["metadata.name=a\\,b\\=c", [{ field: "metadata.name", op: "=", value: "a,b=c" }]],
+    ["", []],
+  ])("parses %j (=, == and != with escapes)", (selector, requirements) => {
+    expect(parseFieldSelector(selector)).toEqual(requirements);
   });
 
   it("rejects a requirement without an operator", () => {
