@@ -5,51 +5,74 @@ import { matchesLabels, parseLabelSelector, SelectorParseError } from "../src/ap
 const matches = (selector: string, labels: Record<string, string> | undefined) =>
   matchesLabels(parseLabelSelector(selector), labels);
 
-describe("label selectors", () => {
-  // selector -> parsed requirements
-  it.each<[string, unknown[]]>([
-    [
-      "a=b,c==d,e!=f",
-      [
-        { key: "a", op: "=", value: "b" },
-        { key: "c", op: "=", value: "d" },
-        { key: "e", op: "!=", value: "f" },
-      ],
-    ],
-    [
-      "env in (prod, dev),tier notin (x)",
-      [
-        { key: "env", op: "in", values: ["prod", "dev"] },
-        { key: "tier", op: "notin", values: ["x"] },
-      ],
-    ],
-    [
-      "a,!b",
-      [
-        { key: "a", op: "exists" },
-        { key: "b", op: "!" },
-      ],
-    ],
-    [
-      "n>1,m<5",
-      [
-        { key: "n", op: ">", value: 1 },
-        { key: "m", op: "<", value: 5 },
-      ],
-    ],
-    ["   ", []],
-    // prefixed keys and empty values
-    [
-      "app.kubernetes.io/name=web,x=",
-      [
-        { key: "app.kubernetes.io/name", op: "=", value: "web" },
-        { key: "x", op: "=", value: "" },
-      ],
-    ],
-  ])("parses %j", (selector, requirements) => {
-    expect(parseLabelSelector(selector)).toEqual(requirements);
-  });
+const PARSERS = { label: parseLabelSelector, field: parseFieldSelector };
 
+// grammar, selector -> parsed requirements
+const PARSES: [keyof typeof PARSERS, string, unknown[]][] = [
+  [
+    "label",
+    "a=b,c==d,e!=f",
+    [
+      { key: "a", op: "=", value: "b" },
+      { key: "c", op: "=", value: "d" },
+      { key: "e", op: "!=", value: "f" },
+    ],
+  ],
+  [
+    "label",
+    "env in (prod, dev),tier notin (x)",
+    [
+      { key: "env", op: "in", values: ["prod", "dev"] },
+      { key: "tier", op: "notin", values: ["x"] },
+    ],
+  ],
+  [
+    "label",
+    "a,!b",
+    [
+      { key: "a", op: "exists" },
+      { key: "b", op: "!" },
+    ],
+  ],
+  [
+    "label",
+    "n>1,m<5",
+    [
+      { key: "n", op: ">", value: 1 },
+      { key: "m", op: "<", value: 5 },
+    ],
+  ],
+  ["label", "   ", []],
+  // prefixed keys and empty values
+  [
+    "label",
+    "app.kubernetes.io/name=web,x=",
+    [
+      { key: "app.kubernetes.io/name", op: "=", value: "web" },
+      { key: "x", op: "=", value: "" },
+    ],
+  ],
+  // field selectors: =, == and != with escapes
+  [
+    "field",
+    "metadata.name=a,status.phase==Running,spec.nodeName!=",
+    [
+      { field: "metadata.name", op: "=", value: "a" },
+      { field: "status.phase", op: "=", value: "Running" },
+      { field: "spec.nodeName", op: "!=", value: "" },
+    ],
+  ],
+  ["field", "metadata.name=a\\,b\\=c", [{ field: "metadata.name", op: "=", value: "a,b=c" }]],
+  ["field", "", []],
+];
+
+describe("selector parsing", () => {
+  it.each(PARSES)("%s selector %j", (grammar, selector, requirements) => {
+    expect(PARSERS[grammar](selector)).toEqual(requirements);
+  });
+});
+
+describe("label selectors", () => {
   it("rejects malformed selectors with SelectorParseError", () => {
     for (const bad of ["a=b=c", "-a=b", "a in (x", "Upper.Prefix/a=b", `a=${"v".repeat(64)}`, "a>x"])
       expect(() => parseLabelSelector(bad), bad).toThrow(SelectorParseError);
@@ -79,21 +102,6 @@ describe("label selectors", () => {
 });
 
 describe("field selectors", () => {
-  it.each<[string, unknown[]]>([
-    [
-      "metadata.name=a,status.phase==Running,spec.nodeName!=",
-      [
-        { field: "metadata.name", op: "=", value: "a" },
-        { field: "status.phase", op: "=", value: "Running" },
-        { field: "spec.nodeName", op: "!=", value: "" },
-      ],
-    ],
-    ["metadata.name=a\\,b\\=c", [{ field: "metadata.name", op: "=", value: "a,b=c" }]],
-    ["", []],
-  ])("parses %j (=, == and != with escapes)", (selector, requirements) => {
-    expect(parseFieldSelector(selector)).toEqual(requirements);
-  });
-
   it("rejects a requirement without an operator", () => {
     expect(() => parseFieldSelector("metadata.name")).toThrow(SelectorParseError);
   });
