@@ -1,4 +1,4 @@
-import { KubesdkError } from "@kubesdk/models";
+import { CodedError } from "@kubesdk/models";
 
 /** Codes of {@link ClientError}. */
 export type ClientErrorCode =
@@ -24,11 +24,4 @@ export type ClientErrorCode =
   | "UNEXPECTED_RESPONSE";
 
 /** Bad input or an unusable answer, detected by the client itself (API failures are transport's `ApiError`). */
-export class ClientError extends KubesdkError {
-  readonly code: ClientErrorCode;
-
-  constructor(code: ClientErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-  }
-}
+export class ClientError extends CodedError<ClientErrorCode> {}

@@ -76,14 +76,18 @@ describe("paths", () => {
 
 describe("query parameters", () => {
   it("carries every list option, with selectors in either form", () => {
-    const request = configMaps.list({
-      labelSelector: { app: "web", tier: "front" },
-      fieldSelector: "metadata.name!=x",
+    // Options other than the selectors go into the query as they are.
+    const passed = {
       limit: 10,
       continue: "tok",
       resourceVersion: "5",
       resourceVersionMatch: "NotOlderThan",
       timeoutSeconds: 30,
+    } as const;
+    const request = configMaps.list({
+      labelSelector: { app: "web", tier: "front" },
+      fieldSelector: "metadata.name!=x",
+      ...passed,
     });
     expect(request).toEqual({
       method: "GET",
@@ -91,11 +95,7 @@ describe("query parameters", () => {
       query: {
         labelSelector: "app=web,tier=front",
         fieldSelector: "metadata.name!=x",
-        limit: 10,
-        continue: "tok",
-        resourceVersion: "5",
-        resourceVersionMatch: "NotOlderThan",
-        timeoutSeconds: 30,
+        ...passed,
       },
       accept: "application/json",
     });

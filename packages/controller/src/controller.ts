@@ -25,7 +25,7 @@ import {
   informerFor,
   sharedFactory,
 } from "./informer-source.js";
-import type { ControllerMetrics } from "./metrics-api.js";
+import type { ControllerMetrics, ReconcileResult } from "./metrics-api.js";
 import type { Predicate } from "./predicates.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import {
@@ -41,6 +41,13 @@ import { type EventSource, type KeyMapper, ownerKeys, ownKey, type Wiring, wire 
 import { WorkQueue } from "./work-queue.js";
 
 /** An owned resource: its objects map to the primary named by their controller owner reference. */
+/** The metrics result of a reconcile that did not throw, by the action it returned. */
+const RESULT_OF: Record<ReconcileAction["type"], ReconcileResult> = {
+  done: "success",
+  requeueAfter: "requeue_after",
+  requeueRateLimited: "requeue",
+};
+
 export interface OwnsDeclaration<O extends KubernetesObject = KubernetesObject> {
   readonly resource: AnyResourceClient<O>;
   readonly predicates?: readonly Predicate<O>[];
@@ -293,13 +300,7 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
       this.#logger.error("reconcile failed", { controller: this.name, key, error: String(err) });
       action = this.#o.errorPolicy?.(err, request) ?? Action.requeueRateLimited();
     }
-    const result = failed
-      ? "error"
-      : action.type === "done"
-        ? "success"
-        : action.type === "requeueAfter"
-          ? "requeue_after"
-          : "requeue";
+    const result = failed ? "error" : RESULT_OF[action.type];
     this.#o.metrics?.reconciled(this.name, result, this.#clock.now() - started);
     if (action.type !== "requeueRateLimited") run.queue.forget(key);
     if (action.type === "done" && object === undefined) this.#lastKnown.delete(key);

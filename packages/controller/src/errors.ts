@@ -1,5 +1,5 @@
 /** Errors of @kubesdk/controller. */
-import { KubesdkError } from "@kubesdk/transport";
+import { CodedError } from "@kubesdk/transport";
 
 /** Codes of {@link ControllerError}. */
 export type ControllerErrorCode =
@@ -17,14 +17,7 @@ export type ControllerErrorCode =
   | "SHUTDOWN_TIMEOUT";
 
 /** Misuse of the controller runtime, or a state it cannot continue from. */
-export class ControllerError extends KubesdkError {
-  readonly code: ControllerErrorCode;
-
-  constructor(code: ControllerErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-  }
-}
+export class ControllerError extends CodedError<ControllerErrorCode> {}
 
 /** Throws INVALID_OPTION unless `value` is a finite number ≥ `min`. */
 export function checkNumber(name: string, value: number, min = 0): number {

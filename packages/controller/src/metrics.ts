@@ -24,63 +24,35 @@ export class PrometheusMetrics implements ControllerMetrics {
   constructor(registry: Registry = new Registry()) {
     this.registry = registry;
     const registers = [registry];
-    this.#depth = new Gauge({
-      name: "workqueue_depth",
-      help: "Keys waiting in the work queue",
-      labelNames: ["name"],
+    const metric = <L extends string>(name: string, help: string, labelNames: L[]) => ({
+      name,
+      help,
+      labelNames,
       registers,
     });
-    this.#adds = new Counter({
-      name: "workqueue_adds_total",
-      help: "Adds to the work queue",
-      labelNames: ["name"],
-      registers,
-    });
-    this.#latency = new Histogram({
-      name: "workqueue_queue_duration_seconds",
-      help: "Time a key waits in the work queue before a worker takes it",
-      labelNames: ["name"],
-      buckets: SECONDS,
-      registers,
-    });
-    this.#work = new Histogram({
-      name: "workqueue_work_duration_seconds",
-      help: "Time a worker spends on a key",
-      labelNames: ["name"],
-      buckets: SECONDS,
-      registers,
-    });
-    this.#retries = new Counter({
-      name: "workqueue_retries_total",
-      help: "Rate-limited re-adds",
-      labelNames: ["name"],
-      registers,
-    });
-    this.#reconciles = new Counter({
-      name: "controller_runtime_reconcile_total",
-      help: "Reconciles by result",
-      labelNames: ["controller", "result"],
-      registers,
-    });
-    this.#errors = new Counter({
-      name: "controller_runtime_reconcile_errors_total",
-      help: "Reconciles that failed",
-      labelNames: ["controller"],
-      registers,
-    });
-    this.#reconcileTime = new Histogram({
-      name: "controller_runtime_reconcile_time_seconds",
-      help: "Duration of reconciles",
-      labelNames: ["controller"],
-      buckets: SECONDS,
-      registers,
-    });
-    this.#leader = new Gauge({
-      name: "leader_election_master_status",
-      help: "1 while this process leads, else 0",
-      labelNames: ["name"],
-      registers,
-    });
+    const timing = <L extends string>(name: string, help: string, labelNames: L[]) =>
+      new Histogram({ ...metric(name, help, labelNames), buckets: SECONDS });
+    this.#depth = new Gauge(metric("workqueue_depth", "Keys waiting in the work queue", ["name"]));
+    this.#adds = new Counter(metric("workqueue_adds_total", "Adds to the work queue", ["name"]));
+    this.#latency = timing(
+      "workqueue_queue_duration_seconds",
+      "Time a key waits in the work queue before a worker takes it",
+      ["name"],
+    );
+    this.#work = timing("workqueue_work_duration_seconds", "Time a worker spends on a key", ["name"]);
+    this.#retries = new Counter(metric("workqueue_retries_total", "Rate-limited re-adds", ["name"]));
+    this.#reconciles = new Counter(
+      metric("controller_runtime_reconcile_total", "Reconciles by result", ["controller", "result"]),
+    );
+    this.#errors = new Counter(
+      metric("controller_runtime_reconcile_errors_total", "Reconciles that failed", ["controller"]),
+    );
+    this.#reconcileTime = timing("controller_runtime_reconcile_time_seconds", "Duration of reconciles", [
+      "controller",
+    ]);
+    this.#leader = new Gauge(
+      metric("leader_election_master_status", "1 while this process leads, else 0", ["name"]),
+    );
   }
 
   queue(name: string): WorkQueueMetrics<string> {

@@ -12,6 +12,19 @@ export abstract class KubesdkError extends Error {
   }
 }
 
+/**
+ * A {@link KubesdkError} whose `code` is one of a package's own code union `C`: a package declares
+ * its union and `class XError extends CodedError<XErrorCode> {}`.
+ */
+export abstract class CodedError<C extends string> extends KubesdkError {
+  readonly code: C;
+
+  constructor(code: C, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
 /** Everything @kubesdk/models rejects carries one of these codes. */
 export type ModelsErrorCode =
   | "UNKNOWN_RESOURCE"
@@ -21,11 +34,4 @@ export type ModelsErrorCode =
   | "NOT_A_SCHEMA_NODE";
 
 /** A registry, schema or protobuf-descriptor lookup failed. */
-export class ModelsError extends KubesdkError {
-  readonly code: ModelsErrorCode;
-
-  constructor(code: ModelsErrorCode, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
+export class ModelsError extends CodedError<ModelsErrorCode> {}

@@ -1,7 +1,7 @@
 // @kubesdk/models: Kubernetes types, resource registry, schema metadata and protobuf descriptors,
 // generated from the pinned Kubernetes release (see k8s-release.json) plus the code that reads them.
 
-export { KubesdkError, ModelsError, type ModelsErrorCode } from "./errors.js";
+export { CodedError, KubesdkError, ModelsError, type ModelsErrorCode } from "./errors.js";
 export { elementKey, FieldSet, formatPath, type PathElement } from "./fieldpath/field-set.js";
 export type * from "./generated/kind-names.js";
 export type { BuiltinKinds } from "./generated/kinds.js";
@@ -39,6 +39,7 @@ export {
   typeNode,
   type ValueKind,
 } from "./schema.js";
+export { failureStatus } from "./status.js";
 export {
   decodeObject,
   decodeWatchEvent,

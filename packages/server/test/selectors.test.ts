@@ -5,35 +5,74 @@ import { matchesLabels, parseLabelSelector, SelectorParseError } from "../src/ap
 const matches = (selector: string, labels: Record<string, string> | undefined) =>
   matchesLabels(parseLabelSelector(selector), labels);
 
-describe("label selectors", () => {
-  it("parses every operator of the grammar", () => {
-    expect(parseLabelSelector("a=b,c==d,e!=f")).toEqual([
+const PARSERS = { label: parseLabelSelector, field: parseFieldSelector };
+
+// grammar, selector -> parsed requirements
+const PARSES: [keyof typeof PARSERS, string, unknown[]][] = [
+  [
+    "label",
+    "a=b,c==d,e!=f",
+    [
       { key: "a", op: "=", value: "b" },
       { key: "c", op: "=", value: "d" },
       { key: "e", op: "!=", value: "f" },
-    ]);
-    expect(parseLabelSelector("env in (prod, dev),tier notin (x)")).toEqual([
+    ],
+  ],
+  [
+    "label",
+    "env in (prod, dev),tier notin (x)",
+    [
       { key: "env", op: "in", values: ["prod", "dev"] },
       { key: "tier", op: "notin", values: ["x"] },
-    ]);
-    expect(parseLabelSelector("a,!b")).toEqual([
+    ],
+  ],
+  [
+    "label",
+    "a,!b",
+    [
       { key: "a", op: "exists" },
       { key: "b", op: "!" },
-    ]);
-    expect(parseLabelSelector("n>1,m<5")).toEqual([
+    ],
+  ],
+  [
+    "label",
+    "n>1,m<5",
+    [
       { key: "n", op: ">", value: 1 },
       { key: "m", op: "<", value: 5 },
-    ]);
-    expect(parseLabelSelector("   ")).toEqual([]);
-  });
-
-  it("accepts prefixed keys and empty values", () => {
-    expect(parseLabelSelector("app.kubernetes.io/name=web,x=")).toEqual([
+    ],
+  ],
+  ["label", "   ", []],
+  // prefixed keys and empty values
+  [
+    "label",
+    "app.kubernetes.io/name=web,x=",
+    [
       { key: "app.kubernetes.io/name", op: "=", value: "web" },
       { key: "x", op: "=", value: "" },
-    ]);
-  });
+    ],
+  ],
+  // field selectors: =, == and != with escapes
+  [
+    "field",
+    "metadata.name=a,status.phase==Running,spec.nodeName!=",
+    [
+      { field: "metadata.name", op: "=", value: "a" },
+      { field: "status.phase", op: "=", value: "Running" },
+      { field: "spec.nodeName", op: "!=", value: "" },
+    ],
+  ],
+  ["field", "metadata.name=a\\,b\\=c", [{ field: "metadata.name", op: "=", value: "a,b=c" }]],
+  ["field", "", []],
+];
 
+describe("selector parsing", () => {
+  it.each(PARSES)("%s selector %j", (grammar, selector, requirements) => {
+    expect(PARSERS[grammar](selector)).toEqual(requirements);
+  });
+});
+
+describe("label selectors", () => {
   it("rejects malformed selectors with SelectorParseError", () => {
     for (const bad of ["a=b=c", "-a=b", "a in (x", "Upper.Prefix/a=b", `a=${"v".repeat(64)}`, "a>x"])
       expect(() => parseLabelSelector(bad), bad).toThrow(SelectorParseError);
@@ -41,17 +80,21 @@ describe("label selectors", () => {
 
   it("matches equality, sets, existence and comparisons", () => {
     const labels = { env: "prod", tier: "web", n: "3" };
-    expect(matches("env=prod", labels)).toBe(true);
-    expect(matches("env!=prod", labels)).toBe(false);
-    expect(matches("missing!=x", labels)).toBe(true);
-    expect(matches("env in (dev,prod)", labels)).toBe(true);
-    expect(matches("missing in (a)", labels)).toBe(false);
-    expect(matches("missing notin (a)", labels)).toBe(true);
-    expect(matches("tier,!missing", labels)).toBe(true);
-    expect(matches("!tier", labels)).toBe(false);
-    expect(matches("n>2,n<4", labels)).toBe(true);
-    expect(matches("env>1", labels)).toBe(false);
-    expect(matches("env=prod,tier=db", labels)).toBe(false);
+    // selector -> whether it selects `labels`
+    const cases: [string, boolean][] = [
+      ["env=prod", true],
+      ["env!=prod", false],
+      ["missing!=x", true],
+      ["env in (dev,prod)", true],
+      ["missing in (a)", false],
+      ["missing notin (a)", true],
+      ["tier,!missing", true],
+      ["!tier", false],
+      ["n>2,n<4", true],
+      ["env>1", false],
+      ["env=prod,tier=db", false],
+    ];
+    for (const [selector, selected] of cases) expect(matches(selector, labels), selector).toBe(selected);
     expect(matches("", undefined)).toBe(true);
     expect(matches("a", undefined)).toBe(false);
   });
@@ -63,18 +106,6 @@ describe("label selectors", () => {
 });
 
 describe("field selectors", () => {
-  it("parses =, == and != with escapes", () => {
-    expect(parseFieldSelector("metadata.name=a,status.phase==Running,spec.nodeName!=")).toEqual([
-      { field: "metadata.name", op: "=", value: "a" },
-      { field: "status.phase", op: "=", value: "Running" },
-      { field: "spec.nodeName", op: "!=", value: "" },
-    ]);
-    expect(parseFieldSelector("metadata.name=a\\,b\\=c")).toEqual([
-      { field: "metadata.name", op: "=", value: "a,b=c" },
-    ]);
-    expect(parseFieldSelector("")).toEqual([]);
-  });
-
   it("rejects a requirement without an operator", () => {
     expect(() => parseFieldSelector("metadata.name")).toThrow(SelectorParseError);
   });

@@ -1,4 +1,4 @@
-import { KubesdkError } from "@kubesdk/transport";
+import { CodedError } from "@kubesdk/transport";
 import { ClientError } from "../errors.js";
 
 /** Codes of {@link PodIoError}. */
@@ -21,14 +21,7 @@ export type PodIoErrorCode =
   | "WAIT_TIMEOUT";
 
 /** Failures of pod I/O streams that are not HTTP answers (those are `ApiError`). */
-export class PodIoError extends KubesdkError {
-  readonly code: PodIoErrorCode;
-
-  constructor(code: PodIoErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-  }
-}
+export class PodIoError extends CodedError<PodIoErrorCode> {}
 
 /** The client's error for an option value it cannot use (the code the client uses for bad options). */
 export function invalidOption(message: string): ClientError {

@@ -11,6 +11,9 @@ import type { ServedResource } from "../resources/served.js";
 type Json = Record<string, unknown>;
 type Raw = ConstructorParameters<typeof SchemaIndex>[0][string];
 
+/** The scalar types of a schema kept as they are; any other scalar `type` is a string. */
+const SCALARS = new Set(["integer", "number", "boolean"]);
+
 function convert(s: Json): Raw {
   const common = {
     ...(s["x-kubernetes-list-type"]
@@ -37,14 +40,7 @@ function convert(s: Json): Raw {
   }
   if (s.type === "array") return { kind: "list", items: convert((s.items ?? {}) as Json), ...common };
   if (s.type === undefined) return { kind: "untyped", ...common };
-  const scalar =
-    s.type === "integer"
-      ? "integer"
-      : s.type === "number"
-        ? "number"
-        : s.type === "boolean"
-          ? "boolean"
-          : "string";
+  const scalar = SCALARS.has(s.type as string) ? s.type : "string";
   return { kind: "scalar", scalar, ...common } as Raw;
 }
 

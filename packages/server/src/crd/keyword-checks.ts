@@ -40,13 +40,13 @@ export function openAPIErrors(
 }
 
 const UNSUPPORTED: ReadonlyArray<[string, string]> = [
-  ["id", "id is not supported"],
-  ["additionalItems", "additionalItems is not supported"],
-  ["patternProperties", "patternProperties is not supported"],
-  ["definitions", "definitions is not supported"],
-  ["dependencies", "dependencies is not supported"],
-  ["$ref", "$ref is not supported"],
-];
+  "id",
+  "additionalItems",
+  "patternProperties",
+  "definitions",
+  "dependencies",
+  "$ref",
+].map((k) => [k, `${k} is not supported`]);
 
 /** Checks of this level's own keywords. */
 function keywordErrors(s: JsonSchema, path: string, topLevelMeta: boolean): FieldError[] {
@@ -131,54 +131,43 @@ function listAndMapTypeErrors(s: JsonSchema, path: string): FieldError[] {
   return [...mapTypeErrors(s, path), ...listTypeErrors(s, path), ...listMapErrors(s, path)];
 }
 
-function mapTypeErrors(s: JsonSchema, path: string): FieldError[] {
-  const mapType = s["x-kubernetes-map-type"];
-  if (mapType === undefined) return [];
+/**
+ * `x-kubernetes-map-type` / `x-kubernetes-list-type`, when set: the schema's `type` must be `type`
+ * and the keyword's value one of `values`.
+ */
+function typeKeywordErrors(
+  s: JsonSchema,
+  path: string,
+  keyword: "x-kubernetes-map-type" | "x-kubernetes-list-type",
+  type: "object" | "array",
+  values: readonly string[],
+): FieldError[] {
+  const value = s[keyword];
+  if (value === undefined) return [];
   const errs: FieldError[] = [];
-  if (s.type !== "object")
+  if (s.type !== type)
     errs.push(
-      requiredOrInvalid(
-        !s.type,
-        `${path}.type`,
-        "must be object if x-kubernetes-map-type is specified",
-        s.type,
-      ),
+      requiredOrInvalid(!s.type, `${path}.type`, `must be ${type} if ${keyword} is specified`, s.type),
     );
-  if (mapType !== "atomic" && mapType !== "granular")
+  if (!values.includes(value as string))
     errs.push(
       err(
         "FieldValueNotSupported",
-        `${path}.x-kubernetes-map-type`,
-        'supported values: "atomic", "granular"',
-        mapType,
+        `${path}.${keyword}`,
+        `supported values: ${values.map((v) => `"${v}"`).join(", ")}`,
+        value,
       ),
     );
   return errs;
 }
 
+function mapTypeErrors(s: JsonSchema, path: string): FieldError[] {
+  return typeKeywordErrors(s, path, "x-kubernetes-map-type", "object", ["atomic", "granular"]);
+}
+
 function listTypeErrors(s: JsonSchema, path: string): FieldError[] {
   const listType = s["x-kubernetes-list-type"];
-  const errs: FieldError[] = [];
-  if (listType !== undefined) {
-    if (s.type !== "array")
-      errs.push(
-        requiredOrInvalid(
-          !s.type,
-          `${path}.type`,
-          "must be array if x-kubernetes-list-type is specified",
-          s.type,
-        ),
-      );
-    if (listType !== "atomic" && listType !== "set" && listType !== "map")
-      errs.push(
-        err(
-          "FieldValueNotSupported",
-          `${path}.x-kubernetes-list-type`,
-          'supported values: "atomic", "set", "map"',
-          listType,
-        ),
-      );
-  }
+  const errs = typeKeywordErrors(s, path, "x-kubernetes-list-type", "array", ["atomic", "set", "map"]);
   const keys = s["x-kubernetes-list-map-keys"];
   if (Array.isArray(keys) && keys.length > 0 && listType !== "map")
     errs.push(

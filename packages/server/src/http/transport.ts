@@ -18,6 +18,7 @@ import {
   type Server as NetServer,
   type Socket,
 } from "node:net";
+import { failureStatus } from "@kubesdk/models";
 import { type CertificateAuthority, createCertificateAuthority } from "../tls.js";
 
 /** Go's http.Server limit on request headers (the request line included). */
@@ -40,15 +41,7 @@ function track(sockets: Set<Socket>, socket: Socket): void {
 }
 
 function statusResponse(code: number, text: string, reason: string, message: string): string {
-  const body = JSON.stringify({
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Failure",
-    message,
-    reason,
-    code,
-  });
+  const body = JSON.stringify(failureStatus(code, reason, message));
   return `HTTP/1.1 ${code} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}\n`;
 }
 

@@ -74,12 +74,13 @@ export async function startKubeletEndpoint(options: KubeletEndpointOptions): Pro
     dnsNames: ["localhost"],
     usage: "server",
   });
-  const server: Server = createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
-    void serveRequest(runtime, remember, req, res);
-  });
   const webSockets = podUpgradeHandler(runtime, { tokens: new Map(), anonymous: "allowed" });
+  const kubelet: Kubelet = { runtime, remember, webSockets };
+  const server: Server = createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
+    void serveRequest(kubelet, req, res);
+  });
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    void upgrade(runtime, remember, webSockets, req, socket, head);
+    void upgrade(kubelet, req, socket, head);
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
@@ -97,9 +98,17 @@ export async function startKubeletEndpoint(options: KubeletEndpointOptions): Pro
   };
 }
 
+/** What both the HTTP handler and the upgrade handler serve with. */
+interface Kubelet {
+  readonly runtime: PodRuntime;
+  /** Fetches the pod from the apiserver into the runtime's cache. */
+  readonly remember: (ns: string, name: string) => Promise<void>;
+  /** The reference server's WebSocket upgrade handler. */
+  readonly webSockets: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+}
+
 async function serveRequest(
-  runtime: PodRuntime,
-  remember: (ns: string, name: string) => Promise<void>,
+  { runtime, remember }: Kubelet,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -121,14 +130,8 @@ async function serveRequest(
   }
 }
 
-async function upgrade(
-  runtime: PodRuntime,
-  remember: (ns: string, name: string) => Promise<void>,
-  webSockets: (req: IncomingMessage, socket: Duplex, head: Buffer) => void,
-  req: IncomingMessage,
-  socket: Duplex,
-  head: Buffer,
-): Promise<void> {
+async function upgrade(kubelet: Kubelet, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+  const { runtime, remember, webSockets } = kubelet;
   const url = new URL(req.url ?? "/", "https://kubelet");
   const m = STREAMS.exec(url.pathname);
   try {

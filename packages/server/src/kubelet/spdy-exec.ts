@@ -7,9 +7,8 @@
  */
 import { EventEmitter } from "node:events";
 import { PassThrough, type Readable } from "node:stream";
-import { flush, type ProcessSetup, runProcess, statusOf } from "../pods/process.js";
+import { flush, type ProcessSetup, processContext, runProcess, statusOf } from "../pods/process.js";
 import type { PodRuntime } from "../pods/runtime.js";
-import type { ProcessContext } from "../pods/types.js";
 import type { SpdySession, SpdyStream } from "./spdy-session.js";
 
 const STREAM_WAIT_MS = 30_000;
@@ -85,17 +84,8 @@ async function start(
   const sink = () => new PassThrough().resume();
   const stdout = streams.get("stdout") ?? sink();
   const stdin = streams.get("stdin") ?? new PassThrough().end();
-  const proc: ProcessContext = {
-    ...setup.ref,
-    command: setup.command,
-    tty: setup.tty,
-    stdin,
-    stdout,
-    stderr: setup.tty ? stdout : (streams.get("stderr") ?? sink()),
-    onResize: (listener) => resizes.on("resize", listener),
-    signal,
-    files: runtime.files(setup.ref.namespace, setup.ref.pod, setup.ref.container),
-  };
+  const stderr = setup.tty ? stdout : (streams.get("stderr") ?? sink());
+  const proc = processContext(runtime, setup, { stdin, stdout, stderr }, resizes, signal);
   const outcome = await runProcess(runtime, setup, proc);
   if (signal.aborted) return;
   await Promise.all([flush(proc.stdout), flush(proc.stderr)]);

@@ -6,8 +6,9 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { errors } from "../api/status.js";
-import { type AuthSettings, authenticate, authorize } from "../http/auth.js";
+import type { AuthSettings } from "../http/auth.js";
 import type { PodRuntime } from "../pods/runtime.js";
+import { authorizePodStream } from "../pods/stream-request.js";
 import { serveSpdyProcess } from "./spdy-exec.js";
 import { serveSpdyPortForward } from "./spdy-port-forward.js";
 import { SpdySession } from "./spdy-session.js";
@@ -41,8 +42,6 @@ export function acceptSpdy(
   return new SpdySession(socket);
 }
 
-const API_PATH = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/(exec|attach|portforward)$/;
-
 /** A SPDY upgrade on the API's pods/exec, pods/attach or pods/portforward (reference server). */
 export function serveApiSpdyUpgrade(
   runtime: PodRuntime,
@@ -51,21 +50,7 @@ export function serveApiSpdyUpgrade(
   socket: Duplex,
   head: Buffer,
 ): void {
-  const url = new URL(req.url ?? "/", "https://localhost");
-  const m = API_PATH.exec(url.pathname);
-  if (!m) throw errors.notFoundPath();
-  const user = authenticate(req, auth);
-  const namespace = decodeURIComponent(m[1] as string);
-  const pod = decodeURIComponent(m[2] as string);
-  const sub = m[3] as "exec" | "attach" | "portforward";
-  authorize(user, auth, {
-    verb: "create",
-    group: "",
-    resource: "pods",
-    subresource: sub,
-    namespace,
-    name: pod,
-  });
+  const { url, namespace, pod, sub } = authorizePodStream(req, auth);
   if (sub === "portforward") {
     runtime.pod(namespace, pod);
     serveSpdyPortForward(runtime, acceptSpdy(req, socket, head, PORT_FORWARD_PROTOCOL), { namespace, pod });

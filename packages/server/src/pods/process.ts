@@ -49,6 +49,25 @@ export function statusOf(outcome: ProcessOutcome): Record<string, unknown> {
   };
 }
 
+/** The context a process runs with: the setup's container and command over the given streams. */
+export function processContext(
+  runtime: PodRuntime,
+  setup: ProcessSetup,
+  streams: Pick<ProcessContext, "stdin" | "stdout" | "stderr">,
+  resizes: EventEmitter,
+  signal: AbortSignal,
+): ProcessContext {
+  return {
+    ...setup.ref,
+    command: setup.command,
+    tty: setup.tty,
+    ...streams,
+    onResize: (listener) => resizes.on("resize", listener),
+    signal,
+    files: runtime.files(setup.ref.namespace, setup.ref.pod, setup.ref.container),
+  };
+}
+
 export function serveProcess(runtime: PodRuntime, ws: WebSocket, setup: ProcessSetup): void {
   const v5 = ws.protocol === "v5.channel.k8s.io";
   const stdin = new PassThrough();
@@ -58,17 +77,8 @@ export function serveProcess(runtime: PodRuntime, ws: WebSocket, setup: ProcessS
   const handle = { close: () => ws.terminate() };
   runtime.open.add(handle);
   const stdout = channelWriter(ws, 1);
-  const proc: ProcessContext = {
-    ...setup.ref,
-    command: setup.command,
-    tty: setup.tty,
-    stdin,
-    stdout,
-    stderr: setup.tty ? stdout : setup.stderr ? channelWriter(ws, 2) : new PassThrough().resume(),
-    onResize: (listener) => resizes.on("resize", listener),
-    signal: abort.signal,
-    files: runtime.files(setup.ref.namespace, setup.ref.pod, setup.ref.container),
-  };
+  const stderr = setup.tty ? stdout : setup.stderr ? channelWriter(ws, 2) : new PassThrough().resume();
+  const proc = processContext(runtime, setup, { stdin, stdout, stderr }, resizes, abort.signal);
   ws.on("message", (data: Buffer) => {
     const channel = data[0];
     if (channel === 0 && !stdin.writableEnded) stdin.write(data.subarray(1));

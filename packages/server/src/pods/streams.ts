@@ -7,15 +7,15 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { createWebSocketStream, type WebSocket, WebSocketServer } from "ws";
 import { errors, StatusError } from "../api/status.js";
-import { type AuthSettings, authenticate, authorize } from "../http/auth.js";
+import type { AuthSettings } from "../http/auth.js";
 import { serveSpdyPortForward } from "../kubelet/spdy-port-forward.js";
 import { SpdySession } from "../kubelet/spdy-session.js";
 import { isSpdyUpgrade, serveApiSpdyUpgrade } from "../kubelet/spdy-upgrade.js";
 import { servePortForward } from "./port-forward.js";
 import { serveProcess } from "./process.js";
 import type { PodRuntime } from "./runtime.js";
+import { authorizePodStream } from "./stream-request.js";
 
-const STREAM_PATH = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/(exec|attach|portforward)$/;
 export const CHANNEL_PROTOCOLS = ["v5.channel.k8s.io", "v4.channel.k8s.io"];
 export const PORT_FORWARD_PROTOCOLS = ["v4.channel.k8s.io", "portforward.k8s.io"];
 /** kubectl's port-forward: SPDY/3.1 frames tunnelled in binary WebSocket messages. */
@@ -50,21 +50,8 @@ export function podUpgradeHandler(runtime: PodRuntime, auth: AuthSettings) {
 }
 
 function prepare(runtime: PodRuntime, auth: AuthSettings, req: IncomingMessage): (ws: WebSocket) => void {
-  const url = new URL(req.url ?? "/", "https://localhost");
-  const m = STREAM_PATH.exec(url.pathname);
-  if (!m || (req.headers.upgrade ?? "").toLowerCase() !== "websocket") throw errors.notFoundPath();
-  const user = authenticate(req, auth);
-  const namespace = decodeURIComponent(m[1] as string);
-  const pod = decodeURIComponent(m[2] as string);
-  const sub = m[3] as "exec" | "attach" | "portforward";
-  authorize(user, auth, {
-    verb: "create",
-    group: "",
-    resource: "pods",
-    subresource: sub,
-    namespace,
-    name: pod,
-  });
+  if ((req.headers.upgrade ?? "").toLowerCase() !== "websocket") throw errors.notFoundPath();
+  const { url, namespace, pod, sub } = authorizePodStream(req, auth);
   const offered = (req.headers["sec-websocket-protocol"] ?? "").split(",").map((p) => p.trim());
   const q = url.searchParams;
   if (sub === "portforward") {

@@ -1,5 +1,5 @@
 // The root error class lives in @kubesdk/models (the lowest package); transport re-exports it.
-export { KubesdkError } from "@kubesdk/models";
+export { CodedError, KubesdkError } from "@kubesdk/models";
 
 /** Shortens text for error messages: at most `max` characters, control characters made visible. */
 export function excerpt(text: string, max = 200): string {

@@ -27,7 +27,7 @@ export {
   MAX_RETRY_AFTER_SECONDS,
   parseRetryAfter,
 } from "./api-error.js";
-export { KubesdkError } from "./base.js";
+export { CodedError, KubesdkError } from "./base.js";
 export { describeIssue, describeIssues } from "./issues.js";
 export {
   isAlreadyExists,
