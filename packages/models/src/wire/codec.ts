@@ -6,20 +6,19 @@
  *   decodeObject(bytes) // { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } }
  */
 import type protobuf from "protobufjs/light.js";
+import { protoPackages } from "../generated/proto.js";
+import { protoDecoders } from "../generated/proto-decode.js";
 import { apiVersionOf, type GroupVersionKind, parseApiVersion } from "../gvk.js";
 import type { KubernetesObject } from "../object.js";
-import { findProtoTypeFor } from "../proto.js";
+import { findProtoTypeFor, metaKinds, metaPackage } from "../proto.js";
 import { openEnvelope, sealEnvelope } from "./envelope.js";
 import { reasonOf, WireError } from "./errors.js";
+import { type Decoder, embedded, maxWireDepth, WireReader } from "./fast-reader.js";
 import { messageFromJson } from "./from-json.js";
-import { GoReader } from "./go-reader.js";
 import type { Int64Mode } from "./int64.js";
-import { mergeOccurrences } from "./merge.js";
 import { planOf } from "./plan.js";
-import { isPlainObject, type ProtoMessage } from "./scalars.js";
+import { isPlainObject } from "./scalars.js";
 import type { Walker } from "./special.js";
-import { messageToJson } from "./to-json.js";
-import { maxWireDepth, verifyWire } from "./verify.js";
 
 /** An object in its JSON form. */
 export type WireObject = KubernetesObject & Record<string, unknown>;
@@ -39,14 +38,12 @@ export interface WireOptions {
   readonly int64?: Int64Mode;
 }
 
-/** A walker for one encode or decode; `depth` is the message nesting of the enclosing objects. */
-function walkerFor(int64: Int64Mode, depth: number): Walker {
+/** A walker for one encode; `depth` is the message nesting of the walk so far. */
+function walkerFor(depth: number): Walker {
   const walker: Walker = {
-    int64,
+    int64: "number",
     depth,
-    toJson: (plan, message) => messageToJson(plan, message, walker),
     fromJson: (plan, value) => messageFromJson(plan, value, walker),
-    decodeEmbedded: (bytes) => decodeAt(bytes, { int64 }, walker.depth + 1),
   };
   return walker;
 }
@@ -62,7 +59,7 @@ export function encodeObject(object: object, options: WireOptions = {}): Uint8Ar
     throw new WireError("PROTOBUF_NO_KIND", "the object has no apiVersion/kind and no kind was given");
   }
   const type = messageTypeFor(gvk);
-  const message = messageFromJson(planOf(type), object, walkerFor("number", 0));
+  const message = messageFromJson(planOf(type), object, walkerFor(0));
   let raw: Uint8Array;
   try {
     raw = type.encode(message).finish();
@@ -93,37 +90,58 @@ function decodeAt(bytes: Uint8Array, options: WireOptions, outerDepth: number): 
       "the envelope names no apiVersion/kind and no kind was given",
     );
   }
-  const type = messageTypeFor(gvk);
-  const plan = planOf(type);
-  let message: ProtoMessage;
-  let depth: number;
+  const decode = decoderFor(gvk);
+  const reader = new WireReader(envelope.raw, options.int64 ?? "number");
+  const out = typed ? { apiVersion: envelope.apiVersion, kind: envelope.kind } : {};
   try {
-    const shape = verifyWire(plan, envelope.raw, outerDepth);
-    const raw = shape.repeatsMessages ? mergeOccurrences(plan, envelope.raw) : envelope.raw;
-    depth = shape.depth;
-    message = type.decode(new GoReader(raw)) as unknown as ProtoMessage;
+    return decode(reader, envelope.raw.length, outerDepth, out);
   } catch (cause) {
-    if (cause instanceof WireError && cause.code === "PROTOBUF_DEPTH") throw cause;
-    const reason = cause instanceof WireError ? cause.reason : `truncated or malformed: ${reasonOf(cause)}`;
-    const field = cause instanceof WireError ? cause.field : undefined;
-    throw new WireError("PROTOBUF_MESSAGE", `${describeKind(gvk)} message: ${reason}`, { field, cause });
+    throw messageError(cause, gvk);
   }
-  const body = messageToJson(plan, message, walkerFor(options.int64 ?? "number", depth)) as Record<
-    string,
-    unknown
-  >;
-  return typed ? { apiVersion: envelope.apiVersion, kind: envelope.kind, ...body } : body;
+}
+
+/** Structure errors name the kind whose bytes are wrong (once, for embedded objects too). */
+const named = new WeakSet<object>();
+
+function messageError(cause: unknown, gvk: GroupVersionKind): unknown {
+  if (cause instanceof WireError && (cause.code !== "PROTOBUF_MESSAGE" || named.has(cause))) return cause;
+  const reason = cause instanceof WireError ? cause.reason : `truncated or malformed: ${reasonOf(cause)}`;
+  const field = cause instanceof WireError ? cause.field : undefined;
+  const error = new WireError("PROTOBUF_MESSAGE", `${describeKind(gvk)} message: ${reason}`, {
+    field,
+    cause,
+  });
+  named.add(error);
+  return error;
+}
+
+embedded.decode = (bytes, int64, depth) => decodeAt(bytes, { int64 }, depth);
+
+function decoderFor(gvk: GroupVersionKind): Decoder {
+  const pkg = protoPackages[apiVersionOf(gvk)];
+  const own = pkg === undefined ? undefined : `${pkg}.${gvk.kind}`;
+  const name =
+    own !== undefined && Object.hasOwn(protoDecoders, own)
+      ? own
+      : metaKinds.has(gvk.kind)
+        ? `${metaPackage}.${gvk.kind}`
+        : undefined;
+  const decoder = name === undefined ? undefined : protoDecoders[name];
+  if (!decoder) throw unknownKind(gvk);
+  return decoder;
 }
 
 function messageTypeFor(gvk: GroupVersionKind): protobuf.Type {
   const type = findProtoTypeFor(gvk);
-  if (!type) {
-    throw new WireError(
-      "PROTOBUF_UNKNOWN_KIND",
-      `${describeKind(gvk)} has no protobuf form (protobuf covers built-in kinds only; Table and custom resources are JSON-only)`,
-    );
-  }
+  if (!type) throw unknownKind(gvk);
   return type;
+}
+
+function unknownKind(gvk: GroupVersionKind): WireError {
+  return new WireError(
+    "PROTOBUF_UNKNOWN_KIND",
+    `${describeKind(gvk)} has no protobuf form (protobuf covers built-in kinds only; Table and custom resources are JSON-only)`,
+  );
 }
 
 function describeKind(gvk: GroupVersionKind): string {

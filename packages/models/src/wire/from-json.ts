@@ -9,6 +9,7 @@
  * Unknown JSON keys are ignored, as Go's (non-strict) decoding into the typed struct does.
  */
 import { WireError, within } from "./errors.js";
+import { maxWireDepth } from "./fast-reader.js";
 import type { FieldPlan, MessagePlan } from "./plan.js";
 import {
   describe,
@@ -19,7 +20,6 @@ import {
   wellFormed,
 } from "./scalars.js";
 import type { Walker } from "./special.js";
-import { maxWireDepth } from "./verify.js";
 
 export function messageFromJson(plan: MessagePlan, value: unknown, walk: Walker): ProtoMessage {
   if (walk.depth >= maxWireDepth) {

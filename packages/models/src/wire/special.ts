@@ -4,39 +4,31 @@
  * each codec mirrors the Go type's JSON methods.
  */
 import { WireError } from "./errors.js";
-import { formatDuration, parseDuration } from "./go-duration.js";
-import { formatTimestamp, parseTimestamp } from "./go-time.js";
+import { parseDuration } from "./go-duration.js";
+import { parseTimestamp } from "./go-time.js";
 import type { Int64Mode } from "./int64.js";
-import { int64Exact, int64FromJson } from "./int64.js";
+import { int64FromJson } from "./int64.js";
 import type { MessagePlan } from "./plan.js";
 import { canonicalQuantity } from "./quantity.js";
 import {
-  bytesOf,
   describe,
-  has,
   isPlainObject,
   jsonBytes,
-  numberOf,
   type ProtoMessage,
-  parseEmbeddedJson,
   scalarFromJson,
   wellFormed,
 } from "./scalars.js";
 
-/** The generic walk, handed to codecs of types that contain ordinary messages. */
+/** The generic encoding walk, handed to codecs of types that contain ordinary messages. */
 export interface Walker {
-  /** How decoding writes int64 values beyond the safe range. */
   readonly int64: Int64Mode;
-  /** Message nesting: of the enclosing objects when decoding, of the walk so far when encoding. */
+  /** Message nesting of the walk so far. */
   depth: number;
-  toJson(plan: MessagePlan, message: ProtoMessage): unknown;
   fromJson(plan: MessagePlan, value: unknown): ProtoMessage;
-  /** An embedded object whose bytes start with the protobuf magic. */
-  decodeEmbedded(bytes: Uint8Array): unknown;
 }
 
+/** JSON → protobufjs message for a type with custom JSON (decoding: fast-reader.ts). */
 export interface SpecialCodec {
-  toJson(message: ProtoMessage, plan: MessagePlan, walk: Walker): unknown;
   /** The message for a JSON value other than null. */
   fromJson(value: unknown, plan: MessagePlan, walk: Walker): ProtoMessage;
   /**
@@ -46,7 +38,6 @@ export interface SpecialCodec {
   readonly zero: ProtoMessage;
 }
 
-const protobufMagic = [0x6b, 0x38, 0x73, 0x00];
 /** Go's zero time.Time (0001-01-01T00:00:00Z), which metav1.Time writes as an empty message. */
 const goZeroTimeSeconds = -62135596800;
 
@@ -56,18 +47,6 @@ function fail(reason: string): never {
 
 function timeCodec(micro: boolean): SpecialCodec {
   return {
-    // An empty message is the zero time, which Go's JSON writes as null.
-    toJson: (m) => {
-      if (!has(m, "seconds") && !has(m, "nanos")) return null;
-      // Time drops the nanos; MicroTime truncates them (towards zero) to microseconds, and
-      // time.Unix carries what lies outside [0, 1e9) into the seconds.
-      const nanos = micro ? truncateToMicros(numberOf(m.nanos ?? 0)) : 0;
-      const carry = Math.floor(nanos / nanosPerSecond);
-      const seconds = numberOf(m.seconds ?? 0) + carry;
-      const rest = nanos - carry * nanosPerSecond;
-      if (seconds === goZeroTimeSeconds && rest === 0) return null;
-      return formatTimestamp({ seconds, nanos: rest }, micro);
-    },
     fromJson: (value) => {
       if (typeof value !== "string") fail(`expected an RFC 3339 time, got ${describe(value)}`);
       const ts = parseTimestamp(value, micro);
@@ -79,12 +58,6 @@ function timeCodec(micro: boolean): SpecialCodec {
   };
 }
 
-const nanosPerSecond = 1_000_000_000;
-
-function truncateToMicros(nanos: number): number {
-  return nanos - (nanos % 1000);
-}
-
 /** Go's strings.TrimSpace: Unicode white space at both ends. */
 function trimSpace(text: string): string {
   return text.replace(
@@ -93,15 +66,9 @@ function trimSpace(text: string): string {
   );
 }
 
-/** JSON bytes in a message (FieldsV1, apiextensions JSON); RawExtension also takes protobuf. */
-function embeddedCodec(field: string, protobufToo: boolean): SpecialCodec {
+/** JSON bytes in a message (FieldsV1, RawExtension, apiextensions JSON). */
+function embeddedCodec(field: string): SpecialCodec {
   return {
-    toJson: (m, _plan, walk) => {
-      const raw = has(m, field) ? bytesOf(m[field]) : undefined;
-      if (!raw || raw.length === 0) return null;
-      if (protobufToo && protobufMagic.every((b, i) => raw[i] === b)) return walk.decodeEmbedded(raw);
-      return parseEmbeddedJson(raw);
-    },
     fromJson: (value) => ({ [field]: jsonBytes(value) }),
     zero: {}, // nil bytes are not written
   };
@@ -111,7 +78,6 @@ const codecs: Readonly<Record<string, SpecialCodec>> = {
   "k8s.io.apimachinery.pkg.apis.meta.v1.Time": timeCodec(false),
   "k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime": timeCodec(true),
   "k8s.io.apimachinery.pkg.apis.meta.v1.Duration": {
-    toJson: (m) => formatDuration(has(m, "duration") ? int64Exact(m.duration) : 0n),
     fromJson: (value) => {
       if (typeof value !== "string") fail(`expected a duration string, got ${describe(value)}`);
       return { duration: int64FromJson(parseDuration(value), "int64") };
@@ -119,7 +85,6 @@ const codecs: Readonly<Record<string, SpecialCodec>> = {
     zero: { duration: 0 },
   },
   "k8s.io.apimachinery.pkg.util.intstr.IntOrString": {
-    toJson: (m) => (has(m, "type") && numberOf(m.type) === 1 ? (m.strVal ?? "") : (m.intVal ?? 0)),
     fromJson: (value) => {
       if (typeof value === "string") return { type: 1, intVal: 0, strVal: wellFormed(value) };
       if (typeof value === "number") return { type: 0, intVal: scalarFromJson("int32", value), strVal: "" };
@@ -128,8 +93,6 @@ const codecs: Readonly<Record<string, SpecialCodec>> = {
     zero: { type: 0, intVal: 0, strVal: "" },
   },
   "k8s.io.apimachinery.pkg.api.resource.Quantity": {
-    // Go parses the string (failing on what it rejects) and writes it back canonical.
-    toJson: (m) => (has(m, "string") ? canonicalQuantity(m.string as string) : "0"),
     fromJson: (value) => {
       // Go also accepts a bare JSON number for a quantity, and trims white space.
       const text = typeof value === "number" ? String(value) : value;
@@ -139,12 +102,10 @@ const codecs: Readonly<Record<string, SpecialCodec>> = {
     },
     zero: { string: "0" },
   },
-  "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1": embeddedCodec("Raw", false),
-  "k8s.io.apimachinery.pkg.runtime.RawExtension": embeddedCodec("raw", true),
-  "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON": embeddedCodec("raw", false),
+  "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1": embeddedCodec("Raw"),
+  "k8s.io.apimachinery.pkg.runtime.RawExtension": embeddedCodec("raw"),
+  "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON": embeddedCodec("raw"),
   "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool": {
-    toJson: (m, plan, walk) =>
-      has(m, "schema") ? walk.toJson(schemaPlan(plan), m.schema as ProtoMessage) : m.allows === true,
     fromJson: (value, plan, walk) => {
       if (typeof value === "boolean") return { allows: value };
       if (isPlainObject(value)) return { allows: true, schema: walk.fromJson(schemaPlan(plan), value) };
@@ -153,11 +114,6 @@ const codecs: Readonly<Record<string, SpecialCodec>> = {
     zero: { allows: false },
   },
   "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray": {
-    toJson: (m, plan, walk) => {
-      const list = m.jSONSchemas as ProtoMessage[] | undefined;
-      if (list && list.length > 0) return list.map((s) => walk.toJson(schemaPlan(plan), s));
-      return has(m, "schema") ? walk.toJson(schemaPlan(plan), m.schema as ProtoMessage) : null;
-    },
     fromJson: (value, plan, walk) => {
       if (Array.isArray(value)) return { jSONSchemas: value.map((s) => walk.fromJson(schemaPlan(plan), s)) };
       if (isPlainObject(value)) return { schema: walk.fromJson(schemaPlan(plan), value) };
@@ -166,11 +122,6 @@ const codecs: Readonly<Record<string, SpecialCodec>> = {
     zero: {},
   },
   "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray": {
-    toJson: (m, plan, walk) => {
-      const list = m.property as string[] | undefined;
-      if (list && list.length > 0) return [...list];
-      return has(m, "schema") ? walk.toJson(schemaPlan(plan), m.schema as ProtoMessage) : null;
-    },
     fromJson: (value, plan, walk) => {
       if (Array.isArray(value)) return { property: value.map((s) => scalarFromJson("string", s)) };
       if (isPlainObject(value)) return { schema: walk.fromJson(schemaPlan(plan), value) };
@@ -192,7 +143,6 @@ export function specialCodecFor(messageName: string): SpecialCodec | undefined {
 
 /** ExtraValue, Verbs, ...: a message wrapping `repeated string items`, written as a bare array. */
 export const wrappedListCodec: SpecialCodec = {
-  toJson: (m) => [...((m.items as string[] | undefined) ?? [])],
   fromJson: (value) => {
     if (!Array.isArray(value)) fail(`expected an array of strings, got ${describe(value)}`);
     return { items: value.map((s) => scalarFromJson("string", s)) };

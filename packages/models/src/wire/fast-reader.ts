@@ -1,0 +1,327 @@
+/**
+ * The hand-written half of the generated protobuf decoders (generated/proto-decode.ts): reading
+ * varints, strings and bytes straight from the wire, Go's rules for strings (one U+FFFD per byte
+ * that does not start valid UTF-8) and int64 values, and the message types whose JSON Go writes by
+ * hand (Time, Quantity, IntOrString, embedded JSON and objects, ...).
+ */
+import { isUtf8 } from "node:buffer";
+import { WireError, within } from "./errors.js";
+import { formatDuration } from "./go-duration.js";
+import { formatTimestamp } from "./go-time.js";
+import { goUtf8 } from "./go-utf8.js";
+import { type Int64Mode, int64Exact, int64Number, int64ToJson } from "./int64.js";
+import { canonicalQuantity } from "./quantity.js";
+import { parseEmbeddedJson } from "./scalars.js";
+
+/**
+ * How deeply messages may nest, counting those of embedded objects (a ControllerRevision holding
+ * a ControllerRevision ...) too: deep enough for any real object, shallow enough that the
+ * recursive walks stay far from the stack limit.
+ */
+export const maxWireDepth = 512;
+
+/** The bytes being decoded and the read position; one per decode. */
+export class WireReader {
+  readonly b: Buffer;
+  p: number;
+  readonly int64: Int64Mode;
+  constructor(bytes: Uint8Array, int64: Int64Mode) {
+    this.b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.p = 0;
+    this.int64 = int64;
+  }
+}
+
+/** A reader over no bytes: decoding a message from it gives the message's zero value. */
+export const emptyReader = new WireReader(new Uint8Array(0), "number");
+
+// biome-ignore lint/suspicious/noExplicitAny: decoded JSON values
+export type Decoder = (r: WireReader, end: number, depth: number, out?: any) => any;
+
+export function malformed(reason: string): WireError {
+  return new WireError("PROTOBUF_MESSAGE", reason);
+}
+
+function truncated(): never {
+  throw malformed("truncated: a value runs past the end of the bytes");
+}
+
+/** A message whose Go type writes custom JSON the codec does not know; no built-in kind holds one. */
+export function unsupported(name: string): never {
+  throw new WireError("PROTOBUF_VALUE", `${name} has a custom JSON form the codec does not support`);
+}
+
+export function tooDeep(): never {
+  throw new WireError("PROTOBUF_DEPTH", `messages nested deeper than ${maxWireDepth} levels`);
+}
+
+export function wrongType(tag: number, expected: number): never {
+  throw malformed(`wrong wire type ${tag & 7} (expected ${expected})`);
+}
+
+export function runsPast(): never {
+  throw malformed("a value runs past the end of its message");
+}
+
+/** A varint's low 32 bits, unsigned (tags, lengths, uint32). */
+export function u32(r: WireReader): number {
+  const b = r.b;
+  let p = r.p;
+  if (p >= b.length) truncated();
+  let c = b[p++] as number;
+  if (c < 0x80) {
+    r.p = p;
+    return c;
+  }
+  let x = c & 0x7f;
+  for (let shift = 7; shift < 70; shift += 7) {
+    if (p >= b.length) truncated();
+    c = b[p++] as number;
+    if (shift < 32) x |= (c & 0x7f) << shift;
+    if (c < 0x80) {
+      r.p = p;
+      return x >>> 0;
+    }
+  }
+  throw malformed("a varint is longer than 10 bytes");
+}
+
+/** A field tag; field number 0 is invalid. */
+export function tagOf(r: WireReader): number {
+  const tag = u32(r);
+  if (tag >>> 3 === 0) throw malformed("illegal tag 0");
+  return tag;
+}
+
+export function i32(r: WireReader): number {
+  return u32(r) | 0;
+}
+
+export function bool(r: WireReader): boolean {
+  return u32(r) !== 0;
+}
+
+/** An int64 exactly: a number within ±(2^53 − 1), else a bigint. */
+export function i64(r: WireReader): number | bigint {
+  const b = r.b;
+  let p = r.p;
+  let x = 0;
+  let mul = 1;
+  for (let i = 0; i < 7; i++) {
+    if (p >= b.length) truncated();
+    const c = b[p++] as number;
+    x += (c & 0x7f) * mul;
+    if (c < 0x80) {
+      r.p = p;
+      return x;
+    }
+    mul *= 128;
+  }
+  return i64Slow(r);
+}
+
+function i64Slow(r: WireReader): number | bigint {
+  const b = r.b;
+  let p = r.p;
+  let x = 0n;
+  for (let shift = 0n; shift < 70n; shift += 7n) {
+    if (p >= b.length) truncated();
+    const c = b[p++] as number;
+    x |= BigInt(c & 0x7f) << shift;
+    if (c < 0x80) {
+      r.p = p;
+      const v = BigInt.asIntN(64, x);
+      return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
+    }
+  }
+  throw malformed("a varint is longer than 10 bytes");
+}
+
+/** An int64 in its JSON form under the reader's int64 mode. */
+export function i64j(r: WireReader): number | bigint | string {
+  const v = i64(r);
+  return typeof v === "number" ? v : int64ToJson(v, r.int64);
+}
+
+export function dbl(r: WireReader): number {
+  if (r.p + 8 > r.b.length) truncated();
+  const v = r.b.readDoubleLE(r.p);
+  r.p += 8;
+  return v;
+}
+
+/** Reads a length prefix; returns where the value ends, which must lie within `end`. */
+export function len(r: WireReader, end: number): number {
+  const n = u32(r);
+  const e = r.p + n;
+  if (e > end) throw malformed("a length-delimited value runs past the end of its message");
+  return e;
+}
+
+/** A string field, read as Go's JSON writes its bytes. */
+export function str(r: WireReader, end: number): string {
+  const e = len(r, end);
+  const b = r.b;
+  const s = r.p;
+  r.p = e;
+  if (e - s <= 24) {
+    let out = "";
+    for (let i = s; i < e; i++) {
+      const c = b[i] as number;
+      if (c >= 0x80) return goUtf8(b.subarray(s, e));
+      out += String.fromCharCode(c);
+    }
+    return out;
+  }
+  const bytes = b.subarray(s, e);
+  return isUtf8(bytes) ? b.toString("utf8", s, e) : goUtf8(bytes);
+}
+
+/** A bytes field as Go's JSON writes []byte: standard base64. */
+export function b64(r: WireReader, end: number): string {
+  const e = len(r, end);
+  const s = r.p;
+  r.p = e;
+  return r.b.toString("base64", s, e);
+}
+
+/** A bytes field's own bytes (a view, not a copy). */
+export function raw(r: WireReader, end: number): Uint8Array {
+  const e = len(r, end);
+  const s = r.p;
+  r.p = e;
+  return r.b.subarray(s, e);
+}
+
+/** Skips an unknown field. */
+export function skip(r: WireReader, tag: number, end: number): void {
+  switch (tag & 7) {
+    case 0:
+      u32(r);
+      break;
+    case 1:
+      r.p += 8;
+      break;
+    case 2:
+      r.p = len(r, end);
+      break;
+    case 5:
+      r.p += 4;
+      break;
+    default:
+      throw malformed(`unsupported wire type ${tag & 7}`);
+  }
+  if (r.p > end) runsPast();
+}
+
+/** The merge of a singular message field's occurrences: their payloads, concatenated. */
+export function concatReader(parts: Uint8Array[], int64: Int64Mode): WireReader {
+  return new WireReader(Buffer.concat(parts), int64);
+}
+
+/** Sets a decoded map entry (a "__proto__" key is an ordinary key, as in JSON.parse). */
+// biome-ignore lint/suspicious/noExplicitAny: decoded JSON values
+export function put(map: any, key: string, value: unknown): void {
+  if (key === "__proto__")
+    Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+  else map[key] = value;
+}
+
+// ---- Message types with their own JSON form; arguments are the fields the bytes set (or undefined).
+
+const goZeroTimeSeconds = -62135596800;
+const times = new Map<number, string>();
+
+export function spTime(secondsField: unknown, nanosField: unknown): string | null {
+  if (secondsField === undefined && nanosField === undefined) return null;
+  // Time drops the nanos.
+  const seconds = int64Number(secondsField ?? 0);
+  if (seconds === goZeroTimeSeconds) return null;
+  let text = times.get(seconds);
+  if (text === undefined) {
+    text = formatTimestamp({ seconds, nanos: 0 }, false);
+    if (times.size >= 4096) times.clear();
+    times.set(seconds, text);
+  }
+  return text;
+}
+
+export function spMicroTime(secondsField: unknown, nanosField: unknown): string | null {
+  if (secondsField === undefined && nanosField === undefined) return null;
+  // MicroTime truncates the nanos (towards zero) to microseconds; time.Unix carries what lies
+  // outside [0, 1e9) into the seconds.
+  const n = (nanosField ?? 0) as number;
+  const nanos = n - (n % 1000);
+  const carry = Math.floor(nanos / 1e9);
+  const seconds = int64Number(secondsField ?? 0) + carry;
+  const rest = nanos - carry * 1e9;
+  if (seconds === goZeroTimeSeconds && rest === 0) return null;
+  return formatTimestamp({ seconds, nanos: rest }, true);
+}
+
+export function spDuration(duration: unknown): string {
+  return formatDuration(duration === undefined ? 0n : int64Exact(duration));
+}
+
+export function spIntOrString(type: unknown, intVal: unknown, strVal: unknown): unknown {
+  return type !== undefined && int64Number(type) === 1 ? (strVal ?? "") : (intVal ?? 0);
+}
+
+const quantities = new Map<string, string>();
+
+export function spQuantity(text: string | undefined): string {
+  if (text === undefined) return "0";
+  let canonical = quantities.get(text);
+  if (canonical === undefined) {
+    canonical = canonicalQuantity(text);
+    if (quantities.size >= 4096) quantities.clear();
+    quantities.set(text, canonical);
+  }
+  return canonical;
+}
+
+/** FieldsV1 and apiextensions JSON: JSON bytes. */
+export function spJson(bytes: Uint8Array | undefined): unknown {
+  return bytes === undefined || bytes.length === 0 ? null : parseEmbeddedJson(bytes);
+}
+
+/** Decodes an enveloped object embedded at `depth`; set by the codec (it owns the envelope). */
+export const embedded: { decode?: (bytes: Uint8Array, int64: Int64Mode, depth: number) => unknown } = {};
+
+/** RawExtension: JSON bytes, or an enveloped protobuf object. */
+export function spRawExtension(bytes: Uint8Array | undefined, r: WireReader, depth: number): unknown {
+  if (bytes === undefined || bytes.length === 0) return null;
+  if (bytes[0] === 0x6b && bytes[1] === 0x38 && bytes[2] === 0x73 && bytes[3] === 0x00) {
+    return (embedded.decode as NonNullable<typeof embedded.decode>)(bytes, r.int64, depth + 1);
+  }
+  return parseEmbeddedJson(bytes);
+}
+
+export function spOrBool(allows: unknown, schema: unknown): unknown {
+  return schema !== undefined ? schema : allows === true;
+}
+
+export function spOrArray(schema: unknown, schemas: unknown): unknown {
+  return schemas !== undefined ? schemas : (schema ?? null);
+}
+
+export function spOrStringArray(schema: unknown, property: unknown): unknown {
+  return property !== undefined ? property : (schema ?? null);
+}
+
+/** ExtraValue, Verbs, ...: a message wrapping `repeated string items`, written as a bare array. */
+export function spList(items: unknown): unknown {
+  return items ?? [];
+}
+
+/** Puts the field path of a failed field (and element) in front of an error's. */
+export function withinField(
+  error: unknown,
+  tag: number,
+  at: string | number,
+  paths: Readonly<Record<number, string>>,
+): unknown {
+  const segment = paths[tag >>> 3];
+  if (segment === undefined) return error;
+  return within(error, at === -1 ? segment : `${segment}[${at}]`);
+}
