@@ -158,23 +158,25 @@ export function len(r: WireReader, end: number): number {
   return e;
 }
 
+/** Node's Buffer slicing methods: one native call, no argument checks (Buffer#toString adds them). */
+interface Slicing {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+  base64Slice(start: number, end: number): string;
+}
+
 /** A string field, read as Go's JSON writes its bytes. */
 export function str(r: WireReader, end: number): string {
   const e = len(r, end);
   const b = r.b;
   const s = r.p;
   r.p = e;
-  if (e - s <= 24) {
-    let out = "";
-    for (let i = s; i < e; i++) {
-      const c = b[i] as number;
-      if (c >= 0x80) return goUtf8(b.subarray(s, e));
-      out += String.fromCharCode(c);
-    }
-    return out;
+  if (e - s <= 64) {
+    let i = s;
+    while (i < e && (b[i] as number) < 0x80) i++;
+    if (i === e) return (b as unknown as Slicing).latin1Slice(s, e);
   }
-  const bytes = b.subarray(s, e);
-  return isUtf8(bytes) ? b.toString("utf8", s, e) : goUtf8(bytes);
+  return isUtf8(b.subarray(s, e)) ? (b as unknown as Slicing).utf8Slice(s, e) : goUtf8(b.subarray(s, e));
 }
 
 /** A bytes field as Go's JSON writes []byte: standard base64. */
@@ -182,7 +184,7 @@ export function b64(r: WireReader, end: number): string {
   const e = len(r, end);
   const s = r.p;
   r.p = e;
-  return r.b.toString("base64", s, e);
+  return (r.b as unknown as Slicing).base64Slice(s, e);
 }
 
 /** A bytes field's own bytes (a view, not a copy). */
