@@ -66,7 +66,10 @@ function medianTimes<K extends string>(runs: Record<K, () => unknown>, rounds = 
       const start = performance.now();
       runs[name]();
       const took = performance.now() - start;
-      if (round >= 0) (times[name] ??= []).push(took);
+      if (round >= 0) {
+        times[name] ??= [];
+        times[name].push(took);
+      }
     }
   }
   return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v as number[])])) as Record<

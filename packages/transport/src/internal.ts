@@ -25,7 +25,7 @@ export { defaultUserAgent } from "./http/user-agent.js";
 export { DEFAULT_SERVICE_ACCOUNT_DIR } from "./in-cluster.js";
 export { type Framer, LengthPrefixedFramer, LineFramer } from "./watch/framers.js";
 export { decodeJsonWatchFrame } from "./watch/json-frame.js";
-export { decodeProtobufWatchFrame } from "./watch/protobuf-frame.js";
+export { decodeProtobufWatchFrame, protobufWatchFrameDecoder } from "./watch/protobuf-frame.js";
 export {
   DEFAULT_MAX_WATCH_EVENT_BYTES,
   WatchDecoder,
