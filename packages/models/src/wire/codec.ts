@@ -5,20 +5,18 @@
  *   const bytes = encodeObject({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } });
  *   decodeObject(bytes) // { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } }
  */
-import type protobuf from "protobufjs/light.js";
 import { protoPackages } from "../generated/proto.js";
 import { protoDecoders } from "../generated/proto-decode.js";
+import { protoEncoders } from "../generated/proto-encode.js";
 import { apiVersionOf, type GroupVersionKind, parseApiVersion } from "../gvk.js";
 import type { KubernetesObject } from "../object.js";
-import { findProtoTypeFor, metaKinds, metaPackage } from "../proto.js";
+import { metaKinds, metaPackage } from "../proto.js";
 import { openEnvelope, sealEnvelope } from "./envelope.js";
 import { reasonOf, WireError } from "./errors.js";
 import { type Decoder, embedded, maxWireDepth, WireReader } from "./fast-reader.js";
-import { messageFromJson } from "./from-json.js";
+import { WireWriter } from "./fast-writer.js";
 import type { Int64Mode } from "./int64.js";
-import { planOf } from "./plan.js";
 import { isPlainObject } from "./scalars.js";
-import type { Walker } from "./special.js";
 
 /** An object in its JSON form. */
 export type WireObject = KubernetesObject & Record<string, unknown>;
@@ -38,16 +36,6 @@ export interface WireOptions {
   readonly int64?: Int64Mode;
 }
 
-/** A walker for one encode; `depth` is the message nesting of the walk so far. */
-function walkerFor(depth: number): Walker {
-  const walker: Walker = {
-    int64: "number",
-    depth,
-    fromJson: (plan, value) => messageFromJson(plan, value, walker),
-  };
-  return walker;
-}
-
 /** "k8s\0" + runtime.Unknown{typeMeta, raw: the object's message} for a built-in object. */
 export function encodeObject(object: object, options: WireOptions = {}): Uint8Array {
   if (!isPlainObject(object)) throw new WireError("PROTOBUF_VALUE", "expected an object to encode");
@@ -58,17 +46,10 @@ export function encodeObject(object: object, options: WireOptions = {}): Uint8Ar
   if (!gvk) {
     throw new WireError("PROTOBUF_NO_KIND", "the object has no apiVersion/kind and no kind was given");
   }
-  const type = messageTypeFor(gvk);
-  const message = messageFromJson(planOf(type), object, walkerFor(0));
-  let raw: Uint8Array;
-  try {
-    raw = type.encode(message).finish();
-  } catch (cause) {
-    // Unreachable unless the walk built a value protobufjs cannot write; say so instead of crashing.
-    throw new WireError("PROTOBUF_VALUE", `cannot encode ${describeKind(gvk)}: ${reasonOf(cause)}`, {
-      cause,
-    });
-  }
+  const encode = encoderFor(gvk);
+  const writer = new WireWriter();
+  encode(writer, object, 0);
+  const raw = writer.finish();
   return sealEnvelope(typed ? { apiVersion, kind, raw } : { apiVersion: "", kind: "", raw });
 }
 
@@ -117,24 +98,26 @@ function messageError(cause: unknown, gvk: GroupVersionKind): unknown {
 
 embedded.decode = (bytes, int64, depth) => decodeAt(bytes, { int64 }, depth);
 
-function decoderFor(gvk: GroupVersionKind): Decoder {
+function encoderFor(gvk: GroupVersionKind): (w: WireWriter, v: unknown, depth: number) => void {
+  const name = messageNameFor(gvk);
+  const encoder = name === undefined ? undefined : protoEncoders[name];
+  if (!encoder) throw unknownKind(gvk);
+  return encoder;
+}
+
+/** The message of a built-in kind: its group version's, else meta/v1's for the kinds every group has. */
+function messageNameFor(gvk: GroupVersionKind): string | undefined {
   const pkg = protoPackages[apiVersionOf(gvk)];
   const own = pkg === undefined ? undefined : `${pkg}.${gvk.kind}`;
-  const name =
-    own !== undefined && Object.hasOwn(protoDecoders, own)
-      ? own
-      : metaKinds.has(gvk.kind)
-        ? `${metaPackage}.${gvk.kind}`
-        : undefined;
+  if (own !== undefined && Object.hasOwn(protoDecoders, own)) return own;
+  return metaKinds.has(gvk.kind) ? `${metaPackage}.${gvk.kind}` : undefined;
+}
+
+function decoderFor(gvk: GroupVersionKind): Decoder {
+  const name = messageNameFor(gvk);
   const decoder = name === undefined ? undefined : protoDecoders[name];
   if (!decoder) throw unknownKind(gvk);
   return decoder;
-}
-
-function messageTypeFor(gvk: GroupVersionKind): protobuf.Type {
-  const type = findProtoTypeFor(gvk);
-  if (!type) throw unknownKind(gvk);
-  return type;
 }
 
 function unknownKind(gvk: GroupVersionKind): WireError {
