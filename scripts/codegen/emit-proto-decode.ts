@@ -71,6 +71,8 @@ interface Context {
   readonly index: ReadonlyMap<string, number>;
   /** Raw flavor: int64 exact, bytes as bytes (the fields of a custom-JSON message). */
   readonly raw: boolean;
+  /** Bytes are JSON text, read as a string (FieldsV1, apiextensions JSON). */
+  readonly jsonText: boolean;
 }
 
 export function emitProtoDecode(
@@ -94,7 +96,7 @@ export function emitProtoDecode(
     "import {",
     "  b64, bool, concatReader, type Decoder, dbl, emptyReader, i32, i64, i64j, len, malformed, put, raw, runsPast, skip,",
     "  spDuration, spIntOrString, spJson, spList, spMicroTime, spOrArray, spOrBool, spOrStringArray, spQuantity,",
-    "  spRawExtension, spTime, str, tagOf, tooDeep, unsupported, type WireReader, withinField, wrongType,",
+    "  spRawExtension, spTime, str, tagOf, tooDeep, unsupported, utf8, type WireReader, withinField, wrongType,",
     '} from "../wire/fast-reader.js";',
     "",
     "const maxDepth = 512;",
@@ -167,7 +169,7 @@ function emitMessage(
       "",
     ].join("\n");
   }
-  const ctx: Context = { index, raw };
+  const ctx: Context = { index, raw, jsonText: special?.[0] === "spJson" };
   const byId = [...fields].sort((a, b) => a.id - b.id);
   const merged = byId.filter((f) => mergesOccurrences(f));
   const paths = byId.map((f) => `${f.id}: ${JSON.stringify(segmentOf(f))}`).join(", ");
@@ -242,6 +244,7 @@ function readValue(f: Field, ctx: Context, end: string): string {
     case "string":
       return `str(r, ${end})`;
     case "bytes":
+      if (ctx.jsonText) return `utf8(r, ${end})`;
       return ctx.raw ? `raw(r, ${end})` : `b64(r, ${end})`;
     case "bool":
       return "bool(r)";

@@ -6,7 +6,7 @@
 import {
   b64, bool, concatReader, type Decoder, dbl, emptyReader, i32, i64, i64j, len, malformed, put, raw, runsPast, skip,
   spDuration, spIntOrString, spJson, spList, spMicroTime, spOrArray, spOrBool, spOrStringArray, spQuantity,
-  spRawExtension, spTime, str, tagOf, tooDeep, unsupported, type WireReader, withinField, wrongType,
+  spRawExtension, spTime, str, tagOf, tooDeep, unsupported, utf8, type WireReader, withinField, wrongType,
 } from "../wire/fast-reader.js";
 
 const maxDepth = 512;
@@ -68116,7 +68116,7 @@ function d1237(r: WireReader, end: number, depth: number, o: any = {}): any {
       switch (tag >>> 3) {
         case 1: {
           if ((tag & 7) !== 2) wrongType(tag, 2);
-          f1 = raw(r, end);
+          f1 = utf8(r, end);
           break;
         }
         default:
@@ -69575,7 +69575,7 @@ function d1260(r: WireReader, end: number, depth: number, o: any = {}): any {
       switch (tag >>> 3) {
         case 1: {
           if ((tag & 7) !== 2) wrongType(tag, 2);
-          f1 = raw(r, end);
+          f1 = utf8(r, end);
           break;
         }
         default:

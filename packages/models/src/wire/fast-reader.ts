@@ -179,6 +179,14 @@ export function str(r: WireReader, end: number): string {
   return isUtf8(b.subarray(s, e)) ? (b as unknown as Slicing).utf8Slice(s, e) : goUtf8(b.subarray(s, e));
 }
 
+/** A bytes field holding JSON text, as a string (invalid UTF-8 replaced as Buffer#toString does). */
+export function utf8(r: WireReader, end: number): string {
+  const e = len(r, end);
+  const s = r.p;
+  r.p = e;
+  return (r.b as unknown as Slicing).utf8Slice(s, e);
+}
+
 /** A bytes field as Go's JSON writes []byte: standard base64. */
 export function b64(r: WireReader, end: number): string {
   const e = len(r, end);
@@ -282,9 +290,15 @@ export function spQuantity(text: string | undefined): string {
   return canonical;
 }
 
-/** FieldsV1 and apiextensions JSON: JSON bytes. */
-export function spJson(bytes: Uint8Array | undefined): unknown {
-  return bytes === undefined || bytes.length === 0 ? null : parseEmbeddedJson(bytes);
+/** FieldsV1 and apiextensions JSON: JSON text. */
+export function spJson(text: string | undefined): unknown {
+  if (text === undefined || text === "") return null;
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    const preview = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+    throw new WireError("PROTOBUF_VALUE", `embedded bytes are not JSON (${preview})`, { cause });
+  }
 }
 
 /** Decodes an enveloped object embedded at `depth`; set by the codec (it owns the envelope). */
