@@ -94,7 +94,7 @@ export function emitProtoDecode(
     "/* eslint-disable */",
     "// biome-ignore-all lint: generated code",
     "import {",
-    "  b64, bool, concatReader, type Decoder, dbl, emptyReader, i32, i64, i64j, len, malformed, put, raw, runsPast, skip,",
+    "  b64, bool, concatReader, type Decoder, dbl, emptyReader, entry, i32, i64, i64j, len, msgEntry, raw, runsPast, skip,",
     "  spDuration, spIntOrString, spJson, spList, spMicroTime, spOrArray, spOrBool, spOrStringArray, spQuantity,",
     "  spRawExtension, spTime, str, tagOf, tooDeep, unsupported, utf8, type WireReader, withinField, wrongType,",
     '} from "../wire/fast-reader.js";',
@@ -178,7 +178,7 @@ function emitMessage(
     `/** ${name} */`,
     `function d${i}(r: WireReader, end: number, depth: number, o: any = {}): any {`,
     "  if (depth > maxDepth) tooDeep();",
-    ...byId.map((f) => `  let f${f.id}: any;`),
+    ...(byId.length > 0 ? [`  let ${byId.map((f) => `f${f.id}: any`).join(", ")};`] : []),
     ...merged.map((f) => `  let m${f.id}: Uint8Array[] | undefined; let s${f.id} = 0; let e${f.id} = 0;`),
     "  let tag = 0;",
     "  let at: string | number = -1;",
@@ -186,12 +186,7 @@ function emitMessage(
     "    while (r.p < end) {",
     "      tag = tagOf(r);",
     "      switch (tag >>> 3) {",
-    ...byId.flatMap((f) => [
-      `        case ${f.id}: {`,
-      ...readField(f, ctx).map((l) => `          ${l}`),
-      "          break;",
-      "        }",
-    ]),
+    ...byId.map((f) => `        case ${f.id}: { ${readField(f, ctx).join(" ")} break; }`),
     "        default:",
     "          skip(r, tag, end);",
     "      }",
@@ -257,6 +252,16 @@ function readValue(f: Field, ctx: Context, end: string): string {
   }
 }
 
+/** Readers of scalar map values (JSON flavor). */
+const mapReaders: Readonly<Record<string, string>> = {
+  string: "str",
+  bytes: "b64",
+  bool: "bool",
+  int32: "i32",
+  int64: "i64j",
+  double: "dbl",
+};
+
 function wireTypeOf(f: Field): number {
   return f.message !== undefined ? 2 : (wireTypes[f.scalar as string] as number);
 }
@@ -265,23 +270,14 @@ function readField(f: Field, ctx: Context): string[] {
   const v = `f${f.id}`;
   const wt = wireTypeOf(f);
   if (f.map) {
-    return [
-      "if ((tag & 7) !== 2) wrongType(tag, 2);",
-      "const e = len(r, end);",
-      "let k = '';",
-      "let v: any;",
-      "while (r.p < e) {",
-      "  const t = tagOf(r);",
-      "  if (t === 10) k = str(r, e);",
-      `  else if (t === ${(2 << 3) | wt}) { at = k; v = ${readValue(f, ctx, "e")}; }`,
-      "  else if (t >>> 3 === 1) wrongType(t, 2);",
-      `  else if (t >>> 3 === 2) wrongType(t, ${wt});`,
-      "  else skip(r, t, e);",
-      "}",
-      "if (r.p !== e) throw malformed('a map entry runs past its end');",
-      `put((${v} ??= {}), k, v === undefined ? ${zeroOf(f, ctx)} : v);`,
-      "at = -1;",
-    ];
+    const check = "if ((tag & 7) !== 2) wrongType(tag, 2);";
+    if (f.message !== undefined) {
+      return [check, `${v} = msgEntry(r, end, ${v}, d${ctx.index.get(f.message)}, depth);`];
+    }
+    const reader = mapReaders[f.scalar as string];
+    if (!reader)
+      throw new CodegenError("ERR_PROTO_DECODE", `map values of type ${f.scalar} are not supported`);
+    return [check, `${v} = entry(r, end, ${v}, ${(2 << 3) | wt}, ${reader}, ${zeroOf(f, ctx)});`];
   }
   if (f.repeated) {
     const push = [

@@ -143,7 +143,7 @@ function emitMessage(
     "  let tag = 0;",
     "  let at: string | number = -1;",
     "  try {",
-    ...fields.flatMap((f) => writeField(f, index).map((l) => `    ${l}`)),
+    ...fields.map((f) => `    ${writeField(f, index).join(" ")}`),
     "  } catch (error) {",
     `    throw withinField(error, tag, at, q${i});`,
     "  }",

@@ -229,6 +229,67 @@ export function concatReader(parts: Uint8Array[], int64: Int64Mode): WireReader 
   return new WireReader(Buffer.concat(parts), int64);
 }
 
+/** A scalar map value reader (str, b64, bool, ...). */
+type ValueReader = (r: WireReader, end: number) => unknown;
+
+/**
+ * Reads one map entry (key 1, value 2) into `map`; an entry without its value holds `zero`, one
+ * given twice keeps the last. Errors of the value name its key.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: decoded JSON values
+export function entry(
+  r: WireReader,
+  end: number,
+  map: any,
+  valueTag: number,
+  read: ValueReader,
+  zero: unknown,
+): any {
+  const e = len(r, end);
+  let key = "";
+  let value: unknown;
+  while (r.p < e) {
+    const t = tagOf(r);
+    if (t === 10) key = str(r, e);
+    else if (t === valueTag) {
+      try {
+        value = read(r, e);
+      } catch (error) {
+        throw within(error, `[${key}]`);
+      }
+    } else if (t >>> 3 === 1) wrongType(t, 2);
+    else if (t >>> 3 === 2) wrongType(t, valueTag & 7);
+    else skip(r, t, e);
+  }
+  if (r.p !== e) throw malformed("a map entry runs past its end");
+  const out = map ?? {};
+  put(out, key, value === undefined ? zero : value);
+  return out;
+}
+
+/** Like entry, for message values decoded by `decode` one level deeper than `depth`. */
+export function msgEntry(r: WireReader, end: number, map: unknown, decode: Decoder, depth: number): unknown {
+  const e = len(r, end);
+  let key = "";
+  let value: unknown;
+  while (r.p < e) {
+    const t = tagOf(r);
+    if (t === 10) key = str(r, e);
+    else if (t === 18) {
+      try {
+        value = decode(r, len(r, e), depth + 1);
+      } catch (error) {
+        throw within(error, `[${key}]`);
+      }
+    } else if (t >>> 3 === 1 || t >>> 3 === 2) wrongType(t, 2);
+    else skip(r, t, e);
+  }
+  if (r.p !== e) throw malformed("a map entry runs past its end");
+  const out = map ?? {};
+  put(out, key, value === undefined ? decode(emptyReader, 0, depth + 1) : value);
+  return out;
+}
+
 /** Sets a decoded map entry (a "__proto__" key is an ordinary key, as in JSON.parse). */
 // biome-ignore lint/suspicious/noExplicitAny: decoded JSON values
 export function put(map: any, key: string, value: unknown): void {
