@@ -165,16 +165,39 @@ interface Slicing {
   base64Slice(start: number, end: number): string;
 }
 
+const cacheSize = 4096;
+const stringCache: (string | undefined)[] = new Array(cacheSize).fill(undefined);
+
+function sameAscii(text: string, b: Buffer, start: number): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) !== b[start + i]) return false;
+  return true;
+}
+
 /** A string field, read as Go's JSON writes its bytes. */
 export function str(r: WireReader, end: number): string {
   const e = len(r, end);
   const b = r.b;
   const s = r.p;
   r.p = e;
-  if (e - s <= 64) {
+  const n = e - s;
+  if (n <= 64) {
+    // Short ASCII strings repeat a lot (statuses, reasons, container names): one per hash slot.
+    let hash = n;
     let i = s;
-    while (i < e && (b[i] as number) < 0x80) i++;
-    if (i === e) return (b as unknown as Slicing).latin1Slice(s, e);
+    for (; i < e; i++) {
+      const c = b[i] as number;
+      if (c >= 0x80) break;
+      hash = (hash * 31 + c) | 0;
+    }
+    if (i === e) {
+      if (n > 24) return (b as unknown as Slicing).latin1Slice(s, e);
+      const slot = hash & (cacheSize - 1);
+      const cached = stringCache[slot];
+      if (cached !== undefined && cached.length === n && sameAscii(cached, b, s)) return cached;
+      const text = (b as unknown as Slicing).latin1Slice(s, e);
+      stringCache[slot] = text;
+      return text;
+    }
   }
   return isUtf8(b.subarray(s, e)) ? (b as unknown as Slicing).utf8Slice(s, e) : goUtf8(b.subarray(s, e));
 }
