@@ -6,7 +6,7 @@
 import { WireError } from "./errors.js";
 import { maxWireDepth } from "./fast-reader.js";
 import { parseDuration } from "./go-duration.js";
-import { parseTimestamp } from "./go-time.js";
+import { parseTimestamp, type Timestamp } from "./go-time.js";
 import { int64FromJson } from "./int64.js";
 import { canonicalQuantity } from "./quantity.js";
 import { describe, isPlainObject, jsonBytes, scalarFromJson, wellFormed } from "./scalars.js";
@@ -191,11 +191,20 @@ export function mapEntries(value: unknown): [string, unknown][] {
 
 type Encoder = (w: WireWriter, value: unknown, depth: number) => void;
 const goZeroTimeSeconds = -62135596800;
+/** Parsed times by their text (objects repeat a few timestamps many times). */
+const times = new Map<string, Timestamp>();
+const microTimes = new Map<string, Timestamp>();
 
 export function encTime(w: WireWriter, v: unknown, micro: boolean): void {
   if (v === null) return; // Go writes the zero time as an empty message
   if (typeof v !== "string") fail(`expected an RFC 3339 time, got ${describe(v)}`);
-  const ts = parseTimestamp(v, micro);
+  const cache = micro ? microTimes : times;
+  let ts = cache.get(v);
+  if (ts === undefined) {
+    ts = parseTimestamp(v, micro);
+    if (cache.size >= 4096) cache.clear();
+    cache.set(v, ts);
+  }
   if (ts.seconds === goZeroTimeSeconds && ts.nanos === 0) return;
   // Go writes a Time's seconds only (its nanos field as 0), a MicroTime's microseconds too.
   w.varint(8);
