@@ -58,20 +58,29 @@ export function decodeObject(bytes: Uint8Array, options: WireOptions = {}): Wire
   return decodeAt(bytes, options, 0);
 }
 
+/** Decoders of the kinds seen so far, by "apiVersion kind" (watch streams repeat one kind). */
+const typedDecoders = new Map<string, { readonly gvk: GroupVersionKind; readonly decode: Decoder }>();
+
 function decodeAt(bytes: Uint8Array, options: WireOptions, outerDepth: number): WireObject {
   if (outerDepth > maxWireDepth) {
     throw new WireError("PROTOBUF_DEPTH", `messages nested deeper than ${maxWireDepth} levels`);
   }
   const envelope = openEnvelope(bytes);
   const typed = envelope.apiVersion !== "" && envelope.kind !== "";
-  const gvk = typed ? { ...parseApiVersion(envelope.apiVersion), kind: envelope.kind } : options.kind;
+  const found = typed ? typedDecoders.get(`${envelope.apiVersion} ${envelope.kind}`) : undefined;
+  const gvk =
+    found?.gvk ?? (typed ? { ...parseApiVersion(envelope.apiVersion), kind: envelope.kind } : options.kind);
   if (!gvk) {
     throw new WireError(
       "PROTOBUF_UNKNOWN_KIND",
       "the envelope names no apiVersion/kind and no kind was given",
     );
   }
-  const decode = decoderFor(gvk);
+  const decode = found?.decode ?? decoderFor(gvk);
+  if (typed && found === undefined) {
+    if (typedDecoders.size >= 1024) typedDecoders.clear();
+    typedDecoders.set(`${envelope.apiVersion} ${envelope.kind}`, { gvk, decode });
+  }
   const reader = new WireReader(envelope.raw, options.int64 ?? "number");
   const out = typed ? { apiVersion: envelope.apiVersion, kind: envelope.kind } : {};
   try {
