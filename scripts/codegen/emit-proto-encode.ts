@@ -101,7 +101,7 @@ function emitMessage(
   }
   if (go?.goKind === "slice") {
     const [only] = type.fieldsArray;
-    if (!only || only.id !== 1 || only.type !== "string") {
+    if (only?.id !== 1 || only.type !== "string") {
       throw new CodegenError(
         "ERR_PROTO_ENCODE",
         `${name}: a wrapped list other than repeated string items = 1`,

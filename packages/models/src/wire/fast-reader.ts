@@ -259,15 +259,14 @@ type ValueReader = (r: WireReader, end: number) => unknown;
  * Reads one map entry (key 1, value 2) into `map`; an entry without its value holds `zero`, one
  * given twice keeps the last. Errors of the value name its key.
  */
-// biome-ignore lint/suspicious/noExplicitAny: decoded JSON values
 export function entry(
   r: WireReader,
   end: number,
-  map: any,
+  map: Record<string, unknown> | undefined,
   valueTag: number,
   read: ValueReader,
   zero: unknown,
-): any {
+): Record<string, unknown> {
   const e = len(r, end);
   let key = "";
   let value: unknown;
