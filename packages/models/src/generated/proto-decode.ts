@@ -4,10 +4,13 @@
 /* eslint-disable */
 // biome-ignore-all lint: generated code
 import {
-  b64, bool, concatReader, type Decoder, dbl, emptyReader, entry, i32, i64, i64j, len, msgEntry, raw, runsPast, skip,
-  spDuration, spIntOrString, spJson, spList, spMicroTime, spOrArray, spOrBool, spOrStringArray, spQuantity,
-  spRawExtension, spTime, str, tagOf, tooDeep, unsupported, utf8, type WireReader, withinField, wrongType,
+  b64, bool, concatReader, type Decoder, dbl, emptyReader, entry, i32, i64, i64j, len, msgEntry, raw, runsPast,
+  skip, str, tagOf, tooDeep, unsupported, utf8, type WireReader, withinField, wrongType,
 } from "../wire/fast-reader.js";
+import {
+  spDuration, spIntOrString, spJson, spList, spMicroTime, spOrArray, spOrBool, spOrStringArray, spQuantity,
+  spRawExtension, spTime,
+} from "../wire/fast-special.js";
 
 const maxDepth = 512;
 
