@@ -8,6 +8,8 @@ export type CodegenErrorCode =
   | "ERR_API_PACKAGE"
   | "ERR_RESOURCE_PATHS"
   | "ERR_PROTO"
+  | "ERR_PROTO_DECODE"
+  | "ERR_PROTO_ENCODE"
   | "ERR_NAME_COLLISION";
 
 export class CodegenError extends Error {

@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { listApiPackages, type ModuleDirs } from "./api-packages.js";
 import { emitKindNames } from "./emit-kind-names.js";
 import { emitProto } from "./emit-proto.js";
+import { emitProtoDecode } from "./emit-proto-decode.js";
+import { emitProtoEncode } from "./emit-proto-encode.js";
 import { emitResources } from "./emit-resources.js";
 import { emitSchema } from "./emit-schema.js";
 import { emitTypes } from "./emit-types.js";
@@ -72,8 +74,11 @@ export async function generateModels(options: GenerateOptions): Promise<Generate
   files.set("schema.ts", emitSchema(openapi.shapes, info));
   const proto = await emitProto(packages, dirs, info);
   files.set("proto.ts", proto.content);
-  const wireFacts = emitWireFacts(proto.types, await goFacts, info);
+  const facts = await goFacts;
+  const wireFacts = emitWireFacts(proto.types, facts, info);
   files.set("wire-facts.ts", wireFacts.content);
+  files.set("proto-decode.ts", emitProtoDecode(proto.types, facts, info).content);
+  files.set("proto-encode.ts", emitProtoEncode(proto.types, facts, info));
   files.set("release.ts", emitRelease(info));
 
   const sorted = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -50,6 +50,18 @@ export interface CallResult {
 export const targetKind: "reference" | "real" =
   process.env.KUBESDK_TEST_TARGET === "real" ? "real" : "reference";
 
+/**
+ * Wire encoding the informer suite's clients ask for: KUBESDK_TEST_ENCODING=protobuf (`pnpm
+ * test:protobuf`) runs it over protobuf for built-in kinds; JSON otherwise.
+ */
+export const testEncoding: "json" | "protobuf" = encodingFromEnv(process.env.KUBESDK_TEST_ENCODING);
+
+function encodingFromEnv(value: string | undefined): "json" | "protobuf" {
+  if (value === undefined || value === "" || value === "json") return "json";
+  if (value === "protobuf") return value;
+  throw new Error(`KUBESDK_TEST_ENCODING must be "json" or "protobuf", not ${JSON.stringify(value)}`);
+}
+
 function fromKubeconfig(path: string): { url: string; token: string; ca: string | undefined } {
   const kc = YAML.parse(readFileSync(path, "utf8"));
   const cluster = kc.clusters[0].cluster;

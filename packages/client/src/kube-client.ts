@@ -1,6 +1,7 @@
 import {
   builtinGroups,
   registry as builtinRegistry,
+  type Int64Mode,
   type KubernetesList,
   type KubernetesObject,
   parseApiVersion,
@@ -19,7 +20,7 @@ import { Discovery } from "./discovery/discovery.js";
 import { ClientError } from "./errors.js";
 import { BodyCodec, type ProtobufCodec } from "./io/body-codec.js";
 import type { ClientContext, RequestControl } from "./io/context.js";
-import { modelsProtobufCodec } from "./io/protobuf.js";
+import { modelsProtobufCodecFor } from "./io/protobuf.js";
 import type { ApiWarning } from "./io/warnings.js";
 import type { BuiltinApiVersion, BuiltinList, BuiltinObject, BuiltinResourceKind } from "./kinds.js";
 import {
@@ -63,6 +64,13 @@ export interface KubeClientOptions {
   readonly protobuf?: boolean;
   /** Encodes and decodes protobuf bodies and watch frames (default: @kubesdk/models' wire codec). */
   readonly protobufCodec?: ProtobufCodec;
+  /**
+   * How protobuf responses and watch events give an int64 beyond ±(2^53 − 1) (a generation, a
+   * user id, a quota): "number" (the default) fails the call with a WireError PROTOBUF_INT64
+   * rather than round it; "bigint" and "string" give it exactly. Values within the safe range are
+   * numbers in every mode. Applies to the default codec (not to a custom `protobufCodec`).
+   */
+  readonly int64?: Int64Mode;
   /** Receives the server's Warning headers (deprecations, dropped fields under fieldValidation=Warn). */
   readonly onWarning?: (warning: ApiWarning) => void;
   /** Registry typed clients are resolved from (default: the built-in resources of the pinned release). */
@@ -116,9 +124,14 @@ export class KubeClient {
     this.namespace = options.namespace ?? transport.connection.namespace;
     this.discovery = new Discovery(transport);
     this.#registry = options.registry ?? builtinRegistry;
+    const int64 = int64Option(options.int64);
     this.#context = {
       transport,
-      codec: new BodyCodec(options.protobufCodec ?? modelsProtobufCodec),
+      codec: new BodyCodec(options.protobufCodec ?? modelsProtobufCodecFor(int64)),
+      watchFrameDecoder:
+        options.protobufCodec === undefined && int64 !== "number"
+          ? modelsProtobufCodecFor(int64).decodeWatchFrame
+          : undefined,
       defaultNamespace: this.namespace,
       protobuf: options.protobuf === true,
       onWarning: options.onWarning,
@@ -191,13 +204,22 @@ export class KubeClient {
 
 /** A client for a connection, with its own transport. */
 export function createClient(connection: ClusterConnection, options: CreateClientOptions = {}): KubeClient {
-  const codec = options.protobufCodec ?? modelsProtobufCodec;
+  const codec = options.protobufCodec ?? modelsProtobufCodecFor(int64Option(options.int64));
   const transport = createTransport(connection, {
     ...options.transport,
     // Frames are decoded by the response's Content-Type, so the decoder is harmless without protobuf.
     protobufWatchFrameDecoder: codec.decodeWatchFrame,
   });
   return new KubeClient(transport, options);
+}
+
+function int64Option(value: unknown): Int64Mode {
+  if (value === undefined) return "number";
+  if (value === "number" || value === "bigint" || value === "string") return value;
+  throw new ClientError(
+    "INVALID_OPTION",
+    `int64: expected "number", "bigint" or "string", got ${String(value)}`,
+  );
 }
 
 // What Kubernetes accepts for API groups, versions and CRD plurals.

@@ -1,32 +1,25 @@
 /**
- * Protobuf codec speed against JSON for a large list, printed as ratios (not a test: timings
- * depend on the machine). Run from the repository root:
+ * Protobuf codec speed against JSON, printed as ratios (not a test: timings depend on the
+ * machine). Run from the repository root with `pnpm bench:codec`, or
  *
- *   node --conditions=source --import tsx packages/models/bench/wire-codec.ts
+ *   node --conditions=source --import tsx packages/models/bench/wire-codec.ts [pods]
  *
- * The list is 2,000 running pods shaped like apiserver output (the pod-running Go vector, with
- * names, uids, IPs and managedFields varied per item).
+ * The list is 5,000 running pods shaped like apiserver output (the pod-running Go vector, with
+ * names, uids, IPs and managedFields varied per item); the watch stream is one MODIFIED event per
+ * pod. Each contender runs in turn in every round; the figures are medians over the rounds.
  */
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import {
-  decodeObject,
-  encodeObject,
-  protoMagic,
-  protoMessageNames,
-  protoType,
-  protoTypeFor,
-} from "@kubesdk/models";
-import { planOf } from "../src/wire/plan.js";
-import { verifyWire } from "../src/wire/verify.js";
+import { decodeObject, decodeWatchEvent, encodeObject, encodeWatchEvent } from "../src/index.js";
 
 const vectors = JSON.parse(
   readFileSync(new URL("../test/wire/go-vectors/vectors.json", import.meta.url), "utf8"),
 ) as { objects: { name: string; json: Record<string, unknown> }[] };
 const pod = vectors.objects.find((v) => v.name === "pod-running")?.json as Record<string, unknown>;
 const { apiVersion: _apiVersion, kind: _kind, ...podBody } = pod;
+const count = Number(process.argv[2] ?? 5000);
 
-const items = Array.from({ length: 2000 }, (_, i) => {
+const items = Array.from({ length: count }, (_, i) => {
   const item = structuredClone(podBody) as {
     metadata: Record<string, unknown>;
     status: Record<string, unknown>;
@@ -51,45 +44,60 @@ const items = Array.from({ length: 2000 }, (_, i) => {
 });
 const list = { apiVersion: "v1", kind: "PodList", metadata: { resourceVersion: "12345" }, items };
 
-const jsonBytes = Buffer.from(JSON.stringify(list));
-const pbBytes = encodeObject(list);
-const listType = protoTypeFor({ group: "", version: "v1", kind: "PodList" });
-const listPlan = planOf(listType);
-const envelope = protoType(protoMessageNames.unknown).decode(pbBytes.subarray(protoMagic.length));
-const raw = (envelope as unknown as { raw: Uint8Array }).raw;
+const listJson = Buffer.from(JSON.stringify(list));
+const listPb = encodeObject(list);
+const events = items.map((item) => ({
+  type: "MODIFIED" as const,
+  object: { apiVersion: "v1", kind: "Pod", ...item },
+}));
+const eventJson = events.map((event) => Buffer.from(JSON.stringify(event)));
+const eventPb = events.map((event) => encodeWatchEvent(event));
 
-/**
- * Best time of one call over many rounds: the minimum is the figure least disturbed by other work
- * on a busy machine, and interleaving the rounds makes a slow spell hit every function alike.
- */
-function bestTimes<K extends string>(runs: Record<K, () => unknown>, rounds = 25): Record<K, number> {
-  const best = {} as Record<K, number>;
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1] as number;
+}
+
+/** Median time of one call of each contender, the contenders interleaved round by round. */
+function medianTimes<K extends string>(runs: Record<K, () => unknown>, rounds = 21): Record<K, number> {
+  const times = {} as Record<K, number[]>;
   for (let round = -3; round < rounds; round++) {
     for (const name of Object.keys(runs) as K[]) {
       const start = performance.now();
       runs[name]();
       const took = performance.now() - start;
-      if (round >= 0) best[name] = Math.min(best[name] ?? Number.POSITIVE_INFINITY, took);
+      if (round >= 0) {
+        times[name] ??= [];
+        times[name].push(took);
+      }
     }
   }
-  return best;
+  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v as number[])])) as Record<
+    K,
+    number
+  >;
 }
 
-const t = bestTimes({
-  jsonParse: () => JSON.parse(jsonBytes.toString("utf8")),
-  decode: () => decodeObject(pbBytes),
-  jsonStringify: () => Buffer.from(JSON.stringify(list)),
-  encode: () => encodeObject(list),
-  wireCheck: () => verifyWire(listPlan, raw),
-  protobufjsDecode: () => listType.decode(raw),
+const t = medianTimes({
+  listJsonParse: () => JSON.parse(listJson.toString("utf8")),
+  listDecode: () => decodeObject(listPb),
+  watchJsonParse: () => {
+    for (const line of eventJson) JSON.parse(line.toString("utf8"));
+  },
+  watchDecode: () => {
+    for (const frame of eventPb) decodeWatchEvent(frame);
+  },
+  listJsonStringify: () => Buffer.from(JSON.stringify(list)),
+  listEncode: () => encodeObject(list),
 });
 
-const ratio = (a: number, b: number) => (a / b).toFixed(2);
-const share = (a: number, b: number) => `${((a / b) * 100).toFixed(0)}%`;
+const ms = (v: number) => `${v.toFixed(1)} ms`.padStart(10);
+const row = (what: string, pb: number, json: number) =>
+  console.log(`${what.padEnd(44)} ${ms(pb)} ${ms(json)}   ${(pb / json).toFixed(2)}`);
 console.log(
-  `PodList with ${items.length} pods: JSON ${jsonBytes.length} bytes, protobuf ${pbBytes.length} bytes`,
+  `PodList with ${count} pods: JSON ${listJson.length} bytes, protobuf ${listPb.length} bytes (medians)`,
 );
-console.log(`decodeObject / JSON.parse(utf8):          ${ratio(t.decode, t.jsonParse)}`);
-console.log(`encodeObject / JSON.stringify → bytes:    ${ratio(t.encode, t.jsonStringify)}`);
-console.log(`  share of decodeObject: wire check       ${share(t.wireCheck, t.decode)}`);
-console.log(`  share of decodeObject: protobufjs decode ${share(t.protobufjsDecode, t.decode)}`);
+console.log(`${"".padEnd(44)} ${"protobuf".padStart(10)} ${"JSON".padStart(10)}   ratio`);
+row("decode list (decodeObject / JSON.parse)", t.listDecode, t.listJsonParse);
+row(`decode ${count} watch events (decodeWatchEvent / JSON.parse)`, t.watchDecode, t.watchJsonParse);
+row("encode list (encodeObject / JSON.stringify)", t.listEncode, t.listJsonStringify);

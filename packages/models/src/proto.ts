@@ -26,7 +26,7 @@ export const protoMagic: Uint8Array = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
  * Kinds that the apiserver registers into every group version but whose messages live in
  * meta/v1 (Status, WatchEvent, the *Options kinds, discovery documents).
  */
-const metaKinds = new Set([
+export const metaKinds: ReadonlySet<string> = new Set([
   "Status",
   "WatchEvent",
   "ListOptions",
@@ -40,7 +40,7 @@ const metaKinds = new Set([
   "APIGroupList",
   "APIResourceList",
 ]);
-const metaPackage = "k8s.io.apimachinery.pkg.apis.meta.v1";
+export const metaPackage = "k8s.io.apimachinery.pkg.apis.meta.v1";
 
 let root: protobuf.Root | undefined;
 

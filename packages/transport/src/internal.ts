@@ -26,7 +26,7 @@ export { type BatchedWatchStream, isBatchedWatchStream, nextWatchBatch } from ".
 export { DEFAULT_SERVICE_ACCOUNT_DIR } from "./in-cluster.js";
 export { type Framer, LengthPrefixedFramer, LineFramer } from "./watch/framers.js";
 export { decodeJsonWatchFrame } from "./watch/json-frame.js";
-export { decodeProtobufWatchFrame } from "./watch/protobuf-frame.js";
+export { decodeProtobufWatchFrame, protobufWatchFrameDecoder } from "./watch/protobuf-frame.js";
 export {
   DEFAULT_MAX_WATCH_EVENT_BYTES,
   WatchDecoder,

@@ -8,7 +8,7 @@ import type { KubernetesObject } from "@kubesdk/models";
 import type { RunningServer, StartOptions } from "@kubesdk/server";
 import type { HttpTransport } from "@kubesdk/transport";
 import { afterAll, beforeAll } from "vitest";
-import { startTarget, type TestTarget, uniqueName } from "../../support/target.js";
+import { startTarget, type TestTarget, testEncoding, uniqueName } from "../../support/target.js";
 import { connect, createConfigMap, createNamespace, FAST_BACKOFF, RequestLog, until } from "./harness.js";
 
 /** Informer options plus what to cache (default: ConfigMaps). */
@@ -22,7 +22,10 @@ export interface InformerSuite {
   readonly server: RunningServer;
   readonly transport: HttpTransport;
   readonly log: RequestLog;
-  /** A client over a transport (the suite's by default); one per transport. */
+  /**
+   * A client over a transport (the suite's by default); one per transport. It asks for protobuf
+   * when the run does (KUBESDK_TEST_ENCODING=protobuf).
+   */
   kube(transport?: HttpTransport): KubeClient;
   /** A new informer (ConfigMaps and a fast backoff unless told otherwise); stopped after the suite. */
   informer<T extends KubernetesObject = KubernetesObject>(
@@ -68,7 +71,7 @@ export function useInformerSuite(options: StartOptions = {}): InformerSuite {
     kube(tr: HttpTransport = suite.transport): KubeClient {
       let kube = clients.get(tr);
       if (kube === undefined) {
-        kube = new KubeClient(tr);
+        kube = new KubeClient(tr, { protobuf: testEncoding === "protobuf" });
         clients.set(tr, kube);
       }
       return kube;

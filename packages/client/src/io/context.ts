@@ -4,6 +4,7 @@ import type {
   CallOptions,
   HttpTransport,
   WatchStreamOptions as TransportWatchOptions,
+  WatchFrameDecoder,
   WatchStream,
 } from "@kubesdk/transport";
 import type { BodyCodec } from "./body-codec.js";
@@ -37,6 +38,8 @@ export interface ClientContext {
   /** Ask for protobuf (built-in kinds only) instead of JSON. */
   readonly protobuf: boolean;
   readonly onWarning: ((warning: ApiWarning) => void) | undefined;
+  /** Decodes protobuf watch frames (undefined: the transport's decoder). */
+  readonly watchFrameDecoder?: WatchFrameDecoder | undefined;
 }
 
 function callOptions(control: WatchControl): TransportWatchOptions {
@@ -80,5 +83,11 @@ export function openWatch<T>(
   request: ApiRequest,
   control: WatchControl,
 ): WatchStream<T> {
-  return context.transport.watch<T>(request, callOptions(control));
+  const options = callOptions(control);
+  return context.transport.watch<T>(
+    request,
+    context.watchFrameDecoder === undefined
+      ? options
+      : { ...options, protobufFrameDecoder: context.watchFrameDecoder },
+  );
 }

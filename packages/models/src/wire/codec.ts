@@ -5,21 +5,19 @@
  *   const bytes = encodeObject({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } });
  *   decodeObject(bytes) // { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } }
  */
-import type protobuf from "protobufjs/light.js";
+import { protoPackages } from "../generated/proto.js";
+import { protoDecoders } from "../generated/proto-decode.js";
+import { protoEncoders } from "../generated/proto-encode.js";
 import { apiVersionOf, type GroupVersionKind, parseApiVersion } from "../gvk.js";
 import type { KubernetesObject } from "../object.js";
-import { findProtoTypeFor } from "../proto.js";
+import { metaKinds, metaPackage } from "../proto.js";
 import { openEnvelope, sealEnvelope } from "./envelope.js";
 import { reasonOf, WireError } from "./errors.js";
-import { messageFromJson } from "./from-json.js";
-import { GoReader } from "./go-reader.js";
+import { type Decoder, maxWireDepth, WireReader } from "./fast-reader.js";
+import { embedded } from "./fast-special.js";
+import { WireWriter } from "./fast-writer.js";
 import type { Int64Mode } from "./int64.js";
-import { mergeOccurrences } from "./merge.js";
-import { planOf } from "./plan.js";
-import { isPlainObject, type ProtoMessage } from "./scalars.js";
-import type { Walker } from "./special.js";
-import { messageToJson } from "./to-json.js";
-import { maxWireDepth, verifyWire } from "./verify.js";
+import { isPlainObject } from "./scalars.js";
 
 /** An object in its JSON form. */
 export type WireObject = KubernetesObject & Record<string, unknown>;
@@ -39,18 +37,6 @@ export interface WireOptions {
   readonly int64?: Int64Mode;
 }
 
-/** A walker for one encode or decode; `depth` is the message nesting of the enclosing objects. */
-function walkerFor(int64: Int64Mode, depth: number): Walker {
-  const walker: Walker = {
-    int64,
-    depth,
-    toJson: (plan, message) => messageToJson(plan, message, walker),
-    fromJson: (plan, value) => messageFromJson(plan, value, walker),
-    decodeEmbedded: (bytes) => decodeAt(bytes, { int64 }, walker.depth + 1),
-  };
-  return walker;
-}
-
 /** "k8s\0" + runtime.Unknown{typeMeta, raw: the object's message} for a built-in object. */
 export function encodeObject(object: object, options: WireOptions = {}): Uint8Array {
   if (!isPlainObject(object)) throw new WireError("PROTOBUF_VALUE", "expected an object to encode");
@@ -61,17 +47,10 @@ export function encodeObject(object: object, options: WireOptions = {}): Uint8Ar
   if (!gvk) {
     throw new WireError("PROTOBUF_NO_KIND", "the object has no apiVersion/kind and no kind was given");
   }
-  const type = messageTypeFor(gvk);
-  const message = messageFromJson(planOf(type), object, walkerFor("number", 0));
-  let raw: Uint8Array;
-  try {
-    raw = type.encode(message).finish();
-  } catch (cause) {
-    // Unreachable unless the walk built a value protobufjs cannot write; say so instead of crashing.
-    throw new WireError("PROTOBUF_VALUE", `cannot encode ${describeKind(gvk)}: ${reasonOf(cause)}`, {
-      cause,
-    });
-  }
+  const encode = encoderFor(gvk);
+  const writer = new WireWriter();
+  encode(writer, object, 0);
+  const raw = writer.finish();
   return sealEnvelope(typed ? { apiVersion, kind, raw } : { apiVersion: "", kind: "", raw });
 }
 
@@ -80,50 +59,82 @@ export function decodeObject(bytes: Uint8Array, options: WireOptions = {}): Wire
   return decodeAt(bytes, options, 0);
 }
 
+/** Decoders of the kinds seen so far, by "apiVersion kind" (watch streams repeat one kind). */
+const typedDecoders = new Map<string, { readonly gvk: GroupVersionKind; readonly decode: Decoder }>();
+
 function decodeAt(bytes: Uint8Array, options: WireOptions, outerDepth: number): WireObject {
   if (outerDepth > maxWireDepth) {
     throw new WireError("PROTOBUF_DEPTH", `messages nested deeper than ${maxWireDepth} levels`);
   }
   const envelope = openEnvelope(bytes);
   const typed = envelope.apiVersion !== "" && envelope.kind !== "";
-  const gvk = typed ? { ...parseApiVersion(envelope.apiVersion), kind: envelope.kind } : options.kind;
+  const found = typed ? typedDecoders.get(`${envelope.apiVersion} ${envelope.kind}`) : undefined;
+  const gvk =
+    found?.gvk ?? (typed ? { ...parseApiVersion(envelope.apiVersion), kind: envelope.kind } : options.kind);
   if (!gvk) {
     throw new WireError(
       "PROTOBUF_UNKNOWN_KIND",
       "the envelope names no apiVersion/kind and no kind was given",
     );
   }
-  const type = messageTypeFor(gvk);
-  const plan = planOf(type);
-  let message: ProtoMessage;
-  let depth: number;
-  try {
-    const shape = verifyWire(plan, envelope.raw, outerDepth);
-    const raw = shape.repeatsMessages ? mergeOccurrences(plan, envelope.raw) : envelope.raw;
-    depth = shape.depth;
-    message = type.decode(new GoReader(raw)) as unknown as ProtoMessage;
-  } catch (cause) {
-    if (cause instanceof WireError && cause.code === "PROTOBUF_DEPTH") throw cause;
-    const reason = cause instanceof WireError ? cause.reason : `truncated or malformed: ${reasonOf(cause)}`;
-    const field = cause instanceof WireError ? cause.field : undefined;
-    throw new WireError("PROTOBUF_MESSAGE", `${describeKind(gvk)} message: ${reason}`, { field, cause });
+  const decode = found?.decode ?? decoderFor(gvk);
+  if (typed && found === undefined) {
+    if (typedDecoders.size >= 1024) typedDecoders.clear();
+    typedDecoders.set(`${envelope.apiVersion} ${envelope.kind}`, { gvk, decode });
   }
-  const body = messageToJson(plan, message, walkerFor(options.int64 ?? "number", depth)) as Record<
-    string,
-    unknown
-  >;
-  return typed ? { apiVersion: envelope.apiVersion, kind: envelope.kind, ...body } : body;
+  const reader = new WireReader(envelope.raw, options.int64 ?? "number");
+  const out = typed ? { apiVersion: envelope.apiVersion, kind: envelope.kind } : {};
+  try {
+    return decode(reader, envelope.raw.length, outerDepth, out);
+  } catch (cause) {
+    throw messageError(cause, gvk);
+  }
 }
 
-function messageTypeFor(gvk: GroupVersionKind): protobuf.Type {
-  const type = findProtoTypeFor(gvk);
-  if (!type) {
-    throw new WireError(
-      "PROTOBUF_UNKNOWN_KIND",
-      `${describeKind(gvk)} has no protobuf form (protobuf covers built-in kinds only; Table and custom resources are JSON-only)`,
-    );
-  }
-  return type;
+/** Structure errors name the kind whose bytes are wrong (once, for embedded objects too). */
+const named = new WeakSet<object>();
+
+function messageError(cause: unknown, gvk: GroupVersionKind): unknown {
+  if (cause instanceof WireError && (cause.code !== "PROTOBUF_MESSAGE" || named.has(cause))) return cause;
+  const reason = cause instanceof WireError ? cause.reason : `truncated or malformed: ${reasonOf(cause)}`;
+  const field = cause instanceof WireError ? cause.field : undefined;
+  const error = new WireError("PROTOBUF_MESSAGE", `${describeKind(gvk)} message: ${reason}`, {
+    field,
+    cause,
+  });
+  named.add(error);
+  return error;
+}
+
+embedded.decode = (bytes, int64, depth) => decodeAt(bytes, { int64 }, depth);
+
+function encoderFor(gvk: GroupVersionKind): (w: WireWriter, v: unknown, depth: number) => void {
+  const name = messageNameFor(gvk);
+  const encoder = name === undefined ? undefined : protoEncoders[name];
+  if (!encoder) throw unknownKind(gvk);
+  return encoder;
+}
+
+/** The message of a built-in kind: its group version's, else meta/v1's for the kinds every group has. */
+function messageNameFor(gvk: GroupVersionKind): string | undefined {
+  const pkg = protoPackages[apiVersionOf(gvk)];
+  const own = pkg === undefined ? undefined : `${pkg}.${gvk.kind}`;
+  if (own !== undefined && Object.hasOwn(protoDecoders, own)) return own;
+  return metaKinds.has(gvk.kind) ? `${metaPackage}.${gvk.kind}` : undefined;
+}
+
+function decoderFor(gvk: GroupVersionKind): Decoder {
+  const name = messageNameFor(gvk);
+  const decoder = name === undefined ? undefined : protoDecoders[name];
+  if (!decoder) throw unknownKind(gvk);
+  return decoder;
+}
+
+function unknownKind(gvk: GroupVersionKind): WireError {
+  return new WireError(
+    "PROTOBUF_UNKNOWN_KIND",
+    `${describeKind(gvk)} has no protobuf form (protobuf covers built-in kinds only; Table and custom resources are JSON-only)`,
+  );
 }
 
 function describeKind(gvk: GroupVersionKind): string {

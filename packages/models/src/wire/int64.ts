@@ -27,7 +27,7 @@ const int64Max = 2n ** 63n - 1n;
 const uint64Max = 2n ** 64n - 1n;
 const decimal = /^[+-]?\d+$/;
 
-/** The exact value of a decoded int64 (protobufjs gives a Long, or a number for small values). */
+/** The exact value of an int64 given as a number, bigint, decimal string or Long-like object. */
 export function int64Exact(value: unknown): bigint {
   if (typeof value === "number") return BigInt(value);
   if (typeof value === "bigint") return value;
@@ -56,7 +56,7 @@ export function int64Number(value: unknown): number {
 }
 
 /**
- * The protobufjs value (low/high words) for an int64 given as a safe-integer number, a bigint or
+ * The low/high words for an int64 given as a safe-integer number, a bigint or
  * a decimal string; throws when it is none of those or does not fit `type`.
  */
 export function int64FromJson(

@@ -1,24 +1,9 @@
-/** Scalar proto values ⇄ JSON values, and the byte helpers the special types share. */
+/** JSON values of scalar proto types, and the byte helpers the special types share. */
 import { WireError } from "./errors.js";
-import { type Int64Mode, int64FromJson, int64Number, int64ToJson } from "./int64.js";
+import { int64FromJson } from "./int64.js";
 
-/** A decoded protobufjs message, or a plain object shaped for Type.encode. */
-export type ProtoMessage = Record<string, unknown>;
-
-/** True when the decoded message carries `field` (proto2 presence). */
-export function has(message: ProtoMessage, field: string): boolean {
-  return Object.hasOwn(message, field) && message[field] != null;
-}
-
-/** An int64 field's value as a number; throws PROTOBUF_INT64 beyond the safe range. */
-export function numberOf(value: unknown): number {
-  return int64Number(value);
-}
-
-export function bytesOf(value: unknown): Buffer {
-  if (Buffer.isBuffer(value)) return value;
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-  return Buffer.from(value as number[]); // protobufjs' default for an absent bytes value is []
+function bytesOf(value: Uint8Array): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 }
 
 /** Parses JSON bytes embedded in a message (FieldsV1, RawExtension, apiextensions JSON). */
@@ -51,35 +36,15 @@ function goEscape(char: string): string {
   return `\\u${(char.codePointAt(0) as number).toString(16).padStart(4, "0")}`;
 }
 
-/** A JSON value of a scalar proto type, as Go's encoding/json writes the Go field. */
-export function scalarToJson(type: string, value: unknown, int64: Int64Mode): unknown {
-  switch (type) {
-    case "int64":
-    case "uint64":
-    case "sint64":
-    case "fixed64":
-    case "sfixed64":
-      return int64ToJson(value, int64);
-    case "bytes":
-      return bytesOf(value).toString("base64");
-    default:
-      return value;
-  }
-}
-
-export function isZero(value: unknown): boolean {
-  return value === "" || value === 0 || value === false;
-}
-
 const int32Range = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 const uint32Range = { min: 0, max: 2 ** 32 - 1 };
 const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-/** The protobufjs value for a JSON value of a scalar proto type; throws on a mismatch. */
+/** The value to write for a JSON value of a scalar proto type; throws on a mismatch. */
 export function scalarFromJson(type: string, value: unknown): unknown {
   switch (type) {
     case "string":
-      // Go's JSON decoding reads a lone surrogate as U+FFFD; protobufjs would write it as CESU-8.
+      // Go's JSON decoding reads a lone surrogate as U+FFFD (written as is, it would be CESU-8).
       if (typeof value === "string") return wellFormed(value);
       break;
     case "bool":
@@ -111,14 +76,6 @@ export function scalarFromJson(type: string, value: unknown): unknown {
       throw new WireError("PROTOBUF_VALUE", `expected base64 bytes, got ${describe(value)}`);
   }
   throw new WireError("PROTOBUF_VALUE", `expected ${jsonTypeOf(type)}, got ${describe(value)}`);
-}
-
-/** The zero value Go's encoding/json leaves for `null` inside a list or map of scalars. */
-export function scalarZero(type: string): unknown {
-  if (type === "string") return "";
-  if (type === "bool") return false;
-  if (type === "bytes") return Buffer.alloc(0);
-  return 0;
 }
 
 function integerIn(value: unknown, range: { min: number; max: number }, type: string): number {

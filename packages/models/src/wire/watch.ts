@@ -2,14 +2,11 @@
  * One protobuf watch frame (after the 4-byte length prefix, which the stream reader strips): a
  * bare meta.v1.WatchEvent{type, object: RawExtension{raw}} whose raw is an enveloped object.
  */
-import { protoMessageNames, protoType } from "../proto.js";
 import { decodeObject, encodeObject, type WireObject, type WireOptions } from "./codec.js";
-import { hasMagic } from "./envelope.js";
+import { ByteWriter, hasMagic } from "./envelope.js";
 import { reasonOf, WireError } from "./errors.js";
-import { GoReader } from "./go-reader.js";
-import { planOf } from "./plan.js";
-import { bytesOf, parseEmbeddedJson } from "./scalars.js";
-import { verifyWire } from "./verify.js";
+import { len, raw, runsPast, skip, str, tagOf, WireReader, wrongType } from "./fast-reader.js";
+import { parseEmbeddedJson } from "./scalars.js";
 
 export type WireWatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
 
@@ -28,8 +25,35 @@ const eventTypes: ReadonlySet<string> = new Set<WireWatchEventType>([
 ]);
 
 interface WatchEventMessage {
-  type?: string;
-  object?: { raw?: Uint8Array };
+  type: string;
+  raw: Uint8Array | undefined;
+}
+
+/** meta.v1.WatchEvent{type 1, object 2: RawExtension{raw 1}}. */
+function readWatchEvent(frame: Uint8Array): WatchEventMessage {
+  const r = new WireReader(frame, "number");
+  const end = frame.length;
+  const out: WatchEventMessage = { type: "", raw: undefined };
+  while (r.p < end) {
+    const tag = tagOf(r);
+    if (tag >>> 3 === 1) {
+      if ((tag & 7) !== 2) wrongType(tag, 2);
+      out.type = str(r, end);
+    } else if (tag >>> 3 === 2) {
+      if ((tag & 7) !== 2) wrongType(tag, 2);
+      const e = len(r, end);
+      while (r.p < e) {
+        const t = tagOf(r);
+        if (t >>> 3 === 1) {
+          if ((t & 7) !== 2) wrongType(t, 2);
+          out.raw = raw(r, e);
+        } else skip(r, t, e);
+      }
+      if (r.p !== e) runsPast();
+    } else skip(r, tag, end);
+  }
+  if (r.p !== end) runsPast();
+  return out;
 }
 
 /** The frame body for an event; the object must be a built-in kind with apiVersion and kind. */
@@ -37,8 +61,9 @@ export function encodeWatchEvent(event: WireWatchEvent<object>): Uint8Array {
   if (!eventTypes.has(event.type)) {
     throw new WireError("PROTOBUF_WATCH_EVENT", `unknown watch event type ${JSON.stringify(event.type)}`);
   }
-  const raw = encodeObject(event.object);
-  return protoType(protoMessageNames.watchEvent).encode({ type: event.type, object: { raw } }).finish();
+  const object = encodeObject(event.object);
+  const rawExtension = new ByteWriter().bytesField(1, object).finish();
+  return new ByteWriter().bytesField(1, Buffer.from(event.type, "utf8")).bytesField(2, rawExtension).finish();
 }
 
 /** `options.int64` as for decodeObject. */
@@ -46,25 +71,23 @@ export function decodeWatchEvent(
   frame: Uint8Array,
   options: Pick<WireOptions, "int64"> = {},
 ): WireWatchEvent {
-  const messageType = protoType(protoMessageNames.watchEvent);
   let message: WatchEventMessage;
   try {
-    verifyWire(planOf(messageType), frame);
-    message = messageType.decode(new GoReader(frame)) as WatchEventMessage;
+    message = readWatchEvent(frame);
   } catch (cause) {
     const reason = `truncated or malformed watch event: ${reasonOf(cause)}`;
     throw new WireError("PROTOBUF_WATCH_EVENT", reason, { cause });
   }
-  const type = message.type ?? "";
+  const type = message.type;
   if (!eventTypes.has(type)) {
     throw new WireError("PROTOBUF_WATCH_EVENT", `unknown watch event type ${JSON.stringify(type)}`);
   }
-  const raw = message.object?.raw;
-  if (!raw || raw.length === 0) {
+  const bytes = message.raw;
+  if (!bytes || bytes.length === 0) {
     throw new WireError("PROTOBUF_WATCH_EVENT", `${type} event carries no object`);
   }
   // The apiserver embeds the enveloped protobuf object; accept embedded JSON too, as upstream does.
-  const object = hasMagic(raw) ? decodeObject(raw, options) : parseEmbeddedJson(bytesOf(raw));
+  const object = hasMagic(bytes) ? decodeObject(bytes, options) : parseEmbeddedJson(bytes);
   if (typeof object !== "object" || object === null || Array.isArray(object)) {
     throw new WireError("PROTOBUF_WATCH_EVENT", `${type} event object is not an object`);
   }

@@ -55,7 +55,10 @@ export class WatchStream {
     this.stalled = true;
   }
 
-  /** Corrupts the next frame: cut it half-way and drop the connection, or replace it by a non-JSON line. */
+  /**
+   * Corrupts the next frame: cut it half-way and drop the connection, or replace it by one that
+   * does not decode (a non-JSON line, or a protobuf frame whose WatchEvent is truncated).
+   */
   tamperNext(how: "truncate" | "malformed"): void {
     this.tamper = how;
   }
@@ -71,7 +74,8 @@ export class WatchStream {
         this.res.write(frame.subarray(0, Math.max(1, frame.length >>> 1)), () => this.res.destroy());
         return;
       }
-      this.res.write(Buffer.from('{"type":"MODIFIED","object":{"kind":\n'));
+      // JSON lines start with "{"; a protobuf frame gets a well-framed body that does not decode.
+      this.res.write(frame[0] === 0x7b ? malformedJsonLine : malformedProtobufFrame);
       return;
     }
     if (this.paused) {
@@ -112,3 +116,7 @@ export class WatchStream {
     this.opts.onClose(reason);
   }
 }
+
+const malformedJsonLine = Buffer.from('{"type":"MODIFIED","object":{"kind":\n');
+/** Length 2, then a WatchEvent whose `type` string claims 16 bytes and has none. */
+const malformedProtobufFrame = Buffer.from([0, 0, 0, 2, 0x0a, 0x10]);

@@ -173,8 +173,8 @@ export class HttpTransport {
     return openWatch<T>((signal) => this.stream({ ...request, query }, { ...options, signal }), {
       ...options,
       decoder: {
-        ...(this.#options.protobufWatchFrameDecoder !== undefined
-          ? { protobufFrameDecoder: this.#options.protobufWatchFrameDecoder }
+        ...((options.protobufFrameDecoder ?? this.#options.protobufWatchFrameDecoder) !== undefined
+          ? { protobufFrameDecoder: options.protobufFrameDecoder ?? this.#options.protobufWatchFrameDecoder }
           : {}),
         maxEventBytes: options.maxEventBytes ?? this.#options.maxWatchEventBytes,
       },

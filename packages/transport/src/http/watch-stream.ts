@@ -4,7 +4,7 @@ import {
   type WatchDecoderSelection,
   watchDecoderForContentType,
 } from "../watch/watch-decoder.js";
-import type { DecodedWatchEvent, WatchEvent } from "../watch/watch-event.js";
+import type { DecodedWatchEvent, WatchEvent, WatchFrameDecoder } from "../watch/watch-event.js";
 import type { StreamResponse } from "./response.js";
 import type { CallOptions } from "./transport.js";
 
@@ -14,6 +14,8 @@ export interface WatchStreamOptions extends CallOptions {
   readonly idleTimeoutMs?: number;
   /** Largest accepted event (default: the transport's maxWatchEventBytes, else 16 MiB). */
   readonly maxEventBytes?: number;
+  /** Decodes protobuf frames of this watch (default: the transport's protobufWatchFrameDecoder). */
+  readonly protobufFrameDecoder?: WatchFrameDecoder;
 }
 
 /**

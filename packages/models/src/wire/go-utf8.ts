@@ -1,18 +1,9 @@
 /**
- * A protobufjs Reader that reads strings as Go does. The Go protobuf code keeps a string's bytes
- * as they are, and encoding/json then writes each byte that does not start a valid UTF-8 sequence
- * as U+FFFD, one per byte. protobufjs' own decoders differ from that (and from each other, for a
- * Buffer and for a Uint8Array) on invalid input, so every string of a decode goes through here.
+ * Strings as Go writes them: the Go protobuf code keeps a string's bytes as they are, and
+ * encoding/json then writes each byte that does not start a valid UTF-8 sequence as U+FFFD, one
+ * per byte (TextDecoder and Buffer replace maximal invalid subsequences instead).
  */
-import protobuf from "protobufjs/light.js";
-
 const strict = new TextDecoder("utf-8", { fatal: true });
-
-export class GoReader extends protobuf.Reader {
-  override string(): string {
-    return goUtf8(this.bytes());
-  }
-}
 
 /** `bytes` as a string, each byte that does not start a valid UTF-8 sequence read as U+FFFD. */
 export function goUtf8(bytes: Uint8Array): string {

@@ -1,0 +1,329 @@
+/**
+ * The hand-written half of the generated protobuf decoders (generated/proto-decode.ts): reading
+ * varints, strings and bytes straight from the wire, Go's rules for strings (one U+FFFD per byte
+ * that does not start valid UTF-8), int64 values, map entries, merges and error paths. The message
+ * types whose JSON Go writes by hand are decoded in fast-special.ts.
+ */
+import { isUtf8 } from "node:buffer";
+import { WireError, within } from "./errors.js";
+import { goUtf8 } from "./go-utf8.js";
+import { type Int64Mode, int64ToJson } from "./int64.js";
+
+/**
+ * How deeply messages may nest, counting those of embedded objects (a ControllerRevision holding
+ * a ControllerRevision ...) too: deep enough for any real object, shallow enough that the
+ * recursive walks stay far from the stack limit.
+ */
+export const maxWireDepth = 512;
+
+/** The bytes being decoded and the read position; one per decode. */
+export class WireReader {
+  readonly b: Buffer;
+  p: number;
+  readonly int64: Int64Mode;
+  constructor(bytes: Uint8Array, int64: Int64Mode) {
+    this.b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.p = 0;
+    this.int64 = int64;
+  }
+}
+
+/** A reader over no bytes: decoding a message from it gives the message's zero value. */
+export const emptyReader = new WireReader(new Uint8Array(0), "number");
+
+// biome-ignore lint/suspicious/noExplicitAny: decoded JSON values
+export type Decoder = (r: WireReader, end: number, depth: number, out?: any) => any;
+
+export function malformed(reason: string): WireError {
+  return new WireError("PROTOBUF_MESSAGE", reason);
+}
+
+function truncated(): never {
+  throw malformed("truncated: a value runs past the end of the bytes");
+}
+
+/** A message whose Go type writes custom JSON the codec does not know; no built-in kind holds one. */
+export function unsupported(name: string): never {
+  throw new WireError("PROTOBUF_VALUE", `${name} has a custom JSON form the codec does not support`);
+}
+
+export function tooDeep(): never {
+  throw new WireError("PROTOBUF_DEPTH", `messages nested deeper than ${maxWireDepth} levels`);
+}
+
+export function wrongType(tag: number, expected: number): never {
+  throw malformed(`wrong wire type ${tag & 7} (expected ${expected})`);
+}
+
+export function runsPast(): never {
+  throw malformed("a value runs past the end of its message");
+}
+
+/** A varint's low 32 bits, unsigned (tags, lengths, uint32). */
+export function u32(r: WireReader): number {
+  const b = r.b;
+  let p = r.p;
+  if (p >= b.length) truncated();
+  let c = b[p++] as number;
+  if (c < 0x80) {
+    r.p = p;
+    return c;
+  }
+  let x = c & 0x7f;
+  for (let shift = 7; shift < 70; shift += 7) {
+    if (p >= b.length) truncated();
+    c = b[p++] as number;
+    if (shift < 32) x |= (c & 0x7f) << shift;
+    if (c < 0x80) {
+      r.p = p;
+      return x >>> 0;
+    }
+  }
+  throw malformed("a varint is longer than 10 bytes");
+}
+
+/** A field tag; field number 0 is invalid. */
+export function tagOf(r: WireReader): number {
+  const tag = u32(r);
+  if (tag >>> 3 === 0) throw malformed("illegal tag 0");
+  return tag;
+}
+
+export function i32(r: WireReader): number {
+  return u32(r) | 0;
+}
+
+export function bool(r: WireReader): boolean {
+  return u32(r) !== 0;
+}
+
+/** An int64 exactly: a number within ±(2^53 − 1), else a bigint. */
+export function i64(r: WireReader): number | bigint {
+  const b = r.b;
+  let p = r.p;
+  let x = 0;
+  let mul = 1;
+  for (let i = 0; i < 7; i++) {
+    if (p >= b.length) truncated();
+    const c = b[p++] as number;
+    x += (c & 0x7f) * mul;
+    if (c < 0x80) {
+      r.p = p;
+      return x;
+    }
+    mul *= 128;
+  }
+  return i64Slow(r);
+}
+
+function i64Slow(r: WireReader): number | bigint {
+  const b = r.b;
+  let p = r.p;
+  let x = 0n;
+  for (let shift = 0n; shift < 70n; shift += 7n) {
+    if (p >= b.length) truncated();
+    const c = b[p++] as number;
+    x |= BigInt(c & 0x7f) << shift;
+    if (c < 0x80) {
+      r.p = p;
+      const v = BigInt.asIntN(64, x);
+      return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
+    }
+  }
+  throw malformed("a varint is longer than 10 bytes");
+}
+
+/** An int64 in its JSON form under the reader's int64 mode. */
+export function i64j(r: WireReader): number | bigint | string {
+  const v = i64(r);
+  return typeof v === "number" ? v : int64ToJson(v, r.int64);
+}
+
+export function dbl(r: WireReader): number {
+  if (r.p + 8 > r.b.length) truncated();
+  const v = r.b.readDoubleLE(r.p);
+  r.p += 8;
+  return v;
+}
+
+/** Reads a length prefix; returns where the value ends, which must lie within `end`. */
+export function len(r: WireReader, end: number): number {
+  const n = u32(r);
+  const e = r.p + n;
+  if (e > end) throw malformed("a length-delimited value runs past the end of its message");
+  return e;
+}
+
+/** Node's Buffer slicing methods: one native call, no argument checks (Buffer#toString adds them). */
+interface Slicing {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+  base64Slice(start: number, end: number): string;
+}
+
+const cacheSize = 4096;
+const stringCache: (string | undefined)[] = new Array(cacheSize).fill(undefined);
+
+function sameAscii(text: string, b: Buffer, start: number): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) !== b[start + i]) return false;
+  return true;
+}
+
+/** A string field, read as Go's JSON writes its bytes. */
+export function str(r: WireReader, end: number): string {
+  const e = len(r, end);
+  const b = r.b;
+  const s = r.p;
+  r.p = e;
+  const n = e - s;
+  if (n <= 64) {
+    // Short ASCII strings repeat a lot (statuses, reasons, container names): one per hash slot.
+    let hash = n;
+    let i = s;
+    for (; i < e; i++) {
+      const c = b[i] as number;
+      if (c >= 0x80) break;
+      hash = (hash * 31 + c) | 0;
+    }
+    if (i === e) {
+      if (n > 24) return (b as unknown as Slicing).latin1Slice(s, e);
+      const slot = hash & (cacheSize - 1);
+      const cached = stringCache[slot];
+      if (cached !== undefined && cached.length === n && sameAscii(cached, b, s)) return cached;
+      const text = (b as unknown as Slicing).latin1Slice(s, e);
+      stringCache[slot] = text;
+      return text;
+    }
+  }
+  return isUtf8(b.subarray(s, e)) ? (b as unknown as Slicing).utf8Slice(s, e) : goUtf8(b.subarray(s, e));
+}
+
+/** A bytes field holding JSON text, as a string (invalid UTF-8 replaced as Buffer#toString does). */
+export function utf8(r: WireReader, end: number): string {
+  const e = len(r, end);
+  const s = r.p;
+  r.p = e;
+  return (r.b as unknown as Slicing).utf8Slice(s, e);
+}
+
+/** A bytes field as Go's JSON writes []byte: standard base64. */
+export function b64(r: WireReader, end: number): string {
+  const e = len(r, end);
+  const s = r.p;
+  r.p = e;
+  return (r.b as unknown as Slicing).base64Slice(s, e);
+}
+
+/** A bytes field's own bytes (a view, not a copy). */
+export function raw(r: WireReader, end: number): Uint8Array {
+  const e = len(r, end);
+  const s = r.p;
+  r.p = e;
+  return r.b.subarray(s, e);
+}
+
+/** Skips an unknown field. */
+export function skip(r: WireReader, tag: number, end: number): void {
+  switch (tag & 7) {
+    case 0:
+      u32(r);
+      break;
+    case 1:
+      r.p += 8;
+      break;
+    case 2:
+      r.p = len(r, end);
+      break;
+    case 5:
+      r.p += 4;
+      break;
+    default:
+      throw malformed(`unsupported wire type ${tag & 7}`);
+  }
+  if (r.p > end) runsPast();
+}
+
+/** The merge of a singular message field's occurrences: their payloads, concatenated. */
+export function concatReader(parts: Uint8Array[], int64: Int64Mode): WireReader {
+  return new WireReader(Buffer.concat(parts), int64);
+}
+
+/** A scalar map value reader (str, b64, bool, ...). */
+type ValueReader = (r: WireReader, end: number) => unknown;
+
+/**
+ * Reads one map entry (key 1, value 2) into `map`; an entry without its value holds `zero`, one
+ * given twice keeps the last. Errors of the value name its key.
+ */
+export function entry(
+  r: WireReader,
+  end: number,
+  map: Record<string, unknown> | undefined,
+  valueTag: number,
+  read: ValueReader,
+  zero: unknown,
+): Record<string, unknown> {
+  const e = len(r, end);
+  let key = "";
+  let value: unknown;
+  while (r.p < e) {
+    const t = tagOf(r);
+    if (t === 10) key = str(r, e);
+    else if (t === valueTag) {
+      try {
+        value = read(r, e);
+      } catch (error) {
+        throw within(error, `[${key}]`);
+      }
+    } else if (t >>> 3 === 1) wrongType(t, 2);
+    else if (t >>> 3 === 2) wrongType(t, valueTag & 7);
+    else skip(r, t, e);
+  }
+  if (r.p !== e) throw malformed("a map entry runs past its end");
+  const out = map ?? {};
+  put(out, key, value === undefined ? zero : value);
+  return out;
+}
+
+/** Like entry, for message values decoded by `decode` one level deeper than `depth`. */
+export function msgEntry(r: WireReader, end: number, map: unknown, decode: Decoder, depth: number): unknown {
+  const e = len(r, end);
+  let key = "";
+  let value: unknown;
+  while (r.p < e) {
+    const t = tagOf(r);
+    if (t === 10) key = str(r, e);
+    else if (t === 18) {
+      try {
+        value = decode(r, len(r, e), depth + 1);
+      } catch (error) {
+        throw within(error, `[${key}]`);
+      }
+    } else if (t >>> 3 === 1 || t >>> 3 === 2) wrongType(t, 2);
+    else skip(r, t, e);
+  }
+  if (r.p !== e) throw malformed("a map entry runs past its end");
+  const out = map ?? {};
+  put(out, key, value === undefined ? decode(emptyReader, 0, depth + 1) : value);
+  return out;
+}
+
+/** Sets a decoded map entry (a "__proto__" key is an ordinary key, as in JSON.parse). */
+// biome-ignore lint/suspicious/noExplicitAny: decoded JSON values
+export function put(map: any, key: string, value: unknown): void {
+  if (key === "__proto__")
+    Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+  else map[key] = value;
+}
+
+/** Puts the field path of a failed field (and element) in front of an error's. */
+export function withinField(
+  error: unknown,
+  tag: number,
+  at: string | number,
+  paths: Readonly<Record<number, string>>,
+): unknown {
+  const segment = paths[tag >>> 3];
+  if (segment === undefined) return error;
+  return within(error, at === -1 ? segment : `${segment}[${at}]`);
+}
