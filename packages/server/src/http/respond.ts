@@ -34,7 +34,17 @@ export function writeBody(
   choice: MediaChoice,
   headers: Record<string, string> = {},
 ): void {
-  const bytes = encodeBody(body, choice);
+  writeBytes(res, code, encodeBody(body, choice), choice, headers);
+}
+
+/** Writes an encoded body (see encodeBody) with its headers. */
+export function writeBytes(
+  res: ServerResponse,
+  code: number,
+  bytes: Buffer,
+  choice: MediaChoice,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(code, {
     "Content-Type": contentTypeFor(choice),
     "Content-Length": String(bytes.length),
