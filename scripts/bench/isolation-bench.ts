@@ -32,11 +32,18 @@ interface Child {
 const child = fork(fileURLToPath(new URL("./isolation-server-child.ts", import.meta.url)), [], {
   execArgv: ["--conditions=source", "--import", "tsx"],
 });
-const nextMessage = <T>(): Promise<T> => new Promise((resolve) => child.once("message", (m) => resolve(m as T)));
+const nextMessage = <T>(): Promise<T> =>
+  new Promise((resolve) => child.once("message", (m) => resolve(m as T)));
 const info = await nextMessage<Child>();
 const agent = new Agent({ connect: { ca: info.ca }, connections: 8 });
 
-async function call(method: string, path: string, body?: string | Buffer, contentType?: string, accept?: string) {
+async function call(
+  method: string,
+  path: string,
+  body?: string | Buffer,
+  contentType?: string,
+  accept?: string,
+) {
   const headers: Record<string, string> = { authorization: `Bearer ${info.token}` };
   if (contentType) headers["content-type"] = contentType;
   if (accept) headers.accept = accept;
@@ -54,7 +61,7 @@ function heavyRequests(): Heavy[] {
   const cms = `/api/v1/namespaces/${NS}/configmaps`;
   // ~3 MiB of JSON: many small keys (the costly shape to parse), refused only after decoding.
   const bigData: Record<string, string> = {};
-  for (let i = 0; Object.keys(bigData).length * 40 < 3 * MiB - 4096; i++) bigData[`key-${i}`] = "v".repeat(26);
+  for (let i = 0; i * 42 < 3 * MiB - 4096; i++) bigData[`key-${String(i).padStart(6, "0")}`] = "v".repeat(26);
   const bigJson = JSON.stringify({ metadata: { name: "big" }, revision: 1, data: bigData });
   const yamlLines = ["apiVersion: v1", "kind: ConfigMap", "metadata:", "  name: applied", "data:"];
   for (let i = 0; i < 40_000; i++) yamlLines.push(`  k${i}: v${i}`);
@@ -65,7 +72,12 @@ function heavyRequests(): Heavy[] {
     {
       name: "3 MiB JSON bodies",
       send: () =>
-        call("POST", `/apis/apps/v1/namespaces/${NS}/controllerrevisions?dryRun=All`, bigJson, "application/json"),
+        call(
+          "POST",
+          `/apis/apps/v1/namespaces/${NS}/controllerrevisions?dryRun=All`,
+          bigJson,
+          "application/json",
+        ),
     },
     {
       name: "40k-key YAML apply",
@@ -79,11 +91,18 @@ function heavyRequests(): Heavy[] {
     {
       name: `protobuf list of ${ITEMS / 1000}k`,
       send: () =>
-        call("GET", `/api/v1/namespaces/${BIG_NS}/configmaps`, undefined, undefined, "application/vnd.kubernetes.protobuf"),
+        call(
+          "GET",
+          `/api/v1/namespaces/${BIG_NS}/configmaps`,
+          undefined,
+          undefined,
+          "application/vnd.kubernetes.protobuf",
+        ),
     },
     {
       name: `JSON list of ${ITEMS / 1000}k`,
-      send: () => call("GET", `/api/v1/namespaces/${BIG_NS}/configmaps`, undefined, undefined, "application/json"),
+      send: () =>
+        call("GET", `/api/v1/namespaces/${BIG_NS}/configmaps`, undefined, undefined, "application/json"),
     },
   ];
 }
@@ -138,14 +157,23 @@ async function phase(name: string, heavy: Heavy | undefined): Promise<PhaseResul
 async function main(): Promise<void> {
   for (const ns of [NS, BIG_NS])
     await call("POST", "/api/v1/namespaces", JSON.stringify({ metadata: { name: ns } }), "application/json");
-  await call("POST", `/api/v1/namespaces/${NS}/configmaps`, JSON.stringify({ metadata: { name: "small" }, data: { a: "b" } }), "application/json");
+  await call(
+    "POST",
+    `/api/v1/namespaces/${NS}/configmaps`,
+    JSON.stringify({ metadata: { name: "small" }, data: { a: "b" } }),
+    "application/json",
+  );
   child.send({ type: "seed", namespace: BIG_NS, count: ITEMS });
   await nextMessage();
   const results = [await phase("idle", undefined)];
   for (const heavy of heavyRequests()) results.push(await phase(heavy.name, heavy));
   const idle = results[0] as PhaseResult;
-  console.log(`isolation: small GET latency while another client sends limit-sized requests (${SECONDS} s each)`);
-  console.log("phase                      GETs  heavy (codes)          p50 ms  p99 ms  p99/idle  max block ms");
+  console.log(
+    `isolation: small GET latency while another client sends limit-sized requests (${SECONDS} s each)`,
+  );
+  console.log(
+    "phase                      GETs  heavy (codes)          p50 ms  p99 ms  p99/idle  max block ms",
+  );
   for (const r of results)
     console.log(
       `${r.name.padEnd(26)} ${String(r.gets).padStart(5)}  ${`${r.heavy} (${r.heavyCodes})`.padEnd(21)} ${r.p50.toFixed(1).padStart(7)} ${r.p99.toFixed(1).padStart(7)} ${(r.p99 / idle.p99).toFixed(1).padStart(9)} ${r.maxBlockMs.toFixed(0).padStart(13)}`,
