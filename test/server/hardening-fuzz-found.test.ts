@@ -50,3 +50,11 @@ it("sends warnings about non-ASCII field names as UTF-8 (it used to be a 500)", 
   const warning = Buffer.from(String(res.headers.warning), "latin1").toString("utf8");
   expect(warning).toBe('299 - "unknown field \\"\u00e9t\u00e9\\""');
 });
+
+it("refuses YAML map keys that are collections with 400 (they used to be stringified, with a process warning)", async () => {
+  const res = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+    rawBody: "metadata: {name: y16}\ndata: {? [a, b] : c}\n",
+    contentType: "application/yaml",
+  });
+  expect(res.status).toBe(400);
+});
