@@ -1,6 +1,6 @@
 /**
  * Hardening, fuzzed: seeded random malformed requests (see test/support/fuzz-requests.ts) against a
- * fresh server. After each one: a non-2xx answer is a Status (JSON, or protobuf when negotiated)
+ * fresh server. After each one: a non-2xx answer is a Status (JSON, or protobuf/YAML when negotiated)
  * whose code is the HTTP status; nothing in the store changed unless the answer was 2xx; the
  * server still answers /readyz. At the end the heap has not grown without bound.
  *
@@ -14,6 +14,7 @@ import { runInNewContext } from "node:vm";
 import { decodeObject } from "@kubesdk/models";
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import YAML from "yaml";
 import {
   describeRequest,
   FUZZ_TARGETS,
@@ -89,6 +90,7 @@ function statusProblem(a: Answer): string | undefined {
     if (a.contentType.startsWith("application/vnd.kubernetes.protobuf"))
       s = decodeObject(new Uint8Array(a.body)) as Record<string, unknown>;
     else if (a.contentType.startsWith("application/json")) s = JSON.parse(a.body.toString("utf8"));
+    else if (a.contentType.startsWith("application/yaml")) s = YAML.parse(a.body.toString("utf8"));
     else if (targetKind === "real" && a.contentType.startsWith("text/plain")) return undefined;
     else return `content type ${JSON.stringify(a.contentType)}`;
   } catch (e) {
