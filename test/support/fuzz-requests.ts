@@ -164,13 +164,17 @@ function fuzzHeaders(r: Rand, contentType: string | undefined): Record<string, s
   return h;
 }
 
-function configMap(r: Rand, name: string): Record<string, unknown> {
-  const obj: Record<string, unknown> = {
-    apiVersion: "v1",
-    kind: "ConfigMap",
-    metadata: { name, labels: { a: "b" } },
-    data: { k: "v" },
-  };
+/** A valid-looking object of the kind the path names (or a ConfigMap), possibly mutated. */
+function objectFor(r: Rand, path: string): Record<string, unknown> {
+  const kinds: Array<[string, string, string, Record<string, unknown>]> = [
+    ["/secrets", "v1", "Secret", { data: { k: "dg==" }, type: "Opaque" }],
+    ["/controllerrevisions", "apps/v1", "ControllerRevision", { revision: 2, data: { k: "v" } }],
+    ["", "v1", "ConfigMap", { data: { k: "v" } }],
+  ];
+  const [, apiVersion, kind, rest] = kinds.find(([p]) => path.includes(p)) as (typeof kinds)[number];
+  const existing = Object.values(FUZZ_TARGETS).find((n) => path.split("?")[0]?.endsWith(`/${n}`));
+  const name = existing && chance(r, 0.8) ? existing : `fz-${int(r, 0, 30)}`;
+  const obj: Record<string, unknown> = { apiVersion, kind, metadata: { name, labels: { a: "b" } }, ...rest };
   if (chance(r, 0.5)) mutate(r, obj);
   return obj;
 }
@@ -318,7 +322,7 @@ const TRUNCATIONS = [
 ];
 
 /** A body for the content type, valid-looking or not. */
-function fuzzBody(r: Rand, contentType: string): string | Buffer {
+function fuzzBody(r: Rand, contentType: string, path: string): string | Buffer {
   const roll = r();
   if (roll < 0.05) return Buffer.from(Array.from({ length: int(r, 1, 200) }, () => int(r, 0, 255)));
   if (roll < 0.1)
@@ -335,7 +339,7 @@ function fuzzBody(r: Rand, contentType: string): string | Buffer {
   if (contentType.includes("yaml") && roll < 0.6) return pick(r, YAML_TRICKS);
   if (contentType === "application/json-patch+json") return JSON.stringify(jsonPatch(r));
   if (contentType === "application/strategic-merge-patch+json") return JSON.stringify(strategicPatch(r));
-  const obj = configMap(r, chance(r, 0.5) ? FUZZ_TARGETS.configmap : `fz-${int(r, 0, 30)}`);
+  const obj = objectFor(r, path);
   const text = JSON.stringify(obj);
   if (chance(r, 0.1)) return text.slice(0, int(r, 0, text.length - 1));
   return text;
@@ -355,7 +359,7 @@ export function fuzzRequest(r: Rand, ns: string): FuzzRequest {
   const contentType = sendsBody ? contentTypeFor(r, method) : undefined;
   const headers = fuzzHeaders(r, contentType);
   if (!sendsBody) return { method, path, headers };
-  return { method, path, headers, body: fuzzBody(r, contentType ?? "") };
+  return { method, path, headers, body: fuzzBody(r, contentType ?? "", path) };
 }
 
 /** A one-line description of a request for failure messages. */
