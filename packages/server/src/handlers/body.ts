@@ -17,6 +17,9 @@ export function parseYaml(text: string): unknown {
       if (!isMap(node)) return;
       const seen = new Set<unknown>();
       for (const pair of node.items) {
+        // JSON has string keys only (upstream: "invalid map key"); the yaml library would stringify them.
+        if (pair.key !== null && !isScalar(pair.key))
+          throw new Error("invalid map key: a key must be a scalar");
         const k = isScalar(pair.key) ? pair.key.value : JSON.stringify(pair.key);
         if (seen.has(k)) throw new Error(`map keys must be unique: ${JSON.stringify(String(k))}`);
         seen.add(k);

@@ -119,6 +119,16 @@ const DEFAULTERS: Record<string, (obj: Obj) => void> = {
     set(spec, "enableServiceLinks", true);
   },
   "/replicationcontrollers": defaultReplicasAndTemplate,
+  "/secrets"(obj) {
+    // stringData is write-only: merged into data (base64) and dropped, as upstream converts it.
+    if (isObj(obj.stringData)) {
+      const data = child(obj, "data");
+      for (const [k, v] of Object.entries(obj.stringData))
+        if (typeof v === "string") data[k] = Buffer.from(v).toString("base64");
+    }
+    delete obj.stringData;
+    set(obj, "type", "Opaque");
+  },
   "/services"(obj) {
     const spec = child(obj, "spec");
     set(spec, "type", "ClusterIP");

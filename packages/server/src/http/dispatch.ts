@@ -12,10 +12,11 @@ import type { ServedResource } from "../resources/served.js";
 import { serveWatch, type WatchRegistry } from "../watch/serve-watch.js";
 import { type AuthSettings, authenticate, authorize, type UserInfo } from "./auth.js";
 import { discoveryDocument } from "./discovery.js";
+import { encodeBodyYielding } from "./list-encode.js";
 import { ACCEPTED_TYPES, type MediaChoice, negotiate, type Shape } from "./negotiate.js";
 import { parseRequestInfo, type RequestInfo, type ResourceRequestInfo } from "./request-info.js";
 import { parseRequestTarget, type RequestTarget } from "./request-target.js";
-import { rememberChoice, writeBody, writeError } from "./respond.js";
+import { rememberChoice, writeBody, writeBytes, writeError } from "./respond.js";
 import { reshape } from "./table.js";
 import { VERB_HANDLERS } from "./verbs.js";
 
@@ -217,7 +218,9 @@ class Dispatcher {
     const body = choice.shape
       ? reshape(r, result.body, choice.shape, choice.shapeVersion ?? "v1", query)
       : result.body;
-    writeBody(res, result.code, body, choice, result.headers);
+    // Big lists are encoded in slices, so other clients are served meanwhile.
+    const bytes = await encodeBodyYielding(body, choice);
+    if (!res.destroyed) writeBytes(res, result.code, bytes, choice, result.headers);
   }
 }
 

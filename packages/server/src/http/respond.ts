@@ -34,7 +34,17 @@ export function writeBody(
   choice: MediaChoice,
   headers: Record<string, string> = {},
 ): void {
-  const bytes = encodeBody(body, choice);
+  writeBytes(res, code, encodeBody(body, choice), choice, headers);
+}
+
+/** Writes an encoded body (see encodeBody) with its headers. */
+export function writeBytes(
+  res: ServerResponse,
+  code: number,
+  bytes: Buffer,
+  choice: MediaChoice,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(code, {
     "Content-Type": contentTypeFor(choice),
     "Content-Length": String(bytes.length),
@@ -46,7 +56,7 @@ export function writeBody(
 
 const JSON_CHOICE: MediaChoice = { encoding: "json", pretty: false };
 
-/** Errors are Status bodies in JSON, or in protobuf when the request negotiated protobuf (as upstream). */
+/** Errors are Status bodies in JSON, or in protobuf or YAML when the request negotiated it (as upstream). */
 /** The representation negotiated for a response, so errors can use it too (upstream encodes Status the same way). */
 const negotiated = new WeakMap<ServerResponse, MediaChoice>();
 
@@ -56,7 +66,10 @@ export function rememberChoice(res: ServerResponse, choice: MediaChoice): void {
 
 function errorChoice(res: ServerResponse): MediaChoice {
   const c = negotiated.get(res);
-  return c?.encoding === "protobuf" ? { encoding: "protobuf", pretty: false } : JSON_CHOICE;
+  // Upstream encodes a Status like any response: protobuf or YAML when negotiated.
+  return c?.encoding === "protobuf" || c?.encoding === "yaml"
+    ? { encoding: c.encoding, pretty: false }
+    : JSON_CHOICE;
 }
 
 export function writeError(res: ServerResponse, err: unknown): void {

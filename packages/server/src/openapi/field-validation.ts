@@ -86,10 +86,14 @@ export function enforceFieldValidation(
   });
 }
 
-/** The `Warning` header for some warning texts (RFC 7234 warn-code 299, as the apiserver sends them). */
-/** One `Warning` header value for at most MAX_WARNINGS distinct warnings. */
+/**
+ * One `Warning` header value (RFC 7234 warn-code 299, as the apiserver sends them) for at most
+ * MAX_WARNINGS distinct warnings. Non-ASCII text goes out as its UTF-8 bytes, as Go writes it
+ * (Node writes header strings as latin1 and refuses characters beyond it).
+ */
 export function warningHeaders(warnings: readonly string[]): Record<string, string> {
   if (warnings.length === 0) return {};
   const distinct = [...new Set(warnings)].slice(0, MAX_WARNINGS);
-  return { Warning: distinct.map((w) => `299 - ${JSON.stringify(w)}`).join(", ") };
+  const value = distinct.map((w) => `299 - ${JSON.stringify(w).replaceAll("\x7f", "\\u007f")}`).join(", ");
+  return { Warning: Buffer.from(value, "utf8").toString("latin1") };
 }

@@ -76,14 +76,38 @@ function scalarMismatch(v: unknown, node: TypeNode): string | undefined {
   return typeof v === "string" ? undefined : jsonType(v);
 }
 
-/** The first type mismatch under `v`, as Go's message tail, if any. */
+const BASE64 = /^[A-Za-z0-9+/]$/;
+
+/** Where Go's base64.StdEncoding stops decoding `s` (CorruptInputError's offset), or -1 when it decodes. */
+export function base64ErrorAt(s: string): number {
+  let quantum = 0;
+  let start = 0;
+  let padding = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i] as string;
+    if (c === "\r" || c === "\n") continue;
+    if (quantum === 0) start = i;
+    if (c === "=") {
+      if (quantum < 2 || (quantum === 2 && padding === 0 && s[i + 1] !== "=")) return i;
+      padding++;
+    } else if (padding > 0 || !BASE64.test(c)) return i;
+    quantum = (quantum + 1) % 4;
+    if (quantum === 0 && padding > 0 && i + 1 < s.length) return i + 1;
+  }
+  return quantum === 0 ? -1 : start;
+}
+
+/** The first type mismatch under `v`, as Go's decoder words it, if any. */
 function mismatch(v: unknown, node: TypeNode | undefined, site: Site): string | undefined {
   if (v === null || v === undefined || !node || node.kind === "untyped") return undefined;
   const fail = (what: string) =>
-    `cannot unmarshal ${what} into Go struct field ${site.struct}.${site.path} of type ${goType(node)}`;
+    `json: cannot unmarshal ${what} into Go struct field ${site.struct}.${site.path} of type ${goType(node)}`;
   if (node.kind === "scalar") {
     const what = scalarMismatch(v, node);
-    return what === undefined ? undefined : fail(what);
+    if (what !== undefined) return fail(what);
+    // []byte fields decode from base64 (Secret data, ConfigMap binaryData).
+    const at = node.format === "byte" && typeof v === "string" ? base64ErrorAt(v) : -1;
+    return at < 0 ? undefined : `illegal base64 data at input byte ${at}`;
   }
   if (node.kind === "list") {
     if (!Array.isArray(v)) return fail(jsonType(v));
@@ -121,10 +145,8 @@ export function checkTypes(
   const m = mismatch(obj, schema, { struct: r.kind, path: "" });
   if (!m) return;
   if (source === "body")
-    throw errors.badRequest(
-      `${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: json: ${m}`,
-    );
+    throw errors.badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${m}`);
   throw errors.invalid("", "", "", [
-    { type: "FieldValueInvalid", field: "patch", value: JSON.stringify(obj), detail: `json: ${m}` },
+    { type: "FieldValueInvalid", field: "patch", value: JSON.stringify(obj), detail: m },
   ]);
 }

@@ -1,0 +1,120 @@
+/**
+ * Encoding big list responses without holding the event loop: items are encoded a slice at a time
+ * (each slice at most SLICE_MS of work), yielding to other clients between slices, and the slices
+ * are joined into exactly the bytes a one-go encoding would give (same Content-Length, same wire).
+ * Small lists and YAML take the one-go path.
+ */
+import { encodeObject, parseApiVersion } from "@kubesdk/models";
+import type { MediaChoice } from "./negotiate.js";
+import { encodeBody } from "./respond.js";
+
+/** Lists with more items than this are encoded in slices. */
+const SLICED_FROM = 256;
+/** Roughly how long one slice may hold the event loop. */
+const SLICE_MS = 8;
+const SENTINEL = "\u0000kubesdk-list-items\u0000";
+
+const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+function itemsOf(body: unknown): unknown[] | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const items = (body as { items?: unknown }).items;
+  return Array.isArray(items) && items.length > SLICED_FROM ? items : undefined;
+}
+
+/** Maps every item through `encode`, yielding whenever a slice has taken SLICE_MS. */
+async function mapYielding<T>(items: readonly unknown[], encode: (item: unknown) => T): Promise<T[]> {
+  const out: T[] = [];
+  let sliceStart = performance.now();
+  for (const item of items) {
+    out.push(encode(item));
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      await yieldToOthers();
+      sliceStart = performance.now();
+    }
+  }
+  return out;
+}
+
+async function encodeJsonList(body: object, items: unknown[], pretty: boolean): Promise<Buffer> {
+  const outer = pretty
+    ? JSON.stringify({ ...body, items: SENTINEL }, null, 2)
+    : JSON.stringify({ ...body, items: SENTINEL });
+  const at = outer.indexOf(JSON.stringify(SENTINEL));
+  const parts = pretty
+    ? await mapYielding(items, (item) => JSON.stringify(item, null, 2).replaceAll("\n", "\n    "))
+    : await mapYielding(items, (item) => JSON.stringify(item));
+  const joined = pretty ? `[\n    ${parts.join(",\n    ")}\n  ]` : `[${parts.join(",")}]`;
+  const tail = outer.slice(at + JSON.stringify(SENTINEL).length);
+  return Buffer.from(`${outer.slice(0, at)}${joined}${tail}\n`);
+}
+
+/** [field number, start, end of the value] of each length-delimited field of a message. */
+function lengthFields(bytes: Uint8Array): Array<[number, number, number]> {
+  const fields: Array<[number, number, number]> = [];
+  let i = 0;
+  const varint = (): number => {
+    let value = 0;
+    let shift = 0;
+    for (;;) {
+      const b = bytes[i++] as number;
+      value += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return value;
+      shift += 7;
+    }
+  };
+  while (i < bytes.length) {
+    const tag = varint();
+    if ((tag & 7) !== 2) throw new Error("unexpected wire type in a protobuf envelope");
+    const length = varint();
+    fields.push([tag >>> 3, i, i + length]);
+    i += length;
+  }
+  return fields;
+}
+
+function lengthPrefixed(field: number, value: Uint8Array): Buffer {
+  const head: number[] = [(field << 3) | 2];
+  let n = value.length;
+  while (n >= 0x80) {
+    head.push((n & 0x7f) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  head.push(n);
+  return Buffer.concat([Buffer.from(head), value]);
+}
+
+const MAGIC_LENGTH = 4;
+
+/** The raw message inside an enveloped object ("k8s\0" + Unknown{typeMeta, raw, …}). */
+function rawOf(enveloped: Uint8Array): Uint8Array {
+  const body = enveloped.subarray(MAGIC_LENGTH);
+  const raw = lengthFields(body).find(([field]) => field === 2);
+  return raw ? body.subarray(raw[1], raw[2]) : new Uint8Array(0);
+}
+
+async function encodeProtobufList(body: { apiVersion?: unknown; kind?: unknown }, items: unknown[]) {
+  const empty = encodeObject({ ...body, items: [] });
+  const kind = String(body.kind).replace(/List$/, "");
+  const gvk = { ...parseApiVersion(String(body.apiVersion)), kind };
+  // A List message is ListMeta (field 1) then its items (field 2, repeated): append the items.
+  const encoded = await mapYielding(items, (item) =>
+    lengthPrefixed(2, rawOf(encodeObject(item as object, { kind: gvk }))),
+  );
+  const envelope = empty.subarray(MAGIC_LENGTH);
+  const parts: Buffer[] = [Buffer.from(empty.subarray(0, MAGIC_LENGTH))];
+  for (const [field, start, end] of lengthFields(envelope)) {
+    if (field === 2)
+      parts.push(lengthPrefixed(2, Buffer.concat([envelope.subarray(start, end), ...encoded])));
+    else parts.push(lengthPrefixed(field, envelope.subarray(start, end)));
+  }
+  return Buffer.concat(parts);
+}
+
+/** encodeBody, in slices for big lists so that other requests are served meanwhile. */
+export async function encodeBodyYielding(body: unknown, choice: MediaChoice): Promise<Buffer> {
+  const items = itemsOf(body);
+  if (!items || choice.encoding === "yaml") return encodeBody(body, choice);
+  if (choice.encoding === "protobuf") return encodeProtobufList(body as object, items);
+  return encodeJsonList(body as object, items, choice.pretty);
+}

@@ -1,0 +1,67 @@
+/** Big lists encoded in slices give exactly the bytes of a one-go encoding. */
+import { describe, expect, it } from "vitest";
+import { encodeBodyYielding } from "../src/http/list-encode.js";
+import type { MediaChoice } from "../src/http/negotiate.js";
+import { encodeBody } from "../src/http/respond.js";
+
+const configMaps = (n: number) => ({
+  kind: "ConfigMapList",
+  apiVersion: "v1",
+  metadata: { resourceVersion: "42", continue: "abc", remainingItemCount: 7 },
+  items: Array.from({ length: n }, (_, i) => ({
+    metadata: {
+      name: `cm-${i}`,
+      namespace: "default",
+      uid: `u-${i}`,
+      resourceVersion: String(i + 1),
+      labels: { i: String(i) },
+    },
+    data: { k: "v".repeat(i % 50), é: "ü" },
+  })),
+});
+
+const pods = {
+  kind: "PodList",
+  apiVersion: "v1",
+  metadata: { resourceVersion: "9" },
+  items: Array.from({ length: 400 }, (_, i) => ({
+    metadata: { name: `p-${i}`, namespace: "default" },
+    spec: { containers: [{ name: "c", image: "nginx", resources: { limits: { cpu: "100m" } } }] },
+    status: { phase: "Pending" },
+  })),
+};
+
+const metadataOnly = {
+  kind: "PartialObjectMetadataList",
+  apiVersion: "meta.k8s.io/v1",
+  metadata: { resourceVersion: "9" },
+  items: Array.from({ length: 300 }, (_, i) => ({
+    kind: "PartialObjectMetadata",
+    apiVersion: "meta.k8s.io/v1",
+    metadata: { name: `m-${i}`, namespace: "default" },
+  })),
+};
+
+const choices: Record<string, MediaChoice> = {
+  json: { encoding: "json", pretty: false },
+  pretty: { encoding: "json", pretty: true },
+  protobuf: { encoding: "protobuf", pretty: false },
+  yaml: { encoding: "yaml", pretty: false },
+};
+
+describe("encodeBodyYielding", () => {
+  for (const [name, choice] of Object.entries(choices))
+    it(`matches encodeBody for ${name}`, async () => {
+      for (const body of [configMaps(3), configMaps(2000), pods, metadataOnly]) {
+        const sliced = await encodeBodyYielding(body, choice);
+        expect(sliced.equals(encodeBody(body, choice))).toBe(true);
+      }
+    });
+
+  it("matches encodeBody for a protobuf PartialObjectMetadataList", async () => {
+    const choice = choices.protobuf as MediaChoice;
+    expect((await encodeBodyYielding(metadataOnly, choice)).equals(encodeBody(metadataOnly, choice))).toBe(
+      true,
+    );
+  });
+});
