@@ -11,6 +11,7 @@ export {
   runExecPlugin,
 } from "./auth/exec-plugin.js";
 export { StatCachedFile, type StatCachedFileOptions } from "./auth/stat-cached-file.js";
+export { describeIssues } from "./errors/issues.js";
 export { createDispatcher } from "./http/dispatcher.js";
 export { decodeJsonBody } from "./http/json-body.js";
 export {

@@ -3,7 +3,7 @@
  * ClientError UNEXPECTED_RESPONSE that names the fields that were wrong, instead of a TypeError
  * somewhere later.
  */
-import { describeIssues } from "@kubesdk/transport";
+import { describeIssues } from "@kubesdk/transport/internal";
 import { z } from "zod";
 import { ClientError } from "../errors.js";
 

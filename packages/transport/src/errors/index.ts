@@ -28,7 +28,6 @@ export {
   parseRetryAfter,
 } from "./api-error.js";
 export { CodedError, KubesdkError } from "./base.js";
-export { describeIssue, describeIssues } from "./issues.js";
 export {
   isAlreadyExists,
   isApplyConflict,
