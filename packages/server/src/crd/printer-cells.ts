@@ -9,6 +9,7 @@
  * `['field']`, `[n]`, `[*]` and filters `[?(@.a.b=="x")]`.
  */
 import type { PrinterColumn } from "../resources/served.js";
+import { humanDuration } from "../tables/format.js";
 
 type Step =
   | { kind: "field"; name: string }
@@ -97,26 +98,6 @@ export function findResults(obj: unknown, path: string): unknown[] {
     current = next;
   }
   return current;
-}
-
-/** apimachinery's HumanDuration: the coarse age kubectl shows ("45s", "5m3s", "3h", "12d"). */
-export function humanDuration(ms: number): string {
-  const seconds = Math.trunc(ms / 1000);
-  if (seconds < -1) return "<invalid>";
-  if (seconds < 0) return "0s";
-  if (seconds < 120) return `${seconds}s`;
-  const minutes = Math.trunc(seconds / 60);
-  if (minutes < 10) return seconds % 60 === 0 ? `${minutes}m` : `${minutes}m${seconds % 60}s`;
-  if (minutes < 180) return `${minutes}m`;
-  const hours = Math.trunc(minutes / 60);
-  if (hours < 8) return minutes % 60 === 0 ? `${hours}h` : `${hours}h${minutes % 60}m`;
-  if (hours < 48) return `${hours}h`;
-  const days = Math.trunc(hours / 24);
-  if (hours < 24 * 8) return hours % 24 === 0 ? `${days}d` : `${days}d${hours % 24}h`;
-  if (hours < 24 * 365 * 2) return `${days}d`;
-  const years = Math.trunc(days / 365);
-  if (hours < 24 * 365 * 8) return days % 365 === 0 ? `${years}y` : `${years}y${days % 365}d`;
-  return `${years}y`;
 }
 
 /** Text of a value as the JSONPath printer prints it (strings raw, other values as JSON). */
