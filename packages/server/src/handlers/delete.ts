@@ -81,7 +81,8 @@ export function deleteObject(
   const obj = c.present(r, stored);
   const meta = c.metadataOf(obj);
   checkPreconditions(r, name, meta, opts.preconditions);
-  if (r.group === "" && r.resource === "namespaces") return deleteNamespace(ctx, r, key, obj, opts);
+  const d: Deletion = { ctx, r, key, opts };
+  if (r.group === "" && r.resource === "namespaces") return deleteNamespace(d, obj);
 
   const grace = gracePeriodOf(r, obj, opts);
   const had = (meta.finalizers as string[] | undefined) ?? [];
@@ -92,25 +93,26 @@ export function deleteObject(
   // Already deleting: a later DELETE may only shorten the grace period or add a policy's finalizer.
   if (deleting && !shortens && added.length === 0) return { code: 200, body: obj };
   // Nothing holds the object and no grace period applies: it goes at once (pods first show the mark).
-  if (!deleting && finalizers.length === 0 && grace === 0 && !isPods(r))
-    return remove(ctx, r, key, obj, opts);
+  if (!deleting && finalizers.length === 0 && grace === 0 && !isPods(r)) return remove(d, obj);
   const marked = markDeleted(ctx, r, obj, finalizers, deleting && !shortens ? undefined : grace);
   if (opts.dryRun) return { code: 200, body: marked };
   const saved = c.present(r, ctx.store.update(r.bucket, key, marked));
   if (finalizers.length === 0 && Number(saved.metadata.deletionGracePeriodSeconds ?? 0) === 0)
-    return remove(ctx, r, key, saved, opts);
+    return remove(d, saved);
   return { code: 200, body: saved };
 }
 
 const isPods = (r: ServedResource): boolean => r.group === "" && r.resource === "pods";
 
-function remove(
-  ctx: c.HandlerContext,
-  r: ServedResource,
-  key: string,
-  obj: c.KubeObject,
-  opts: DeleteOptions,
-): c.ApiResponse {
+/** One DELETE of one stored object: where it is and how it is to go. */
+interface Deletion {
+  readonly ctx: c.HandlerContext;
+  readonly r: ServedResource;
+  readonly key: string;
+  readonly opts: DeleteOptions;
+}
+
+function remove({ ctx, r, key, opts }: Deletion, obj: c.KubeObject): c.ApiResponse {
   if (opts.dryRun) return { code: 200, body: r.returnDeletedObject ? obj : successStatus(r, obj) };
   const deleted = c.present(r, ctx.store.delete(r.bucket, key));
   return { code: 200, body: r.returnDeletedObject ? deleted : successStatus(r, deleted) };
@@ -146,17 +148,12 @@ function markDeleted(
  * A namespace waits for its spec finalizers (the namespace controller removes
  * "kubernetes" through `finalize` once the contents are gone) and metadata finalizers.
  */
-function deleteNamespace(
-  ctx: c.HandlerContext,
-  r: ServedResource,
-  key: string,
-  obj: c.KubeObject,
-  opts: DeleteOptions,
-): c.ApiResponse {
+function deleteNamespace(d: Deletion, obj: c.KubeObject): c.ApiResponse {
+  const { ctx, r, key, opts } = d;
   const meta = obj.metadata;
   const finalizers = (meta.finalizers as string[] | undefined) ?? [];
   const specFinalizers = ((obj.spec as { finalizers?: string[] })?.finalizers ?? []) as string[];
-  if (finalizers.length === 0 && specFinalizers.length === 0) return remove(ctx, r, key, obj, opts);
+  if (finalizers.length === 0 && specFinalizers.length === 0) return remove(d, obj);
   if (meta.deletionTimestamp !== undefined) return { code: 200, body: obj };
   const marked: c.KubeObject = {
     ...obj,
