@@ -73,7 +73,10 @@ if [[ "${print_only}" == true ]]; then
   exit 0
 fi
 
-binaries=(kube-apiserver kube-controller-manager kube-scheduler etcd etcdctl)
+# The control-plane components (test:components) are built for the pinned release only: the older
+# releases' wrapper modules carry kube-apiserver's dependencies and no more.
+binaries=(kube-apiserver etcd etcdctl)
+if [[ -z "${minor}" ]]; then binaries+=(kube-controller-manager kube-scheduler); fi
 all_present() {
   local b
   for b in "${binaries[@]}"; do [[ -x "${bin_dir}/${b}" ]] || return 1; done
@@ -137,8 +140,10 @@ build_one() {
 build_one etcd go.etcd.io/etcd/server/v3 "${etcd_ldflags}"
 build_one etcdctl go.etcd.io/etcd/etcdctl/v3 "${etcd_ldflags}"
 build_one kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver "${kube_ldflags}"
-build_one kube-controller-manager k8s.io/kubernetes/cmd/kube-controller-manager "${kube_ldflags}"
-build_one kube-scheduler k8s.io/kubernetes/cmd/kube-scheduler "${kube_ldflags}"
+if [[ -z "${minor}" ]]; then
+  build_one kube-controller-manager k8s.io/kubernetes/cmd/kube-controller-manager "${kube_ldflags}"
+  build_one kube-scheduler k8s.io/kubernetes/cmd/kube-scheduler "${kube_ldflags}"
+fi
 
 echo "real-apiserver: built kubernetes ${k8s_version} / etcd ${etcd_version}:"
 report
