@@ -29,6 +29,10 @@ type Outcome = "passed" | "failed" | "skipped";
  */
 const pinnedReleaseTests: ReadonlySet<string> = new Set([
   "test/server/discovery-auth.test.ts › discovery /version names the pinned release",
+  // certificates.k8s.io/v1 ClusterTrustBundles are served from 1.37 on (404 before).
+  "test/server/control-plane.test.ts › what the components read at start lists ClusterTrustBundles by spec.signerName",
+  // 1.35 prints one Node cell differently from the 1.37 printers the reference server follows.
+  "test/server/tables.test.ts › Tables of built-in kinds services, config maps, secrets, service accounts, namespaces, nodes, leases",
 ]);
 
 interface VersionRun {
@@ -216,7 +220,7 @@ function main(argv: readonly string[]): number {
   console.log(
     `compat-table: wrote ${relative(repoRoot, docPath)} from ${runs.map((r) => r.minor).join(", ")}`,
   );
-  return 0;
+  return verdict;
 }
 
 process.exitCode = main(process.argv.slice(2));
