@@ -174,7 +174,11 @@ it(`answers malformed requests with a Status and changes nothing (seed ${seed})`
     // An internal error is a server bug (the reference server's; a real one may be busy).
     if (answer.status === 500 && t.reference)
       failures.push(`#${i} ${describeRequest(req)}: ${answer.body.toString("latin1").slice(0, 300)}`);
-    if (!ok && (await snapshot()) !== before)
+    // kube-apiserver picks the response representation after it has committed a write, so an
+    // unacceptable Accept on a create can answer 406 with the object stored (seen on 1.36); the
+    // reference server checks Accept first. Only the reference server is held to "406 changes nothing".
+    const writeThenNegotiate = answer.status === 406 && !t.reference;
+    if (!ok && !writeThenNegotiate && (await snapshot()) !== before)
       failures.push(
         `#${i} ${describeRequest(req)}: HTTP ${answer.status} but the store changed${changes(before)} (${answer.body.toString("latin1").slice(0, 300)})`,
       );
