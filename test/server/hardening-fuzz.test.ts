@@ -24,7 +24,14 @@ import {
 } from "../support/fuzz-requests.js";
 import { startTarget, type TestTarget, targetKind, uniqueName } from "../support/target.js";
 
-const seed = Number(process.env.KUBESDK_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+// A new seed each run on the reference server (its failures are our bugs). A real apiserver gets a
+// fixed seed unless one is given, so an upstream quirk no run has seen yet cannot fail an unrelated
+// change; explore it with KUBESDK_FUZZ_SEED.
+const REAL_TARGET_SEED = 20261123;
+const seed = Number(
+  process.env.KUBESDK_FUZZ_SEED ??
+    (targetKind === "real" ? REAL_TARGET_SEED : Math.floor(Math.random() * 2 ** 31)),
+);
 const count = Number(process.env.KUBESDK_FUZZ_REQUESTS ?? (targetKind === "real" ? 300 : 1500));
 /** Stops early after this long, so a slow machine keeps the test near a minute. */
 const BUDGET_MS = 40_000;
