@@ -7,6 +7,7 @@ import type { PodRuntime, StartOptions } from "@kubesdk/server";
 import { isAlreadyExists } from "@kubesdk/transport";
 import { afterAll, beforeAll, expect, vi } from "vitest";
 import { markRunning, startTestKubelet, type TestKubelet } from "../support/kubelet.js";
+import { suiteView } from "../support/suite-view.js";
 import { startTarget, type TestTarget } from "../support/target.js";
 import { clientFor, createNamespace } from "./support.js";
 
@@ -54,22 +55,19 @@ export function podSuite(prefix: string, options: StartOptions = {}, withKubelet
     await kubelet?.close();
     await state?.t.close();
   });
-  const current = () => {
-    if (state === undefined) throw new Error("the suite's beforeAll has not run");
-    return state;
-  };
+  const view = suiteView(() => state);
   return {
     get t() {
-      return current().t;
+      return view.t;
     },
     get kube() {
-      return current().kube;
+      return view.kube;
     },
     get ns() {
-      return current().ns;
+      return view.ns;
     },
     get pods() {
-      const pods = current().pods;
+      const pods = view.pods;
       if (pods === undefined)
         throw new Error("this suite has no pod runtime (no kubelet on the real apiserver)");
       return pods;

@@ -12,6 +12,7 @@ import type { DispatcherFactory } from "@kubesdk/transport";
 import { createDispatcher } from "@kubesdk/transport/internal";
 import { afterAll, beforeAll } from "vitest";
 import YAML from "yaml";
+import { suiteView } from "../support/suite-view.js";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: kubeconfig documents are edited as plain YAML.
@@ -96,21 +97,7 @@ export function namespacedSuite(
     await state.kube.close();
     await state.t.close();
   });
-  const current = (): NamespacedSuite => {
-    if (state === undefined) throw new Error("the suite's beforeAll has not run");
-    return state;
-  };
-  return {
-    get t() {
-      return current().t;
-    },
-    get kube() {
-      return current().kube;
-    },
-    get ns() {
-      return current().ns;
-    },
-  };
+  return suiteView(() => state);
 }
 
 /** One request as the dispatcher saw it, with the Content-Types that went each way. */
