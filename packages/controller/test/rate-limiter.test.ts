@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../src/clock.js";
-import {
-  defaultRateLimiter,
-  ExponentialBackoffRateLimiter,
-  TokenBucketRateLimiter,
-} from "../src/rate-limiter.js";
+import * as limiters from "../src/rate-limiter.js";
+
+const { defaultRateLimiter, ExponentialBackoffRateLimiter, TokenBucketRateLimiter } = limiters;
 
 describe("rate limiters", () => {
   it("exponential backoff doubles from 5 ms per key, caps at 1000 s, and forget resets it", () => {

@@ -22,79 +22,33 @@ const healthy: WatchOutcome = {
 };
 const decide = (o: Partial<WatchOutcome>) => decideAfterWatch({ ...healthy, ...o }, 1000);
 
+// The reactions, named once so that each case below reads as one line.
+const watchAgain = { next: "watch", wait: "none" } as const;
+const watchAfterBackoff = { next: "watch", wait: "backoff" } as const;
+const relistAfterBackoff = { next: "list", wait: "backoff", from: "last" } as const;
+const relistNow = { next: "list", wait: "none", from: "last" } as const;
+const refused = new ConnectionError("CONNECTION_REFUSED", "refused", false);
+const reset = new ConnectionError("CONNECTION_RESET", "reset", true);
+const throttled = status(429, "TooManyRequests", { details: { retryAfterSeconds: 2 } });
+const torn = new TruncatedStreamError(10);
+const malformed = new MalformedEventError("invalid JSON", "{");
+const lost = "connection-lost";
+const afterRetryAfter = { ...watchAfterBackoff, retryAfterMs: 2000 };
+
 describe("after a watch", () => {
+  // name, how the watch ended, the reason, the reaction, whether it is reported as a failure
   it.each([
-    ["a clean end after events", {}, "closed", { next: "watch", wait: "none" }, false],
-    [
-      "a clean end after a long quiet",
-      { events: 0, durationMs: 1000 },
-      "closed",
-      { next: "watch", wait: "none" },
-      false,
-    ],
-    [
-      "a short empty stream",
-      { events: 0, durationMs: 999 },
-      "short",
-      { next: "list", wait: "backoff", from: "last" },
-      false,
-    ],
-    [
-      "ERROR 410",
-      { error: status(410, "Expired") },
-      "expired",
-      { next: "list", wait: "none", from: "last" },
-      false,
-    ],
-    [
-      "429 with Retry-After",
-      { error: status(429, "TooManyRequests", { details: { retryAfterSeconds: 2 } }) },
-      "throttled",
-      { next: "watch", wait: "backoff", retryAfterMs: 2000 },
-      true,
-    ],
-    [
-      "connection refused",
-      { error: new ConnectionError("CONNECTION_REFUSED", "refused", false) },
-      "refused",
-      { next: "watch", wait: "backoff" },
-      true,
-    ],
-    [
-      "an idle stream",
-      { error: new TimeoutError("IDLE_TIMEOUT", 100) },
-      "idle",
-      { next: "watch", wait: "none" },
-      true,
-    ],
-    [
-      "a torn frame after events",
-      { error: new TruncatedStreamError(10) },
-      "connection-lost",
-      { next: "watch", wait: "none" },
-      true,
-    ],
-    [
-      "a reset before any event",
-      { error: new ConnectionError("CONNECTION_RESET", "reset", true), events: 0, durationMs: 5 },
-      "connection-lost",
-      { next: "list", wait: "backoff", from: "last" },
-      true,
-    ],
-    [
-      "a malformed event",
-      { error: new MalformedEventError("invalid JSON", "{") },
-      "malformed",
-      { next: "list", wait: "backoff", from: "last" },
-      true,
-    ],
-    [
-      "a 500",
-      { error: status(500, "InternalError") },
-      "failed",
-      { next: "list", wait: "backoff", from: "last" },
-      true,
-    ],
+    ["a clean end after events", {}, "closed", watchAgain, false],
+    ["a clean end after a long quiet", { events: 0, durationMs: 1000 }, "closed", watchAgain, false],
+    ["a short empty stream", { events: 0, durationMs: 999 }, "short", relistAfterBackoff, false],
+    ["ERROR 410", { error: status(410, "Expired") }, "expired", relistNow, false],
+    ["429 with Retry-After", { error: throttled }, "throttled", afterRetryAfter, true],
+    ["connection refused", { error: refused }, "refused", watchAfterBackoff, true],
+    ["an idle stream", { error: new TimeoutError("IDLE_TIMEOUT", 100) }, "idle", watchAgain, true],
+    ["a torn frame after events", { error: torn }, lost, watchAgain, true],
+    ["a reset before any event", { error: reset, events: 0, durationMs: 5 }, lost, relistAfterBackoff, true],
+    ["a malformed event", { error: malformed }, "malformed", relistAfterBackoff, true],
+    ["a 500", { error: status(500, "InternalError") }, "failed", relistAfterBackoff, true],
     ["a stop", { stopped: true }, "stopped", { next: "stop" }, false],
   ] as const)("%s", (_name, outcome, reason, reaction, report) => {
     const d = decide(outcome as Partial<WatchOutcome>);

@@ -13,7 +13,7 @@ import { performance } from "node:perf_hooks";
 import { decodeObject, decodeWatchEvent, encodeObject, encodeWatchEvent } from "../src/index.js";
 
 const vectors = JSON.parse(
-  readFileSync(new URL("../test/wire/go-vectors/vectors.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../test/wire/go/vectors.json", import.meta.url), "utf8"),
 ) as { objects: { name: string; json: Record<string, unknown> }[] };
 const pod = vectors.objects.find((v) => v.name === "pod-running")?.json as Record<string, unknown>;
 const { apiVersion: _apiVersion, kind: _kind, ...podBody } = pod;

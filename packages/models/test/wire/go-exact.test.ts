@@ -1,5 +1,5 @@
 /**
- * The edges of the codec against upstream Go (go-vectors/exact.go): int64 beyond ±2^53, invalid
+ * The edges of the codec against upstream Go (go/exact.go): int64 beyond ±2^53, invalid
  * UTF-8, message fields repeated on the wire, timestamps Go normalises or refuses, quantities,
  * and JSON Go accepts or rejects. Every expected value is what Go wrote or how Go failed.
  */
@@ -13,7 +13,7 @@ interface Vectors {
   jsonCases: { name: string; text: string; pb?: string; error?: string }[];
 }
 
-const text = readFileSync(new URL("./go-vectors/vectors.json", import.meta.url), "utf8");
+const text = readFileSync(new URL("./go/vectors.json", import.meta.url), "utf8");
 const vectors = parseExactJson(text) as Vectors;
 
 function codeOf(run: () => unknown): string {

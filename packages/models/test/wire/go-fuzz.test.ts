@@ -1,18 +1,18 @@
 /**
  * Differential fuzz test against upstream Go: random objects of every built-in kind, filled by
- * upstream's randfill (go-fuzz/fill.go), written by Go as JSON and protobuf. kubesdk must decode
+ * upstream's randfill (go/fill.go), written by Go as JSON and protobuf. kubesdk must decode
  * the protobuf to exactly Go's JSON, and encode Go's JSON to bytes Go reads back to the same
- * object (Go checks, go-fuzz/main.go).
+ * object (Go checks, go/main.go).
  *
  * Each run takes a new seed; a failure names the seed and the object. Replay with
  *   KUBESDK_WIRE_FUZZ_SEED=<seed> pnpm exec vitest run packages/models/test/wire/go-fuzz.test.ts
- * (KUBESDK_WIRE_FUZZ_COUNT sets the number of objects; `go-fuzz gen -seed S -only I` prints one).
+ * (KUBESDK_WIRE_FUZZ_COUNT sets the number of objects; `go-wire gen -seed S -only I` prints one).
  */
 import { isDeepStrictEqual } from "node:util";
 import { decodeObject, encodeObject } from "@kubesdk/models";
 import { expect, test } from "vitest";
 import { parseExactJson } from "./exact-json.js";
-import { buildFuzzer, type Failure, generate, verify } from "./go-fuzz/fuzzer.js";
+import { buildFuzzer, type Failure, generate, verify } from "./go/fuzzer.js";
 
 const seed = Number(process.env.KUBESDK_WIRE_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const count = Number(process.env.KUBESDK_WIRE_FUZZ_COUNT ?? 10_000);

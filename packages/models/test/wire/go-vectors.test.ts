@@ -1,5 +1,5 @@
 /**
- * Vectors written by the upstream Go code (go-vectors/main.go): sparse kubectl-style objects,
+ * Vectors written by the upstream Go code (go/vectors.go): sparse kubectl-style objects,
  * zero values (pointers set to zero among them), lists, Status, a CRD and watch frames, which the
  * fully-populated k8s.io/api fixtures never exercise. Both directions must match Go exactly: the
  * JSON (values and key order) and the protobuf bytes.
@@ -20,7 +20,7 @@ interface Vectors {
 }
 
 const vectors = JSON.parse(
-  readFileSync(new URL("./go-vectors/vectors.json", import.meta.url), "utf8"),
+  readFileSync(new URL("./go/vectors.json", import.meta.url), "utf8"),
 ) as Vectors;
 
 /** Keys in Go's order, but apiVersion and kind first, as decodeObject puts them. */

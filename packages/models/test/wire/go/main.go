@@ -1,7 +1,9 @@
-// Command go-fuzz is the Go side of the differential fuzz test of the wire codec (go-fuzz.test.ts).
+// Command go-wire is the upstream Go side of the wire codec's tests: the differential fuzz test
+// (go-fuzz.test.ts) and the fixed vectors (vectors.json, read by go-vectors.test.ts and go-exact.test.ts).
 //
-//	go-fuzz gen    -seed S -n N            objects as JSON lines {i, kind, json, pb} (or {i, kind, skip})
-//	go-fuzz verify -seed S -n N < answers  reads kubesdk's encodings {i, pb}, reports mismatches
+//	go-wire gen    -seed S -n N            objects as JSON lines {i, kind, json, pb} (or {i, kind, skip})
+//	go-wire verify -seed S -n N < answers  reads kubesdk's encodings {i, pb}, reports mismatches
+//	go-wire vectors                        writes the fixed vectors (vectors.go, exact.go) to stdout
 //
 // Object i is a random object of kind i mod (number of kinds), filled by upstream's randfill from
 // seed S and i alone, so any failure replays from its seed and index (-only i). The expected JSON
@@ -21,29 +23,9 @@ import (
 	"sort"
 	"strings"
 
-	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
-	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	apiregv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
-)
-
-var scheme = func() *runtime.Scheme {
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, apiextv1.AddToScheme, apiregv1.AddToScheme} {
-		if err := add(s); err != nil {
-			panic(err)
-		}
-	}
-	return s
-}()
-
-var (
-	pbCodec   = protobuf.NewSerializer(scheme, scheme)
-	jsonCodec = kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, scheme, scheme, kjson.SerializerOptions{})
 )
 
 // Every kind of the built-in API groups with a protobuf form, in a fixed order. The option and
@@ -270,6 +252,8 @@ func main() {
 				panic(err)
 			}
 		}
+	case "vectors":
+		writeVectors()
 	case "verify":
 		in := bufio.NewScanner(os.Stdin)
 		in.Buffer(make([]byte, 1<<20), 1<<30)
@@ -278,7 +262,7 @@ func main() {
 			panic(err)
 		}
 	default:
-		fmt.Fprintln(os.Stderr, "usage: go-fuzz gen|verify -seed S -n N")
+		fmt.Fprintln(os.Stderr, "usage: go-wire gen|verify -seed S -n N, or go-wire vectors")
 		os.Exit(2)
 	}
 }

@@ -3,7 +3,7 @@
  * outside the repository, keyed by its sources and the Go version, like the other Go builds:
  *
  *   ${KUBESDK_CACHE:-~/.cache/kubesdk}/wire-fuzz/go-build/        Go build cache (GOCACHE)
- *   ${KUBESDK_CACHE:-~/.cache/kubesdk}/wire-fuzz/<hash>/go-fuzz    the binary
+ *   ${KUBESDK_CACHE:-~/.cache/kubesdk}/wire-fuzz/<hash>/go-wire    the binary
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -24,7 +24,7 @@ export function buildFuzzer(): string {
     hash.update(file).update(readFileSync(join(sourceDir, file)));
   }
   const binDir = join(cacheRoot, hash.digest("hex").slice(0, 16));
-  const bin = join(binDir, "go-fuzz");
+  const bin = join(binDir, "go-wire");
   if (existsSync(bin)) return bin;
   mkdirSync(binDir, { recursive: true });
   const partial = `${bin}.${process.pid}.tmp`;

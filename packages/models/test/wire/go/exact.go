@@ -12,13 +12,8 @@ import (
 	"math"
 
 	corev1 "k8s.io/api/core/v1"
-	apiextv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
-	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	apiregv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
 )
 
 // A bytes case: Go decodes PB to JSON, or fails with Error.
@@ -36,21 +31,6 @@ type jsonCase struct {
 	PB    string `json:"pb,omitempty"`
 	Error string `json:"error,omitempty"`
 }
-
-var full = func() *runtime.Scheme {
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, apiextv1.AddToScheme, apiregv1.AddToScheme} {
-		if err := add(s); err != nil {
-			panic(err)
-		}
-	}
-	return s
-}()
-
-var (
-	pbCodec   = protobuf.NewSerializer(full, full)
-	jsonCodec = kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, full, full, kjson.SerializerOptions{})
-)
 
 // Protobuf wire helpers for bytes Go's own types cannot produce.
 func varint(v uint64) []byte {
@@ -92,7 +72,7 @@ func rawOf(obj runtime.Object) []byte {
 	return u.Raw
 }
 
-func decodePB(name string, data []byte) pbCase {
+func pbCaseOf(name string, data []byte) pbCase {
 	c := pbCase{Name: name, PB: base64.StdEncoding.EncodeToString(data)}
 	obj, gvk, err := pbCodec.Decode(data, nil, nil)
 	if err != nil {
@@ -127,42 +107,42 @@ func pbCases() []pbCase {
 	}
 	created := metav1.Unix(1767323045, 0)
 	pbs := []pbCase{
-		decodePB("int64-max", pb(cm(metav1.ObjectMeta{Name: "big", Generation: math.MaxInt64}, nil))),
-		decodePB("int64-min", pb(cm(metav1.ObjectMeta{Name: "small", Generation: math.MinInt64}, nil))),
-		decodePB("int64-2^53+1", pb(cm(metav1.ObjectMeta{Name: "odd", Generation: 1<<53 + 1}, nil))),
-		decodePB("int64-2^53-1", pb(cm(metav1.ObjectMeta{Name: "safe", Generation: 1<<53 - 1}, nil))),
-		decodePB("utf8-invalid", pb(cm(metav1.ObjectMeta{Name: "bad\xff"}, map[string]string{
+		pbCaseOf("int64-max", pb(cm(metav1.ObjectMeta{Name: "big", Generation: math.MaxInt64}, nil))),
+		pbCaseOf("int64-min", pb(cm(metav1.ObjectMeta{Name: "small", Generation: math.MinInt64}, nil))),
+		pbCaseOf("int64-2^53+1", pb(cm(metav1.ObjectMeta{Name: "odd", Generation: 1<<53 + 1}, nil))),
+		pbCaseOf("int64-2^53-1", pb(cm(metav1.ObjectMeta{Name: "safe", Generation: 1<<53 - 1}, nil))),
+		pbCaseOf("utf8-invalid", pb(cm(metav1.ObjectMeta{Name: "bad\xff"}, map[string]string{
 			"k\xe2\x82":  "a\xffb\xe2\x82\xacc\xed\xa0\x80d\xf0\x9f\x98",
 			"\xc0\x80":   "\xf4\x90\x80\x80|\xe0\x80\xaf|\xf0\x80\x80\x80|\xc2",
 			"fine\u00e9": "\U0001F600 \u2028",
 		}))),
-		decodePB("merge-object-meta", seal("v1", "ConfigMap", append(
+		pbCaseOf("merge-object-meta", seal("v1", "ConfigMap", append(
 			rawOf(cm(metav1.ObjectMeta{Name: "a", Finalizers: []string{"x"}, Labels: map[string]string{"l1": "1", "same": "first"}, CreationTimestamp: created}, map[string]string{"a": "1"})),
 			rawOf(cm(metav1.ObjectMeta{Namespace: "b", Finalizers: []string{"y"}, Labels: map[string]string{"l2": "2", "same": "second"}}, map[string]string{"b": "2"}))...))),
-		decodePB("merge-nested", seal("v1", "Pod", append(
+		pbCaseOf("merge-nested", seal("v1", "Pod", append(
 			rawOf(&corev1.Pod{TypeMeta: tm("Pod", "v1"), ObjectMeta: metav1.ObjectMeta{Name: "p"}, Spec: corev1.PodSpec{NodeName: "n1", Containers: []corev1.Container{{Name: "a"}}, SecurityContext: &corev1.PodSecurityContext{RunAsUser: ptr(int64(1))}}}),
 			rawOf(&corev1.Pod{TypeMeta: tm("Pod", "v1"), Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "b"}}, SecurityContext: &corev1.PodSecurityContext{RunAsGroup: ptr(int64(2))}}, Status: corev1.PodStatus{Phase: "Running"}})...))),
-		decodePB("merge-time-replaced", seal("v1", "ConfigMap", append(
+		pbCaseOf("merge-time-replaced", seal("v1", "ConfigMap", append(
 			lenField(1, str(1, "t"), timestamp(8, 1767323045, 0)), lenField(1, timestamp(8, 1767323999, 0))...))),
 		// properties{"a": {not: {description: x}, not: {type: string}}}: the two nots merge.
-		decodePB("merge-in-map-value", seal("apiextensions.k8s.io/v1", "CustomResourceDefinition", lenField(2, lenField(7, str(1, "v1"),
+		pbCaseOf("merge-in-map-value", seal("apiextensions.k8s.io/v1", "CustomResourceDefinition", lenField(2, lenField(7, str(1, "v1"),
 			lenField(4, lenField(1, lenField(29, str(1, "a"), lenField(2, lenField(28, str(4, "x")), lenField(28, str(5, "string")))))))))),
-		decodePB("time-nanos-out-of-range", seal("events.k8s.io/v1", "Event", append(
+		pbCaseOf("time-nanos-out-of-range", seal("events.k8s.io/v1", "Event", append(
 			lenField(1, str(1, "e"), timestamp(8, 10, 1_500_000_000)), timestamp(2, 20, -1)...))),
-		decodePB("time-nanos-negative", seal("events.k8s.io/v1", "Event", append(
+		pbCaseOf("time-nanos-negative", seal("events.k8s.io/v1", "Event", append(
 			lenField(1, str(1, "e"), timestamp(8, 10, -5)), timestamp(2, 20, -1_500_000)...))),
-		decodePB("microtime-nanos-over", seal("events.k8s.io/v1", "Event", append(
+		pbCaseOf("microtime-nanos-over", seal("events.k8s.io/v1", "Event", append(
 			lenField(1, str(1, "e")), timestamp(2, 20, 2_000_123_999)...))),
-		decodePB("time-year-10000", seal("events.k8s.io/v1", "Event", append(
+		pbCaseOf("time-year-10000", seal("events.k8s.io/v1", "Event", append(
 			lenField(1, str(1, "e"), timestamp(8, 253402300800, 0)), timestamp(2, 253402300800+86399, 999_999_000)...))),
-		decodePB("time-year-minus-1", seal("events.k8s.io/v1", "Event", append(
+		pbCaseOf("time-year-minus-1", seal("events.k8s.io/v1", "Event", append(
 			lenField(1, str(1, "e"), timestamp(8, -62198755200, 0)), timestamp(2, -62167219200, 0)...))),
-		decodePB("time-explicit-zero", seal("events.k8s.io/v1", "Event", append(
+		pbCaseOf("time-explicit-zero", seal("events.k8s.io/v1", "Event", append(
 			lenField(1, str(1, "e"), timestamp(8, -62135596800, 0)), timestamp(2, -62135596800, 999)...))),
 	}
 	for _, q := range quantities {
 		raw := lenField(2, lenField(1, str(1, "q"), lenField(2, str(1, q))))
-		pbs = append(pbs, decodePB(fmt.Sprintf("quantity %q", q), seal("v1", "ResourceQuota", raw)))
+		pbs = append(pbs, pbCaseOf(fmt.Sprintf("quantity %q", q), seal("v1", "ResourceQuota", raw)))
 	}
 	return pbs
 }

@@ -1,11 +1,11 @@
-// Command go-vectors writes vectors.json: objects and watch frames encoded by the upstream Go
+// The fixed vectors (`go-wire vectors`, written to vectors.json): objects and watch frames encoded by the upstream Go
 // code of the pinned release (JSON with encoding/json as the apiserver does, protobuf with the
 // apimachinery protobuf serializer), shaped like real traffic rather than the fully-populated
 // k8s.io/api fixtures: kubectl-style sparse objects, zero values, lists, Status, a CRD, watch
 // frames, and (exact.go) crafted edge cases with what Go makes of them. Regenerate from this
 // directory with:
 //
-//	GOFLAGS=-mod=mod go run . > vectors.json && pnpm exec biome format --write vectors.json
+//	GOFLAGS=-mod=mod go run . vectors > vectors.json && pnpm exec biome format --write vectors.json
 package main
 
 import (
@@ -67,7 +67,7 @@ func tm(kind, apiVersion string) metav1.TypeMeta {
 	return metav1.TypeMeta{Kind: kind, APIVersion: apiVersion}
 }
 
-func main() {
+func writeVectors() {
 	created := metav1.NewTime(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	labels := map[string]string{"app": "web", "10": "numeric-looking key", "2": "another"}
 	pod := &corev1.Pod{
