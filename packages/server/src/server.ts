@@ -18,6 +18,8 @@ import { createDispatcher, type RouteExtension } from "./http/dispatch.js";
 import { closeTransport, createTransport, listen, type Transport } from "./http/transport.js";
 import { renderKubeconfig } from "./kubeconfig.js";
 import { openApiRoute } from "./openapi/route.js";
+import { metricsRoutes } from "./pods/metrics-routes.js";
+import { podProxyRoutes } from "./pods/pod-http.js";
 import { podRoutes } from "./pods/routes.js";
 import { PodRuntime } from "./pods/runtime.js";
 import { podUpgradeHandler } from "./pods/streams.js";
@@ -138,6 +140,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const pods = new PodRuntime(context, options.pods);
   const extensions = [
     podRoutes(pods, context, auth),
+    podProxyRoutes(pods, auth),
+    metricsRoutes(pods, context, auth),
     coreSubresourceRoutes(context, auth),
     toolApiRoutes(context, auth, tokens),
     ...(options.faultApi ? [faultApiRoute(faults)] : []),
