@@ -232,13 +232,18 @@ async function consume(c: Connection, id: number): Promise<Buffer> {
   }
 }
 
+/** A connection whose peer announced `window` as the initial stream window, and its stream 1. */
+async function windowedStream(window: number): Promise<{ c: Connection; stream: SpdyStream }> {
+  const c = connection();
+  c.send(initialWindow(window));
+  const opened = nextStream(c.session);
+  await c.open(1, { streamtype: "stdout" });
+  return { c, stream: await opened };
+}
+
 describe("SPDY/3.1 send-side flow control", () => {
   it("sends no more than the stream window and the rest as the peer grants it", async () => {
-    const c = connection();
-    c.send(initialWindow(1000));
-    const opened = nextStream(c.session);
-    await c.open(1, { streamtype: "stdout" });
-    const stream = await opened;
+    const { c, stream } = await windowedStream(1000);
     const payload = randomBytes(5000);
     let written = false;
     stream.write(payload, () => {
@@ -261,11 +266,7 @@ describe("SPDY/3.1 send-side flow control", () => {
   });
 
   it("is limited by the session window across streams, which WINDOW_UPDATE 0 grows", async () => {
-    const c = connection();
-    c.send(initialWindow(1024 * 1024));
-    const opened = nextStream(c.session);
-    await c.open(1, { streamtype: "stdout" });
-    const stream = await opened;
+    const { c, stream } = await windowedStream(1024 * 1024);
     stream.write(Buffer.alloc(100 * 1024, 1));
     await barrier(c);
     expect(taken(c, 1).length).toBe(64 * 1024);
@@ -276,11 +277,7 @@ describe("SPDY/3.1 send-side flow control", () => {
   });
 
   it("pauses a piped source while the window is used up, then delivers all of it", async () => {
-    const c = connection();
-    c.send(initialWindow(16 * 1024));
-    const opened = nextStream(c.session);
-    await c.open(1, { streamtype: "stdout" });
-    const stream = await opened;
+    const { c, stream } = await windowedStream(16 * 1024);
     const payload = randomBytes(2 * 1024 * 1024);
     const source = Readable.from(
       Array.from({ length: 128 }, (_, i) => payload.subarray(i * 16 * 1024, (i + 1) * 16 * 1024)),

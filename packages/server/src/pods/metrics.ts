@@ -161,15 +161,14 @@ function containerUsage(runtime: PodRuntime, pod: PodLike): { name: string; usag
   });
 }
 
+/** A NodeMetrics or PodMetrics object of `object` with the usage fields `usage`. */
+function metricsObject(kind: string, object: PodLike, timestamp: string, usage: Json): Json {
+  const head = { kind, apiVersion: `${METRICS_GROUP}/${METRICS_VERSION}` };
+  return { ...head, metadata: metadataOf(object, timestamp), timestamp, window: WINDOW, ...usage };
+}
+
 function podMetrics(runtime: PodRuntime, pod: PodLike, timestamp: string): Json {
-  return {
-    kind: "PodMetrics",
-    apiVersion: `${METRICS_GROUP}/${METRICS_VERSION}`,
-    metadata: metadataOf(pod, timestamp),
-    timestamp,
-    window: WINDOW,
-    containers: containerUsage(runtime, pod),
-  };
+  return metricsObject("PodMetrics", pod, timestamp, { containers: containerUsage(runtime, pod) });
 }
 
 function nodeMetrics(runtime: PodRuntime, node: PodLike, pods: readonly PodLike[], timestamp: string): Json {
@@ -185,14 +184,7 @@ function nodeMetrics(runtime: PodRuntime, node: PodLike, pods: readonly PodLike[
       }
     usage = { cpu: `${Math.ceil(milliCpu)}m`, memory: `${Math.ceil(bytes / 1024)}Ki` };
   }
-  return {
-    kind: "NodeMetrics",
-    apiVersion: `${METRICS_GROUP}/${METRICS_VERSION}`,
-    metadata: metadataOf(node, timestamp),
-    timestamp,
-    window: WINDOW,
-    usage,
-  };
+  return metricsObject("NodeMetrics", node, timestamp, { usage });
 }
 
 const SUFFIX: Record<string, number> = {
