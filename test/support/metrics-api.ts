@@ -93,9 +93,13 @@ export async function registerMetricsApi(
         message?: string;
       }[];
       const available = conditions.find((c) => c.type === "Available");
-      if (available?.status !== "True") throw new Error(`APIService not available: ${available?.message}`);
+      if (available?.status !== "True")
+        throw new Error(
+          `APIService ${API_SERVICE} not available (${available?.message}); without ` +
+            "--enable-aggregator-routing=true the aggregator dials the Service's cluster IP",
+        );
     },
-    { timeout: 60_000, interval: 200 },
+    { timeout: 30_000, interval: 200 },
   );
   return {
     async close() {
