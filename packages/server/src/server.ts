@@ -22,6 +22,7 @@ import { metricsRoutes } from "./pods/metrics-routes.js";
 import { podProxyRoutes } from "./pods/pod-http.js";
 import { podRoutes } from "./pods/routes.js";
 import { PodRuntime } from "./pods/runtime.js";
+import { serviceProxyRoutes } from "./pods/service-proxy.js";
 import { podUpgradeHandler } from "./pods/streams.js";
 import { toolApiRoutes } from "./pods/tool-apis.js";
 import type { PodRuntimeOptions } from "./pods/types.js";
@@ -141,6 +142,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const extensions = [
     podRoutes(pods, context, auth),
     podProxyRoutes(pods, auth),
+    serviceProxyRoutes(pods, context, auth),
     metricsRoutes(pods, context, auth),
     coreSubresourceRoutes(context, auth),
     toolApiRoutes(context, auth, tokens),

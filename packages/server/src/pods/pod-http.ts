@@ -22,6 +22,13 @@ const VERBS: Readonly<Record<string, string>> = {
   DELETE: "delete",
 };
 
+/** The verb a proxy request is authorized as; other methods are 405 like upstream. */
+export function verbOf(req: IncomingMessage, resource: string): string {
+  const verb = VERBS[req.method ?? "GET"];
+  if (verb === undefined) throw errors.methodNotSupported({ group: "", resource }, "get");
+  return verb;
+}
+
 /** The default pod port: `<METHOD> <path>` on the first line, then the request body. */
 export const echoHttp: PodHttpHandler = (req, res) => {
   res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" });
@@ -68,8 +75,7 @@ export function podProxyRoutes(runtime: PodRuntime, auth: AuthSettings) {
     if (!m) return false;
     const namespace = decodeURIComponent(m[1] as string);
     const { name, port } = proxyName(decodeURIComponent(m[2] as string));
-    const verb = VERBS[req.method ?? "GET"];
-    if (verb === undefined) throw errors.methodNotSupported({ group: "", resource: "pods/proxy" }, "get");
+    const verb = verbOf(req, "pods/proxy");
     authorize(user, auth, { verb, group: "", resource: "pods", subresource: "proxy", namespace, name });
     const object = runtime.pod(namespace, name);
     servePodHttp(runtime, { namespace, pod: name, object }, port, req, res, `${m[3] ?? "/"}${url.search}`);
