@@ -178,6 +178,15 @@ describe("pod tool helpers", () => {
     expect(httpCodeOf(missing)).toBe(404);
   });
 
+  it("refuses metrics and proxy requests without credentials", async () => {
+    for (const path of [
+      "/apis/metrics.k8s.io/v1beta1/nodes",
+      `/apis/metrics.k8s.io/v1beta1/namespaces/${s.ns}/pods/web`,
+      `/api/v1/namespaces/${s.ns}/pods/web:8080/proxy/healthz`,
+    ])
+      expect((await s.t.call("GET", path, { anonymous: true })).status).toBe(403);
+  });
+
   it("lists metrics.k8s.io in discovery", async () => {
     const groups = await s.t.call("GET", "/apis");
     expect(groups.json.groups.map((g: { name: string }) => g.name)).toContain("metrics.k8s.io");

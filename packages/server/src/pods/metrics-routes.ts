@@ -26,7 +26,14 @@ function storeSource(ctx: HandlerContext): MetricsSource {
 export function metricsRoutes(runtime: PodRuntime, ctx: HandlerContext, auth: AuthSettings) {
   const source = storeSource(ctx);
   return async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
-    const target = metricsTarget(url.pathname);
+    let target: ReturnType<typeof metricsTarget>;
+    try {
+      target = metricsTarget(url.pathname);
+    } catch (err) {
+      // An unknown metrics path is 404 only to those allowed to ask (authorization comes first).
+      authorize(user, auth, { path: url.pathname, verb: "get" });
+      throw err;
+    }
     if (target === undefined) return false;
     if (req.method !== "GET" && req.method !== "HEAD") throw errors.notFoundPath();
     if ("doc" in target) authorize(user, auth, { path: url.pathname, verb: "get" });
