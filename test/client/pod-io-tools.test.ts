@@ -152,9 +152,22 @@ describe("pod tool helpers", () => {
     expect([none.status, none.json?.message]).toEqual([503, 'no endpoints available for service "empty"']);
   });
 
-  it("reads node and pod metrics from the pod runtime's usage", async () => {
+  it("reports a node's usage as the sum of its pods' until it is set, a pod's as its requests", async () => {
     const node = s.nodeName ?? "podtools-node";
     if (s.nodeName === undefined) await s.kube.resource("v1", "Node").create({ metadata: { name: node } });
+    const requests = { cpu: "100m", memory: "1Mi" };
+    await s.kube.resource("v1", "Pod").create({
+      metadata: { name: "onnode" },
+      spec: { nodeName: node, containers: [{ name: "main", image: "busybox", resources: { requests } }] },
+    });
+    expect((await s.kube.metrics.pod("onnode")).containers[0]?.usage).toEqual(requests);
+    // On a real apiserver the suite's other pods (1m and 8Mi each by default) run on that node too.
+    const expected = s.nodeName ? { cpu: "102m", memory: "17408Ki" } : { cpu: "100m", memory: "1024Ki" };
+    expect((await s.kube.metrics.node(node)).usage).toEqual(expected);
+  });
+
+  it("reads node and pod metrics from the pod runtime's usage", async () => {
+    const node = s.nodeName ?? "podtools-node";
     s.pods.setNodeUsage(node, { cpu: "250m", memory: "64Mi" });
     s.pods.setUsage(s.ns, "web", "main", { cpu: "5m", memory: "10Mi" });
     const nodes = await s.kube.metrics.nodes();
@@ -164,7 +177,7 @@ describe("pod tool helpers", () => {
     expect(web.containers).toEqual([{ name: "main", usage: { cpu: "5m", memory: "10Mi" } }]);
     expect(web.metadata.labels).toEqual({ app: "web" });
     const inNs = await s.kube.metrics.pods();
-    expect(inNs.map((p) => p.metadata.name).sort()).toEqual(["plain", "web"]);
+    expect(inNs.map((p) => p.metadata.name).sort()).toEqual(["onnode", "plain", "web"]);
     // A container with no usage set reports the defaults.
     expect(inNs.find((p) => p.metadata.name === "plain")?.containers[0]?.usage).toEqual({
       cpu: "1m",

@@ -105,13 +105,14 @@ export async function startKubeletEndpoint(options: KubeletEndpointOptions): Pro
       if (!network) throw new Error("this kubelet endpoint has no podAddress to serve pod ports on");
       return network.expose(namespace, pod, podPort);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        void network?.close();
+    async close() {
+      await network?.close();
+      await new Promise<void>((resolve) => {
         runtime.closeAll();
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+    },
   };
 }
 
