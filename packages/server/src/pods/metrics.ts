@@ -68,7 +68,7 @@ export type MetricsTarget =
 const PATHS: readonly [RegExp, (m: RegExpExecArray) => MetricsTarget][] = [
   [/^\/apis\/metrics\.k8s\.io\/?$/, () => ({ doc: "group" })],
   [/^\/apis\/metrics\.k8s\.io\/v1beta1\/?$/, () => ({ doc: "version" })],
-  [/^\/apis\/metrics\.k8s\.io\/v1beta1\/(nodes|pods)(?:\/([^/]+))?$/, (m) => nodesOrPods(m, undefined)],
+  [/^\/apis\/metrics\.k8s\.io\/v1beta1\/(nodes|pods)(?:\/([^/]+))?$/, nodesOrPods],
   [
     /^\/apis\/metrics\.k8s\.io\/v1beta1\/namespaces\/([^/]+)\/pods(?:\/([^/]+))?$/,
     (m) => ({ kind: "pods", namespace: decode(m[1]), ...(m[2] ? { name: decode(m[2]) } : {}) }),
@@ -79,16 +79,17 @@ function decode(s: string | undefined): string {
   return decodeURIComponent(s ?? "");
 }
 
-function nodesOrPods(m: RegExpExecArray, namespace: string | undefined): MetricsTarget {
+/** `/nodes[/name]`, or `/pods` across namespaces (a pod is named within a namespace only). */
+function nodesOrPods(m: RegExpExecArray): MetricsTarget {
   const kind = m[1] as "nodes" | "pods";
-  // A pod is named within a namespace: /pods/<name> without one is not a path.
   if (kind === "pods" && m[2]) throw errors.notFoundPath();
-  return { kind, ...(namespace ? { namespace } : {}), ...(m[2] ? { name: decode(m[2]) } : {}) };
+  return { kind, ...(m[2] ? { name: decode(m[2]) } : {}) };
 }
 
 /** The metrics request a path addresses, or `undefined` outside metrics.k8s.io. */
 export function metricsTarget(pathname: string): MetricsTarget | undefined {
-  if (!pathname.startsWith(`/apis/${METRICS_GROUP}`)) return undefined;
+  const group = `/apis/${METRICS_GROUP}`;
+  if (pathname !== group && !pathname.startsWith(`${group}/`)) return undefined;
   for (const [re, make] of PATHS) {
     const m = re.exec(pathname);
     if (m) return make(m);
