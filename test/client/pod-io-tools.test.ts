@@ -189,6 +189,9 @@ describe("pod tool helpers", () => {
     expect(all.some((p) => p.metadata.name === "web" && p.metadata.namespace === s.ns)).toBe(true);
     const missing = await s.kube.metrics.pod("nope").catch((e: unknown) => e);
     expect(httpCodeOf(missing)).toBe(404);
+    const bad = await s.kube.metrics.pods({ labelSelector: "app in (" }).catch((e: unknown) => e);
+    expect(httpCodeOf(bad)).toBe(400);
+    expect((await s.t.call("GET", "/apis/metrics.k8s.io/v1beta1/pods/web")).status).toBe(404);
   });
 
   it("refuses metrics and proxy requests without credentials", async () => {
