@@ -14,6 +14,7 @@ import type { PodHttpHandler, PodRef, ProcessContext } from "@kubesdk/server";
 import tar from "tar-stream";
 import { describe, expect, it } from "vitest";
 import { podAddress } from "../support/kubelet.js";
+import { createServiceEndpoint } from "../support/service-endpoint.js";
 import { createPod, httpCodeOf, podSuite } from "./pod-io-support.js";
 
 const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
@@ -110,44 +111,23 @@ describe("pod tool helpers", () => {
     const port = await s.exposePort("web", 8080);
     const ip = podAddress() ?? "10.244.0.10";
     const base = `/api/v1/namespaces/${s.ns}`;
-    const service = (name: string) => ({
-      metadata: { name },
-      spec: { ports: [{ name: "http", port: 80, targetPort: port }] },
+    const http = { name: "http", port: 80 };
+    await createServiceEndpoint(s.t, {
+      namespace: s.ns,
+      name: "websvc",
+      port: http,
+      ip,
+      targetPort: port,
+      pod: "web",
     });
-    await s.t.call("POST", `${base}/services`, { body: service("websvc") });
-    await s.t.call("POST", `${base}/endpoints`, {
-      body: {
-        metadata: { name: "websvc" },
-        subsets: [
-          {
-            addresses: [{ ip, targetRef: { kind: "Pod", name: "web", namespace: s.ns } }],
-            ports: [{ name: "http", port }],
-          },
-        ],
-      },
-    });
-    const slice = await s.t.call("POST", `/apis/discovery.k8s.io/v1/namespaces/${s.ns}/endpointslices`, {
-      body: {
-        metadata: { name: "websvc-1", labels: { "kubernetes.io/service-name": "websvc" } },
-        addressType: "IPv4",
-        endpoints: [
-          {
-            addresses: [ip],
-            conditions: { ready: true },
-            targetRef: { kind: "Pod", name: "web", namespace: s.ns },
-          },
-        ],
-        ports: [{ name: "http", port, protocol: "TCP" }],
-      },
-    });
-    expect(slice.status).toBe(201);
     for (const id of ["websvc:http", "websvc:80"]) {
       const r = await s.t.call("GET", `${base}/services/${id}/proxy/healthz`);
       expect([r.status, r.text]).toEqual([200, "ok from pod"]);
     }
     const unknownPort = await s.t.call("GET", `${base}/services/websvc:81/proxy/healthz`);
     expect(unknownPort.status).toBe(503);
-    await s.t.call("POST", `${base}/services`, { body: service("empty") });
+    const spec = { ports: [{ ...http, targetPort: port }] };
+    await s.t.call("POST", `${base}/services`, { body: { metadata: { name: "empty" }, spec } });
     const none = await s.t.call("GET", `${base}/services/empty:http/proxy/`);
     expect([none.status, none.json?.message]).toEqual([503, 'no endpoints available for service "empty"']);
   });

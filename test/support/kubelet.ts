@@ -35,7 +35,8 @@ export interface TestKubelet {
   close(): Promise<void>;
 }
 
-async function expectOk(what: string, p: Promise<{ status: number; text: string }>): Promise<void> {
+/** Throws with the body when a call did not succeed. */
+export async function expectOk(what: string, p: Promise<{ status: number; text: string }>): Promise<void> {
   const r = await p;
   if (r.status >= 300) throw new Error(`${what}: HTTP ${r.status} ${r.text}`);
 }

@@ -8,15 +8,11 @@
  */
 import { type PodRuntime, startMetricsEndpoint } from "@kubesdk/server";
 import { vi } from "vitest";
-import { requirePodAddress } from "./kubelet.js";
+import { expectOk, requirePodAddress } from "./kubelet.js";
+import { createServiceEndpoint } from "./service-endpoint.js";
 import type { TestTarget } from "./target.js";
 
 const API_SERVICE = "v1beta1.metrics.k8s.io";
-
-async function ok(what: string, p: Promise<{ status: number; text: string }>): Promise<void> {
-  const r = await p;
-  if (r.status >= 300) throw new Error(`${what}: HTTP ${r.status} ${r.text}`);
-}
 
 /** Registers the runtime's metrics for the pods and node of the test kubelet `nodeName`. */
 export async function registerMetricsApi(
@@ -39,36 +35,10 @@ export async function registerMetricsApi(
       nodes: () => list(`/api/v1/nodes?fieldSelector=${encodeURIComponent(`metadata.name=${nodeName}`)}`),
     },
   });
-  const port = { name: "https", port: endpoint.port, protocol: "TCP" };
-  const base = `/api/v1/namespaces/${namespace}`;
-  await ok(
-    "metrics service",
-    t.call("POST", `${base}/services`, {
-      body: {
-        metadata: { name: service },
-        spec: { ports: [{ ...port, port: 443, targetPort: endpoint.port }] },
-      },
-    }),
-  );
-  await ok(
-    "metrics endpointslice",
-    t.call("POST", `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`, {
-      body: {
-        metadata: { name: service, labels: { "kubernetes.io/service-name": service } },
-        addressType: "IPv4",
-        endpoints: [{ addresses: [host], conditions: { ready: true } }],
-        ports: [port],
-      },
-    }),
-  );
-  await ok(
-    "metrics endpoints",
-    t.call("POST", `${base}/endpoints`, {
-      body: { metadata: { name: service }, subsets: [{ addresses: [{ ip: host }], ports: [port] }] },
-    }),
-  );
+  const port = { name: "https", port: 443 };
+  await createServiceEndpoint(t, { namespace, name: service, port, ip: host, targetPort: endpoint.port });
   await t.call("DELETE", `/apis/apiregistration.k8s.io/v1/apiservices/${API_SERVICE}`);
-  await ok(
+  await expectOk(
     "metrics apiservice",
     t.call("POST", "/apis/apiregistration.k8s.io/v1/apiservices", {
       body: {
@@ -84,6 +54,16 @@ export async function registerMetricsApi(
       },
     }),
   );
+  await waitAvailable(t);
+  return {
+    async close() {
+      await t.call("DELETE", `/apis/apiregistration.k8s.io/v1/apiservices/${API_SERVICE}`);
+      await endpoint.close();
+    },
+  };
+}
+
+async function waitAvailable(t: TestTarget): Promise<void> {
   await vi.waitFor(
     async () => {
       const r = await t.call("GET", `/apis/apiregistration.k8s.io/v1/apiservices/${API_SERVICE}`);
@@ -101,10 +81,4 @@ export async function registerMetricsApi(
     },
     { timeout: 30_000, interval: 200 },
   );
-  return {
-    async close() {
-      await t.call("DELETE", `/apis/apiregistration.k8s.io/v1/apiservices/${API_SERVICE}`);
-      await endpoint.close();
-    },
-  };
 }
