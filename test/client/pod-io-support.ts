@@ -35,6 +35,21 @@ export interface PodSuiteExtras {
 /** The node pods of the running suite are bound to (a real apiserver proxies pod I/O to its kubelet). */
 let activeSuite: { t: TestTarget; kubelet: TestKubelet | undefined } | undefined;
 
+/** A namespace for pods, with the "default" ServiceAccount they need. */
+async function podNamespace(t: TestTarget, prefix: string): Promise<string> {
+  const admin = await clientFor(t);
+  const ns = await createNamespace(admin, prefix);
+  // A bare kube-apiserver has no controller creating the "default" ServiceAccount pods need.
+  await admin
+    .resource("v1", "ServiceAccount")
+    .create({ metadata: { name: "default" } }, { namespace: ns })
+    .catch((e: unknown) => {
+      if (!isAlreadyExists(e)) throw e;
+    });
+  await admin.close();
+  return ns;
+}
+
 /**
  * Starts the target with `options` (pod hooks), a namespace and a client for it. On a real
  * kube-apiserver the hooks run in a test kubelet (the same pod runtime behind a kubelet endpoint).
@@ -52,16 +67,7 @@ export function podSuite(
     const t = await startTarget(options);
     if (t.kind === "real" && withKubelet) kubelet = await startTestKubelet(t, options.pods);
     activeSuite = { t, kubelet };
-    const admin = await clientFor(t);
-    const ns = await createNamespace(admin, prefix);
-    // A bare kube-apiserver has no controller creating the "default" ServiceAccount pods need.
-    await admin
-      .resource("v1", "ServiceAccount")
-      .create({ metadata: { name: "default" } }, { namespace: ns })
-      .catch((e: unknown) => {
-        if (!isAlreadyExists(e)) throw e;
-      });
-    await admin.close();
+    const ns = await podNamespace(t, prefix);
     if (kubelet && extras.metrics)
       metrics = await registerMetricsApi(t, kubelet.endpoint.runtime, kubelet.nodeName, ns);
     state = {
