@@ -179,7 +179,7 @@ describe("SPDY/3.1 server session", () => {
 });
 
 describe("SPDY/3.1 server session with a misbehaving peer", () => {
-  it("drops data after FIN and frames for unknown streams without failing", async () => {
+  it("drops data after FIN, frames for unknown streams and a truncated SETTINGS without failing", async () => {
     const c = connection();
     const opened = nextStream(c.session);
     await c.open(1, { streamtype: "stdin" }, FLAG_FIN);
@@ -188,6 +188,8 @@ describe("SPDY/3.1 server session with a misbehaving peer", () => {
     stream.resume();
     c.send(dataFrame(1, 0, Buffer.from("late")));
     c.send(dataFrame(9, FLAG_FIN, Buffer.from("nobody")));
+    c.send(controlFrame(FrameType.WindowUpdate, 0, words(11, 100)));
+    c.send(controlFrame(FrameType.Settings, 0, words(5)));
     await ended;
     c.send(controlFrame(FrameType.Ping, 0, words(3)));
     expect(

@@ -2,8 +2,9 @@
  * The server side of a SPDY/3.1 connection over any byte duplex (a TLS socket after an HTTP
  * upgrade, or the bytes tunnelled in WebSocket messages): streams opened by the peer are replied to
  * and handed out as Node duplexes; PINGs are answered; consumed data is acknowledged with
- * WINDOW_UPDATEs, and data sent respects the peer's windows (spdy-flow.ts). Header blocks use one zlib context per direction (preset dictionary), so their
- * (asynchronous) compression is sequenced with everything else in that direction.
+ * WINDOW_UPDATEs, and data sent respects the peer's windows (spdy-flow.ts). Header blocks use one
+ * zlib context per direction (preset dictionary), so their (asynchronous) compression is sequenced
+ * with everything else in that direction.
  */
 import { EventEmitter } from "node:events";
 import { Duplex } from "node:stream";
@@ -184,13 +185,14 @@ export class SpdySession extends EventEmitter<{ stream: [SpdyStream]; close: [] 
       case FrameType.Settings:
         this.#windows.settings(frame.data);
         return;
-      case FrameType.WindowUpdate:
-        if (frame.data.length >= 8)
-          this.#windows.update(
-            frame.data.readUInt32BE(0) & 0x7fffffff,
-            frame.data.readUInt32BE(4) & 0x7fffffff,
-          );
+      case FrameType.WindowUpdate: {
+        if (frame.data.length < 8) return;
+        const id = frame.data.readUInt32BE(0) & 0x7fffffff;
+        // Updates for streams that are not (or no longer) open are dropped, as the spec allows.
+        if (id === 0 || this.#streams.has(id))
+          this.#windows.update(id, frame.data.readUInt32BE(4) & 0x7fffffff);
         return;
+      }
       default:
         return;
     }
