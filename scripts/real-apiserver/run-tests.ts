@@ -22,12 +22,18 @@ const vitestConfig = join(repoRoot, "scripts/real-apiserver/vitest.config.ts");
  * that use PodTemplates get a deterministic 410 after compacting etcd (through the
  * cache, lists at a compacted resourceVersion still answer 200). The apiserver's
  * own compaction (every 5 minutes by default) is off, so resourceVersions only
- * expire when a test compacts etcd (KUBESDK_TEST_ETCD_ENDPOINT).
+ * expire when a test compacts etcd (KUBESDK_TEST_ETCD_ENDPOINT). Aggregator routing is on so an
+ * APIService reaches its Service's endpoint address (the test metrics API): without it the
+ * aggregator dials the Service's cluster IP, which nothing routes on this machine.
  */
 const uncachedResource = "podtemplates";
 const apiserverOptions = {
   watchCache: true,
-  extraApiserverFlags: ["--etcd-compaction-interval=0", `--watch-cache-sizes=${uncachedResource}#0`],
+  extraApiserverFlags: [
+    "--etcd-compaction-interval=0",
+    `--watch-cache-sizes=${uncachedResource}#0`,
+    "--enable-aggregator-routing=true",
+  ],
 } as const;
 
 function splitArgs(argv: readonly string[]): { suites: string[]; vitestArgs: string[] } {

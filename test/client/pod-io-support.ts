@@ -6,7 +6,8 @@ import type { KubeClient } from "@kubesdk/client";
 import type { PodRuntime, StartOptions } from "@kubesdk/server";
 import { isAlreadyExists } from "@kubesdk/transport";
 import { afterAll, beforeAll, expect, vi } from "vitest";
-import { markRunning, startTestKubelet, type TestKubelet } from "../support/kubelet.js";
+import { markRunning, requirePodAddress, startTestKubelet, type TestKubelet } from "../support/kubelet.js";
+import { registerMetricsApi } from "../support/metrics-api.js";
 import { suiteView } from "../support/suite-view.js";
 import { startTarget, type TestTarget } from "../support/target.js";
 import { clientFor, createNamespace } from "./support.js";
@@ -17,32 +18,58 @@ export interface PodSuite {
   readonly ns: string;
   /** The pod runtime behind the pods: the reference server's, or the test kubelet's on a real apiserver. */
   readonly pods: PodRuntime;
+  /** The node pods are bound to (the test kubelet's), or undefined on the reference server. */
+  readonly nodeName: string | undefined;
+  /**
+   * The port to proxy to for a pod's `port`: the same on the reference server; on a real apiserver
+   * the pod's port is served on the pod IP at a free port, which is returned.
+   */
+  exposePort(pod: string, port: number): Promise<number>;
+}
+
+export interface PodSuiteExtras {
+  /** On a real apiserver, register the test kubelet's metrics API (the reference server has one). */
+  readonly metrics?: boolean;
 }
 
 /** The node pods of the running suite are bound to (a real apiserver proxies pod I/O to its kubelet). */
 let activeSuite: { t: TestTarget; kubelet: TestKubelet | undefined } | undefined;
 
+/** A namespace for pods, with the "default" ServiceAccount they need. */
+async function podNamespace(t: TestTarget, prefix: string): Promise<string> {
+  const admin = await clientFor(t);
+  const ns = await createNamespace(admin, prefix);
+  // A bare kube-apiserver has no controller creating the "default" ServiceAccount pods need.
+  await admin
+    .resource("v1", "ServiceAccount")
+    .create({ metadata: { name: "default" } }, { namespace: ns })
+    .catch((e: unknown) => {
+      if (!isAlreadyExists(e)) throw e;
+    });
+  await admin.close();
+  return ns;
+}
+
 /**
  * Starts the target with `options` (pod hooks), a namespace and a client for it. On a real
  * kube-apiserver the hooks run in a test kubelet (the same pod runtime behind a kubelet endpoint).
  */
-export function podSuite(prefix: string, options: StartOptions = {}, withKubelet = true): PodSuite {
-  let state: (Omit<PodSuite, "pods"> & { pods: PodRuntime | undefined }) | undefined;
+export function podSuite(
+  prefix: string,
+  options: StartOptions = {},
+  withKubelet = true,
+  extras: PodSuiteExtras = {},
+): PodSuite {
+  let state: { t: TestTarget; kube: KubeClient; ns: string; pods: PodRuntime | undefined } | undefined;
   let kubelet: TestKubelet | undefined;
+  let metrics: { close(): Promise<void> } | undefined;
   beforeAll(async () => {
     const t = await startTarget(options);
     if (t.kind === "real" && withKubelet) kubelet = await startTestKubelet(t, options.pods);
     activeSuite = { t, kubelet };
-    const admin = await clientFor(t);
-    const ns = await createNamespace(admin, prefix);
-    // A bare kube-apiserver has no controller creating the "default" ServiceAccount pods need.
-    await admin
-      .resource("v1", "ServiceAccount")
-      .create({ metadata: { name: "default" } }, { namespace: ns })
-      .catch((e: unknown) => {
-        if (!isAlreadyExists(e)) throw e;
-      });
-    await admin.close();
+    const ns = await podNamespace(t, prefix);
+    if (kubelet && extras.metrics)
+      metrics = await registerMetricsApi(t, kubelet.endpoint.runtime, kubelet.nodeName, ns);
     state = {
       t,
       ns,
@@ -52,6 +79,7 @@ export function podSuite(prefix: string, options: StartOptions = {}, withKubelet
   });
   afterAll(async () => {
     await state?.kube.close();
+    await metrics?.close();
     await kubelet?.close();
     await state?.t.close();
   });
@@ -71,6 +99,15 @@ export function podSuite(prefix: string, options: StartOptions = {}, withKubelet
       if (pods === undefined)
         throw new Error("this suite has no pod runtime (no kubelet on the real apiserver)");
       return pods;
+    },
+    get nodeName() {
+      return kubelet?.nodeName;
+    },
+    async exposePort(pod, port) {
+      if (view.t.kind === "reference") return port;
+      requirePodAddress();
+      if (!kubelet) throw new Error("this suite has no test kubelet to serve pod ports");
+      return kubelet.endpoint.exposePodPort(view.ns, pod, 0);
     },
   };
 }

@@ -17,8 +17,22 @@ export {
   type KubeletEndpointOptions,
   startKubeletEndpoint,
 } from "./kubelet/endpoint.js";
+export {
+  type MetricsEndpoint,
+  type MetricsEndpointOptions,
+  startMetricsEndpoint,
+} from "./kubelet/metrics-endpoint.js";
+export type { MetricsSource } from "./pods/metrics.js";
 export { type LogEntry, PodRuntime, type PodSource } from "./pods/runtime.js";
-export type { ContainerRef, PodRuntimeOptions, ProcessContext, ProcessOutcome } from "./pods/types.js";
+export type {
+  ContainerRef,
+  PodHttpHandler,
+  PodRef,
+  PodRuntimeOptions,
+  ProcessContext,
+  ProcessOutcome,
+  ResourceUsage,
+} from "./pods/types.js";
 export { type RunningServer, type StartOptions, startServer } from "./server.js";
 export { CompactedError, type HistoryWindow, MvccStore, type StoreEvent } from "./store/mvcc.js";
 export type { KeyPair } from "./tls.js";

@@ -18,8 +18,11 @@ import { createDispatcher, type RouteExtension } from "./http/dispatch.js";
 import { closeTransport, createTransport, listen, type Transport } from "./http/transport.js";
 import { renderKubeconfig } from "./kubeconfig.js";
 import { openApiRoute } from "./openapi/route.js";
+import { metricsRoutes } from "./pods/metrics-routes.js";
+import { podProxyRoutes } from "./pods/pod-http.js";
 import { podRoutes } from "./pods/routes.js";
 import { PodRuntime } from "./pods/runtime.js";
+import { serviceProxyRoutes } from "./pods/service-proxy.js";
 import { podUpgradeHandler } from "./pods/streams.js";
 import { toolApiRoutes } from "./pods/tool-apis.js";
 import type { PodRuntimeOptions } from "./pods/types.js";
@@ -138,6 +141,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const pods = new PodRuntime(context, options.pods);
   const extensions = [
     podRoutes(pods, context, auth),
+    podProxyRoutes(pods, auth),
+    serviceProxyRoutes(pods, context, auth),
+    metricsRoutes(pods, context, auth),
     coreSubresourceRoutes(context, auth),
     toolApiRoutes(context, auth, tokens),
     ...(options.faultApi ? [faultApiRoute(faults)] : []),

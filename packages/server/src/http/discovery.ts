@@ -1,5 +1,6 @@
 /** Legacy discovery documents: /api, /apis, /apis/<g>, /api/v1, /apis/<g>/<v>, /version. */
 
+import { metricsGroup } from "../pods/metrics.js";
 import type { ServedResource } from "../resources/served.js";
 import type { ResourceTable } from "../resources/table.js";
 
@@ -47,10 +48,14 @@ export function apiGroupList(table: ResourceTable): Record<string, unknown> {
   return {
     kind: "APIGroupList",
     apiVersion: "v1",
-    groups: table
-      .groups()
-      .filter((g) => g.group !== "")
-      .map(groupDoc),
+    // metrics.k8s.io is listed last, as an aggregated API of the lowest group priority is.
+    groups: [
+      ...table
+        .groups()
+        .filter((g) => g.group !== "")
+        .map(groupDoc),
+      metricsGroup(),
+    ],
   };
 }
 

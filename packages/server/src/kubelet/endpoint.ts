@@ -18,6 +18,7 @@ import { type PodRuntime, PodRuntime as Runtime } from "../pods/runtime.js";
 import { podUpgradeHandler } from "../pods/streams.js";
 import type { PodRuntimeOptions } from "../pods/types.js";
 import { createCertificateAuthority } from "../tls.js";
+import { podNetwork } from "./pod-network.js";
 import { serveSpdyProcess } from "./spdy-exec.js";
 import { serveSpdyPortForward } from "./spdy-port-forward.js";
 import { acceptSpdy, EXEC_PROTOCOL, PORT_FORWARD_PROTOCOL, processSetup } from "./spdy-upgrade.js";
@@ -38,6 +39,11 @@ export interface KubeletEndpointOptions {
   readonly lookupPod: (namespace: string, name: string) => Promise<Record<string, unknown> | undefined>;
   /** Default 0 (any free port) on 127.0.0.1. */
   readonly port?: number;
+  /**
+   * A non-loopback address of this machine to serve pods' HTTP ports on (`exposePodPort`), for the
+   * apiserver's `pods/proxy`, which dials the pod's `status.podIP`.
+   */
+  readonly podAddress?: string;
 }
 
 export interface KubeletEndpoint {
@@ -46,6 +52,11 @@ export interface KubeletEndpoint {
   /** The CA of the serving certificate (for --kubelet-certificate-authority). */
   readonly caPem: string;
   readonly runtime: PodRuntime;
+  /**
+   * Serves a pod's HTTP port (the `http` hook) on `podAddress`, port `port` (0: any free one), and
+   * resolves with the port; set the pod's `status.podIP` to `podAddress` for the apiserver to reach it.
+   */
+  exposePodPort(namespace: string, pod: string, port?: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -84,17 +95,24 @@ export async function startKubeletEndpoint(options: KubeletEndpointOptions): Pro
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
+  const network = options.podAddress ? podNetwork(runtime, options.podAddress, remember) : undefined;
   return {
     port,
     url: `https://127.0.0.1:${port}`,
     caPem: ca.certPem,
     runtime,
-    close: () =>
-      new Promise<void>((resolve) => {
+    exposePodPort(namespace, pod, podPort = 0) {
+      if (!network) throw new Error("this kubelet endpoint has no podAddress to serve pod ports on");
+      return network.expose(namespace, pod, podPort);
+    },
+    async close() {
+      await network?.close();
+      await new Promise<void>((resolve) => {
         runtime.closeAll();
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+    },
   };
 }
 

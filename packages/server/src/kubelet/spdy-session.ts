@@ -2,13 +2,15 @@
  * The server side of a SPDY/3.1 connection over any byte duplex (a TLS socket after an HTTP
  * upgrade, or the bytes tunnelled in WebSocket messages): streams opened by the peer are replied to
  * and handed out as Node duplexes; PINGs are answered; consumed data is acknowledged with
- * WINDOW_UPDATEs. Header blocks use one zlib context per direction (preset dictionary), so their
- * (asynchronous) compression is sequenced with everything else in that direction.
+ * WINDOW_UPDATEs, and data sent respects the peer's windows (spdy-flow.ts). Header blocks use one
+ * zlib context per direction (preset dictionary), so their (asynchronous) compression is sequenced
+ * with everything else in that direction.
  */
 import { EventEmitter } from "node:events";
 import { Duplex } from "node:stream";
 import { constants, createDeflate, createInflate, type Deflate, type Inflate } from "node:zlib";
 import { SPDY3_DICTIONARY } from "./spdy-dictionary.js";
+import { SendWindows } from "./spdy-flow.js";
 import {
   controlFrame,
   dataFrame,
@@ -22,7 +24,6 @@ import {
   words,
 } from "./spdy-frames.js";
 
-const MAX_DATA_FRAME = 64 * 1024;
 const WINDOW_ACK_THRESHOLD = 32 * 1024;
 const RST_CANCEL = 5;
 
@@ -105,6 +106,9 @@ export class SpdySession extends EventEmitter<{ stream: [SpdyStream]; close: [] 
   #paused = 0;
   #closed = false;
   #destroyed = false;
+  readonly #windows = new SendWindows((id, flags, chunk, done) =>
+    this.#write(dataFrame(id, flags, chunk), done),
+  );
 
   constructor(transport: Duplex) {
     super();
@@ -178,8 +182,18 @@ export class SpdySession extends EventEmitter<{ stream: [SpdyStream]; close: [] 
       case FrameType.GoAway:
         if (this.#streams.size === 0) this.close();
         return;
+      case FrameType.Settings:
+        this.#windows.settings(frame.data);
+        return;
+      case FrameType.WindowUpdate: {
+        if (frame.data.length < 8) return;
+        const id = frame.data.readUInt32BE(0) & 0x7fffffff;
+        // Updates for streams that are not (or no longer) open are dropped, as the spec allows.
+        if (id === 0 || this.#streams.has(id))
+          this.#windows.update(id, frame.data.readUInt32BE(4) & 0x7fffffff);
+        return;
+      }
       default:
-        // SETTINGS and WINDOW_UPDATE: nothing to do, sends are not window-limited here.
         return;
     }
   }
@@ -214,19 +228,16 @@ export class SpdySession extends EventEmitter<{ stream: [SpdyStream]; close: [] 
     });
   }
 
-  /** Sends data (split into frames of at most 64 KiB); `callback` runs once the transport takes it. */
+  /**
+   * Sends data in frames of at most 64 KiB as the peer's windows allow; `callback` runs once the
+   * transport has taken the last of it.
+   */
   writeData(id: number, flags: number, data: Buffer, callback: (error?: Error | null) => void): void {
     if (this.#closed) {
       callback(new Error("SPDY connection closed"));
       return;
     }
-    for (let at = 0; at < data.length - MAX_DATA_FRAME; at += MAX_DATA_FRAME)
-      this.#write(dataFrame(id, 0, data.subarray(at, at + MAX_DATA_FRAME)));
-    const last =
-      data.length === 0
-        ? data
-        : data.subarray(Math.floor((data.length - 1) / MAX_DATA_FRAME) * MAX_DATA_FRAME);
-    this.#write(dataFrame(id, flags, last), () => callback());
+    this.#windows.write(id, flags, data, callback);
   }
 
   /** Tells the peer `bytes` of stream `id` were consumed (stream and connection windows). */
@@ -250,6 +261,7 @@ export class SpdySession extends EventEmitter<{ stream: [SpdyStream]; close: [] 
   forget(stream: SpdyStream, reset: boolean): void {
     if (this.#streams.get(stream.id) !== stream) return;
     this.#streams.delete(stream.id);
+    this.#windows.close(stream.id, new Error("SPDY stream closed"));
     if (reset) this.#write(controlFrame(FrameType.RstStream, 0, words(stream.id, RST_CANCEL)));
   }
 
@@ -268,6 +280,7 @@ export class SpdySession extends EventEmitter<{ stream: [SpdyStream]; close: [] 
     if (this.#destroyed) return;
     this.#destroyed = true;
     this.#closed = true;
+    this.#windows.closeAll(new Error("SPDY connection closed"));
     for (const stream of [...this.#streams.values()]) stream.destroy();
     this.#transport.destroy();
     this.emit("close");

@@ -6,7 +6,7 @@
 import { EventEmitter } from "node:events";
 import { errors, StatusError } from "../api/status.js";
 import type { HandlerContext } from "../handlers/context.js";
-import type { ContainerRef, PodRuntimeOptions } from "./types.js";
+import type { ContainerRef, PodRuntimeOptions, ResourceUsage } from "./types.js";
 
 export interface LogEntry {
   readonly time: Date;
@@ -43,6 +43,9 @@ export class PodRuntime {
   readonly options: PodRuntimeOptions;
   readonly #ctx: PodSource;
   readonly #containers = new Map<string, ContainerState>();
+  /** Usage set with `setUsage` (`ns/pod/container`) and `setNodeUsage` (node name). */
+  readonly #usage = new Map<string, ResourceUsage>();
+  readonly #nodeUsage = new Map<string, ResourceUsage>();
   /** Open streams (exec, attach, port-forward, followed logs), closed on stop. */
   readonly open = new Set<{ close(): void }>();
 
@@ -143,6 +146,25 @@ export class PodRuntime {
   /** The container's in-memory files (path → content). */
   files(namespace: string, pod: string, container: string): Map<string, Buffer> {
     return this.#state({ namespace, pod, container }).files;
+  }
+
+  /** Sets what metrics.k8s.io reports for a container (until set again). */
+  setUsage(namespace: string, pod: string, container: string, usage: ResourceUsage): void {
+    this.#usage.set(`${namespace}/${pod}/${container}`, { ...usage });
+  }
+
+  /** Sets what metrics.k8s.io reports for a node (default: the sum of its pods' usage). */
+  setNodeUsage(node: string, usage: ResourceUsage): void {
+    this.#nodeUsage.set(node, { ...usage });
+  }
+
+  /** The usage set for a container or node, if any. */
+  usageSet(namespace: string, pod: string, container: string): ResourceUsage | undefined {
+    return this.#usage.get(`${namespace}/${pod}/${container}`);
+  }
+
+  nodeUsageSet(node: string): ResourceUsage | undefined {
+    return this.#nodeUsage.get(node);
   }
 
   closeAll(): void {

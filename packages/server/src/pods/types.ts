@@ -1,4 +1,5 @@
 /** What the reference server's pod simulation hands to user hooks. */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex, Readable, Writable } from "node:stream";
 
 /** The container a request addresses. */
@@ -28,6 +29,15 @@ export interface ProcessContext extends ContainerRef {
   readonly files: Map<string, Buffer>;
 }
 
+/** The pod a request addresses (no container: ports and usage belong to the pod). */
+export type PodRef = Omit<ContainerRef, "container">;
+
+/** Serves one HTTP request to a pod's port (`req.url` is the path and query inside the pod). */
+export type PodHttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** CPU and memory as quantities, e.g. `{ cpu: "250m", memory: "64Mi" }`. */
+export type ResourceUsage = Readonly<Record<string, string>>;
+
 /** How a process ended: an exit code, or a failure message (reported as an InternalError Status). */
 export type ProcessOutcome = number | { readonly error: string };
 
@@ -43,5 +53,10 @@ export interface PodRuntimeOptions {
     process: ProcessContext,
   ) => Promise<ProcessOutcome | undefined> | ProcessOutcome | undefined;
   /** A stream to the pod's port, or `undefined` for the default echo server; throw to refuse. */
-  readonly portForward?: (container: Omit<ContainerRef, "container">, port: number) => Duplex | undefined;
+  readonly portForward?: (container: PodRef, port: number) => Duplex | undefined;
+  /**
+   * The HTTP server on a pod's port (what `pods/proxy` reaches), or `undefined` for the default:
+   * it answers 200 with `<METHOD> <path>` on the first line and the request body after it.
+   */
+  readonly http?: (pod: PodRef, port: number) => PodHttpHandler | undefined;
 }
