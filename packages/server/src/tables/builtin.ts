@@ -1,6 +1,9 @@
 /** The Table rows of built-in kinds that have their own columns; others get Name and Created At. */
+import { API_CELLS } from "./cells-api.js";
 import { CLUSTER_CELLS } from "./cells-cluster.js";
 import { CORE_CELLS, type Row } from "./cells-core.js";
+import { NETWORK_CELLS } from "./cells-network.js";
+import { STORAGE_CELLS } from "./cells-storage.js";
 import { WORKLOAD_CELLS } from "./cells-workloads.js";
 import { BUILTIN_COLUMNS, type ColumnDefinition } from "./columns.js";
 import type { Json } from "./format.js";
@@ -13,7 +16,13 @@ export interface BuiltinPrinter {
 export function builtinPrinter(group: string, resource: string): BuiltinPrinter | undefined {
   const key = `${group}/${resource}`;
   const columns = BUILTIN_COLUMNS[key];
-  const row = CORE_CELLS[key] ?? WORKLOAD_CELLS[key] ?? CLUSTER_CELLS[key];
+  const row =
+    CORE_CELLS[key] ??
+    WORKLOAD_CELLS[key] ??
+    CLUSTER_CELLS[key] ??
+    STORAGE_CELLS[key] ??
+    NETWORK_CELLS[key] ??
+    API_CELLS[key];
   return columns && row ? { columns, row } : undefined;
 }
 
