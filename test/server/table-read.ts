@@ -1,0 +1,68 @@
+/**
+ * Helpers of the Table suites (tables.test.ts, tables-more.test.ts): create an object, write its
+ * status, and read it back as a Table with the time-dependent cells replaced by "AGE".
+ */
+import { expect } from "vitest";
+import type { TestTarget } from "../support/target.js";
+
+export const TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io";
+
+/** Columns whose cells are "time since" a timestamp the test sets to now: any number of seconds. */
+const TIME_COLUMNS = new Set(["Age", "Last Seen", "First Seen", "TimeAdded"]);
+
+export interface ReadTable {
+  /** [name, type, priority] of each column (descriptions are each server's own words). */
+  readonly cols: [string, string, number][];
+  readonly cells: unknown[];
+  readonly conditions: unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes.
+  readonly object: any;
+}
+
+/** Reads one object as a Table; cells of the time columns must read "<n>s" and become "AGE". */
+export async function readTable(t: TestTarget, path: string): Promise<Omit<ReadTable, "object">> {
+  const res = await t.call("GET", path, { accept: TABLE });
+  expect(res.status, res.text).toBe(200);
+  const defs = res.json.columnDefinitions as { name: string; type: string; priority: number }[];
+  const [row] = res.json.rows;
+  defs.forEach((c, i) => {
+    if (!TIME_COLUMNS.has(c.name)) return;
+    expect(row.cells[i], c.name).toMatch(/^\d+s$/);
+    row.cells[i] = "AGE";
+  });
+  return {
+    cols: defs.map((c) => [c.name, c.type, c.priority]),
+    cells: row.cells,
+    conditions: row.conditions,
+  };
+}
+
+/** Writes `status` through the status subresource, again on a conflict (a controller may write too). */
+export async function putStatus(t: TestTarget, path: string, status: Record<string, unknown>): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const current = await t.call("GET", path);
+    expect(current.status, current.text).toBe(200);
+    const put = await t.call("PUT", `${path}/status`, { body: { ...current.json, status } });
+    if (put.status === 409) continue;
+    expect(put.status, put.text).toBe(200);
+    return;
+  }
+  throw new Error(`status of ${path} kept conflicting`);
+}
+
+/** Creates the object, writes its status if given, and reads it back as a Table. */
+export async function tableOf(
+  t: TestTarget,
+  collection: string,
+  body: Record<string, unknown>,
+  status?: Record<string, unknown>,
+): Promise<ReadTable> {
+  const created = await t.call("POST", collection, { body });
+  expect(created.status, created.text).toBe(201);
+  const path = `${collection}/${created.json.metadata.name}`;
+  if (status) await putStatus(t, path, status);
+  return { ...(await readTable(t, path)), object: created.json };
+}
+
+/** Now, to the second, as the API writes timestamps. */
+export const nowSeconds = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
