@@ -2,8 +2,8 @@
  * Helpers of the Table suites (tables.test.ts, tables-more.test.ts): create an object, write its
  * status, and read it back as a Table with the time-dependent cells replaced by "AGE".
  */
-import { expect } from "vitest";
-import type { TestTarget } from "../support/target.js";
+import { afterAll, beforeAll, expect } from "vitest";
+import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
 
 export const TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io";
 
@@ -66,3 +66,50 @@ export async function tableOf(
 
 /** Now, to the second, as the API writes timestamps. */
 export const nowSeconds = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+
+export interface TableSuite {
+  /** Set in beforeAll: the target and a namespace of the suite's own. */
+  t: TestTarget;
+  ns: string;
+  /** tableOf on this suite's target. */
+  table(
+    collection: string,
+    body: Record<string, unknown>,
+    status?: Record<string, unknown>,
+  ): Promise<ReadTable>;
+  /** A unique name for a cluster-scoped object; the object is deleted after the suite. */
+  clusterName(collection: string, prefix: string): string;
+  /** Deletes `path` after the suite. */
+  deleteAfter(path: string): void;
+}
+
+/** Registers the hooks of a Table suite: a target (no controllers), a namespace, cleanup at the end. */
+export function useTableSuite(prefix: string): TableSuite {
+  const cleanup: string[] = [];
+  const suite = {
+    ns: "",
+    table: (collection, body, status) => tableOf(suite.t, collection, body, status),
+    clusterName(collection, namePrefix) {
+      const name = uniqueName(namePrefix);
+      cleanup.push(`${collection}/${name}`);
+      return name;
+    },
+    deleteAfter: (path) => cleanup.push(path),
+  } as TableSuite;
+  beforeAll(async () => {
+    suite.t = await startTarget({ controllers: false });
+    suite.ns = uniqueName(prefix);
+    const created = await suite.t.call("POST", "/api/v1/namespaces", {
+      body: { metadata: { name: suite.ns } },
+    });
+    expect(created.status, created.text).toBe(201);
+  });
+  afterAll(async () => {
+    for (const path of cleanup.reverse()) await suite.t.call("DELETE", path);
+    await suite.t.close();
+  });
+  return suite;
+}
+
+/** Column names of a read Table. */
+export const columnNames = (cols: [string, string, number][]): string[] => cols.map((c) => c[0]);

@@ -3,42 +3,19 @@
  * quotas, pod templates): columns and cells as kube-apiserver serves them in Tables. Cluster-scoped
  * objects get unique names and are deleted afterwards (the real server is shared by the run).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
-import { nowSeconds, readTable, tableOf } from "./table-read.js";
+import { describe, expect, it } from "vitest";
+import { columnNames, nowSeconds, readTable, useTableSuite } from "./table-read.js";
 
-let t: TestTarget;
-let ns: string;
-const cleanup: string[] = [];
-
-beforeAll(async () => {
-  t = await startTarget({ controllers: false });
-  ns = uniqueName("tables-more");
-  expect((await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } })).status).toBe(201);
-});
-afterAll(async () => {
-  for (const path of cleanup.reverse()) await t.call("DELETE", path);
-  await t.close();
-});
-
-const table = (collection: string, body: Record<string, unknown>, status?: Record<string, unknown>) =>
-  tableOf(t, collection, body, status);
-
-/** A cluster-scoped object's unique name, its path deleted after the suite. */
-function clusterName(collection: string, prefix: string): string {
-  const name = uniqueName(prefix);
-  cleanup.push(`${collection}/${name}`);
-  return name;
-}
-
-const names = (cols: [string, string, number][]) => cols.map((c) => c[0]);
+const s = useTableSuite("tables-more");
+const { table, clusterName } = s;
+const names = columnNames;
 
 describe("Tables of events, endpoints, quotas and pod templates", () => {
   it("core events: times since first and last seen, the object, the source, the count; Name is wide", async () => {
     const now = nowSeconds();
-    const got = await table(`/api/v1/namespaces/${ns}/events`, {
+    const got = await table(`/api/v1/namespaces/${s.ns}/events`, {
       metadata: { name: "ev" },
-      involvedObject: { kind: "Pod", name: "web", namespace: ns, fieldPath: "spec.containers{c}" },
+      involvedObject: { kind: "Pod", name: "web", namespace: s.ns, fieldPath: "spec.containers{c}" },
       reason: "Pulled",
       message: "  image pulled \n",
       type: "Normal",
@@ -74,9 +51,9 @@ describe("Tables of events, endpoints, quotas and pod templates", () => {
   });
 
   it("events.k8s.io events: the event time stands in for both times, a single event counts 1", async () => {
-    const got = await table(`/apis/events.k8s.io/v1/namespaces/${ns}/events`, {
+    const got = await table(`/apis/events.k8s.io/v1/namespaces/${s.ns}/events`, {
       metadata: { name: "ev2" },
-      regarding: { kind: "Deployment", name: "d", namespace: ns },
+      regarding: { kind: "Deployment", name: "d", namespace: s.ns },
       reason: "Scaled",
       note: "scaled up",
       type: "Warning",
@@ -85,13 +62,15 @@ describe("Tables of events, endpoints, quotas and pod templates", () => {
       reportingInstance: "ctl-1",
       eventTime: new Date().toISOString().replace("Z", "000Z"),
     });
-    expect(names(got.cols)).toEqual(names((await readTable(t, `/api/v1/namespaces/${ns}/events/ev`)).cols));
+    expect(names(got.cols)).toEqual(
+      names((await readTable(s.t, `/api/v1/namespaces/${s.ns}/events/ev`)).cols),
+    );
     const cells = ["AGE", "Warning", "Scaled", "deployment/d", "", "example.com/ctl, ctl-1", "scaled up"];
     expect(got.cells).toEqual([...cells, "AGE", 1, "ev2"]);
   });
 
   it("endpoints: address:port pairs, three at most", async () => {
-    const eps = `/api/v1/namespaces/${ns}/endpoints`;
+    const eps = `/api/v1/namespaces/${s.ns}/endpoints`;
     const got = await table(eps, {
       metadata: { name: "ep" },
       subsets: [
@@ -123,7 +102,7 @@ describe("Tables of events, endpoints, quotas and pod templates", () => {
 
   it("resource quotas: used/hard per resource, limits apart; pod templates: containers and labels", async () => {
     const rq = await table(
-      `/api/v1/namespaces/${ns}/resourcequotas`,
+      `/api/v1/namespaces/${s.ns}/resourcequotas`,
       {
         metadata: { name: "rq" },
         spec: { hard: { pods: "10", "requests.cpu": "2", "limits.memory": "1Gi" } },
@@ -146,7 +125,7 @@ describe("Tables of events, endpoints, quotas and pod templates", () => {
       "limits.memory: 0/1Gi",
       "AGE",
     ]);
-    const pt = await table(`/api/v1/namespaces/${ns}/podtemplates`, {
+    const pt = await table(`/api/v1/namespaces/${s.ns}/podtemplates`, {
       metadata: { name: "pt" },
       template: {
         metadata: { labels: { b: "2", a: "1" } },
@@ -168,11 +147,11 @@ describe("Tables of events, endpoints, quotas and pod templates", () => {
   });
 
   it("limit ranges keep the default columns", async () => {
-    const got = await t.call("POST", `/api/v1/namespaces/${ns}/limitranges`, {
+    const got = await s.t.call("POST", `/api/v1/namespaces/${s.ns}/limitranges`, {
       body: { metadata: { name: "lr" }, spec: { limits: [{ type: "Container", max: { cpu: "1" } }] } },
     });
     expect(got.status, got.text).toBe(201);
-    const res = await readTable(t, `/api/v1/namespaces/${ns}/limitranges/lr`);
+    const res = await readTable(s.t, `/api/v1/namespaces/${s.ns}/limitranges/lr`);
     expect(res.cols).toEqual([
       ["Name", "string", 0],
       ["Created At", "date", 0],
@@ -193,7 +172,7 @@ describe("Tables of volumes and storage", () => {
           accessModes: ["ReadWriteMany", "ReadWriteOnce", "ReadOnlyMany"],
           persistentVolumeReclaimPolicy: "Delete",
           storageClassName: "fast",
-          claimRef: { namespace: ns, name: "c1" },
+          claimRef: { namespace: s.ns, name: "c1" },
           hostPath: { path: "/tmp" },
         },
       },
@@ -217,7 +196,7 @@ describe("Tables of volumes and storage", () => {
       "RWO,ROX,RWX",
       "Delete",
       "Bound",
-      `${ns}/c1`,
+      `${s.ns}/c1`,
       "fast",
       "<unset>",
       "Why",
@@ -251,7 +230,7 @@ describe("Tables of volumes and storage", () => {
   });
 
   it("persistent volume claims: capacity and access modes only once bound to a volume", async () => {
-    const pvcs = `/api/v1/namespaces/${ns}/persistentvolumeclaims`;
+    const pvcs = `/api/v1/namespaces/${s.ns}/persistentvolumeclaims`;
     const spec = { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } };
     const bound = await table(
       pvcs,
@@ -369,93 +348,5 @@ describe("Tables of volumes and storage", () => {
     });
     expect(names(vac.cols)).toEqual(["Name", "DriverName", "Age"]);
     expect(vac.cells.slice(1)).toEqual(["d.example.com", "AGE"]);
-  });
-});
-
-describe("Tables of networking kinds", () => {
-  it("ingresses: class, three hosts, load-balancer address, ports; ingress classes: parameters", async () => {
-    const ings = `/apis/networking.k8s.io/v1/namespaces/${ns}/ingresses`;
-    const ing = await table(
-      ings,
-      {
-        metadata: { name: "in1" },
-        spec: {
-          ingressClassName: "ic1",
-          tls: [{ hosts: ["a.example.com"] }],
-          rules: [
-            { host: "a.example.com" },
-            { host: "b.example.com" },
-            {},
-            { host: "c.example.com" },
-            { host: "d.example.com" },
-          ],
-        },
-      },
-      { loadBalancer: { ingress: [{ ip: "1.2.3.4" }, { ip: "1.2.3.4" }] } },
-    );
-    expect(names(ing.cols)).toEqual(["Name", "Class", "Hosts", "Address", "Ports", "Age"]);
-    const hosts = "a.example.com,b.example.com,c.example.com + 2 more...";
-    expect(ing.cells).toEqual(["in1", "ic1", hosts, "1.2.3.4", "80, 443", "AGE"]);
-    const bare = await table(ings, {
-      metadata: { name: "in2" },
-      spec: { defaultBackend: { service: { name: "s", port: { number: 80 } } } },
-    });
-    expect(bare.cells).toEqual(["in2", "<none>", "*", "", "80", "AGE"]);
-
-    const classes = "/apis/networking.k8s.io/v1/ingressclasses";
-    const withParams = await table(classes, {
-      metadata: { name: clusterName(classes, "ic") },
-      spec: {
-        controller: "example.com/ic",
-        parameters: { apiGroup: "k8s.example.com", kind: "IngressParameters", name: "ext" },
-      },
-    });
-    expect(names(withParams.cols)).toEqual(["Name", "Controller", "Parameters", "Age"]);
-    expect(withParams.cells.slice(1)).toEqual([
-      "example.com/ic",
-      "IngressParameters.k8s.example.com/ext",
-      "AGE",
-    ]);
-    const core = await table(classes, {
-      metadata: { name: clusterName(classes, "ic") },
-      spec: {
-        controller: "example.com/ic",
-        parameters: { kind: "ConfigMap", name: "x", scope: "Namespace", namespace: ns },
-      },
-    });
-    expect(core.cells.slice(1)).toEqual(["example.com/ic", "ConfigMap/x", "AGE"]);
-    const none = await table(classes, {
-      metadata: { name: clusterName(classes, "ic") },
-      spec: { controller: "example.com/ic" },
-    });
-    expect(none.cells.slice(1)).toEqual(["example.com/ic", "<none>", "AGE"]);
-  });
-
-  it("service CIDRs and IP addresses (two columns, three cells)", async () => {
-    const cidrs = "/apis/networking.k8s.io/v1/servicecidrs";
-    const cidr = await table(cidrs, {
-      metadata: { name: clusterName(cidrs, "cidr") },
-      spec: { cidrs: ["10.250.0.0/24", "fd00:250::/120"] },
-    });
-    expect(names(cidr.cols)).toEqual(["Name", "CIDRs", "Age"]);
-    expect(cidr.cells.slice(1)).toEqual(["10.250.0.0/24,fd00:250::/120", "AGE"]);
-    const ips = "/apis/networking.k8s.io/v1/ipaddresses";
-    const svc = await table(ips, {
-      metadata: { name: "10.250.0.5" },
-      spec: { parentRef: { group: "", resource: "services", namespace: ns, name: "s" } },
-    });
-    cleanup.push(`${ips}/10.250.0.5`);
-    expect(svc.cols).toEqual([
-      ["Name", "string", 0],
-      ["ParentRef", "string", 0],
-    ]);
-    expect(svc.cells.slice(0, 2)).toEqual(["10.250.0.5", `services/${ns}/s`]);
-    expect(svc.cells[2]).toMatch(/^\d+s$/);
-    const gw = await table(ips, {
-      metadata: { name: "10.250.0.6" },
-      spec: { parentRef: { group: "gateway.example.com", resource: "gateways", name: "g" } },
-    });
-    cleanup.push(`${ips}/10.250.0.6`);
-    expect(gw.cells.slice(0, 2)).toEqual(["10.250.0.6", "gateways.gateway.example.com/g"]);
   });
 });
