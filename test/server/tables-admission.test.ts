@@ -212,7 +212,7 @@ describe("Tables of flow control and DRA kinds", () => {
     expect(missing.cells.slice(1)).toEqual([`${level}-missing`, 1000, "<none>", "AGE", "True"]);
   });
 
-  it("device classes, resource claims and templates, resource slices, device taint rules", async () => {
+  it("device classes, resource claims and templates, resource slices", async () => {
     const dra = "/apis/resource.k8s.io/v1";
     const className = clusterName(`${dra}/deviceclasses`, "dc");
     const dc = await table(`${dra}/deviceclasses`, { metadata: { name: className }, spec: {} });
@@ -242,6 +242,10 @@ describe("Tables of flow control and DRA kinds", () => {
     });
     expect(names(slice.cols)).toEqual(["Name", "Node", "Driver", "Pool", "Age"]);
     expect(slice.cells.slice(1)).toEqual(["n1", "dra.kubesdk.example", "pool1", "AGE"]);
+  });
+
+  it("device taint rules: the taint and the time since it was added", async () => {
+    const dra = "/apis/resource.k8s.io/v1";
     const rules = `${dra}/devicetaintrules`;
     const rule = await table(rules, {
       metadata: { name: clusterName(rules, "dtr") },
