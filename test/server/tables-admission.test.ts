@@ -5,7 +5,7 @@
  * afterwards: the real server is shared by the run.
  */
 import { describe, expect, it } from "vitest";
-import { columnNames, nowSeconds, useTableSuite } from "./table-read.js";
+import { columnNames, nowSeconds, TABLE, useTableSuite } from "./table-read.js";
 
 const s = useTableSuite("tables-admission");
 const { table, clusterName } = s;
@@ -180,10 +180,11 @@ describe("Tables of flow control and DRA kinds", () => {
         },
       ],
     });
+    const labels = { "tables.kubesdk.example/suite": s.ns };
     const found = await table(
       schemas,
       {
-        metadata: { name: clusterName(schemas, "fs") },
+        metadata: { name: clusterName(schemas, "fs-a"), labels },
         spec: {
           priorityLevelConfiguration: { name: level },
           matchingPrecedence: 5000,
@@ -204,12 +205,20 @@ describe("Tables of flow control and DRA kinds", () => {
     const missing = await table(
       schemas,
       {
-        metadata: { name: clusterName(schemas, "fs") },
+        metadata: { name: clusterName(schemas, "fs-b"), labels },
         spec: { priorityLevelConfiguration: { name: `${level}-missing` } },
       },
       dangling("True"),
     );
     expect(missing.cells.slice(1)).toEqual([`${level}-missing`, 1000, "<none>", "AGE", "True"]);
+    // A list prints in matching order (precedence first), not in the list's name order.
+    const selector = encodeURIComponent(`tables.kubesdk.example/suite=${s.ns}`);
+    const list = await s.t.call("GET", `${schemas}?labelSelector=${selector}`, { accept: TABLE });
+    expect(list.status, list.text).toBe(200);
+    expect(list.json.rows.map((r: { cells: unknown[] }) => r.cells[0])).toEqual([
+      missing.cells[0],
+      found.cells[0],
+    ]);
   });
 
   it("device classes, resource claims and templates, resource slices", async () => {

@@ -11,6 +11,19 @@ import type { Json } from "./format.js";
 export interface BuiltinPrinter {
   readonly columns: readonly ColumnDefinition[];
   row(obj: Json, now: number): Row;
+  /** The order of a list's rows when the kind prints them in an order of its own. */
+  order?(objects: readonly Json[]): Json[];
+}
+
+/** Flow schemas print in the order they are matched: by precedence, then name. */
+function byPrecedence(objects: readonly Json[]): Json[] {
+  const precedence = (o: Json): number => o.spec?.matchingPrecedence ?? 0;
+  return [...objects].sort((a, b) => {
+    const d = precedence(a) - precedence(b);
+    if (d !== 0) return d;
+    const [x, y] = [String(a.metadata.name), String(b.metadata.name)];
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
 }
 
 export function builtinPrinter(group: string, resource: string): BuiltinPrinter | undefined {
@@ -23,7 +36,10 @@ export function builtinPrinter(group: string, resource: string): BuiltinPrinter 
     STORAGE_CELLS[key] ??
     NETWORK_CELLS[key] ??
     API_CELLS[key];
-  return columns && row ? { columns, row } : undefined;
+  if (!columns || !row) return undefined;
+  return key === "flowcontrol.apiserver.k8s.io/flowschemas"
+    ? { columns, row, order: byPrecedence }
+    : { columns, row };
 }
 
 /** The default columns' descriptions are the ObjectMeta field docs. */
