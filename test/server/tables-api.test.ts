@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { uniqueName } from "../support/target.js";
 import { openWatch } from "../support/watch-client.js";
-import { columnNames, nowSeconds, putStatus, readTable, useTableSuite } from "./table-read.js";
+import { columnNames, nowSeconds, putStatus, readTable, TABLE, useTableSuite } from "./table-read.js";
 
 const s = useTableSuite("tables-api");
 const { table, clusterName } = s;
@@ -269,6 +269,39 @@ describe("Tables of CRDs and API services", () => {
       // Removed at once: an API service for a group nobody serves can disturb other suites' discovery.
       await s.t.call("DELETE", `${services}/${name}`);
     }
+  });
+});
+
+describe("Tables of storage version migrations and component statuses", () => {
+  const formats = (json: { columnDefinitions: { name: string; format: string }[] }) =>
+    json.columnDefinitions.map((c) => [c.name, c.format]);
+
+  it("storage version migrations: resource.group and the outcome; Name without the name format", async () => {
+    const migrations = "/apis/storagemigration.k8s.io/v1/storageversionmigrations";
+    const name = clusterName(migrations, "svm");
+    const got = await table(migrations, {
+      metadata: { name },
+      spec: { resource: { group: "apps", resource: "deployments" } },
+    });
+    expect(got.cols).toEqual([
+      ["Name", "string", 0],
+      ["Resource", "string", 0],
+      ["Status", "string", 0],
+    ]);
+    expect(got.cells).toEqual([name, "deployments.apps", "Unknown"]);
+    const res = await s.t.call("GET", `${migrations}/${name}`, { accept: TABLE });
+    expect(formats(res.json)[0]).toEqual(["Name", ""]);
+  });
+
+  it("component statuses: status, message and error columns", async () => {
+    const res = await s.t.call("GET", "/api/v1/componentstatuses", { accept: TABLE });
+    expect(res.status, res.text).toBe(200);
+    expect(formats(res.json)).toEqual([
+      ["Name", "name"],
+      ["Status", ""],
+      ["Message", ""],
+      ["Error", ""],
+    ]);
   });
 });
 

@@ -184,6 +184,23 @@ function claimState(claim: Json): string {
   return states.join(",");
 }
 
+/** Healthy or Unhealthy by the Healthy condition (Unknown without one), with its message and error. */
+const componentStatuses: Cells = (cs) => {
+  const c = ((cs.conditions ?? []) as Json[]).find((x) => x.type === "Healthy");
+  const status = c ? (c.status === "True" ? "Healthy" : "Unhealthy") : "Unknown";
+  return { cells: [cs.metadata.name, status, c?.message ?? "", c?.error ?? ""] };
+};
+
+/** The migrated resource as resource.group, and the migration's outcome (Unknown until one is known). */
+const storageVersionMigrations: Cells = (m) => {
+  const res = m.spec?.resource ?? {};
+  const done = ((m.status?.conditions ?? []) as Json[]).filter((c) => c.status === "True").map((c) => c.type);
+  const status = ["Succeeded", "Failed", "Running"].find((type) => done.includes(type)) ?? "Unknown";
+  return {
+    cells: [m.metadata.name, res.group ? `${res.resource}.${res.group}` : (res.resource ?? ""), status],
+  };
+};
+
 const nameAndAge: Cells = (o, now) => ({ cells: [o.metadata.name, age(o, now)] });
 
 export const API_CELLS: Readonly<Record<string, Cells>> = {
@@ -202,6 +219,8 @@ export const API_CELLS: Readonly<Record<string, Cells>> = {
   "admissionregistration.k8s.io/mutatingadmissionpolicybindings": policyBinding,
   "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations": priorityLevels,
   "flowcontrol.apiserver.k8s.io/flowschemas": flowSchemas,
+  "/componentstatuses": componentStatuses,
+  "storagemigration.k8s.io/storageversionmigrations": storageVersionMigrations,
   "resource.k8s.io/deviceclasses": nameAndAge,
   "resource.k8s.io/resourceclaimtemplates": nameAndAge,
   "resource.k8s.io/resourceclaims": (c, now) => ({ cells: [c.metadata.name, claimState(c), age(c, now)] }),

@@ -262,5 +262,11 @@ function moreColumns(): Record<string, readonly ColumnDefinition[]> {
     "resource.k8s.io/resourceclaimtemplates": table("Age"),
     "resource.k8s.io/resourceslices": table("Node", "Driver", "Pool", "Age"),
     "resource.k8s.io/devicetaintrules": table("Key", "Value", "Effect", "TimeAdded", "Age"),
+    "/componentstatuses": table("Status", "Message", "Error"),
+    // The real server leaves the "name" format off this kind's Name column.
+    "storagemigration.k8s.io/storageversionmigrations": [
+      col("Name", "string"),
+      ...table("Resource", "Status").slice(1),
+    ],
   };
 }
