@@ -2,7 +2,7 @@
  * Defaults of storage, autoscaling and flow-control kinds that kube-apiserver sets when it decodes a
  * request, where they show in what clients read back (kubectl's columns among them).
  */
-import { child, isObj, type Obj, set } from "./builtin-defaults.js";
+import { child, isObj, type Obj, set } from "./default-fields.js";
 
 /** A v2 HPA without metrics scales on 80% average CPU use. */
 function defaultHpa(obj: Obj): void {

@@ -6,18 +6,7 @@
  * so they are listed here; kinds without an entry get no defaults.
  */
 import { MORE_DEFAULTERS } from "./builtin-defaults-more.js";
-
-export type Obj = Record<string, unknown>;
-export const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-
-export function set(o: Obj, key: string, value: unknown): void {
-  if (o[key] === undefined) o[key] = value;
-}
-
-export function child(o: Obj, key: string): Obj {
-  if (!isObj(o[key])) o[key] = {};
-  return o[key] as Obj;
-}
+import { child, isObj, type Obj, set } from "./default-fields.js";
 
 function imageTagIsLatest(image: string): boolean {
   const lastSegment = image.slice(image.lastIndexOf("/") + 1);
