@@ -92,6 +92,37 @@ const deletion: Scenario = {
   },
 };
 
+/** A dependent whose owner is absent: never created, or an object of that name with another uid. */
+const danglingOwners: Scenario = {
+  name: "dependents of owners that do not exist",
+  async run(c) {
+    const ns = "c-gc-dangling";
+    await namespace(c, ns);
+    const owner = (await c.call("POST", cmPath(ns), { metadata: { name: "dg-owner" } })).json;
+    const ref = (name: string, uid: string) => ({ apiVersion: "v1", kind: "ConfigMap", name, uid });
+    const solid = ref("dg-owner", owner.metadata.uid);
+    const dependent = (name: string, ...ownerReferences: object[]) =>
+      c.call("POST", cmPath(ns), { metadata: { name, ownerReferences } });
+    await dependent("dg-never", ref("dg-missing", "00000000-0000-0000-0000-0000000000a1"));
+    await dependent("dg-other-uid", ref("dg-owner", "00000000-0000-0000-0000-0000000000a2"));
+    await dependent("dg-mixed", ref("dg-missing", "00000000-0000-0000-0000-0000000000a3"), solid);
+    await until(
+      "dependents of absent owners gone",
+      async () => (await gone(c, cmPath(ns, "dg-never"))) && gone(c, cmPath(ns, "dg-other-uid")),
+    );
+    const mixed = await until("dangling reference dropped", async () => {
+      const d = (await c.call("GET", cmPath(ns, "dg-mixed"))).json;
+      return d.metadata?.ownerReferences?.length === 1 ? d : undefined;
+    });
+    const kept = (await c.call("GET", cmPath(ns, "dg-owner"))).json;
+    return {
+      absentOwnersDependentsGone: true,
+      ownerWithBorrowedNameKept: kept.metadata?.uid === owner.metadata.uid,
+      mixedDependentOwners: mixed.metadata.ownerReferences.map((r: { name: string }) => r.name),
+    };
+  },
+};
+
 const namespaceDeletion: Scenario = {
   name: "namespace deletion waits on a finalizer",
   async run(c) {
@@ -259,6 +290,7 @@ const cronJob: Scenario = {
 
 export const SCENARIOS_B: readonly Scenario[] = [
   deletion,
+  danglingOwners,
   namespaceDeletion,
   service,
   daemonSet,

@@ -313,9 +313,10 @@ describe("store", () => {
           metadata: {
             name,
             labels: { app, tag },
+            // Owners of a kind no server serves: a garbage collector leaves these references alone.
             ownerReferences: owners.map((uid, i) => ({
-              apiVersion: "v1",
-              kind: "ConfigMap",
+              apiVersion: "owners.kubesdk.example/v1",
+              kind: "Owner",
               name: `owner-${i}`,
               uid,
             })),

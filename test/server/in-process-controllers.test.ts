@@ -86,6 +86,72 @@ describe("in-process garbage collector", () => {
   });
 });
 
+describe("in-process garbage collector: owners that do not exist", () => {
+  const owned = (name: string, ...ownerReferences: Record<string, unknown>[]) =>
+    call("POST", cms, { metadata: { name, ownerReferences } });
+  const cmRef = (name: string, uid: string) => ({ apiVersion: "v1", kind: "ConfigMap", name, uid });
+
+  it("deletes a dependent whose only owner never existed, or exists under another uid", async () => {
+    const real = (await call("POST", cms, { metadata: { name: "ab-owner" } })).json;
+    expect((await owned("ab-none", cmRef("ab-missing", "00000000-0000-0000-0000-000000000001"))).status).toBe(
+      201,
+    );
+    expect((await owned("ab-uid", cmRef("ab-owner", "00000000-0000-0000-0000-000000000002"))).status).toBe(
+      201,
+    );
+    await vi.waitFor(async () =>
+      expect((await gone(`${cms}/ab-none`)) && (await gone(`${cms}/ab-uid`))).toBe(true),
+    );
+    // The owner whose name was borrowed stays.
+    expect((await call("GET", `${cms}/ab-owner`)).json.metadata.uid).toBe(real.metadata.uid);
+  });
+
+  it("treats an owner of another kind or in another namespace as absent", async () => {
+    const secret = (await call("POST", `/api/v1/namespaces/${ns}/secrets`, { metadata: { name: "ab-s" } }))
+      .json;
+    await call("POST", "/api/v1/namespaces", { metadata: { name: "gc-other" } });
+    const elsewhere = (
+      await call("POST", "/api/v1/namespaces/gc-other/configmaps", { metadata: { name: "ab-o" } })
+    ).json;
+    await owned("ab-kind", cmRef("ab-s", secret.metadata.uid));
+    await owned("ab-ns", cmRef("ab-o", elsewhere.metadata.uid));
+    await vi.waitFor(async () =>
+      expect((await gone(`${cms}/ab-kind`)) && (await gone(`${cms}/ab-ns`))).toBe(true),
+    );
+  });
+
+  it("with an owner left, drops only the references to absent owners", async () => {
+    const owner = (await call("POST", cms, { metadata: { name: "mix-owner" } })).json;
+    const solid = { ...cmRef("mix-owner", owner.metadata.uid), controller: true };
+    await owned("mix-dep", cmRef("mix-missing", "00000000-0000-0000-0000-000000000003"), solid);
+    await vi.waitFor(async () =>
+      expect((await call("GET", `${cms}/mix-dep`)).json.metadata.ownerReferences).toEqual([solid]),
+    );
+  });
+
+  it("leaves a dependent alone while its owner's kind is not served", async () => {
+    const unknown = { apiVersion: "nothing.kubesdk.example/v1", kind: "Nothing", name: "n", uid: "u-1" };
+    await owned("unk-dep", unknown);
+    // Written after it, so collected after it: once this one is gone the first was looked at.
+    await owned("unk-marker", cmRef("unk-missing", "00000000-0000-0000-0000-000000000004"));
+    await vi.waitFor(async () => expect(await gone(`${cms}/unk-marker`)).toBe(true));
+    expect((await call("GET", `${cms}/unk-dep`)).json.metadata.ownerReferences).toEqual([unknown]);
+  });
+
+  it("a Foreground owner: a dependent with another owner loses the reference instead of going", async () => {
+    const other = (await call("POST", cms, { metadata: { name: "fo-other" } })).json;
+    const owner = (await call("POST", cms, { metadata: { name: "fo-owner" } })).json;
+    const blocking = { ...cmRef("fo-owner", owner.metadata.uid), blockOwnerDeletion: true };
+    const kept = cmRef("fo-other", other.metadata.uid);
+    await owned("fo-shared", blocking, kept);
+    await owned("fo-only", blocking);
+    await call("DELETE", `${cms}/fo-owner`, { propagationPolicy: "Foreground" });
+    await vi.waitFor(async () => expect(await gone(`${cms}/fo-owner`)).toBe(true));
+    expect(await gone(`${cms}/fo-only`)).toBe(true);
+    expect((await call("GET", `${cms}/fo-shared`)).json.metadata.ownerReferences).toEqual([kept]);
+  });
+});
+
 describe("in-process namespace controller", () => {
   it("reports what remains, waits for finalizers, then removes the namespace", async () => {
     await call("POST", "/api/v1/namespaces", { metadata: { name: "held" } });

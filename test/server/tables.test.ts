@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
+import { nowSeconds, TABLE, tableOf } from "./table-read.js";
 
-const TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io";
 let t: TestTarget;
 let ns: string;
 
@@ -19,37 +19,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Creates the object, writes its status if given, and reads it back as a Table. */
-async function table(collection: string, body: Record<string, unknown>, status?: Record<string, unknown>) {
-  const created = await t.call("POST", collection, { body });
-  expect(created.status, created.text).toBe(201);
-  const path = `${collection}/${created.json.metadata.name}`;
-  if (status) {
-    const put = await t.call("PUT", `${path}/status`, { body: { ...created.json, status } });
-    expect(put.status, put.text).toBe(200);
-  }
-  const res = await t.call("GET", path, { accept: TABLE });
-  expect(res.status).toBe(200);
-  const cols = res.json.columnDefinitions.map((c: { name: string; type: string; priority: number }) => [
-    c.name,
-    c.type,
-    c.priority,
-  ]);
-  const [row] = res.json.rows;
-  const age = res.json.columnDefinitions.findIndex((c: { name: string }) => c.name === "Age");
-  if (age >= 0) {
-    expect(row.cells[age]).toMatch(/^\d+s$/);
-    row.cells[age] = "AGE";
-  }
-  return { cols, cells: row.cells, conditions: row.conditions };
-}
+const table = (collection: string, body: Record<string, unknown>, status?: Record<string, unknown>) =>
+  tableOf(t, collection, body, status);
 
 const container = { name: "c", image: "registry.k8s.io/pause:3.10" };
 const template = (app: string) => ({ metadata: { labels: { app } }, spec: { containers: [container] } });
 
 describe("Tables of built-in kinds", () => {
   it("pods: readiness, status, restarts, IP, node", async () => {
-    const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+    const now = nowSeconds();
     const got = await table(
       `/api/v1/namespaces/${ns}/pods`,
       {

@@ -50,6 +50,11 @@ export class OwnerIndex {
     return this.byUid.get(uid);
   }
 
+  /** Every uid some stored object names as its owner. */
+  ownerUids(): string[] {
+    return [...this.byOwner.keys()];
+  }
+
   dependentsOf(uid: string): ObjectRef[] {
     return [...(this.byOwner.get(uid)?.values() ?? [])];
   }

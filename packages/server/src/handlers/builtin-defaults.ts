@@ -5,17 +5,8 @@
  * Upstream keeps these in hand-written Go defaulters that no schema carries,
  * so they are listed here; kinds without an entry get no defaults.
  */
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-
-function set(o: Obj, key: string, value: unknown): void {
-  if (o[key] === undefined) o[key] = value;
-}
-
-function child(o: Obj, key: string): Obj {
-  if (!isObj(o[key])) o[key] = {};
-  return o[key] as Obj;
-}
+import { MORE_DEFAULTERS } from "./builtin-defaults-more.js";
+import { child, isObj, type Obj, set } from "./default-fields.js";
 
 function imageTagIsLatest(image: string): boolean {
   const lastSegment = image.slice(image.lastIndexOf("/") + 1);
@@ -145,5 +136,6 @@ const DEFAULTERS: Record<string, (obj: Obj) => void> = {
 
 /** Applies the defaults of a built-in kind in place (no-op for kinds without defaults). */
 export function applyBuiltinDefaults(group: string, resource: string, obj: Obj): void {
-  DEFAULTERS[`${group}/${resource}`]?.(obj);
+  const key = `${group}/${resource}`;
+  (DEFAULTERS[key] ?? MORE_DEFAULTERS[key])?.(obj);
 }

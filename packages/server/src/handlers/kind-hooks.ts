@@ -59,7 +59,14 @@ const hooks: Record<string, KindHooks> = {
       obj.status = { phase: "Pending", qosClass: "BestEffort" };
     },
   },
+  // New volumes and claims start Pending until something binds them.
+  "/persistentvolumes": { prepareCreate: pendingPhase },
+  "/persistentvolumeclaims": { prepareCreate: pendingPhase },
 };
+
+function pendingPhase(obj: KubeObject): void {
+  obj.status = { phase: "Pending" };
+}
 
 function allocateServices(obj: KubeObject, ctx: HandlerContext): void {
   allocateServiceFields(ctx, obj);

@@ -89,7 +89,10 @@ export function renderTable(
       apiVersion: `meta.k8s.io/${version}`,
       metadata: listMeta,
       columnDefinitions: withColumns ? printer.columns : null,
-      rows: objects.map((o) => ({ ...printer.row(o, now), object: object(o) })),
+      rows: (printer.order ? printer.order(objects) : objects).map((o) => ({
+        ...printer.row(o, now),
+        object: object(o),
+      })),
     };
   }
   const cols = columnsFor(r);

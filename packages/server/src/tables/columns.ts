@@ -26,6 +26,7 @@ const col = (name: string, type: string, priority = 0, format = ""): ColumnDefin
 function describeColumn(name: string): string {
   if (name === "Name") return "The object's name, unique within its namespace (or the cluster).";
   if (name === "Age") return "Time since the object was created.";
+  if (name === "Created At") return "When the object was created.";
   return `The ${name.toLowerCase()} column kubectl shows for this kind.`;
 }
 
@@ -40,6 +41,23 @@ function table(...specs: string[]): ColumnDefinition[] {
     }),
   ];
 }
+
+/** Events (core and events.k8s.io) put Name last, among the wide columns. */
+const EVENT_COLUMNS = [
+  col("Last Seen", "string"),
+  col("Type", "string"),
+  col("Reason", "string"),
+  col("Object", "string"),
+  col("Subobject", "string", 1),
+  col("Source", "string", 1),
+  col("Message", "string"),
+  col("First Seen", "string", 1),
+  col("Count", "string", 1),
+  col("Name", "string", 1, "name"),
+];
+
+/** Admission policy bindings (validating and mutating). */
+const POLICY_BINDING = table("PolicyName", "ParamRef", "Age");
 
 /** ReplicaSets and ReplicationControllers print the same columns. */
 const REPLICA_COUNTS = table(
@@ -127,4 +145,128 @@ export const BUILTIN_COLUMNS: Readonly<Record<string, readonly ColumnDefinition[
   ),
   "networking.k8s.io/networkpolicies": table("Pod-Selector", "Age"),
   "node.k8s.io/runtimeclasses": table("Handler", "Age"),
+  ...moreColumns(),
 };
+
+/** Storage, networking, autoscaling, certificates, admission, flow control and DRA kinds. */
+function moreColumns(): Record<string, readonly ColumnDefinition[]> {
+  return {
+    "/events": EVENT_COLUMNS,
+    "events.k8s.io/events": EVENT_COLUMNS,
+    "/endpoints": table("Endpoints", "Age"),
+    "/podtemplates": table("Containers", "Images", "Pod Labels"),
+    "/resourcequotas": table("Request", "Limit", "Age"),
+    "/persistentvolumeclaims": table(
+      "Status",
+      "Volume",
+      "Capacity",
+      "Access Modes",
+      "StorageClass",
+      "VolumeAttributesClass",
+      "Age",
+      "VolumeMode*",
+    ),
+    "/persistentvolumes": table(
+      "Capacity",
+      "Access Modes",
+      "Reclaim Policy",
+      "Status",
+      "Claim",
+      "StorageClass",
+      "VolumeAttributesClass",
+      "Reason",
+      "Age",
+      "VolumeMode*",
+    ),
+    "storage.k8s.io/storageclasses": table(
+      "Provisioner",
+      "ReclaimPolicy",
+      "VolumeBindingMode",
+      "AllowVolumeExpansion",
+      "Age",
+    ),
+    "storage.k8s.io/csidrivers": table(
+      "AttachRequired:boolean",
+      "PodInfoOnMount:boolean",
+      "StorageCapacity:boolean",
+      "TokenRequests",
+      "RequiresRepublish:boolean",
+      "Modes",
+      "Age",
+    ),
+    "storage.k8s.io/csinodes": table("Drivers:integer", "Age"),
+    // The real server marks the attacher column with the "name" format too.
+    "storage.k8s.io/volumeattachments": [
+      ...table(),
+      col("Attacher", "string", 0, "name"),
+      ...table("PV", "Node", "Attached:boolean", "Age").slice(1),
+    ],
+    "storage.k8s.io/volumeattributesclasses": table("DriverName", "Age"),
+    "networking.k8s.io/ingresses": table("Class", "Hosts", "Address", "Ports", "Age"),
+    "networking.k8s.io/ingressclasses": table("Controller", "Parameters", "Age"),
+    "networking.k8s.io/servicecidrs": table("CIDRs", "Age"),
+    // The real server defines two columns and fills three cells (the third is the age).
+    "networking.k8s.io/ipaddresses": table("ParentRef"),
+    "autoscaling/horizontalpodautoscalers": table(
+      "Reference",
+      "Targets",
+      "MinPods",
+      "MaxPods",
+      "Replicas",
+      "Age",
+    ),
+    "certificates.k8s.io/certificatesigningrequests": table(
+      "Age",
+      "SignerName",
+      "Requestor",
+      "RequestedDuration",
+      "Condition",
+    ),
+    "apiextensions.k8s.io/customresourcedefinitions": table(
+      "Scope",
+      "Versions",
+      "Created At:date",
+      "Group*",
+      "Kind*",
+      "ShortNames*",
+      "Established:boolean*",
+    ),
+    "apiregistration.k8s.io/apiservices": table("Service", "Available", "Age"),
+    "admissionregistration.k8s.io/validatingwebhookconfigurations": table("Webhooks:integer", "Age"),
+    "admissionregistration.k8s.io/mutatingwebhookconfigurations": table("Webhooks:integer", "Age"),
+    "admissionregistration.k8s.io/validatingadmissionpolicies": table(
+      "Validations:integer",
+      "ParamKind",
+      "Age",
+    ),
+    "admissionregistration.k8s.io/mutatingadmissionpolicies": table("Mutations:integer", "ParamKind", "Age"),
+    "admissionregistration.k8s.io/validatingadmissionpolicybindings": POLICY_BINDING,
+    "admissionregistration.k8s.io/mutatingadmissionpolicybindings": POLICY_BINDING,
+    "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations": table(
+      "Type",
+      "NominalConcurrencyShares",
+      "Queues",
+      "HandSize",
+      "QueueLengthLimit",
+      "Age",
+    ),
+    "flowcontrol.apiserver.k8s.io/flowschemas": table(
+      "PriorityLevel",
+      "MatchingPrecedence",
+      "DistinguisherMethod",
+      "Age",
+      "MissingPL",
+    ),
+    "resource.k8s.io/deviceclasses": table("Age"),
+    "resource.k8s.io/resourceclaims": table("State", "Age"),
+    "resource.k8s.io/resourceclaimtemplates": table("Age"),
+    "resource.k8s.io/resourceslices": table("Node", "Driver", "Pool", "Age"),
+    "resource.k8s.io/devicetaintrules": table("Key", "Value", "Effect", "TimeAdded", "Age"),
+    "/componentstatuses": table("Status", "Message", "Error"),
+    // The real server leaves the "name" format off this kind's Name column.
+    "storagemigration.k8s.io/storageversionmigrations": [
+      col("Name", "string"),
+      ...table("Resource", "Status").slice(1),
+    ],
+  };
+}
