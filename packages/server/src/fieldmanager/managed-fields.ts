@@ -37,7 +37,9 @@ export function managerName(query: URLSearchParams, userAgent: string | undefine
 }
 
 function toSet(keys: Iterable<string>): FieldSet {
-  return FieldSet.fromPaths([...keys].map((k) => k.split(PATH_SEP)));
+  const set = new FieldSet();
+  for (const k of keys) set.insertKeys(k.split(PATH_SEP));
+  return set;
 }
 
 function isEntry(v: unknown): v is ManagedFieldsEntry {
@@ -75,7 +77,6 @@ export function recordUpdate(r: UpdateRecord): ManagedFieldsEntry[] {
   for (const k of r.oldLeaves.keys()) if (!r.newLeaves.has(k)) removed.push(k);
   const changedSet = toSet(changed);
   const removedSet = toSet(removed);
-  const present = toSet(r.newLeaves.keys());
 
   const isMine = (e: ManagedFieldsEntry) =>
     e.manager === r.manager &&
@@ -93,9 +94,10 @@ export function recordUpdate(r: UpdateRecord): ManagedFieldsEntry[] {
     set = set.difference(changedSet);
     if (!set.empty) out.push({ ...e, fieldsV1: set.toFieldsV1() });
   }
-  const mineSet = (mine ? FieldSet.fromFieldsV1(mine.fieldsV1) : new FieldSet())
-    .union(changedSet)
-    .intersection(present);
+  // (mine ∪ changed) ∩ present, where changed ⊆ present: only a previous entry needs the intersection.
+  const mineSet = mine
+    ? FieldSet.fromFieldsV1(mine.fieldsV1).intersection(toSet(r.newLeaves.keys())).union(changedSet)
+    : changedSet;
   if (!mineSet.empty) {
     const entry: ManagedFieldsEntry = {
       manager: r.manager,

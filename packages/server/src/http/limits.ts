@@ -23,12 +23,20 @@ export const MAX_WARNINGS = 100;
 
 /** Whether `value` nests deeper than `max` objects/arrays (iterative: safe on any input). */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
+  const isNode = (v: unknown): v is object => typeof v === "object" && v !== null;
+  if (!isNode(value)) return false;
+  // Only objects and arrays go on the stack (scalars are most of a big body), depths alongside.
+  const stack: object[] = [value];
+  const depths: number[] = [0];
   while (stack.length > 0) {
-    const [v, depth] = stack.pop() as [unknown, number];
-    if (typeof v !== "object" || v === null) continue;
+    const v = stack.pop() as object;
+    const depth = depths.pop() as number;
     if (depth >= max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (isNode(child)) {
+        stack.push(child);
+        depths.push(depth + 1);
+      }
   }
   return false;
 }
