@@ -57,7 +57,8 @@ export function leafFields(
       const atomic = node?.mapType === "atomic" || node?.kind === "scalar";
       const keys = Object.keys(v);
       if (atomic || keys.length === 0) return add(path, v);
-      if (presence === "all" || (presence === "no-structs" && node?.kind !== "struct")) out.set(path, PRESENT);
+      if (presence === "all" || (presence === "no-structs" && node?.kind !== "struct"))
+        out.set(path, PRESENT);
       for (const k of keys) walk(v[k], node ? fieldOf(node, k) : undefined, below(path, `f:${k}`));
       return;
     }
