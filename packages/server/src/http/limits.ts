@@ -20,6 +20,8 @@ export const MAX_JSON_PATCH_OPERATIONS = 10_000;
 export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
 export const MAX_DATA_BYTES = 1024 * 1024;
 export const MAX_WARNINGS = 100;
+/** Bodies from this size on (YAML: an eighth of it) are decoded on a worker thread (decode-pool.ts). */
+export const OFF_THREAD_DECODE_BYTES = 256 * 1024;
 
 /** Whether `value` nests deeper than `max` objects/arrays (iterative: safe on any input). */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
