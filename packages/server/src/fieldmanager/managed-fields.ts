@@ -9,6 +9,7 @@
 
 import { FieldSet } from "@kubesdk/models";
 import { checkFieldManager } from "../handlers/options.js";
+import { runAtOnce, type Steps } from "../handlers/steps.js";
 import { type LeafMap, PATH_SEP } from "./object-fields.js";
 
 export interface ManagedFieldsEntry {
@@ -70,13 +71,20 @@ export interface UpdateRecord {
   readonly time: string;
 }
 
+/** The entries after an Update operation. */
 export function recordUpdate(r: UpdateRecord): ManagedFieldsEntry[] {
+  return runAtOnce(recordUpdateSteps(r));
+}
+
+/** recordUpdate with pauses (`yield`) between its costly steps (handlers/steps.ts). */
+export function* recordUpdateSteps(r: UpdateRecord): Steps<ManagedFieldsEntry[]> {
   const changed: string[] = [];
   for (const [k, v] of r.newLeaves) if (r.oldLeaves.get(k) !== v) changed.push(k);
   const removed: string[] = [];
   for (const k of r.oldLeaves.keys()) if (!r.newLeaves.has(k)) removed.push(k);
   const changedSet = toSet(changed);
   const removedSet = toSet(removed);
+  yield;
 
   const isMine = (e: ManagedFieldsEntry) =>
     e.manager === r.manager &&
@@ -98,6 +106,7 @@ export function recordUpdate(r: UpdateRecord): ManagedFieldsEntry[] {
   const mineSet = mine
     ? FieldSet.fromFieldsV1(mine.fieldsV1).intersection(toSet(r.newLeaves.keys())).union(changedSet)
     : changedSet;
+  yield;
   if (!mineSet.empty) {
     const entry: ManagedFieldsEntry = {
       manager: r.manager,

@@ -18,9 +18,10 @@ import { applyBuiltinDefaults } from "./builtin-defaults.js";
 import { commitUpdate } from "./commit-update.js";
 import * as c from "./context.js";
 import { hooksFor } from "./kind-hooks.js";
-import { withManagedFields } from "./managed.js";
+import { withManagedFields, withManagedFieldsYielding } from "./managed.js";
 import { checkNamespaceWritable } from "./namespace-lifecycle.js";
 import { parseDryRun } from "./options.js";
+import { pauseIf } from "./steps.js";
 import { builtinSchema, checkIdentity, checkTypeMeta, SERVER_METADATA, validate } from "./write-checks.js";
 
 export { commitUpdate } from "./commit-update.js";
@@ -36,6 +37,8 @@ export interface WriteRequest {
   readonly managedFieldsDone?: boolean;
   /** Keys the request body repeats (JSON.parse keeps the last), for fieldValidation. */
   readonly duplicateFields?: readonly string[];
+  /** A limit-sized request: a create pauses between its costly steps (handlers/steps.ts). */
+  readonly large?: boolean;
 }
 
 export type PatchRequest = Omit<WriteRequest, "body"> & { name: string; patchType: BodyType; patch: unknown };
@@ -45,15 +48,23 @@ export async function createObject(
   r: ServedResource,
   req: WriteRequest,
 ): Promise<c.ApiResponse> {
+  // Nothing is read from the store before the commit, so a large create may pause between steps.
   if (!r.custom) checkTypes(r, builtinSchema(r), req.body, "body");
+  await pauseIf(req.large);
   const checked = enforceFieldValidation(r, req.body, req.query, "create", req.duplicateFields);
   const dryRun = parseDryRun(req.query);
   checkTypeMeta(r, checked.object);
+  await pauseIf(req.large);
   let obj = newObject(ctx, r, req, checked.object);
   const name = String(obj.metadata.name);
   if (r.namespaced) checkNamespaceWritable(ctx, r, req.namespace as string, name);
-  if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
+  if (!req.managedFieldsDone && req.large && !hooksFor(r.group, r.resource).allocates) {
+    obj = await withManagedFieldsYielding(ctx, r, undefined, obj, req);
+    // The namespace may have gone away meanwhile.
+    if (r.namespaced) checkNamespaceWritable(ctx, r, req.namespace as string, name);
+  } else if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
   const res = persistNew(ctx, r, c.objectKey(r, req.namespace, name), obj, dryRun);
+  await pauseIf(req.large);
   return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
 }
 

@@ -13,12 +13,15 @@ export interface DecodedObject {
   readonly body: Record<string, unknown>;
   /** Keys the body repeats (JSON.parse keeps the last), for fieldValidation. */
   readonly duplicateFields: string[];
+  /** Set when the body was big enough to decode off-thread: the handler pauses between its steps too. */
+  readonly large?: boolean;
 }
 
 export interface DecodedPatch {
   readonly patchType: BodyType;
   readonly patch: unknown;
   readonly duplicateFields: string[];
+  readonly large?: boolean;
 }
 
 /** What to decode: an object body (create, update) or a patch, with its body type. */

@@ -49,7 +49,7 @@ export async function readObject(
   const raw = await readBody(req, limit);
   const task: DecodeTask = { what: "object", type, kindHint };
   if (raw.length > 0 && offThread(raw, task, offThreadBytes))
-    return (await decodeOffThread(raw, task)) as DecodedObject;
+    return { ...((await decodeOffThread(raw, task)) as DecodedObject), large: true };
   return decodeObjectRequest(raw, type, kindHint);
 }
 
@@ -63,7 +63,8 @@ export async function readPatch(
   if (patchType === undefined || patchType === "json" || patchType === "yaml" || patchType === "protobuf")
     throw errors.unsupportedMediaType(PATCH_TYPES);
   const task: DecodeTask = { what: "patch", type: patchType };
-  if (offThread(raw, task, offThreadBytes)) return (await decodeOffThread(raw, task)) as DecodedPatch;
+  if (offThread(raw, task, offThreadBytes))
+    return { ...((await decodeOffThread(raw, task)) as DecodedPatch), large: true };
   return decodePatchRequest(raw, patchType);
 }
 
