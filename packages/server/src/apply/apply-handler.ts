@@ -5,15 +5,16 @@
  */
 import { schemaFor } from "@kubesdk/models";
 import { nowTimestamp } from "../api/names.js";
-import { errors } from "../api/status.js";
+import { errors, StatusError } from "../api/status.js";
 import type { FieldScope } from "../fieldmanager/object-fields.js";
 import type { ApiResponse, HandlerContext, KubeObject } from "../handlers/context.js";
 import { findObject, metadataOf } from "../handlers/context.js";
 import { checkFieldManager } from "../handlers/options.js";
+import { runAtOnce, runYielding } from "../handlers/steps.js";
 import { commitUpdate, createObject } from "../handlers/write.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { customTypeNode } from "./custom-schema.js";
-import { serverSideApply } from "./server-side-apply.js";
+import { serverSideApplySteps } from "./server-side-apply.js";
 
 export interface ApplyRequest {
   readonly namespace: string | undefined;
@@ -22,6 +23,8 @@ export interface ApplyRequest {
   readonly query: URLSearchParams;
   readonly userAgent?: string | undefined;
   readonly patch: unknown;
+  /** A limit-sized apply: creating, it pauses between steps (handlers/steps.ts). */
+  readonly large?: boolean;
 }
 
 function parseForce(q: URLSearchParams): boolean {
@@ -53,7 +56,7 @@ export async function applyObject(
     : schemaFor({ group: r.group, version: r.version, kind: r.kind });
   const appliedForScope =
     scope === "main" ? withoutStatus(body) : scope === "status" ? { status: body.status } : body;
-  const result = serverSideApply({
+  const steps = serverSideApplySteps({
     live,
     applied: { ...appliedForScope, metadata: { ...meta, name: req.name } },
     manager,
@@ -64,6 +67,8 @@ export async function applyObject(
     schema,
     time: nowTimestamp(ctx.now()),
   });
+  // Creating, nothing live can change under the apply (the create checks that at its commit).
+  const result = !live && req.large ? await runYielding(steps) : runAtOnce(steps);
   const common = {
     namespace: req.namespace,
     query: req.query,
@@ -72,7 +77,19 @@ export async function applyObject(
   };
   if (!live) {
     if (req.subresource) throw errors.notFound({ group: r.group, resource: r.resource }, req.name);
-    return createObject(ctx, r, { ...common, body: result });
+    if (!req.large) return createObject(ctx, r, { ...common, body: result });
+    try {
+      return await createObject(ctx, r, { ...common, body: result, large: true });
+    } catch (e) {
+      // Created by another request while this one paused: apply again, now to the live object.
+      if (
+        e instanceof StatusError &&
+        e.status.reason === "AlreadyExists" &&
+        findObject(ctx, r, req.namespace, req.name)
+      )
+        return applyObject(ctx, r, { ...req, large: false });
+      throw e;
+    }
   }
   return commitUpdate(
     ctx,

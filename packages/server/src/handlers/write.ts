@@ -49,6 +49,7 @@ export async function createObject(
   req: WriteRequest,
 ): Promise<c.ApiResponse> {
   // Nothing is read from the store before the commit, so a large create may pause between steps.
+  await pauseIf(req.large);
   if (!r.custom) checkTypes(r, builtinSchema(r), req.body, "body");
   await pauseIf(req.large);
   const checked = enforceFieldValidation(r, req.body, req.query, "create", req.duplicateFields);
