@@ -59,6 +59,10 @@ class PoolWorker {
     this.worker.on("exit", (code) => this.die(`decode worker exited with code ${code}`));
   }
 
+  stop(): void {
+    this.die("decode worker stopped");
+  }
+
   start(p: Pending): void {
     this.current = p;
     this.worker.ref();
@@ -89,8 +93,8 @@ class PoolWorker {
 
 class DecodePool {
   private readonly idle: PoolWorker[] = [];
+  private readonly all = new Set<PoolWorker>();
   private readonly queue: Pending[] = [];
-  private size = 0;
   private nextId = 1;
 
   run(raw: Buffer, task: DecodeTask): Promise<DecodedObject | DecodedPatch> {
@@ -103,8 +107,7 @@ class DecodePool {
   private dispatch(): void {
     while (this.queue.length > 0) {
       let w = this.idle.pop();
-      if (!w && this.size < MAX_WORKERS) {
-        this.size++;
+      if (!w && this.all.size < MAX_WORKERS) {
         w = new PoolWorker(
           (free) => {
             this.idle.push(free);
@@ -112,16 +115,22 @@ class DecodePool {
           },
           (dead) => this.remove(dead),
         );
+        this.all.add(w);
       }
       if (!w) return;
       w.start(this.queue.shift() as Pending);
     }
   }
 
+  /** Ends every worker; a job they had fails with a 500, later jobs start new workers. */
+  stop(): void {
+    for (const w of [...this.all]) w.stop();
+  }
+
   private remove(dead: PoolWorker): void {
     const i = this.idle.indexOf(dead);
     if (i >= 0) this.idle.splice(i, 1);
-    this.size--;
+    this.all.delete(dead);
     this.dispatch();
   }
 }
@@ -132,4 +141,9 @@ let pool: DecodePool | undefined;
 export function decodeOffThread(raw: Buffer, task: DecodeTask): Promise<DecodedObject | DecodedPatch> {
   pool ??= new DecodePool();
   return pool.run(raw, task);
+}
+
+/** Ends the decode workers (a body they were decoding gets a 500); the next big body starts new ones. */
+export function stopDecodeWorkers(): void {
+  pool?.stop();
 }
