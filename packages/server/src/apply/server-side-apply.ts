@@ -123,7 +123,7 @@ function startingEntries(input: ApplyInput): ManagedFieldsEntry[] {
     ...e,
   }));
   if (!live || entries.length > 0) return entries;
-  const existing = pathsOf(leafFields(live, schema, scope, "no-structs"));
+  const existing = pathsOf(leafFields(live, schema, scope, "no-structs", false));
   if (!existing.empty)
     entries.push({
       manager: "before-first-apply",
@@ -199,7 +199,7 @@ export function serverSideApply(input: ApplyInput): KubeObject {
 /** serverSideApply with pauses (`yield`) between its costly steps (handlers/steps.ts). */
 export function* serverSideApplySteps(input: ApplyInput): Steps<KubeObject> {
   const { live, applied, schema } = input;
-  const appliedSet = pathsOf(leafFields(applied, schema, input.scope, "none"));
+  const appliedSet = pathsOf(leafFields(applied, schema, input.scope, "none", false));
   yield;
   const entries = startingEntries(input);
   const isMine = (e: ManagedFieldsEntry) =>

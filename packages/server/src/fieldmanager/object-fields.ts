@@ -39,17 +39,20 @@ const PRESENT = "\u0001present";
  * `presence` says which object nodes count as fields themselves: "all" (an update: a node that
  * appears is added by the writer), "no-structs" (a create: upstream compares against the type's zero
  * value, in which non-pointer structs already exist), "none" (an applied configuration: only leaves
- * and list items).
+ * and list items). Without `values` every leaf maps to "" (for callers that need the paths only).
  */
 export function leafFields(
   obj: Record<string, unknown>,
   schema: TypeNode | undefined,
   scope: FieldScope,
   presence: "all" | "no-structs" | "none" = "all",
+  values = true,
 ): LeafMap {
   const out: LeafMap = new Map();
   // Paths are built as joined strings: a leaf costs one concatenation, not an array copy.
-  const add = (path: string, v: unknown) => out.set(path, JSON.stringify(v));
+  const add = values
+    ? (path: string, v: unknown) => out.set(path, JSON.stringify(v))
+    : (path: string) => out.set(path, "");
   const below = (path: string, key: string) => `${path}${PATH_SEP}${key}`;
 
   const walk = (v: unknown, node: TypeNode | undefined, path: string) => {

@@ -55,7 +55,10 @@ function* managedFieldsSteps(
   }
   const oldLeaves = old ? leafFields(old, schema, scope) : new Map<string, string>();
   yield;
-  const newLeaves = leafFields(next, schema, scope, old !== undefined ? "all" : "no-structs");
+  // A create changes every field: the values need not be compared.
+  const newLeaves = old
+    ? leafFields(next, schema, scope, "all")
+    : leafFields(next, schema, scope, "no-structs", false);
   yield;
   const entries = yield* recordUpdateSteps({
     entries: base,
