@@ -102,6 +102,50 @@ describe("the same results above the off-thread threshold", () => {
   });
 });
 
+describe("large updates", () => {
+  it("a big PUT and a big merge patch store what the in-process path stores", async () => {
+    const body = JSON.stringify({ metadata: { name: "put" }, data: bigData(20_000) });
+    expect((await both("POST", cms, body)).status).toBe(201);
+    const changed = JSON.stringify({ metadata: { name: "put" }, data: { ...bigData(19_000), extra: "x" } });
+    expect((await both("PUT", `${cms}/put`, changed)).status).toBe(200);
+    const merge = JSON.stringify({ data: { ...bigData(5_000), "key-1": null, more: "y" } });
+    expect((await both("PATCH", `${cms}/put`, merge, "application/merge-patch+json")).status).toBe(200);
+  });
+
+  it("a small write landing while a big patch of the same object pauses does not make either fail", async () => {
+    const s = offThread;
+    await send(
+      s,
+      "POST",
+      cms,
+      JSON.stringify({ metadata: { name: "race" }, data: { a: "0" } }),
+      "application/json",
+    );
+    const big = JSON.stringify({ data: bigData(20_000) });
+    const writes = await Promise.all([
+      send(s, "PATCH", `${cms}/race`, big, "application/merge-patch+json"),
+      ...Array.from({ length: 5 }, (_, i) =>
+        send(
+          s,
+          "PATCH",
+          `${cms}/race`,
+          JSON.stringify({ data: { [`small-${i}`]: "x" } }),
+          "application/merge-patch+json",
+        ),
+      ),
+    ]);
+    expect(writes.map((w) => w.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const stored = await send(s, "GET", `${cms}/race`, "", "application/json");
+    const data = (stored.body as { data: Record<string, string> }).data;
+    expect([data["key-0"], data["small-0"], data["small-4"], Object.keys(data).length]).toEqual([
+      "v".repeat(20),
+      "x",
+      "x",
+      20_006,
+    ]);
+  });
+});
+
 describe("the same Status for bad big bodies", () => {
   const big = JSON.stringify({ metadata: { name: "bad" }, data: bigData(20_000) });
   it.each([

@@ -22,7 +22,10 @@ export async function runYielding<T>(steps: Steps<T>): Promise<T> {
   return s.value;
 }
 
-/** A turn of the event loop for a large request, nothing for others. */
-export async function pauseIf(large: boolean | undefined): Promise<void> {
-  if (large) await nextTurn();
+/**
+ * A turn of the event loop. Callers await it only for a large request (`if (large) await pause()`):
+ * even an await of nothing would let other requests' continuations run between a read and a commit.
+ */
+export function pause(): Promise<void> {
+  return nextTurn();
 }
