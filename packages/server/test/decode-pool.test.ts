@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { StatusError } from "../src/api/status.js";
-import { type DecodeTask, runDecodeTask } from "../src/http/body-decode.js";
+import { type DecodedObject, type DecodeTask, runDecodeTask } from "../src/http/body-decode.js";
 import { decodeOffThread, stopDecodeWorkers } from "../src/http/decode-pool.js";
 
 const inProcess = (raw: Buffer, task: DecodeTask) => {
@@ -47,8 +47,8 @@ describe("decoding on a worker thread", () => {
 
   it("keeps a __proto__ key an own field, as JSON.parse does", async () => {
     const raw = Buffer.from('{"data":{"__proto__":"x"}}');
-    const off = (await decodeOffThread(raw, object("json"))) as { body: { data: object } };
-    expect(Object.keys(off.body.data)).toEqual(["__proto__"]);
+    const off = (await decodeOffThread(raw, object("json"))) as DecodedObject;
+    expect(Object.keys(off.body.data as object)).toEqual(["__proto__"]);
   });
 
   it("fails the body of a worker that dies with a 500, and decodes the next one", async () => {
