@@ -37,6 +37,19 @@ export function managerName(query: URLSearchParams, userAgent: string | undefine
   return ua ? ua : "unknown";
 }
 
+/** Paths turned into a set per step of a paused recordUpdate. */
+const PATHS_PER_STEP = 20_000;
+
+/** toSet with a pause (`yield`) after every PATHS_PER_STEP paths. */
+function* toSetSteps(keys: readonly string[]): Steps<FieldSet> {
+  const set = new FieldSet();
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0 && i % PATHS_PER_STEP === 0) yield;
+    set.insertKeys((keys[i] as string).split(PATH_SEP));
+  }
+  return set;
+}
+
 function toSet(keys: Iterable<string>): FieldSet {
   const set = new FieldSet();
   for (const k of keys) set.insertKeys(k.split(PATH_SEP));
@@ -82,8 +95,9 @@ export function* recordUpdateSteps(r: UpdateRecord): Steps<ManagedFieldsEntry[]>
   for (const [k, v] of r.newLeaves) if (r.oldLeaves.get(k) !== v) changed.push(k);
   const removed: string[] = [];
   for (const k of r.oldLeaves.keys()) if (!r.newLeaves.has(k)) removed.push(k);
-  const changedSet = toSet(changed);
-  const removedSet = toSet(removed);
+  yield;
+  const changedSet = yield* toSetSteps(changed);
+  const removedSet = yield* toSetSteps(removed);
   yield;
 
   const isMine = (e: ManagedFieldsEntry) =>
