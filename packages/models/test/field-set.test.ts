@@ -200,3 +200,18 @@ describe("laws (fast-check)", () => {
     );
   });
 });
+
+describe("set operations match their definitions on member paths", () => {
+  it("union, difference and intersection equal rebuilding from the kept paths", () => {
+    fc.assert(
+      fc.property(setArb, setArb, (x, y) => {
+        const xs = x.paths();
+        expect(x.union(y).paths()).toEqual(FieldSet.fromPaths([...xs, ...y.paths()]).paths());
+        expect(x.difference(y).paths()).toEqual(xs.filter((p) => !y.hasKeys(p)));
+        expect(x.intersection(y).paths()).toEqual(xs.filter((p) => y.hasKeys(p)));
+        expect(x.difference(x).empty).toBe(true);
+        expect(x.empty).toBe(xs.length === 0);
+      }),
+    );
+  });
+});

@@ -53,13 +53,75 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Keys in upstream's order; keys all of one kind (the common case) sort as plain strings, faster. */
+function sortKeys(keys: string[]): string[] {
+  const kind = keys[0]?.[0];
+  for (const k of keys) if (k[0] !== kind) return keys.sort(compareKeys);
+  return keys.sort();
+}
+
 interface Node {
   /** This node itself is in the set. */
   member: boolean;
-  readonly children: Map<string, Node>;
+  /** Absent on a leaf: big sets are mostly leaves, and a Map each would dominate their cost. */
+  children: Map<string, Node> | undefined;
 }
 
-const newNode = (): Node => ({ member: false, children: new Map() });
+const newNode = (): Node => ({ member: false, children: undefined });
+const NO_CHILDREN: ReadonlyMap<string, Node> = new Map();
+const kids = (node: Node): ReadonlyMap<string, Node> => node.children ?? NO_CHILDREN;
+
+function setChild(node: Node, key: string, child: Node): void {
+  if (!node.children) node.children = new Map();
+  node.children.set(key, child);
+}
+
+/** The child at `key`, created when missing. */
+function childAt(node: Node, key: string): Node {
+  let c = node.children?.get(key);
+  if (!c) {
+    c = newNode();
+    setChild(node, key, c);
+  }
+  return c;
+}
+
+function hasMember(node: Node): boolean {
+  if (node.member) return true;
+  for (const c of kids(node).values()) if (hasMember(c)) return true;
+  return false;
+}
+
+/** A fresh trie with the members of `a` and `b` (either may be absent); undefined when it has none. */
+function unionNodes(a: Node | undefined, b: Node | undefined): Node | undefined {
+  const out = newNode();
+  out.member = (a?.member ?? false) || (b?.member ?? false);
+  if (a)
+    for (const [k, c] of kids(a)) {
+      const merged = unionNodes(c, b?.children?.get(k));
+      if (merged) setChild(out, k, merged);
+    }
+  if (b)
+    for (const [k, c] of kids(b)) {
+      if (a?.children?.has(k)) continue;
+      const copy = unionNodes(c, undefined);
+      if (copy) setChild(out, k, copy);
+    }
+  return out.member || out.children ? out : undefined;
+}
+
+/** A fresh trie with the members of `a` that are (keep) or are not (!keep) members of `b`. */
+function filterNodes(a: Node, b: Node | undefined, keep: boolean): Node | undefined {
+  const out = newNode();
+  out.member = a.member && (b?.member ?? false) === keep;
+  for (const [k, c] of kids(a)) {
+    const bc = b?.children?.get(k);
+    if (keep && !bc) continue;
+    const kept = filterNodes(c, bc, keep);
+    if (kept) setChild(out, k, kept);
+  }
+  return out.member || out.children ? out : undefined;
+}
 
 export class FieldSet {
   private readonly root: Node = newNode();
@@ -82,12 +144,7 @@ export class FieldSet {
           node.member = true;
           continue;
         }
-        let c = node.children.get(k);
-        if (!c) {
-          c = newNode();
-          node.children.set(k, c);
-        }
-        walk(child, c);
+        walk(child, childAt(node, k));
       }
     };
     walk(v ?? {}, s.root);
@@ -99,12 +156,7 @@ export class FieldSet {
   insertKeys(keys: readonly string[]): void {
     let node = this.root;
     for (const k of keys) {
-      let c = node.children.get(k);
-      if (!c) {
-        c = newNode();
-        node.children.set(k, c);
-      }
-      node = c;
+      node = childAt(node, k);
     }
     node.member = true;
   }
@@ -116,7 +168,7 @@ export class FieldSet {
   hasKeys(keys: readonly string[]): boolean {
     let node: Node | undefined = this.root;
     for (const k of keys) {
-      node = node.children.get(k);
+      node = node.children?.get(k);
       if (!node) return false;
     }
     return node.member;
@@ -126,10 +178,10 @@ export class FieldSet {
   hasPrefix(keys: readonly string[]): boolean {
     let node: Node | undefined = this.root;
     for (const k of keys) {
-      node = node.children.get(k);
+      node = node.children?.get(k);
       if (!node) return false;
     }
-    return node.member || node.children.size > 0;
+    return node.member || kids(node).size > 0;
   }
 
   /** Every member path, as element keys. */
@@ -137,35 +189,45 @@ export class FieldSet {
     const out: string[][] = [];
     const walk = (node: Node, prefix: string[]) => {
       if (node.member && prefix.length > 0) out.push(prefix);
-      for (const [k, c] of node.children) walk(c, [...prefix, k]);
+      for (const [k, c] of kids(node)) walk(c, [...prefix, k]);
     };
     walk(this.root, []);
     return out;
   }
 
   get empty(): boolean {
-    return this.paths().length === 0;
+    for (const c of kids(this.root).values()) if (hasMember(c)) return false;
+    return true;
   }
 
+  // The set operations walk both tries together (linear in their sizes) and drop branches left
+  // without members, which is what rebuilding from the kept paths gives.
   union(other: FieldSet): FieldSet {
-    return FieldSet.fromPaths([...this.paths(), ...other.paths()]);
+    return FieldSet.ofRoot(unionNodes(this.root, other.root));
   }
 
   difference(other: FieldSet): FieldSet {
-    return FieldSet.fromPaths(this.paths().filter((p) => !other.hasKeys(p)));
+    return FieldSet.ofRoot(filterNodes(this.root, other.root, false));
   }
 
   intersection(other: FieldSet): FieldSet {
-    return FieldSet.fromPaths(this.paths().filter((p) => other.hasKeys(p)));
+    return FieldSet.ofRoot(filterNodes(this.root, other.root, true));
+  }
+
+  private static ofRoot(root: Node | undefined): FieldSet {
+    const s = new FieldSet();
+    if (root?.children) s.root.children = root.children;
+    return s;
   }
 
   /** The fieldsV1 encoding, with upstream's child order. */
   toFieldsV1(): Record<string, unknown> {
     const encode = (node: Node): Record<string, unknown> => {
       const out: Record<string, unknown> = {};
-      const keys = [...node.children.keys()].sort(compareKeys);
+      const children = kids(node);
+      const keys = sortKeys([...children.keys()]);
       if (node.member && keys.length > 0) out["."] = {};
-      for (const k of keys) out[k] = encode(node.children.get(k) as Node);
+      for (const k of keys) out[k] = encode(children.get(k) as Node);
       return out;
     };
     return encode(this.root);

@@ -5,15 +5,17 @@
  */
 import { schemaFor } from "@kubesdk/models";
 import { nowTimestamp } from "../api/names.js";
-import { errors } from "../api/status.js";
+import { errors, StatusError } from "../api/status.js";
 import type { FieldScope } from "../fieldmanager/object-fields.js";
+import { ChangedWhilePaused, pausedOrAtOnce } from "../handlers/commit-update.js";
 import type { ApiResponse, HandlerContext, KubeObject } from "../handlers/context.js";
 import { findObject, metadataOf } from "../handlers/context.js";
 import { checkFieldManager } from "../handlers/options.js";
+import { runAtOnce, runYielding } from "../handlers/steps.js";
 import { commitUpdate, createObject } from "../handlers/write.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { customTypeNode } from "./custom-schema.js";
-import { serverSideApply } from "./server-side-apply.js";
+import { serverSideApplySteps } from "./server-side-apply.js";
 
 export interface ApplyRequest {
   readonly namespace: string | undefined;
@@ -22,6 +24,8 @@ export interface ApplyRequest {
   readonly query: URLSearchParams;
   readonly userAgent?: string | undefined;
   readonly patch: unknown;
+  /** A limit-sized apply: creating, it pauses between steps (handlers/steps.ts). */
+  readonly large?: boolean;
 }
 
 function parseForce(q: URLSearchParams): boolean {
@@ -44,44 +48,66 @@ export async function applyObject(
   checkFieldManager(manager, "PatchOptions");
   const force = parseForce(req.query);
   const body = checkApplyBody(r, req);
-  const meta = metadataOf(body);
-  const want = apiVersionOf(r);
+  return pausedOrAtOnce(req.large, (large) => applyOnce(ctx, r, req, { manager, force, body, large }));
+}
+
+interface CheckedApply {
+  readonly manager: string;
+  readonly force: boolean;
+  readonly body: Record<string, unknown>;
+  /** Pause between steps; the object changing meanwhile ends in ChangedWhilePaused (then a rerun). */
+  readonly large: boolean;
+}
+
+async function applyOnce(
+  ctx: HandlerContext,
+  r: ServedResource,
+  req: ApplyRequest,
+  a: CheckedApply,
+): Promise<ApiResponse> {
   const live = findObject(ctx, r, req.namespace, req.name);
   const scope: FieldScope = !hasStatus(r) ? "all" : req.subresource === "status" ? "status" : "main";
   const schema = r.custom
     ? customTypeNode(r)
     : schemaFor({ group: r.group, version: r.version, kind: r.kind });
   const appliedForScope =
-    scope === "main" ? withoutStatus(body) : scope === "status" ? { status: body.status } : body;
-  const result = serverSideApply({
+    scope === "main" ? withoutStatus(a.body) : scope === "status" ? { status: a.body.status } : a.body;
+  const steps = serverSideApplySteps({
     live,
-    applied: { ...appliedForScope, metadata: { ...meta, name: req.name } },
-    manager,
-    force,
-    apiVersion: want,
+    applied: { ...appliedForScope, metadata: { ...metadataOf(a.body), name: req.name } },
+    manager: a.manager,
+    force: a.force,
+    apiVersion: apiVersionOf(r),
     subresource: req.subresource === "status" ? "status" : undefined,
     scope,
     schema,
     time: nowTimestamp(ctx.now()),
   });
+  const result = a.large ? await runYielding(steps) : runAtOnce(steps);
   const common = {
     namespace: req.namespace,
     query: req.query,
     userAgent: req.userAgent,
     managedFieldsDone: true,
+    large: a.large,
   };
-  if (!live) {
-    if (req.subresource) throw errors.notFound({ group: r.group, resource: r.resource }, req.name);
-    return createObject(ctx, r, { ...common, body: result });
+  if (live) {
+    const target = {
+      ...common,
+      name: req.name,
+      ...(req.subresource ? { subresource: req.subresource } : {}),
+    };
+    return commitUpdate(ctx, r, target, live, result as KubeObject, "patch");
   }
-  return commitUpdate(
-    ctx,
-    r,
-    { ...common, name: req.name, ...(req.subresource ? { subresource: req.subresource } : {}) },
-    live,
-    result as KubeObject,
-    "patch",
-  );
+  if (req.subresource) throw errors.notFound({ group: r.group, resource: r.resource }, req.name);
+  try {
+    return await createObject(ctx, r, { ...common, body: result });
+  } catch (e) {
+    // Created by another request while this one paused: apply again, to the live object.
+    const created = e instanceof StatusError && e.status.reason === "AlreadyExists";
+    if (a.large && created && findObject(ctx, r, req.namespace, req.name)) throw new ChangedWhilePaused();
+    throw e;
+  }
 }
 
 /** The apply configuration, after upstream's checks of its shape, type meta and name. */

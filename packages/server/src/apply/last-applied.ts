@@ -36,7 +36,7 @@ export function lastAppliedOwned(
   if (typeof last !== "object" || last === null || (last as KubeObject).apiVersion !== live?.apiVersion)
     return undefined;
   const paths: string[][] = [];
-  for (const key of leafFields(last as KubeObject, schema, scope, "none").keys()) {
+  for (const key of leafFields(last as KubeObject, schema, scope, "none", false).keys()) {
     const path = key.split(PATH_SEP);
     const lv = valueAt(live, path, schema);
     const av = valueAt(last, path, schema);

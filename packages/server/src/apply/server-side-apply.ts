@@ -13,6 +13,7 @@ import { failure, type StatusCause } from "../api/status.js";
 import { type ManagedFieldsEntry, sortEntries } from "../fieldmanager/managed-fields.js";
 import { type FieldScope, leafFields, PATH_SEP } from "../fieldmanager/object-fields.js";
 import type { KubeObject } from "../handlers/context.js";
+import { runAtOnce, type Steps } from "../handlers/steps.js";
 import { CSA_BRIDGE_MANAGER, lastAppliedOwned, syncLastApplied } from "./last-applied.js";
 import { mergeApplied, removeAt, valueAt } from "./structured-merge.js";
 
@@ -122,7 +123,7 @@ function startingEntries(input: ApplyInput): ManagedFieldsEntry[] {
     ...e,
   }));
   if (!live || entries.length > 0) return entries;
-  const existing = pathsOf(leafFields(live, schema, scope, "no-structs"));
+  const existing = pathsOf(leafFields(live, schema, scope, "no-structs", false));
   if (!existing.empty)
     entries.push({
       manager: "before-first-apply",
@@ -192,8 +193,14 @@ function removeDropped(
 }
 
 export function serverSideApply(input: ApplyInput): KubeObject {
+  return runAtOnce(serverSideApplySteps(input));
+}
+
+/** serverSideApply with pauses (`yield`) between its costly steps (handlers/steps.ts). */
+export function* serverSideApplySteps(input: ApplyInput): Steps<KubeObject> {
   const { live, applied, schema } = input;
-  const appliedSet = pathsOf(leafFields(applied, schema, input.scope, "none"));
+  const appliedSet = pathsOf(leafFields(applied, schema, input.scope, "none", false));
+  yield;
   const entries = startingEntries(input);
   const isMine = (e: ManagedFieldsEntry) =>
     e.manager === input.manager &&
@@ -207,6 +214,7 @@ export function serverSideApply(input: ApplyInput): KubeObject {
   );
   let merged = mergeApplied(live ?? {}, applied, schema) as KubeObject;
   if (mine) merged = removeDropped(merged, mine, others, appliedSet, schema);
+  yield;
   // Upstream stamps the applier's entry only when the apply changed the object; an applier that
   // only joins in on equal values keeps its old time, or has none yet.
   const time = changesObject(live, merged) ? input.time : mine?.time;

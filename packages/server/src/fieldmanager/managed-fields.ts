@@ -9,6 +9,7 @@
 
 import { FieldSet } from "@kubesdk/models";
 import { checkFieldManager } from "../handlers/options.js";
+import { runAtOnce, type Steps } from "../handlers/steps.js";
 import { type LeafMap, PATH_SEP } from "./object-fields.js";
 
 export interface ManagedFieldsEntry {
@@ -36,8 +37,23 @@ export function managerName(query: URLSearchParams, userAgent: string | undefine
   return ua ? ua : "unknown";
 }
 
+/** Paths turned into a set per step of a paused recordUpdate. */
+const PATHS_PER_STEP = 20_000;
+
+/** toSet with a pause (`yield`) after every PATHS_PER_STEP paths. */
+function* toSetSteps(keys: readonly string[]): Steps<FieldSet> {
+  const set = new FieldSet();
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0 && i % PATHS_PER_STEP === 0) yield;
+    set.insertKeys((keys[i] as string).split(PATH_SEP));
+  }
+  return set;
+}
+
 function toSet(keys: Iterable<string>): FieldSet {
-  return FieldSet.fromPaths([...keys].map((k) => k.split(PATH_SEP)));
+  const set = new FieldSet();
+  for (const k of keys) set.insertKeys(k.split(PATH_SEP));
+  return set;
 }
 
 function isEntry(v: unknown): v is ManagedFieldsEntry {
@@ -68,14 +84,21 @@ export interface UpdateRecord {
   readonly time: string;
 }
 
+/** The entries after an Update operation. */
 export function recordUpdate(r: UpdateRecord): ManagedFieldsEntry[] {
+  return runAtOnce(recordUpdateSteps(r));
+}
+
+/** recordUpdate with pauses (`yield`) between its costly steps (handlers/steps.ts). */
+export function* recordUpdateSteps(r: UpdateRecord): Steps<ManagedFieldsEntry[]> {
   const changed: string[] = [];
   for (const [k, v] of r.newLeaves) if (r.oldLeaves.get(k) !== v) changed.push(k);
   const removed: string[] = [];
   for (const k of r.oldLeaves.keys()) if (!r.newLeaves.has(k)) removed.push(k);
-  const changedSet = toSet(changed);
-  const removedSet = toSet(removed);
-  const present = toSet(r.newLeaves.keys());
+  yield;
+  const changedSet = yield* toSetSteps(changed);
+  const removedSet = yield* toSetSteps(removed);
+  yield;
 
   const isMine = (e: ManagedFieldsEntry) =>
     e.manager === r.manager &&
@@ -93,9 +116,11 @@ export function recordUpdate(r: UpdateRecord): ManagedFieldsEntry[] {
     set = set.difference(changedSet);
     if (!set.empty) out.push({ ...e, fieldsV1: set.toFieldsV1() });
   }
-  const mineSet = (mine ? FieldSet.fromFieldsV1(mine.fieldsV1) : new FieldSet())
-    .union(changedSet)
-    .intersection(present);
+  // (mine ∪ changed) ∩ present, where changed ⊆ present: only a previous entry needs the intersection.
+  const mineSet = mine
+    ? FieldSet.fromFieldsV1(mine.fieldsV1).intersection(toSet(r.newLeaves.keys())).union(changedSet)
+    : changedSet;
+  yield;
   if (!mineSet.empty) {
     const entry: ManagedFieldsEntry = {
       manager: r.manager,

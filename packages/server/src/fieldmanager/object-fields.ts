@@ -39,26 +39,30 @@ const PRESENT = "\u0001present";
  * `presence` says which object nodes count as fields themselves: "all" (an update: a node that
  * appears is added by the writer), "no-structs" (a create: upstream compares against the type's zero
  * value, in which non-pointer structs already exist), "none" (an applied configuration: only leaves
- * and list items).
+ * and list items). Without `values` every leaf maps to "" (for callers that need the paths only).
  */
 export function leafFields(
   obj: Record<string, unknown>,
   schema: TypeNode | undefined,
   scope: FieldScope,
   presence: "all" | "no-structs" | "none" = "all",
+  values = true,
 ): LeafMap {
   const out: LeafMap = new Map();
-  const add = (path: string[], v: unknown) => out.set(path.join(PATH_SEP), JSON.stringify(v));
+  // Paths are built as joined strings: a leaf costs one concatenation, not an array copy.
+  const add = values
+    ? (path: string, v: unknown) => out.set(path, JSON.stringify(v))
+    : (path: string) => out.set(path, "");
+  const below = (path: string, key: string) => `${path}${PATH_SEP}${key}`;
 
-  const walk = (v: unknown, node: TypeNode | undefined, path: string[]) => {
+  const walk = (v: unknown, node: TypeNode | undefined, path: string) => {
     if (isObj(v)) {
       const atomic = node?.mapType === "atomic" || node?.kind === "scalar";
-      if (atomic || Object.keys(v).length === 0) return add(path, v);
+      const keys = Object.keys(v);
+      if (atomic || keys.length === 0) return add(path, v);
       if (presence === "all" || (presence === "no-structs" && node?.kind !== "struct"))
-        out.set(path.join(PATH_SEP), PRESENT);
-      for (const [k, child] of Object.entries(v)) {
-        walk(child, node ? fieldOf(node, k) : undefined, [...path, elementKey({ field: k })]);
-      }
+        out.set(path, PRESENT);
+      for (const k of keys) walk(v[k], node ? fieldOf(node, k) : undefined, below(path, `f:${k}`));
       return;
     }
     if (Array.isArray(v)) {
@@ -67,12 +71,11 @@ export function leafFields(
       const item = node ? itemOf(node) : undefined;
       for (const el of v) {
         if (sem.type === "set") {
-          add([...path, elementKey({ value: el })], el);
+          add(below(path, elementKey({ value: el })), el);
           continue;
         }
         if (!isObj(el)) return add(path, v);
-        const key = listItemKey(el, sem.keys);
-        const itemPath = [...path, elementKey({ key })];
+        const itemPath = below(path, elementKey({ key: listItemKey(el, sem.keys) }));
         add(itemPath, true);
         walk(el, item, itemPath);
       }
@@ -89,14 +92,11 @@ export function leafFields(
     if (k === "metadata" && isObj(v)) {
       for (const [mk, mv] of Object.entries(v)) {
         if (NEVER_OWNED_METADATA.has(mk)) continue;
-        walk(mv, child ? fieldOf(child, mk) : undefined, [
-          elementKey({ field: "metadata" }),
-          elementKey({ field: mk }),
-        ]);
+        walk(mv, child ? fieldOf(child, mk) : undefined, below("f:metadata", `f:${mk}`));
       }
       continue;
     }
-    walk(v, child, [elementKey({ field: k })]);
+    walk(v, child, `f:${k}`);
   }
   return out;
 }

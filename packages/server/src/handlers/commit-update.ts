@@ -13,8 +13,9 @@ import { apiVersionOf, hasStatus, type ServedResource } from "../resources/serve
 import { PreconditionError } from "../store/mvcc.js";
 import { applyBuiltinDefaults } from "./builtin-defaults.js";
 import * as c from "./context.js";
-import { withManagedFields } from "./managed.js";
+import { withManagedFields, withManagedFieldsYielding } from "./managed.js";
 import { parseDryRun } from "./options.js";
+import { pause } from "./steps.js";
 import { builtinSchema, checkIdentity, checkTypeMeta, checkUidUnchanged, validate } from "./write-checks.js";
 
 export type UpdateRequest = {
@@ -25,7 +26,29 @@ export type UpdateRequest = {
   userAgent?: string | undefined;
   managedFieldsDone?: boolean;
   duplicateFields?: readonly string[];
+  /** A limit-sized request: pauses between its costly steps (handlers/steps.ts). */
+  large?: boolean;
 };
+
+/** A large update found its object changed while it paused: its caller runs it again, at once. */
+export class ChangedWhilePaused extends Error {}
+
+/**
+ * Runs an update of a large request with pauses; should the object change meanwhile, runs it again
+ * without pauses from a fresh read, as upstream's storage retries an update on a conflict.
+ */
+export async function pausedOrAtOnce<T>(
+  large: boolean | undefined,
+  run: (large: boolean) => Promise<T>,
+): Promise<T> {
+  if (!large) return run(false);
+  try {
+    return await run(true);
+  } catch (e) {
+    if (e instanceof ChangedWhilePaused) return run(false);
+    throw e;
+  }
+}
 
 /** Metadata an update cannot change: the stored values win. */
 const KEPT_METADATA = [
@@ -46,7 +69,9 @@ export async function commitUpdate(
   kind: "update" | "patch",
 ): Promise<c.ApiResponse> {
   const requireResourceVersion = kind === "update";
+  if (req.large) await pause();
   if (!r.custom) checkTypes(r, builtinSchema(r), candidate, requireResourceVersion ? "body" : "patch");
+  if (req.large) await pause();
   const checked = enforceFieldValidation(r, candidate, req.query, kind, req.duplicateFields);
   const dryRun = parseDryRun(req.query);
   checkTypeMeta(r, checked.object);
@@ -55,8 +80,19 @@ export async function commitUpdate(
   checkUidUnchanged(r, req.name, meta, old.metadata.uid);
   checkResourceVersion(r, req.name, meta, c.metadataOf(old), requireResourceVersion);
   checkFinalizersWhileDeleting(r, req.name, meta, c.metadataOf(old));
-  const next = nextObject(ctx, r, req, old, checked.object);
+  if (req.large) await pause();
+  let next = nextObject(ctx, r, req, old, checked.object);
+  if (!req.managedFieldsDone)
+    next = req.large
+      ? await withManagedFieldsYielding(ctx, r, old, next, req)
+      : withManagedFields(ctx, r, old, next, req);
+  if (req.large) {
+    await pause();
+    const stored = ctx.store.get(r.bucket, c.objectKey(r, req.namespace, req.name));
+    if (stored?.metadata.resourceVersion !== old.metadata.resourceVersion) throw new ChangedWhilePaused();
+  }
   const res = dryRun ? { code: 200, body: c.present(r, next) } : persist(ctx, r, req, old, next);
+  if (req.large) await pause();
   return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
 }
 
@@ -100,7 +136,7 @@ function checkFinalizersWhileDeleting(
     ]);
 }
 
-/** The object to store: server metadata kept, scoped to the subresource, defaulted, validated. */
+/** The object to store (managedFields aside): server metadata kept, scoped to the subresource, defaulted, validated. */
 function nextObject(
   ctx: c.HandlerContext,
   r: ServedResource,
@@ -136,7 +172,7 @@ function nextObject(
   if (r.tracksGeneration && specChanged(old, next))
     next = { ...next, metadata: { ...next.metadata, generation: Number(oldMeta.generation ?? 0) + 1 } };
   validate(r, next, old, ctx.settings.maxDataBytes);
-  return req.managedFieldsDone ? next : withManagedFields(ctx, r, old, next, req);
+  return next;
 }
 
 function isEmptyMap(v: unknown): boolean {

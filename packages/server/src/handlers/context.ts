@@ -3,7 +3,7 @@
  * resources, settings — plus the small object helpers they all use.
  */
 import { errors, type Qualified } from "../api/status.js";
-import { MAX_BODY_BYTES, MAX_DATA_BYTES, MAX_OBJECT_BYTES } from "../http/limits.js";
+import { MAX_BODY_BYTES, MAX_DATA_BYTES, MAX_OBJECT_BYTES, OFF_THREAD_DECODE_BYTES } from "../http/limits.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
 import type { ResourceTable } from "../resources/table.js";
 import type { MvccStore, StoredObject } from "../store/mvcc.js";
@@ -17,6 +17,11 @@ export interface ServerSettings {
   readonly maxObjectBytes: number;
   /** Largest data of a ConfigMap or Secret (upstream validation: 1 MiB). */
   readonly maxDataBytes: number;
+  /**
+   * JSON request bodies of at least this many bytes (YAML: an eighth of it) are decoded on a worker
+   * thread, so that parsing them does not hold up other requests; Infinity decodes all in-process.
+   */
+  readonly offThreadDecodeBytes: number;
   /** Whether watch requests may use sendInitialEvents (streaming lists). */
   readonly watchList: boolean;
   /**
@@ -31,6 +36,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   maxBodyBytes: MAX_BODY_BYTES,
   maxObjectBytes: MAX_OBJECT_BYTES,
   maxDataBytes: MAX_DATA_BYTES,
+  offThreadDecodeBytes: OFF_THREAD_DECODE_BYTES,
   watchList: true,
   namespaceFinalizeDelayMs: 500,
 };

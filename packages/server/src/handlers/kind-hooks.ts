@@ -9,6 +9,8 @@ import { allocateServiceFields } from "./service-allocation.js";
 export interface KindHooks {
   /** Mutates a new object before it is stored (after generic metadata). */
   readonly prepareCreate?: (obj: KubeObject, ctx: HandlerContext) => void;
+  /** prepareCreate allocates from what is stored: the create commits in the same turn, never paused. */
+  readonly allocates?: boolean;
 }
 
 type Labels = Record<string, string>;
@@ -53,7 +55,7 @@ const hooks: Record<string, KindHooks> = {
     },
   },
   "batch/jobs": { prepareCreate: generateJobSelector },
-  "/services": { prepareCreate: allocateServices },
+  "/services": { prepareCreate: allocateServices, allocates: true },
   "/pods": {
     prepareCreate(obj) {
       obj.status = { phase: "Pending", qosClass: "BestEffort" };

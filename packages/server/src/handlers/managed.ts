@@ -2,10 +2,11 @@
 import { schemaFor } from "@kubesdk/models";
 import { nowTimestamp } from "../api/names.js";
 import { customTypeNode } from "../apply/custom-schema.js";
-import { baseEntries, managerName, recordUpdate } from "../fieldmanager/managed-fields.js";
+import { baseEntries, managerName, recordUpdateSteps } from "../fieldmanager/managed-fields.js";
 import { type FieldScope, leafFields } from "../fieldmanager/object-fields.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import type { HandlerContext, KubeObject } from "./context.js";
+import { runAtOnce, runYielding, type Steps } from "./steps.js";
 
 export interface ManagerContext {
   readonly query: URLSearchParams;
@@ -20,6 +21,27 @@ export function withManagedFields(
   next: KubeObject,
   mc: ManagerContext,
 ): KubeObject {
+  return runAtOnce(managedFieldsSteps(ctx, r, old, next, mc));
+}
+
+/** withManagedFields for a large request: a turn of the event loop between its costly steps. */
+export function withManagedFieldsYielding(
+  ctx: HandlerContext,
+  r: ServedResource,
+  old: KubeObject | undefined,
+  next: KubeObject,
+  mc: ManagerContext,
+): Promise<KubeObject> {
+  return runYielding(managedFieldsSteps(ctx, r, old, next, mc));
+}
+
+function* managedFieldsSteps(
+  ctx: HandlerContext,
+  r: ServedResource,
+  old: KubeObject | undefined,
+  next: KubeObject,
+  mc: ManagerContext,
+): Steps<KubeObject> {
   const schema = r.custom
     ? customTypeNode(r)
     : schemaFor({ group: r.group, version: r.version, kind: r.kind });
@@ -31,10 +53,17 @@ export function withManagedFields(
     const { managedFields: _m, ...metadata } = next.metadata;
     return { ...next, metadata: metadata as KubeObject["metadata"] };
   }
-  const entries = recordUpdate({
+  const oldLeaves = old ? leafFields(old, schema, scope) : new Map<string, string>();
+  yield;
+  // A create changes every field: the values need not be compared.
+  const newLeaves = old
+    ? leafFields(next, schema, scope, "all")
+    : leafFields(next, schema, scope, "no-structs", false);
+  yield;
+  const entries = yield* recordUpdateSteps({
     entries: base,
-    oldLeaves: old ? leafFields(old, schema, scope) : new Map(),
-    newLeaves: leafFields(next, schema, scope, old !== undefined ? "all" : "no-structs"),
+    oldLeaves,
+    newLeaves,
     manager: managerName(mc.query, mc.userAgent),
     apiVersion: apiVersionOf(r),
     // Writes through a subresource (status, scale) are recorded as that subresource's manager.

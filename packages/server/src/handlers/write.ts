@@ -15,12 +15,13 @@ import { applyPatchOfType } from "../patch/apply-patch.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { PreconditionError } from "../store/mvcc.js";
 import { applyBuiltinDefaults } from "./builtin-defaults.js";
-import { commitUpdate } from "./commit-update.js";
+import { commitUpdate, pausedOrAtOnce } from "./commit-update.js";
 import * as c from "./context.js";
 import { hooksFor } from "./kind-hooks.js";
-import { withManagedFields } from "./managed.js";
+import { withManagedFields, withManagedFieldsYielding } from "./managed.js";
 import { checkNamespaceWritable } from "./namespace-lifecycle.js";
 import { parseDryRun } from "./options.js";
+import { pause } from "./steps.js";
 import { builtinSchema, checkIdentity, checkTypeMeta, SERVER_METADATA, validate } from "./write-checks.js";
 
 export { commitUpdate } from "./commit-update.js";
@@ -36,6 +37,8 @@ export interface WriteRequest {
   readonly managedFieldsDone?: boolean;
   /** Keys the request body repeats (JSON.parse keeps the last), for fieldValidation. */
   readonly duplicateFields?: readonly string[];
+  /** A limit-sized request: a create pauses between its costly steps (handlers/steps.ts). */
+  readonly large?: boolean;
 }
 
 export type PatchRequest = Omit<WriteRequest, "body"> & { name: string; patchType: BodyType; patch: unknown };
@@ -45,15 +48,24 @@ export async function createObject(
   r: ServedResource,
   req: WriteRequest,
 ): Promise<c.ApiResponse> {
+  // Nothing is read from the store before the commit, so a large create may pause between steps.
+  if (req.large) await pause();
   if (!r.custom) checkTypes(r, builtinSchema(r), req.body, "body");
+  if (req.large) await pause();
   const checked = enforceFieldValidation(r, req.body, req.query, "create", req.duplicateFields);
   const dryRun = parseDryRun(req.query);
   checkTypeMeta(r, checked.object);
+  if (req.large) await pause();
   let obj = newObject(ctx, r, req, checked.object);
   const name = String(obj.metadata.name);
   if (r.namespaced) checkNamespaceWritable(ctx, r, req.namespace as string, name);
-  if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
+  if (!req.managedFieldsDone && req.large && !hooksFor(r.group, r.resource).allocates) {
+    obj = await withManagedFieldsYielding(ctx, r, undefined, obj, req);
+    // The namespace may have gone away meanwhile.
+    if (r.namespaced) checkNamespaceWritable(ctx, r, req.namespace as string, name);
+  } else if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
   const res = persistNew(ctx, r, c.objectKey(r, req.namespace, name), obj, dryRun);
+  if (req.large) await pause();
   return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
 }
 
@@ -120,9 +132,11 @@ export async function updateObject(
   r: ServedResource,
   req: WriteRequest & { name: string },
 ): Promise<c.ApiResponse> {
-  const old = c.loadObject(ctx, r, req.namespace, req.name);
-  checkUidPrecondition(r, req.namespace, req.name, c.metadataOf(req.body).uid, old.metadata.uid);
-  return commitUpdate(ctx, r, req, old, req.body, "update");
+  return pausedOrAtOnce(req.large, (large) => {
+    const old = c.loadObject(ctx, r, req.namespace, req.name);
+    checkUidPrecondition(r, req.namespace, req.name, c.metadataOf(req.body).uid, old.metadata.uid);
+    return commitUpdate(ctx, r, { ...req, large }, old, req.body, "update");
+  });
 }
 
 /**
@@ -155,12 +169,14 @@ export async function patchObject(
     throw errors.invalid("PatchOptions", "meta.k8s.io", "", [
       { type: "FieldValueForbidden", field: "force", detail: "may not be specified for non-apply patch" },
     ]);
-  const old = c.loadObject(ctx, r, req.namespace, req.name);
-  const patched = applyPatchOfType(old, {
-    patchType: req.patchType,
-    patch: req.patch,
-    strategic: !r.custom,
-    schema: r.custom ? undefined : builtinSchema(r),
+  return pausedOrAtOnce(req.large, (large) => {
+    const old = c.loadObject(ctx, r, req.namespace, req.name);
+    const patched = applyPatchOfType(old, {
+      patchType: req.patchType,
+      patch: req.patch,
+      strategic: !r.custom,
+      schema: r.custom ? undefined : builtinSchema(r),
+    });
+    return commitUpdate(ctx, r, { ...req, large }, old, patched, "patch");
   });
-  return commitUpdate(ctx, r, req, old, patched, "patch");
 }

@@ -20,15 +20,25 @@ export const MAX_JSON_PATCH_OPERATIONS = 10_000;
 export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
 export const MAX_DATA_BYTES = 1024 * 1024;
 export const MAX_WARNINGS = 100;
+/** Bodies from this size on (YAML: an eighth of it) are decoded on a worker thread (decode-pool.ts). */
+export const OFF_THREAD_DECODE_BYTES = 256 * 1024;
 
 /** Whether `value` nests deeper than `max` objects/arrays (iterative: safe on any input). */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
+  const isNode = (v: unknown): v is object => typeof v === "object" && v !== null;
+  if (!isNode(value)) return false;
+  // Only objects and arrays go on the stack (scalars are most of a big body), depths alongside.
+  const stack: object[] = [value];
+  const depths: number[] = [0];
   while (stack.length > 0) {
-    const [v, depth] = stack.pop() as [unknown, number];
-    if (typeof v !== "object" || v === null) continue;
+    const v = stack.pop() as object;
+    const depth = depths.pop() as number;
     if (depth >= max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (isNode(child)) {
+        stack.push(child);
+        depths.push(depth + 1);
+      }
   }
   return false;
 }

@@ -1,27 +1,24 @@
 /**
  * Decoding request bodies for the verb handlers: an object for create and
  * update (JSON, YAML or protobuf), a patch for PATCH (by its content type),
- * DeleteOptions for the delete verbs.
+ * DeleteOptions for the delete verbs. Big JSON and YAML bodies are decoded on a
+ * worker thread (decode-pool.ts), small ones in-process; the result is the same.
  */
 import type { IncomingMessage } from "node:http";
-import { errors, StatusError } from "../api/status.js";
+import { errors } from "../api/status.js";
 import { decodeObjectBody, decodeProtobufBody } from "../handlers/body.js";
-import { findDuplicateFields } from "../openapi/duplicate-fields.js";
 import { readBody } from "./body.js";
-import { checkDepth } from "./limits.js";
-import { ACCEPTED_TYPES, type BodyType, bodyTypeOf } from "./negotiate.js";
+import {
+  type DecodedObject,
+  type DecodedPatch,
+  type DecodeTask,
+  decodeObjectRequest,
+  decodePatchRequest,
+} from "./body-decode.js";
+import { decodeOffThread } from "./decode-pool.js";
+import { ACCEPTED_TYPES, bodyTypeOf } from "./negotiate.js";
 
-export interface DecodedObject {
-  readonly body: Record<string, unknown>;
-  /** Keys the body repeats (JSON.parse keeps the last), for fieldValidation. */
-  readonly duplicateFields: string[];
-}
-
-export interface DecodedPatch {
-  readonly patchType: BodyType;
-  readonly patch: unknown;
-  readonly duplicateFields: string[];
-}
+export type { DecodedObject, DecodedPatch } from "./body-decode.js";
 
 export const PATCH_TYPES: readonly string[] = [
   "application/json-patch+json",
@@ -30,34 +27,45 @@ export const PATCH_TYPES: readonly string[] = [
   "application/apply-patch+yaml",
 ];
 
+/** The yaml library parses about this many times slower than JSON.parse: its bodies count this much more. */
+const YAML_COST = 8;
+
+/** Whether a body is big enough to decode off the event loop (protobuf stays in-process). */
+function offThread(raw: Buffer, task: DecodeTask, threshold: number): boolean {
+  if (task.type === "protobuf") return false;
+  const yaml = task.type === "yaml" || task.type === "apply";
+  return raw.length * (yaml ? YAML_COST : 1) >= threshold;
+}
+
 export async function readObject(
   req: IncomingMessage,
   limit: number,
   kindHint: string,
+  offThreadBytes = Number.POSITIVE_INFINITY,
 ): Promise<DecodedObject> {
   const type = bodyTypeOf(req.headers["content-type"]);
   if (type !== "json" && type !== "yaml" && type !== "protobuf")
     throw errors.unsupportedMediaType(ACCEPTED_TYPES);
   const raw = await readBody(req, limit);
-  const body = type === "protobuf" ? decodeProtobufBody(raw, kindHint) : decodeObjectBody(raw, type);
-  return { body, duplicateFields: type === "json" ? findDuplicateFields(raw.toString("utf8")) : [] };
+  const task: DecodeTask = { what: "object", type, kindHint };
+  if (raw.length > 0 && offThread(raw, task, offThreadBytes))
+    return { ...((await decodeOffThread(raw, task)) as DecodedObject), large: true };
+  return decodeObjectRequest(raw, type, kindHint);
 }
 
-export async function readPatch(req: IncomingMessage, limit: number): Promise<DecodedPatch> {
+export async function readPatch(
+  req: IncomingMessage,
+  limit: number,
+  offThreadBytes = Number.POSITIVE_INFINITY,
+): Promise<DecodedPatch> {
   const patchType = bodyTypeOf(req.headers["content-type"]);
   const raw = await readBody(req, limit);
   if (patchType === undefined || patchType === "json" || patchType === "yaml" || patchType === "protobuf")
     throw errors.unsupportedMediaType(PATCH_TYPES);
-  let patch: unknown;
-  try {
-    patch = patchType === "apply" ? decodeObjectBody(raw, "apply") : JSON.parse(raw.toString("utf8"));
-  } catch (e) {
-    if (e instanceof StatusError) throw e;
-    throw errors.badRequest(`error decoding patch: ${(e as Error).message}`);
-  }
-  checkDepth(patch, "json");
-  const duplicateFields = patchType === "apply" ? [] : findDuplicateFields(raw.toString("utf8"));
-  return { patchType, patch, duplicateFields };
+  const task: DecodeTask = { what: "patch", type: patchType };
+  if (offThread(raw, task, offThreadBytes))
+    return { ...((await decodeOffThread(raw, task)) as DecodedPatch), large: true };
+  return decodePatchRequest(raw, patchType);
 }
 
 /** The DeleteOptions body of a DELETE, if any. */

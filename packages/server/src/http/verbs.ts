@@ -29,6 +29,7 @@ export type VerbHandler = (v: VerbRequest) => Promise<ApiResponse>;
 const isScale = (v: VerbRequest): boolean => v.info.subresource === "scale";
 const nameOf = (v: VerbRequest): string => v.info.name as string;
 const limitOf = (v: VerbRequest): number => v.ctx.settings.maxBodyBytes;
+const offThreadOf = (v: VerbRequest): number => v.ctx.settings.offThreadDecodeBytes;
 
 const OPTIONS_KIND = { create: "CreateOptions", update: "UpdateOptions", patch: "PatchOptions" } as const;
 
@@ -54,18 +55,18 @@ async function listVerb(v: VerbRequest): Promise<ApiResponse> {
 }
 
 async function createVerb(v: VerbRequest): Promise<ApiResponse> {
-  const decoded = await readObject(v.req, limitOf(v), isScale(v) ? "Scale" : v.resource.kind);
+  const decoded = await readObject(v.req, limitOf(v), isScale(v) ? "Scale" : v.resource.kind, offThreadOf(v));
   return createObject(v.ctx, v.resource, { ...writeTarget(v, "create"), ...decoded });
 }
 
 async function updateVerb(v: VerbRequest): Promise<ApiResponse> {
-  const decoded = await readObject(v.req, limitOf(v), isScale(v) ? "Scale" : v.resource.kind);
+  const decoded = await readObject(v.req, limitOf(v), isScale(v) ? "Scale" : v.resource.kind, offThreadOf(v));
   const update = isScale(v) ? updateScale : updateObject;
   return update(v.ctx, v.resource, { ...writeTarget(v, "update"), ...decoded, name: nameOf(v) });
 }
 
 async function patchVerb(v: VerbRequest): Promise<ApiResponse> {
-  const decoded = await readPatch(v.req, limitOf(v));
+  const decoded = await readPatch(v.req, limitOf(v), offThreadOf(v));
   const patch = isScale(v) ? patchScale : patchObject;
   return patch(v.ctx, v.resource, { ...writeTarget(v, "patch"), ...decoded, name: nameOf(v) });
 }

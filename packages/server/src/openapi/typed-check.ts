@@ -97,20 +97,22 @@ export function base64ErrorAt(s: string): number {
   return quantum === 0 ? -1 : start;
 }
 
+function failure(what: string, node: TypeNode, site: Site): string {
+  return `json: cannot unmarshal ${what} into Go struct field ${site.struct}.${site.path} of type ${goType(node)}`;
+}
+
 /** The first type mismatch under `v`, as Go's decoder words it, if any. */
 function mismatch(v: unknown, node: TypeNode | undefined, site: Site): string | undefined {
   if (v === null || v === undefined || !node || node.kind === "untyped") return undefined;
-  const fail = (what: string) =>
-    `json: cannot unmarshal ${what} into Go struct field ${site.struct}.${site.path} of type ${goType(node)}`;
   if (node.kind === "scalar") {
     const what = scalarMismatch(v, node);
-    if (what !== undefined) return fail(what);
+    if (what !== undefined) return failure(what, node, site);
     // []byte fields decode from base64 (Secret data, ConfigMap binaryData).
     const at = node.format === "byte" && typeof v === "string" ? base64ErrorAt(v) : -1;
     return at < 0 ? undefined : `illegal base64 data at input byte ${at}`;
   }
   if (node.kind === "list") {
-    if (!Array.isArray(v)) return fail(jsonType(v));
+    if (!Array.isArray(v)) return failure(jsonType(v), node, site);
     const item = itemOf(node);
     for (const el of v) {
       const m = mismatch(el, item, site);
@@ -118,8 +120,9 @@ function mismatch(v: unknown, node: TypeNode | undefined, site: Site): string | 
     }
     return undefined;
   }
-  if (typeof v !== "object" || Array.isArray(v)) return fail(jsonType(v));
-  for (const [k, child] of Object.entries(v)) {
+  if (typeof v !== "object" || Array.isArray(v)) return failure(jsonType(v), node, site);
+  for (const k of Object.keys(v)) {
+    const child = (v as Record<string, unknown>)[k];
     const childNode = fieldOf(node, k);
     const childSite =
       node.kind === "struct"

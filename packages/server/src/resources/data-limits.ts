@@ -10,9 +10,31 @@ const tooLong = (field: string, max: number): FieldError => ({
   detail: `may not be more than ${max} bytes`,
 });
 
-function configMapSize(obj: Obj): number {
+/**
+ * UTF-8 size of the strings in a map, counted in batches (a call per value costs more than the
+ * counting); a newline after each value keeps surrogate halves of neighbours from pairing up.
+ */
+function utf8Size(map: unknown): number {
   let size = 0;
-  for (const [, v] of entries(obj.data)) size += typeof v === "string" ? Buffer.byteLength(v) : 0;
+  let batch = "";
+  let count = 0;
+  const flush = () => {
+    size += Buffer.byteLength(batch) - count;
+    batch = "";
+    count = 0;
+  };
+  for (const [, v] of entries(map)) {
+    if (typeof v !== "string") continue;
+    batch += `${v}\n`;
+    count++;
+    if (batch.length > 65536) flush();
+  }
+  flush();
+  return size;
+}
+
+function configMapSize(obj: Obj): number {
+  let size = utf8Size(obj.data);
   for (const [, v] of entries(obj.binaryData))
     size += typeof v === "string" ? Buffer.byteLength(v, "base64") : 0;
   return size;
@@ -21,7 +43,7 @@ function configMapSize(obj: Obj): number {
 function secretSize(obj: Obj): number {
   let size = 0;
   for (const [, v] of entries(obj.data)) size += typeof v === "string" ? Buffer.byteLength(v, "base64") : 0;
-  for (const [, v] of entries(obj.stringData)) size += typeof v === "string" ? Buffer.byteLength(v) : 0;
+  size += utf8Size(obj.stringData);
   return size;
 }
 

@@ -1,0 +1,58 @@
+/**
+ * The pure part of reading a request body: bytes to a decoded object or patch, with the 400s
+ * upstream gives for bad input. Runs on the request's thread for small bodies and on a decode
+ * worker (decode-pool.ts) for big ones; both give the same result.
+ */
+import { errors, StatusError } from "../api/status.js";
+import { decodeObjectBody, decodeProtobufBody } from "../handlers/body.js";
+import { findDuplicateFields } from "../openapi/duplicate-fields.js";
+import { checkDepth } from "./limits.js";
+import type { BodyType } from "./negotiate.js";
+
+export interface DecodedObject {
+  readonly body: Record<string, unknown>;
+  /** Keys the body repeats (JSON.parse keeps the last), for fieldValidation. */
+  readonly duplicateFields: string[];
+  /** Set when the body was big enough to decode off-thread: the handler pauses between its steps too. */
+  readonly large?: boolean;
+}
+
+export interface DecodedPatch {
+  readonly patchType: BodyType;
+  readonly patch: unknown;
+  readonly duplicateFields: string[];
+  readonly large?: boolean;
+}
+
+/** What to decode: an object body (create, update) or a patch, with its body type. */
+export type DecodeTask =
+  | { readonly what: "object"; readonly type: "json" | "yaml" | "protobuf"; readonly kindHint: string }
+  | { readonly what: "patch"; readonly type: BodyType };
+
+export function decodeObjectRequest(
+  raw: Buffer,
+  type: "json" | "yaml" | "protobuf",
+  kindHint: string,
+): DecodedObject {
+  const body = type === "protobuf" ? decodeProtobufBody(raw, kindHint) : decodeObjectBody(raw, type);
+  return { body, duplicateFields: type === "json" ? findDuplicateFields(raw.toString("utf8")) : [] };
+}
+
+export function decodePatchRequest(raw: Buffer, patchType: BodyType): DecodedPatch {
+  let patch: unknown;
+  try {
+    patch = patchType === "apply" ? decodeObjectBody(raw, "apply") : JSON.parse(raw.toString("utf8"));
+  } catch (e) {
+    if (e instanceof StatusError) throw e;
+    throw errors.badRequest(`error decoding patch: ${(e as Error).message}`);
+  }
+  checkDepth(patch, "json");
+  const duplicateFields = patchType === "apply" ? [] : findDuplicateFields(raw.toString("utf8"));
+  return { patchType, patch, duplicateFields };
+}
+
+export function runDecodeTask(raw: Buffer, task: DecodeTask): DecodedObject | DecodedPatch {
+  return task.what === "object"
+    ? decodeObjectRequest(raw, task.type, task.kindHint)
+    : decodePatchRequest(raw, task.type);
+}
