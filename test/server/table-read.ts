@@ -86,7 +86,8 @@ export interface TableSuite {
 /** Registers the hooks of a Table suite: a target (no controllers), a namespace, cleanup at the end. */
 export function useTableSuite(prefix: string): TableSuite {
   const cleanup: string[] = [];
-  const suite = {
+  const suite: TableSuite = {
+    t: undefined as unknown as TestTarget, // set in beforeAll
     ns: "",
     table: (collection, body, status) => tableOf(suite.t, collection, body, status),
     clusterName(collection, namePrefix) {
@@ -94,8 +95,10 @@ export function useTableSuite(prefix: string): TableSuite {
       cleanup.push(`${collection}/${name}`);
       return name;
     },
-    deleteAfter: (path) => cleanup.push(path),
-  } as TableSuite;
+    deleteAfter: (path) => {
+      cleanup.push(path);
+    },
+  };
   beforeAll(async () => {
     suite.t = await startTarget({ controllers: false });
     suite.ns = uniqueName(prefix);

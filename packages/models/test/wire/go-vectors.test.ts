@@ -19,9 +19,7 @@ interface Vectors {
   watchFrames: { name: string; type: WireWatchEventType; object: Record<string, unknown>; frame: string }[];
 }
 
-const vectors = JSON.parse(
-  readFileSync(new URL("./go/vectors.json", import.meta.url), "utf8"),
-) as Vectors;
+const vectors = JSON.parse(readFileSync(new URL("./go/vectors.json", import.meta.url), "utf8")) as Vectors;
 
 /** Keys in Go's order, but apiVersion and kind first, as decodeObject puts them. */
 function apiserverOrder(json: Record<string, unknown>): string {
