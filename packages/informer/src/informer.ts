@@ -317,10 +317,10 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
       resourceVersionOf(current) === resourceVersion
     )
       return undefined;
-    const old = this.#store.upsert(obj, key);
-    return old === undefined
+    this.#store.put(key, current, obj);
+    return current === undefined
       ? { type: "add", obj, isInInitialList: false }
-      : { type: "update", oldObj: old, newObj: obj };
+      : { type: "update", oldObj: current, newObj: obj };
   }
 
   #bookmark(resourceVersion: string): void {

@@ -15,7 +15,7 @@ import type { WatchEvent, WatchStream } from "@kubesdk/transport";
 import { isBatchedWatchStream, nextWatchBatch } from "@kubesdk/transport/internal";
 import type { ErrorContext, ListReason } from "./events.js";
 import { InitialEvents } from "./initial-events.js";
-import { intake } from "./intake.js";
+import { intake, Rejected } from "./intake.js";
 import type { ListerWatcher, ListerWatcherPage } from "./list-watcher.js";
 import { isInitialEventsEnd, resourceVersionOf } from "./object-meta.js";
 import {
@@ -396,7 +396,7 @@ export class Reflector<T extends KubernetesObject> {
   /** Admits one object from the server (see intake.ts); a rejected one is reported and skipped. */
   #accept(raw: unknown): T | undefined {
     const r = intake<T>(raw, this.#config.expectedKind, this.#config.transform);
-    if (r.ok) return r.obj;
+    if (!(r instanceof Rejected)) return r;
     this.#emit("error", r.error, r.context);
     return undefined;
   }

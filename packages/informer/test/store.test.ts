@@ -52,6 +52,19 @@ describe("Store", () => {
     expect(() => store.byIndex("nope", "x")).toThrow(InvalidInformerOptionError);
   });
 
+  it("moves a key between namespace index values when an object under the same key changes namespace", () => {
+    // Only an invalid name ("a/b", unnamespaced) shares a key with a namespaced object; the index follows anyway.
+    for (const extra of [{}, { app: byLabel("app") }]) {
+      const store = new Store({ indexers: { [NAMESPACE_INDEX]: byNamespace, ...extra } });
+      store.upsert(cm("a", "b", "1"));
+      store.upsert(cm("a", "b", "2"));
+      expect(store.indexKeys(NAMESPACE_INDEX, "a")).toEqual(["a/b"]);
+      store.upsert({ kind: "ConfigMap", metadata: { name: "a/b", resourceVersion: "3" } });
+      expect(store.indexValues(NAMESPACE_INDEX)).toEqual([""]);
+      expect(store.indexKeys(NAMESPACE_INDEX, "")).toEqual(["a/b"]);
+    }
+  });
+
   it("an index function that throws leaves the store unchanged for that object", () => {
     const store = new Store({
       indexers: {
