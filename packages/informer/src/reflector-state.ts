@@ -1,7 +1,8 @@
 /** The reflector's configuration, its sink and its states (see reflector.ts). */
 import type { Backoff } from "./backoff.js";
 import type { ListReason, ReflectorEvents } from "./events.js";
-import type { ListerWatcher, ListerWatcherPage } from "./list-watcher.js";
+import type { ListerWatcher } from "./list-watcher.js";
+import type { PageRequest } from "./page-request.js";
 import type { ListPlan } from "./reactions.js";
 
 /** Where the reflector delivers what it learns. Implementations must not throw. */
@@ -47,7 +48,7 @@ export type ReflectorState<T> =
       readonly reason: ListReason;
       readonly continueToken: string | undefined;
       /** The request for the page at `continueToken`, sent before the previous page was taken in. */
-      readonly prefetched?: Promise<ListerWatcherPage<T>>;
+      readonly prefetched?: PageRequest<T>;
       /** Objects of the pages so far (filled in place). */
       readonly items: T[];
       readonly pages: number;

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   byLabel,
   byNamespace,
+  type IndexFunc,
   IndexFunctionError,
   InvalidInformerOptionError,
   isDeletedFinalStateUnknown,
@@ -54,7 +55,8 @@ describe("Store", () => {
 
   it("moves a key between namespace index values when an object under the same key changes namespace", () => {
     // Only an invalid name ("a/b", unnamespaced) shares a key with a namespaced object; the index follows anyway.
-    for (const extra of [{}, { app: byLabel("app") }]) {
+    const extras: Record<string, IndexFunc<KubernetesObject>>[] = [{}, { app: byLabel("app") }];
+    for (const extra of extras) {
       const store = new Store({ indexers: { [NAMESPACE_INDEX]: byNamespace, ...extra } });
       store.upsert(cm("a", "b", "1"));
       store.upsert(cm("a", "b", "2"));

@@ -2,6 +2,7 @@ import type { GroupVersionKind } from "@kubesdk/models";
 import type {
   ApiRequest,
   CallOptions,
+  HttpResponse,
   HttpTransport,
   WatchStreamOptions as TransportWatchOptions,
   WatchFrameDecoder,
@@ -56,8 +57,11 @@ export async function send(
   context: ClientContext,
   request: ApiRequest,
   control: RequestControl,
+  /** Sees the raw response before it is decoded. */
+  peek?: (response: HttpResponse<Uint8Array>) => void,
 ): Promise<unknown> {
   const response = await context.transport.request(request, callOptions(control));
+  peek?.(response);
   if (context.onWarning !== undefined) {
     for (const text of parseWarnings(response.headers.warning)) {
       context.onWarning({ text, method: request.method, path: request.path });
