@@ -26,7 +26,13 @@ import {
   type WatchOutcome,
   wasHealthy,
 } from "./reactions.js";
-import type { ReflectorConfig, ReflectorEmit, ReflectorSink, ReflectorState } from "./reflector-state.js";
+import {
+  type ReflectorConfig,
+  type ReflectorEmit,
+  type ReflectorSink,
+  type ReflectorState,
+  stateAfterWatch,
+} from "./reflector-state.js";
 import { sleep } from "./sleep.js";
 import { readWatch } from "./watch-reader.js";
 
@@ -136,22 +142,7 @@ export class Reflector<T extends KubernetesObject> {
     try {
       page = await request.page();
     } catch (err) {
-      const r = decideAfterListFailure(
-        err,
-        plan,
-        s.continueToken !== undefined,
-        signal.aborted,
-        this.#config.pageSize,
-        this.#afterHealthyWatch,
-      );
-      this.#afterHealthyWatch = false;
-      if (r.next === "stop") return STOPPED;
-      if (r.wait === "none") {
-        this.#emit("relist", { reason: "continue-expired", resourceVersion: r.plan.resourceVersion });
-        return this.#firstPage(r.plan, "continue-expired");
-      }
-      this.#report(err, { during: "list", willRetry: true });
-      return this.#backoff("list-failed", this.#firstPage(r.plan, s.reason), r.retryAfterMs);
+      return this.#afterListFailure(err, s, signal);
     }
     const more = page.continue !== undefined;
     // Usually asked for already (while this page was decoded); else now, to travel while this one is taken in.
@@ -177,6 +168,29 @@ export class Reflector<T extends KubernetesObject> {
       streaming: false,
     });
     return { kind: "InitListed", items: s.items, resourceVersion: page.resourceVersion };
+  }
+
+  #afterListFailure(
+    err: unknown,
+    s: Extract<ReflectorState<T>, { kind: "InitPage" }>,
+    signal: AbortSignal,
+  ): ReflectorState<T> {
+    const r = decideAfterListFailure(
+      err,
+      s.plan,
+      s.continueToken !== undefined,
+      signal.aborted,
+      this.#config.pageSize,
+      this.#afterHealthyWatch,
+    );
+    this.#afterHealthyWatch = false;
+    if (r.next === "stop") return STOPPED;
+    if (r.wait === "none") {
+      this.#emit("relist", { reason: "continue-expired", resourceVersion: r.plan.resourceVersion });
+      return this.#firstPage(r.plan, "continue-expired");
+    }
+    this.#report(err, { during: "list", willRetry: true });
+    return this.#backoff("list-failed", this.#firstPage(r.plan, s.reason), r.retryAfterMs);
   }
 
   #listed(s: Extract<ReflectorState<T>, { kind: "InitListed" }>): ReflectorState<T> {
@@ -247,31 +261,16 @@ export class Reflector<T extends KubernetesObject> {
     if (healthy) this.#config.backoff.reset();
     const r = d.reaction;
     this.#afterHealthyWatch = healthy && r.next === "list";
-    let next: ReflectorState<T>;
-    switch (r.next) {
-      case "stop":
-        return STOPPED;
-      case "fallback-to-list":
-        this.#streaming = false;
-        return {
-          kind: "Empty",
-          resourceVersion: this.#lastResourceVersion,
-          reason: "streaming-list-unsupported",
-        };
-      case "watch":
-        next =
-          this.#lastResourceVersion === undefined
-            ? { kind: "Empty", resourceVersion: undefined, reason: d.reason }
-            : { kind: "Watching", resourceVersion: this.#lastResourceVersion };
-        break;
-      case "list":
-        next = {
-          kind: "Empty",
-          resourceVersion: r.from === "last" ? this.#lastResourceVersion : undefined,
-          reason: d.reason,
-        };
-        break;
+    if (r.next === "stop") return STOPPED;
+    if (r.next === "fallback-to-list") {
+      this.#streaming = false;
+      return {
+        kind: "Empty",
+        resourceVersion: this.#lastResourceVersion,
+        reason: "streaming-list-unsupported",
+      };
     }
+    const next = stateAfterWatch<T>(r, this.#lastResourceVersion, d.reason);
     return r.wait === "backoff" ? this.#backoff(d.reason, next, r.retryAfterMs) : next;
   }
 
