@@ -71,7 +71,10 @@ export class ReadClient<Item, List extends { items: Item[] }> {
         ? undefined
         : (response: HttpResponse<Uint8Array>) => {
             early = isJson(response) ? earlyContinueToken(response.body) : undefined;
-            if (early !== undefined) onContinue(early);
+            if (early === undefined) return undefined;
+            onContinue(early);
+            // The request the callback may have started is written out before this page is decoded.
+            return new Promise<void>((resolve) => setImmediate(resolve));
           };
     const body = await send(this.context, request, rest, peek);
     const list = this.#typedItems(expectList<List>(body, `the list response of ${request.path}`));
