@@ -73,8 +73,7 @@ export class ReadClient<Item, List extends { items: Item[] }> {
             early = isJson(response) ? earlyContinueToken(response.body) : undefined;
             if (early === undefined) return undefined;
             onContinue(early);
-            // The request the callback may have started is written out before this page is decoded.
-            return new Promise<void>((resolve) => setImmediate(resolve));
+            return writtenOut();
           };
     const body = await send(this.context, request, rest, peek);
     const list = this.#typedItems(expectList<List>(body, `the list response of ${request.path}`));
@@ -139,4 +138,12 @@ export class ReadClient<Item, List extends { items: Item[] }> {
 function isJson(response: HttpResponse<Uint8Array>): boolean {
   const type = mediaTypeOf(firstHeader(response.headers["content-type"]));
   return type === "" || type === JSON_MEDIA_TYPE;
+}
+
+/**
+ * Two turns of the event loop: a request started by `onContinue` is on the wire before the page is
+ * decoded (undici reuses a keep-alive socket only after a full turn following the last response).
+ */
+async function writtenOut(): Promise<void> {
+  for (let turn = 0; turn < 2; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
