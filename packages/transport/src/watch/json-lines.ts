@@ -1,4 +1,5 @@
 import { EventTooLargeError } from "./errors.js";
+import { asBuffer, isBlank, PendingLine } from "./framers.js";
 
 /**
  * A complete line of a JSON watch body: decoded text, or (when the text could not be taken as is:
@@ -11,23 +12,11 @@ const NEWLINE = 0x0a;
 // fatal: a line holding invalid UTF-8 goes the careful way and is reported there.
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-function asBuffer(chunk: Uint8Array): Buffer {
-  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-}
-
 /** Space, tab and CR only (a proxy's keep-alive newline is no event). */
 function isBlankText(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
-  }
-  return true;
-}
-
-function isBlankBytes(line: Uint8Array): boolean {
-  for (let i = 0; i < line.length; i++) {
-    const b = line[i];
-    if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
   }
   return true;
 }
@@ -41,11 +30,11 @@ function isBlankBytes(line: Uint8Array): boolean {
  */
 export class JsonLineSplitter {
   readonly #maxFrameBytes: number;
-  #parts: Buffer[] = [];
-  #pendingBytes = 0;
+  readonly #pending: PendingLine;
 
   constructor(maxFrameBytes: number) {
     this.#maxFrameBytes = maxFrameBytes;
+    this.#pending = new PendingLine(maxFrameBytes);
   }
 
   /** Appends the lines `chunk` completes to `out` (those before a failure stay there). */
@@ -53,38 +42,22 @@ export class JsonLineSplitter {
     const buf = asBuffer(chunk);
     const last = buf.lastIndexOf(NEWLINE);
     if (last === -1) {
-      this.#hold(buf);
+      this.#pending.hold(buf);
       return;
     }
     let from = 0;
-    if (this.#pendingBytes > 0) {
+    if (this.#pending.bytes > 0) {
       const nl = buf.indexOf(NEWLINE);
-      const size = this.#pendingBytes + nl;
-      if (size > this.#maxFrameBytes) throw new EventTooLargeError(this.#maxFrameBytes, size, false);
-      this.#emitBytes(Buffer.concat([...this.#parts, buf.subarray(0, nl)], size), out);
-      this.#parts = [];
-      this.#pendingBytes = 0;
+      this.#emitBytes(this.#pending.complete(buf.subarray(0, nl)), out);
       from = nl + 1;
     }
     if (from <= last) this.#emitRegion(buf.subarray(from, last), out);
-    if (last + 1 < buf.length) this.#hold(buf.subarray(last + 1));
+    if (last + 1 < buf.length) this.#pending.hold(buf.subarray(last + 1));
   }
 
   /** The bytes of an unterminated last line, if any. */
   end(): Uint8Array | undefined {
-    if (this.#pendingBytes === 0) return undefined;
-    const line = Buffer.concat(this.#parts, this.#pendingBytes);
-    this.#parts = [];
-    this.#pendingBytes = 0;
-    return isBlankBytes(line) ? undefined : line;
-  }
-
-  #hold(rest: Buffer): void {
-    this.#pendingBytes += rest.length;
-    // Fail as soon as the limit is passed instead of buffering an unbounded line.
-    if (this.#pendingBytes > this.#maxFrameBytes)
-      throw new EventTooLargeError(this.#maxFrameBytes, this.#pendingBytes, true);
-    this.#parts.push(rest);
+    return this.#pending.end();
   }
 
   /** Complete lines (newline-separated, without the final newline), decoded at once when possible. */
@@ -125,7 +98,7 @@ export class JsonLineSplitter {
   }
 
   #emitBytes(line: Buffer, out: JsonLine[]): void {
-    if (isBlankBytes(line)) return;
+    if (isBlank(line)) return;
     try {
       out.push(utf8.decode(line));
     } catch {
