@@ -73,7 +73,7 @@ export {
   type StreamOptions,
 } from "./pods/pod-operations.js";
 export { PortForward, type PortForwardOptions, type PortMapping } from "./pods/port-forward.js";
-export { type ListAllOptions, ReadClient } from "./read-client.js";
+export { type ListAllOptions, type ListHooks, ReadClient } from "./read-client.js";
 export { acceptFor, type Encoding, type Representation } from "./request/media.js";
 export type {
   CreateOptions,

@@ -1,11 +1,25 @@
-import { apiVersionOf, type KubernetesObject } from "@kubesdk/models";
-import type { WatchStream } from "@kubesdk/transport";
+import { apiVersionOf, JSON_MEDIA_TYPE, type KubernetesObject, mediaTypeOf } from "@kubesdk/models";
+import type { HttpResponse, WatchStream } from "@kubesdk/transport";
+import { firstHeader } from "./io/body-codec.js";
 import { type ClientContext, openWatch, type RequestControl, send, type WatchControl } from "./io/context.js";
+import { earlyContinueToken } from "./io/list-continue.js";
 import { expectList } from "./io/response-shape.js";
 import { ListPager, type PagingOptions } from "./list-pager.js";
 import type { Representation } from "./request/media.js";
 import type { GetOptions, ListOptions, WatchOptions } from "./request/options.js";
 import type { RequestBuilder } from "./request/request-builder.js";
+
+/** Hooks of one {@link ReadClient.list} call. */
+export interface ListHooks {
+  /**
+   * Called once with the answer's continue token (never for the last page): as soon as the body has
+   * arrived when it is JSON with its metadata ahead of its items (as the API server writes it), so
+   * the next page can be requested while this one is decoded; otherwise after decoding. The token
+   * read early can differ from the decoded list's only for a body with two `metadata` members;
+   * callers that prefetch compare it with the list's `metadata.continue`.
+   */
+  readonly onContinue?: (token: string) => void;
+}
 
 /** Options of `listAll`: a list's selection and consistency options plus paging. */
 export interface ListAllOptions
@@ -48,10 +62,25 @@ export class ReadClient<Item, List extends { items: Item[] }> {
   }
 
   /** One list request; with `limit`, follow `metadata.continue` yourself or use {@link listAll}. */
-  async list(options: ListOptions & RequestControl = {}): Promise<List> {
-    const request = this.requests.list({ ...options, representation: this.#representation });
-    const body = await send(this.context, request, options);
-    return this.#typedItems(expectList<List>(body, `the list response of ${request.path}`));
+  async list(options: ListOptions & RequestControl & ListHooks = {}): Promise<List> {
+    const { onContinue, ...rest } = options;
+    const request = this.requests.list({ ...rest, representation: this.#representation });
+    let early: string | undefined;
+    const peek =
+      onContinue === undefined
+        ? undefined
+        : (response: HttpResponse<Uint8Array>) => {
+            early = isJson(response) ? earlyContinueToken(response.body) : undefined;
+            if (early === undefined) return undefined;
+            onContinue(early);
+            return writtenOut();
+          };
+    const body = await send(this.context, request, rest, peek);
+    const list = this.#typedItems(expectList<List>(body, `the list response of ${request.path}`));
+    const token = (list as { metadata?: { continue?: unknown } }).metadata?.continue;
+    if (onContinue !== undefined && early === undefined && typeof token === "string" && token !== "")
+      onContinue(token);
+    return list;
   }
 
   /**
@@ -104,4 +133,17 @@ export class ReadClient<Item, List extends { items: Item[] }> {
     }
     return list;
   }
+}
+
+function isJson(response: HttpResponse<Uint8Array>): boolean {
+  const type = mediaTypeOf(firstHeader(response.headers["content-type"]));
+  return type === "" || type === JSON_MEDIA_TYPE;
+}
+
+/**
+ * Two turns of the event loop: a request started by `onContinue` is on the wire before the page is
+ * decoded (undici reuses a keep-alive socket only after a full turn following the last response).
+ */
+async function writtenOut(): Promise<void> {
+  for (let turn = 0; turn < 2; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
 }

@@ -37,6 +37,7 @@ export type { AddInfo, EventHandlers, HandlerOptions } from "./handlers.js";
 export { byLabel, byNamespace, byNodeName, byOwnerUid, NAMESPACE_INDEX } from "./indexers.js";
 export { type HandlerRegistration, Informer, type WaitForSyncOptions } from "./informer.js";
 export type {
+  ListCallOptions,
   ListerWatcher,
   ListerWatcherPage,
   ListQuery,

@@ -8,12 +8,7 @@ import { type Encoding, type ReadClient, ResourceClient } from "@kubesdk/client"
 import type { KubernetesObject } from "@kubesdk/models";
 import { EventEmitter } from "eventemitter3";
 import { Backoff } from "./backoff.js";
-import {
-  InformerStoppedError,
-  InvalidInformerOptionError,
-  SyncAbortedError,
-  SyncTimeoutError,
-} from "./errors.js";
+import { InformerStoppedError, InvalidInformerOptionError } from "./errors.js";
 import type { ErrorContext, InformerEvents } from "./events.js";
 import { HandlerQueue } from "./handler-queue.js";
 import type { EventHandlers, HandlerOptions, Notification } from "./handlers.js";
@@ -29,6 +24,9 @@ import {
 import { Reflector, type ReflectorEmit, type ReflectorSink } from "./reflector.js";
 import { InformerStats, type InformerStatsSnapshot } from "./stats.js";
 import { type ReadonlyStore, Store } from "./store.js";
+import { SyncWaiters, type WaitForSyncOptions } from "./sync-waiters.js";
+
+export type { WaitForSyncOptions } from "./sync-waiters.js";
 
 /** A handler's registration on an informer. */
 export interface HandlerRegistration {
@@ -39,21 +37,10 @@ export interface HandlerRegistration {
   remove(): void;
 }
 
-export interface WaitForSyncOptions {
-  readonly signal?: AbortSignal;
-  /** Reject with SyncTimeoutError after this many ms (default: wait as long as it takes). */
-  readonly timeoutMs?: number;
-}
-
 interface Registration<T> extends HandlerRegistration {
   readonly queue: HandlerQueue<T>;
   readonly resyncPeriodMs: number;
   timer: ReturnType<typeof setInterval> | undefined;
-}
-
-interface Waiter {
-  resolve(): void;
-  reject(err: Error): void;
 }
 
 export class Informer<T extends KubernetesObject = KubernetesObject> extends EventEmitter<InformerEvents> {
@@ -61,7 +48,7 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
   readonly #store: Store<T>;
   readonly #reflector: Reflector<T>;
   readonly #handlers = new Set<Registration<T>>();
-  readonly #waiters = new Set<Waiter>();
+  readonly #waiters = new SyncWaiters();
   readonly #abort = new AbortController();
   readonly #stats = new InformerStats();
   #phase: "new" | "running" | "stopped" = "new";
@@ -211,7 +198,7 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
       this.#abort.abort();
       for (const h of this.#handlers) this.#closeHandler(h);
       const err = new InformerStoppedError();
-      for (const w of [...this.#waiters]) w.reject(err);
+      this.#waiters.rejectAll(err);
       await this.#run;
       this.#emit("stopped");
       return;
@@ -223,32 +210,7 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
   waitForSync(options: WaitForSyncOptions = {}): Promise<void> {
     if (this.#synced) return Promise.resolve();
     if (this.#phase === "stopped") return Promise.reject(new InformerStoppedError());
-    const { signal, timeoutMs } = options;
-    if (signal?.aborted) return Promise.reject(new SyncAbortedError(signal.reason));
-    if (timeoutMs !== undefined) count("timeoutMs", timeoutMs);
-    return new Promise<void>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const onAbort = () => waiter.reject(new SyncAbortedError(signal?.reason));
-      const done = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-        this.#waiters.delete(waiter);
-      };
-      const waiter: Waiter = {
-        resolve: () => {
-          done();
-          resolve();
-        },
-        reject: (err) => {
-          done();
-          reject(err);
-        },
-      };
-      this.#waiters.add(waiter);
-      signal?.addEventListener("abort", onAbort, { once: true });
-      if (timeoutMs !== undefined)
-        timer = setTimeout(() => waiter.reject(new SyncTimeoutError(timeoutMs)), timeoutMs);
-    });
+    return this.#waiters.wait(options);
   }
 
   // ---- the reflector's sink ----
@@ -317,10 +279,10 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
       resourceVersionOf(current) === resourceVersion
     )
       return undefined;
-    const old = this.#store.upsert(obj, key);
-    return old === undefined
+    this.#store.put(key, current, obj);
+    return current === undefined
       ? { type: "add", obj, isInInitialList: false }
-      : { type: "update", oldObj: old, newObj: obj };
+      : { type: "update", oldObj: current, newObj: obj };
   }
 
   #bookmark(resourceVersion: string): void {
@@ -362,7 +324,7 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
     if (this.#synced || !this.#storeSynced || this.#phase === "stopped") return;
     for (const h of this.#handlers) if (!h.queue.synced) return;
     this.#synced = true;
-    for (const w of [...this.#waiters]) w.resolve();
+    this.#waiters.resolveAll();
     this.#emit("synced");
   }
 

@@ -7,22 +7,30 @@ import { describeObject, TransformError, UnexpectedObjectError } from "./errors.
 import type { ErrorContext } from "./events.js";
 import { hasName } from "./object-meta.js";
 
-export type IntakeResult<T> =
-  | { readonly ok: true; readonly obj: T }
-  | { readonly ok: false; readonly error: Error; readonly context: ErrorContext };
+/** Why an object was turned away, and the context to report it in. */
+export class Rejected {
+  readonly error: Error;
+  readonly context: ErrorContext;
 
+  constructor(error: Error, during: ErrorContext["during"]) {
+    this.error = error;
+    this.context = { during, willRetry: false };
+  }
+}
+
+/** The object to store (the transform's result), or why it was turned away; nothing is allocated for an accepted one. */
 export function intake<T extends KubernetesObject>(
   raw: unknown,
   expectedKind: string | undefined,
   transform: ((obj: T) => T) | undefined,
-): IntakeResult<T> {
+): T | Rejected {
   if (!hasName(raw))
-    return skipped<T>(
+    return new Rejected(
       new UnexpectedObjectError("OBJECT_INVALID", "received an object without metadata.name", raw),
       "object",
     );
   if (expectedKind !== undefined && raw.kind !== undefined && raw.kind !== expectedKind)
-    return skipped<T>(
+    return new Rejected(
       new UnexpectedObjectError(
         "OBJECT_WRONG_KIND",
         `expected kind ${expectedKind} but received ${describeObject(raw)}; skipped`,
@@ -30,15 +38,10 @@ export function intake<T extends KubernetesObject>(
       ),
       "object",
     );
-  // The accepted result needs no allocation when there is no transform: the object is the result's.
-  if (transform === undefined) return { ok: true, obj: raw as T };
+  if (transform === undefined) return raw as T;
   try {
-    return { ok: true, obj: transform(raw as T) };
+    return transform(raw as T);
   } catch (err) {
-    return skipped<T>(new TransformError(raw, err), "transform");
+    return new Rejected(new TransformError(raw, err), "transform");
   }
-}
-
-function skipped<T>(error: Error, during: ErrorContext["during"]): IntakeResult<T> {
-  return { ok: false, error, context: { during, willRetry: false } };
 }

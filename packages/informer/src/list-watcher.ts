@@ -41,6 +41,16 @@ export interface ListerWatcherPage<T> {
   readonly remainingItemCount?: number;
 }
 
+/** Per-list call options. */
+export interface ListCallOptions {
+  readonly signal: AbortSignal;
+  /**
+   * Optional to call: the page's continue token as soon as it is known, before the page is decoded,
+   * so the next page can be requested meanwhile. A lister that never calls it loses only that overlap.
+   */
+  readonly onContinue?: (token: string) => void;
+}
+
 /** Per-watch call options. */
 export interface WatchCallOptions {
   readonly signal: AbortSignal;
@@ -53,7 +63,7 @@ export interface WatchCallOptions {
  * (ApiError, ConnectionError, TimeoutError, WatchDecodeError): the reflector decides what to do.
  */
 export interface ListerWatcher<T> {
-  list(query: ListQuery, options: { readonly signal: AbortSignal }): Promise<ListerWatcherPage<T>>;
+  list(query: ListQuery, options: ListCallOptions): Promise<ListerWatcherPage<T>>;
   watch(query: WatchQuery, options: WatchCallOptions): WatchStream<T>;
 }
 
@@ -70,8 +80,8 @@ export function clientListerWatcher<T>(
   reader.requests.list(selection);
   const where = () => reader.requests.list(selection).path;
   return {
-    async list(query, { signal }) {
-      const list = await reader.list({ ...selection, ...query, signal, retries: false });
+    async list(query, { signal, onContinue }) {
+      const list = await reader.list({ ...selection, ...query, signal, retries: false, onContinue });
       return pageOf(list, where);
     },
     watch(query, { signal, idleTimeoutMs }) {

@@ -1,8 +1,9 @@
 /** The reflector's configuration, its sink and its states (see reflector.ts). */
 import type { Backoff } from "./backoff.js";
 import type { ListReason, ReflectorEvents } from "./events.js";
-import type { ListerWatcher, ListerWatcherPage } from "./list-watcher.js";
-import type { ListPlan } from "./reactions.js";
+import type { ListerWatcher } from "./list-watcher.js";
+import type { PageRequest } from "./page-request.js";
+import type { ListFrom, ListPlan } from "./reactions.js";
 
 /** Where the reflector delivers what it learns. Implementations must not throw. */
 export interface ReflectorSink<T> {
@@ -47,7 +48,7 @@ export type ReflectorState<T> =
       readonly reason: ListReason;
       readonly continueToken: string | undefined;
       /** The request for the page at `continueToken`, sent before the previous page was taken in. */
-      readonly prefetched?: Promise<ListerWatcherPage<T>>;
+      readonly prefetched?: PageRequest<T>;
       /** Objects of the pages so far (filled in place). */
       readonly items: T[];
       readonly pages: number;
@@ -68,3 +69,23 @@ export type ReflectorState<T> =
       readonly then: ReflectorState<T>;
     }
   | { readonly kind: "Stopped" };
+
+/**
+ * The state after a watch ended and the decision is to watch again (at the last resourceVersion
+ * seen; a list when none was ever seen) or to list again (from there, or from the latest state).
+ */
+export function stateAfterWatch<T>(
+  reaction: { readonly next: "watch" } | { readonly next: "list"; readonly from: ListFrom },
+  lastResourceVersion: string | undefined,
+  reason: ListReason,
+): ReflectorState<T> {
+  if (reaction.next === "watch")
+    return lastResourceVersion === undefined
+      ? { kind: "Empty", resourceVersion: undefined, reason }
+      : { kind: "Watching", resourceVersion: lastResourceVersion };
+  return {
+    kind: "Empty",
+    resourceVersion: reaction.from === "last" ? lastResourceVersion : undefined,
+    reason,
+  };
+}

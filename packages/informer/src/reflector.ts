@@ -12,12 +12,12 @@
  */
 import type { KubernetesObject } from "@kubesdk/models";
 import type { WatchEvent, WatchStream } from "@kubesdk/transport";
-import { isBatchedWatchStream, nextWatchBatch } from "@kubesdk/transport/internal";
 import type { ErrorContext, ListReason } from "./events.js";
 import { InitialEvents } from "./initial-events.js";
-import { intake } from "./intake.js";
+import { intake, Rejected } from "./intake.js";
 import type { ListerWatcher, ListerWatcherPage } from "./list-watcher.js";
 import { isInitialEventsEnd, resourceVersionOf } from "./object-meta.js";
+import { PageRequest } from "./page-request.js";
 import {
   decideAfterListFailure,
   decideAfterWatch,
@@ -26,8 +26,15 @@ import {
   type WatchOutcome,
   wasHealthy,
 } from "./reactions.js";
-import type { ReflectorConfig, ReflectorEmit, ReflectorSink, ReflectorState } from "./reflector-state.js";
+import {
+  type ReflectorConfig,
+  type ReflectorEmit,
+  type ReflectorSink,
+  type ReflectorState,
+  stateAfterWatch,
+} from "./reflector-state.js";
 import { sleep } from "./sleep.js";
+import { readWatch } from "./watch-reader.js";
 
 export type { ReflectorConfig, ReflectorEmit, ReflectorSink, ReflectorState } from "./reflector-state.js";
 
@@ -122,36 +129,24 @@ export class Reflector<T extends KubernetesObject> {
         limit: plan.limit,
         streaming: false,
       });
-    let page: Awaited<ReturnType<ListerWatcher<T>["list"]>>;
-    try {
-      page = await (s.prefetched ??
-        this.#config.listerWatcher.list(
-          s.continueToken !== undefined
-            ? { continue: s.continueToken, limit: plan.limit }
-            : { resourceVersion: plan.resourceVersion, limit: plan.limit },
-          { signal },
-        ));
-    } catch (err) {
-      const r = decideAfterListFailure(
-        err,
-        plan,
-        s.continueToken !== undefined,
-        signal.aborted,
-        this.#config.pageSize,
-        this.#afterHealthyWatch,
+    const request =
+      s.prefetched ??
+      new PageRequest(
+        this.#config.listerWatcher,
+        s.continueToken !== undefined
+          ? { continue: s.continueToken, limit: plan.limit }
+          : { resourceVersion: plan.resourceVersion, limit: plan.limit },
+        signal,
       );
-      this.#afterHealthyWatch = false;
-      if (r.next === "stop") return STOPPED;
-      if (r.wait === "none") {
-        this.#emit("relist", { reason: "continue-expired", resourceVersion: r.plan.resourceVersion });
-        return this.#firstPage(r.plan, "continue-expired");
-      }
-      this.#report(err, { during: "list", willRetry: true });
-      return this.#backoff("list-failed", this.#firstPage(r.plan, s.reason), r.retryAfterMs);
+    let page: ListerWatcherPage<T>;
+    try {
+      page = await request.page();
+    } catch (err) {
+      return this.#afterListFailure(err, s, signal);
     }
     const more = page.continue !== undefined;
-    // The next page is asked for now, so it travels while this one is taken in.
-    const prefetched = more ? this.#prefetch(page.continue as string, plan.limit, signal) : undefined;
+    // Usually asked for already (while this page was decoded); else now, to travel while this one is taken in.
+    const prefetched = request.next(page);
     for (const raw of page.items) {
       const obj = this.#accept(raw);
       if (obj !== undefined) s.items.push(obj);
@@ -175,12 +170,27 @@ export class Reflector<T extends KubernetesObject> {
     return { kind: "InitListed", items: s.items, resourceVersion: page.resourceVersion };
   }
 
-  /** Requests the page at `token`; a failure surfaces when the page is awaited (see #listPage). */
-  #prefetch(token: string, limit: number | undefined, signal: AbortSignal): Promise<ListerWatcherPage<T>> {
-    const page = this.#config.listerWatcher.list({ continue: token, limit }, { signal });
-    // Not awaited when the reflector stops first: that rejection is expected and must not go unhandled.
-    page.catch(() => {});
-    return page;
+  #afterListFailure(
+    err: unknown,
+    s: Extract<ReflectorState<T>, { kind: "InitPage" }>,
+    signal: AbortSignal,
+  ): ReflectorState<T> {
+    const r = decideAfterListFailure(
+      err,
+      s.plan,
+      s.continueToken !== undefined,
+      signal.aborted,
+      this.#config.pageSize,
+      this.#afterHealthyWatch,
+    );
+    this.#afterHealthyWatch = false;
+    if (r.next === "stop") return STOPPED;
+    if (r.wait === "none") {
+      this.#emit("relist", { reason: "continue-expired", resourceVersion: r.plan.resourceVersion });
+      return this.#firstPage(r.plan, "continue-expired");
+    }
+    this.#report(err, { during: "list", willRetry: true });
+    return this.#backoff("list-failed", this.#firstPage(r.plan, s.reason), r.retryAfterMs);
   }
 
   #listed(s: Extract<ReflectorState<T>, { kind: "InitListed" }>): ReflectorState<T> {
@@ -251,31 +261,16 @@ export class Reflector<T extends KubernetesObject> {
     if (healthy) this.#config.backoff.reset();
     const r = d.reaction;
     this.#afterHealthyWatch = healthy && r.next === "list";
-    let next: ReflectorState<T>;
-    switch (r.next) {
-      case "stop":
-        return STOPPED;
-      case "fallback-to-list":
-        this.#streaming = false;
-        return {
-          kind: "Empty",
-          resourceVersion: this.#lastResourceVersion,
-          reason: "streaming-list-unsupported",
-        };
-      case "watch":
-        next =
-          this.#lastResourceVersion === undefined
-            ? { kind: "Empty", resourceVersion: undefined, reason: d.reason }
-            : { kind: "Watching", resourceVersion: this.#lastResourceVersion };
-        break;
-      case "list":
-        next = {
-          kind: "Empty",
-          resourceVersion: r.from === "last" ? this.#lastResourceVersion : undefined,
-          reason: d.reason,
-        };
-        break;
+    if (r.next === "stop") return STOPPED;
+    if (r.next === "fallback-to-list") {
+      this.#streaming = false;
+      return {
+        kind: "Empty",
+        resourceVersion: this.#lastResourceVersion,
+        reason: "streaming-list-unsupported",
+      };
     }
+    const next = stateAfterWatch<T>(r, this.#lastResourceVersion, d.reason);
     return r.wait === "backoff" ? this.#backoff(d.reason, next, r.retryAfterMs) : next;
   }
 
@@ -307,27 +302,16 @@ export class Reflector<T extends KubernetesObject> {
     let events = 0;
     let error: unknown;
     let stream: WatchStream<T> | undefined;
+    const onEvent = (event: WatchEvent<T>) => {
+      events++;
+      return this.#onEvent(event, consumer);
+    };
     try {
       stream = this.#config.listerWatcher.watch(
         { ...query, timeoutSeconds },
         { signal, idleTimeoutMs: this.#config.idleTimeoutMs },
       );
-      if (isBatchedWatchStream(stream)) {
-        // A batch per chunk of the body: no promise per event.
-        for (let r = await stream[nextWatchBatch](); !r.done; r = await stream[nextWatchBatch]()) {
-          for (const event of r.value) {
-            if (signal.aborted) break;
-            events++;
-            // Handlers run between events when they fall behind, as they would between chunks.
-            if (this.#onEvent(event, consumer)) await Promise.resolve();
-          }
-        }
-      } else {
-        for (let r = await stream.next(); !r.done; r = await stream.next()) {
-          events++;
-          this.#onEvent(r.value, consumer);
-        }
-      }
+      await readWatch(stream, signal, onEvent);
     } catch (err) {
       error = err;
     } finally {
@@ -342,8 +326,10 @@ export class Reflector<T extends KubernetesObject> {
     };
   }
 
-  /** Applies one watch event (a streaming list's initial ones are buffered until its end bookmark). */
-  /** True when the sink asks for a pause (see {@link ReflectorSink.apply}). */
+  /**
+   * Applies one watch event (a streaming list's initial ones are buffered until its end bookmark);
+   * true when the sink asks for a pause (see {@link ReflectorSink.apply}).
+   */
   #onEvent(event: WatchEvent<T>, c: { initial: InitialEvents<T> | undefined; startedAt: number }): boolean {
     if (event.type === "BOOKMARK") {
       if (this.#bookmark(event.object, c.initial, c.startedAt)) c.initial = undefined;
@@ -396,7 +382,7 @@ export class Reflector<T extends KubernetesObject> {
   /** Admits one object from the server (see intake.ts); a rejected one is reported and skipped. */
   #accept(raw: unknown): T | undefined {
     const r = intake<T>(raw, this.#config.expectedKind, this.#config.transform);
-    if (r.ok) return r.obj;
+    if (!(r instanceof Rejected)) return r;
     this.#emit("error", r.error, r.context);
     return undefined;
   }

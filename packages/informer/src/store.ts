@@ -4,6 +4,7 @@
  */
 import type { KubernetesObject } from "@kubesdk/models";
 import { IndexFunctionError, InvalidInformerOptionError } from "./errors.js";
+import { byNamespace } from "./indexers.js";
 import { objectKey, resourceVersionOf } from "./object-meta.js";
 import { DeletedFinalStateUnknown } from "./tombstone.js";
 
@@ -50,6 +51,8 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
   readonly #indexers = new Map<string, IndexFunc<T>>();
   readonly #indexes = new Map<string, Index>();
   readonly #keyOf: (obj: T) => string;
+  /** The default index (by namespace) is the only one. */
+  #namespaceIndexOnly = false;
 
   constructor(options: { readonly indexers?: Indexers<T>; readonly keyOf?: (obj: T) => string } = {}) {
     this.#keyOf = options.keyOf ?? objectKey;
@@ -115,6 +118,8 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
       this.#indexers.set(name, fn);
       this.#indexes.set(name, index);
     }
+    this.#namespaceIndexOnly =
+      this.#indexers.size === 1 && this.#indexers.values().next().value === byNamespace;
   }
 
   /**
@@ -123,9 +128,14 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
    */
   upsert(obj: T, key: string = this.#keyOf(obj)): T | undefined {
     const old = this.#items.get(key);
+    this.put(key, old, obj);
+    return old;
+  }
+
+  /** {@link upsert} for a caller that has just read `old = get(key)`: one lookup less. */
+  put(key: string, old: T | undefined, obj: T): void {
     if (this.#indexers.size > 0) this.#reindex(key, old, obj);
     this.#items.set(key, obj);
-    return old;
   }
 
   /**
@@ -134,12 +144,20 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
    * same (the common update: same namespace, same labels) is not touched.
    */
   #reindex(key: string, old: T | undefined, obj: T): void {
-    const values: (readonly string[])[] = [];
-    for (const [name, fn] of this.#indexers) values.push(callIndex(name, fn, obj));
+    // The common update (the default namespace index only, same namespace) has nothing to do.
+    if (old !== undefined && this.#namespaceIndexOnly && sameNamespace(old, obj)) return;
+    const values: (readonly string[] | undefined)[] = [];
+    for (const [name, fn] of this.#indexers)
+      values.push(
+        old !== undefined && fn === byNamespace && sameNamespace(old, obj)
+          ? undefined
+          : callIndex(name, fn, obj),
+      );
     let i = 0;
     for (const [name, fn] of this.#indexers) {
+      const next = values[i++];
+      if (next === undefined) continue;
       const index = this.#indexes.get(name) as Index;
-      const next = values[i++] as readonly string[];
       if (old !== undefined) {
         const before = oldValues(fn, old, index);
         if (sameValues(before, next)) continue;
@@ -214,6 +232,10 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
       removeFrom(index, oldValues(fn, obj, index), key);
     }
   }
+}
+
+function sameNamespace(a: KubernetesObject, b: KubernetesObject): boolean {
+  return (a.metadata?.namespace ?? "") === (b.metadata?.namespace ?? "");
 }
 
 /** The values a stored object was indexed under. */

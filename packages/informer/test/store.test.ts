@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   byLabel,
   byNamespace,
+  type IndexFunc,
   IndexFunctionError,
   InvalidInformerOptionError,
   isDeletedFinalStateUnknown,
@@ -50,6 +51,20 @@ describe("Store", () => {
     expect(store.indexKeys("ns", "a")).toEqual(["a/x"]);
     expect(() => store.addIndexers({ ns: byNamespace })).toThrow(InvalidInformerOptionError);
     expect(() => store.byIndex("nope", "x")).toThrow(InvalidInformerOptionError);
+  });
+
+  it("moves a key between namespace index values when an object under the same key changes namespace", () => {
+    // Only an invalid name ("a/b", unnamespaced) shares a key with a namespaced object; the index follows anyway.
+    const extras: Record<string, IndexFunc<KubernetesObject>>[] = [{}, { app: byLabel("app") }];
+    for (const extra of extras) {
+      const store = new Store({ indexers: { [NAMESPACE_INDEX]: byNamespace, ...extra } });
+      store.upsert(cm("a", "b", "1"));
+      store.upsert(cm("a", "b", "2"));
+      expect(store.indexKeys(NAMESPACE_INDEX, "a")).toEqual(["a/b"]);
+      store.upsert({ kind: "ConfigMap", metadata: { name: "a/b", resourceVersion: "3" } });
+      expect(store.indexValues(NAMESPACE_INDEX)).toEqual([""]);
+      expect(store.indexKeys(NAMESPACE_INDEX, "")).toEqual(["a/b"]);
+    }
   });
 
   it("an index function that throws leaves the store unchanged for that object", () => {

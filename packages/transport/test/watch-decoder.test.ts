@@ -207,6 +207,26 @@ describe("JSON watch decoding", () => {
     expect((invalid as Error).message).toContain("invalid UTF-8");
   });
 
+  it("keeps per-line meaning when a chunk's lines are decoded at once", () => {
+    const a = { type: "ADDED", object: { metadata: { name: "a" } } };
+    const b = { type: "DELETED", object: { metadata: { name: "ü" } } };
+    const good = encodeLines([a, b]);
+    // Invalid UTF-8 on the third line of one chunk: the two lines before it are delivered.
+    const bad = Buffer.concat([good, Uint8Array.from([0x7b, 0xc3, 0x28, 0x7d, 0x0a]), encodeLines([a])]);
+    for (const pieces of [[bad], split(bad, [3, good.length + 2])]) {
+      const { events, error } = decodeAll(jsonDecoder(), pieces);
+      expect(events).toEqual([a, b]);
+      expect((error as Error).message).toContain("invalid UTF-8");
+    }
+    // CRLF endings, blank lines and a byte-order mark at the start of a line mid-chunk.
+    const mixed = Buffer.concat([
+      enc.encode(`${JSON.stringify(a)}\r\n \r\n\n`),
+      Uint8Array.from([0xef, 0xbb, 0xbf]),
+      enc.encode(`${JSON.stringify(b)}\n`),
+    ]);
+    expect(decodeAll(jsonDecoder(), [mixed])).toEqual({ events: [a, b] });
+  });
+
   it("reports a stream that ends inside an event", () => {
     fc.assert(
       fc.property(fc.array(watchEvent, { maxLength: 4 }), watchEvent, fc.nat(), (complete, last, cut) => {

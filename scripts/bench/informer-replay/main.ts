@@ -18,6 +18,8 @@
  *        --baseline=DIR: also runs the kubesdk contenders of another checkout of this repository
  *        (with its dependencies linked and this benchmark copied in), as "base:<contender>", in
  *        the same rounds: before/after numbers from one run.
+ *        --dist: contenders load the packages' built dist (run `pnpm build` first) instead of
+ *        compiling their TypeScript sources at load, which adds some 80 MB to kubesdk's peak RSS.
  * The full-size run of the issue: --objects=50000 --events=200000
  */
 import { fork } from "node:child_process";
@@ -67,8 +69,11 @@ function child<T>(
   args: string[],
   execArgv: string[],
   script = self,
+  fromDist = false,
 ): Promise<{ value: T; kill: () => void }> {
-  const proc = fork(script, args, { stdio: "inherit", execArgv: [...process.execArgv, ...execArgv] });
+  // From dist: the packages' built JavaScript, as users load it (no TypeScript compiled at load).
+  const inherited = fromDist ? process.execArgv.filter((a) => a !== "--conditions=source") : process.execArgv;
+  const proc = fork(script, args, { stdio: "inherit", execArgv: [...inherited, ...execArgv] });
   return new Promise((resolvePromise, reject) => {
     proc.once("message", (m) => resolvePromise({ value: m as T, kill: () => proc.kill() }));
     proc.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}`)));
@@ -171,6 +176,7 @@ async function main(): Promise<void> {
   const rounds = Number(flag("rounds", "3"));
   const only = flag("only", CONTENDERS.join(",")).split(",") as Contender[];
   const profiled = flag("cpu-prof", "");
+  const fromDist = process.argv.includes("--dist");
   const server = await child<{ url: string; kubeconfigPath: string; note: string }>(
     ["--serve", `--objects=${objects}`, `--events=${events}`],
     [],
@@ -200,6 +206,7 @@ async function main(): Promise<void> {
           [`--contender=${base ? c.slice(5) : c}`, JSON.stringify(input)],
           execArgv,
           base ? baseScript : self,
+          fromDist,
         );
         results.get(c)?.push(run.value);
         process.stdout.write(

@@ -2,6 +2,7 @@ import type { GroupVersionKind } from "@kubesdk/models";
 import type {
   ApiRequest,
   CallOptions,
+  HttpResponse,
   HttpTransport,
   WatchStreamOptions as TransportWatchOptions,
   WatchFrameDecoder,
@@ -56,8 +57,12 @@ export async function send(
   context: ClientContext,
   request: ApiRequest,
   control: RequestControl,
+  /** Sees the raw response before it is decoded; decoding waits for the promise it may return. */
+  peek?: (response: HttpResponse<Uint8Array>) => Promise<void> | undefined,
 ): Promise<unknown> {
   const response = await context.transport.request(request, callOptions(control));
+  const peeked = peek?.(response);
+  if (peeked !== undefined) await peeked;
   if (context.onWarning !== undefined) {
     for (const text of parseWarnings(response.headers.warning)) {
       context.onWarning({ text, method: request.method, path: request.path });

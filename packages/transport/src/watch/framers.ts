@@ -13,15 +13,60 @@ export interface Framer {
 
 const NEWLINE = 0x0a;
 
-function asBuffer(chunk: Uint8Array): Buffer {
+/** A Buffer view of the chunk (no copy). */
+export function asBuffer(chunk: Uint8Array): Buffer {
   return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
-function isBlank(line: Uint8Array): boolean {
+/** Space, tab and CR only: a blank line (a proxy's keep-alive newline) is no event. */
+export function isBlank(line: Uint8Array): boolean {
   for (const b of line) {
     if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
   }
   return true;
+}
+
+/**
+ * The start of a line still waiting for its newline, collected piece by piece: it fails as soon as
+ * more than `maxFrameBytes` are pending instead of buffering an unbounded line, and is copied once,
+ * when it completes.
+ */
+export class PendingLine {
+  readonly #maxFrameBytes: number;
+  #parts: Buffer[] = [];
+  #bytes = 0;
+
+  constructor(maxFrameBytes: number) {
+    this.#maxFrameBytes = maxFrameBytes;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  hold(rest: Buffer): void {
+    this.#bytes += rest.length;
+    if (this.#bytes > this.#maxFrameBytes)
+      throw new EventTooLargeError(this.#maxFrameBytes, this.#bytes, true);
+    this.#parts.push(rest);
+  }
+
+  /** The whole line once `piece` (the bytes before its newline) has arrived. */
+  complete(piece: Buffer): Buffer {
+    const size = this.#bytes + piece.length;
+    if (size > this.#maxFrameBytes) throw new EventTooLargeError(this.#maxFrameBytes, size, false);
+    const line = this.#parts.length === 0 ? piece : Buffer.concat([...this.#parts, piece], size);
+    this.#parts = [];
+    this.#bytes = 0;
+    return line;
+  }
+
+  /** The bytes of an unterminated last line, if any (and not blank). */
+  end(): Uint8Array | undefined {
+    if (this.#bytes === 0) return undefined;
+    const line = this.complete(Buffer.alloc(0));
+    return isBlank(line) ? undefined : line;
+  }
 }
 
 /**
@@ -30,43 +75,25 @@ function isBlank(line: Uint8Array): boolean {
  * and are passed over (servers do not send them, but a proxy keep-alive newline must not fail a watch).
  */
 export class LineFramer implements Framer {
-  readonly #maxFrameBytes: number;
-  #parts: Buffer[] = [];
-  #pendingBytes = 0;
+  readonly #pending: PendingLine;
 
   constructor(maxFrameBytes: number) {
-    this.#maxFrameBytes = maxFrameBytes;
+    this.#pending = new PendingLine(maxFrameBytes);
   }
 
   push(chunk: Uint8Array, out: Uint8Array[]): void {
     const buf = asBuffer(chunk);
     let start = 0;
     for (let nl = buf.indexOf(NEWLINE, start); nl !== -1; nl = buf.indexOf(NEWLINE, start)) {
-      const piece = buf.subarray(start, nl);
-      const size = this.#pendingBytes + piece.length;
-      if (size > this.#maxFrameBytes) throw new EventTooLargeError(this.#maxFrameBytes, size, false);
-      const line = this.#parts.length === 0 ? piece : Buffer.concat([...this.#parts, piece], size);
-      this.#parts = [];
-      this.#pendingBytes = 0;
+      const line = this.#pending.complete(buf.subarray(start, nl));
       start = nl + 1;
       if (!isBlank(line)) out.push(line);
     }
-    if (start < buf.length) {
-      const rest = buf.subarray(start);
-      this.#pendingBytes += rest.length;
-      // Fail as soon as the limit is passed instead of buffering an unbounded line.
-      if (this.#pendingBytes > this.#maxFrameBytes)
-        throw new EventTooLargeError(this.#maxFrameBytes, this.#pendingBytes, true);
-      this.#parts.push(rest);
-    }
+    if (start < buf.length) this.#pending.hold(buf.subarray(start));
   }
 
   end(): Uint8Array | undefined {
-    if (this.#pendingBytes === 0) return undefined;
-    const line = Buffer.concat(this.#parts, this.#pendingBytes);
-    this.#parts = [];
-    this.#pendingBytes = 0;
-    return isBlank(line) ? undefined : line;
+    return this.#pending.end();
   }
 }
 

@@ -10,6 +10,7 @@ import {
 } from "./errors.js";
 import { type Framer, LengthPrefixedFramer, LineFramer } from "./framers.js";
 import { decodeJsonWatchFrame } from "./json-frame.js";
+import { type JsonLine, JsonLineSplitter } from "./json-lines.js";
 import { decodeProtobufWatchFrame } from "./protobuf-frame.js";
 import type { DecodedWatchEvent, RawWatchEvent, WatchFrameDecoder } from "./watch-event.js";
 
@@ -35,14 +36,15 @@ const EVENT_TYPES = new Set(["ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"
  * after a failure every further call throws the same error.
  */
 export class WatchDecoder<T = unknown> {
-  readonly #framer: Framer;
+  /** JSON lines with the built-in decoder: lines come as text (see JsonLineSplitter). */
+  readonly #framer: Framer | JsonLineSplitter;
   readonly #decodeFrame: WatchFrameDecoder;
   #failure: WatchDecodeError | undefined;
 
   constructor(options: WatchDecoderOptions) {
     const max = options.maxEventBytes ?? DEFAULT_MAX_WATCH_EVENT_BYTES;
     if (options.framing === "json-lines") {
-      this.#framer = new LineFramer(max);
+      this.#framer = options.decodeFrame === undefined ? new JsonLineSplitter(max) : new LineFramer(max);
       this.#decodeFrame = options.decodeFrame ?? decodeJsonWatchFrame;
     } else {
       this.#framer = new LengthPrefixedFramer(max);
@@ -53,9 +55,9 @@ export class WatchDecoder<T = unknown> {
   /** Decodes every event completed by `chunk`. */
   push(chunk: Uint8Array): DecodedWatchEvent<T>[] {
     this.#throwIfFailed();
-    const frames: Uint8Array[] = [];
+    const frames: JsonLine[] = [];
     try {
-      this.#framer.push(chunk, frames);
+      this.#framer.push(chunk, frames as Uint8Array[]);
     } catch (err) {
       throw this.#fail(err, this.#decodeFrames(frames));
     }
@@ -81,11 +83,15 @@ export class WatchDecoder<T = unknown> {
     return [this.#toEvent(raw, rest)];
   }
 
-  #decodeFrames(frames: Uint8Array[]): DecodedWatchEvent<T>[] {
+  #decodeFrames(frames: JsonLine[]): DecodedWatchEvent<T>[] {
     const events: DecodedWatchEvent<T>[] = [];
     for (const frame of frames) {
       try {
-        events.push(this.#toEvent(this.#decodeFrame(frame), frame));
+        events.push(
+          typeof frame === "string"
+            ? this.#toEvent(parseJsonLine(frame), frame)
+            : this.#toEvent(this.#decodeFrame(frame), frame),
+        );
       } catch (err) {
         throw this.#fail(err, events);
       }
@@ -93,22 +99,23 @@ export class WatchDecoder<T = unknown> {
     return events;
   }
 
-  #toEvent(raw: RawWatchEvent, frame: Uint8Array): DecodedWatchEvent<T> {
+  /** The decoded frame is the event when it is a valid one (no copy); ERROR events carry their ApiError. */
+  #toEvent(raw: RawWatchEvent, frame: JsonLine): DecodedWatchEvent<T> {
     const { type, object } = raw;
     if (typeof type !== "string" || !EVENT_TYPES.has(type)) {
       throw new MalformedEventError(
         `unknown event type ${JSON.stringify(type) ?? "undefined"}`,
-        excerptBytes(frame),
+        excerptOf(frame),
       );
     }
     if (typeof object !== "object" || object === null || Array.isArray(object)) {
-      throw new MalformedEventError("event object is not an object", excerptBytes(frame));
+      throw new MalformedEventError("event object is not an object", excerptOf(frame));
     }
     if (type === "ERROR") {
       const status = { ...(object as object), kind: "Status" } as Status;
       return { type, object: status, error: apiErrorFromStatus(status, { httpCode: 200 }) };
     }
-    return { type, object } as DecodedWatchEvent<T>;
+    return raw as DecodedWatchEvent<T>;
   }
 
   #fail(err: unknown, preceding: DecodedWatchEvent<T>[]): unknown {
@@ -121,6 +128,25 @@ export class WatchDecoder<T = unknown> {
   #throwIfFailed(): void {
     if (this.#failure !== undefined) throw this.#failure;
   }
+}
+
+/**
+ * One JSON line already decoded to text. Whatever JSON.parse rejects (or that is no object) takes
+ * the byte path, which reports it exactly as for any frame (and forgives a byte-order mark).
+ */
+function parseJsonLine(text: string): RawWatchEvent {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as RawWatchEvent;
+  return decodeJsonWatchFrame(Buffer.from(text, "utf8"));
+}
+
+function excerptOf(frame: JsonLine): string {
+  return excerptBytes(typeof frame === "string" ? Buffer.from(frame, "utf8") : frame);
 }
 
 /** Options of {@link watchDecoderForContentType}. */
