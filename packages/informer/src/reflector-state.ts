@@ -70,6 +70,9 @@ export type ReflectorState<T> =
     }
   | { readonly kind: "Stopped" };
 
+/** The state of one kind, as each step of the reflector takes it. */
+export type StateOf<T, K extends ReflectorState<T>["kind"]> = Extract<ReflectorState<T>, { kind: K }>;
+
 /**
  * The state after a watch ended and the decision is to watch again (at the last resourceVersion
  * seen; a list when none was ever seen) or to list again (from there, or from the latest state).

@@ -31,12 +31,16 @@ import {
   type ReflectorEmit,
   type ReflectorSink,
   type ReflectorState,
+  type StateOf,
   stateAfterWatch,
 } from "./reflector-state.js";
 import { sleep } from "./sleep.js";
 import { readWatch } from "./watch-reader.js";
 
 export type { ReflectorConfig, ReflectorEmit, ReflectorSink, ReflectorState } from "./reflector-state.js";
+
+/** What an asynchronous step of the state machine resolves to: the next state. */
+type Next<T> = Promise<ReflectorState<T>>;
 
 const STOPPED = { kind: "Stopped" } as const;
 
@@ -78,7 +82,7 @@ export class Reflector<T extends KubernetesObject> {
     this.#state = state;
   }
 
-  #step(s: ReflectorState<T>, signal: AbortSignal): Promise<ReflectorState<T>> | ReflectorState<T> {
+  #step(s: ReflectorState<T>, signal: AbortSignal): Next<T> | ReflectorState<T> {
     switch (s.kind) {
       case "Empty":
         return this.#empty(s);
@@ -97,7 +101,7 @@ export class Reflector<T extends KubernetesObject> {
     }
   }
 
-  #empty(s: Extract<ReflectorState<T>, { kind: "Empty" }>): ReflectorState<T> {
+  #empty(s: StateOf<T, "Empty">): ReflectorState<T> {
     if (s.reason !== "initial")
       this.#emit("relist", { reason: s.reason, resourceVersion: s.resourceVersion });
     if (this.#streaming)
@@ -117,10 +121,7 @@ export class Reflector<T extends KubernetesObject> {
     };
   }
 
-  async #listPage(
-    s: Extract<ReflectorState<T>, { kind: "InitPage" }>,
-    signal: AbortSignal,
-  ): Promise<ReflectorState<T>> {
+  async #listPage(s: StateOf<T, "InitPage">, signal: AbortSignal): Next<T> {
     const { plan } = s;
     if (s.pages === 0)
       this.#emit("listStart", {
@@ -170,11 +171,7 @@ export class Reflector<T extends KubernetesObject> {
     return { kind: "InitListed", items: s.items, resourceVersion: page.resourceVersion };
   }
 
-  #afterListFailure(
-    err: unknown,
-    s: Extract<ReflectorState<T>, { kind: "InitPage" }>,
-    signal: AbortSignal,
-  ): ReflectorState<T> {
+  #afterListFailure(err: unknown, s: StateOf<T, "InitPage">, signal: AbortSignal): ReflectorState<T> {
     const r = decideAfterListFailure(
       err,
       s.plan,
@@ -193,16 +190,13 @@ export class Reflector<T extends KubernetesObject> {
     return this.#backoff("list-failed", this.#firstPage(r.plan, s.reason), r.retryAfterMs);
   }
 
-  #listed(s: Extract<ReflectorState<T>, { kind: "InitListed" }>): ReflectorState<T> {
+  #listed(s: StateOf<T, "InitListed">): ReflectorState<T> {
     this.#afterHealthyWatch = false;
     this.#replace(s.items, s.resourceVersion);
     return { kind: "Watching", resourceVersion: s.resourceVersion };
   }
 
-  async #streamingList(
-    s: Extract<ReflectorState<T>, { kind: "StreamingList" }>,
-    signal: AbortSignal,
-  ): Promise<ReflectorState<T>> {
+  async #streamingList(s: StateOf<T, "StreamingList">, signal: AbortSignal): Next<T> {
     this.#emit("listStart", {
       reason: s.reason,
       resourceVersion: s.resourceVersion,
@@ -222,10 +216,7 @@ export class Reflector<T extends KubernetesObject> {
     return this.#afterWatch(outcome, true);
   }
 
-  async #watch(
-    s: Extract<ReflectorState<T>, { kind: "Watching" }>,
-    signal: AbortSignal,
-  ): Promise<ReflectorState<T>> {
+  async #watch(s: StateOf<T, "Watching">, signal: AbortSignal): Next<T> {
     const outcome = await this.#openAndConsume(
       { resourceVersion: s.resourceVersion, allowWatchBookmarks: true },
       false,
@@ -234,10 +225,7 @@ export class Reflector<T extends KubernetesObject> {
     return this.#afterWatch(outcome, false);
   }
 
-  async #wait(
-    s: Extract<ReflectorState<T>, { kind: "Backoff" }>,
-    signal: AbortSignal,
-  ): Promise<ReflectorState<T>> {
+  async #wait(s: StateOf<T, "Backoff">, signal: AbortSignal): Next<T> {
     this.#emit("backoff", {
       delayMs: s.delayMs,
       reason: s.reason,

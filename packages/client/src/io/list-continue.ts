@@ -5,14 +5,9 @@
  * token is then taken from the decoded list.
  */
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
+// The JSON punctuation the scan looks for, as bytes.
+const [QUOTE, BACKSLASH, COLON, COMMA] = [0x22, 0x5c, 0x3a, 0x2c] as const;
+const [OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET] = [0x7b, 0x7d, 0x5b, 0x5d] as const;
 // Members ahead of `items` are small; a list whose metadata is not in this prefix is decoded first.
 const MAX_SCAN_BYTES = 64 * 1024;
 
