@@ -15,7 +15,7 @@ import { openEnvelope, sealEnvelope } from "./envelope.js";
 import { reasonOf, WireError } from "./errors.js";
 import { type Decoder, maxWireDepth, WireReader } from "./fast-reader.js";
 import { embedded } from "./fast-special.js";
-import { WireWriter } from "./fast-writer.js";
+import { releaseWriter, takeWriter, type WireWriter } from "./fast-writer.js";
 import type { Int64Mode } from "./int64.js";
 import { isPlainObject } from "./scalars.js";
 
@@ -39,6 +39,15 @@ export interface WireOptions {
 
 /** "k8s\0" + runtime.Unknown{typeMeta, raw: the object's message} for a built-in object. */
 export function encodeObject(object: object, options: WireOptions = {}): Uint8Array {
+  return encodeEnveloped(object, options);
+}
+
+/** encodeObject, with the fields `wrap` writes in front of the envelope (see sealEnvelope). */
+export function encodeEnveloped(
+  object: object,
+  options: WireOptions,
+  wrap?: (w: WireWriter, length: number) => void,
+): Buffer {
   if (!isPlainObject(object)) throw new WireError("PROTOBUF_VALUE", "expected an object to encode");
   const { apiVersion, kind } = object;
   const typed =
@@ -48,10 +57,13 @@ export function encodeObject(object: object, options: WireOptions = {}): Uint8Ar
     throw new WireError("PROTOBUF_NO_KIND", "the object has no apiVersion/kind and no kind was given");
   }
   const encode = encoderFor(gvk);
-  const writer = new WireWriter();
-  encode(writer, object, 0);
-  const raw = writer.finish();
-  return sealEnvelope(typed ? { apiVersion, kind, raw } : { apiVersion: "", kind: "", raw });
+  const writer = takeWriter();
+  try {
+    encode(writer, object, 0);
+    return typed ? sealEnvelope(writer, apiVersion, kind, wrap) : sealEnvelope(writer, "", "", wrap);
+  } finally {
+    releaseWriter(writer);
+  }
 }
 
 /** The JSON form of an enveloped protobuf object, with apiVersion and kind first. */

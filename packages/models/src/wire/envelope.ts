@@ -5,6 +5,7 @@
 import { protoMagic } from "../proto.js";
 import { reasonOf, WireError } from "./errors.js";
 import { len, raw, runsPast, skip, str, tagOf, WireReader } from "./fast-reader.js";
+import type { WireWriter } from "./fast-writer.js";
 import { PROTOBUF_MEDIA_TYPE } from "./media-types.js";
 
 export interface Envelope {
@@ -94,50 +95,39 @@ function readUnknown(r: WireReader, start: number, end: number): UnknownMessage 
   return out;
 }
 
-export function sealEnvelope(envelope: Envelope): Uint8Array {
-  const apiVersion = Buffer.from(envelope.apiVersion, "utf8");
-  const kind = Buffer.from(envelope.kind, "utf8");
-  const typeMeta = new ByteWriter().bytesField(1, apiVersion).bytesField(2, kind);
-  const w = new ByteWriter();
+/**
+ * Seals the object message `w` holds (its bytes from 0) as "k8s\0" + runtime.Unknown{typeMeta,
+ * raw, contentEncoding "", contentType ""}, copied out in one piece. `wrap`, given the envelope's
+ * length, writes the fields that come before it when the envelope is embedded (a watch frame).
+ */
+export function sealEnvelope(
+  w: WireWriter,
+  apiVersion: string,
+  kind: string,
+  wrap?: (w: WireWriter, length: number) => void,
+): Buffer {
+  const body = w.pos;
   w.raw(protoMagic);
-  w.tag(1, 2).varint(typeMeta.length).raw(typeMeta.finish());
-  w.bytesField(2, envelope.raw).bytesField(3, empty).bytesField(4, empty);
-  return w.finish();
+  w.varint(10);
+  const typeMeta = w.begin();
+  w.varint(10);
+  w.string(apiVersion);
+  w.varint(18);
+  w.string(kind);
+  w.end(typeMeta);
+  w.varint(18);
+  w.varint(body);
+  const header = w.pos - body;
+  const length = header + body + trailer.length;
+  wrap?.(w, length);
+  const prefix = w.pos - body - header;
+  const out = Buffer.allocUnsafe(prefix + length);
+  w.buf.copy(out, 0, body + header, w.pos);
+  w.buf.copy(out, prefix, body, body + header);
+  w.buf.copy(out, prefix + header, 0, body);
+  out.set(trailer, prefix + header + body);
+  return out;
 }
 
-const empty = new Uint8Array(0);
-
-/** Just enough of a protobuf writer for the envelope and watch event frames. */
-export class ByteWriter {
-  #parts: Uint8Array[] = [];
-  length = 0;
-
-  raw(bytes: Uint8Array): this {
-    this.#parts.push(bytes);
-    this.length += bytes.length;
-    return this;
-  }
-
-  varint(value: number): this {
-    const bytes: number[] = [];
-    let v = value;
-    while (v > 0x7f) {
-      bytes.push((v & 0x7f) | 0x80);
-      v = Math.floor(v / 128);
-    }
-    bytes.push(v);
-    return this.raw(Uint8Array.from(bytes));
-  }
-
-  tag(field: number, wireType: number): this {
-    return this.varint((field << 3) | wireType);
-  }
-
-  bytesField(field: number, bytes: Uint8Array): this {
-    return this.tag(field, 2).varint(bytes.length).raw(bytes);
-  }
-
-  finish(): Uint8Array {
-    return Buffer.concat(this.#parts, this.length);
-  }
-}
+/** contentEncoding and contentType, both empty (upstream writes them). */
+const trailer = Uint8Array.of(26, 0, 34, 0);

@@ -12,7 +12,7 @@ import { canonicalQuantity } from "./quantity.js";
 import { describe, isPlainObject, jsonBytes, scalarFromJson, wellFormed } from "./scalars.js";
 
 export class WireWriter {
-  buf: Buffer = Buffer.allocUnsafe(4096);
+  buf: Buffer = Buffer.allocUnsafe(initialSize);
   pos = 0;
 
   ensure(n: number): void {
@@ -109,8 +109,7 @@ export class WireWriter {
       this.buf[start] = length;
       return;
     }
-    let size = 1;
-    for (let v = length; v > 0x7f; v = Math.floor(v / 128)) size++;
+    const size = varintSize(length);
     this.ensure(size - 1);
     this.buf.copyWithin(start + size, start + 1, this.pos);
     const end = this.pos + size - 1;
@@ -119,9 +118,41 @@ export class WireWriter {
     this.pos = end;
   }
 
-  finish(): Uint8Array {
-    return this.buf.subarray(0, this.pos);
+  /** Raw bytes, as they are. */
+  raw(data: Uint8Array): void {
+    this.ensure(data.length);
+    this.buf.set(data, this.pos);
+    this.pos += data.length;
   }
+}
+
+const initialSize = 4096;
+/** The writer buffer kept between encodes stays within this size (a larger one is let go). */
+const keptSize = 8 << 20;
+let idle: WireWriter | undefined;
+
+/**
+ * The writer for one encode: the one kept from the encode before (its buffer already grown to
+ * the size objects need, and its hidden class stays alive with it), or a new one while that is in
+ * use. Give it back with releaseWriter.
+ */
+export function takeWriter(): WireWriter {
+  const w = idle ?? new WireWriter();
+  idle = undefined;
+  w.pos = 0;
+  return w;
+}
+
+export function releaseWriter(w: WireWriter): void {
+  if (w.buf.length > keptSize) w.buf = Buffer.allocUnsafe(initialSize);
+  idle = w;
+}
+
+/** The number of bytes of `value` as a varint (a non-negative integer below 2^53). */
+export function varintSize(value: number): number {
+  let size = 1;
+  for (let v = value; v > 0x7f; v = Math.floor(v / 128)) size++;
+  return size;
 }
 
 export function tooDeepToEncode(): never {

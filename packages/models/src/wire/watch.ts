@@ -2,10 +2,11 @@
  * One protobuf watch frame (after the 4-byte length prefix, which the stream reader strips): a
  * bare meta.v1.WatchEvent{type, object: RawExtension{raw}} whose raw is an enveloped object.
  */
-import { decodeObject, encodeObject, type WireObject, type WireOptions } from "./codec.js";
-import { ByteWriter, hasMagic } from "./envelope.js";
+import { decodeObject, encodeEnveloped, type WireObject, type WireOptions } from "./codec.js";
+import { hasMagic } from "./envelope.js";
 import { reasonOf, WireError } from "./errors.js";
 import { len, raw, runsPast, skip, str, tagOf, WireReader, wrongType } from "./fast-reader.js";
+import { varintSize } from "./fast-writer.js";
 import { parseEmbeddedJson } from "./scalars.js";
 
 export type WireWatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
@@ -61,9 +62,16 @@ export function encodeWatchEvent(event: WireWatchEvent<object>): Uint8Array {
   if (!eventTypes.has(event.type)) {
     throw new WireError("PROTOBUF_WATCH_EVENT", `unknown watch event type ${JSON.stringify(event.type)}`);
   }
-  const object = encodeObject(event.object);
-  const rawExtension = new ByteWriter().bytesField(1, object).finish();
-  return new ByteWriter().bytesField(1, Buffer.from(event.type, "utf8")).bytesField(2, rawExtension).finish();
+  const type = event.type;
+  // WatchEvent{type 1, object 2: RawExtension{raw 1: the envelope}}.
+  return encodeEnveloped(event.object, {}, (w, length) => {
+    w.varint(10);
+    w.string(type);
+    w.varint(18);
+    w.varint(1 + varintSize(length) + length);
+    w.varint(10);
+    w.varint(length);
+  });
 }
 
 /** `options.int64` as for decodeObject. */
