@@ -95,9 +95,10 @@ function decodeAt(bytes: Uint8Array, options: WireOptions, outerDepth: number): 
     typedDecoders.set(`${envelope.apiVersion} ${envelope.kind}`, { gvk, decode });
   }
   const reader = new WireReader(envelope.raw, options.int64 ?? "number");
-  const out = typed ? { apiVersion: envelope.apiVersion, kind: envelope.kind } : {};
   try {
-    return decode(reader, envelope.raw.length, outerDepth, out);
+    return typed
+      ? decode(reader, envelope.raw.length, outerDepth, undefined, envelope.apiVersion, envelope.kind)
+      : decode(reader, envelope.raw.length, outerDepth);
   } catch (cause) {
     throw messageError(cause, gvk);
   }

@@ -31,8 +31,21 @@ export class WireReader {
 /** A reader over no bytes: decoding a message from it gives the message's zero value. */
 export const emptyReader = new WireReader(new Uint8Array(0), "number");
 
-// biome-ignore lint/suspicious/noExplicitAny: decoded JSON values
-export type Decoder = (r: WireReader, end: number, depth: number, out?: any) => any;
+/**
+ * A generated message decoder: the message's bytes from r.p to `end`, as its JSON value. A struct's
+ * fields go into `into` when given (an inlined struct's into its parent's object), else into a new
+ * object, which starts with `apiVersion` and `kind` when given (a top-level object).
+ */
+export type Decoder = (
+  r: WireReader,
+  end: number,
+  depth: number,
+  // biome-ignore lint/suspicious/noExplicitAny: decoded JSON values
+  into?: any,
+  apiVersion?: string,
+  kind?: string,
+  // biome-ignore lint/suspicious/noExplicitAny: decoded JSON values
+) => any;
 
 export function malformed(reason: string): WireError {
   return new WireError("PROTOBUF_MESSAGE", reason);
