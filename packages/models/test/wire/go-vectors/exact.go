@@ -136,6 +136,17 @@ func pbCases() []pbCase {
 			"\xc0\x80":   "\xf4\x90\x80\x80|\xe0\x80\xaf|\xf0\x80\x80\x80|\xc2",
 			"fine\u00e9": "\U0001F600 \u2028",
 		}))),
+		// Long strings take other paths than short ones: invalid bytes past the 24th and 32nd,
+		// valid multi-byte text, and a valid U+FFFD among them.
+		decodePB("utf8-invalid-long", pb(cm(metav1.ObjectMeta{Name: "a-name-of-more-than-24-bytes\xff"}, map[string]string{
+			"long-invalid":  "0123456789abcdefghijklmnopqrstuv\xe2\x82|\xed\xa0\x80|\xf0\x9f\x98|\xc0\x80|end",
+			"long-valid":    "caf\u00e9 \u65e5\u672c\u8a9e \U0001F600 0123456789abcdefghijklmnopqrstuvwxyz",
+			"long-fffd":     "\ufffd0123456789abcdefghijklmnopqrstuvwxyz\xff",
+			"short-fffd":    "\ufffd\xff",
+			"valid-fffd":    "a\ufffdb",
+			"mid-invalid-1": "0123456789abcdefghijklm\x80",
+			"mid-invalid-2": "0123456789abcdefghijklmn\x80",
+		}))),
 		decodePB("merge-object-meta", seal("v1", "ConfigMap", append(
 			rawOf(cm(metav1.ObjectMeta{Name: "a", Finalizers: []string{"x"}, Labels: map[string]string{"l1": "1", "same": "first"}, CreationTimestamp: created}, map[string]string{"a": "1"})),
 			rawOf(cm(metav1.ObjectMeta{Namespace: "b", Finalizers: []string{"y"}, Labels: map[string]string{"l2": "2", "same": "second"}}, map[string]string{"b": "2"}))...))),
