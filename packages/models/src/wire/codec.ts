@@ -11,7 +11,7 @@ import { protoEncoders } from "../generated/proto-encode.js";
 import { apiVersionOf, type GroupVersionKind, parseApiVersion } from "../gvk.js";
 import type { KubernetesObject } from "../object.js";
 import { metaKinds, metaPackage } from "../proto.js";
-import { openEnvelope, sealEnvelope } from "./envelope.js";
+import { openEnvelope, opened, sealEnvelope } from "./envelope.js";
 import { reasonOf, WireError } from "./errors.js";
 import { type Decoder, maxWireDepth, WireReader } from "./fast-reader.js";
 import { embedded } from "./fast-special.js";
@@ -68,39 +68,69 @@ export function encodeEnveloped(
 
 /** The JSON form of an enveloped protobuf object, with apiVersion and kind first. */
 export function decodeObject(bytes: Uint8Array, options: WireOptions = {}): WireObject {
-  return decodeAt(bytes, options, 0);
+  return decodeEnveloped(new WireReader(bytes, options.int64 ?? "number"), 0, bytes.length, options, 0);
+}
+
+interface KnownKind {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly gvk: GroupVersionKind;
+  readonly decode: Decoder;
 }
 
 /** Decoders of the kinds seen so far, by "apiVersion kind" (watch streams repeat one kind). */
-const typedDecoders = new Map<string, { readonly gvk: GroupVersionKind; readonly decode: Decoder }>();
+const typedDecoders = new Map<string, KnownKind>();
+let lastKind: KnownKind | undefined;
 
-function decodeAt(bytes: Uint8Array, options: WireOptions, outerDepth: number): WireObject {
+function knownKind(apiVersion: string, kind: string): KnownKind {
+  // The strings are usually the very ones read last time (the decoder caches short strings).
+  if (lastKind !== undefined && lastKind.apiVersion === apiVersion && lastKind.kind === kind) return lastKind;
+  let known = typedDecoders.get(`${apiVersion} ${kind}`);
+  if (known === undefined) {
+    const gvk = { ...parseApiVersion(apiVersion), kind };
+    known = { apiVersion, kind, gvk, decode: decoderFor(gvk) };
+    if (typedDecoders.size >= 1024) typedDecoders.clear();
+    typedDecoders.set(`${apiVersion} ${kind}`, known);
+  }
+  lastKind = known;
+  return known;
+}
+
+/** The object enveloped in r.b[start, end), as decodeObject returns it. */
+export function decodeEnveloped(
+  r: WireReader,
+  start: number,
+  end: number,
+  options: WireOptions,
+  outerDepth: number,
+): WireObject {
   if (outerDepth > maxWireDepth) {
     throw new WireError("PROTOBUF_DEPTH", `messages nested deeper than ${maxWireDepth} levels`);
   }
-  const envelope = openEnvelope(bytes);
-  const typed = envelope.apiVersion !== "" && envelope.kind !== "";
-  const found = typed ? typedDecoders.get(`${envelope.apiVersion} ${envelope.kind}`) : undefined;
-  const gvk =
-    found?.gvk ?? (typed ? { ...parseApiVersion(envelope.apiVersion), kind: envelope.kind } : options.kind);
-  if (!gvk) {
-    throw new WireError(
-      "PROTOBUF_UNKNOWN_KIND",
-      "the envelope names no apiVersion/kind and no kind was given",
-    );
+  openEnvelope(r, start, end);
+  const { apiVersion, kind, start: rawStart, end: rawEnd } = opened;
+  if (apiVersion === "" || kind === "") {
+    const gvk = options.kind;
+    if (!gvk) {
+      throw new WireError(
+        "PROTOBUF_UNKNOWN_KIND",
+        "the envelope names no apiVersion/kind and no kind was given",
+      );
+    }
+    const decode = decoderFor(gvk);
+    r.p = rawStart;
+    try {
+      return decode(r, rawEnd, outerDepth);
+    } catch (cause) {
+      throw messageError(cause, gvk);
+    }
   }
-  const decode = found?.decode ?? decoderFor(gvk);
-  if (typed && found === undefined) {
-    if (typedDecoders.size >= 1024) typedDecoders.clear();
-    typedDecoders.set(`${envelope.apiVersion} ${envelope.kind}`, { gvk, decode });
-  }
-  const reader = new WireReader(envelope.raw, options.int64 ?? "number");
+  const known = knownKind(apiVersion, kind);
+  r.p = rawStart;
   try {
-    return typed
-      ? decode(reader, envelope.raw.length, outerDepth, undefined, envelope.apiVersion, envelope.kind)
-      : decode(reader, envelope.raw.length, outerDepth);
+    return known.decode(r, rawEnd, outerDepth, undefined, apiVersion, kind);
   } catch (cause) {
-    throw messageError(cause, gvk);
+    throw messageError(cause, known.gvk);
   }
 }
 
@@ -119,7 +149,8 @@ function messageError(cause: unknown, gvk: GroupVersionKind): unknown {
   return error;
 }
 
-embedded.decode = (bytes, int64, depth) => decodeAt(bytes, { int64 }, depth);
+embedded.decode = (bytes, int64, depth) =>
+  decodeEnveloped(new WireReader(bytes, int64), 0, bytes.length, { int64 }, depth);
 
 function encoderFor(gvk: GroupVersionKind): (w: WireWriter, v: unknown, depth: number) => void {
   const name = messageNameFor(gvk);
