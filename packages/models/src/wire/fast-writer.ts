@@ -204,16 +204,6 @@ export function notAnArray(value: unknown): never {
 
 // ---- Scalars: each writes a JSON value (not null) of its type, or throws what Go's decoding says.
 
-export function wStr(w: WireWriter, x: unknown): void {
-  if (typeof x === "string") w.string(x);
-  else scalarFromJson("string", x);
-}
-
-export function wBool(w: WireWriter, x: unknown): void {
-  if (typeof x === "boolean") w.varint(x ? 1 : 0);
-  else scalarFromJson("bool", x);
-}
-
 export function wDbl(w: WireWriter, x: unknown): void {
   w.double(typeof x === "number" && Number.isFinite(x) ? x : (scalarFromJson("double", x) as number));
 }
@@ -229,10 +219,6 @@ export function wI64(w: WireWriter, x: unknown): void {
   }
   const { low, high } = int64FromJson(x, "int64");
   w.int64((BigInt(high >>> 0) << 32n) | BigInt(low >>> 0));
-}
-
-export function wBytes(w: WireWriter, x: unknown): void {
-  w.bytes(scalarFromJson("bytes", x) as Uint8Array);
 }
 
 // ---- Scalar fields: the tag, then the value; null or undefined is the zero value (Go writes it).
@@ -265,15 +251,17 @@ export function fI32(w: WireWriter, tag: number, x: unknown): void {
 
 export function fI64(w: WireWriter, tag: number, x: unknown): void {
   w.tag(tag);
-  if (x === null || x === undefined) w.tag(0);
+  if (typeof x === "number" && x >= 0 && x <= Number.MAX_SAFE_INTEGER && Math.floor(x) === x) w.varint(x);
+  else if (x === null || x === undefined) w.tag(0);
   else wI64(w, x);
 }
 
 export function fBytes(w: WireWriter, tag: number, x: unknown): void {
   w.tag(tag);
-  if (x === null || x === undefined) w.tag(0);
-  else wBytes(w, x);
+  w.bytes(x === null || x === undefined ? empty : (scalarFromJson("bytes", x) as Uint8Array));
 }
+
+const empty = new Uint8Array(0);
 
 /**
  * A map's entries as Go writes them, keys and values alternating: keys well-formed, deduplicated
