@@ -93,8 +93,50 @@ export function encQuantity(w: WireWriter, v: unknown): void {
 /** FieldsV1, RawExtension, apiextensions JSON: the value as JSON bytes in field 1. */
 export function encEmbedded(w: WireWriter, v: unknown): void {
   if (v === null) return;
-  w.varint(10);
-  w.utf8(jsonText(v));
+  w.tag(10);
+  const start = w.begin();
+  if (objectTree(w, v, 0)) w.end(start);
+  else {
+    w.pos = start;
+    w.utf8(jsonText(v));
+  }
+}
+
+/**
+ * Writes a tree of plain objects with ASCII keys (a FieldsV1 is one) as the JSON text jsonText
+ * gives, straight into the buffer; false for anything else (the caller then rewinds and uses
+ * jsonText): other values, non-ASCII or control characters, <, > or & in a key, a toJSON method.
+ */
+function objectTree(w: WireWriter, v: unknown, depth: number): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v) || depth > 64) return false;
+  if (typeof (v as { toJSON?: unknown }).toJSON === "function") return false;
+  const keys = Object.keys(v);
+  w.tag(0x7b); // {
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0) w.tag(0x2c); // ,
+    if (!plainKey(w, keys[i] as string)) return false;
+    w.tag(0x3a); // :
+    if (!objectTree(w, (v as Record<string, unknown>)[keys[i] as string], depth + 1)) return false;
+  }
+  w.tag(0x7d); // }
+  return true;
+}
+
+/** A key in quotes, `"` and `\` escaped; false when it holds anything else to escape. */
+function plainKey(w: WireWriter, key: string): boolean {
+  w.ensure(2 * key.length + 2);
+  const b = w.buf;
+  let p = w.pos;
+  b[p++] = 0x22;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c < 0x20 || c >= 0x80 || c === 0x3c || c === 0x3e || c === 0x26) return false;
+    if (c === 0x22 || c === 0x5c) b[p++] = 0x5c;
+    b[p++] = c;
+  }
+  b[p++] = 0x22;
+  w.pos = p;
+  return true;
 }
 
 function schemaAt(w: WireWriter, tag: number, v: unknown, depth: number, schema: Encoder): void {
