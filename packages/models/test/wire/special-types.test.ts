@@ -186,6 +186,42 @@ describe("embedded JSON", () => {
   });
 });
 
+describe("embedded JSON bytes decode as JSON.parse reads them", () => {
+  const decodeFieldsV1 = (text: string) => {
+    const raw = protoTypeFor({ group: "", version: "v1", kind: "ConfigMap" })
+      .encode({ metadata: { managedFields: [{ manager: "m", fieldsV1: { Raw: Buffer.from(text) } }] } })
+      .finish();
+    const object = decodeObject(seal({ raw })) as { metadata: { managedFields: { fieldsV1: unknown }[] } };
+    return object.metadata.managedFields[0]?.fieldsV1;
+  };
+
+  test.each([
+    '{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{}}',
+    '{"k:{\\"type\\":\\"Ready\\"}":{".":{}},"a\\\\b":{}}',
+    '{"b":{},"10":{},"2":{},"a":{"1":{}}}',
+    '{"same":{"x":{}},"other":{},"same":{"y":{}}}',
+    '{"__proto__":{"polluted":{}}}',
+    "{}",
+    '{ "spaced" : { } }',
+    '{"\\u0041\\n":{},"\\/":{}}',
+    '{"é":{"日本":{}}}',
+    '{"f:list":[1,"two",null,true],"f:n":1.5e3}',
+    '"just a string"',
+  ])("%s", (text) => {
+    const decoded = decodeFieldsV1(text);
+    expect(decoded).toStrictEqual(JSON.parse(text));
+    expect(Object.getPrototypeOf(decoded)).toBe(Object.getPrototypeOf(JSON.parse(text)));
+    expect(JSON.stringify(decoded)).toBe(JSON.stringify(JSON.parse(text)));
+  });
+
+  test.each(['{"a":{}', '{"a":{}}}', '{"a" {}}', '{"a":{},}', '{"a\\x":{}}', '{"\u0001":{}}'])(
+    "%s is not JSON",
+    (text) => {
+      expect(() => decodeFieldsV1(text)).toThrow(/embedded bytes are not JSON/);
+    },
+  );
+});
+
 describe("maps", () => {
   test("entries are written sorted by key, as Go does", () => {
     const encode = (labels: Record<string, string>) =>
