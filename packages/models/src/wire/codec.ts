@@ -52,11 +52,10 @@ export function encodeEnveloped(
   const { apiVersion, kind } = object;
   const typed =
     typeof apiVersion === "string" && apiVersion !== "" && typeof kind === "string" && kind !== "";
-  const gvk = typed ? { ...parseApiVersion(apiVersion), kind } : options.kind;
-  if (!gvk) {
-    throw new WireError("PROTOBUF_NO_KIND", "the object has no apiVersion/kind and no kind was given");
-  }
-  const encode = encoderFor(gvk);
+  let encode: Encoder;
+  if (typed) encode = knownKind(apiVersion, kind).encode;
+  else if (options.kind) encode = encoderFor(options.kind);
+  else throw new WireError("PROTOBUF_NO_KIND", "the object has no apiVersion/kind and no kind was given");
   const writer = takeWriter();
   try {
     encode(writer, object, 0);
@@ -71,14 +70,17 @@ export function decodeObject(bytes: Uint8Array, options: WireOptions = {}): Wire
   return decodeEnveloped(new WireReader(bytes, options.int64 ?? "number"), 0, bytes.length, options, 0);
 }
 
+type Encoder = (w: WireWriter, v: unknown, depth: number) => void;
+
 interface KnownKind {
   readonly apiVersion: string;
   readonly kind: string;
   readonly gvk: GroupVersionKind;
   readonly decode: Decoder;
+  readonly encode: Encoder;
 }
 
-/** Decoders of the kinds seen so far, by "apiVersion kind" (watch streams repeat one kind). */
+/** The kinds seen so far, by "apiVersion kind" (watch streams and lists repeat one kind). */
 const typedDecoders = new Map<string, KnownKind>();
 let lastKind: KnownKind | undefined;
 
@@ -88,7 +90,7 @@ function knownKind(apiVersion: string, kind: string): KnownKind {
   let known = typedDecoders.get(`${apiVersion} ${kind}`);
   if (known === undefined) {
     const gvk = { ...parseApiVersion(apiVersion), kind };
-    known = { apiVersion, kind, gvk, decode: decoderFor(gvk) };
+    known = { apiVersion, kind, gvk, decode: decoderFor(gvk), encode: encoderFor(gvk) };
     if (typedDecoders.size >= 1024) typedDecoders.clear();
     typedDecoders.set(`${apiVersion} ${kind}`, known);
   }
@@ -152,7 +154,7 @@ function messageError(cause: unknown, gvk: GroupVersionKind): unknown {
 embedded.decode = (bytes, int64, depth) =>
   decodeEnveloped(new WireReader(bytes, int64), 0, bytes.length, { int64 }, depth);
 
-function encoderFor(gvk: GroupVersionKind): (w: WireWriter, v: unknown, depth: number) => void {
+function encoderFor(gvk: GroupVersionKind): Encoder {
   const name = messageNameFor(gvk);
   const encoder = name === undefined ? undefined : protoEncoders[name];
   if (!encoder) throw unknownKind(gvk);
