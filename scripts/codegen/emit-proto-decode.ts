@@ -311,9 +311,10 @@ function readField(f: Field, ctx: Context): string[] {
     return [check, `${v} = entry(r, end, ${v}, ${(2 << 3) | wt}, ${reader}, ${zeroOf(f, ctx)});`];
   }
   if (f.repeated) {
+    // The first element makes a one-element array: `[]` then push would reserve 17 slots.
     const push = [
-      `at = ${v} === undefined ? 0 : ${v}.length;`,
-      `(${v} ??= []).push(${readValue(f, ctx, "end")});`,
+      `if (${v} === undefined) { at = 0; ${v} = [${readValue(f, ctx, "end")}]; }`,
+      `else { at = ${v}.length; ${v}.push(${readValue(f, ctx, "end")}); }`,
       "at = -1;",
     ];
     if (wt === 2) return ["if ((tag & 7) !== 2) wrongType(tag, 2);", ...push];

@@ -137,7 +137,7 @@ function d1(r: WireReader, end: number, depth: number, o?: any, av?: string, kd?
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = b64(r, end); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = entry(r, end, f6, 18, str, ""); break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(str(r, end)); at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [str(r, end)]; } else { at = f7.length; f7.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -326,7 +326,7 @@ function d4(r: WireReader, end: number, depth: number, o?: any, av?: string, kd?
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = b64(r, end); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = entry(r, end, f6, 18, str, ""); break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(str(r, end)); at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [str(r, end)]; } else { at = f7.length; f7.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -550,8 +550,8 @@ function d11(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1268(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d22(r, len(r, end), depth + 1)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d22(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d22(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d22(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d22(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d22(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -677,7 +677,7 @@ function d14(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d13(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d13(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d13(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -755,7 +755,7 @@ function d16(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d12(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d12(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d12(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -792,10 +792,10 @@ function d17(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d23(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d11(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d40(r, len(r, end), depth + 1)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d21(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d40(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d40(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d21(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d21(r, len(r, end), depth + 1)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d10(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d10(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d10(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -844,16 +844,16 @@ function d18(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d41(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d26(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d26(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d26(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f5 === undefined) { s5 = r.p; e5 = e; f5 = d1268(r, e, depth + 1); } else { (m5 ??= [r.b.subarray(s5, e5)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = i32(r); break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(str(r, end)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [str(r, end)]; } else { at = f8.length; f8.push(str(r, end)); } at = -1; break; }
         case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); f9 = str(r, end); break; }
         case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); f10 = str(r, end); break; }
         case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f11 === undefined) { s11 = r.p; e11 = e; f11 = d1268(r, e, depth + 1); } else { (m11 ??= [r.b.subarray(s11, e11)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 12: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f12 === undefined ? 0 : f12.length; (f12 ??= []).push(d10(r, len(r, end), depth + 1)); at = -1; break; }
+        case 12: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f12 === undefined) { at = 0; f12 = [d10(r, len(r, end), depth + 1)]; } else { at = f12.length; f12.push(d10(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -908,7 +908,7 @@ function d19(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d18(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d18(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d18(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -943,7 +943,7 @@ function d20(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d19(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d19(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d19(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -1020,7 +1020,7 @@ function d22(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         default:
           skip(r, tag, end);
@@ -1120,9 +1120,9 @@ function d25(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -1154,7 +1154,7 @@ function d26(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         default:
           skip(r, tag, end);
@@ -1219,7 +1219,7 @@ function d28(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d8(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d8(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d8(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -1338,7 +1338,7 @@ function d31(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d30(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d30(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d30(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -1376,7 +1376,7 @@ function d32(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d24(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d11(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -1418,7 +1418,7 @@ function d33(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d29(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d29(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d29(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -1455,11 +1455,11 @@ function d34(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d23(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d11(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d39(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d39(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d39(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(d7(r, len(r, end), depth + 1)); at = -1; break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d10(r, len(r, end), depth + 1)); at = -1; break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(d40(r, len(r, end), depth + 1)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [d7(r, len(r, end), depth + 1)]; } else { at = f5.length; f5.push(d7(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d10(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d10(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [d40(r, len(r, end), depth + 1)]; } else { at = f7.length; f7.push(d40(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -1505,7 +1505,7 @@ function d35(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d28(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1255(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -1544,15 +1544,15 @@ function d36(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d41(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d26(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d26(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d26(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f5 === undefined) { s5 = r.p; e5 = e; f5 = d1268(r, e, depth + 1); } else { (m5 ??= [r.b.subarray(s5, e5)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = i32(r); break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(str(r, end)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [str(r, end)]; } else { at = f8.length; f8.push(str(r, end)); } at = -1; break; }
         case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); f9 = str(r, end); break; }
         case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f10 === undefined) { s10 = r.p; e10 = e; f10 = d1268(r, e, depth + 1); } else { (m10 ??= [r.b.subarray(s10, e10)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f11 === undefined ? 0 : f11.length; (f11 ??= []).push(d10(r, len(r, end), depth + 1)); at = -1; break; }
+        case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f11 === undefined) { at = 0; f11 = [d10(r, len(r, end), depth + 1)]; } else { at = f11.length; f11.push(d10(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -1606,7 +1606,7 @@ function d37(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d36(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d36(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d36(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -1641,7 +1641,7 @@ function d38(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d37(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d37(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d37(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -1918,8 +1918,8 @@ function d47(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1268(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d55(r, len(r, end), depth + 1)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d55(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d55(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d55(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d55(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d55(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -2045,7 +2045,7 @@ function d50(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d49(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d49(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d49(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -2123,7 +2123,7 @@ function d52(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d48(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d48(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d48(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -2160,10 +2160,10 @@ function d53(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d56(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d47(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d67(r, len(r, end), depth + 1)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d54(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d67(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d67(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d54(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d54(r, len(r, end), depth + 1)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d46(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d46(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d46(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -2251,7 +2251,7 @@ function d55(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         default:
           skip(r, tag, end);
@@ -2351,7 +2351,7 @@ function d58(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d44(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d44(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d44(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -2470,7 +2470,7 @@ function d61(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d60(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d60(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d60(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -2508,7 +2508,7 @@ function d62(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d57(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d47(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -2550,7 +2550,7 @@ function d63(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d59(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d59(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d59(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -2587,11 +2587,11 @@ function d64(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d56(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d47(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d66(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d66(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d66(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(d43(r, len(r, end), depth + 1)); at = -1; break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d46(r, len(r, end), depth + 1)); at = -1; break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(d67(r, len(r, end), depth + 1)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [d43(r, len(r, end), depth + 1)]; } else { at = f5.length; f5.push(d43(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d46(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d46(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [d67(r, len(r, end), depth + 1)]; } else { at = f7.length; f7.push(d67(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -2637,7 +2637,7 @@ function d65(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d58(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1255(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -2878,8 +2878,8 @@ function d73(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1268(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d84(r, len(r, end), depth + 1)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d84(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d84(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d84(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d84(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d84(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -3005,7 +3005,7 @@ function d76(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d75(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d75(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d75(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -3083,7 +3083,7 @@ function d78(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d74(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d74(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d74(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -3120,10 +3120,10 @@ function d79(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d85(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d73(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d100(r, len(r, end), depth + 1)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d83(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d100(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d100(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d83(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d83(r, len(r, end), depth + 1)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d72(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d72(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d72(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -3172,16 +3172,16 @@ function d80(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d101(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d26(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d26(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d26(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f5 === undefined) { s5 = r.p; e5 = e; f5 = d1268(r, e, depth + 1); } else { (m5 ??= [r.b.subarray(s5, e5)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = i32(r); break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(str(r, end)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [str(r, end)]; } else { at = f8.length; f8.push(str(r, end)); } at = -1; break; }
         case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); f9 = str(r, end); break; }
         case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); f10 = str(r, end); break; }
         case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f11 === undefined) { s11 = r.p; e11 = e; f11 = d1268(r, e, depth + 1); } else { (m11 ??= [r.b.subarray(s11, e11)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 12: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f12 === undefined ? 0 : f12.length; (f12 ??= []).push(d72(r, len(r, end), depth + 1)); at = -1; break; }
+        case 12: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f12 === undefined) { at = 0; f12 = [d72(r, len(r, end), depth + 1)]; } else { at = f12.length; f12.push(d72(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -3236,7 +3236,7 @@ function d81(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d80(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d80(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d80(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -3271,7 +3271,7 @@ function d82(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d81(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d81(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d81(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -3348,7 +3348,7 @@ function d84(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         default:
           skip(r, tag, end);
@@ -3481,7 +3481,7 @@ function d88(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d70(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d70(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d70(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -3600,7 +3600,7 @@ function d91(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d90(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d90(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d90(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -3638,7 +3638,7 @@ function d92(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d86(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d73(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -3680,7 +3680,7 @@ function d93(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d89(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d89(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d89(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -3717,11 +3717,11 @@ function d94(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d85(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d73(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d99(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d99(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d99(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(d69(r, len(r, end), depth + 1)); at = -1; break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d72(r, len(r, end), depth + 1)); at = -1; break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(d100(r, len(r, end), depth + 1)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [d69(r, len(r, end), depth + 1)]; } else { at = f5.length; f5.push(d69(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d72(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d72(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [d100(r, len(r, end), depth + 1)]; } else { at = f7.length; f7.push(d100(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -3767,7 +3767,7 @@ function d95(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d88(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1255(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -3806,15 +3806,15 @@ function d96(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d101(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d26(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d26(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d26(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f5 === undefined) { s5 = r.p; e5 = e; f5 = d1268(r, e, depth + 1); } else { (m5 ??= [r.b.subarray(s5, e5)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = i32(r); break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(str(r, end)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [str(r, end)]; } else { at = f8.length; f8.push(str(r, end)); } at = -1; break; }
         case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); f9 = str(r, end); break; }
         case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f10 === undefined) { s10 = r.p; e10 = e; f10 = d1268(r, e, depth + 1); } else { (m10 ??= [r.b.subarray(s10, e10)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f11 === undefined ? 0 : f11.length; (f11 ??= []).push(d72(r, len(r, end), depth + 1)); at = -1; break; }
+        case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f11 === undefined) { at = 0; f11 = [d72(r, len(r, end), depth + 1)]; } else { at = f11.length; f11.push(d72(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -3868,7 +3868,7 @@ function d97(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d96(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d96(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d96(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -3903,7 +3903,7 @@ function d98(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d97(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d97(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d97(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -4037,7 +4037,7 @@ function d102(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d106(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d106(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d106(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -4072,7 +4072,7 @@ function d103(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d102(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d102(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d102(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -4110,10 +4110,10 @@ function d104(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1266(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(str(r, end)); at = -1; break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(str(r, end)); at = -1; break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d105(r, len(r, end), depth + 1)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [str(r, end)]; } else { at = f6.length; f6.push(str(r, end)); } at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [str(r, end)]; } else { at = f7.length; f7.push(str(r, end)); } at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d105(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d105(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -4155,8 +4155,8 @@ function d105(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1266(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d1266(r, len(r, end), depth + 1)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1266(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1266(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -4192,7 +4192,7 @@ function d106(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d104(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d104(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d104(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -4224,7 +4224,7 @@ function d107(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d111(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d111(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d111(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -4259,7 +4259,7 @@ function d108(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d107(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d107(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d107(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -4297,10 +4297,10 @@ function d109(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1266(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(str(r, end)); at = -1; break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(str(r, end)); at = -1; break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d110(r, len(r, end), depth + 1)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [str(r, end)]; } else { at = f6.length; f6.push(str(r, end)); } at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [str(r, end)]; } else { at = f7.length; f7.push(str(r, end)); } at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d110(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d110(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -4342,8 +4342,8 @@ function d110(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1266(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d1266(r, len(r, end), depth + 1)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1266(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1266(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -4379,7 +4379,7 @@ function d111(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d109(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d109(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d109(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -4411,8 +4411,8 @@ function d112(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -4530,7 +4530,7 @@ function d115(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d113(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d113(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d113(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -4587,9 +4587,9 @@ function d117(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d112(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d112(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d112(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d114(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d114(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d114(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -4663,7 +4663,7 @@ function d119(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d118(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d118(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d118(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -4782,7 +4782,7 @@ function d122(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d120(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d120(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d120(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -4877,7 +4877,7 @@ function d124(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = i32(r); break; }
         case 8: { if ((tag & 7) !== 0) wrongType(tag, 0); f8 = i32(r); break; }
         case 9: { if ((tag & 7) !== 0) wrongType(tag, 0); f9 = i32(r); break; }
-        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f10 === undefined ? 0 : f10.length; (f10 ??= []).push(d121(r, len(r, end), depth + 1)); at = -1; break; }
+        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f10 === undefined) { at = 0; f10 = [d121(r, len(r, end), depth + 1)]; } else { at = f10.length; f10.push(d121(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -5036,7 +5036,7 @@ function d128(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d126(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d126(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d126(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -5133,7 +5133,7 @@ function d130(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = i32(r); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = i32(r); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i32(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d127(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d127(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d127(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = i32(r); break; }
         case 8: { if ((tag & 7) !== 0) wrongType(tag, 0); f8 = i32(r); break; }
         case 9: { if ((tag & 7) !== 0) wrongType(tag, 0); f9 = i32(r); break; }
@@ -5292,7 +5292,7 @@ function d134(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d132(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d132(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d132(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -5375,7 +5375,7 @@ function d136(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = i64j(r); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = i32(r); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i32(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d133(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d133(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d133(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = i32(r); break; }
         default:
           skip(r, tag, end);
@@ -5612,7 +5612,7 @@ function d142(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d140(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d140(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d140(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -5709,7 +5709,7 @@ function d145(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d532(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d492(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d492(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d492(r, len(r, end), depth + 1)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f7 === undefined) { s7 = r.p; e7 = e; f7 = d147(r, e, depth + 1); } else { (m7 ??= [r.b.subarray(s7, e7)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -5786,7 +5786,7 @@ function d146(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
         case 9: { if ((tag & 7) !== 0) wrongType(tag, 0); f9 = i32(r); break; }
-        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f10 === undefined ? 0 : f10.length; (f10 ??= []).push(d141(r, len(r, end), depth + 1)); at = -1; break; }
+        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f10 === undefined) { at = 0; f10 = [d141(r, len(r, end), depth + 1)]; } else { at = f10.length; f10.push(d141(r, len(r, end), depth + 1)); } at = -1; break; }
         case 11: { if ((tag & 7) !== 0) wrongType(tag, 0); f11 = i32(r); break; }
         default:
           skip(r, tag, end);
@@ -5903,7 +5903,7 @@ function d149(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d148(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d148(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d148(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -6024,7 +6024,7 @@ function d152(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d150(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d150(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d150(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -6166,7 +6166,7 @@ function d155(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = i32(r); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = i32(r); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i32(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d151(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d151(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d151(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = i32(r); break; }
         case 8: { if ((tag & 7) !== 0) wrongType(tag, 0); f8 = i32(r); break; }
         case 9: { if ((tag & 7) !== 0) wrongType(tag, 0); f9 = i32(r); break; }
@@ -6535,7 +6535,7 @@ function d165(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d163(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d163(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d163(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -6632,7 +6632,7 @@ function d168(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d532(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d492(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d492(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d492(r, len(r, end), depth + 1)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f7 === undefined) { s7 = r.p; e7 = e; f7 = d170(r, e, depth + 1); } else { (m7 ??= [r.b.subarray(s7, e7)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -6709,7 +6709,7 @@ function d169(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
         case 9: { if ((tag & 7) !== 0) wrongType(tag, 0); f9 = i32(r); break; }
-        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f10 === undefined ? 0 : f10.length; (f10 ??= []).push(d164(r, len(r, end), depth + 1)); at = -1; break; }
+        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f10 === undefined) { at = 0; f10 = [d164(r, len(r, end), depth + 1)]; } else { at = f10.length; f10.push(d164(r, len(r, end), depth + 1)); } at = -1; break; }
         case 11: { if ((tag & 7) !== 0) wrongType(tag, 0); f11 = i32(r); break; }
         default:
           skip(r, tag, end);
@@ -6826,7 +6826,7 @@ function d172(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d171(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d171(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d171(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -6945,7 +6945,7 @@ function d175(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d173(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d173(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d173(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -7040,7 +7040,7 @@ function d177(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = i32(r); break; }
         case 8: { if ((tag & 7) !== 0) wrongType(tag, 0); f8 = i32(r); break; }
         case 9: { if ((tag & 7) !== 0) wrongType(tag, 0); f9 = i32(r); break; }
-        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f10 === undefined ? 0 : f10.length; (f10 ??= []).push(d174(r, len(r, end), depth + 1)); at = -1; break; }
+        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f10 === undefined) { at = 0; f10 = [d174(r, len(r, end), depth + 1)]; } else { at = f10.length; f10.push(d174(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -7199,7 +7199,7 @@ function d181(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d179(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d179(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d179(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -7296,7 +7296,7 @@ function d183(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = i32(r); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = i32(r); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i32(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d180(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d180(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d180(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = i32(r); break; }
         case 8: { if ((tag & 7) !== 0) wrongType(tag, 0); f8 = i32(r); break; }
         case 9: { if ((tag & 7) !== 0) wrongType(tag, 0); f9 = i32(r); break; }
@@ -7455,7 +7455,7 @@ function d187(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d185(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d185(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d185(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -7538,7 +7538,7 @@ function d189(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = i64j(r); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = i32(r); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i32(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d186(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d186(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d186(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = i32(r); break; }
         default:
           skip(r, tag, end);
@@ -7882,7 +7882,7 @@ function d198(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d196(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d196(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d196(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -7979,7 +7979,7 @@ function d201(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d532(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d492(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d492(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d492(r, len(r, end), depth + 1)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f7 === undefined) { s7 = r.p; e7 = e; f7 = d203(r, e, depth + 1); } else { (m7 ??= [r.b.subarray(s7, e7)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -8056,7 +8056,7 @@ function d202(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
         case 9: { if ((tag & 7) !== 0) wrongType(tag, 0); f9 = i32(r); break; }
-        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f10 === undefined ? 0 : f10.length; (f10 ??= []).push(d197(r, len(r, end), depth + 1)); at = -1; break; }
+        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f10 === undefined) { at = 0; f10 = [d197(r, len(r, end), depth + 1)]; } else { at = f10.length; f10.push(d197(r, len(r, end), depth + 1)); } at = -1; break; }
         case 11: { if ((tag & 7) !== 0) wrongType(tag, 0); f11 = i32(r); break; }
         default:
           skip(r, tag, end);
@@ -8126,7 +8126,7 @@ function d204(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -8182,7 +8182,7 @@ function d206(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -8331,7 +8331,7 @@ function d210(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d205(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = i64j(r); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = msgEntry(r, end, f5, d204, depth); break; }
@@ -8448,7 +8448,7 @@ function d213(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -8480,7 +8480,7 @@ function d214(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d215(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -8517,7 +8517,7 @@ function d215(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = msgEntry(r, end, f4, d206, depth); break; }
         default:
           skip(r, tag, end);
@@ -8620,7 +8620,7 @@ function d218(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -8769,7 +8769,7 @@ function d222(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -8801,7 +8801,7 @@ function d223(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d224(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -8838,7 +8838,7 @@ function d224(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = msgEntry(r, end, f4, d218, depth); break; }
         default:
           skip(r, tag, end);
@@ -8867,7 +8867,7 @@ function d225(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -8893,7 +8893,7 @@ function d226(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1259(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1259(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1259(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -8922,7 +8922,7 @@ function d227(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1269(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1269(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1269(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -9028,8 +9028,8 @@ function d230(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -9112,10 +9112,10 @@ function d232(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -9365,7 +9365,7 @@ function d238(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d231(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d229(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = msgEntry(r, end, f5, d225, depth); break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         default:
@@ -9442,8 +9442,8 @@ function d240(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d232(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d230(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d232(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d232(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d230(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d230(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = bool(r); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         default:
@@ -9473,7 +9473,7 @@ function d241(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -9576,8 +9576,8 @@ function d244(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -9660,10 +9660,10 @@ function d246(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -9913,7 +9913,7 @@ function d252(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d245(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d243(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = msgEntry(r, end, f5, d241, depth); break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         default:
@@ -9990,8 +9990,8 @@ function d254(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d246(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d244(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d246(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d246(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d244(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d244(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = bool(r); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         default:
@@ -10322,7 +10322,7 @@ function d262(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d260(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d260(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d260(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -11166,7 +11166,7 @@ function d282(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d281(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d281(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d281(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = i32(r); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d1247(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -11332,7 +11332,7 @@ function d286(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d283(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d283(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d283(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -11370,7 +11370,7 @@ function d287(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d278(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = i32(r); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d290(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d290(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d290(r, len(r, end), depth + 1)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f5 === undefined) { s5 = r.p; e5 = e; f5 = d284(r, e, depth + 1); } else { (m5 ??= [r.b.subarray(s5, e5)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -11416,8 +11416,8 @@ function d288(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = d1289(r, len(r, end), depth + 1); break; }
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = i32(r); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = i32(r); break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(d291(r, len(r, end), depth + 1)); at = -1; break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d285(r, len(r, end), depth + 1)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [d291(r, len(r, end), depth + 1)]; } else { at = f5.length; f5.push(d291(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d285(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d285(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -12007,7 +12007,7 @@ function d301(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d300(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d300(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d300(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -12087,7 +12087,7 @@ function d303(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d490(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d490(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d490(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = d1289(r, len(r, end), depth + 1); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = d1289(r, len(r, end), depth + 1); break; }
         default:
@@ -12206,7 +12206,7 @@ function d306(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d304(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d304(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d304(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -12245,7 +12245,7 @@ function d307(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1120(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1119(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d1116(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d1118(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d1118(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d1118(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -12380,7 +12380,7 @@ function d309(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d305(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d305(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d305(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = d1289(r, len(r, end), depth + 1); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = d1289(r, len(r, end), depth + 1); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = i32(r); break; }
@@ -12473,7 +12473,7 @@ function d311(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d314(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d314(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d314(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -12502,7 +12502,7 @@ function d312(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f3 ??= []).push(i32(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   at = f3 === undefined ? 0 : f3.length;   (f3 ??= []).push(i32(r));   at = -1; } break; }
+        case 3: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f3 ??= []).push(i32(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   if (f3 === undefined) { at = 0; f3 = [i32(r)]; }   else { at = f3.length; f3.push(i32(r)); }   at = -1; } break; }
         default:
           skip(r, tag, end);
       }
@@ -12563,7 +12563,7 @@ function d314(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d312(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d313(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d313(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d313(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -12597,7 +12597,7 @@ function d315(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d316(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d316(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d316(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -12653,8 +12653,8 @@ function d317(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -12733,7 +12733,7 @@ function d319(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d318(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d318(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d318(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -12813,7 +12813,7 @@ function d321(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d490(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d490(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d490(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = d1289(r, len(r, end), depth + 1); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = d1289(r, len(r, end), depth + 1); break; }
         default:
@@ -12973,7 +12973,7 @@ function d325(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d323(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d323(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d323(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -13009,8 +13009,8 @@ function d326(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = b64(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = msgEntry(r, end, f6, d331, depth); break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
         case 8: { if ((tag & 7) !== 0) wrongType(tag, 0); f8 = i32(r); break; }
@@ -13047,7 +13047,7 @@ function d327(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d324(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d324(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d324(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = b64(r, end); break; }
         default:
           skip(r, tag, end);
@@ -13119,7 +13119,7 @@ function d329(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d328(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d328(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d328(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -13179,7 +13179,7 @@ function d331(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -13255,7 +13255,7 @@ function d333(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d332(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d332(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d332(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -13333,7 +13333,7 @@ function d335(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = d1289(r, len(r, end), depth + 1); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = d1289(r, len(r, end), depth + 1); break; }
@@ -13411,7 +13411,7 @@ function d337(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d336(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d336(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d336(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -13561,7 +13561,7 @@ function d341(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d339(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d339(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d339(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -13597,8 +13597,8 @@ function d342(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = b64(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = msgEntry(r, end, f6, d347, depth); break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
         case 8: { if ((tag & 7) !== 0) wrongType(tag, 0); f8 = i32(r); break; }
@@ -13635,7 +13635,7 @@ function d343(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d340(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d340(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d340(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = b64(r, end); break; }
         default:
           skip(r, tag, end);
@@ -13707,7 +13707,7 @@ function d345(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d344(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d344(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d344(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -13767,7 +13767,7 @@ function d347(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -13843,7 +13843,7 @@ function d349(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d348(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d348(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d348(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -13925,7 +13925,7 @@ function d351(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = d1289(r, len(r, end), depth + 1); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = d1289(r, len(r, end), depth + 1); break; }
@@ -14003,7 +14003,7 @@ function d353(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d352(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d352(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d352(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -14118,7 +14118,7 @@ function d356(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d355(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d355(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d355(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -14272,7 +14272,7 @@ function d360(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d359(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d359(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d359(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -14344,7 +14344,7 @@ function d362(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d358(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d358(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d358(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -14556,7 +14556,7 @@ function d368(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d537(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d537(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d537(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -14841,8 +14841,8 @@ function d375(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -14871,7 +14871,7 @@ function d376(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
@@ -14914,7 +14914,7 @@ function d377(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
@@ -15139,7 +15139,7 @@ function d383(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d382(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d382(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d382(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -15174,7 +15174,7 @@ function d384(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d383(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d383(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d383(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -15316,7 +15316,7 @@ function d388(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d385(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d385(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d385(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -15386,7 +15386,7 @@ function d390(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = true; } else (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d446(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d446(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d446(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = bool(r); break; }
         default:
           skip(r, tag, end);
@@ -15421,7 +15421,7 @@ function d391(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = true; } else (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d446(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d446(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d446(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = i32(r); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = bool(r); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i64j(r); break; }
@@ -15466,13 +15466,13 @@ function d392(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d395(r, len(r, end), depth + 1)); at = -1; break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(d416(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d395(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d395(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [d416(r, len(r, end), depth + 1)]; } else { at = f7.length; f7.push(d416(r, len(r, end), depth + 1)); } at = -1; break; }
         case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f8 === undefined) { s8 = r.p; e8 = e; f8 = d558(r, e, depth + 1); } else { (m8 ??= [r.b.subarray(s8, e8)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f9 === undefined ? 0 : f9.length; (f9 ??= []).push(d601(r, len(r, end), depth + 1)); at = -1; break; }
+        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f9 === undefined) { at = 0; f9 = [d601(r, len(r, end), depth + 1)]; } else { at = f9.length; f9.push(d601(r, len(r, end), depth + 1)); } at = -1; break; }
         case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f10 === undefined) { s10 = r.p; e10 = e; f10 = d539(r, e, depth + 1); } else { (m10 ??= [r.b.subarray(s10, e10)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f11 === undefined) { s11 = r.p; e11 = e; f11 = d539(r, e, depth + 1); } else { (m11 ??= [r.b.subarray(s11, e11)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 12: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f12 === undefined) { s12 = r.p; e12 = e; f12 = d447(r, e, depth + 1); } else { (m12 ??= [r.b.subarray(s12, e12)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -15482,13 +15482,13 @@ function d392(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 16: { if ((tag & 7) !== 0) wrongType(tag, 0); f16 = bool(r); break; }
         case 17: { if ((tag & 7) !== 0) wrongType(tag, 0); f17 = bool(r); break; }
         case 18: { if ((tag & 7) !== 0) wrongType(tag, 0); f18 = bool(r); break; }
-        case 19: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f19 === undefined ? 0 : f19.length; (f19 ??= []).push(d415(r, len(r, end), depth + 1)); at = -1; break; }
+        case 19: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f19 === undefined) { at = 0; f19 = [d415(r, len(r, end), depth + 1)]; } else { at = f19.length; f19.push(d415(r, len(r, end), depth + 1)); } at = -1; break; }
         case 20: { if ((tag & 7) !== 2) wrongType(tag, 2); f20 = str(r, end); break; }
-        case 21: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f21 === undefined ? 0 : f21.length; (f21 ??= []).push(d598(r, len(r, end), depth + 1)); at = -1; break; }
+        case 21: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f21 === undefined) { at = 0; f21 = [d598(r, len(r, end), depth + 1)]; } else { at = f21.length; f21.push(d598(r, len(r, end), depth + 1)); } at = -1; break; }
         case 22: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f22 === undefined) { s22 = r.p; e22 = e; f22 = d539(r, e, depth + 1); } else { (m22 ??= [r.b.subarray(s22, e22)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 23: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f23 === undefined ? 0 : f23.length; (f23 ??= []).push(d396(r, len(r, end), depth + 1)); at = -1; break; }
+        case 23: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f23 === undefined) { at = 0; f23 = [d396(r, len(r, end), depth + 1)]; } else { at = f23.length; f23.push(d396(r, len(r, end), depth + 1)); } at = -1; break; }
         case 24: { if ((tag & 7) !== 2) wrongType(tag, 2); f24 = str(r, end); break; }
-        case 25: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f25 === undefined ? 0 : f25.length; (f25 ??= []).push(d397(r, len(r, end), depth + 1)); at = -1; break; }
+        case 25: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f25 === undefined) { at = 0; f25 = [d397(r, len(r, end), depth + 1)]; } else { at = f25.length; f25.push(d397(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -15600,7 +15600,7 @@ function d394(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
         default:
           skip(r, tag, end);
@@ -15729,7 +15729,7 @@ function d398(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f2 ??= []).push(i32(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   at = f2 === undefined ? 0 : f2.length;   (f2 ??= []).push(i32(r));   at = -1; } break; }
+        case 2: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f2 ??= []).push(i32(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   if (f2 === undefined) { at = 0; f2 = [i32(r)]; }   else { at = f2.length; f2.push(i32(r)); }   at = -1; } break; }
         default:
           skip(r, tag, end);
       }
@@ -15916,9 +15916,9 @@ function d403(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 9: { if ((tag & 7) !== 0) wrongType(tag, 0); f9 = bool(r); break; }
         case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); f10 = msgEntry(r, end, f10, d1247, depth); break; }
         case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f11 === undefined) { s11 = r.p; e11 = e; f11 = d558(r, e, depth + 1); } else { (m11 ??= [r.b.subarray(s11, e11)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 12: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f12 === undefined ? 0 : f12.length; (f12 ??= []).push(d602(r, len(r, end), depth + 1)); at = -1; break; }
+        case 12: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f12 === undefined) { at = 0; f12 = [d602(r, len(r, end), depth + 1)]; } else { at = f12.length; f12.push(d602(r, len(r, end), depth + 1)); } at = -1; break; }
         case 13: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f13 === undefined) { s13 = r.p; e13 = e; f13 = d404(r, e, depth + 1); } else { (m13 ??= [r.b.subarray(s13, e13)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 14: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f14 === undefined ? 0 : f14.length; (f14 ??= []).push(d559(r, len(r, end), depth + 1)); at = -1; break; }
+        case 14: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f14 === undefined) { at = 0; f14 = [d559(r, len(r, end), depth + 1)]; } else { at = f14.length; f14.push(d559(r, len(r, end), depth + 1)); } at = -1; break; }
         case 15: { if ((tag & 7) !== 2) wrongType(tag, 2); f15 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -16040,7 +16040,7 @@ function d406(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d407(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d407(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d407(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -16114,7 +16114,7 @@ function d408(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d407(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d407(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d407(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = i64j(r); break; }
         default:
@@ -16254,9 +16254,9 @@ function d412(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d410(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d410(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d411(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d410(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d410(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d410(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d410(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d411(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d411(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -16287,7 +16287,7 @@ function d413(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d412(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d412(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d412(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -16322,7 +16322,7 @@ function d414(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d413(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d413(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d413(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -16541,13 +16541,13 @@ function d419(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d395(r, len(r, end), depth + 1)); at = -1; break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(d416(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d395(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d395(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [d416(r, len(r, end), depth + 1)]; } else { at = f7.length; f7.push(d416(r, len(r, end), depth + 1)); } at = -1; break; }
         case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f8 === undefined) { s8 = r.p; e8 = e; f8 = d558(r, e, depth + 1); } else { (m8 ??= [r.b.subarray(s8, e8)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f9 === undefined ? 0 : f9.length; (f9 ??= []).push(d601(r, len(r, end), depth + 1)); at = -1; break; }
+        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f9 === undefined) { at = 0; f9 = [d601(r, len(r, end), depth + 1)]; } else { at = f9.length; f9.push(d601(r, len(r, end), depth + 1)); } at = -1; break; }
         case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f10 === undefined) { s10 = r.p; e10 = e; f10 = d539(r, e, depth + 1); } else { (m10 ??= [r.b.subarray(s10, e10)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f11 === undefined) { s11 = r.p; e11 = e; f11 = d539(r, e, depth + 1); } else { (m11 ??= [r.b.subarray(s11, e11)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 12: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f12 === undefined) { s12 = r.p; e12 = e; f12 = d447(r, e, depth + 1); } else { (m12 ??= [r.b.subarray(s12, e12)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -16557,13 +16557,13 @@ function d419(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 16: { if ((tag & 7) !== 0) wrongType(tag, 0); f16 = bool(r); break; }
         case 17: { if ((tag & 7) !== 0) wrongType(tag, 0); f17 = bool(r); break; }
         case 18: { if ((tag & 7) !== 0) wrongType(tag, 0); f18 = bool(r); break; }
-        case 19: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f19 === undefined ? 0 : f19.length; (f19 ??= []).push(d415(r, len(r, end), depth + 1)); at = -1; break; }
+        case 19: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f19 === undefined) { at = 0; f19 = [d415(r, len(r, end), depth + 1)]; } else { at = f19.length; f19.push(d415(r, len(r, end), depth + 1)); } at = -1; break; }
         case 20: { if ((tag & 7) !== 2) wrongType(tag, 2); f20 = str(r, end); break; }
-        case 21: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f21 === undefined ? 0 : f21.length; (f21 ??= []).push(d598(r, len(r, end), depth + 1)); at = -1; break; }
+        case 21: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f21 === undefined) { at = 0; f21 = [d598(r, len(r, end), depth + 1)]; } else { at = f21.length; f21.push(d598(r, len(r, end), depth + 1)); } at = -1; break; }
         case 22: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f22 === undefined) { s22 = r.p; e22 = e; f22 = d539(r, e, depth + 1); } else { (m22 ??= [r.b.subarray(s22, e22)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 23: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f23 === undefined ? 0 : f23.length; (f23 ??= []).push(d396(r, len(r, end), depth + 1)); at = -1; break; }
+        case 23: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f23 === undefined) { at = 0; f23 = [d396(r, len(r, end), depth + 1)]; } else { at = f23.length; f23.push(d396(r, len(r, end), depth + 1)); } at = -1; break; }
         case 24: { if ((tag & 7) !== 2) wrongType(tag, 2); f24 = str(r, end); break; }
-        case 25: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f25 === undefined ? 0 : f25.length; (f25 ??= []).push(d397(r, len(r, end), depth + 1)); at = -1; break; }
+        case 25: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f25 === undefined) { at = 0; f25 = [d397(r, len(r, end), depth + 1)]; } else { at = f25.length; f25.push(d397(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -16764,7 +16764,7 @@ function d422(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d421(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d421(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d421(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -16884,7 +16884,7 @@ function d426(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -16911,11 +16911,11 @@ function d427(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = bool(r); break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -17254,7 +17254,7 @@ function d437(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1299(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(d438(r, len(r, end), depth + 1)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [d438(r, len(r, end), depth + 1)]; } else { at = f5.length; f5.push(d438(r, len(r, end), depth + 1)); } at = -1; break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -17322,7 +17322,7 @@ function d439(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -17413,7 +17413,7 @@ function d442(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
         case 6: { if ((tag & 7) !== 0) wrongType(tag, 0); f6 = bool(r); break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(str(r, end)); at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [str(r, end)]; } else { at = f7.length; f7.push(str(r, end)); } at = -1; break; }
         case 8: { if ((tag & 7) !== 0) wrongType(tag, 0); f8 = bool(r); break; }
         case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f10 === undefined) { s10 = r.p; e10 = e; f10 = d571(r, e, depth + 1); } else { (m10 ??= [r.b.subarray(s10, e10)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 11: { if ((tag & 7) !== 0) wrongType(tag, 0); f11 = bool(r); break; }
@@ -17466,7 +17466,7 @@ function d443(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
         case 6: { if ((tag & 7) !== 0) wrongType(tag, 0); f6 = bool(r); break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(str(r, end)); at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [str(r, end)]; } else { at = f7.length; f7.push(str(r, end)); } at = -1; break; }
         case 8: { if ((tag & 7) !== 0) wrongType(tag, 0); f8 = bool(r); break; }
         case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f10 === undefined) { s10 = r.p; e10 = e; f10 = d457(r, e, depth + 1); } else { (m10 ??= [r.b.subarray(s10, e10)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 11: { if ((tag & 7) !== 0) wrongType(tag, 0); f11 = bool(r); break; }
@@ -17781,7 +17781,7 @@ function d451(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d449(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d449(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d449(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -17814,7 +17814,7 @@ function d452(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d450(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d450(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d450(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -17843,7 +17843,7 @@ function d453(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
-        case 3: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f3 ??= []).push(i64j(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   at = f3 === undefined ? 0 : f3.length;   (f3 ??= []).push(i64j(r));   at = -1; } break; }
+        case 3: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f3 ??= []).push(i64j(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   if (f3 === undefined) { at = 0; f3 = [i64j(r)]; }   else { at = f3.length; f3.push(i64j(r)); }   at = -1; } break; }
         default:
           skip(r, tag, end);
       }
@@ -17874,7 +17874,7 @@ function d454(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1296(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1296(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1296(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -17910,7 +17910,7 @@ function d455(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d534(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d534(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d534(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -17940,7 +17940,7 @@ function d456(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d455(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d455(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d455(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -18169,7 +18169,7 @@ function d463(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d461(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d461(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d461(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -18202,7 +18202,7 @@ function d464(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -18230,7 +18230,7 @@ function d465(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d462(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d462(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d462(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -18338,7 +18338,7 @@ function d468(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d482(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d538(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d538(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d538(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -18450,9 +18450,9 @@ function d471(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d469(r, len(r, end), depth + 1)); at = -1; break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(d470(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d469(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d469(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [d470(r, len(r, end), depth + 1)]; } else { at = f5.length; f5.push(d470(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -18665,7 +18665,7 @@ function d477(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d466(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d466(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d466(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -18698,7 +18698,7 @@ function d478(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -18816,7 +18816,7 @@ function d482(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d484(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d484(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d484(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -18845,7 +18845,7 @@ function d483(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -18874,8 +18874,8 @@ function d484(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d483(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d483(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d483(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d483(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d483(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d483(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -18909,9 +18909,9 @@ function d485(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = bool(r); break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(d590(r, len(r, end), depth + 1)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [d590(r, len(r, end), depth + 1)]; } else { at = f5.length; f5.push(d590(r, len(r, end), depth + 1)); } at = -1; break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f6 === undefined) { s6 = r.p; e6 = e; f6 = d473(r, e, depth + 1); } else { (m6 ??= [r.b.subarray(s6, e6)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(str(r, end)); at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [str(r, end)]; } else { at = f7.length; f7.push(str(r, end)); } at = -1; break; }
         case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f8 === undefined) { s8 = r.p; e8 = e; f8 = d478(r, e, depth + 1); } else { (m8 ??= [r.b.subarray(s8, e8)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -18963,17 +18963,17 @@ function d486(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d1247, depth); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d1247, depth); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d472(r, len(r, end), depth + 1)); at = -1; break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(d467(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d472(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d472(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [d467(r, len(r, end), depth + 1)]; } else { at = f5.length; f5.push(d467(r, len(r, end), depth + 1)); } at = -1; break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f6 === undefined) { s6 = r.p; e6 = e; f6 = d475(r, e, depth + 1); } else { (m6 ??= [r.b.subarray(s6, e6)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f7 === undefined) { s7 = r.p; e7 = e; f7 = d488(r, e, depth + 1); } else { (m7 ??= [r.b.subarray(s7, e7)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d394(r, len(r, end), depth + 1)); at = -1; break; }
-        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f9 === undefined ? 0 : f9.length; (f9 ??= []).push(str(r, end)); at = -1; break; }
-        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f10 === undefined ? 0 : f10.length; (f10 ??= []).push(d367(r, len(r, end), depth + 1)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d394(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d394(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f9 === undefined) { at = 0; f9 = [str(r, end)]; } else { at = f9.length; f9.push(str(r, end)); } at = -1; break; }
+        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f10 === undefined) { at = 0; f10 = [d367(r, len(r, end), depth + 1)]; } else { at = f10.length; f10.push(d367(r, len(r, end), depth + 1)); } at = -1; break; }
         case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f11 === undefined) { s11 = r.p; e11 = e; f11 = d474(r, e, depth + 1); } else { (m11 ??= [r.b.subarray(s11, e11)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 12: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f12 === undefined ? 0 : f12.length; (f12 ??= []).push(d480(r, len(r, end), depth + 1)); at = -1; break; }
+        case 12: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f12 === undefined) { at = 0; f12 = [d480(r, len(r, end), depth + 1)]; } else { at = f12.length; f12.push(d480(r, len(r, end), depth + 1)); } at = -1; break; }
         case 13: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f13 === undefined) { s13 = r.p; e13 = e; f13 = d476(r, e, depth + 1); } else { (m13 ??= [r.b.subarray(s13, e13)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 14: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f14 === undefined ? 0 : f14.length; (f14 ??= []).push(str(r, end)); at = -1; break; }
+        case 14: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f14 === undefined) { at = 0; f14 = [str(r, end)]; } else { at = f14.length; f14.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -19320,7 +19320,7 @@ function d494(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d492(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d492(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d492(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -19357,7 +19357,7 @@ function d495(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d605(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d1268(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -19423,9 +19423,9 @@ function d496(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = msgEntry(r, end, f3, d1247, depth); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d493(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d493(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d493(r, len(r, end), depth + 1)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = msgEntry(r, end, f5, d1247, depth); break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = entry(r, end, f7, 18, str, ""); break; }
         case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); f8 = str(r, end); break; }
@@ -19547,7 +19547,7 @@ function d499(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d491(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d491(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d491(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -19786,11 +19786,11 @@ function d501(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d1247, depth); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d490(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(str(r, end)); at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [str(r, end)]; } else { at = f7.length; f7.push(str(r, end)); } at = -1; break; }
         case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); f8 = str(r, end); break; }
         case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f9 === undefined) { s9 = r.p; e9 = e; f9 = d603(r, e, depth + 1); } else { (m9 ??= [r.b.subarray(s9, e9)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); f10 = str(r, end); break; }
@@ -19953,8 +19953,8 @@ function d505(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d506(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d609(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d506(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d506(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d609(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d609(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -19985,11 +19985,11 @@ function d506(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1268(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d1268(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(str(r, end)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [str(r, end)]; } else { at = f6.length; f6.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -20031,8 +20031,8 @@ function d507(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d506(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d609(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d506(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d506(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d609(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d609(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -20175,9 +20175,9 @@ function d511(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d512(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d512(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d512(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -20240,7 +20240,7 @@ function d513(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = bool(r); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = bool(r); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(str(r, end)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [str(r, end)]; } else { at = f6.length; f6.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -20272,7 +20272,7 @@ function d514(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d393(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d393(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d393(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -20330,7 +20330,7 @@ function d516(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d504(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d504(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d504(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -20435,7 +20435,7 @@ function d519(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f1 ??= []).push(i32(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   at = f1 === undefined ? 0 : f1.length;   (f1 ??= []).push(i32(r));   at = -1; } break; }
+        case 1: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f1 ??= []).push(i32(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   if (f1 === undefined) { at = 0; f1 = [i32(r)]; }   else { at = f1.length; f1.push(i32(r)); }   at = -1; } break; }
         default:
           skip(r, tag, end);
       }
@@ -20637,10 +20637,10 @@ function d526(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d560(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = bool(r); break; }
-        case 4: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f4 ??= []).push(i64j(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   at = f4 === undefined ? 0 : f4.length;   (f4 ??= []).push(i64j(r));   at = -1; } break; }
+        case 4: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f4 ??= []).push(i64j(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   if (f4 === undefined) { at = 0; f4 = [i64j(r)]; }   else { at = f4.length; f4.push(i64j(r)); }   at = -1; } break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i64j(r); break; }
         case 6: { if ((tag & 7) !== 0) wrongType(tag, 0); f6 = i64j(r); break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(d588(r, len(r, end), depth + 1)); at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [d588(r, len(r, end), depth + 1)]; } else { at = f7.length; f7.push(d588(r, len(r, end), depth + 1)); } at = -1; break; }
         case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f8 === undefined) { s8 = r.p; e8 = e; f8 = d610(r, e, depth + 1); } else { (m8 ??= [r.b.subarray(s8, e8)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); f9 = str(r, end); break; }
         case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f10 === undefined) { s10 = r.p; e10 = e; f10 = d565(r, e, depth + 1); } else { (m10 ??= [r.b.subarray(s10, e10)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -20744,8 +20744,8 @@ function d528(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d597(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d392(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d597(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d597(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d392(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d392(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = i64j(r); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i64j(r); break; }
@@ -20758,35 +20758,35 @@ function d528(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 12: { if ((tag & 7) !== 0) wrongType(tag, 0); f12 = bool(r); break; }
         case 13: { if ((tag & 7) !== 0) wrongType(tag, 0); f13 = bool(r); break; }
         case 14: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f14 === undefined) { s14 = r.p; e14 = e; f14 = d526(r, e, depth + 1); } else { (m14 ??= [r.b.subarray(s14, e14)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 15: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f15 === undefined ? 0 : f15.length; (f15 ??= []).push(d457(r, len(r, end), depth + 1)); at = -1; break; }
+        case 15: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f15 === undefined) { at = 0; f15 = [d457(r, len(r, end), depth + 1)]; } else { at = f15.length; f15.push(d457(r, len(r, end), depth + 1)); } at = -1; break; }
         case 16: { if ((tag & 7) !== 2) wrongType(tag, 2); f16 = str(r, end); break; }
         case 17: { if ((tag & 7) !== 2) wrongType(tag, 2); f17 = str(r, end); break; }
         case 18: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f18 === undefined) { s18 = r.p; e18 = e; f18 = d365(r, e, depth + 1); } else { (m18 ??= [r.b.subarray(s18, e18)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 19: { if ((tag & 7) !== 2) wrongType(tag, 2); f19 = str(r, end); break; }
-        case 20: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f20 === undefined ? 0 : f20.length; (f20 ??= []).push(d392(r, len(r, end), depth + 1)); at = -1; break; }
+        case 20: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f20 === undefined) { at = 0; f20 = [d392(r, len(r, end), depth + 1)]; } else { at = f20.length; f20.push(d392(r, len(r, end), depth + 1)); } at = -1; break; }
         case 21: { if ((tag & 7) !== 0) wrongType(tag, 0); f21 = bool(r); break; }
-        case 22: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f22 === undefined ? 0 : f22.length; (f22 ??= []).push(d591(r, len(r, end), depth + 1)); at = -1; break; }
-        case 23: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f23 === undefined ? 0 : f23.length; (f23 ??= []).push(d439(r, len(r, end), depth + 1)); at = -1; break; }
+        case 22: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f22 === undefined) { at = 0; f22 = [d591(r, len(r, end), depth + 1)]; } else { at = f22.length; f22.push(d591(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 23: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f23 === undefined) { at = 0; f23 = [d439(r, len(r, end), depth + 1)]; } else { at = f23.length; f23.push(d439(r, len(r, end), depth + 1)); } at = -1; break; }
         case 24: { if ((tag & 7) !== 2) wrongType(tag, 2); f24 = str(r, end); break; }
         case 25: { if ((tag & 7) !== 0) wrongType(tag, 0); f25 = i32(r); break; }
         case 26: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f26 === undefined) { s26 = r.p; e26 = e; f26 = d511(r, e, depth + 1); } else { (m26 ??= [r.b.subarray(s26, e26)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 27: { if ((tag & 7) !== 0) wrongType(tag, 0); f27 = bool(r); break; }
-        case 28: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f28 === undefined ? 0 : f28.length; (f28 ??= []).push(d521(r, len(r, end), depth + 1)); at = -1; break; }
+        case 28: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f28 === undefined) { at = 0; f28 = [d521(r, len(r, end), depth + 1)]; } else { at = f28.length; f28.push(d521(r, len(r, end), depth + 1)); } at = -1; break; }
         case 29: { if ((tag & 7) !== 2) wrongType(tag, 2); f29 = str(r, end); break; }
         case 30: { if ((tag & 7) !== 0) wrongType(tag, 0); f30 = bool(r); break; }
         case 31: { if ((tag & 7) !== 2) wrongType(tag, 2); f31 = str(r, end); break; }
         case 32: { if ((tag & 7) !== 2) wrongType(tag, 2); f32 = msgEntry(r, end, f32, d1247, depth); break; }
-        case 33: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f33 === undefined ? 0 : f33.length; (f33 ??= []).push(d594(r, len(r, end), depth + 1)); at = -1; break; }
-        case 34: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f34 === undefined ? 0 : f34.length; (f34 ??= []).push(d418(r, len(r, end), depth + 1)); at = -1; break; }
+        case 33: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f33 === undefined) { at = 0; f33 = [d594(r, len(r, end), depth + 1)]; } else { at = f33.length; f33.push(d594(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 34: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f34 === undefined) { at = 0; f34 = [d418(r, len(r, end), depth + 1)]; } else { at = f34.length; f34.push(d418(r, len(r, end), depth + 1)); } at = -1; break; }
         case 35: { if ((tag & 7) !== 0) wrongType(tag, 0); f35 = bool(r); break; }
         case 36: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f36 === undefined) { s36 = r.p; e36 = e; f36 = d518(r, e, depth + 1); } else { (m36 ??= [r.b.subarray(s36, e36)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 37: { if ((tag & 7) !== 0) wrongType(tag, 0); f37 = bool(r); break; }
-        case 38: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f38 === undefined ? 0 : f38.length; (f38 ??= []).push(d524(r, len(r, end), depth + 1)); at = -1; break; }
-        case 39: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f39 === undefined ? 0 : f39.length; (f39 ??= []).push(d522(r, len(r, end), depth + 1)); at = -1; break; }
+        case 38: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f38 === undefined) { at = 0; f38 = [d524(r, len(r, end), depth + 1)]; } else { at = f38.length; f38.push(d524(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 39: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f39 === undefined) { at = 0; f39 = [d522(r, len(r, end), depth + 1)]; } else { at = f39.length; f39.push(d522(r, len(r, end), depth + 1)); } at = -1; break; }
         case 40: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f40 === undefined) { s40 = r.p; e40 = e; f40 = d558(r, e, depth + 1); } else { (m40 ??= [r.b.subarray(s40, e40)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 41: { if ((tag & 7) !== 2) wrongType(tag, 2); f41 = str(r, end); break; }
         case 43: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f43 === undefined) { s43 = r.p; e43 = e; f43 = d525(r, e, depth + 1); } else { (m43 ??= [r.b.subarray(s43, e43)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 44: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f44 === undefined ? 0 : f44.length; (f44 ??= []).push(d425(r, len(r, end), depth + 1)); at = -1; break; }
+        case 44: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f44 === undefined) { at = 0; f44 = [d425(r, len(r, end), depth + 1)]; } else { at = f44.length; f44.push(d425(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -20888,27 +20888,27 @@ function d529(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d510(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d510(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d510(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = d1289(r, len(r, end), depth + 1); break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d403(r, len(r, end), depth + 1)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d403(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d403(r, len(r, end), depth + 1)); } at = -1; break; }
         case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); f9 = str(r, end); break; }
-        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f10 === undefined ? 0 : f10.length; (f10 ??= []).push(d403(r, len(r, end), depth + 1)); at = -1; break; }
+        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f10 === undefined) { at = 0; f10 = [d403(r, len(r, end), depth + 1)]; } else { at = f10.length; f10.push(d403(r, len(r, end), depth + 1)); } at = -1; break; }
         case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); f11 = str(r, end); break; }
-        case 12: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f12 === undefined ? 0 : f12.length; (f12 ??= []).push(d515(r, len(r, end), depth + 1)); at = -1; break; }
-        case 13: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f13 === undefined ? 0 : f13.length; (f13 ??= []).push(d403(r, len(r, end), depth + 1)); at = -1; break; }
+        case 12: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f12 === undefined) { at = 0; f12 = [d515(r, len(r, end), depth + 1)]; } else { at = f12.length; f12.push(d515(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 13: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f13 === undefined) { at = 0; f13 = [d403(r, len(r, end), depth + 1)]; } else { at = f13.length; f13.push(d403(r, len(r, end), depth + 1)); } at = -1; break; }
         case 14: { if ((tag & 7) !== 2) wrongType(tag, 2); f14 = str(r, end); break; }
-        case 15: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f15 === undefined ? 0 : f15.length; (f15 ??= []).push(d523(r, len(r, end), depth + 1)); at = -1; break; }
-        case 16: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f16 === undefined ? 0 : f16.length; (f16 ??= []).push(d440(r, len(r, end), depth + 1)); at = -1; break; }
+        case 15: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f15 === undefined) { at = 0; f15 = [d523(r, len(r, end), depth + 1)]; } else { at = f15.length; f15.push(d523(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 16: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f16 === undefined) { at = 0; f16 = [d440(r, len(r, end), depth + 1)]; } else { at = f16.length; f16.push(d440(r, len(r, end), depth + 1)); } at = -1; break; }
         case 17: { if ((tag & 7) !== 0) wrongType(tag, 0); f17 = i64j(r); break; }
         case 18: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f18 === undefined) { s18 = r.p; e18 = e; f18 = d514(r, e, depth + 1); } else { (m18 ??= [r.b.subarray(s18, e18)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 19: { if ((tag & 7) !== 2) wrongType(tag, 2); f19 = msgEntry(r, end, f19, d1247, depth); break; }
         case 20: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f20 === undefined) { s20 = r.p; e20 = e; f20 = d558(r, e, depth + 1); } else { (m20 ??= [r.b.subarray(s20, e20)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 21: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f21 === undefined ? 0 : f21.length; (f21 ??= []).push(d471(r, len(r, end), depth + 1)); at = -1; break; }
-        case 22: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f22 === undefined ? 0 : f22.length; (f22 ??= []).push(d533(r, len(r, end), depth + 1)); at = -1; break; }
+        case 21: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f21 === undefined) { at = 0; f21 = [d471(r, len(r, end), depth + 1)]; } else { at = f21.length; f21.push(d471(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 22: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f22 === undefined) { at = 0; f22 = [d533(r, len(r, end), depth + 1)]; } else { at = f22.length; f22.push(d533(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -21009,7 +21009,7 @@ function d531(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d530(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d530(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d530(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -21084,7 +21084,7 @@ function d533(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d599(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d599(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d599(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = d1289(r, len(r, end), depth + 1); break; }
         default:
           skip(r, tag, end);
@@ -21377,7 +21377,7 @@ function d541(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d604(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d604(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d604(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = i64j(r); break; }
         default:
@@ -21446,7 +21446,7 @@ function d543(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
@@ -21493,7 +21493,7 @@ function d544(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
@@ -21662,7 +21662,7 @@ function d548(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d546(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d546(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d546(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -21739,7 +21739,7 @@ function d550(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = i64j(r); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = i32(r); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i32(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d547(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d547(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d547(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -21919,7 +21919,7 @@ function d555(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d554(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d554(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d554(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -21954,7 +21954,7 @@ function d556(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d1247, depth); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d563(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -22020,7 +22020,7 @@ function d558(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d1247, depth); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d1247, depth); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d551(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d551(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d551(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -22050,7 +22050,7 @@ function d559(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d553(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d553(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d553(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -22213,7 +22213,7 @@ function d563(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d564(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d564(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d564(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -22242,7 +22242,7 @@ function d564(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -22411,7 +22411,7 @@ function d569(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d566(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d566(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d566(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -22446,7 +22446,7 @@ function d570(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = true; } else (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d446(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d446(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d446(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = bool(r); break; }
         default:
           skip(r, tag, end);
@@ -22509,7 +22509,7 @@ function d572(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d446(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d446(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d446(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = i32(r); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = bool(r); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i64j(r); break; }
@@ -22706,8 +22706,8 @@ function d576(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d490(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d457(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d490(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d490(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d457(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d457(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = bool(r); break; }
         default:
           skip(r, tag, end);
@@ -22745,7 +22745,7 @@ function d577(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d576(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d576(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d576(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -22813,7 +22813,7 @@ function d579(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d575(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d575(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d575(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -22917,22 +22917,22 @@ function d582(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d580(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d580(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d580(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = entry(r, end, f2, 18, str, ""); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
         case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); f8 = str(r, end); break; }
-        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f9 === undefined ? 0 : f9.length; (f9 ??= []).push(str(r, end)); at = -1; break; }
+        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f9 === undefined) { at = 0; f9 = [str(r, end)]; } else { at = f9.length; f9.push(str(r, end)); } at = -1; break; }
         case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); f10 = str(r, end); break; }
         case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); f11 = str(r, end); break; }
         case 12: { if ((tag & 7) !== 0) wrongType(tag, 0); f12 = i32(r); break; }
         case 13: { if ((tag & 7) !== 0) wrongType(tag, 0); f13 = bool(r); break; }
         case 14: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f14 === undefined) { s14 = r.p; e14 = e; f14 = d584(r, e, depth + 1); } else { (m14 ??= [r.b.subarray(s14, e14)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 17: { if ((tag & 7) !== 2) wrongType(tag, 2); f17 = str(r, end); break; }
-        case 18: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f18 === undefined ? 0 : f18.length; (f18 ??= []).push(str(r, end)); at = -1; break; }
-        case 19: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f19 === undefined ? 0 : f19.length; (f19 ??= []).push(str(r, end)); at = -1; break; }
+        case 18: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f18 === undefined) { at = 0; f18 = [str(r, end)]; } else { at = f18.length; f18.push(str(r, end)); } at = -1; break; }
+        case 19: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f19 === undefined) { at = 0; f19 = [str(r, end)]; } else { at = f19.length; f19.push(str(r, end)); } at = -1; break; }
         case 20: { if ((tag & 7) !== 0) wrongType(tag, 0); f20 = bool(r); break; }
         case 21: { if ((tag & 7) !== 2) wrongType(tag, 2); f21 = str(r, end); break; }
         case 22: { if ((tag & 7) !== 2) wrongType(tag, 2); f22 = str(r, end); break; }
@@ -22989,7 +22989,7 @@ function d583(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d456(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1255(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -23297,7 +23297,7 @@ function d592(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -23325,7 +23325,7 @@ function d593(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d592(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d592(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d592(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -23360,7 +23360,7 @@ function d594(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i32(r); break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(str(r, end)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [str(r, end)]; } else { at = f8.length; f8.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -23556,7 +23556,7 @@ function d600(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d599(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d599(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d599(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = d1289(r, len(r, end), depth + 1); break; }
         default:
           skip(r, tag, end);
@@ -23592,7 +23592,7 @@ function d601(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(str(r, end)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [str(r, end)]; } else { at = f8.length; f8.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -24204,7 +24204,7 @@ function d611(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d612(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d490(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -24291,8 +24291,8 @@ function d613(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d618(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d617(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d618(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d618(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d617(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d617(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -24355,8 +24355,8 @@ function d615(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d611(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d614(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d611(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d611(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d614(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d614(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -24394,7 +24394,7 @@ function d616(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d615(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d615(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d615(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -24484,7 +24484,7 @@ function d619(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d620(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d490(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -24569,8 +24569,8 @@ function d621(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d626(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d625(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d626(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d626(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d625(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d625(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -24633,8 +24633,8 @@ function d623(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d619(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d622(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d619(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d619(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d622(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d622(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -24672,7 +24672,7 @@ function d624(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d623(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d623(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d623(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -24846,7 +24846,7 @@ function d628(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d627(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d627(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d627(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -24995,7 +24995,7 @@ function d631(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d630(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d630(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d630(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -25143,7 +25143,7 @@ function d635(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d633(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d633(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d633(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -25240,7 +25240,7 @@ function d637(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = i32(r); break; }
         case 8: { if ((tag & 7) !== 0) wrongType(tag, 0); f8 = i32(r); break; }
         case 9: { if ((tag & 7) !== 0) wrongType(tag, 0); f9 = i32(r); break; }
-        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f10 === undefined ? 0 : f10.length; (f10 ??= []).push(d634(r, len(r, end), depth + 1)); at = -1; break; }
+        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f10 === undefined) { at = 0; f10 = [d634(r, len(r, end), depth + 1)]; } else { at = f10.length; f10.push(d634(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -25399,7 +25399,7 @@ function d641(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d639(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d639(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d639(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -25541,7 +25541,7 @@ function d644(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = i32(r); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = i32(r); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i32(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d640(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d640(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d640(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = i32(r); break; }
         case 8: { if ((tag & 7) !== 0) wrongType(tag, 0); f8 = i32(r); break; }
         case 9: { if ((tag & 7) !== 0) wrongType(tag, 0); f9 = i32(r); break; }
@@ -25651,7 +25651,7 @@ function d647(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d646(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d646(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d646(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -25679,7 +25679,7 @@ function d648(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -25801,7 +25801,7 @@ function d651(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d649(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d649(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d649(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -25836,7 +25836,7 @@ function d652(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d654(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d654(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d654(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -25865,7 +25865,7 @@ function d653(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d652(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d652(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d652(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -25991,8 +25991,8 @@ function d657(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d650(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d659(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d655(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d659(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d659(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d655(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d655(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -26061,7 +26061,7 @@ function d659(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -26131,8 +26131,8 @@ function d661(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d665(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d664(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d665(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d665(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d664(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d664(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -26160,8 +26160,8 @@ function d662(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d665(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d664(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d665(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d665(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d664(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d664(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -26191,7 +26191,7 @@ function d663(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d660(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d660(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d660(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -26312,9 +26312,9 @@ function d666(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1268(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d662(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d661(r, len(r, end), depth + 1)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d662(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d662(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d661(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d661(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -26435,7 +26435,7 @@ function d669(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d667(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d667(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d667(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -26518,7 +26518,7 @@ function d671(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = i64j(r); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = i32(r); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i32(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d668(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d668(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d668(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = i32(r); break; }
         default:
           skip(r, tag, end);
@@ -26910,7 +26910,7 @@ function d682(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d680(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d680(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d680(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -26948,7 +26948,7 @@ function d683(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d693(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d679(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d689(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d689(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d689(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -26988,7 +26988,7 @@ function d684(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d681(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d681(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d681(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -27116,8 +27116,8 @@ function d688(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [str(r, end)]; } else { at = f6.length; f6.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -27145,9 +27145,9 @@ function d689(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d699(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d697(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d688(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d699(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d699(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d697(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d697(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d688(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d688(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -27262,7 +27262,7 @@ function d692(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d690(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d690(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d690(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -27365,7 +27365,7 @@ function d695(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d691(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d691(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d691(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -27423,11 +27423,11 @@ function d697(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = bool(r); break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -27707,7 +27707,7 @@ function d705(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d703(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d703(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d703(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -27745,7 +27745,7 @@ function d706(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d716(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d702(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d712(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d712(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d712(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -27785,7 +27785,7 @@ function d707(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d704(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d704(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d704(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -27913,8 +27913,8 @@ function d711(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [str(r, end)]; } else { at = f6.length; f6.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -27942,9 +27942,9 @@ function d712(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d722(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d720(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d711(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d722(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d722(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d720(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d720(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d711(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d711(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -28059,7 +28059,7 @@ function d715(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d713(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d713(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d713(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -28162,7 +28162,7 @@ function d718(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d714(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d714(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d714(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -28220,11 +28220,11 @@ function d720(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = bool(r); break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -28504,7 +28504,7 @@ function d728(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d726(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d726(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d726(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -28542,7 +28542,7 @@ function d729(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d739(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d725(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d735(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d735(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d735(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -28582,7 +28582,7 @@ function d730(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d727(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d727(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d727(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -28710,8 +28710,8 @@ function d734(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [str(r, end)]; } else { at = f6.length; f6.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -28739,9 +28739,9 @@ function d735(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d745(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d743(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d734(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d745(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d745(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d743(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d743(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d734(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d734(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -28856,7 +28856,7 @@ function d738(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d736(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d736(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d736(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -28959,7 +28959,7 @@ function d741(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d737(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d737(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d737(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -29017,11 +29017,11 @@ function d743(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = bool(r); break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -29301,7 +29301,7 @@ function d751(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d749(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d749(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d749(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -29339,7 +29339,7 @@ function d752(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d762(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d748(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d758(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d758(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d758(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -29379,7 +29379,7 @@ function d753(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d750(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d750(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d750(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -29507,8 +29507,8 @@ function d757(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [str(r, end)]; } else { at = f6.length; f6.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -29536,9 +29536,9 @@ function d758(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d768(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d766(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d757(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d768(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d768(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d766(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d766(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d757(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d757(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -29653,7 +29653,7 @@ function d761(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d759(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d759(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d759(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -29756,7 +29756,7 @@ function d764(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d760(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d760(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d760(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -29814,11 +29814,11 @@ function d766(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = bool(r); break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -30032,7 +30032,7 @@ function d772(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d771(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d771(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d771(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = entry(r, end, f2, 18, str, ""); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         default:
@@ -30145,7 +30145,7 @@ function d775(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d774(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d774(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d774(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -30258,7 +30258,7 @@ function d778(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d777(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d777(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d777(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -30357,7 +30357,7 @@ function d781(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
         default:
           skip(r, tag, end);
@@ -30452,11 +30452,11 @@ function d784(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d786(r, len(r, end), depth + 1)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d788(r, len(r, end), depth + 1)); at = -1; break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(d787(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d786(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d786(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d788(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d788(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [d787(r, len(r, end), depth + 1)]; } else { at = f5.length; f5.push(d787(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -30654,7 +30654,7 @@ function d790(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d789(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d789(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d789(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -30724,7 +30724,7 @@ function d792(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d791(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d791(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d791(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -30791,7 +30791,7 @@ function d794(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -30952,7 +30952,7 @@ function d798(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d797(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d797(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d797(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -31057,7 +31057,7 @@ function d801(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d795(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d795(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d795(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -31092,7 +31092,7 @@ function d802(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d804(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d804(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d804(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -31121,7 +31121,7 @@ function d803(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d802(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d802(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d802(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -31282,8 +31282,8 @@ function d808(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d796(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d810(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d805(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d810(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d810(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d805(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d805(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -31352,7 +31352,7 @@ function d810(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -31422,8 +31422,8 @@ function d812(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d816(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d815(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d816(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d816(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d815(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d815(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -31451,8 +31451,8 @@ function d813(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d816(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d815(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d816(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d816(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d815(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d815(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -31482,7 +31482,7 @@ function d814(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d811(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d811(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d811(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -31603,9 +31603,9 @@ function d817(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1268(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d813(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d812(r, len(r, end), depth + 1)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d813(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d813(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d812(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d812(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -31753,7 +31753,7 @@ function d821(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d820(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d820(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d820(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -31786,7 +31786,7 @@ function d822(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -31813,7 +31813,7 @@ function d823(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -31877,7 +31877,7 @@ function d825(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d824(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d824(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d824(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -31947,7 +31947,7 @@ function d827(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d826(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d826(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d826(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -32148,7 +32148,7 @@ function d832(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d831(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d831(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d831(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -32253,7 +32253,7 @@ function d835(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d829(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d829(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d829(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -32288,7 +32288,7 @@ function d836(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d838(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d838(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d838(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -32317,7 +32317,7 @@ function d837(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d836(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d836(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d836(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -32443,8 +32443,8 @@ function d841(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d830(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d843(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d839(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d843(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d843(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d839(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d839(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -32513,7 +32513,7 @@ function d843(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -32626,7 +32626,7 @@ function d846(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d845(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d845(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d845(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -32659,7 +32659,7 @@ function d847(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -32686,7 +32686,7 @@ function d848(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -32793,7 +32793,7 @@ function d851(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d850(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d850(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d850(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -32827,7 +32827,7 @@ function d852(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = entry(r, end, f1, 18, str, ""); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d591(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d591(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d591(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -32925,7 +32925,7 @@ function d855(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d854(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d854(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d854(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -33002,7 +33002,7 @@ function d857(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = entry(r, end, f1, 18, str, ""); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d591(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d591(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d591(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -33110,7 +33110,7 @@ function d860(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d859(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d859(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d859(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -33144,7 +33144,7 @@ function d861(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = entry(r, end, f1, 18, str, ""); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d591(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d591(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d591(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -33264,7 +33264,7 @@ function d864(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d863(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d863(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d863(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -33354,7 +33354,7 @@ function d866(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = i32(r); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i32(r); break; }
         case 6: { if ((tag & 7) !== 0) wrongType(tag, 0); f6 = i32(r); break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [d1255(r, len(r, end), depth + 1)]; } else { at = f7.length; f7.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -33479,7 +33479,7 @@ function d869(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d868(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d868(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d868(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -33569,7 +33569,7 @@ function d871(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = i32(r); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i32(r); break; }
         case 6: { if ((tag & 7) !== 0) wrongType(tag, 0); f6 = i32(r); break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [d1255(r, len(r, end), depth + 1)]; } else { at = f7.length; f7.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -33602,7 +33602,7 @@ function d872(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1268(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1268(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1268(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -33632,7 +33632,7 @@ function d873(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d877(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d877(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d877(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d872(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -33675,7 +33675,7 @@ function d874(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d883(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d883(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d883(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d882(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -33717,7 +33717,7 @@ function d875(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d874(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d874(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d874(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -33752,7 +33752,7 @@ function d876(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d873(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d873(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d873(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -33785,11 +33785,11 @@ function d877(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -33822,7 +33822,7 @@ function d878(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d877(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d877(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d877(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -33858,7 +33858,7 @@ function d879(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d883(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d883(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d883(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d882(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -33900,7 +33900,7 @@ function d880(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d879(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d879(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d879(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -33935,7 +33935,7 @@ function d881(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d878(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d878(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d878(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -34032,7 +34032,7 @@ function d884(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1268(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1268(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1268(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -34062,7 +34062,7 @@ function d885(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d889(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d889(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d889(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d884(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -34105,7 +34105,7 @@ function d886(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d895(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d895(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d895(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d894(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -34147,7 +34147,7 @@ function d887(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d886(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d886(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d886(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -34182,7 +34182,7 @@ function d888(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d885(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d885(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d885(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -34215,11 +34215,11 @@ function d889(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [str(r, end)]; } else { at = f6.length; f6.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -34252,7 +34252,7 @@ function d890(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d889(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d889(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d889(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -34288,7 +34288,7 @@ function d891(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d895(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d895(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d895(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d894(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -34330,7 +34330,7 @@ function d892(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d891(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d891(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d891(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -34365,7 +34365,7 @@ function d893(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d890(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d890(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d890(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -34462,7 +34462,7 @@ function d896(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1268(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1268(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1268(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -34492,7 +34492,7 @@ function d897(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d901(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d901(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d901(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d896(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -34535,7 +34535,7 @@ function d898(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d907(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d907(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d907(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d906(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -34577,7 +34577,7 @@ function d899(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d898(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d898(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d898(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -34612,7 +34612,7 @@ function d900(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d897(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d897(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d897(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -34645,11 +34645,11 @@ function d901(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(str(r, end)); at = -1; break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [str(r, end)]; } else { at = f4.length; f4.push(str(r, end)); } at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -34682,7 +34682,7 @@ function d902(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d901(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d901(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d901(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -34718,7 +34718,7 @@ function d903(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d907(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d907(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d907(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d906(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -34760,7 +34760,7 @@ function d904(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d903(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d903(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d903(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -34795,7 +34795,7 @@ function d905(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d902(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d902(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d902(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -34897,7 +34897,7 @@ function d908(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d1255(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f5 === undefined) { s5 = r.p; e5 = e; f5 = d1296(r, e, depth + 1); } else { (m5 ??= [r.b.subarray(s5, e5)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f6 === undefined) { s6 = r.p; e6 = e; f6 = d943(r, e, depth + 1); } else { (m6 ??= [r.b.subarray(s6, e6)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
@@ -35016,7 +35016,7 @@ function d911(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d1247(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1247(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1247(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d912(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -35198,14 +35198,14 @@ function d916(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d919, depth); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = msgEntry(r, end, f3, d920, depth); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d929(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d929(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d929(r, len(r, end), depth + 1)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f6 === undefined) { s6 = r.p; e6 = e; f6 = d482(r, e, depth + 1); } else { (m6 ??= [r.b.subarray(s6, e6)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = bool(r); break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d935(r, len(r, end), depth + 1)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d935(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d935(r, len(r, end), depth + 1)); } at = -1; break; }
         case 9: { if ((tag & 7) !== 0) wrongType(tag, 0); f9 = bool(r); break; }
-        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f10 === undefined ? 0 : f10.length; (f10 ??= []).push(str(r, end)); at = -1; break; }
-        case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f11 === undefined ? 0 : f11.length; (f11 ??= []).push(str(r, end)); at = -1; break; }
+        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f10 === undefined) { at = 0; f10 = [str(r, end)]; } else { at = f10.length; f10.push(str(r, end)); } at = -1; break; }
+        case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f11 === undefined) { at = 0; f11 = [str(r, end)]; } else { at = f11.length; f11.push(str(r, end)); } at = -1; break; }
         case 12: { if ((tag & 7) !== 0) wrongType(tag, 0); f12 = bool(r); break; }
         case 14: { if ((tag & 7) !== 2) wrongType(tag, 2); f14 = msgEntry(r, end, f14, d946, depth); break; }
         default:
@@ -35253,7 +35253,7 @@ function d917(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = true; } else (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         default:
           skip(r, tag, end);
@@ -35286,8 +35286,8 @@ function d918(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d932(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d917(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d932(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d932(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d917(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d917(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -35319,10 +35319,10 @@ function d919(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = bool(r); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
-        case 6: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f6 ??= []).push(i64j(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   at = f6 === undefined ? 0 : f6.length;   (f6 ??= []).push(i64j(r));   at = -1; } break; }
-        case 7: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f7 ??= []).push(bool(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   at = f7 === undefined ? 0 : f7.length;   (f7 ??= []).push(bool(r));   at = -1; } break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(str(r, end)); at = -1; break; }
-        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f9 === undefined ? 0 : f9.length; (f9 ??= []).push(str(r, end)); at = -1; break; }
+        case 6: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f6 ??= []).push(i64j(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   if (f6 === undefined) { at = 0; f6 = [i64j(r)]; }   else { at = f6.length; f6.push(i64j(r)); }   at = -1; } break; }
+        case 7: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f7 ??= []).push(bool(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   if (f7 === undefined) { at = 0; f7 = [bool(r)]; }   else { at = f7.length; f7.push(bool(r)); }   at = -1; } break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [str(r, end)]; } else { at = f8.length; f8.push(str(r, end)); } at = -1; break; }
+        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f9 === undefined) { at = 0; f9 = [str(r, end)]; } else { at = f9.length; f9.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -35397,9 +35397,9 @@ function d921(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d931(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d928(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d922(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d931(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d931(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d928(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d928(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d922(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d922(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -35429,7 +35429,7 @@ function d922(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         default:
           skip(r, tag, end);
@@ -35535,7 +35535,7 @@ function d925(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d923(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d923(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d923(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -35568,8 +35568,8 @@ function d926(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d933(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d924(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d933(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d933(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d924(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d924(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -35632,7 +35632,7 @@ function d928(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         default:
@@ -35665,7 +35665,7 @@ function d929(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d914, depth); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -35726,7 +35726,7 @@ function d931(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d942(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d934(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d934(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d934(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -35765,12 +35765,12 @@ function d932(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = bool(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d941(r, len(r, end), depth + 1)); at = -1; break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(str(r, end)); at = -1; break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(str(r, end)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d941(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d941(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [str(r, end)]; } else { at = f7.length; f7.push(str(r, end)); } at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [str(r, end)]; } else { at = f8.length; f8.push(str(r, end)); } at = -1; break; }
         case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); f9 = str(r, end); break; }
         case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); f10 = msgEntry(r, end, f10, d1247, depth); break; }
-        case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f11 === undefined ? 0 : f11.length; (f11 ??= []).push(str(r, end)); at = -1; break; }
+        case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f11 === undefined) { at = 0; f11 = [str(r, end)]; } else { at = f11.length; f11.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -35843,12 +35843,12 @@ function d934(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d933(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d933(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d933(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i64j(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d941(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d941(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d941(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f7 === undefined) { s7 = r.p; e7 = e; f7 = d913(r, e, depth + 1); } else { (m7 ??= [r.b.subarray(s7, e7)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d930(r, len(r, end), depth + 1)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d930(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d930(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -35971,7 +35971,7 @@ function d937(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d936(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d936(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d936(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -36045,7 +36045,7 @@ function d939(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -36140,13 +36140,13 @@ function d942(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d933(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d933(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d933(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = i64j(r); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = bool(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d941(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d941(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d941(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f7 === undefined) { s7 = r.p; e7 = e; f7 = d913(r, e, depth + 1); } else { (m7 ??= [r.b.subarray(s7, e7)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d930(r, len(r, end), depth + 1)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d930(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d930(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -36186,7 +36186,7 @@ function d943(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -36460,7 +36460,7 @@ function d950(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d948(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d948(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d948(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -36528,8 +36528,8 @@ function d952(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d909(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d949(r, len(r, end), depth + 1)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d908(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d949(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d949(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d908(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d908(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -36606,7 +36606,7 @@ function d954(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d953(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d953(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d953(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -36754,7 +36754,7 @@ function d958(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d957(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d957(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d957(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -36794,11 +36794,11 @@ function d959(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d482(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = bool(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d916(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d916(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d916(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = bool(r); break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d915(r, len(r, end), depth + 1)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d915(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d915(r, len(r, end), depth + 1)); } at = -1; break; }
         case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); f9 = str(r, end); break; }
-        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f10 === undefined ? 0 : f10.length; (f10 ??= []).push(str(r, end)); at = -1; break; }
+        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f10 === undefined) { at = 0; f10 = [str(r, end)]; } else { at = f10.length; f10.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -36988,7 +36988,7 @@ function d964(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d963(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d963(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d963(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -37062,7 +37062,7 @@ function d966(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -37164,7 +37164,7 @@ function d969(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 8: { if ((tag & 7) !== 0) wrongType(tag, 0); f8 = i32(r); break; }
         case 9: { if ((tag & 7) !== 0) wrongType(tag, 0); f9 = i64j(r); break; }
         case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); f10 = str(r, end); break; }
-        case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f11 === undefined ? 0 : f11.length; (f11 ??= []).push(d968(r, len(r, end), depth + 1)); at = -1; break; }
+        case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f11 === undefined) { at = 0; f11 = [d968(r, len(r, end), depth + 1)]; } else { at = f11.length; f11.push(d968(r, len(r, end), depth + 1)); } at = -1; break; }
         case 13: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f13 === undefined) { s13 = r.p; e13 = e; f13 = d975(r, e, depth + 1); } else { (m13 ??= [r.b.subarray(s13, e13)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -37259,7 +37259,7 @@ function d971(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d970(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d970(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d970(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -37325,8 +37325,8 @@ function d973(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d969(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d969(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d969(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1255(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 6: { if ((tag & 7) !== 0) wrongType(tag, 0); f6 = i32(r); break; }
         default:
           skip(r, tag, end);
@@ -37409,7 +37409,7 @@ function d975(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d974(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d974(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d974(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -37443,7 +37443,7 @@ function d976(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d1255(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f5 === undefined) { s5 = r.p; e5 = e; f5 = d1296(r, e, depth + 1); } else { (m5 ??= [r.b.subarray(s5, e5)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f6 === undefined) { s6 = r.p; e6 = e; f6 = d1006(r, e, depth + 1); } else { (m6 ??= [r.b.subarray(s6, e6)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
@@ -37535,14 +37535,14 @@ function d978(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d988, depth); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d989, depth); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d998(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d998(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d998(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f5 === undefined) { s5 = r.p; e5 = e; f5 = d482(r, e, depth + 1); } else { (m5 ??= [r.b.subarray(s5, e5)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 6: { if ((tag & 7) !== 0) wrongType(tag, 0); f6 = bool(r); break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(d1004(r, len(r, end), depth + 1)); at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [d1004(r, len(r, end), depth + 1)]; } else { at = f7.length; f7.push(d1004(r, len(r, end), depth + 1)); } at = -1; break; }
         case 8: { if ((tag & 7) !== 0) wrongType(tag, 0); f8 = bool(r); break; }
-        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f9 === undefined ? 0 : f9.length; (f9 ??= []).push(str(r, end)); at = -1; break; }
-        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f10 === undefined ? 0 : f10.length; (f10 ??= []).push(str(r, end)); at = -1; break; }
+        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f9 === undefined) { at = 0; f9 = [str(r, end)]; } else { at = f9.length; f9.push(str(r, end)); } at = -1; break; }
+        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f10 === undefined) { at = 0; f10 = [str(r, end)]; } else { at = f10.length; f10.push(str(r, end)); } at = -1; break; }
         case 11: { if ((tag & 7) !== 0) wrongType(tag, 0); f11 = bool(r); break; }
         case 14: { if ((tag & 7) !== 2) wrongType(tag, 2); f14 = msgEntry(r, end, f14, d1009, depth); break; }
         default:
@@ -37617,7 +37617,7 @@ function d980(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d1247(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1247(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1247(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d981(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -37832,7 +37832,7 @@ function d986(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = true; } else (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         default:
           skip(r, tag, end);
@@ -37865,8 +37865,8 @@ function d987(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1001(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d986(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1001(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1001(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d986(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d986(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -37898,10 +37898,10 @@ function d988(r: WireReader, end: number, depth: number, o?: any, av?: string, k
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = bool(r); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
-        case 6: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f6 ??= []).push(i64j(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   at = f6 === undefined ? 0 : f6.length;   (f6 ??= []).push(i64j(r));   at = -1; } break; }
-        case 7: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f7 ??= []).push(bool(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   at = f7 === undefined ? 0 : f7.length;   (f7 ??= []).push(bool(r));   at = -1; } break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(str(r, end)); at = -1; break; }
-        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f9 === undefined ? 0 : f9.length; (f9 ??= []).push(str(r, end)); at = -1; break; }
+        case 6: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f6 ??= []).push(i64j(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   if (f6 === undefined) { at = 0; f6 = [i64j(r)]; }   else { at = f6.length; f6.push(i64j(r)); }   at = -1; } break; }
+        case 7: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f7 ??= []).push(bool(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   if (f7 === undefined) { at = 0; f7 = [bool(r)]; }   else { at = f7.length; f7.push(bool(r)); }   at = -1; } break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [str(r, end)]; } else { at = f8.length; f8.push(str(r, end)); } at = -1; break; }
+        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f9 === undefined) { at = 0; f9 = [str(r, end)]; } else { at = f9.length; f9.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -37976,9 +37976,9 @@ function d990(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1000(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d997(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d991(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1000(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1000(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d997(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d997(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d991(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d991(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -38008,7 +38008,7 @@ function d991(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         default:
           skip(r, tag, end);
@@ -38114,7 +38114,7 @@ function d994(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d992(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d992(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d992(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -38147,8 +38147,8 @@ function d995(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1002(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d993(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1002(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1002(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d993(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d993(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -38211,7 +38211,7 @@ function d997(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         default:
@@ -38244,7 +38244,7 @@ function d998(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d983, depth); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -38305,14 +38305,14 @@ function d1000(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d1002(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1002(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1002(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i64j(r); break; }
         case 6: { if ((tag & 7) !== 0) wrongType(tag, 0); f6 = bool(r); break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(d1003(r, len(r, end), depth + 1)); at = -1; break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d1005(r, len(r, end), depth + 1)); at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [d1003(r, len(r, end), depth + 1)]; } else { at = f7.length; f7.push(d1003(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d1005(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d1005(r, len(r, end), depth + 1)); } at = -1; break; }
         case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f9 === undefined) { s9 = r.p; e9 = e; f9 = d982(r, e, depth + 1); } else { (m9 ??= [r.b.subarray(s9, e9)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f10 === undefined ? 0 : f10.length; (f10 ??= []).push(d999(r, len(r, end), depth + 1)); at = -1; break; }
+        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f10 === undefined) { at = 0; f10 = [d999(r, len(r, end), depth + 1)]; } else { at = f10.length; f10.push(d999(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -38358,12 +38358,12 @@ function d1001(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = bool(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d1005(r, len(r, end), depth + 1)); at = -1; break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(str(r, end)); at = -1; break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(str(r, end)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d1005(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d1005(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [str(r, end)]; } else { at = f7.length; f7.push(str(r, end)); } at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [str(r, end)]; } else { at = f8.length; f8.push(str(r, end)); } at = -1; break; }
         case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); f9 = str(r, end); break; }
         case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); f10 = msgEntry(r, end, f10, d1247, depth); break; }
-        case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f11 === undefined ? 0 : f11.length; (f11 ??= []).push(str(r, end)); at = -1; break; }
+        case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f11 === undefined) { at = 0; f11 = [str(r, end)]; } else { at = f11.length; f11.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -38436,12 +38436,12 @@ function d1003(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d1002(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1002(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1002(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i64j(r); break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(d1005(r, len(r, end), depth + 1)); at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [d1005(r, len(r, end), depth + 1)]; } else { at = f7.length; f7.push(d1005(r, len(r, end), depth + 1)); } at = -1; break; }
         case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f8 === undefined) { s8 = r.p; e8 = e; f8 = d982(r, e, depth + 1); } else { (m8 ??= [r.b.subarray(s8, e8)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f9 === undefined ? 0 : f9.length; (f9 ??= []).push(d999(r, len(r, end), depth + 1)); at = -1; break; }
+        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f9 === undefined) { at = 0; f9 = [d999(r, len(r, end), depth + 1)]; } else { at = f9.length; f9.push(d999(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -38549,7 +38549,7 @@ function d1006(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -38823,7 +38823,7 @@ function d1013(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1011(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1011(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1011(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -38891,8 +38891,8 @@ function d1015(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d977(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1012(r, len(r, end), depth + 1)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d976(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1012(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1012(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d976(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d976(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -38969,7 +38969,7 @@ function d1017(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1016(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1016(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1016(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -39117,7 +39117,7 @@ function d1021(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1020(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1020(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1020(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -39157,11 +39157,11 @@ function d1022(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d482(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = bool(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d985(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d985(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d985(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = bool(r); break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d984(r, len(r, end), depth + 1)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d984(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d984(r, len(r, end), depth + 1)); } at = -1; break; }
         case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); f9 = str(r, end); break; }
-        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f10 === undefined ? 0 : f10.length; (f10 ??= []).push(str(r, end)); at = -1; break; }
+        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f10 === undefined) { at = 0; f10 = [str(r, end)]; } else { at = f10.length; f10.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -39212,7 +39212,7 @@ function d1023(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d1255(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f5 === undefined) { s5 = r.p; e5 = e; f5 = d1296(r, e, depth + 1); } else { (m5 ??= [r.b.subarray(s5, e5)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f6 === undefined) { s6 = r.p; e6 = e; f6 = d1058(r, e, depth + 1); } else { (m6 ??= [r.b.subarray(s6, e6)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
@@ -39331,7 +39331,7 @@ function d1026(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d1247(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1247(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1247(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d1027(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -39513,14 +39513,14 @@ function d1031(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d1034, depth); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = msgEntry(r, end, f3, d1035, depth); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d1044(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d1044(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d1044(r, len(r, end), depth + 1)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f6 === undefined) { s6 = r.p; e6 = e; f6 = d482(r, e, depth + 1); } else { (m6 ??= [r.b.subarray(s6, e6)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = bool(r); break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d1050(r, len(r, end), depth + 1)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d1050(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d1050(r, len(r, end), depth + 1)); } at = -1; break; }
         case 9: { if ((tag & 7) !== 0) wrongType(tag, 0); f9 = bool(r); break; }
-        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f10 === undefined ? 0 : f10.length; (f10 ??= []).push(str(r, end)); at = -1; break; }
-        case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f11 === undefined ? 0 : f11.length; (f11 ??= []).push(str(r, end)); at = -1; break; }
+        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f10 === undefined) { at = 0; f10 = [str(r, end)]; } else { at = f10.length; f10.push(str(r, end)); } at = -1; break; }
+        case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f11 === undefined) { at = 0; f11 = [str(r, end)]; } else { at = f11.length; f11.push(str(r, end)); } at = -1; break; }
         case 12: { if ((tag & 7) !== 0) wrongType(tag, 0); f12 = bool(r); break; }
         case 14: { if ((tag & 7) !== 2) wrongType(tag, 2); f14 = msgEntry(r, end, f14, d1061, depth); break; }
         default:
@@ -39568,7 +39568,7 @@ function d1032(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = true; } else (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         default:
           skip(r, tag, end);
@@ -39601,8 +39601,8 @@ function d1033(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1047(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1032(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1047(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1047(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1032(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1032(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -39634,10 +39634,10 @@ function d1034(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = bool(r); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
-        case 6: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f6 ??= []).push(i64j(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   at = f6 === undefined ? 0 : f6.length;   (f6 ??= []).push(i64j(r));   at = -1; } break; }
-        case 7: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f7 ??= []).push(bool(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   at = f7 === undefined ? 0 : f7.length;   (f7 ??= []).push(bool(r));   at = -1; } break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(str(r, end)); at = -1; break; }
-        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f9 === undefined ? 0 : f9.length; (f9 ??= []).push(str(r, end)); at = -1; break; }
+        case 6: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f6 ??= []).push(i64j(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   if (f6 === undefined) { at = 0; f6 = [i64j(r)]; }   else { at = f6.length; f6.push(i64j(r)); }   at = -1; } break; }
+        case 7: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f7 ??= []).push(bool(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   if (f7 === undefined) { at = 0; f7 = [bool(r)]; }   else { at = f7.length; f7.push(bool(r)); }   at = -1; } break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [str(r, end)]; } else { at = f8.length; f8.push(str(r, end)); } at = -1; break; }
+        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f9 === undefined) { at = 0; f9 = [str(r, end)]; } else { at = f9.length; f9.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -39712,9 +39712,9 @@ function d1036(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1046(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1043(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d1037(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1046(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1046(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1043(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1043(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1037(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1037(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -39744,7 +39744,7 @@ function d1037(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         default:
           skip(r, tag, end);
@@ -39850,7 +39850,7 @@ function d1040(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1038(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1038(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1038(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -39883,8 +39883,8 @@ function d1041(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1048(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1039(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1048(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1048(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1039(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1039(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -39947,7 +39947,7 @@ function d1043(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         default:
@@ -39980,7 +39980,7 @@ function d1044(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d1029, depth); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -40041,7 +40041,7 @@ function d1046(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1057(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d1049(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1049(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1049(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -40080,12 +40080,12 @@ function d1047(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = bool(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d1056(r, len(r, end), depth + 1)); at = -1; break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(str(r, end)); at = -1; break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(str(r, end)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d1056(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d1056(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [str(r, end)]; } else { at = f7.length; f7.push(str(r, end)); } at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [str(r, end)]; } else { at = f8.length; f8.push(str(r, end)); } at = -1; break; }
         case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); f9 = str(r, end); break; }
         case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); f10 = msgEntry(r, end, f10, d1247, depth); break; }
-        case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f11 === undefined ? 0 : f11.length; (f11 ??= []).push(str(r, end)); at = -1; break; }
+        case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f11 === undefined) { at = 0; f11 = [str(r, end)]; } else { at = f11.length; f11.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -40158,12 +40158,12 @@ function d1049(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d1048(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1048(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1048(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i64j(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d1056(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d1056(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d1056(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f7 === undefined) { s7 = r.p; e7 = e; f7 = d1028(r, e, depth + 1); } else { (m7 ??= [r.b.subarray(s7, e7)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d1045(r, len(r, end), depth + 1)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d1045(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d1045(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -40286,7 +40286,7 @@ function d1052(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1051(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1051(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1051(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -40360,7 +40360,7 @@ function d1054(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -40455,13 +40455,13 @@ function d1057(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1048(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1048(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1048(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = i64j(r); break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = bool(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d1056(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d1056(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d1056(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f7 === undefined) { s7 = r.p; e7 = e; f7 = d1028(r, e, depth + 1); } else { (m7 ??= [r.b.subarray(s7, e7)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d1045(r, len(r, end), depth + 1)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d1045(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d1045(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -40501,7 +40501,7 @@ function d1058(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -40775,7 +40775,7 @@ function d1065(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1063(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1063(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1063(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -40843,8 +40843,8 @@ function d1067(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1024(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1064(r, len(r, end), depth + 1)); at = -1; break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d1023(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1064(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1064(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d1023(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d1023(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -40921,7 +40921,7 @@ function d1069(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1068(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1068(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1068(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -41069,7 +41069,7 @@ function d1073(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1072(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1072(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1072(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -41109,11 +41109,11 @@ function d1074(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d482(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = bool(r); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d1031(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d1031(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d1031(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = bool(r); break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d1030(r, len(r, end), depth + 1)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d1030(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d1030(r, len(r, end), depth + 1)); } at = -1; break; }
         case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); f9 = str(r, end); break; }
-        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f10 === undefined ? 0 : f10.length; (f10 ??= []).push(str(r, end)); at = -1; break; }
+        case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f10 === undefined) { at = 0; f10 = [str(r, end)]; } else { at = f10.length; f10.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -41202,7 +41202,7 @@ function d1076(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1075(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1075(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1075(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -41450,7 +41450,7 @@ function d1084(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1083(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1083(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1083(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -41483,7 +41483,7 @@ function d1085(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1103(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1103(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1103(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -41616,7 +41616,7 @@ function d1088(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -41653,8 +41653,8 @@ function d1089(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
         case 6: { if ((tag & 7) !== 0) wrongType(tag, 0); f6 = i32(r); break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d1100(r, len(r, end), depth + 1)); at = -1; break; }
-        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f9 === undefined ? 0 : f9.length; (f9 ??= []).push(d1089(r, len(r, end), depth + 1)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d1100(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d1100(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f9 === undefined) { at = 0; f9 = [d1089(r, len(r, end), depth + 1)]; } else { at = f9.length; f9.push(d1089(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -41823,7 +41823,7 @@ function d1093(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1092(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1092(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1092(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -41916,7 +41916,7 @@ function d1096(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1103(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1103(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1103(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -41992,7 +41992,7 @@ function d1098(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1122(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d1097(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d1096(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(d1094(r, len(r, end), depth + 1)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [d1094(r, len(r, end), depth + 1)]; } else { at = f5.length; f5.push(d1094(r, len(r, end), depth + 1)); } at = -1; break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f6 === undefined) { s6 = r.p; e6 = e; f6 = d1090(r, e, depth + 1); } else { (m6 ??= [r.b.subarray(s6, e6)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
         case 8: { if ((tag & 7) !== 0) wrongType(tag, 0); f8 = i32(r); break; }
@@ -42051,8 +42051,8 @@ function d1099(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1095(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1095(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1095(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -42086,7 +42086,7 @@ function d1100(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1097(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d1096(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d1094(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d1094(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d1094(r, len(r, end), depth + 1)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f5 === undefined) { s5 = r.p; e5 = e; f5 = d1090(r, e, depth + 1); } else { (m5 ??= [r.b.subarray(s5, e5)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = i32(r); break; }
@@ -42402,7 +42402,7 @@ function d1110(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1103(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1103(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1103(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -42496,7 +42496,7 @@ function d1113(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1105(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1105(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1105(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -42676,7 +42676,7 @@ function d1119(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1103(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1103(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1103(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -42799,8 +42799,8 @@ function d1123(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1104(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1100(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d1089(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1100(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1100(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1089(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1089(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -42998,7 +42998,7 @@ function d1130(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1148(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1148(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1148(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -43076,8 +43076,8 @@ function d1132(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
         case 6: { if ((tag & 7) !== 0) wrongType(tag, 0); f6 = i32(r); break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d1143(r, len(r, end), depth + 1)); at = -1; break; }
-        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f9 === undefined ? 0 : f9.length; (f9 ??= []).push(d1132(r, len(r, end), depth + 1)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d1143(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d1143(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f9 === undefined) { at = 0; f9 = [d1132(r, len(r, end), depth + 1)]; } else { at = f9.length; f9.push(d1132(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -43246,7 +43246,7 @@ function d1136(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1135(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1135(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1135(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -43339,7 +43339,7 @@ function d1139(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1148(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1148(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1148(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -43415,7 +43415,7 @@ function d1141(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1152(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d1140(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d1139(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(d1137(r, len(r, end), depth + 1)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [d1137(r, len(r, end), depth + 1)]; } else { at = f5.length; f5.push(d1137(r, len(r, end), depth + 1)); } at = -1; break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f6 === undefined) { s6 = r.p; e6 = e; f6 = d1133(r, e, depth + 1); } else { (m6 ??= [r.b.subarray(s6, e6)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
         case 8: { if ((tag & 7) !== 0) wrongType(tag, 0); f8 = i32(r); break; }
@@ -43474,8 +43474,8 @@ function d1142(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1138(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1138(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1138(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -43509,7 +43509,7 @@ function d1143(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1140(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d1139(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d1137(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d1137(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d1137(r, len(r, end), depth + 1)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f5 === undefined) { s5 = r.p; e5 = e; f5 = d1133(r, e, depth + 1); } else { (m5 ??= [r.b.subarray(s5, e5)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = i32(r); break; }
@@ -43605,7 +43605,7 @@ function d1145(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1144(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1144(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1144(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -43787,7 +43787,7 @@ function d1151(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1150(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1150(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1150(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -43851,8 +43851,8 @@ function d1153(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1149(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1143(r, len(r, end), depth + 1)); at = -1; break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d1132(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1143(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1143(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1132(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1132(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -43929,7 +43929,7 @@ function d1155(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1154(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1154(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1154(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -43964,10 +43964,10 @@ function d1156(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = bool(r); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d1168(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d1168(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d1168(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = bool(r); break; }
         case 8: { if ((tag & 7) !== 0) wrongType(tag, 0); f8 = bool(r); break; }
         case 9: { if ((tag & 7) !== 0) wrongType(tag, 0); f9 = i64j(r); break; }
@@ -44061,7 +44061,7 @@ function d1158(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d1177(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -44099,7 +44099,7 @@ function d1159(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1157(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1157(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1157(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -44132,7 +44132,7 @@ function d1160(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1158(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1158(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1158(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -44159,7 +44159,7 @@ function d1161(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1166(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1166(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1166(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -44247,7 +44247,7 @@ function d1163(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1162(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1162(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1162(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -44285,10 +44285,10 @@ function d1164(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = entry(r, end, f3, 18, str, ""); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
         case 6: { if ((tag & 7) !== 0) wrongType(tag, 0); f6 = bool(r); break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d593(r, len(r, end), depth + 1)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d593(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d593(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -44329,7 +44329,7 @@ function d1165(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1164(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1164(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1164(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -44363,7 +44363,7 @@ function d1166(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1167(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1167(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1167(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -44508,7 +44508,7 @@ function d1170(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1169(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1169(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1169(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -44697,7 +44697,7 @@ function d1175(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1174(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1174(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1174(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -44849,7 +44849,7 @@ function d1179(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1178(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1178(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1178(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -44933,7 +44933,7 @@ function d1181(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1180(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1180(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1180(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -45122,7 +45122,7 @@ function d1186(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1185(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1185(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1185(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -45229,7 +45229,7 @@ function d1189(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1188(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1188(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1188(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -45264,10 +45264,10 @@ function d1190(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = bool(r); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d1202(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d1202(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d1202(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = bool(r); break; }
         case 8: { if ((tag & 7) !== 0) wrongType(tag, 0); f8 = bool(r); break; }
         case 9: { if ((tag & 7) !== 0) wrongType(tag, 0); f9 = i64j(r); break; }
@@ -45361,7 +45361,7 @@ function d1192(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d1211(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -45399,7 +45399,7 @@ function d1193(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1191(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1191(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1191(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -45432,7 +45432,7 @@ function d1194(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1192(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1192(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1192(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -45459,7 +45459,7 @@ function d1195(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1200(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1200(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1200(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -45547,7 +45547,7 @@ function d1197(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1196(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1196(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1196(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -45585,10 +45585,10 @@ function d1198(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = entry(r, end, f3, 18, str, ""); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
         case 6: { if ((tag & 7) !== 0) wrongType(tag, 0); f6 = bool(r); break; }
         case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); f7 = str(r, end); break; }
-        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f8 === undefined ? 0 : f8.length; (f8 ??= []).push(d593(r, len(r, end), depth + 1)); at = -1; break; }
+        case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f8 === undefined) { at = 0; f8 = [d593(r, len(r, end), depth + 1)]; } else { at = f8.length; f8.push(d593(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -45629,7 +45629,7 @@ function d1199(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1198(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1198(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1198(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -45663,7 +45663,7 @@ function d1200(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1201(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1201(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1201(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -45808,7 +45808,7 @@ function d1204(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1203(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1203(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1203(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -45997,7 +45997,7 @@ function d1209(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1208(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1208(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1208(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -46139,7 +46139,7 @@ function d1213(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1212(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1212(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1212(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -46205,7 +46205,7 @@ function d1215(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -46285,7 +46285,7 @@ function d1217(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1216(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1216(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1216(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -46351,7 +46351,7 @@ function d1219(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1255(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         default:
           skip(r, tag, end);
@@ -46382,7 +46382,7 @@ function d1220(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(d1296(r, len(r, end), depth + 1)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1296(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1296(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -46413,7 +46413,7 @@ function d1221(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1296(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1296(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1296(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d1285(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -46649,7 +46649,7 @@ function d1227(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1225(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1225(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1225(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -46684,10 +46684,10 @@ function d1228(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); f5 = str(r, end); break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(str(r, end)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [str(r, end)]; } else { at = f6.length; f6.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -46724,7 +46724,7 @@ function d1229(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d1228(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(d1231(r, len(r, end), depth + 1)); at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [d1231(r, len(r, end), depth + 1)]; } else { at = f7.length; f7.push(d1231(r, len(r, end), depth + 1)); } at = -1; break; }
         case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f9 === undefined) { s9 = r.p; e9 = e; f9 = d1224(r, e, depth + 1); } else { (m9 ??= [r.b.subarray(s9, e9)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 10: { if ((tag & 7) !== 0) wrongType(tag, 0); f10 = bool(r); break; }
         default:
@@ -46769,9 +46769,9 @@ function d1230(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1226(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1226(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1226(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1228(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 0) wrongType(tag, 0); f4 = i64j(r); break; }
         default:
           skip(r, tag, end);
@@ -46814,10 +46814,10 @@ function d1231(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = bool(r); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d1235(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f5 === undefined) { s5 = r.p; e5 = e; f5 = d1234(r, e, depth + 1); } else { (m5 ??= [r.b.subarray(s5, e5)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f6 === undefined ? 0 : f6.length; (f6 ??= []).push(d1223(r, len(r, end), depth + 1)); at = -1; break; }
+        case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [d1223(r, len(r, end), depth + 1)]; } else { at = f6.length; f6.push(d1223(r, len(r, end), depth + 1)); } at = -1; break; }
         case 7: { if ((tag & 7) !== 0) wrongType(tag, 0); f7 = bool(r); break; }
         case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); f8 = str(r, end); break; }
-        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f9 === undefined ? 0 : f9.length; (f9 ??= []).push(d1242(r, len(r, end), depth + 1)); at = -1; break; }
+        case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f9 === undefined) { at = 0; f9 = [d1242(r, len(r, end), depth + 1)]; } else { at = f9.length; f9.push(d1242(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -47069,14 +47069,14 @@ function d1238(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 17: { if ((tag & 7) !== 0) wrongType(tag, 0); f17 = i64j(r); break; }
         case 18: { if ((tag & 7) !== 0) wrongType(tag, 0); f18 = bool(r); break; }
         case 19: { if ((tag & 7) !== 1) wrongType(tag, 1); f19 = dbl(r); break; }
-        case 20: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f20 === undefined ? 0 : f20.length; (f20 ??= []).push(d1237(r, len(r, end), depth + 1)); at = -1; break; }
+        case 20: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f20 === undefined) { at = 0; f20 = [d1237(r, len(r, end), depth + 1)]; } else { at = f20.length; f20.push(d1237(r, len(r, end), depth + 1)); } at = -1; break; }
         case 21: { if ((tag & 7) !== 0) wrongType(tag, 0); f21 = i64j(r); break; }
         case 22: { if ((tag & 7) !== 0) wrongType(tag, 0); f22 = i64j(r); break; }
-        case 23: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f23 === undefined ? 0 : f23.length; (f23 ??= []).push(str(r, end)); at = -1; break; }
+        case 23: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f23 === undefined) { at = 0; f23 = [str(r, end)]; } else { at = f23.length; f23.push(str(r, end)); } at = -1; break; }
         case 24: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f24 === undefined) { s24 = r.p; e24 = e; f24 = d1239(r, e, depth + 1); } else { (m24 ??= [r.b.subarray(s24, e24)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 25: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f25 === undefined ? 0 : f25.length; (f25 ??= []).push(d1238(r, len(r, end), depth + 1)); at = -1; break; }
-        case 26: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f26 === undefined ? 0 : f26.length; (f26 ??= []).push(d1238(r, len(r, end), depth + 1)); at = -1; break; }
-        case 27: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f27 === undefined ? 0 : f27.length; (f27 ??= []).push(d1238(r, len(r, end), depth + 1)); at = -1; break; }
+        case 25: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f25 === undefined) { at = 0; f25 = [d1238(r, len(r, end), depth + 1)]; } else { at = f25.length; f25.push(d1238(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 26: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f26 === undefined) { at = 0; f26 = [d1238(r, len(r, end), depth + 1)]; } else { at = f26.length; f26.push(d1238(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 27: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f27 === undefined) { at = 0; f27 = [d1238(r, len(r, end), depth + 1)]; } else { at = f27.length; f27.push(d1238(r, len(r, end), depth + 1)); } at = -1; break; }
         case 28: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f28 === undefined) { s28 = r.p; e28 = e; f28 = d1238(r, e, depth + 1); } else { (m28 ??= [r.b.subarray(s28, e28)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 29: { if ((tag & 7) !== 2) wrongType(tag, 2); f29 = msgEntry(r, end, f29, d1238, depth); break; }
         case 30: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f30 === undefined) { s30 = r.p; e30 = e; f30 = d1240(r, e, depth + 1); } else { (m30 ??= [r.b.subarray(s30, e30)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -47090,10 +47090,10 @@ function d1238(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 38: { if ((tag & 7) !== 0) wrongType(tag, 0); f38 = bool(r); break; }
         case 39: { if ((tag & 7) !== 0) wrongType(tag, 0); f39 = bool(r); break; }
         case 40: { if ((tag & 7) !== 0) wrongType(tag, 0); f40 = bool(r); break; }
-        case 41: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f41 === undefined ? 0 : f41.length; (f41 ??= []).push(str(r, end)); at = -1; break; }
+        case 41: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f41 === undefined) { at = 0; f41 = [str(r, end)]; } else { at = f41.length; f41.push(str(r, end)); } at = -1; break; }
         case 42: { if ((tag & 7) !== 2) wrongType(tag, 2); f42 = str(r, end); break; }
         case 43: { if ((tag & 7) !== 2) wrongType(tag, 2); f43 = str(r, end); break; }
-        case 44: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f44 === undefined ? 0 : f44.length; (f44 ??= []).push(d1244(r, len(r, end), depth + 1)); at = -1; break; }
+        case 44: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f44 === undefined) { at = 0; f44 = [d1244(r, len(r, end), depth + 1)]; } else { at = f44.length; f44.push(d1244(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -47198,7 +47198,7 @@ function d1239(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1238(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1238(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1238(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1238(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -47258,7 +47258,7 @@ function d1241(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1238(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(str(r, end)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -47424,7 +47424,7 @@ function d1246(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1245(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -47505,9 +47505,9 @@ function d1249(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1265(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1265(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1265(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d1265(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d1283(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d1283(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d1283(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -47542,7 +47542,7 @@ function d1250(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1249(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1249(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1249(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -47574,9 +47574,9 @@ function d1251(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d1293(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
-        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f7 === undefined ? 0 : f7.length; (f7 ??= []).push(str(r, end)); at = -1; break; }
+        case 7: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f7 === undefined) { at = 0; f7 = [str(r, end)]; } else { at = f7.length; f7.push(str(r, end)); } at = -1; break; }
         case 8: { if ((tag & 7) !== 2) wrongType(tag, 2); f8 = str(r, end); break; }
         case 9: { if ((tag & 7) !== 2) wrongType(tag, 2); f9 = str(r, end); break; }
         case 10: { if ((tag & 7) !== 2) wrongType(tag, 2); f10 = str(r, end); break; }
@@ -47621,7 +47621,7 @@ function d1252(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1251(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1251(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1251(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -47649,8 +47649,8 @@ function d1253(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1283(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1283(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1283(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -47678,7 +47678,7 @@ function d1254(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         default:
@@ -47746,7 +47746,7 @@ function d1256(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
         default:
@@ -47782,7 +47782,7 @@ function d1257(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1281(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = bool(r); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
-        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f5 === undefined ? 0 : f5.length; (f5 ??= []).push(str(r, end)); at = -1; break; }
+        case 5: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f5 === undefined) { at = 0; f5 = [str(r, end)]; } else { at = f5.length; f5.push(str(r, end)); } at = -1; break; }
         case 6: { if ((tag & 7) !== 0) wrongType(tag, 0); f6 = bool(r); break; }
         default:
           skip(r, tag, end);
@@ -47845,7 +47845,7 @@ function d1259(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -48079,7 +48079,7 @@ function d1268(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = entry(r, end, f1, 18, str, ""); break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1269(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1269(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1269(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -48109,7 +48109,7 @@ function d1269(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
-        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f3 === undefined ? 0 : f3.length; (f3 ??= []).push(str(r, end)); at = -1; break; }
+        case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -48140,7 +48140,7 @@ function d1270(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1296(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1296(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1296(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -48342,9 +48342,9 @@ function d1275(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 10: { if ((tag & 7) !== 0) wrongType(tag, 0); f10 = i64j(r); break; }
         case 11: { if ((tag & 7) !== 2) wrongType(tag, 2); f11 = entry(r, end, f11, 18, str, ""); break; }
         case 12: { if ((tag & 7) !== 2) wrongType(tag, 2); f12 = entry(r, end, f12, 18, str, ""); break; }
-        case 13: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f13 === undefined ? 0 : f13.length; (f13 ??= []).push(d1276(r, len(r, end), depth + 1)); at = -1; break; }
-        case 14: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f14 === undefined ? 0 : f14.length; (f14 ??= []).push(str(r, end)); at = -1; break; }
-        case 17: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f17 === undefined ? 0 : f17.length; (f17 ??= []).push(d1273(r, len(r, end), depth + 1)); at = -1; break; }
+        case 13: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f13 === undefined) { at = 0; f13 = [d1276(r, len(r, end), depth + 1)]; } else { at = f13.length; f13.push(d1276(r, len(r, end), depth + 1)); } at = -1; break; }
+        case 14: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f14 === undefined) { at = 0; f14 = [str(r, end)]; } else { at = f14.length; f14.push(str(r, end)); } at = -1; break; }
+        case 17: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f17 === undefined) { at = 0; f17 = [d1273(r, len(r, end), depth + 1)]; } else { at = f17.length; f17.push(d1273(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -48457,7 +48457,7 @@ function d1278(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1277(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1277(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1277(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -48514,7 +48514,7 @@ function d1280(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = str(r, end); break; }
@@ -48576,7 +48576,7 @@ function d1282(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -48742,7 +48742,7 @@ function d1287(r: WireReader, end: number, depth: number, o?: any, av?: string, 
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
-        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f4 === undefined ? 0 : f4.length; (f4 ??= []).push(d1286(r, len(r, end), depth + 1)); at = -1; break; }
+        case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f4 === undefined) { at = 0; f4 = [d1286(r, len(r, end), depth + 1)]; } else { at = f4.length; f4.push(d1286(r, len(r, end), depth + 1)); } at = -1; break; }
         case 5: { if ((tag & 7) !== 0) wrongType(tag, 0); f5 = i32(r); break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); f6 = str(r, end); break; }
         default:
@@ -48885,7 +48885,7 @@ function d1292(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
         default:
@@ -48914,7 +48914,7 @@ function d1293(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(str(r, end)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -48975,7 +48975,7 @@ function d1295(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1277(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1277(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1277(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1271(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
           skip(r, tag, end);
@@ -49177,7 +49177,7 @@ function d1302(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
-        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f2 === undefined ? 0 : f2.length; (f2 ??= []).push(d1300(r, len(r, end), depth + 1)); at = -1; break; }
+        case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1300(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1300(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
@@ -49255,7 +49255,7 @@ function d1304(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     while (r.p < end) {
       tag = tagOf(r);
       switch (tag >>> 3) {
-        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); at = f1 === undefined ? 0 : f1.length; (f1 ??= []).push(d1301(r, len(r, end), depth + 1)); at = -1; break; }
+        case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1301(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1301(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
           skip(r, tag, end);
       }
