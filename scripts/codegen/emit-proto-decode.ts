@@ -374,10 +374,12 @@ function writeField(f: Field, ctx: Context): string[] {
   }
   const nil = f.listItems ? `${key} = [];` : !fact.omitEmpty && !fact.omitZero ? `${key} = null;` : undefined;
   if (f.map || f.repeated) {
-    // Protobuf cannot tell an empty list or map from nil; Go decodes both as nil.
+    // Protobuf cannot tell an empty list or map from nil; Go decodes both as nil. A list pushed
+    // to has spare slots: a copy holds just its elements.
+    const list = f.map ? v : `(${v}.length > 1 ? ${v}.slice() : ${v})`;
     return nil
-      ? [`if (${v} !== undefined) ${key} = ${v}; else ${nil}`]
-      : [`if (${v} !== undefined) ${key} = ${v};`];
+      ? [`if (${v} !== undefined) ${key} = ${list}; else ${nil}`]
+      : [`if (${v} !== undefined) ${key} = ${list};`];
   }
   const absentIsNil = fact.pointer || fact.kind === "slice" || fact.kind === "bytes";
   const value = absentIsNil ? v : `(${v} ?? ${zeroOf(f, ctx)})`;

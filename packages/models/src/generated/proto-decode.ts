@@ -155,7 +155,7 @@ function d1(r: WireReader, end: number, depth: number, o?: any, av?: string, kd?
     if (f4 !== undefined) { const x = f4; if (x !== "" && !(Array.isArray(x) && x.length === 0)) o["patch"] = x; }
     if (f5 !== undefined) o["patchType"] = f5;
     if (f6 !== undefined) o["auditAnnotations"] = f6;
-    if (f7 !== undefined) o["warnings"] = f7;
+    if (f7 !== undefined) o["warnings"] = (f7.length > 1 ? f7.slice() : f7);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1);
@@ -344,7 +344,7 @@ function d4(r: WireReader, end: number, depth: number, o?: any, av?: string, kd?
     if (f4 !== undefined) { const x = f4; if (x !== "" && !(Array.isArray(x) && x.length === 0)) o["patch"] = x; }
     if (f5 !== undefined) o["patchType"] = f5;
     if (f6 !== undefined) o["auditAnnotations"] = f6;
-    if (f7 !== undefined) o["warnings"] = f7;
+    if (f7 !== undefined) o["warnings"] = (f7.length > 1 ? f7.slice() : f7);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p4);
@@ -571,8 +571,8 @@ function d11(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     if (o === undefined) { o = new O11(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["namespaceSelector"] = f1;
     if (f2 !== undefined) o["objectSelector"] = f2;
-    if (f3 !== undefined) o["resourceRules"] = f3;
-    if (f4 !== undefined) o["excludeResourceRules"] = f4;
+    if (f3 !== undefined) o["resourceRules"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["excludeResourceRules"] = (f4.length > 1 ? f4.slice() : f4);
     if (f7 !== undefined) o["matchPolicy"] = f7;
     return o;
   } catch (error) {
@@ -690,7 +690,7 @@ function d14(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O14(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p14);
@@ -768,7 +768,7 @@ function d16(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O16(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p16);
@@ -815,10 +815,10 @@ function d17(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     if (o === undefined) { o = new O17(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["paramKind"] = f1;
     if (f2 !== undefined) o["matchConstraints"] = f2;
-    if (f3 !== undefined) o["variables"] = f3;
-    if (f4 !== undefined) o["mutations"] = f4;
+    if (f3 !== undefined) o["variables"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["mutations"] = (f4.length > 1 ? f4.slice() : f4);
     if (f5 !== undefined) o["failurePolicy"] = f5;
-    if (f6 !== undefined) o["matchConditions"] = f6;
+    if (f6 !== undefined) o["matchConditions"] = (f6.length > 1 ? f6.slice() : f6);
     { const x = (f7 ?? ""); if (x !== "") o["reinvocationPolicy"] = x; }
     return o;
   } catch (error) {
@@ -877,16 +877,16 @@ function d18(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     if (o === undefined) { o = new O18(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
     o["clientConfig"] = (f2 ?? d41(emptyReader, 0, depth + 1));
-    if (f3 !== undefined) o["rules"] = f3;
+    if (f3 !== undefined) o["rules"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["failurePolicy"] = f4;
     if (f9 !== undefined) o["matchPolicy"] = f9;
     if (f5 !== undefined) o["namespaceSelector"] = f5;
     if (f11 !== undefined) o["objectSelector"] = f11;
     if (f6 === undefined) o["sideEffects"] = null; else o["sideEffects"] = f6;
     if (f7 !== undefined) o["timeoutSeconds"] = f7;
-    if (f8 !== undefined) o["admissionReviewVersions"] = f8; else o["admissionReviewVersions"] = null;
+    if (f8 !== undefined) o["admissionReviewVersions"] = (f8.length > 1 ? f8.slice() : f8); else o["admissionReviewVersions"] = null;
     if (f10 !== undefined) o["reinvocationPolicy"] = f10;
-    if (f12 !== undefined) o["matchConditions"] = f12;
+    if (f12 !== undefined) o["matchConditions"] = (f12.length > 1 ? f12.slice() : f12);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p18);
@@ -921,7 +921,7 @@ function d19(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O19(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["webhooks"] = f2;
+    if (f2 !== undefined) o["webhooks"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p19);
@@ -956,7 +956,7 @@ function d20(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O20(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p20);
@@ -1028,7 +1028,7 @@ function d22(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O22(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["resourceNames"] = f1;
+    if (f1 !== undefined) o["resourceNames"] = (f1.length > 1 ? f1.slice() : f1);
     tag = 18;
     if (m2 !== undefined) { const c = concatReader(m2, r.int64); d26(c, c.b.length, depth + 1, o); }
     else if (f2 !== undefined) { const p = r.p; r.p = s2; d26(r, e2, depth + 1, o); r.p = p; }
@@ -1130,9 +1130,9 @@ function d25(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O25(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["apiGroups"] = f1;
-    if (f2 !== undefined) o["apiVersions"] = f2;
-    if (f3 !== undefined) o["resources"] = f3;
+    if (f1 !== undefined) o["apiGroups"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["apiVersions"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["resources"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["scope"] = f4;
     return o;
   } catch (error) {
@@ -1162,7 +1162,7 @@ function d26(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O26(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["operations"] = f1;
+    if (f1 !== undefined) o["operations"] = (f1.length > 1 ? f1.slice() : f1);
     tag = 18;
     if (m2 !== undefined) { const c = concatReader(m2, r.int64); d25(c, c.b.length, depth + 1, o); }
     else if (f2 !== undefined) { const p = r.p; r.p = s2; d25(r, e2, depth + 1, o); r.p = p; }
@@ -1226,7 +1226,7 @@ function d28(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O28(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["expressionWarnings"] = f1;
+    if (f1 !== undefined) o["expressionWarnings"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p28);
@@ -1351,7 +1351,7 @@ function d31(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O31(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p31);
@@ -1396,7 +1396,7 @@ function d32(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     { const x = (f1 ?? ""); if (x !== "") o["policyName"] = x; }
     if (f2 !== undefined) o["paramRef"] = f2;
     if (f3 !== undefined) o["matchResources"] = f3;
-    if (f4 !== undefined) o["validationActions"] = f4;
+    if (f4 !== undefined) o["validationActions"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p32);
@@ -1431,7 +1431,7 @@ function d33(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O33(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p33);
@@ -1478,11 +1478,11 @@ function d34(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     if (o === undefined) { o = new O34(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["paramKind"] = f1;
     if (f2 !== undefined) o["matchConstraints"] = f2;
-    if (f3 !== undefined) o["validations"] = f3;
+    if (f3 !== undefined) o["validations"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["failurePolicy"] = f4;
-    if (f5 !== undefined) o["auditAnnotations"] = f5;
-    if (f6 !== undefined) o["matchConditions"] = f6;
-    if (f7 !== undefined) o["variables"] = f7;
+    if (f5 !== undefined) o["auditAnnotations"] = (f5.length > 1 ? f5.slice() : f5);
+    if (f6 !== undefined) o["matchConditions"] = (f6.length > 1 ? f6.slice() : f6);
+    if (f7 !== undefined) o["variables"] = (f7.length > 1 ? f7.slice() : f7);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p34);
@@ -1519,7 +1519,7 @@ function d35(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     if (o === undefined) { o = new O35(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? 0); if (x !== 0) o["observedGeneration"] = x; }
     if (f2 !== undefined) o["typeChecking"] = f2;
-    if (f3 !== undefined) o["conditions"] = f3;
+    if (f3 !== undefined) o["conditions"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p35);
@@ -1576,15 +1576,15 @@ function d36(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     if (o === undefined) { o = new O36(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
     o["clientConfig"] = (f2 ?? d41(emptyReader, 0, depth + 1));
-    if (f3 !== undefined) o["rules"] = f3;
+    if (f3 !== undefined) o["rules"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["failurePolicy"] = f4;
     if (f9 !== undefined) o["matchPolicy"] = f9;
     if (f5 !== undefined) o["namespaceSelector"] = f5;
     if (f10 !== undefined) o["objectSelector"] = f10;
     if (f6 === undefined) o["sideEffects"] = null; else o["sideEffects"] = f6;
     if (f7 !== undefined) o["timeoutSeconds"] = f7;
-    if (f8 !== undefined) o["admissionReviewVersions"] = f8; else o["admissionReviewVersions"] = null;
-    if (f11 !== undefined) o["matchConditions"] = f11;
+    if (f8 !== undefined) o["admissionReviewVersions"] = (f8.length > 1 ? f8.slice() : f8); else o["admissionReviewVersions"] = null;
+    if (f11 !== undefined) o["matchConditions"] = (f11.length > 1 ? f11.slice() : f11);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p36);
@@ -1619,7 +1619,7 @@ function d37(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O37(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["webhooks"] = f2;
+    if (f2 !== undefined) o["webhooks"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p37);
@@ -1654,7 +1654,7 @@ function d38(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O38(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p38);
@@ -1939,8 +1939,8 @@ function d47(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     if (o === undefined) { o = new O47(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["namespaceSelector"] = f1;
     if (f2 !== undefined) o["objectSelector"] = f2;
-    if (f3 !== undefined) o["resourceRules"] = f3;
-    if (f4 !== undefined) o["excludeResourceRules"] = f4;
+    if (f3 !== undefined) o["resourceRules"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["excludeResourceRules"] = (f4.length > 1 ? f4.slice() : f4);
     if (f7 !== undefined) o["matchPolicy"] = f7;
     return o;
   } catch (error) {
@@ -2058,7 +2058,7 @@ function d50(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O50(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p50);
@@ -2136,7 +2136,7 @@ function d52(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O52(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p52);
@@ -2183,10 +2183,10 @@ function d53(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     if (o === undefined) { o = new O53(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["paramKind"] = f1;
     if (f2 !== undefined) o["matchConstraints"] = f2;
-    if (f3 !== undefined) o["variables"] = f3;
-    if (f4 !== undefined) o["mutations"] = f4;
+    if (f3 !== undefined) o["variables"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["mutations"] = (f4.length > 1 ? f4.slice() : f4);
     if (f5 !== undefined) o["failurePolicy"] = f5;
-    if (f6 !== undefined) o["matchConditions"] = f6;
+    if (f6 !== undefined) o["matchConditions"] = (f6.length > 1 ? f6.slice() : f6);
     { const x = (f7 ?? ""); if (x !== "") o["reinvocationPolicy"] = x; }
     return o;
   } catch (error) {
@@ -2259,7 +2259,7 @@ function d55(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O55(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["resourceNames"] = f1;
+    if (f1 !== undefined) o["resourceNames"] = (f1.length > 1 ? f1.slice() : f1);
     tag = 18;
     if (m2 !== undefined) { const c = concatReader(m2, r.int64); d26(c, c.b.length, depth + 1, o); }
     else if (f2 !== undefined) { const p = r.p; r.p = s2; d26(r, e2, depth + 1, o); r.p = p; }
@@ -2358,7 +2358,7 @@ function d58(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O58(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["expressionWarnings"] = f1;
+    if (f1 !== undefined) o["expressionWarnings"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p58);
@@ -2483,7 +2483,7 @@ function d61(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O61(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p61);
@@ -2528,7 +2528,7 @@ function d62(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     { const x = (f1 ?? ""); if (x !== "") o["policyName"] = x; }
     if (f2 !== undefined) o["paramRef"] = f2;
     if (f3 !== undefined) o["matchResources"] = f3;
-    if (f4 !== undefined) o["validationActions"] = f4;
+    if (f4 !== undefined) o["validationActions"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p62);
@@ -2563,7 +2563,7 @@ function d63(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O63(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p63);
@@ -2610,11 +2610,11 @@ function d64(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     if (o === undefined) { o = new O64(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["paramKind"] = f1;
     if (f2 !== undefined) o["matchConstraints"] = f2;
-    if (f3 !== undefined) o["validations"] = f3;
+    if (f3 !== undefined) o["validations"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["failurePolicy"] = f4;
-    if (f5 !== undefined) o["auditAnnotations"] = f5;
-    if (f6 !== undefined) o["matchConditions"] = f6;
-    if (f7 !== undefined) o["variables"] = f7;
+    if (f5 !== undefined) o["auditAnnotations"] = (f5.length > 1 ? f5.slice() : f5);
+    if (f6 !== undefined) o["matchConditions"] = (f6.length > 1 ? f6.slice() : f6);
+    if (f7 !== undefined) o["variables"] = (f7.length > 1 ? f7.slice() : f7);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p64);
@@ -2651,7 +2651,7 @@ function d65(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     if (o === undefined) { o = new O65(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? 0); if (x !== 0) o["observedGeneration"] = x; }
     if (f2 !== undefined) o["typeChecking"] = f2;
-    if (f3 !== undefined) o["conditions"] = f3;
+    if (f3 !== undefined) o["conditions"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p65);
@@ -2899,8 +2899,8 @@ function d73(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     if (o === undefined) { o = new O73(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["namespaceSelector"] = f1;
     if (f2 !== undefined) o["objectSelector"] = f2;
-    if (f3 !== undefined) o["resourceRules"] = f3;
-    if (f4 !== undefined) o["excludeResourceRules"] = f4;
+    if (f3 !== undefined) o["resourceRules"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["excludeResourceRules"] = (f4.length > 1 ? f4.slice() : f4);
     if (f7 !== undefined) o["matchPolicy"] = f7;
     return o;
   } catch (error) {
@@ -3018,7 +3018,7 @@ function d76(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O76(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p76);
@@ -3096,7 +3096,7 @@ function d78(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O78(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p78);
@@ -3143,10 +3143,10 @@ function d79(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     if (o === undefined) { o = new O79(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["paramKind"] = f1;
     if (f2 !== undefined) o["matchConstraints"] = f2;
-    if (f3 !== undefined) o["variables"] = f3;
-    if (f4 !== undefined) o["mutations"] = f4;
+    if (f3 !== undefined) o["variables"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["mutations"] = (f4.length > 1 ? f4.slice() : f4);
     if (f5 !== undefined) o["failurePolicy"] = f5;
-    if (f6 !== undefined) o["matchConditions"] = f6;
+    if (f6 !== undefined) o["matchConditions"] = (f6.length > 1 ? f6.slice() : f6);
     { const x = (f7 ?? ""); if (x !== "") o["reinvocationPolicy"] = x; }
     return o;
   } catch (error) {
@@ -3205,16 +3205,16 @@ function d80(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     if (o === undefined) { o = new O80(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
     o["clientConfig"] = (f2 ?? d101(emptyReader, 0, depth + 1));
-    if (f3 !== undefined) o["rules"] = f3;
+    if (f3 !== undefined) o["rules"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["failurePolicy"] = f4;
     if (f9 !== undefined) o["matchPolicy"] = f9;
     if (f5 !== undefined) o["namespaceSelector"] = f5;
     if (f11 !== undefined) o["objectSelector"] = f11;
     if (f6 !== undefined) o["sideEffects"] = f6;
     if (f7 !== undefined) o["timeoutSeconds"] = f7;
-    if (f8 !== undefined) o["admissionReviewVersions"] = f8;
+    if (f8 !== undefined) o["admissionReviewVersions"] = (f8.length > 1 ? f8.slice() : f8);
     if (f10 !== undefined) o["reinvocationPolicy"] = f10;
-    if (f12 !== undefined) o["matchConditions"] = f12;
+    if (f12 !== undefined) o["matchConditions"] = (f12.length > 1 ? f12.slice() : f12);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p80);
@@ -3249,7 +3249,7 @@ function d81(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O81(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["webhooks"] = f2;
+    if (f2 !== undefined) o["webhooks"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p81);
@@ -3284,7 +3284,7 @@ function d82(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O82(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p82);
@@ -3356,7 +3356,7 @@ function d84(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O84(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["resourceNames"] = f1;
+    if (f1 !== undefined) o["resourceNames"] = (f1.length > 1 ? f1.slice() : f1);
     tag = 18;
     if (m2 !== undefined) { const c = concatReader(m2, r.int64); d26(c, c.b.length, depth + 1, o); }
     else if (f2 !== undefined) { const p = r.p; r.p = s2; d26(r, e2, depth + 1, o); r.p = p; }
@@ -3488,7 +3488,7 @@ function d88(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O88(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["expressionWarnings"] = f1;
+    if (f1 !== undefined) o["expressionWarnings"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p88);
@@ -3613,7 +3613,7 @@ function d91(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O91(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p91);
@@ -3658,7 +3658,7 @@ function d92(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     { const x = (f1 ?? ""); if (x !== "") o["policyName"] = x; }
     if (f2 !== undefined) o["paramRef"] = f2;
     if (f3 !== undefined) o["matchResources"] = f3;
-    if (f4 !== undefined) o["validationActions"] = f4;
+    if (f4 !== undefined) o["validationActions"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p92);
@@ -3693,7 +3693,7 @@ function d93(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O93(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p93);
@@ -3740,11 +3740,11 @@ function d94(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     if (o === undefined) { o = new O94(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["paramKind"] = f1;
     if (f2 !== undefined) o["matchConstraints"] = f2;
-    if (f3 !== undefined) o["validations"] = f3;
+    if (f3 !== undefined) o["validations"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["failurePolicy"] = f4;
-    if (f5 !== undefined) o["auditAnnotations"] = f5;
-    if (f6 !== undefined) o["matchConditions"] = f6;
-    if (f7 !== undefined) o["variables"] = f7;
+    if (f5 !== undefined) o["auditAnnotations"] = (f5.length > 1 ? f5.slice() : f5);
+    if (f6 !== undefined) o["matchConditions"] = (f6.length > 1 ? f6.slice() : f6);
+    if (f7 !== undefined) o["variables"] = (f7.length > 1 ? f7.slice() : f7);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p94);
@@ -3781,7 +3781,7 @@ function d95(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     if (o === undefined) { o = new O95(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? 0); if (x !== 0) o["observedGeneration"] = x; }
     if (f2 !== undefined) o["typeChecking"] = f2;
-    if (f3 !== undefined) o["conditions"] = f3;
+    if (f3 !== undefined) o["conditions"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p95);
@@ -3838,15 +3838,15 @@ function d96(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     if (o === undefined) { o = new O96(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
     o["clientConfig"] = (f2 ?? d101(emptyReader, 0, depth + 1));
-    if (f3 !== undefined) o["rules"] = f3;
+    if (f3 !== undefined) o["rules"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["failurePolicy"] = f4;
     if (f9 !== undefined) o["matchPolicy"] = f9;
     if (f5 !== undefined) o["namespaceSelector"] = f5;
     if (f10 !== undefined) o["objectSelector"] = f10;
     if (f6 !== undefined) o["sideEffects"] = f6;
     if (f7 !== undefined) o["timeoutSeconds"] = f7;
-    if (f8 !== undefined) o["admissionReviewVersions"] = f8;
-    if (f11 !== undefined) o["matchConditions"] = f11;
+    if (f8 !== undefined) o["admissionReviewVersions"] = (f8.length > 1 ? f8.slice() : f8);
+    if (f11 !== undefined) o["matchConditions"] = (f11.length > 1 ? f11.slice() : f11);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p96);
@@ -3881,7 +3881,7 @@ function d97(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O97(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["webhooks"] = f2;
+    if (f2 !== undefined) o["webhooks"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p97);
@@ -3916,7 +3916,7 @@ function d98(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
     }
     if (o === undefined) { o = new O98(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p98);
@@ -4050,7 +4050,7 @@ function d102(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O102(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["versions"] = f2;
+    if (f2 !== undefined) o["versions"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p102);
@@ -4085,7 +4085,7 @@ function d103(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O103(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p103);
@@ -4129,10 +4129,10 @@ function d104(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f2 !== undefined) o["responseKind"] = f2;
     o["scope"] = (f3 ?? "");
     o["singularResource"] = (f4 ?? "");
-    if (f5 !== undefined) o["verbs"] = f5; else o["verbs"] = null;
-    if (f6 !== undefined) o["shortNames"] = f6;
-    if (f7 !== undefined) o["categories"] = f7;
-    if (f8 !== undefined) o["subresources"] = f8;
+    if (f5 !== undefined) o["verbs"] = (f5.length > 1 ? f5.slice() : f5); else o["verbs"] = null;
+    if (f6 !== undefined) o["shortNames"] = (f6.length > 1 ? f6.slice() : f6);
+    if (f7 !== undefined) o["categories"] = (f7.length > 1 ? f7.slice() : f7);
+    if (f8 !== undefined) o["subresources"] = (f8.length > 1 ? f8.slice() : f8);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p104);
@@ -4170,8 +4170,8 @@ function d105(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O105(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["subresource"] = (f1 ?? "");
     if (f2 !== undefined) o["responseKind"] = f2;
-    if (f3 !== undefined) o["acceptedTypes"] = f3;
-    if (f4 !== undefined) o["verbs"] = f4; else o["verbs"] = null;
+    if (f3 !== undefined) o["acceptedTypes"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["verbs"] = (f4.length > 1 ? f4.slice() : f4); else o["verbs"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p105);
@@ -4201,7 +4201,7 @@ function d106(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O106(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["version"] = (f1 ?? "");
-    if (f2 !== undefined) o["resources"] = f2;
+    if (f2 !== undefined) o["resources"] = (f2.length > 1 ? f2.slice() : f2);
     { const x = (f3 ?? ""); if (x !== "") o["freshness"] = x; }
     return o;
   } catch (error) {
@@ -4237,7 +4237,7 @@ function d107(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O107(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["versions"] = f2;
+    if (f2 !== undefined) o["versions"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p107);
@@ -4272,7 +4272,7 @@ function d108(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O108(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p108);
@@ -4316,10 +4316,10 @@ function d109(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f2 !== undefined) o["responseKind"] = f2;
     o["scope"] = (f3 ?? "");
     o["singularResource"] = (f4 ?? "");
-    if (f5 !== undefined) o["verbs"] = f5; else o["verbs"] = null;
-    if (f6 !== undefined) o["shortNames"] = f6;
-    if (f7 !== undefined) o["categories"] = f7;
-    if (f8 !== undefined) o["subresources"] = f8;
+    if (f5 !== undefined) o["verbs"] = (f5.length > 1 ? f5.slice() : f5); else o["verbs"] = null;
+    if (f6 !== undefined) o["shortNames"] = (f6.length > 1 ? f6.slice() : f6);
+    if (f7 !== undefined) o["categories"] = (f7.length > 1 ? f7.slice() : f7);
+    if (f8 !== undefined) o["subresources"] = (f8.length > 1 ? f8.slice() : f8);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p109);
@@ -4357,8 +4357,8 @@ function d110(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O110(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["subresource"] = (f1 ?? "");
     if (f2 !== undefined) o["responseKind"] = f2;
-    if (f3 !== undefined) o["acceptedTypes"] = f3;
-    if (f4 !== undefined) o["verbs"] = f4; else o["verbs"] = null;
+    if (f3 !== undefined) o["acceptedTypes"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["verbs"] = (f4.length > 1 ? f4.slice() : f4); else o["verbs"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p110);
@@ -4388,7 +4388,7 @@ function d111(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O111(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["version"] = (f1 ?? "");
-    if (f2 !== undefined) o["resources"] = f2;
+    if (f2 !== undefined) o["resources"] = (f2.length > 1 ? f2.slice() : f2);
     { const x = (f3 ?? ""); if (x !== "") o["freshness"] = x; }
     return o;
   } catch (error) {
@@ -4421,8 +4421,8 @@ function d112(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O112(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["apiServerID"] = x; }
     { const x = (f2 ?? ""); if (x !== "") o["encodingVersion"] = x; }
-    if (f3 !== undefined) o["decodableVersions"] = f3;
-    if (f4 !== undefined) o["servedVersions"] = f4;
+    if (f3 !== undefined) o["decodableVersions"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["servedVersions"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p112);
@@ -4543,7 +4543,7 @@ function d115(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O115(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p115);
@@ -4596,9 +4596,9 @@ function d117(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O117(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["storageVersions"] = f1;
+    if (f1 !== undefined) o["storageVersions"] = (f1.length > 1 ? f1.slice() : f1);
     if (f2 !== undefined) o["commonEncodingVersion"] = f2;
-    if (f3 !== undefined) o["conditions"] = f3;
+    if (f3 !== undefined) o["conditions"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p117);
@@ -4676,7 +4676,7 @@ function d119(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O119(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p119);
@@ -4795,7 +4795,7 @@ function d122(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O122(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p122);
@@ -4893,7 +4893,7 @@ function d124(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f7 ?? 0); if (x !== 0) o["numberAvailable"] = x; }
     { const x = (f8 ?? 0); if (x !== 0) o["numberUnavailable"] = x; }
     if (f9 !== undefined) o["collisionCount"] = f9;
-    if (f10 !== undefined) o["conditions"] = f10;
+    if (f10 !== undefined) o["conditions"] = (f10.length > 1 ? f10.slice() : f10);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p124);
@@ -5049,7 +5049,7 @@ function d128(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O128(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p128);
@@ -5150,7 +5150,7 @@ function d130(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f4 ?? 0); if (x !== 0) o["availableReplicas"] = x; }
     { const x = (f5 ?? 0); if (x !== 0) o["unavailableReplicas"] = x; }
     if (f9 !== undefined) o["terminatingReplicas"] = f9;
-    if (f6 !== undefined) o["conditions"] = f6;
+    if (f6 !== undefined) o["conditions"] = (f6.length > 1 ? f6.slice() : f6);
     if (f8 !== undefined) o["collisionCount"] = f8;
     return o;
   } catch (error) {
@@ -5305,7 +5305,7 @@ function d134(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O134(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p134);
@@ -5389,7 +5389,7 @@ function d136(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f5 ?? 0); if (x !== 0) o["availableReplicas"] = x; }
     if (f7 !== undefined) o["terminatingReplicas"] = f7;
     { const x = (f3 ?? 0); if (x !== 0) o["observedGeneration"] = x; }
-    if (f6 !== undefined) o["conditions"] = f6;
+    if (f6 !== undefined) o["conditions"] = (f6.length > 1 ? f6.slice() : f6);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p136);
@@ -5625,7 +5625,7 @@ function d142(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O142(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p142);
@@ -5751,7 +5751,7 @@ function d145(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f1 !== undefined) o["replicas"] = f1;
     if (f2 === undefined) o["selector"] = null; else o["selector"] = f2;
     o["template"] = (f3 ?? d532(emptyReader, 0, depth + 1));
-    if (f4 !== undefined) o["volumeClaimTemplates"] = f4;
+    if (f4 !== undefined) o["volumeClaimTemplates"] = (f4.length > 1 ? f4.slice() : f4);
     o["serviceName"] = (f5 ?? "");
     { const x = (f6 ?? ""); if (x !== "") o["podManagementPolicy"] = x; }
     o["updateStrategy"] = (f7 ?? d147(emptyReader, 0, depth + 1));
@@ -5802,7 +5802,7 @@ function d146(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f6 ?? ""); if (x !== "") o["currentRevision"] = x; }
     { const x = (f7 ?? ""); if (x !== "") o["updateRevision"] = x; }
     if (f9 !== undefined) o["collisionCount"] = f9;
-    if (f10 !== undefined) o["conditions"] = f10;
+    if (f10 !== undefined) o["conditions"] = (f10.length > 1 ? f10.slice() : f10);
     o["availableReplicas"] = (f11 ?? 0);
     return o;
   } catch (error) {
@@ -5916,7 +5916,7 @@ function d149(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O149(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p149);
@@ -6037,7 +6037,7 @@ function d152(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O152(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p152);
@@ -6183,7 +6183,7 @@ function d155(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f4 ?? 0); if (x !== 0) o["availableReplicas"] = x; }
     { const x = (f5 ?? 0); if (x !== 0) o["unavailableReplicas"] = x; }
     if (f9 !== undefined) o["terminatingReplicas"] = f9;
-    if (f6 !== undefined) o["conditions"] = f6;
+    if (f6 !== undefined) o["conditions"] = (f6.length > 1 ? f6.slice() : f6);
     if (f8 !== undefined) o["collisionCount"] = f8;
     return o;
   } catch (error) {
@@ -6548,7 +6548,7 @@ function d165(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O165(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p165);
@@ -6674,7 +6674,7 @@ function d168(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f1 !== undefined) o["replicas"] = f1;
     if (f2 !== undefined) o["selector"] = f2;
     o["template"] = (f3 ?? d532(emptyReader, 0, depth + 1));
-    if (f4 !== undefined) o["volumeClaimTemplates"] = f4;
+    if (f4 !== undefined) o["volumeClaimTemplates"] = (f4.length > 1 ? f4.slice() : f4);
     o["serviceName"] = (f5 ?? "");
     { const x = (f6 ?? ""); if (x !== "") o["podManagementPolicy"] = x; }
     o["updateStrategy"] = (f7 ?? d170(emptyReader, 0, depth + 1));
@@ -6725,7 +6725,7 @@ function d169(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f6 ?? ""); if (x !== "") o["currentRevision"] = x; }
     { const x = (f7 ?? ""); if (x !== "") o["updateRevision"] = x; }
     if (f9 !== undefined) o["collisionCount"] = f9;
-    if (f10 !== undefined) o["conditions"] = f10;
+    if (f10 !== undefined) o["conditions"] = (f10.length > 1 ? f10.slice() : f10);
     o["availableReplicas"] = (f11 ?? 0);
     return o;
   } catch (error) {
@@ -6839,7 +6839,7 @@ function d172(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O172(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p172);
@@ -6958,7 +6958,7 @@ function d175(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O175(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p175);
@@ -7056,7 +7056,7 @@ function d177(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f7 ?? 0); if (x !== 0) o["numberAvailable"] = x; }
     { const x = (f8 ?? 0); if (x !== 0) o["numberUnavailable"] = x; }
     if (f9 !== undefined) o["collisionCount"] = f9;
-    if (f10 !== undefined) o["conditions"] = f10;
+    if (f10 !== undefined) o["conditions"] = (f10.length > 1 ? f10.slice() : f10);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p177);
@@ -7212,7 +7212,7 @@ function d181(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O181(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p181);
@@ -7313,7 +7313,7 @@ function d183(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f4 ?? 0); if (x !== 0) o["availableReplicas"] = x; }
     { const x = (f5 ?? 0); if (x !== 0) o["unavailableReplicas"] = x; }
     if (f9 !== undefined) o["terminatingReplicas"] = f9;
-    if (f6 !== undefined) o["conditions"] = f6;
+    if (f6 !== undefined) o["conditions"] = (f6.length > 1 ? f6.slice() : f6);
     if (f8 !== undefined) o["collisionCount"] = f8;
     return o;
   } catch (error) {
@@ -7468,7 +7468,7 @@ function d187(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O187(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p187);
@@ -7552,7 +7552,7 @@ function d189(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f5 ?? 0); if (x !== 0) o["availableReplicas"] = x; }
     if (f7 !== undefined) o["terminatingReplicas"] = f7;
     { const x = (f3 ?? 0); if (x !== 0) o["observedGeneration"] = x; }
-    if (f6 !== undefined) o["conditions"] = f6;
+    if (f6 !== undefined) o["conditions"] = (f6.length > 1 ? f6.slice() : f6);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p189);
@@ -7895,7 +7895,7 @@ function d198(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O198(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p198);
@@ -8021,7 +8021,7 @@ function d201(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f1 !== undefined) o["replicas"] = f1;
     if (f2 === undefined) o["selector"] = null; else o["selector"] = f2;
     o["template"] = (f3 ?? d532(emptyReader, 0, depth + 1));
-    if (f4 !== undefined) o["volumeClaimTemplates"] = f4;
+    if (f4 !== undefined) o["volumeClaimTemplates"] = (f4.length > 1 ? f4.slice() : f4);
     o["serviceName"] = (f5 ?? "");
     { const x = (f6 ?? ""); if (x !== "") o["podManagementPolicy"] = x; }
     o["updateStrategy"] = (f7 ?? d203(emptyReader, 0, depth + 1));
@@ -8072,7 +8072,7 @@ function d202(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f6 ?? ""); if (x !== "") o["currentRevision"] = x; }
     { const x = (f7 ?? ""); if (x !== "") o["updateRevision"] = x; }
     if (f9 !== undefined) o["collisionCount"] = f9;
-    if (f10 !== undefined) o["conditions"] = f10;
+    if (f10 !== undefined) o["conditions"] = (f10.length > 1 ? f10.slice() : f10);
     o["availableReplicas"] = (f11 ?? 0);
     return o;
   } catch (error) {
@@ -8346,7 +8346,7 @@ function d210(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       f3 = d205(c, c.b.length, depth + 1);
     }
     if (o === undefined) { o = new O210(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["audiences"] = f1; else o["audiences"] = null;
+    if (f1 !== undefined) o["audiences"] = (f1.length > 1 ? f1.slice() : f1); else o["audiences"] = null;
     if (f4 === undefined) o["expirationSeconds"] = null; else o["expirationSeconds"] = f4;
     if (f3 === undefined) o["boundObjectRef"] = null; else o["boundObjectRef"] = f3;
     if (f5 !== undefined) o["attestations"] = f5;
@@ -8456,7 +8456,7 @@ function d213(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O213(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["token"] = x; }
-    if (f2 !== undefined) o["audiences"] = f2;
+    if (f2 !== undefined) o["audiences"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p213);
@@ -8494,7 +8494,7 @@ function d214(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O214(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? false); if (x !== false) o["authenticated"] = x; }
     o["user"] = (f2 ?? d215(emptyReader, 0, depth + 1));
-    if (f4 !== undefined) o["audiences"] = f4;
+    if (f4 !== undefined) o["audiences"] = (f4.length > 1 ? f4.slice() : f4);
     { const x = (f3 ?? ""); if (x !== "") o["error"] = x; }
     return o;
   } catch (error) {
@@ -8527,7 +8527,7 @@ function d215(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O215(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["username"] = x; }
     { const x = (f2 ?? ""); if (x !== "") o["uid"] = x; }
-    if (f3 !== undefined) o["groups"] = f3;
+    if (f3 !== undefined) o["groups"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["extra"] = f4;
     return o;
   } catch (error) {
@@ -8777,7 +8777,7 @@ function d222(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O222(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["token"] = x; }
-    if (f2 !== undefined) o["audiences"] = f2;
+    if (f2 !== undefined) o["audiences"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p222);
@@ -8815,7 +8815,7 @@ function d223(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O223(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? false); if (x !== false) o["authenticated"] = x; }
     o["user"] = (f2 ?? d224(emptyReader, 0, depth + 1));
-    if (f4 !== undefined) o["audiences"] = f4;
+    if (f4 !== undefined) o["audiences"] = (f4.length > 1 ? f4.slice() : f4);
     { const x = (f3 ?? ""); if (x !== "") o["error"] = x; }
     return o;
   } catch (error) {
@@ -8848,7 +8848,7 @@ function d224(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O224(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["username"] = x; }
     { const x = (f2 ?? ""); if (x !== "") o["uid"] = x; }
-    if (f3 !== undefined) o["groups"] = f3;
+    if (f3 !== undefined) o["groups"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["extra"] = f4;
     return o;
   } catch (error) {
@@ -8901,7 +8901,7 @@ function d226(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O226(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["rawSelector"] = x; }
-    if (f2 !== undefined) o["requirements"] = f2;
+    if (f2 !== undefined) o["requirements"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p226);
@@ -8930,7 +8930,7 @@ function d227(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O227(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["rawSelector"] = x; }
-    if (f2 !== undefined) o["requirements"] = f2;
+    if (f2 !== undefined) o["requirements"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p227);
@@ -9036,8 +9036,8 @@ function d230(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O230(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["verbs"] = f1; else o["verbs"] = null;
-    if (f2 !== undefined) o["nonResourceURLs"] = f2;
+    if (f1 !== undefined) o["verbs"] = (f1.length > 1 ? f1.slice() : f1); else o["verbs"] = null;
+    if (f2 !== undefined) o["nonResourceURLs"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p230);
@@ -9122,10 +9122,10 @@ function d232(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O232(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["verbs"] = f1; else o["verbs"] = null;
-    if (f2 !== undefined) o["apiGroups"] = f2;
-    if (f3 !== undefined) o["resources"] = f3;
-    if (f4 !== undefined) o["resourceNames"] = f4;
+    if (f1 !== undefined) o["verbs"] = (f1.length > 1 ? f1.slice() : f1); else o["verbs"] = null;
+    if (f2 !== undefined) o["apiGroups"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["resources"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["resourceNames"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p232);
@@ -9387,7 +9387,7 @@ function d238(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f1 !== undefined) o["resourceAttributes"] = f1;
     if (f2 !== undefined) o["nonResourceAttributes"] = f2;
     { const x = (f3 ?? ""); if (x !== "") o["user"] = x; }
-    if (f4 !== undefined) o["groups"] = f4;
+    if (f4 !== undefined) o["groups"] = (f4.length > 1 ? f4.slice() : f4);
     if (f5 !== undefined) o["extra"] = f5;
     { const x = (f6 ?? ""); if (x !== "") o["uid"] = x; }
     return o;
@@ -9452,8 +9452,8 @@ function d240(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O240(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["resourceRules"] = f1; else o["resourceRules"] = null;
-    if (f2 !== undefined) o["nonResourceRules"] = f2; else o["nonResourceRules"] = null;
+    if (f1 !== undefined) o["resourceRules"] = (f1.length > 1 ? f1.slice() : f1); else o["resourceRules"] = null;
+    if (f2 !== undefined) o["nonResourceRules"] = (f2.length > 1 ? f2.slice() : f2); else o["nonResourceRules"] = null;
     o["incomplete"] = (f3 ?? false);
     { const x = (f4 ?? ""); if (x !== "") o["evaluationError"] = x; }
     return o;
@@ -9584,8 +9584,8 @@ function d244(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O244(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["verbs"] = f1; else o["verbs"] = null;
-    if (f2 !== undefined) o["nonResourceURLs"] = f2;
+    if (f1 !== undefined) o["verbs"] = (f1.length > 1 ? f1.slice() : f1); else o["verbs"] = null;
+    if (f2 !== undefined) o["nonResourceURLs"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p244);
@@ -9670,10 +9670,10 @@ function d246(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O246(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["verbs"] = f1; else o["verbs"] = null;
-    if (f2 !== undefined) o["apiGroups"] = f2;
-    if (f3 !== undefined) o["resources"] = f3;
-    if (f4 !== undefined) o["resourceNames"] = f4;
+    if (f1 !== undefined) o["verbs"] = (f1.length > 1 ? f1.slice() : f1); else o["verbs"] = null;
+    if (f2 !== undefined) o["apiGroups"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["resources"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["resourceNames"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p246);
@@ -9935,7 +9935,7 @@ function d252(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f1 !== undefined) o["resourceAttributes"] = f1;
     if (f2 !== undefined) o["nonResourceAttributes"] = f2;
     { const x = (f3 ?? ""); if (x !== "") o["user"] = x; }
-    if (f4 !== undefined) o["group"] = f4;
+    if (f4 !== undefined) o["group"] = (f4.length > 1 ? f4.slice() : f4);
     if (f5 !== undefined) o["extra"] = f5;
     { const x = (f6 ?? ""); if (x !== "") o["uid"] = x; }
     return o;
@@ -10000,8 +10000,8 @@ function d254(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O254(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["resourceRules"] = f1; else o["resourceRules"] = null;
-    if (f2 !== undefined) o["nonResourceRules"] = f2; else o["nonResourceRules"] = null;
+    if (f1 !== undefined) o["resourceRules"] = (f1.length > 1 ? f1.slice() : f1); else o["resourceRules"] = null;
+    if (f2 !== undefined) o["nonResourceRules"] = (f2.length > 1 ? f2.slice() : f2); else o["nonResourceRules"] = null;
     o["incomplete"] = (f3 ?? false);
     { const x = (f4 ?? ""); if (x !== "") o["evaluationError"] = x; }
     return o;
@@ -10335,7 +10335,7 @@ function d262(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O262(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p262);
@@ -11182,7 +11182,7 @@ function d282(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O282(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f3 !== undefined) o["stabilizationWindowSeconds"] = f3;
     if (f1 !== undefined) o["selectPolicy"] = f1;
-    if (f2 !== undefined) o["policies"] = f2;
+    if (f2 !== undefined) o["policies"] = (f2.length > 1 ? f2.slice() : f2);
     if (f4 !== undefined) o["tolerance"] = f4;
     return o;
   } catch (error) {
@@ -11345,7 +11345,7 @@ function d286(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O286(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p286);
@@ -11391,7 +11391,7 @@ function d287(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     o["scaleTargetRef"] = (f1 ?? d278(emptyReader, 0, depth + 1));
     if (f2 !== undefined) o["minReplicas"] = f2;
     o["maxReplicas"] = (f3 ?? 0);
-    if (f4 !== undefined) o["metrics"] = f4;
+    if (f4 !== undefined) o["metrics"] = (f4.length > 1 ? f4.slice() : f4);
     if (f5 !== undefined) o["behavior"] = f5;
     return o;
   } catch (error) {
@@ -11428,8 +11428,8 @@ function d288(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f2 !== undefined) o["lastScaleTime"] = f2;
     { const x = (f3 ?? 0); if (x !== 0) o["currentReplicas"] = x; }
     o["desiredReplicas"] = (f4 ?? 0);
-    if (f5 !== undefined) o["currentMetrics"] = f5; else o["currentMetrics"] = null;
-    if (f6 !== undefined) o["conditions"] = f6;
+    if (f5 !== undefined) o["currentMetrics"] = (f5.length > 1 ? f5.slice() : f5); else o["currentMetrics"] = null;
+    if (f6 !== undefined) o["conditions"] = (f6.length > 1 ? f6.slice() : f6);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p288);
@@ -12020,7 +12020,7 @@ function d301(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O301(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p301);
@@ -12096,7 +12096,7 @@ function d303(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O303(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["active"] = f1;
+    if (f1 !== undefined) o["active"] = (f1.length > 1 ? f1.slice() : f1);
     if (f4 !== undefined) o["lastScheduleTime"] = f4;
     if (f5 !== undefined) o["lastSuccessfulTime"] = f5;
     return o;
@@ -12219,7 +12219,7 @@ function d306(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O306(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p306);
@@ -12270,7 +12270,7 @@ function d307(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f1 !== undefined) o["schedulingPolicy"] = f1;
     if (f2 !== undefined) o["schedulingConstraints"] = f2;
     if (f3 !== undefined) o["disruptionMode"] = f3;
-    if (f4 !== undefined) o["resourceClaims"] = f4;
+    if (f4 !== undefined) o["resourceClaims"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p307);
@@ -12402,7 +12402,7 @@ function d309(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       f8 = d317(c, c.b.length, depth + 1);
     }
     if (o === undefined) { o = new O309(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     if (f2 !== undefined) o["startTime"] = f2;
     if (f3 !== undefined) o["completionTime"] = f3;
     { const x = (f4 ?? 0); if (x !== 0) o["active"] = x; }
@@ -12480,7 +12480,7 @@ function d311(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O311(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["rules"] = f1; else o["rules"] = null;
+    if (f1 !== undefined) o["rules"] = (f1.length > 1 ? f1.slice() : f1); else o["rules"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p311);
@@ -12511,7 +12511,7 @@ function d312(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O312(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["containerName"] = f1;
     o["operator"] = (f2 ?? "");
-    if (f3 !== undefined) o["values"] = f3; else o["values"] = null;
+    if (f3 !== undefined) o["values"] = (f3.length > 1 ? f3.slice() : f3); else o["values"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p312);
@@ -12577,7 +12577,7 @@ function d314(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O314(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["action"] = (f1 ?? "");
     if (f2 !== undefined) o["onExitCodes"] = f2;
-    if (f3 !== undefined) o["onPodConditions"] = f3;
+    if (f3 !== undefined) o["onPodConditions"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p314);
@@ -12604,7 +12604,7 @@ function d315(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O315(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["rules"] = f1; else o["rules"] = null;
+    if (f1 !== undefined) o["rules"] = (f1.length > 1 ? f1.slice() : f1); else o["rules"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p315);
@@ -12661,8 +12661,8 @@ function d317(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O317(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["succeeded"] = f1;
-    if (f2 !== undefined) o["failed"] = f2;
+    if (f1 !== undefined) o["succeeded"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["failed"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p317);
@@ -12746,7 +12746,7 @@ function d319(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O319(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p319);
@@ -12822,7 +12822,7 @@ function d321(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O321(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["active"] = f1;
+    if (f1 !== undefined) o["active"] = (f1.length > 1 ? f1.slice() : f1);
     if (f4 !== undefined) o["lastScheduleTime"] = f4;
     if (f5 !== undefined) o["lastSuccessfulTime"] = f5;
     return o;
@@ -12986,7 +12986,7 @@ function d325(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O325(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p325);
@@ -13023,10 +13023,10 @@ function d326(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f1 === undefined) o["request"] = null; else o["request"] = f1;
     o["signerName"] = (f7 ?? "");
     if (f8 !== undefined) o["expirationSeconds"] = f8;
-    if (f5 !== undefined) o["usages"] = f5;
+    if (f5 !== undefined) o["usages"] = (f5.length > 1 ? f5.slice() : f5);
     { const x = (f2 ?? ""); if (x !== "") o["username"] = x; }
     { const x = (f3 ?? ""); if (x !== "") o["uid"] = x; }
-    if (f4 !== undefined) o["groups"] = f4;
+    if (f4 !== undefined) o["groups"] = (f4.length > 1 ? f4.slice() : f4);
     if (f6 !== undefined) o["extra"] = f6;
     return o;
   } catch (error) {
@@ -13055,7 +13055,7 @@ function d327(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O327(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     if (f2 !== undefined) { const x = f2; if (x !== "" && !(Array.isArray(x) && x.length === 0)) o["certificate"] = x; }
     return o;
   } catch (error) {
@@ -13132,7 +13132,7 @@ function d329(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O329(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p329);
@@ -13268,7 +13268,7 @@ function d333(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O333(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p333);
@@ -13344,7 +13344,7 @@ function d335(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O335(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     { const x = (f2 ?? ""); if (x !== "") o["certificateChain"] = x; }
     if (f4 !== undefined) o["notBefore"] = f4;
     if (f5 !== undefined) o["beginRefreshAt"] = f5;
@@ -13424,7 +13424,7 @@ function d337(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O337(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p337);
@@ -13574,7 +13574,7 @@ function d341(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O341(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p341);
@@ -13611,10 +13611,10 @@ function d342(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f1 === undefined) o["request"] = null; else o["request"] = f1;
     if (f7 !== undefined) o["signerName"] = f7;
     if (f8 !== undefined) o["expirationSeconds"] = f8;
-    if (f5 !== undefined) o["usages"] = f5;
+    if (f5 !== undefined) o["usages"] = (f5.length > 1 ? f5.slice() : f5);
     { const x = (f2 ?? ""); if (x !== "") o["username"] = x; }
     { const x = (f3 ?? ""); if (x !== "") o["uid"] = x; }
-    if (f4 !== undefined) o["groups"] = f4;
+    if (f4 !== undefined) o["groups"] = (f4.length > 1 ? f4.slice() : f4);
     if (f6 !== undefined) o["extra"] = f6;
     return o;
   } catch (error) {
@@ -13643,7 +13643,7 @@ function d343(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O343(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     if (f2 !== undefined) { const x = f2; if (x !== "" && !(Array.isArray(x) && x.length === 0)) o["certificate"] = x; }
     return o;
   } catch (error) {
@@ -13720,7 +13720,7 @@ function d345(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O345(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p345);
@@ -13856,7 +13856,7 @@ function d349(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O349(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p349);
@@ -13936,7 +13936,7 @@ function d351(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O351(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     { const x = (f2 ?? ""); if (x !== "") o["certificateChain"] = x; }
     if (f4 !== undefined) o["notBefore"] = f4;
     if (f5 !== undefined) o["beginRefreshAt"] = f5;
@@ -14016,7 +14016,7 @@ function d353(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O353(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p353);
@@ -14131,7 +14131,7 @@ function d356(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O356(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p356);
@@ -14285,7 +14285,7 @@ function d360(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O360(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p360);
@@ -14357,7 +14357,7 @@ function d362(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O362(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p362);
@@ -14563,7 +14563,7 @@ function d368(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O368(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["preferAvoidPods"] = f1;
+    if (f1 !== undefined) o["preferAvoidPods"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p368);
@@ -14849,8 +14849,8 @@ function d375(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O375(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["add"] = f1;
-    if (f2 !== undefined) o["drop"] = f2;
+    if (f1 !== undefined) o["add"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["drop"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p375);
@@ -14888,7 +14888,7 @@ function d376(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       f5 = d571(c, c.b.length, depth + 1);
     }
     if (o === undefined) { o = new O376(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["monitors"] = f1; else o["monitors"] = null;
+    if (f1 !== undefined) o["monitors"] = (f1.length > 1 ? f1.slice() : f1); else o["monitors"] = null;
     { const x = (f2 ?? ""); if (x !== "") o["path"] = x; }
     { const x = (f3 ?? ""); if (x !== "") o["user"] = x; }
     { const x = (f4 ?? ""); if (x !== "") o["secretFile"] = x; }
@@ -14931,7 +14931,7 @@ function d377(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       f5 = d457(c, c.b.length, depth + 1);
     }
     if (o === undefined) { o = new O377(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["monitors"] = f1; else o["monitors"] = null;
+    if (f1 !== undefined) o["monitors"] = (f1.length > 1 ? f1.slice() : f1); else o["monitors"] = null;
     { const x = (f2 ?? ""); if (x !== "") o["path"] = x; }
     { const x = (f3 ?? ""); if (x !== "") o["user"] = x; }
     { const x = (f4 ?? ""); if (x !== "") o["secretFile"] = x; }
@@ -15152,7 +15152,7 @@ function d383(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O383(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["conditions"] = f2;
+    if (f2 !== undefined) o["conditions"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p383);
@@ -15187,7 +15187,7 @@ function d384(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O384(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p384);
@@ -15329,7 +15329,7 @@ function d388(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O388(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p388);
@@ -15398,7 +15398,7 @@ function d390(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (m1 !== undefined) { const c = concatReader(m1, r.int64); d457(c, c.b.length, depth + 1, o); }
     else if (f1 !== undefined) { const p = r.p; r.p = s1; d457(r, e1, depth + 1, o); r.p = p; }
     else d457(emptyReader, 0, depth + 1, o);
-    if (f2 !== undefined) o["items"] = f2;
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2);
     if (f4 !== undefined) o["optional"] = f4;
     return o;
   } catch (error) {
@@ -15435,7 +15435,7 @@ function d391(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (m1 !== undefined) { const c = concatReader(m1, r.int64); d457(c, c.b.length, depth + 1, o); }
     else if (f1 !== undefined) { const p = r.p; r.p = s1; d457(r, e1, depth + 1, o); r.p = p; }
     else d457(emptyReader, 0, depth + 1, o);
-    if (f2 !== undefined) o["items"] = f2;
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2);
     if (f3 !== undefined) o["defaultMode"] = f3;
     if (f4 !== undefined) o["optional"] = f4;
     if (f5 !== undefined) o["defaultUser"] = f5;
@@ -15527,18 +15527,18 @@ function d392(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O392(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
     { const x = (f2 ?? ""); if (x !== "") o["image"] = x; }
-    if (f3 !== undefined) o["command"] = f3;
-    if (f4 !== undefined) o["args"] = f4;
+    if (f3 !== undefined) o["command"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["args"] = (f4.length > 1 ? f4.slice() : f4);
     { const x = (f5 ?? ""); if (x !== "") o["workingDir"] = x; }
-    if (f6 !== undefined) o["ports"] = f6;
-    if (f19 !== undefined) o["envFrom"] = f19;
-    if (f7 !== undefined) o["env"] = f7;
+    if (f6 !== undefined) o["ports"] = (f6.length > 1 ? f6.slice() : f6);
+    if (f19 !== undefined) o["envFrom"] = (f19.length > 1 ? f19.slice() : f19);
+    if (f7 !== undefined) o["env"] = (f7.length > 1 ? f7.slice() : f7);
     o["resources"] = (f8 ?? d558(emptyReader, 0, depth + 1));
-    if (f23 !== undefined) o["resizePolicy"] = f23;
+    if (f23 !== undefined) o["resizePolicy"] = (f23.length > 1 ? f23.slice() : f23);
     if (f24 !== undefined) o["restartPolicy"] = f24;
-    if (f25 !== undefined) o["restartPolicyRules"] = f25;
-    if (f9 !== undefined) o["volumeMounts"] = f9;
-    if (f21 !== undefined) o["volumeDevices"] = f21;
+    if (f25 !== undefined) o["restartPolicyRules"] = (f25.length > 1 ? f25.slice() : f25);
+    if (f9 !== undefined) o["volumeMounts"] = (f9.length > 1 ? f9.slice() : f9);
+    if (f21 !== undefined) o["volumeDevices"] = (f21.length > 1 ? f21.slice() : f21);
     if (f10 !== undefined) o["livenessProbe"] = f10;
     if (f11 !== undefined) o["readinessProbe"] = f11;
     if (f22 !== undefined) o["startupProbe"] = f22;
@@ -15608,7 +15608,7 @@ function d394(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O394(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["names"] = f1; else o["names"] = null;
+    if (f1 !== undefined) o["names"] = (f1.length > 1 ? f1.slice() : f1); else o["names"] = null;
     { const x = (f2 ?? 0); if (x !== 0) o["sizeBytes"] = x; }
     return o;
   } catch (error) {
@@ -15737,7 +15737,7 @@ function d398(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O398(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["operator"] = x; }
-    if (f2 !== undefined) o["values"] = f2;
+    if (f2 !== undefined) o["values"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p398);
@@ -15957,9 +15957,9 @@ function d403(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f9 !== undefined) o["started"] = f9;
     if (f10 !== undefined) o["allocatedResources"] = f10;
     if (f11 !== undefined) o["resources"] = f11;
-    if (f12 !== undefined) o["volumeMounts"] = f12;
+    if (f12 !== undefined) o["volumeMounts"] = (f12.length > 1 ? f12.slice() : f12);
     if (f13 !== undefined) o["user"] = f13;
-    if (f14 !== undefined) o["allocatedResourcesStatus"] = f14;
+    if (f14 !== undefined) o["allocatedResourcesStatus"] = (f14.length > 1 ? f14.slice() : f14);
     if (f15 !== undefined) o["stopSignal"] = f15;
     return o;
   } catch (error) {
@@ -16047,7 +16047,7 @@ function d406(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O406(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["items"] = f1;
+    if (f1 !== undefined) o["items"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p406);
@@ -16123,7 +16123,7 @@ function d408(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O408(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["items"] = f1;
+    if (f1 !== undefined) o["items"] = (f1.length > 1 ? f1.slice() : f1);
     if (f2 !== undefined) o["defaultMode"] = f2;
     if (f3 !== undefined) o["defaultUser"] = f3;
     return o;
@@ -16263,9 +16263,9 @@ function d412(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O412(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["addresses"] = f1;
-    if (f2 !== undefined) o["notReadyAddresses"] = f2;
-    if (f3 !== undefined) o["ports"] = f3;
+    if (f1 !== undefined) o["addresses"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["notReadyAddresses"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["ports"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p412);
@@ -16300,7 +16300,7 @@ function d413(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O413(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["subsets"] = f2;
+    if (f2 !== undefined) o["subsets"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p413);
@@ -16335,7 +16335,7 @@ function d414(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O414(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p414);
@@ -16602,18 +16602,18 @@ function d419(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O419(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
     { const x = (f2 ?? ""); if (x !== "") o["image"] = x; }
-    if (f3 !== undefined) o["command"] = f3;
-    if (f4 !== undefined) o["args"] = f4;
+    if (f3 !== undefined) o["command"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["args"] = (f4.length > 1 ? f4.slice() : f4);
     { const x = (f5 ?? ""); if (x !== "") o["workingDir"] = x; }
-    if (f6 !== undefined) o["ports"] = f6;
-    if (f19 !== undefined) o["envFrom"] = f19;
-    if (f7 !== undefined) o["env"] = f7;
+    if (f6 !== undefined) o["ports"] = (f6.length > 1 ? f6.slice() : f6);
+    if (f19 !== undefined) o["envFrom"] = (f19.length > 1 ? f19.slice() : f19);
+    if (f7 !== undefined) o["env"] = (f7.length > 1 ? f7.slice() : f7);
     o["resources"] = (f8 ?? d558(emptyReader, 0, depth + 1));
-    if (f23 !== undefined) o["resizePolicy"] = f23;
+    if (f23 !== undefined) o["resizePolicy"] = (f23.length > 1 ? f23.slice() : f23);
     if (f24 !== undefined) o["restartPolicy"] = f24;
-    if (f25 !== undefined) o["restartPolicyRules"] = f25;
-    if (f9 !== undefined) o["volumeMounts"] = f9;
-    if (f21 !== undefined) o["volumeDevices"] = f21;
+    if (f25 !== undefined) o["restartPolicyRules"] = (f25.length > 1 ? f25.slice() : f25);
+    if (f9 !== undefined) o["volumeMounts"] = (f9.length > 1 ? f9.slice() : f9);
+    if (f21 !== undefined) o["volumeDevices"] = (f21.length > 1 ? f21.slice() : f21);
     if (f10 !== undefined) o["livenessProbe"] = f10;
     if (f11 !== undefined) o["readinessProbe"] = f11;
     if (f22 !== undefined) o["startupProbe"] = f22;
@@ -16777,7 +16777,7 @@ function d422(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O422(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p422);
@@ -16891,7 +16891,7 @@ function d426(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O426(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["command"] = f1;
+    if (f1 !== undefined) o["command"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p426);
@@ -16922,11 +16922,11 @@ function d427(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O427(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["targetWWNs"] = f1;
+    if (f1 !== undefined) o["targetWWNs"] = (f1.length > 1 ? f1.slice() : f1);
     if (f2 !== undefined) o["lun"] = f2;
     { const x = (f3 ?? ""); if (x !== "") o["fsType"] = x; }
     { const x = (f4 ?? false); if (x !== false) o["readOnly"] = x; }
-    if (f5 !== undefined) o["wwids"] = f5;
+    if (f5 !== undefined) o["wwids"] = (f5.length > 1 ? f5.slice() : f5);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p427);
@@ -17271,7 +17271,7 @@ function d437(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     o["port"] = (f2 ?? d1299(emptyReader, 0, depth + 1));
     { const x = (f3 ?? ""); if (x !== "") o["host"] = x; }
     { const x = (f4 ?? ""); if (x !== "") o["scheme"] = x; }
-    if (f5 !== undefined) o["httpHeaders"] = f5;
+    if (f5 !== undefined) o["httpHeaders"] = (f5.length > 1 ? f5.slice() : f5);
     if (f6 !== undefined) o["protocol"] = f6;
     return o;
   } catch (error) {
@@ -17330,7 +17330,7 @@ function d439(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O439(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["ip"] = (f1 ?? "");
-    if (f2 !== undefined) o["hostnames"] = f2;
+    if (f2 !== undefined) o["hostnames"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p439);
@@ -17435,7 +17435,7 @@ function d442(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f4 ?? ""); if (x !== "") o["iscsiInterface"] = x; }
     { const x = (f5 ?? ""); if (x !== "") o["fsType"] = x; }
     { const x = (f6 ?? false); if (x !== false) o["readOnly"] = x; }
-    if (f7 !== undefined) o["portals"] = f7;
+    if (f7 !== undefined) o["portals"] = (f7.length > 1 ? f7.slice() : f7);
     { const x = (f8 ?? false); if (x !== false) o["chapAuthDiscovery"] = x; }
     { const x = (f11 ?? false); if (x !== false) o["chapAuthSession"] = x; }
     if (f10 !== undefined) o["secretRef"] = f10;
@@ -17488,7 +17488,7 @@ function d443(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f4 ?? ""); if (x !== "") o["iscsiInterface"] = x; }
     { const x = (f5 ?? ""); if (x !== "") o["fsType"] = x; }
     { const x = (f6 ?? false); if (x !== false) o["readOnly"] = x; }
-    if (f7 !== undefined) o["portals"] = f7;
+    if (f7 !== undefined) o["portals"] = (f7.length > 1 ? f7.slice() : f7);
     { const x = (f8 ?? false); if (x !== false) o["chapAuthDiscovery"] = x; }
     { const x = (f11 ?? false); if (x !== false) o["chapAuthSession"] = x; }
     if (f10 !== undefined) o["secretRef"] = f10;
@@ -17794,7 +17794,7 @@ function d451(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O451(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p451);
@@ -17821,7 +17821,7 @@ function d452(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O452(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["limits"] = f1; else o["limits"] = null;
+    if (f1 !== undefined) o["limits"] = (f1.length > 1 ? f1.slice() : f1); else o["limits"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p452);
@@ -17852,7 +17852,7 @@ function d453(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O453(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["uid"] = (f1 ?? 0);
     o["gid"] = (f2 ?? 0);
-    if (f3 !== undefined) o["supplementalGroups"] = f3;
+    if (f3 !== undefined) o["supplementalGroups"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p453);
@@ -17887,7 +17887,7 @@ function d454(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O454(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p454);
@@ -17920,7 +17920,7 @@ function d455(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f1 ?? ""); if (x !== "") o["ip"] = x; }
     { const x = (f2 ?? ""); if (x !== "") o["hostname"] = x; }
     if (f3 !== undefined) o["ipMode"] = f3;
-    if (f4 !== undefined) o["ports"] = f4;
+    if (f4 !== undefined) o["ports"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p455);
@@ -17947,7 +17947,7 @@ function d456(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O456(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["ingress"] = f1;
+    if (f1 !== undefined) o["ingress"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p456);
@@ -18182,7 +18182,7 @@ function d463(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O463(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p463);
@@ -18209,7 +18209,7 @@ function d464(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O464(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["finalizers"] = f1;
+    if (f1 !== undefined) o["finalizers"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p464);
@@ -18238,7 +18238,7 @@ function d465(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O465(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["phase"] = x; }
-    if (f2 !== undefined) o["conditions"] = f2;
+    if (f2 !== undefined) o["conditions"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p465);
@@ -18351,7 +18351,7 @@ function d468(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O468(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["requiredDuringSchedulingIgnoredDuringExecution"] = f1;
-    if (f2 !== undefined) o["preferredDuringSchedulingIgnoredDuringExecution"] = f2;
+    if (f2 !== undefined) o["preferredDuringSchedulingIgnoredDuringExecution"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p468);
@@ -18460,9 +18460,9 @@ function d471(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O471(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["resourceClaimName"] = (f1 ?? "");
-    if (f2 !== undefined) o["containers"] = f2;
-    if (f4 !== undefined) o["mapping"] = f4;
-    if (f5 !== undefined) o["overhead"] = f5;
+    if (f2 !== undefined) o["containers"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f4 !== undefined) o["mapping"] = (f4.length > 1 ? f4.slice() : f4);
+    if (f5 !== undefined) o["overhead"] = (f5.length > 1 ? f5.slice() : f5);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p471);
@@ -18678,7 +18678,7 @@ function d477(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O477(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p477);
@@ -18705,7 +18705,7 @@ function d478(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O478(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["disableResizePreemption"] = f1;
+    if (f1 !== undefined) o["disableResizePreemption"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p478);
@@ -18823,7 +18823,7 @@ function d482(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O482(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["nodeSelectorTerms"] = f1; else o["nodeSelectorTerms"] = null;
+    if (f1 !== undefined) o["nodeSelectorTerms"] = (f1.length > 1 ? f1.slice() : f1); else o["nodeSelectorTerms"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p482);
@@ -18854,7 +18854,7 @@ function d483(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O483(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["key"] = (f1 ?? "");
     o["operator"] = (f2 ?? "");
-    if (f3 !== undefined) o["values"] = f3;
+    if (f3 !== undefined) o["values"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p483);
@@ -18882,8 +18882,8 @@ function d484(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O484(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["matchExpressions"] = f1;
-    if (f2 !== undefined) o["matchFields"] = f2;
+    if (f1 !== undefined) o["matchExpressions"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["matchFields"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p484);
@@ -18930,10 +18930,10 @@ function d485(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O485(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["podCIDR"] = x; }
-    if (f7 !== undefined) o["podCIDRs"] = f7;
+    if (f7 !== undefined) o["podCIDRs"] = (f7.length > 1 ? f7.slice() : f7);
     { const x = (f3 ?? ""); if (x !== "") o["providerID"] = x; }
     { const x = (f4 ?? false); if (x !== false) o["unschedulable"] = x; }
-    if (f5 !== undefined) o["taints"] = f5;
+    if (f5 !== undefined) o["taints"] = (f5.length > 1 ? f5.slice() : f5);
     if (f6 !== undefined) o["configSource"] = f6;
     { const x = (f2 ?? ""); if (x !== "") o["externalID"] = x; }
     if (f8 !== undefined) o["podPreemptionPolicy"] = f8;
@@ -19003,17 +19003,17 @@ function d486(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f1 !== undefined) o["capacity"] = f1;
     if (f2 !== undefined) o["allocatable"] = f2;
     { const x = (f3 ?? ""); if (x !== "") o["phase"] = x; }
-    if (f4 !== undefined) o["conditions"] = f4;
-    if (f5 !== undefined) o["addresses"] = f5;
+    if (f4 !== undefined) o["conditions"] = (f4.length > 1 ? f4.slice() : f4);
+    if (f5 !== undefined) o["addresses"] = (f5.length > 1 ? f5.slice() : f5);
     o["daemonEndpoints"] = (f6 ?? d475(emptyReader, 0, depth + 1));
     o["nodeInfo"] = (f7 ?? d488(emptyReader, 0, depth + 1));
-    if (f8 !== undefined) o["images"] = f8;
-    if (f9 !== undefined) o["volumesInUse"] = f9;
-    if (f10 !== undefined) o["volumesAttached"] = f10;
+    if (f8 !== undefined) o["images"] = (f8.length > 1 ? f8.slice() : f8);
+    if (f9 !== undefined) o["volumesInUse"] = (f9.length > 1 ? f9.slice() : f9);
+    if (f10 !== undefined) o["volumesAttached"] = (f10.length > 1 ? f10.slice() : f10);
     if (f11 !== undefined) o["config"] = f11;
-    if (f12 !== undefined) o["runtimeHandlers"] = f12;
+    if (f12 !== undefined) o["runtimeHandlers"] = (f12.length > 1 ? f12.slice() : f12);
     if (f13 !== undefined) o["features"] = f13;
-    if (f14 !== undefined) o["declaredFeatures"] = f14;
+    if (f14 !== undefined) o["declaredFeatures"] = (f14.length > 1 ? f14.slice() : f14);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p486);
@@ -19333,7 +19333,7 @@ function d494(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O494(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p494);
@@ -19392,7 +19392,7 @@ function d495(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       f8 = d596(c, c.b.length, depth + 1);
     }
     if (o === undefined) { o = new O495(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["accessModes"] = f1;
+    if (f1 !== undefined) o["accessModes"] = (f1.length > 1 ? f1.slice() : f1);
     if (f4 !== undefined) o["selector"] = f4;
     o["resources"] = (f2 ?? d605(emptyReader, 0, depth + 1));
     { const x = (f3 ?? ""); if (x !== "") o["volumeName"] = x; }
@@ -19448,9 +19448,9 @@ function d496(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O496(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["phase"] = x; }
-    if (f2 !== undefined) o["accessModes"] = f2;
+    if (f2 !== undefined) o["accessModes"] = (f2.length > 1 ? f2.slice() : f2);
     if (f3 !== undefined) o["capacity"] = f3;
-    if (f4 !== undefined) o["conditions"] = f4;
+    if (f4 !== undefined) o["conditions"] = (f4.length > 1 ? f4.slice() : f4);
     if (f5 !== undefined) o["allocatedResources"] = f5;
     if (f7 !== undefined) o["allocatedResourceStatuses"] = f7;
     if (f8 !== undefined) o["currentVolumeAttributesClassName"] = f8;
@@ -19560,7 +19560,7 @@ function d499(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O499(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p499);
@@ -19815,11 +19815,11 @@ function d501(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (m2 !== undefined) { const c = concatReader(m2, r.int64); d500(c, c.b.length, depth + 1, o); }
     else if (f2 !== undefined) { const p = r.p; r.p = s2; d500(r, e2, depth + 1, o); r.p = p; }
     else d500(emptyReader, 0, depth + 1, o);
-    if (f3 !== undefined) o["accessModes"] = f3;
+    if (f3 !== undefined) o["accessModes"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["claimRef"] = f4;
     { const x = (f5 ?? ""); if (x !== "") o["persistentVolumeReclaimPolicy"] = x; }
     { const x = (f6 ?? ""); if (x !== "") o["storageClassName"] = x; }
-    if (f7 !== undefined) o["mountOptions"] = f7;
+    if (f7 !== undefined) o["mountOptions"] = (f7.length > 1 ? f7.slice() : f7);
     if (f8 !== undefined) o["volumeMode"] = f8;
     if (f9 !== undefined) o["nodeAffinity"] = f9;
     if (f10 !== undefined) o["volumeAttributesClassName"] = f10;
@@ -19961,8 +19961,8 @@ function d505(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O505(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["requiredDuringSchedulingIgnoredDuringExecution"] = f1;
-    if (f2 !== undefined) o["preferredDuringSchedulingIgnoredDuringExecution"] = f2;
+    if (f1 !== undefined) o["requiredDuringSchedulingIgnoredDuringExecution"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["preferredDuringSchedulingIgnoredDuringExecution"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p505);
@@ -20007,11 +20007,11 @@ function d506(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O506(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["labelSelector"] = f1;
-    if (f2 !== undefined) o["namespaces"] = f2;
+    if (f2 !== undefined) o["namespaces"] = (f2.length > 1 ? f2.slice() : f2);
     o["topologyKey"] = (f3 ?? "");
     if (f4 !== undefined) o["namespaceSelector"] = f4;
-    if (f5 !== undefined) o["matchLabelKeys"] = f5;
-    if (f6 !== undefined) o["mismatchLabelKeys"] = f6;
+    if (f5 !== undefined) o["matchLabelKeys"] = (f5.length > 1 ? f5.slice() : f5);
+    if (f6 !== undefined) o["mismatchLabelKeys"] = (f6.length > 1 ? f6.slice() : f6);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p506);
@@ -20039,8 +20039,8 @@ function d507(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O507(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["requiredDuringSchedulingIgnoredDuringExecution"] = f1;
-    if (f2 !== undefined) o["preferredDuringSchedulingIgnoredDuringExecution"] = f2;
+    if (f1 !== undefined) o["requiredDuringSchedulingIgnoredDuringExecution"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["preferredDuringSchedulingIgnoredDuringExecution"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p507);
@@ -20184,9 +20184,9 @@ function d511(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O511(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["nameservers"] = f1;
-    if (f2 !== undefined) o["searches"] = f2;
-    if (f3 !== undefined) o["options"] = f3;
+    if (f1 !== undefined) o["nameservers"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["searches"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["options"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p511);
@@ -20252,7 +20252,7 @@ function d513(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f3 ?? false); if (x !== false) o["stderr"] = x; }
     { const x = (f4 ?? false); if (x !== false) o["tty"] = x; }
     { const x = (f5 ?? ""); if (x !== "") o["container"] = x; }
-    if (f6 !== undefined) o["command"] = f6; else o["command"] = null;
+    if (f6 !== undefined) o["command"] = (f6.length > 1 ? f6.slice() : f6); else o["command"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p513);
@@ -20280,7 +20280,7 @@ function d514(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O514(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["requestMappings"] = f1; else o["requestMappings"] = null;
+    if (f1 !== undefined) o["requestMappings"] = (f1.length > 1 ? f1.slice() : f1); else o["requestMappings"] = null;
     o["resourceClaimName"] = (f2 ?? "");
     return o;
   } catch (error) {
@@ -20343,7 +20343,7 @@ function d516(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O516(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p516);
@@ -20442,7 +20442,7 @@ function d519(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O519(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["ports"] = f1;
+    if (f1 !== undefined) o["ports"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p519);
@@ -20678,10 +20678,10 @@ function d526(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f2 !== undefined) o["runAsUser"] = f2;
     if (f6 !== undefined) o["runAsGroup"] = f6;
     if (f3 !== undefined) o["runAsNonRoot"] = f3;
-    if (f4 !== undefined) o["supplementalGroups"] = f4;
+    if (f4 !== undefined) o["supplementalGroups"] = (f4.length > 1 ? f4.slice() : f4);
     if (f12 !== undefined) o["supplementalGroupsPolicy"] = f12;
     if (f5 !== undefined) o["fsGroup"] = f5;
-    if (f7 !== undefined) o["sysctls"] = f7;
+    if (f7 !== undefined) o["sysctls"] = (f7.length > 1 ? f7.slice() : f7);
     if (f9 !== undefined) o["fsGroupChangePolicy"] = f9;
     if (f10 !== undefined) o["seccompProfile"] = f10;
     if (f11 !== undefined) o["appArmorProfile"] = f11;
@@ -20823,10 +20823,10 @@ function d528(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       f43 = d525(c, c.b.length, depth + 1);
     }
     if (o === undefined) { o = new O528(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["volumes"] = f1;
-    if (f20 !== undefined) o["initContainers"] = f20;
-    if (f2 !== undefined) o["containers"] = f2; else o["containers"] = null;
-    if (f34 !== undefined) o["ephemeralContainers"] = f34;
+    if (f1 !== undefined) o["volumes"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f20 !== undefined) o["initContainers"] = (f20.length > 1 ? f20.slice() : f20);
+    if (f2 !== undefined) o["containers"] = (f2.length > 1 ? f2.slice() : f2); else o["containers"] = null;
+    if (f34 !== undefined) o["ephemeralContainers"] = (f34.length > 1 ? f34.slice() : f34);
     { const x = (f3 ?? ""); if (x !== "") o["restartPolicy"] = x; }
     if (f4 !== undefined) o["terminationGracePeriodSeconds"] = f4;
     if (f5 !== undefined) o["activeDeadlineSeconds"] = f5;
@@ -20841,31 +20841,31 @@ function d528(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f13 ?? false); if (x !== false) o["hostIPC"] = x; }
     if (f27 !== undefined) o["shareProcessNamespace"] = f27;
     if (f14 !== undefined) o["securityContext"] = f14;
-    if (f15 !== undefined) o["imagePullSecrets"] = f15;
+    if (f15 !== undefined) o["imagePullSecrets"] = (f15.length > 1 ? f15.slice() : f15);
     { const x = (f16 ?? ""); if (x !== "") o["hostname"] = x; }
     { const x = (f17 ?? ""); if (x !== "") o["subdomain"] = x; }
     if (f18 !== undefined) o["affinity"] = f18;
     { const x = (f19 ?? ""); if (x !== "") o["schedulerName"] = x; }
-    if (f22 !== undefined) o["tolerations"] = f22;
-    if (f23 !== undefined) o["hostAliases"] = f23;
+    if (f22 !== undefined) o["tolerations"] = (f22.length > 1 ? f22.slice() : f22);
+    if (f23 !== undefined) o["hostAliases"] = (f23.length > 1 ? f23.slice() : f23);
     { const x = (f24 ?? ""); if (x !== "") o["priorityClassName"] = x; }
     if (f25 !== undefined) o["priority"] = f25;
     if (f26 !== undefined) o["dnsConfig"] = f26;
-    if (f28 !== undefined) o["readinessGates"] = f28;
+    if (f28 !== undefined) o["readinessGates"] = (f28.length > 1 ? f28.slice() : f28);
     if (f29 !== undefined) o["runtimeClassName"] = f29;
     if (f30 !== undefined) o["enableServiceLinks"] = f30;
     if (f31 !== undefined) o["preemptionPolicy"] = f31;
     if (f32 !== undefined) o["overhead"] = f32;
-    if (f33 !== undefined) o["topologySpreadConstraints"] = f33;
+    if (f33 !== undefined) o["topologySpreadConstraints"] = (f33.length > 1 ? f33.slice() : f33);
     if (f35 !== undefined) o["setHostnameAsFQDN"] = f35;
     if (f36 !== undefined) o["os"] = f36;
     if (f37 !== undefined) o["hostUsers"] = f37;
-    if (f38 !== undefined) o["schedulingGates"] = f38;
-    if (f39 !== undefined) o["resourceClaims"] = f39;
+    if (f38 !== undefined) o["schedulingGates"] = (f38.length > 1 ? f38.slice() : f38);
+    if (f39 !== undefined) o["resourceClaims"] = (f39.length > 1 ? f39.slice() : f39);
     if (f40 !== undefined) o["resources"] = f40;
     if (f41 !== undefined) o["hostnameOverride"] = f41;
     if (f43 !== undefined) o["schedulingGroup"] = f43;
-    if (f44 !== undefined) o["evictionResponders"] = f44;
+    if (f44 !== undefined) o["evictionResponders"] = (f44.length > 1 ? f44.slice() : f44);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p528);
@@ -20927,26 +20927,26 @@ function d529(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O529(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f17 ?? 0); if (x !== 0) o["observedGeneration"] = x; }
     { const x = (f1 ?? ""); if (x !== "") o["phase"] = x; }
-    if (f2 !== undefined) o["conditions"] = f2;
+    if (f2 !== undefined) o["conditions"] = (f2.length > 1 ? f2.slice() : f2);
     { const x = (f3 ?? ""); if (x !== "") o["message"] = x; }
     { const x = (f4 ?? ""); if (x !== "") o["reason"] = x; }
     { const x = (f11 ?? ""); if (x !== "") o["nominatedNodeName"] = x; }
     { const x = (f5 ?? ""); if (x !== "") o["hostIP"] = x; }
-    if (f16 !== undefined) o["hostIPs"] = f16;
+    if (f16 !== undefined) o["hostIPs"] = (f16.length > 1 ? f16.slice() : f16);
     { const x = (f6 ?? ""); if (x !== "") o["podIP"] = x; }
-    if (f12 !== undefined) o["podIPs"] = f12;
+    if (f12 !== undefined) o["podIPs"] = (f12.length > 1 ? f12.slice() : f12);
     if (f7 !== undefined) o["startTime"] = f7;
-    if (f10 !== undefined) o["initContainerStatuses"] = f10;
-    if (f8 !== undefined) o["containerStatuses"] = f8;
+    if (f10 !== undefined) o["initContainerStatuses"] = (f10.length > 1 ? f10.slice() : f10);
+    if (f8 !== undefined) o["containerStatuses"] = (f8.length > 1 ? f8.slice() : f8);
     { const x = (f9 ?? ""); if (x !== "") o["qosClass"] = x; }
-    if (f13 !== undefined) o["ephemeralContainerStatuses"] = f13;
+    if (f13 !== undefined) o["ephemeralContainerStatuses"] = (f13.length > 1 ? f13.slice() : f13);
     { const x = (f14 ?? ""); if (x !== "") o["resize"] = x; }
-    if (f15 !== undefined) o["resourceClaimStatuses"] = f15;
+    if (f15 !== undefined) o["resourceClaimStatuses"] = (f15.length > 1 ? f15.slice() : f15);
     if (f18 !== undefined) o["extendedResourceClaimStatus"] = f18;
     if (f19 !== undefined) o["allocatedResources"] = f19;
     if (f20 !== undefined) o["resources"] = f20;
-    if (f21 !== undefined) o["nodeAllocatableResourceClaimStatuses"] = f21;
-    if (f22 !== undefined) o["volumeHealth"] = f22;
+    if (f21 !== undefined) o["nodeAllocatableResourceClaimStatuses"] = (f21.length > 1 ? f21.slice() : f21);
+    if (f22 !== undefined) o["volumeHealth"] = (f22.length > 1 ? f22.slice() : f22);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p529);
@@ -21022,7 +21022,7 @@ function d531(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O531(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p531);
@@ -21093,7 +21093,7 @@ function d533(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O533(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
-    if (f2 !== undefined) o["healthConditions"] = f2;
+    if (f2 !== undefined) o["healthConditions"] = (f2.length > 1 ? f2.slice() : f2);
     o["lastTransitionTime"] = (f3 ?? d1289(emptyReader, 0, depth + 1));
     return o;
   } catch (error) {
@@ -21386,7 +21386,7 @@ function d541(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O541(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["sources"] = f1; else o["sources"] = null;
+    if (f1 !== undefined) o["sources"] = (f1.length > 1 ? f1.slice() : f1); else o["sources"] = null;
     if (f2 !== undefined) o["defaultMode"] = f2;
     if (f3 !== undefined) o["defaultUser"] = f3;
     return o;
@@ -21465,7 +21465,7 @@ function d543(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       f7 = d571(c, c.b.length, depth + 1);
     }
     if (o === undefined) { o = new O543(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["monitors"] = f1; else o["monitors"] = null;
+    if (f1 !== undefined) o["monitors"] = (f1.length > 1 ? f1.slice() : f1); else o["monitors"] = null;
     o["image"] = (f2 ?? "");
     { const x = (f3 ?? ""); if (x !== "") o["fsType"] = x; }
     { const x = (f4 ?? ""); if (x !== "") o["pool"] = x; }
@@ -21512,7 +21512,7 @@ function d544(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       f7 = d457(c, c.b.length, depth + 1);
     }
     if (o === undefined) { o = new O544(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["monitors"] = f1; else o["monitors"] = null;
+    if (f1 !== undefined) o["monitors"] = (f1.length > 1 ? f1.slice() : f1); else o["monitors"] = null;
     o["image"] = (f2 ?? "");
     { const x = (f3 ?? ""); if (x !== "") o["fsType"] = x; }
     { const x = (f4 ?? ""); if (x !== "") o["pool"] = x; }
@@ -21675,7 +21675,7 @@ function d548(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O548(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p548);
@@ -21751,7 +21751,7 @@ function d550(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f4 ?? 0); if (x !== 0) o["readyReplicas"] = x; }
     { const x = (f5 ?? 0); if (x !== 0) o["availableReplicas"] = x; }
     { const x = (f3 ?? 0); if (x !== 0) o["observedGeneration"] = x; }
-    if (f6 !== undefined) o["conditions"] = f6;
+    if (f6 !== undefined) o["conditions"] = (f6.length > 1 ? f6.slice() : f6);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p550);
@@ -21932,7 +21932,7 @@ function d555(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O555(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p555);
@@ -21968,7 +21968,7 @@ function d556(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O556(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["hard"] = f1;
-    if (f2 !== undefined) o["scopes"] = f2;
+    if (f2 !== undefined) o["scopes"] = (f2.length > 1 ? f2.slice() : f2);
     if (f3 !== undefined) o["scopeSelector"] = f3;
     return o;
   } catch (error) {
@@ -22029,7 +22029,7 @@ function d558(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O558(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["limits"] = f1;
     if (f2 !== undefined) o["requests"] = f2;
-    if (f3 !== undefined) o["claims"] = f3;
+    if (f3 !== undefined) o["claims"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p558);
@@ -22058,7 +22058,7 @@ function d559(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O559(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
-    if (f2 !== undefined) o["resources"] = f2;
+    if (f2 !== undefined) o["resources"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p559);
@@ -22220,7 +22220,7 @@ function d563(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O563(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["matchExpressions"] = f1;
+    if (f1 !== undefined) o["matchExpressions"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p563);
@@ -22251,7 +22251,7 @@ function d564(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O564(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["scopeName"] = (f1 ?? "");
     o["operator"] = (f2 ?? "");
-    if (f3 !== undefined) o["values"] = f3;
+    if (f3 !== undefined) o["values"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p564);
@@ -22424,7 +22424,7 @@ function d569(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O569(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p569);
@@ -22458,7 +22458,7 @@ function d570(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (m1 !== undefined) { const c = concatReader(m1, r.int64); d457(c, c.b.length, depth + 1, o); }
     else if (f1 !== undefined) { const p = r.p; r.p = s1; d457(r, e1, depth + 1, o); r.p = p; }
     else d457(emptyReader, 0, depth + 1, o);
-    if (f2 !== undefined) o["items"] = f2;
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2);
     if (f4 !== undefined) o["optional"] = f4;
     return o;
   } catch (error) {
@@ -22520,7 +22520,7 @@ function d572(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O572(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["secretName"] = x; }
-    if (f2 !== undefined) o["items"] = f2;
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2);
     if (f3 !== undefined) o["defaultMode"] = f3;
     if (f4 !== undefined) o["optional"] = f4;
     if (f5 !== undefined) o["defaultUser"] = f5;
@@ -22721,8 +22721,8 @@ function d576(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O576(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["secrets"] = f2;
-    if (f3 !== undefined) o["imagePullSecrets"] = f3;
+    if (f2 !== undefined) o["secrets"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["imagePullSecrets"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["automountServiceAccountToken"] = f4;
     return o;
   } catch (error) {
@@ -22758,7 +22758,7 @@ function d577(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O577(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p577);
@@ -22826,7 +22826,7 @@ function d579(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O579(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p579);
@@ -22948,21 +22948,21 @@ function d582(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       f14 = d584(c, c.b.length, depth + 1);
     }
     if (o === undefined) { o = new O582(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["ports"] = f1;
+    if (f1 !== undefined) o["ports"] = (f1.length > 1 ? f1.slice() : f1);
     if (f2 !== undefined) o["selector"] = f2;
     { const x = (f3 ?? ""); if (x !== "") o["clusterIP"] = x; }
-    if (f18 !== undefined) o["clusterIPs"] = f18;
+    if (f18 !== undefined) o["clusterIPs"] = (f18.length > 1 ? f18.slice() : f18);
     { const x = (f4 ?? ""); if (x !== "") o["type"] = x; }
-    if (f5 !== undefined) o["externalIPs"] = f5;
+    if (f5 !== undefined) o["externalIPs"] = (f5.length > 1 ? f5.slice() : f5);
     { const x = (f7 ?? ""); if (x !== "") o["sessionAffinity"] = x; }
     { const x = (f8 ?? ""); if (x !== "") o["loadBalancerIP"] = x; }
-    if (f9 !== undefined) o["loadBalancerSourceRanges"] = f9;
+    if (f9 !== undefined) o["loadBalancerSourceRanges"] = (f9.length > 1 ? f9.slice() : f9);
     { const x = (f10 ?? ""); if (x !== "") o["externalName"] = x; }
     { const x = (f11 ?? ""); if (x !== "") o["externalTrafficPolicy"] = x; }
     { const x = (f12 ?? 0); if (x !== 0) o["healthCheckNodePort"] = x; }
     { const x = (f13 ?? false); if (x !== false) o["publishNotReadyAddresses"] = x; }
     if (f14 !== undefined) o["sessionAffinityConfig"] = f14;
-    if (f19 !== undefined) o["ipFamilies"] = f19;
+    if (f19 !== undefined) o["ipFamilies"] = (f19.length > 1 ? f19.slice() : f19);
     if (f17 !== undefined) o["ipFamilyPolicy"] = f17;
     if (f20 !== undefined) o["allocateLoadBalancerNodePorts"] = f20;
     if (f21 !== undefined) o["loadBalancerClass"] = f21;
@@ -23002,7 +23002,7 @@ function d583(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O583(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["loadBalancer"] = (f1 ?? d456(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["conditions"] = f2;
+    if (f2 !== undefined) o["conditions"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p583);
@@ -23305,7 +23305,7 @@ function d592(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O592(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["key"] = (f1 ?? "");
-    if (f2 !== undefined) o["values"] = f2; else o["values"] = null;
+    if (f2 !== undefined) o["values"] = (f2.length > 1 ? f2.slice() : f2); else o["values"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p592);
@@ -23332,7 +23332,7 @@ function d593(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O593(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["matchLabelExpressions"] = f1;
+    if (f1 !== undefined) o["matchLabelExpressions"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p593);
@@ -23379,7 +23379,7 @@ function d594(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f5 !== undefined) o["minDomains"] = f5;
     if (f6 !== undefined) o["nodeAffinityPolicy"] = f6;
     if (f7 !== undefined) o["nodeTaintsPolicy"] = f7;
-    if (f8 !== undefined) o["matchLabelKeys"] = f8;
+    if (f8 !== undefined) o["matchLabelKeys"] = (f8.length > 1 ? f8.slice() : f8);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p594);
@@ -23564,7 +23564,7 @@ function d600(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O600(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["healthConditions"] = f1;
+    if (f1 !== undefined) o["healthConditions"] = (f1.length > 1 ? f1.slice() : f1);
     o["lastTransitionTime"] = (f2 ?? d1289(emptyReader, 0, depth + 1));
     return o;
   } catch (error) {
@@ -23606,7 +23606,7 @@ function d601(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f4 ?? ""); if (x !== "") o["subPath"] = x; }
     if (f5 !== undefined) o["mountPropagation"] = f5;
     { const x = (f6 ?? ""); if (x !== "") o["subPathExpr"] = x; }
-    if (f8 !== undefined) o["bindMountOptions"] = f8;
+    if (f8 !== undefined) o["bindMountOptions"] = (f8.length > 1 ? f8.slice() : f8);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p601);
@@ -24233,7 +24233,7 @@ function d611(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       f8 = d613(c, c.b.length, depth + 1);
     }
     if (o === undefined) { o = new O611(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["addresses"] = f1; else o["addresses"] = null;
+    if (f1 !== undefined) o["addresses"] = (f1.length > 1 ? f1.slice() : f1); else o["addresses"] = null;
     o["conditions"] = (f2 ?? d612(emptyReader, 0, depth + 1));
     if (f3 !== undefined) o["hostname"] = f3;
     if (f4 !== undefined) o["targetRef"] = f4;
@@ -24299,8 +24299,8 @@ function d613(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O613(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["forZones"] = f1;
-    if (f2 !== undefined) o["forNodes"] = f2;
+    if (f1 !== undefined) o["forZones"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["forNodes"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p613);
@@ -24371,8 +24371,8 @@ function d615(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O615(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
     o["addressType"] = (f4 ?? "");
-    if (f2 !== undefined) o["endpoints"] = f2; else o["endpoints"] = null;
-    if (f3 !== undefined) o["ports"] = f3; else o["ports"] = null;
+    if (f2 !== undefined) o["endpoints"] = (f2.length > 1 ? f2.slice() : f2); else o["endpoints"] = null;
+    if (f3 !== undefined) o["ports"] = (f3.length > 1 ? f3.slice() : f3); else o["ports"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p615);
@@ -24407,7 +24407,7 @@ function d616(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O616(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p616);
@@ -24512,7 +24512,7 @@ function d619(r: WireReader, end: number, depth: number, o?: any, av?: string, k
       f7 = d621(c, c.b.length, depth + 1);
     }
     if (o === undefined) { o = new O619(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["addresses"] = f1; else o["addresses"] = null;
+    if (f1 !== undefined) o["addresses"] = (f1.length > 1 ? f1.slice() : f1); else o["addresses"] = null;
     o["conditions"] = (f2 ?? d620(emptyReader, 0, depth + 1));
     if (f3 !== undefined) o["hostname"] = f3;
     if (f4 !== undefined) o["targetRef"] = f4;
@@ -24577,8 +24577,8 @@ function d621(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O621(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["forZones"] = f1;
-    if (f2 !== undefined) o["forNodes"] = f2;
+    if (f1 !== undefined) o["forZones"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["forNodes"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p621);
@@ -24649,8 +24649,8 @@ function d623(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O623(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
     o["addressType"] = (f4 ?? "");
-    if (f2 !== undefined) o["endpoints"] = f2; else o["endpoints"] = null;
-    if (f3 !== undefined) o["ports"] = f3; else o["ports"] = null;
+    if (f2 !== undefined) o["endpoints"] = (f2.length > 1 ? f2.slice() : f2); else o["endpoints"] = null;
+    if (f3 !== undefined) o["ports"] = (f3.length > 1 ? f3.slice() : f3); else o["ports"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p623);
@@ -24685,7 +24685,7 @@ function d624(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O624(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p624);
@@ -24859,7 +24859,7 @@ function d628(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O628(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p628);
@@ -25008,7 +25008,7 @@ function d631(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O631(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p631);
@@ -25156,7 +25156,7 @@ function d635(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O635(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p635);
@@ -25256,7 +25256,7 @@ function d637(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f7 ?? 0); if (x !== 0) o["numberAvailable"] = x; }
     { const x = (f8 ?? 0); if (x !== 0) o["numberUnavailable"] = x; }
     if (f9 !== undefined) o["collisionCount"] = f9;
-    if (f10 !== undefined) o["conditions"] = f10;
+    if (f10 !== undefined) o["conditions"] = (f10.length > 1 ? f10.slice() : f10);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p637);
@@ -25412,7 +25412,7 @@ function d641(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O641(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p641);
@@ -25558,7 +25558,7 @@ function d644(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f4 ?? 0); if (x !== 0) o["availableReplicas"] = x; }
     { const x = (f5 ?? 0); if (x !== 0) o["unavailableReplicas"] = x; }
     if (f9 !== undefined) o["terminatingReplicas"] = f9;
-    if (f6 !== undefined) o["conditions"] = f6;
+    if (f6 !== undefined) o["conditions"] = (f6.length > 1 ? f6.slice() : f6);
     if (f8 !== undefined) o["collisionCount"] = f8;
     return o;
   } catch (error) {
@@ -25658,7 +25658,7 @@ function d647(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O647(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["paths"] = f1; else o["paths"] = null;
+    if (f1 !== undefined) o["paths"] = (f1.length > 1 ? f1.slice() : f1); else o["paths"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p647);
@@ -25687,7 +25687,7 @@ function d648(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O648(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["cidr"] = (f1 ?? "");
-    if (f2 !== undefined) o["except"] = f2;
+    if (f2 !== undefined) o["except"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p648);
@@ -25814,7 +25814,7 @@ function d651(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O651(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p651);
@@ -25845,7 +25845,7 @@ function d652(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O652(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["ip"] = x; }
     { const x = (f2 ?? ""); if (x !== "") o["hostname"] = x; }
-    if (f4 !== undefined) o["ports"] = f4;
+    if (f4 !== undefined) o["ports"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p652);
@@ -25872,7 +25872,7 @@ function d653(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O653(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["ingress"] = f1;
+    if (f1 !== undefined) o["ingress"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p653);
@@ -26007,8 +26007,8 @@ function d657(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O657(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f4 !== undefined) o["ingressClassName"] = f4;
     if (f1 !== undefined) o["backend"] = f1;
-    if (f2 !== undefined) o["tls"] = f2;
-    if (f3 !== undefined) o["rules"] = f3;
+    if (f2 !== undefined) o["tls"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["rules"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p657);
@@ -26069,7 +26069,7 @@ function d659(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O659(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["hosts"] = f1;
+    if (f1 !== undefined) o["hosts"] = (f1.length > 1 ? f1.slice() : f1);
     { const x = (f2 ?? ""); if (x !== "") o["secretName"] = x; }
     return o;
   } catch (error) {
@@ -26139,8 +26139,8 @@ function d661(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O661(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["ports"] = f1;
-    if (f2 !== undefined) o["to"] = f2;
+    if (f1 !== undefined) o["ports"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["to"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p661);
@@ -26168,8 +26168,8 @@ function d662(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O662(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["ports"] = f1;
-    if (f2 !== undefined) o["from"] = f2;
+    if (f1 !== undefined) o["ports"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["from"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p662);
@@ -26204,7 +26204,7 @@ function d663(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O663(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p663);
@@ -26327,9 +26327,9 @@ function d666(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O666(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["podSelector"] = (f1 ?? d1268(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["ingress"] = f2;
-    if (f3 !== undefined) o["egress"] = f3;
-    if (f4 !== undefined) o["policyTypes"] = f4;
+    if (f2 !== undefined) o["ingress"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["egress"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["policyTypes"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p666);
@@ -26448,7 +26448,7 @@ function d669(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O669(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p669);
@@ -26532,7 +26532,7 @@ function d671(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     { const x = (f5 ?? 0); if (x !== 0) o["availableReplicas"] = x; }
     if (f7 !== undefined) o["terminatingReplicas"] = f7;
     { const x = (f3 ?? 0); if (x !== 0) o["observedGeneration"] = x; }
-    if (f6 !== undefined) o["conditions"] = f6;
+    if (f6 !== undefined) o["conditions"] = (f6.length > 1 ? f6.slice() : f6);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p671);
@@ -26923,7 +26923,7 @@ function d682(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O682(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p682);
@@ -26968,7 +26968,7 @@ function d683(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     o["priorityLevelConfiguration"] = (f1 ?? d693(emptyReader, 0, depth + 1));
     o["matchingPrecedence"] = (f2 ?? 0);
     if (f3 !== undefined) o["distinguisherMethod"] = f3;
-    if (f4 !== undefined) o["rules"] = f4;
+    if (f4 !== undefined) o["rules"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p683);
@@ -26995,7 +26995,7 @@ function d684(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O684(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p684);
@@ -27124,8 +27124,8 @@ function d688(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O688(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["verbs"] = f1; else o["verbs"] = null;
-    if (f6 !== undefined) o["nonResourceURLs"] = f6; else o["nonResourceURLs"] = null;
+    if (f1 !== undefined) o["verbs"] = (f1.length > 1 ? f1.slice() : f1); else o["verbs"] = null;
+    if (f6 !== undefined) o["nonResourceURLs"] = (f6.length > 1 ? f6.slice() : f6); else o["nonResourceURLs"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p688);
@@ -27154,9 +27154,9 @@ function d689(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O689(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["subjects"] = f1; else o["subjects"] = null;
-    if (f2 !== undefined) o["resourceRules"] = f2;
-    if (f3 !== undefined) o["nonResourceRules"] = f3;
+    if (f1 !== undefined) o["subjects"] = (f1.length > 1 ? f1.slice() : f1); else o["subjects"] = null;
+    if (f2 !== undefined) o["resourceRules"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["nonResourceRules"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p689);
@@ -27275,7 +27275,7 @@ function d692(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O692(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p692);
@@ -27372,7 +27372,7 @@ function d695(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O695(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p695);
@@ -27434,11 +27434,11 @@ function d697(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O697(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["verbs"] = f1; else o["verbs"] = null;
-    if (f2 !== undefined) o["apiGroups"] = f2; else o["apiGroups"] = null;
-    if (f3 !== undefined) o["resources"] = f3; else o["resources"] = null;
+    if (f1 !== undefined) o["verbs"] = (f1.length > 1 ? f1.slice() : f1); else o["verbs"] = null;
+    if (f2 !== undefined) o["apiGroups"] = (f2.length > 1 ? f2.slice() : f2); else o["apiGroups"] = null;
+    if (f3 !== undefined) o["resources"] = (f3.length > 1 ? f3.slice() : f3); else o["resources"] = null;
     { const x = (f4 ?? false); if (x !== false) o["clusterScope"] = x; }
-    if (f5 !== undefined) o["namespaces"] = f5; else o["namespaces"] = null;
+    if (f5 !== undefined) o["namespaces"] = (f5.length > 1 ? f5.slice() : f5); else o["namespaces"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p697);
@@ -27720,7 +27720,7 @@ function d705(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O705(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p705);
@@ -27765,7 +27765,7 @@ function d706(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     o["priorityLevelConfiguration"] = (f1 ?? d716(emptyReader, 0, depth + 1));
     o["matchingPrecedence"] = (f2 ?? 0);
     if (f3 !== undefined) o["distinguisherMethod"] = f3;
-    if (f4 !== undefined) o["rules"] = f4;
+    if (f4 !== undefined) o["rules"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p706);
@@ -27792,7 +27792,7 @@ function d707(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O707(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p707);
@@ -27921,8 +27921,8 @@ function d711(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O711(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["verbs"] = f1; else o["verbs"] = null;
-    if (f6 !== undefined) o["nonResourceURLs"] = f6; else o["nonResourceURLs"] = null;
+    if (f1 !== undefined) o["verbs"] = (f1.length > 1 ? f1.slice() : f1); else o["verbs"] = null;
+    if (f6 !== undefined) o["nonResourceURLs"] = (f6.length > 1 ? f6.slice() : f6); else o["nonResourceURLs"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p711);
@@ -27951,9 +27951,9 @@ function d712(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O712(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["subjects"] = f1; else o["subjects"] = null;
-    if (f2 !== undefined) o["resourceRules"] = f2;
-    if (f3 !== undefined) o["nonResourceRules"] = f3;
+    if (f1 !== undefined) o["subjects"] = (f1.length > 1 ? f1.slice() : f1); else o["subjects"] = null;
+    if (f2 !== undefined) o["resourceRules"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["nonResourceRules"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p712);
@@ -28072,7 +28072,7 @@ function d715(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O715(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p715);
@@ -28169,7 +28169,7 @@ function d718(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O718(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p718);
@@ -28231,11 +28231,11 @@ function d720(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O720(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["verbs"] = f1; else o["verbs"] = null;
-    if (f2 !== undefined) o["apiGroups"] = f2; else o["apiGroups"] = null;
-    if (f3 !== undefined) o["resources"] = f3; else o["resources"] = null;
+    if (f1 !== undefined) o["verbs"] = (f1.length > 1 ? f1.slice() : f1); else o["verbs"] = null;
+    if (f2 !== undefined) o["apiGroups"] = (f2.length > 1 ? f2.slice() : f2); else o["apiGroups"] = null;
+    if (f3 !== undefined) o["resources"] = (f3.length > 1 ? f3.slice() : f3); else o["resources"] = null;
     { const x = (f4 ?? false); if (x !== false) o["clusterScope"] = x; }
-    if (f5 !== undefined) o["namespaces"] = f5; else o["namespaces"] = null;
+    if (f5 !== undefined) o["namespaces"] = (f5.length > 1 ? f5.slice() : f5); else o["namespaces"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p720);
@@ -28517,7 +28517,7 @@ function d728(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O728(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p728);
@@ -28562,7 +28562,7 @@ function d729(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     o["priorityLevelConfiguration"] = (f1 ?? d739(emptyReader, 0, depth + 1));
     o["matchingPrecedence"] = (f2 ?? 0);
     if (f3 !== undefined) o["distinguisherMethod"] = f3;
-    if (f4 !== undefined) o["rules"] = f4;
+    if (f4 !== undefined) o["rules"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p729);
@@ -28589,7 +28589,7 @@ function d730(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O730(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p730);
@@ -28718,8 +28718,8 @@ function d734(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O734(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["verbs"] = f1; else o["verbs"] = null;
-    if (f6 !== undefined) o["nonResourceURLs"] = f6; else o["nonResourceURLs"] = null;
+    if (f1 !== undefined) o["verbs"] = (f1.length > 1 ? f1.slice() : f1); else o["verbs"] = null;
+    if (f6 !== undefined) o["nonResourceURLs"] = (f6.length > 1 ? f6.slice() : f6); else o["nonResourceURLs"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p734);
@@ -28748,9 +28748,9 @@ function d735(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O735(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["subjects"] = f1; else o["subjects"] = null;
-    if (f2 !== undefined) o["resourceRules"] = f2;
-    if (f3 !== undefined) o["nonResourceRules"] = f3;
+    if (f1 !== undefined) o["subjects"] = (f1.length > 1 ? f1.slice() : f1); else o["subjects"] = null;
+    if (f2 !== undefined) o["resourceRules"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["nonResourceRules"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p735);
@@ -28869,7 +28869,7 @@ function d738(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O738(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p738);
@@ -28966,7 +28966,7 @@ function d741(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O741(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p741);
@@ -29028,11 +29028,11 @@ function d743(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O743(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["verbs"] = f1; else o["verbs"] = null;
-    if (f2 !== undefined) o["apiGroups"] = f2; else o["apiGroups"] = null;
-    if (f3 !== undefined) o["resources"] = f3; else o["resources"] = null;
+    if (f1 !== undefined) o["verbs"] = (f1.length > 1 ? f1.slice() : f1); else o["verbs"] = null;
+    if (f2 !== undefined) o["apiGroups"] = (f2.length > 1 ? f2.slice() : f2); else o["apiGroups"] = null;
+    if (f3 !== undefined) o["resources"] = (f3.length > 1 ? f3.slice() : f3); else o["resources"] = null;
     { const x = (f4 ?? false); if (x !== false) o["clusterScope"] = x; }
-    if (f5 !== undefined) o["namespaces"] = f5; else o["namespaces"] = null;
+    if (f5 !== undefined) o["namespaces"] = (f5.length > 1 ? f5.slice() : f5); else o["namespaces"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p743);
@@ -29314,7 +29314,7 @@ function d751(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O751(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p751);
@@ -29359,7 +29359,7 @@ function d752(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     o["priorityLevelConfiguration"] = (f1 ?? d762(emptyReader, 0, depth + 1));
     o["matchingPrecedence"] = (f2 ?? 0);
     if (f3 !== undefined) o["distinguisherMethod"] = f3;
-    if (f4 !== undefined) o["rules"] = f4;
+    if (f4 !== undefined) o["rules"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p752);
@@ -29386,7 +29386,7 @@ function d753(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O753(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p753);
@@ -29515,8 +29515,8 @@ function d757(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O757(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["verbs"] = f1; else o["verbs"] = null;
-    if (f6 !== undefined) o["nonResourceURLs"] = f6; else o["nonResourceURLs"] = null;
+    if (f1 !== undefined) o["verbs"] = (f1.length > 1 ? f1.slice() : f1); else o["verbs"] = null;
+    if (f6 !== undefined) o["nonResourceURLs"] = (f6.length > 1 ? f6.slice() : f6); else o["nonResourceURLs"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p757);
@@ -29545,9 +29545,9 @@ function d758(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O758(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["subjects"] = f1; else o["subjects"] = null;
-    if (f2 !== undefined) o["resourceRules"] = f2;
-    if (f3 !== undefined) o["nonResourceRules"] = f3;
+    if (f1 !== undefined) o["subjects"] = (f1.length > 1 ? f1.slice() : f1); else o["subjects"] = null;
+    if (f2 !== undefined) o["resourceRules"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["nonResourceRules"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p758);
@@ -29666,7 +29666,7 @@ function d761(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O761(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p761);
@@ -29763,7 +29763,7 @@ function d764(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O764(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p764);
@@ -29825,11 +29825,11 @@ function d766(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O766(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["verbs"] = f1; else o["verbs"] = null;
-    if (f2 !== undefined) o["apiGroups"] = f2; else o["apiGroups"] = null;
-    if (f3 !== undefined) o["resources"] = f3; else o["resources"] = null;
+    if (f1 !== undefined) o["verbs"] = (f1.length > 1 ? f1.slice() : f1); else o["verbs"] = null;
+    if (f2 !== undefined) o["apiGroups"] = (f2.length > 1 ? f2.slice() : f2); else o["apiGroups"] = null;
+    if (f3 !== undefined) o["resources"] = (f3.length > 1 ? f3.slice() : f3); else o["resources"] = null;
     { const x = (f4 ?? false); if (x !== false) o["clusterScope"] = x; }
-    if (f5 !== undefined) o["namespaces"] = f5; else o["namespaces"] = null;
+    if (f5 !== undefined) o["namespaces"] = (f5.length > 1 ? f5.slice() : f5); else o["namespaces"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p766);
@@ -30041,7 +30041,7 @@ function d772(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O772(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["containers"] = f1;
+    if (f1 !== undefined) o["containers"] = (f1.length > 1 ? f1.slice() : f1);
     if (f2 !== undefined) o["annotations"] = f2;
     { const x = (f3 ?? ""); if (x !== "") o["namespace"] = x; }
     return o;
@@ -30158,7 +30158,7 @@ function d775(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O775(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p775);
@@ -30271,7 +30271,7 @@ function d778(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O778(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p778);
@@ -30365,7 +30365,7 @@ function d781(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O781(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     if (f2 !== undefined) o["observedGeneration"] = f2;
     return o;
   } catch (error) {
@@ -30463,11 +30463,11 @@ function d784(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O784(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     if (f2 !== undefined) o["observedGeneration"] = f2;
-    if (f3 !== undefined) o["requesters"] = f3;
-    if (f4 !== undefined) o["targetResponders"] = f4;
-    if (f5 !== undefined) o["responders"] = f5;
+    if (f3 !== undefined) o["requesters"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["targetResponders"] = (f4.length > 1 ? f4.slice() : f4);
+    if (f5 !== undefined) o["responders"] = (f5.length > 1 ? f5.slice() : f5);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p784);
@@ -30661,7 +30661,7 @@ function d790(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O790(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["paths"] = f1; else o["paths"] = null;
+    if (f1 !== undefined) o["paths"] = (f1.length > 1 ? f1.slice() : f1); else o["paths"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p790);
@@ -30737,7 +30737,7 @@ function d792(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O792(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p792);
@@ -30799,7 +30799,7 @@ function d794(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O794(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["cidr"] = (f1 ?? "");
-    if (f2 !== undefined) o["except"] = f2;
+    if (f2 !== undefined) o["except"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p794);
@@ -30965,7 +30965,7 @@ function d798(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O798(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p798);
@@ -31070,7 +31070,7 @@ function d801(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O801(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p801);
@@ -31101,7 +31101,7 @@ function d802(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O802(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["ip"] = x; }
     { const x = (f2 ?? ""); if (x !== "") o["hostname"] = x; }
-    if (f4 !== undefined) o["ports"] = f4;
+    if (f4 !== undefined) o["ports"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p802);
@@ -31128,7 +31128,7 @@ function d803(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O803(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["ingress"] = f1;
+    if (f1 !== undefined) o["ingress"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p803);
@@ -31298,8 +31298,8 @@ function d808(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O808(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f4 !== undefined) o["ingressClassName"] = f4;
     if (f1 !== undefined) o["defaultBackend"] = f1;
-    if (f2 !== undefined) o["tls"] = f2;
-    if (f3 !== undefined) o["rules"] = f3;
+    if (f2 !== undefined) o["tls"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["rules"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p808);
@@ -31360,7 +31360,7 @@ function d810(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O810(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["hosts"] = f1;
+    if (f1 !== undefined) o["hosts"] = (f1.length > 1 ? f1.slice() : f1);
     { const x = (f2 ?? ""); if (x !== "") o["secretName"] = x; }
     return o;
   } catch (error) {
@@ -31430,8 +31430,8 @@ function d812(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O812(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["ports"] = f1;
-    if (f2 !== undefined) o["to"] = f2;
+    if (f1 !== undefined) o["ports"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["to"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p812);
@@ -31459,8 +31459,8 @@ function d813(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O813(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["ports"] = f1;
-    if (f2 !== undefined) o["from"] = f2;
+    if (f1 !== undefined) o["ports"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["from"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p813);
@@ -31495,7 +31495,7 @@ function d814(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O814(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p814);
@@ -31618,9 +31618,9 @@ function d817(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O817(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["podSelector"] = (f1 ?? d1268(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["ingress"] = f2;
-    if (f3 !== undefined) o["egress"] = f3;
-    if (f4 !== undefined) o["policyTypes"] = f4;
+    if (f2 !== undefined) o["ingress"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["egress"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["policyTypes"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p817);
@@ -31766,7 +31766,7 @@ function d821(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O821(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p821);
@@ -31793,7 +31793,7 @@ function d822(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O822(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["cidrs"] = f1;
+    if (f1 !== undefined) o["cidrs"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p822);
@@ -31820,7 +31820,7 @@ function d823(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O823(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p823);
@@ -31884,7 +31884,7 @@ function d825(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O825(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["paths"] = f1; else o["paths"] = null;
+    if (f1 !== undefined) o["paths"] = (f1.length > 1 ? f1.slice() : f1); else o["paths"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p825);
@@ -31960,7 +31960,7 @@ function d827(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O827(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p827);
@@ -32161,7 +32161,7 @@ function d832(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O832(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p832);
@@ -32266,7 +32266,7 @@ function d835(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O835(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p835);
@@ -32297,7 +32297,7 @@ function d836(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O836(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["ip"] = x; }
     { const x = (f2 ?? ""); if (x !== "") o["hostname"] = x; }
-    if (f4 !== undefined) o["ports"] = f4;
+    if (f4 !== undefined) o["ports"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p836);
@@ -32324,7 +32324,7 @@ function d837(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O837(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["ingress"] = f1;
+    if (f1 !== undefined) o["ingress"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p837);
@@ -32459,8 +32459,8 @@ function d841(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O841(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f4 !== undefined) o["ingressClassName"] = f4;
     if (f1 !== undefined) o["backend"] = f1;
-    if (f2 !== undefined) o["tls"] = f2;
-    if (f3 !== undefined) o["rules"] = f3;
+    if (f2 !== undefined) o["tls"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["rules"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p841);
@@ -32521,7 +32521,7 @@ function d843(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O843(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["hosts"] = f1;
+    if (f1 !== undefined) o["hosts"] = (f1.length > 1 ? f1.slice() : f1);
     { const x = (f2 ?? ""); if (x !== "") o["secretName"] = x; }
     return o;
   } catch (error) {
@@ -32639,7 +32639,7 @@ function d846(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O846(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p846);
@@ -32666,7 +32666,7 @@ function d847(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O847(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["cidrs"] = f1;
+    if (f1 !== undefined) o["cidrs"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p847);
@@ -32693,7 +32693,7 @@ function d848(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O848(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p848);
@@ -32806,7 +32806,7 @@ function d851(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O851(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p851);
@@ -32835,7 +32835,7 @@ function d852(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O852(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["nodeSelector"] = f1;
-    if (f2 !== undefined) o["tolerations"] = f2;
+    if (f2 !== undefined) o["tolerations"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p852);
@@ -32938,7 +32938,7 @@ function d855(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O855(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p855);
@@ -33010,7 +33010,7 @@ function d857(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O857(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["nodeSelector"] = f1;
-    if (f2 !== undefined) o["tolerations"] = f2;
+    if (f2 !== undefined) o["tolerations"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p857);
@@ -33123,7 +33123,7 @@ function d860(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O860(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p860);
@@ -33152,7 +33152,7 @@ function d861(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O861(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["nodeSelector"] = f1;
-    if (f2 !== undefined) o["tolerations"] = f2;
+    if (f2 !== undefined) o["tolerations"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p861);
@@ -33277,7 +33277,7 @@ function d864(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O864(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p864);
@@ -33367,7 +33367,7 @@ function d866(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     o["currentHealthy"] = (f4 ?? 0);
     o["desiredHealthy"] = (f5 ?? 0);
     o["expectedPods"] = (f6 ?? 0);
-    if (f7 !== undefined) o["conditions"] = f7;
+    if (f7 !== undefined) o["conditions"] = (f7.length > 1 ? f7.slice() : f7);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p866);
@@ -33492,7 +33492,7 @@ function d869(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O869(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p869);
@@ -33582,7 +33582,7 @@ function d871(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     o["currentHealthy"] = (f4 ?? 0);
     o["desiredHealthy"] = (f5 ?? 0);
     o["expectedPods"] = (f6 ?? 0);
-    if (f7 !== undefined) o["conditions"] = f7;
+    if (f7 !== undefined) o["conditions"] = (f7.length > 1 ? f7.slice() : f7);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p871);
@@ -33609,7 +33609,7 @@ function d872(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O872(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["clusterRoleSelectors"] = f1;
+    if (f1 !== undefined) o["clusterRoleSelectors"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p872);
@@ -33651,7 +33651,7 @@ function d873(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O873(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["rules"] = f2; else o["rules"] = null;
+    if (f2 !== undefined) o["rules"] = (f2.length > 1 ? f2.slice() : f2); else o["rules"] = null;
     if (f3 !== undefined) o["aggregationRule"] = f3;
     return o;
   } catch (error) {
@@ -33694,7 +33694,7 @@ function d874(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O874(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["subjects"] = f2;
+    if (f2 !== undefined) o["subjects"] = (f2.length > 1 ? f2.slice() : f2);
     o["roleRef"] = (f3 ?? d882(emptyReader, 0, depth + 1));
     return o;
   } catch (error) {
@@ -33730,7 +33730,7 @@ function d875(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O875(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p875);
@@ -33765,7 +33765,7 @@ function d876(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O876(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p876);
@@ -33796,11 +33796,11 @@ function d877(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O877(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["verbs"] = f1; else o["verbs"] = null;
-    if (f2 !== undefined) o["apiGroups"] = f2;
-    if (f3 !== undefined) o["resources"] = f3;
-    if (f4 !== undefined) o["resourceNames"] = f4;
-    if (f5 !== undefined) o["nonResourceURLs"] = f5;
+    if (f1 !== undefined) o["verbs"] = (f1.length > 1 ? f1.slice() : f1); else o["verbs"] = null;
+    if (f2 !== undefined) o["apiGroups"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["resources"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["resourceNames"] = (f4.length > 1 ? f4.slice() : f4);
+    if (f5 !== undefined) o["nonResourceURLs"] = (f5.length > 1 ? f5.slice() : f5);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p877);
@@ -33835,7 +33835,7 @@ function d878(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O878(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["rules"] = f2; else o["rules"] = null;
+    if (f2 !== undefined) o["rules"] = (f2.length > 1 ? f2.slice() : f2); else o["rules"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p878);
@@ -33877,7 +33877,7 @@ function d879(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O879(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["subjects"] = f2;
+    if (f2 !== undefined) o["subjects"] = (f2.length > 1 ? f2.slice() : f2);
     o["roleRef"] = (f3 ?? d882(emptyReader, 0, depth + 1));
     return o;
   } catch (error) {
@@ -33913,7 +33913,7 @@ function d880(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O880(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p880);
@@ -33948,7 +33948,7 @@ function d881(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O881(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p881);
@@ -34039,7 +34039,7 @@ function d884(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O884(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["clusterRoleSelectors"] = f1;
+    if (f1 !== undefined) o["clusterRoleSelectors"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p884);
@@ -34081,7 +34081,7 @@ function d885(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O885(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["rules"] = f2; else o["rules"] = null;
+    if (f2 !== undefined) o["rules"] = (f2.length > 1 ? f2.slice() : f2); else o["rules"] = null;
     if (f3 !== undefined) o["aggregationRule"] = f3;
     return o;
   } catch (error) {
@@ -34124,7 +34124,7 @@ function d886(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O886(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["subjects"] = f2;
+    if (f2 !== undefined) o["subjects"] = (f2.length > 1 ? f2.slice() : f2);
     o["roleRef"] = (f3 ?? d894(emptyReader, 0, depth + 1));
     return o;
   } catch (error) {
@@ -34160,7 +34160,7 @@ function d887(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O887(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p887);
@@ -34195,7 +34195,7 @@ function d888(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O888(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p888);
@@ -34226,11 +34226,11 @@ function d889(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O889(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["verbs"] = f1; else o["verbs"] = null;
-    if (f3 !== undefined) o["apiGroups"] = f3;
-    if (f4 !== undefined) o["resources"] = f4;
-    if (f5 !== undefined) o["resourceNames"] = f5;
-    if (f6 !== undefined) o["nonResourceURLs"] = f6;
+    if (f1 !== undefined) o["verbs"] = (f1.length > 1 ? f1.slice() : f1); else o["verbs"] = null;
+    if (f3 !== undefined) o["apiGroups"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["resources"] = (f4.length > 1 ? f4.slice() : f4);
+    if (f5 !== undefined) o["resourceNames"] = (f5.length > 1 ? f5.slice() : f5);
+    if (f6 !== undefined) o["nonResourceURLs"] = (f6.length > 1 ? f6.slice() : f6);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p889);
@@ -34265,7 +34265,7 @@ function d890(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O890(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["rules"] = f2; else o["rules"] = null;
+    if (f2 !== undefined) o["rules"] = (f2.length > 1 ? f2.slice() : f2); else o["rules"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p890);
@@ -34307,7 +34307,7 @@ function d891(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O891(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["subjects"] = f2;
+    if (f2 !== undefined) o["subjects"] = (f2.length > 1 ? f2.slice() : f2);
     o["roleRef"] = (f3 ?? d894(emptyReader, 0, depth + 1));
     return o;
   } catch (error) {
@@ -34343,7 +34343,7 @@ function d892(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O892(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p892);
@@ -34378,7 +34378,7 @@ function d893(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O893(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p893);
@@ -34469,7 +34469,7 @@ function d896(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O896(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["clusterRoleSelectors"] = f1;
+    if (f1 !== undefined) o["clusterRoleSelectors"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p896);
@@ -34511,7 +34511,7 @@ function d897(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O897(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["rules"] = f2; else o["rules"] = null;
+    if (f2 !== undefined) o["rules"] = (f2.length > 1 ? f2.slice() : f2); else o["rules"] = null;
     if (f3 !== undefined) o["aggregationRule"] = f3;
     return o;
   } catch (error) {
@@ -34554,7 +34554,7 @@ function d898(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O898(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["subjects"] = f2;
+    if (f2 !== undefined) o["subjects"] = (f2.length > 1 ? f2.slice() : f2);
     o["roleRef"] = (f3 ?? d906(emptyReader, 0, depth + 1));
     return o;
   } catch (error) {
@@ -34590,7 +34590,7 @@ function d899(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O899(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p899);
@@ -34625,7 +34625,7 @@ function d900(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O900(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p900);
@@ -34656,11 +34656,11 @@ function d901(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O901(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["verbs"] = f1; else o["verbs"] = null;
-    if (f2 !== undefined) o["apiGroups"] = f2;
-    if (f3 !== undefined) o["resources"] = f3;
-    if (f4 !== undefined) o["resourceNames"] = f4;
-    if (f5 !== undefined) o["nonResourceURLs"] = f5;
+    if (f1 !== undefined) o["verbs"] = (f1.length > 1 ? f1.slice() : f1); else o["verbs"] = null;
+    if (f2 !== undefined) o["apiGroups"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["resources"] = (f3.length > 1 ? f3.slice() : f3);
+    if (f4 !== undefined) o["resourceNames"] = (f4.length > 1 ? f4.slice() : f4);
+    if (f5 !== undefined) o["nonResourceURLs"] = (f5.length > 1 ? f5.slice() : f5);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p901);
@@ -34695,7 +34695,7 @@ function d902(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O902(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["rules"] = f2; else o["rules"] = null;
+    if (f2 !== undefined) o["rules"] = (f2.length > 1 ? f2.slice() : f2); else o["rules"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p902);
@@ -34737,7 +34737,7 @@ function d903(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O903(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1275(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["subjects"] = f2;
+    if (f2 !== undefined) o["subjects"] = (f2.length > 1 ? f2.slice() : f2);
     o["roleRef"] = (f3 ?? d906(emptyReader, 0, depth + 1));
     return o;
   } catch (error) {
@@ -34773,7 +34773,7 @@ function d904(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O904(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p904);
@@ -34808,7 +34808,7 @@ function d905(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O905(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p905);
@@ -34921,7 +34921,7 @@ function d908(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     o["pool"] = (f2 ?? "");
     o["device"] = (f3 ?? "");
     if (f7 !== undefined) o["shareID"] = f7;
-    if (f4 !== undefined) o["conditions"] = f4; else o["conditions"] = null;
+    if (f4 !== undefined) o["conditions"] = (f4.length > 1 ? f4.slice() : f4); else o["conditions"] = null;
     if (f5 !== undefined) o["data"] = f5;
     if (f6 !== undefined) o["networkData"] = f6;
     return o;
@@ -35035,7 +35035,7 @@ function d911(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O911(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 === undefined) o["default"] = null; else o["default"] = f1;
-    if (f3 !== undefined) o["validValues"] = f3;
+    if (f3 !== undefined) o["validValues"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["validRange"] = f4;
     return o;
   } catch (error) {
@@ -35222,14 +35222,14 @@ function d916(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     o["name"] = (f1 ?? "");
     if (f2 !== undefined) o["attributes"] = f2;
     if (f3 !== undefined) o["capacity"] = f3;
-    if (f4 !== undefined) o["consumesCounters"] = f4;
+    if (f4 !== undefined) o["consumesCounters"] = (f4.length > 1 ? f4.slice() : f4);
     if (f5 !== undefined) o["nodeName"] = f5;
     if (f6 !== undefined) o["nodeSelector"] = f6;
     if (f7 !== undefined) o["allNodes"] = f7;
-    if (f8 !== undefined) o["taints"] = f8;
+    if (f8 !== undefined) o["taints"] = (f8.length > 1 ? f8.slice() : f8);
     if (f9 !== undefined) o["bindsToNode"] = f9;
-    if (f10 !== undefined) o["bindingConditions"] = f10;
-    if (f11 !== undefined) o["bindingFailureConditions"] = f11;
+    if (f10 !== undefined) o["bindingConditions"] = (f10.length > 1 ? f10.slice() : f10);
+    if (f11 !== undefined) o["bindingFailureConditions"] = (f11.length > 1 ? f11.slice() : f11);
     if (f12 !== undefined) o["allowMultipleAllocations"] = f12;
     if (f14 !== undefined) o["nodeAllocatableResources"] = f14;
     return o;
@@ -35262,7 +35262,7 @@ function d917(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O917(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["source"] = (f1 ?? "");
-    if (f2 !== undefined) o["requests"] = f2;
+    if (f2 !== undefined) o["requests"] = (f2.length > 1 ? f2.slice() : f2);
     tag = 26;
     if (m3 !== undefined) { const c = concatReader(m3, r.int64); d927(c, c.b.length, depth + 1, o); }
     else if (f3 !== undefined) { const p = r.p; r.p = s3; d927(r, e3, depth + 1, o); r.p = p; }
@@ -35294,8 +35294,8 @@ function d918(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O918(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["results"] = f1;
-    if (f2 !== undefined) o["config"] = f2;
+    if (f1 !== undefined) o["results"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["config"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p918);
@@ -35333,10 +35333,10 @@ function d919(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f3 !== undefined) o["bool"] = f3;
     if (f4 !== undefined) o["string"] = f4;
     if (f5 !== undefined) o["version"] = f5;
-    if (f6 !== undefined) o["ints"] = f6;
-    if (f7 !== undefined) o["bools"] = f7;
-    if (f8 !== undefined) o["strings"] = f8;
-    if (f9 !== undefined) o["versions"] = f9;
+    if (f6 !== undefined) o["ints"] = (f6.length > 1 ? f6.slice() : f6);
+    if (f7 !== undefined) o["bools"] = (f7.length > 1 ? f7.slice() : f7);
+    if (f8 !== undefined) o["strings"] = (f8.length > 1 ? f8.slice() : f8);
+    if (f9 !== undefined) o["versions"] = (f9.length > 1 ? f9.slice() : f9);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p919);
@@ -35406,9 +35406,9 @@ function d921(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O921(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["requests"] = f1; else o["requests"] = null;
-    if (f2 !== undefined) o["constraints"] = f2;
-    if (f3 !== undefined) o["config"] = f3;
+    if (f1 !== undefined) o["requests"] = (f1.length > 1 ? f1.slice() : f1); else o["requests"] = null;
+    if (f2 !== undefined) o["constraints"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["config"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p921);
@@ -35437,7 +35437,7 @@ function d922(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O922(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["requests"] = f1;
+    if (f1 !== undefined) o["requests"] = (f1.length > 1 ? f1.slice() : f1);
     tag = 18;
     if (m2 !== undefined) { const c = concatReader(m2, r.int64); d927(c, c.b.length, depth + 1, o); }
     else if (f2 !== undefined) { const p = r.p; r.p = s2; d927(r, e2, depth + 1, o); r.p = p; }
@@ -35548,7 +35548,7 @@ function d925(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O925(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p925);
@@ -35577,8 +35577,8 @@ function d926(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O926(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["selectors"] = f1;
-    if (f2 !== undefined) o["config"] = f2;
+    if (f1 !== undefined) o["selectors"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["config"] = (f2.length > 1 ? f2.slice() : f2);
     if (f4 !== undefined) o["extendedResourceName"] = f4;
     return o;
   } catch (error) {
@@ -35641,7 +35641,7 @@ function d928(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O928(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["requests"] = f1;
+    if (f1 !== undefined) o["requests"] = (f1.length > 1 ? f1.slice() : f1);
     if (f2 !== undefined) o["matchAttribute"] = f2;
     if (f3 !== undefined) o["distinctAttribute"] = f3;
     return o;
@@ -35674,7 +35674,7 @@ function d929(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O929(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["counterSet"] = (f1 ?? "");
     if (f2 !== undefined) o["counters"] = f2;
-    if (f3 !== undefined) o["compatibilityGroups"] = f3;
+    if (f3 !== undefined) o["compatibilityGroups"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p929);
@@ -35740,7 +35740,7 @@ function d931(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O931(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
     if (f2 !== undefined) o["exactly"] = f2;
-    if (f3 !== undefined) o["firstAvailable"] = f3;
+    if (f3 !== undefined) o["firstAvailable"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p931);
@@ -35782,12 +35782,12 @@ function d932(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     o["pool"] = (f3 ?? "");
     o["device"] = (f4 ?? "");
     if (f5 !== undefined) o["adminAccess"] = f5;
-    if (f6 !== undefined) o["tolerations"] = f6;
-    if (f7 !== undefined) o["bindingConditions"] = f7;
-    if (f8 !== undefined) o["bindingFailureConditions"] = f8;
+    if (f6 !== undefined) o["tolerations"] = (f6.length > 1 ? f6.slice() : f6);
+    if (f7 !== undefined) o["bindingConditions"] = (f7.length > 1 ? f7.slice() : f7);
+    if (f8 !== undefined) o["bindingFailureConditions"] = (f8.length > 1 ? f8.slice() : f8);
     if (f9 !== undefined) o["shareID"] = f9;
     if (f10 !== undefined) o["consumedCapacity"] = f10;
-    if (f11 !== undefined) o["skipNodeOperations"] = f11;
+    if (f11 !== undefined) o["skipNodeOperations"] = (f11.length > 1 ? f11.slice() : f11);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p932);
@@ -35862,12 +35862,12 @@ function d934(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O934(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
     o["deviceClassName"] = (f2 ?? "");
-    if (f3 !== undefined) o["selectors"] = f3;
+    if (f3 !== undefined) o["selectors"] = (f3.length > 1 ? f3.slice() : f3);
     { const x = (f4 ?? ""); if (x !== "") o["allocationMode"] = x; }
     { const x = (f5 ?? 0); if (x !== 0) o["count"] = x; }
-    if (f6 !== undefined) o["tolerations"] = f6;
+    if (f6 !== undefined) o["tolerations"] = (f6.length > 1 ? f6.slice() : f6);
     if (f7 !== undefined) o["capacity"] = f7;
-    if (f8 !== undefined) o["derivedAttributes"] = f8;
+    if (f8 !== undefined) o["derivedAttributes"] = (f8.length > 1 ? f8.slice() : f8);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p934);
@@ -35984,7 +35984,7 @@ function d937(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O937(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p937);
@@ -36052,7 +36052,7 @@ function d939(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O939(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p939);
@@ -36159,13 +36159,13 @@ function d942(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O942(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["deviceClassName"] = (f1 ?? "");
-    if (f2 !== undefined) o["selectors"] = f2;
+    if (f2 !== undefined) o["selectors"] = (f2.length > 1 ? f2.slice() : f2);
     { const x = (f3 ?? ""); if (x !== "") o["allocationMode"] = x; }
     { const x = (f4 ?? 0); if (x !== 0) o["count"] = x; }
     if (f5 !== undefined) o["adminAccess"] = f5;
-    if (f6 !== undefined) o["tolerations"] = f6;
+    if (f6 !== undefined) o["tolerations"] = (f6.length > 1 ? f6.slice() : f6);
     if (f7 !== undefined) o["capacity"] = f7;
-    if (f8 !== undefined) o["derivedAttributes"] = f8;
+    if (f8 !== undefined) o["derivedAttributes"] = (f8.length > 1 ? f8.slice() : f8);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p942);
@@ -36195,7 +36195,7 @@ function d943(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O943(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["interfaceName"] = x; }
-    if (f2 !== undefined) o["ips"] = f2;
+    if (f2 !== undefined) o["ips"] = (f2.length > 1 ? f2.slice() : f2);
     { const x = (f3 ?? ""); if (x !== "") o["hardwareAddress"] = x; }
     return o;
   } catch (error) {
@@ -36473,7 +36473,7 @@ function d950(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O950(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p950);
@@ -36542,8 +36542,8 @@ function d952(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O952(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["allocation"] = f1;
-    if (f2 !== undefined) o["reservedFor"] = f2;
-    if (f4 !== undefined) o["devices"] = f4;
+    if (f2 !== undefined) o["reservedFor"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f4 !== undefined) o["devices"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p952);
@@ -36619,7 +36619,7 @@ function d954(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O954(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p954);
@@ -36767,7 +36767,7 @@ function d958(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O958(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p958);
@@ -36820,11 +36820,11 @@ function d959(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f3 !== undefined) o["nodeName"] = f3;
     if (f4 !== undefined) o["nodeSelector"] = f4;
     if (f5 !== undefined) o["allNodes"] = f5;
-    if (f6 !== undefined) o["devices"] = f6;
+    if (f6 !== undefined) o["devices"] = (f6.length > 1 ? f6.slice() : f6);
     if (f7 !== undefined) o["perDeviceNodeSelection"] = f7;
-    if (f8 !== undefined) o["sharedCounters"] = f8;
+    if (f8 !== undefined) o["sharedCounters"] = (f8.length > 1 ? f8.slice() : f8);
     if (f9 !== undefined) o["partitionTypeAttribute"] = f9;
-    if (f10 !== undefined) o["skipNodeOperations"] = f10;
+    if (f10 !== undefined) o["skipNodeOperations"] = (f10.length > 1 ? f10.slice() : f10);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p959);
@@ -37001,7 +37001,7 @@ function d964(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O964(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p964);
@@ -37069,7 +37069,7 @@ function d966(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O966(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p966);
@@ -37187,7 +37187,7 @@ function d969(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f7 !== undefined) o["unavailableDevices"] = f7;
     if (f3 !== undefined) o["nodeName"] = f3;
     if (f10 !== undefined) o["validationError"] = f10;
-    if (f11 !== undefined) o["partitionSummary"] = f11;
+    if (f11 !== undefined) o["partitionSummary"] = (f11.length > 1 ? f11.slice() : f11);
     if (f13 !== undefined) o["shareableSummary"] = f13;
     return o;
   } catch (error) {
@@ -37272,7 +37272,7 @@ function d971(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O971(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p971);
@@ -37335,8 +37335,8 @@ function d973(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O973(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f6 !== undefined) o["poolCount"] = f6;
-    if (f2 !== undefined) o["pools"] = f2;
-    if (f3 !== undefined) o["conditions"] = f3;
+    if (f2 !== undefined) o["pools"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["conditions"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p973);
@@ -37418,7 +37418,7 @@ function d975(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O975(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["fullyAvailableDevices"] = f1;
     if (f2 !== undefined) o["partiallyAvailableDevices"] = f2;
-    if (f3 !== undefined) o["capacity"] = f3;
+    if (f3 !== undefined) o["capacity"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p975);
@@ -37467,7 +37467,7 @@ function d976(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     o["pool"] = (f2 ?? "");
     o["device"] = (f3 ?? "");
     if (f7 !== undefined) o["shareID"] = f7;
-    if (f4 !== undefined) o["conditions"] = f4; else o["conditions"] = null;
+    if (f4 !== undefined) o["conditions"] = (f4.length > 1 ? f4.slice() : f4); else o["conditions"] = null;
     if (f5 !== undefined) o["data"] = f5;
     if (f6 !== undefined) o["networkData"] = f6;
     return o;
@@ -37558,14 +37558,14 @@ function d978(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O978(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["attributes"] = f1;
     if (f2 !== undefined) o["capacity"] = f2;
-    if (f3 !== undefined) o["consumesCounters"] = f3;
+    if (f3 !== undefined) o["consumesCounters"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["nodeName"] = f4;
     if (f5 !== undefined) o["nodeSelector"] = f5;
     if (f6 !== undefined) o["allNodes"] = f6;
-    if (f7 !== undefined) o["taints"] = f7;
+    if (f7 !== undefined) o["taints"] = (f7.length > 1 ? f7.slice() : f7);
     if (f8 !== undefined) o["bindsToNode"] = f8;
-    if (f9 !== undefined) o["bindingConditions"] = f9;
-    if (f10 !== undefined) o["bindingFailureConditions"] = f10;
+    if (f9 !== undefined) o["bindingConditions"] = (f9.length > 1 ? f9.slice() : f9);
+    if (f10 !== undefined) o["bindingFailureConditions"] = (f10.length > 1 ? f10.slice() : f10);
     if (f11 !== undefined) o["allowMultipleAllocations"] = f11;
     if (f14 !== undefined) o["nodeAllocatableResources"] = f14;
     return o;
@@ -37636,7 +37636,7 @@ function d980(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O980(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 === undefined) o["default"] = null; else o["default"] = f1;
-    if (f3 !== undefined) o["validValues"] = f3;
+    if (f3 !== undefined) o["validValues"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["validRange"] = f4;
     return o;
   } catch (error) {
@@ -37841,7 +37841,7 @@ function d986(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O986(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["source"] = (f1 ?? "");
-    if (f2 !== undefined) o["requests"] = f2;
+    if (f2 !== undefined) o["requests"] = (f2.length > 1 ? f2.slice() : f2);
     tag = 26;
     if (m3 !== undefined) { const c = concatReader(m3, r.int64); d996(c, c.b.length, depth + 1, o); }
     else if (f3 !== undefined) { const p = r.p; r.p = s3; d996(r, e3, depth + 1, o); r.p = p; }
@@ -37873,8 +37873,8 @@ function d987(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O987(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["results"] = f1;
-    if (f2 !== undefined) o["config"] = f2;
+    if (f1 !== undefined) o["results"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["config"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p987);
@@ -37912,10 +37912,10 @@ function d988(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (f3 !== undefined) o["bool"] = f3;
     if (f4 !== undefined) o["string"] = f4;
     if (f5 !== undefined) o["version"] = f5;
-    if (f6 !== undefined) o["ints"] = f6;
-    if (f7 !== undefined) o["bools"] = f7;
-    if (f8 !== undefined) o["strings"] = f8;
-    if (f9 !== undefined) o["versions"] = f9;
+    if (f6 !== undefined) o["ints"] = (f6.length > 1 ? f6.slice() : f6);
+    if (f7 !== undefined) o["bools"] = (f7.length > 1 ? f7.slice() : f7);
+    if (f8 !== undefined) o["strings"] = (f8.length > 1 ? f8.slice() : f8);
+    if (f9 !== undefined) o["versions"] = (f9.length > 1 ? f9.slice() : f9);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p988);
@@ -37985,9 +37985,9 @@ function d990(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O990(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["requests"] = f1; else o["requests"] = null;
-    if (f2 !== undefined) o["constraints"] = f2;
-    if (f3 !== undefined) o["config"] = f3;
+    if (f1 !== undefined) o["requests"] = (f1.length > 1 ? f1.slice() : f1); else o["requests"] = null;
+    if (f2 !== undefined) o["constraints"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["config"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p990);
@@ -38016,7 +38016,7 @@ function d991(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O991(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["requests"] = f1;
+    if (f1 !== undefined) o["requests"] = (f1.length > 1 ? f1.slice() : f1);
     tag = 18;
     if (m2 !== undefined) { const c = concatReader(m2, r.int64); d996(c, c.b.length, depth + 1, o); }
     else if (f2 !== undefined) { const p = r.p; r.p = s2; d996(r, e2, depth + 1, o); r.p = p; }
@@ -38127,7 +38127,7 @@ function d994(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (o === undefined) { o = new O994(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p994);
@@ -38156,8 +38156,8 @@ function d995(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O995(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["selectors"] = f1;
-    if (f2 !== undefined) o["config"] = f2;
+    if (f1 !== undefined) o["selectors"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["config"] = (f2.length > 1 ? f2.slice() : f2);
     if (f4 !== undefined) o["extendedResourceName"] = f4;
     return o;
   } catch (error) {
@@ -38220,7 +38220,7 @@ function d997(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O997(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["requests"] = f1;
+    if (f1 !== undefined) o["requests"] = (f1.length > 1 ? f1.slice() : f1);
     if (f2 !== undefined) o["matchAttribute"] = f2;
     if (f3 !== undefined) o["distinctAttribute"] = f3;
     return o;
@@ -38253,7 +38253,7 @@ function d998(r: WireReader, end: number, depth: number, o?: any, av?: string, k
     if (o === undefined) { o = new O998(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["counterSet"] = (f1 ?? "");
     if (f2 !== undefined) o["counters"] = f2;
-    if (f3 !== undefined) o["compatibilityGroups"] = f3;
+    if (f3 !== undefined) o["compatibilityGroups"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p998);
@@ -38326,14 +38326,14 @@ function d1000(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (o === undefined) { o = new O1000(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
     o["deviceClassName"] = (f2 ?? "");
-    if (f3 !== undefined) o["selectors"] = f3;
+    if (f3 !== undefined) o["selectors"] = (f3.length > 1 ? f3.slice() : f3);
     { const x = (f4 ?? ""); if (x !== "") o["allocationMode"] = x; }
     { const x = (f5 ?? 0); if (x !== 0) o["count"] = x; }
     if (f6 !== undefined) o["adminAccess"] = f6;
-    if (f7 !== undefined) o["firstAvailable"] = f7;
-    if (f8 !== undefined) o["tolerations"] = f8;
+    if (f7 !== undefined) o["firstAvailable"] = (f7.length > 1 ? f7.slice() : f7);
+    if (f8 !== undefined) o["tolerations"] = (f8.length > 1 ? f8.slice() : f8);
     if (f9 !== undefined) o["capacity"] = f9;
-    if (f10 !== undefined) o["derivedAttributes"] = f10;
+    if (f10 !== undefined) o["derivedAttributes"] = (f10.length > 1 ? f10.slice() : f10);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1000);
@@ -38375,12 +38375,12 @@ function d1001(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     o["pool"] = (f3 ?? "");
     o["device"] = (f4 ?? "");
     if (f5 !== undefined) o["adminAccess"] = f5;
-    if (f6 !== undefined) o["tolerations"] = f6;
-    if (f7 !== undefined) o["bindingConditions"] = f7;
-    if (f8 !== undefined) o["bindingFailureConditions"] = f8;
+    if (f6 !== undefined) o["tolerations"] = (f6.length > 1 ? f6.slice() : f6);
+    if (f7 !== undefined) o["bindingConditions"] = (f7.length > 1 ? f7.slice() : f7);
+    if (f8 !== undefined) o["bindingFailureConditions"] = (f8.length > 1 ? f8.slice() : f8);
     if (f9 !== undefined) o["shareID"] = f9;
     if (f10 !== undefined) o["consumedCapacity"] = f10;
-    if (f11 !== undefined) o["skipNodeOperations"] = f11;
+    if (f11 !== undefined) o["skipNodeOperations"] = (f11.length > 1 ? f11.slice() : f11);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1001);
@@ -38455,12 +38455,12 @@ function d1003(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (o === undefined) { o = new O1003(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
     o["deviceClassName"] = (f2 ?? "");
-    if (f3 !== undefined) o["selectors"] = f3;
+    if (f3 !== undefined) o["selectors"] = (f3.length > 1 ? f3.slice() : f3);
     { const x = (f4 ?? ""); if (x !== "") o["allocationMode"] = x; }
     { const x = (f5 ?? 0); if (x !== 0) o["count"] = x; }
-    if (f7 !== undefined) o["tolerations"] = f7;
+    if (f7 !== undefined) o["tolerations"] = (f7.length > 1 ? f7.slice() : f7);
     if (f8 !== undefined) o["capacity"] = f8;
-    if (f9 !== undefined) o["derivedAttributes"] = f9;
+    if (f9 !== undefined) o["derivedAttributes"] = (f9.length > 1 ? f9.slice() : f9);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1003);
@@ -38558,7 +38558,7 @@ function d1006(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1006(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["interfaceName"] = x; }
-    if (f2 !== undefined) o["ips"] = f2;
+    if (f2 !== undefined) o["ips"] = (f2.length > 1 ? f2.slice() : f2);
     { const x = (f3 ?? ""); if (x !== "") o["hardwareAddress"] = x; }
     return o;
   } catch (error) {
@@ -38836,7 +38836,7 @@ function d1013(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1013(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1013);
@@ -38905,8 +38905,8 @@ function d1015(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1015(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["allocation"] = f1;
-    if (f2 !== undefined) o["reservedFor"] = f2;
-    if (f4 !== undefined) o["devices"] = f4;
+    if (f2 !== undefined) o["reservedFor"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f4 !== undefined) o["devices"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1015);
@@ -38982,7 +38982,7 @@ function d1017(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1017(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1017);
@@ -39130,7 +39130,7 @@ function d1021(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1021(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1021);
@@ -39183,11 +39183,11 @@ function d1022(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     { const x = (f3 ?? ""); if (x !== "") o["nodeName"] = x; }
     if (f4 !== undefined) o["nodeSelector"] = f4;
     { const x = (f5 ?? false); if (x !== false) o["allNodes"] = x; }
-    if (f6 !== undefined) o["devices"] = f6;
+    if (f6 !== undefined) o["devices"] = (f6.length > 1 ? f6.slice() : f6);
     if (f7 !== undefined) o["perDeviceNodeSelection"] = f7;
-    if (f8 !== undefined) o["sharedCounters"] = f8;
+    if (f8 !== undefined) o["sharedCounters"] = (f8.length > 1 ? f8.slice() : f8);
     if (f9 !== undefined) o["partitionTypeAttribute"] = f9;
-    if (f10 !== undefined) o["skipNodeOperations"] = f10;
+    if (f10 !== undefined) o["skipNodeOperations"] = (f10.length > 1 ? f10.slice() : f10);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1022);
@@ -39236,7 +39236,7 @@ function d1023(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     o["pool"] = (f2 ?? "");
     o["device"] = (f3 ?? "");
     if (f7 !== undefined) o["shareID"] = f7;
-    if (f4 !== undefined) o["conditions"] = f4; else o["conditions"] = null;
+    if (f4 !== undefined) o["conditions"] = (f4.length > 1 ? f4.slice() : f4); else o["conditions"] = null;
     if (f5 !== undefined) o["data"] = f5;
     if (f6 !== undefined) o["networkData"] = f6;
     return o;
@@ -39350,7 +39350,7 @@ function d1026(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1026(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 === undefined) o["default"] = null; else o["default"] = f1;
-    if (f3 !== undefined) o["validValues"] = f3;
+    if (f3 !== undefined) o["validValues"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["validRange"] = f4;
     return o;
   } catch (error) {
@@ -39537,14 +39537,14 @@ function d1031(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     o["name"] = (f1 ?? "");
     if (f2 !== undefined) o["attributes"] = f2;
     if (f3 !== undefined) o["capacity"] = f3;
-    if (f4 !== undefined) o["consumesCounters"] = f4;
+    if (f4 !== undefined) o["consumesCounters"] = (f4.length > 1 ? f4.slice() : f4);
     if (f5 !== undefined) o["nodeName"] = f5;
     if (f6 !== undefined) o["nodeSelector"] = f6;
     if (f7 !== undefined) o["allNodes"] = f7;
-    if (f8 !== undefined) o["taints"] = f8;
+    if (f8 !== undefined) o["taints"] = (f8.length > 1 ? f8.slice() : f8);
     if (f9 !== undefined) o["bindsToNode"] = f9;
-    if (f10 !== undefined) o["bindingConditions"] = f10;
-    if (f11 !== undefined) o["bindingFailureConditions"] = f11;
+    if (f10 !== undefined) o["bindingConditions"] = (f10.length > 1 ? f10.slice() : f10);
+    if (f11 !== undefined) o["bindingFailureConditions"] = (f11.length > 1 ? f11.slice() : f11);
     if (f12 !== undefined) o["allowMultipleAllocations"] = f12;
     if (f14 !== undefined) o["nodeAllocatableResources"] = f14;
     return o;
@@ -39577,7 +39577,7 @@ function d1032(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1032(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["source"] = (f1 ?? "");
-    if (f2 !== undefined) o["requests"] = f2;
+    if (f2 !== undefined) o["requests"] = (f2.length > 1 ? f2.slice() : f2);
     tag = 26;
     if (m3 !== undefined) { const c = concatReader(m3, r.int64); d1042(c, c.b.length, depth + 1, o); }
     else if (f3 !== undefined) { const p = r.p; r.p = s3; d1042(r, e3, depth + 1, o); r.p = p; }
@@ -39609,8 +39609,8 @@ function d1033(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1033(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["results"] = f1;
-    if (f2 !== undefined) o["config"] = f2;
+    if (f1 !== undefined) o["results"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["config"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1033);
@@ -39648,10 +39648,10 @@ function d1034(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (f3 !== undefined) o["bool"] = f3;
     if (f4 !== undefined) o["string"] = f4;
     if (f5 !== undefined) o["version"] = f5;
-    if (f6 !== undefined) o["ints"] = f6;
-    if (f7 !== undefined) o["bools"] = f7;
-    if (f8 !== undefined) o["strings"] = f8;
-    if (f9 !== undefined) o["versions"] = f9;
+    if (f6 !== undefined) o["ints"] = (f6.length > 1 ? f6.slice() : f6);
+    if (f7 !== undefined) o["bools"] = (f7.length > 1 ? f7.slice() : f7);
+    if (f8 !== undefined) o["strings"] = (f8.length > 1 ? f8.slice() : f8);
+    if (f9 !== undefined) o["versions"] = (f9.length > 1 ? f9.slice() : f9);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1034);
@@ -39721,9 +39721,9 @@ function d1036(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1036(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["requests"] = f1; else o["requests"] = null;
-    if (f2 !== undefined) o["constraints"] = f2;
-    if (f3 !== undefined) o["config"] = f3;
+    if (f1 !== undefined) o["requests"] = (f1.length > 1 ? f1.slice() : f1); else o["requests"] = null;
+    if (f2 !== undefined) o["constraints"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f3 !== undefined) o["config"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1036);
@@ -39752,7 +39752,7 @@ function d1037(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1037(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["requests"] = f1;
+    if (f1 !== undefined) o["requests"] = (f1.length > 1 ? f1.slice() : f1);
     tag = 18;
     if (m2 !== undefined) { const c = concatReader(m2, r.int64); d1042(c, c.b.length, depth + 1, o); }
     else if (f2 !== undefined) { const p = r.p; r.p = s2; d1042(r, e2, depth + 1, o); r.p = p; }
@@ -39863,7 +39863,7 @@ function d1040(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1040(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1040);
@@ -39892,8 +39892,8 @@ function d1041(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1041(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["selectors"] = f1;
-    if (f2 !== undefined) o["config"] = f2;
+    if (f1 !== undefined) o["selectors"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["config"] = (f2.length > 1 ? f2.slice() : f2);
     if (f4 !== undefined) o["extendedResourceName"] = f4;
     return o;
   } catch (error) {
@@ -39956,7 +39956,7 @@ function d1043(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1043(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["requests"] = f1;
+    if (f1 !== undefined) o["requests"] = (f1.length > 1 ? f1.slice() : f1);
     if (f2 !== undefined) o["matchAttribute"] = f2;
     if (f3 !== undefined) o["distinctAttribute"] = f3;
     return o;
@@ -39989,7 +39989,7 @@ function d1044(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (o === undefined) { o = new O1044(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["counterSet"] = (f1 ?? "");
     if (f2 !== undefined) o["counters"] = f2;
-    if (f3 !== undefined) o["compatibilityGroups"] = f3;
+    if (f3 !== undefined) o["compatibilityGroups"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1044);
@@ -40055,7 +40055,7 @@ function d1046(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (o === undefined) { o = new O1046(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
     if (f2 !== undefined) o["exactly"] = f2;
-    if (f3 !== undefined) o["firstAvailable"] = f3;
+    if (f3 !== undefined) o["firstAvailable"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1046);
@@ -40097,12 +40097,12 @@ function d1047(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     o["pool"] = (f3 ?? "");
     o["device"] = (f4 ?? "");
     if (f5 !== undefined) o["adminAccess"] = f5;
-    if (f6 !== undefined) o["tolerations"] = f6;
-    if (f7 !== undefined) o["bindingConditions"] = f7;
-    if (f8 !== undefined) o["bindingFailureConditions"] = f8;
+    if (f6 !== undefined) o["tolerations"] = (f6.length > 1 ? f6.slice() : f6);
+    if (f7 !== undefined) o["bindingConditions"] = (f7.length > 1 ? f7.slice() : f7);
+    if (f8 !== undefined) o["bindingFailureConditions"] = (f8.length > 1 ? f8.slice() : f8);
     if (f9 !== undefined) o["shareID"] = f9;
     if (f10 !== undefined) o["consumedCapacity"] = f10;
-    if (f11 !== undefined) o["skipNodeOperations"] = f11;
+    if (f11 !== undefined) o["skipNodeOperations"] = (f11.length > 1 ? f11.slice() : f11);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1047);
@@ -40177,12 +40177,12 @@ function d1049(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (o === undefined) { o = new O1049(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
     o["deviceClassName"] = (f2 ?? "");
-    if (f3 !== undefined) o["selectors"] = f3;
+    if (f3 !== undefined) o["selectors"] = (f3.length > 1 ? f3.slice() : f3);
     { const x = (f4 ?? ""); if (x !== "") o["allocationMode"] = x; }
     { const x = (f5 ?? 0); if (x !== 0) o["count"] = x; }
-    if (f6 !== undefined) o["tolerations"] = f6;
+    if (f6 !== undefined) o["tolerations"] = (f6.length > 1 ? f6.slice() : f6);
     if (f7 !== undefined) o["capacity"] = f7;
-    if (f8 !== undefined) o["derivedAttributes"] = f8;
+    if (f8 !== undefined) o["derivedAttributes"] = (f8.length > 1 ? f8.slice() : f8);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1049);
@@ -40299,7 +40299,7 @@ function d1052(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1052(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1052);
@@ -40367,7 +40367,7 @@ function d1054(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1054(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1054);
@@ -40474,13 +40474,13 @@ function d1057(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1057(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["deviceClassName"] = (f1 ?? "");
-    if (f2 !== undefined) o["selectors"] = f2;
+    if (f2 !== undefined) o["selectors"] = (f2.length > 1 ? f2.slice() : f2);
     { const x = (f3 ?? ""); if (x !== "") o["allocationMode"] = x; }
     { const x = (f4 ?? 0); if (x !== 0) o["count"] = x; }
     if (f5 !== undefined) o["adminAccess"] = f5;
-    if (f6 !== undefined) o["tolerations"] = f6;
+    if (f6 !== undefined) o["tolerations"] = (f6.length > 1 ? f6.slice() : f6);
     if (f7 !== undefined) o["capacity"] = f7;
-    if (f8 !== undefined) o["derivedAttributes"] = f8;
+    if (f8 !== undefined) o["derivedAttributes"] = (f8.length > 1 ? f8.slice() : f8);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1057);
@@ -40510,7 +40510,7 @@ function d1058(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1058(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     { const x = (f1 ?? ""); if (x !== "") o["interfaceName"] = x; }
-    if (f2 !== undefined) o["ips"] = f2;
+    if (f2 !== undefined) o["ips"] = (f2.length > 1 ? f2.slice() : f2);
     { const x = (f3 ?? ""); if (x !== "") o["hardwareAddress"] = x; }
     return o;
   } catch (error) {
@@ -40788,7 +40788,7 @@ function d1065(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1065(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1065);
@@ -40857,8 +40857,8 @@ function d1067(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1067(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["allocation"] = f1;
-    if (f2 !== undefined) o["reservedFor"] = f2;
-    if (f4 !== undefined) o["devices"] = f4;
+    if (f2 !== undefined) o["reservedFor"] = (f2.length > 1 ? f2.slice() : f2);
+    if (f4 !== undefined) o["devices"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1067);
@@ -40934,7 +40934,7 @@ function d1069(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1069(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1069);
@@ -41082,7 +41082,7 @@ function d1073(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1073(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1073);
@@ -41135,11 +41135,11 @@ function d1074(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (f3 !== undefined) o["nodeName"] = f3;
     if (f4 !== undefined) o["nodeSelector"] = f4;
     if (f5 !== undefined) o["allNodes"] = f5;
-    if (f6 !== undefined) o["devices"] = f6;
+    if (f6 !== undefined) o["devices"] = (f6.length > 1 ? f6.slice() : f6);
     if (f7 !== undefined) o["perDeviceNodeSelection"] = f7;
-    if (f8 !== undefined) o["sharedCounters"] = f8;
+    if (f8 !== undefined) o["sharedCounters"] = (f8.length > 1 ? f8.slice() : f8);
     if (f9 !== undefined) o["partitionTypeAttribute"] = f9;
-    if (f10 !== undefined) o["skipNodeOperations"] = f10;
+    if (f10 !== undefined) o["skipNodeOperations"] = (f10.length > 1 ? f10.slice() : f10);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1074);
@@ -41215,7 +41215,7 @@ function d1076(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1076(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1076);
@@ -41463,7 +41463,7 @@ function d1084(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1084(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1084);
@@ -41490,7 +41490,7 @@ function d1085(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1085(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["topology"] = f1;
+    if (f1 !== undefined) o["topology"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1085);
@@ -41623,7 +41623,7 @@ function d1088(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1088(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1088);
@@ -41683,8 +41683,8 @@ function d1089(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     { const x = (f5 ?? ""); if (x !== "") o["priorityClassName"] = x; }
     if (f6 !== undefined) o["priority"] = f6;
     if (f7 !== undefined) o["preemptionPolicy"] = f7;
-    if (f8 !== undefined) o["podGroupTemplates"] = f8;
-    if (f9 !== undefined) o["compositePodGroupTemplates"] = f9;
+    if (f8 !== undefined) o["podGroupTemplates"] = (f8.length > 1 ? f8.slice() : f8);
+    if (f9 !== undefined) o["compositePodGroupTemplates"] = (f9.length > 1 ? f9.slice() : f9);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1089);
@@ -41836,7 +41836,7 @@ function d1093(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1093(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1093);
@@ -41923,7 +41923,7 @@ function d1096(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1096(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["topology"] = f1;
+    if (f1 !== undefined) o["topology"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1096);
@@ -42027,7 +42027,7 @@ function d1098(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (f2 !== undefined) o["workloadRef"] = f2;
     o["schedulingPolicy"] = (f3 ?? d1097(emptyReader, 0, depth + 1));
     if (f4 !== undefined) o["schedulingConstraints"] = f4;
-    if (f5 !== undefined) o["resourceClaims"] = f5;
+    if (f5 !== undefined) o["resourceClaims"] = (f5.length > 1 ? f5.slice() : f5);
     if (f6 !== undefined) o["disruptionMode"] = f6;
     { const x = (f7 ?? ""); if (x !== "") o["priorityClassName"] = x; }
     if (f8 !== undefined) o["priority"] = f8;
@@ -42059,8 +42059,8 @@ function d1099(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1099(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
-    if (f2 !== undefined) o["resourceClaimStatuses"] = f2;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["resourceClaimStatuses"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1099);
@@ -42115,7 +42115,7 @@ function d1100(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     o["name"] = (f1 ?? "");
     o["schedulingPolicy"] = (f2 ?? d1097(emptyReader, 0, depth + 1));
     if (f3 === undefined) o["schedulingConstraints"] = null; else o["schedulingConstraints"] = f3;
-    if (f4 !== undefined) o["resourceClaims"] = f4;
+    if (f4 !== undefined) o["resourceClaims"] = (f4.length > 1 ? f4.slice() : f4);
     if (f5 !== undefined) o["disruptionMode"] = f5;
     { const x = (f6 ?? ""); if (x !== "") o["priorityClassName"] = x; }
     if (f7 !== undefined) o["priority"] = f7;
@@ -42409,7 +42409,7 @@ function d1110(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1110(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["topology"] = f1;
+    if (f1 !== undefined) o["topology"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1110);
@@ -42509,7 +42509,7 @@ function d1113(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1113(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1113);
@@ -42683,7 +42683,7 @@ function d1119(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1119(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["topology"] = f1;
+    if (f1 !== undefined) o["topology"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1119);
@@ -42813,8 +42813,8 @@ function d1123(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1123(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["controllerRef"] = f1;
-    if (f2 !== undefined) o["podGroupTemplates"] = f2; else o["podGroupTemplates"] = null;
-    if (f3 !== undefined) o["compositePodGroupTemplates"] = f3;
+    if (f2 !== undefined) o["podGroupTemplates"] = (f2.length > 1 ? f2.slice() : f2); else o["podGroupTemplates"] = null;
+    if (f3 !== undefined) o["compositePodGroupTemplates"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1123);
@@ -43005,7 +43005,7 @@ function d1130(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1130(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["topology"] = f1;
+    if (f1 !== undefined) o["topology"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1130);
@@ -43106,8 +43106,8 @@ function d1132(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     { const x = (f5 ?? ""); if (x !== "") o["priorityClassName"] = x; }
     if (f6 !== undefined) o["priority"] = f6;
     if (f7 !== undefined) o["preemptionPolicy"] = f7;
-    if (f8 !== undefined) o["podGroupTemplates"] = f8;
-    if (f9 !== undefined) o["compositePodGroupTemplates"] = f9;
+    if (f8 !== undefined) o["podGroupTemplates"] = (f8.length > 1 ? f8.slice() : f8);
+    if (f9 !== undefined) o["compositePodGroupTemplates"] = (f9.length > 1 ? f9.slice() : f9);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1132);
@@ -43259,7 +43259,7 @@ function d1136(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1136(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1136);
@@ -43346,7 +43346,7 @@ function d1139(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1139(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["topology"] = f1;
+    if (f1 !== undefined) o["topology"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1139);
@@ -43450,7 +43450,7 @@ function d1141(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (f2 !== undefined) o["workloadRef"] = f2;
     o["schedulingPolicy"] = (f3 ?? d1140(emptyReader, 0, depth + 1));
     if (f4 !== undefined) o["schedulingConstraints"] = f4;
-    if (f5 !== undefined) o["resourceClaims"] = f5;
+    if (f5 !== undefined) o["resourceClaims"] = (f5.length > 1 ? f5.slice() : f5);
     if (f6 !== undefined) o["disruptionMode"] = f6;
     { const x = (f7 ?? ""); if (x !== "") o["priorityClassName"] = x; }
     if (f8 !== undefined) o["priority"] = f8;
@@ -43482,8 +43482,8 @@ function d1142(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1142(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
-    if (f2 !== undefined) o["resourceClaimStatuses"] = f2;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
+    if (f2 !== undefined) o["resourceClaimStatuses"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1142);
@@ -43538,7 +43538,7 @@ function d1143(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     o["name"] = (f1 ?? "");
     o["schedulingPolicy"] = (f2 ?? d1140(emptyReader, 0, depth + 1));
     if (f3 === undefined) o["schedulingConstraints"] = null; else o["schedulingConstraints"] = f3;
-    if (f4 !== undefined) o["resourceClaims"] = f4;
+    if (f4 !== undefined) o["resourceClaims"] = (f4.length > 1 ? f4.slice() : f4);
     if (f5 !== undefined) o["disruptionMode"] = f5;
     { const x = (f6 ?? ""); if (x !== "") o["priorityClassName"] = x; }
     if (f7 !== undefined) o["priority"] = f7;
@@ -43618,7 +43618,7 @@ function d1145(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1145(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1145);
@@ -43800,7 +43800,7 @@ function d1151(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1151(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1151);
@@ -43865,8 +43865,8 @@ function d1153(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1153(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["controllerRef"] = f1;
-    if (f2 !== undefined) o["podGroupTemplates"] = f2; else o["podGroupTemplates"] = null;
-    if (f3 !== undefined) o["compositePodGroupTemplates"] = f3;
+    if (f2 !== undefined) o["podGroupTemplates"] = (f2.length > 1 ? f2.slice() : f2); else o["podGroupTemplates"] = null;
+    if (f3 !== undefined) o["compositePodGroupTemplates"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1153);
@@ -43942,7 +43942,7 @@ function d1155(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1155(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1155);
@@ -43981,10 +43981,10 @@ function d1156(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (o === undefined) { o = new O1156(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["attachRequired"] = f1;
     if (f2 !== undefined) o["podInfoOnMount"] = f2;
-    if (f3 !== undefined) o["volumeLifecycleModes"] = f3;
+    if (f3 !== undefined) o["volumeLifecycleModes"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["storageCapacity"] = f4;
     if (f5 !== undefined) o["fsGroupPolicy"] = f5;
-    if (f6 !== undefined) o["tokenRequests"] = f6;
+    if (f6 !== undefined) o["tokenRequests"] = (f6.length > 1 ? f6.slice() : f6);
     if (f7 !== undefined) o["requiresRepublish"] = f7;
     if (f8 !== undefined) o["seLinuxMount"] = f8;
     if (f9 !== undefined) o["nodeAllocatableUpdatePeriodSeconds"] = f9;
@@ -44076,7 +44076,7 @@ function d1158(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (o === undefined) { o = new O1158(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
     o["nodeID"] = (f2 ?? "");
-    if (f3 !== undefined) o["topologyKeys"] = f3; else o["topologyKeys"] = null;
+    if (f3 !== undefined) o["topologyKeys"] = (f3.length > 1 ? f3.slice() : f3); else o["topologyKeys"] = null;
     if (f4 !== undefined) o["allocatable"] = f4;
     return o;
   } catch (error) {
@@ -44112,7 +44112,7 @@ function d1159(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1159(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1159);
@@ -44139,7 +44139,7 @@ function d1160(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1160(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["drivers"] = f1; else o["drivers"] = null;
+    if (f1 !== undefined) o["drivers"] = (f1.length > 1 ? f1.slice() : f1); else o["drivers"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1160);
@@ -44166,7 +44166,7 @@ function d1161(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1161(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["storageHealth"] = f1;
+    if (f1 !== undefined) o["storageHealth"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1161);
@@ -44260,7 +44260,7 @@ function d1163(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1163(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1163);
@@ -44304,10 +44304,10 @@ function d1164(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     o["provisioner"] = (f2 ?? "");
     if (f3 !== undefined) o["parameters"] = f3;
     if (f4 !== undefined) o["reclaimPolicy"] = f4;
-    if (f5 !== undefined) o["mountOptions"] = f5;
+    if (f5 !== undefined) o["mountOptions"] = (f5.length > 1 ? f5.slice() : f5);
     if (f6 !== undefined) o["allowVolumeExpansion"] = f6;
     if (f7 !== undefined) o["volumeBindingMode"] = f7;
-    if (f8 !== undefined) o["allowedTopologies"] = f8;
+    if (f8 !== undefined) o["allowedTopologies"] = (f8.length > 1 ? f8.slice() : f8);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1164);
@@ -44342,7 +44342,7 @@ function d1165(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1165(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1165);
@@ -44371,7 +44371,7 @@ function d1166(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1166(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
-    if (f2 !== undefined) o["healthConditions"] = f2;
+    if (f2 !== undefined) o["healthConditions"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1166);
@@ -44521,7 +44521,7 @@ function d1170(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1170(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1170);
@@ -44710,7 +44710,7 @@ function d1175(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1175(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1175);
@@ -44862,7 +44862,7 @@ function d1179(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1179(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1179);
@@ -44946,7 +44946,7 @@ function d1181(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1181(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1181);
@@ -45135,7 +45135,7 @@ function d1186(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1186(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1186);
@@ -45242,7 +45242,7 @@ function d1189(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1189(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1189);
@@ -45281,10 +45281,10 @@ function d1190(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (o === undefined) { o = new O1190(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["attachRequired"] = f1;
     if (f2 !== undefined) o["podInfoOnMount"] = f2;
-    if (f3 !== undefined) o["volumeLifecycleModes"] = f3;
+    if (f3 !== undefined) o["volumeLifecycleModes"] = (f3.length > 1 ? f3.slice() : f3);
     if (f4 !== undefined) o["storageCapacity"] = f4;
     if (f5 !== undefined) o["fsGroupPolicy"] = f5;
-    if (f6 !== undefined) o["tokenRequests"] = f6;
+    if (f6 !== undefined) o["tokenRequests"] = (f6.length > 1 ? f6.slice() : f6);
     if (f7 !== undefined) o["requiresRepublish"] = f7;
     if (f8 !== undefined) o["seLinuxMount"] = f8;
     if (f9 !== undefined) o["nodeAllocatableUpdatePeriodSeconds"] = f9;
@@ -45376,7 +45376,7 @@ function d1192(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (o === undefined) { o = new O1192(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
     o["nodeID"] = (f2 ?? "");
-    if (f3 !== undefined) o["topologyKeys"] = f3; else o["topologyKeys"] = null;
+    if (f3 !== undefined) o["topologyKeys"] = (f3.length > 1 ? f3.slice() : f3); else o["topologyKeys"] = null;
     if (f4 !== undefined) o["allocatable"] = f4;
     return o;
   } catch (error) {
@@ -45412,7 +45412,7 @@ function d1193(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1193(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1193);
@@ -45439,7 +45439,7 @@ function d1194(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1194(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["drivers"] = f1; else o["drivers"] = null;
+    if (f1 !== undefined) o["drivers"] = (f1.length > 1 ? f1.slice() : f1); else o["drivers"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1194);
@@ -45466,7 +45466,7 @@ function d1195(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1195(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["storageHealth"] = f1;
+    if (f1 !== undefined) o["storageHealth"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1195);
@@ -45560,7 +45560,7 @@ function d1197(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1197(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1197);
@@ -45604,10 +45604,10 @@ function d1198(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     o["provisioner"] = (f2 ?? "");
     if (f3 !== undefined) o["parameters"] = f3;
     if (f4 !== undefined) o["reclaimPolicy"] = f4;
-    if (f5 !== undefined) o["mountOptions"] = f5;
+    if (f5 !== undefined) o["mountOptions"] = (f5.length > 1 ? f5.slice() : f5);
     if (f6 !== undefined) o["allowVolumeExpansion"] = f6;
     if (f7 !== undefined) o["volumeBindingMode"] = f7;
-    if (f8 !== undefined) o["allowedTopologies"] = f8;
+    if (f8 !== undefined) o["allowedTopologies"] = (f8.length > 1 ? f8.slice() : f8);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1198);
@@ -45642,7 +45642,7 @@ function d1199(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1199(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1199);
@@ -45671,7 +45671,7 @@ function d1200(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1200(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
-    if (f2 !== undefined) o["healthConditions"] = f2;
+    if (f2 !== undefined) o["healthConditions"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1200);
@@ -45821,7 +45821,7 @@ function d1204(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1204(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1204);
@@ -46010,7 +46010,7 @@ function d1209(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1209(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1209);
@@ -46152,7 +46152,7 @@ function d1213(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1213(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1213);
@@ -46213,7 +46213,7 @@ function d1215(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1215(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     { const x = (f2 ?? ""); if (x !== "") o["resourceVersion"] = x; }
     return o;
   } catch (error) {
@@ -46298,7 +46298,7 @@ function d1217(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1217(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1217);
@@ -46359,7 +46359,7 @@ function d1219(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1219(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     { const x = (f2 ?? ""); if (x !== "") o["resourceVersion"] = x; }
     return o;
   } catch (error) {
@@ -46391,7 +46391,7 @@ function d1220(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (o === undefined) { o = new O1220(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["uid"] = (f1 ?? "");
     o["desiredAPIVersion"] = (f2 ?? "");
-    if (f3 !== undefined) o["objects"] = f3; else o["objects"] = null;
+    if (f3 !== undefined) o["objects"] = (f3.length > 1 ? f3.slice() : f3); else o["objects"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1220);
@@ -46427,7 +46427,7 @@ function d1221(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1221(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["uid"] = (f1 ?? "");
-    if (f2 !== undefined) o["convertedObjects"] = f2; else o["convertedObjects"] = null;
+    if (f2 !== undefined) o["convertedObjects"] = (f2.length > 1 ? f2.slice() : f2); else o["convertedObjects"] = null;
     o["result"] = (f3 ?? d1285(emptyReader, 0, depth + 1));
     return o;
   } catch (error) {
@@ -46662,7 +46662,7 @@ function d1227(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1227(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1227);
@@ -46696,10 +46696,10 @@ function d1228(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (o === undefined) { o = new O1228(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["plural"] = (f1 ?? "");
     { const x = (f2 ?? ""); if (x !== "") o["singular"] = x; }
-    if (f3 !== undefined) o["shortNames"] = f3;
+    if (f3 !== undefined) o["shortNames"] = (f3.length > 1 ? f3.slice() : f3);
     o["kind"] = (f4 ?? "");
     { const x = (f5 ?? ""); if (x !== "") o["listKind"] = x; }
-    if (f6 !== undefined) o["categories"] = f6;
+    if (f6 !== undefined) o["categories"] = (f6.length > 1 ? f6.slice() : f6);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1228);
@@ -46746,7 +46746,7 @@ function d1229(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     o["group"] = (f1 ?? "");
     o["names"] = (f3 ?? d1228(emptyReader, 0, depth + 1));
     o["scope"] = (f4 ?? "");
-    if (f7 !== undefined) o["versions"] = f7; else o["versions"] = null;
+    if (f7 !== undefined) o["versions"] = (f7.length > 1 ? f7.slice() : f7); else o["versions"] = null;
     if (f9 !== undefined) o["conversion"] = f9;
     { const x = (f10 ?? false); if (x !== false) o["preserveUnknownFields"] = x; }
     return o;
@@ -46784,9 +46784,9 @@ function d1230(r: WireReader, end: number, depth: number, o?: any, av?: string, 
       f2 = d1228(c, c.b.length, depth + 1);
     }
     if (o === undefined) { o = new O1230(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1; else o["conditions"] = null;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1); else o["conditions"] = null;
     o["acceptedNames"] = (f2 ?? d1228(emptyReader, 0, depth + 1));
-    if (f3 !== undefined) o["storedVersions"] = f3; else o["storedVersions"] = null;
+    if (f3 !== undefined) o["storedVersions"] = (f3.length > 1 ? f3.slice() : f3); else o["storedVersions"] = null;
     { const x = (f4 ?? 0); if (x !== 0) o["observedGeneration"] = x; }
     return o;
   } catch (error) {
@@ -46841,8 +46841,8 @@ function d1231(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (f8 !== undefined) o["deprecationWarning"] = f8;
     if (f4 !== undefined) o["schema"] = f4;
     if (f5 !== undefined) o["subresources"] = f5;
-    if (f6 !== undefined) o["additionalPrinterColumns"] = f6;
-    if (f9 !== undefined) o["selectableFields"] = f9;
+    if (f6 !== undefined) o["additionalPrinterColumns"] = (f6.length > 1 ? f6.slice() : f6);
+    if (f9 !== undefined) o["selectableFields"] = (f9.length > 1 ? f9.slice() : f9);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1231);
@@ -47154,14 +47154,14 @@ function d1238(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (f17 !== undefined) o["minItems"] = f17;
     { const x = (f18 ?? false); if (x !== false) o["uniqueItems"] = x; }
     if (f19 !== undefined) o["multipleOf"] = f19;
-    if (f20 !== undefined) o["enum"] = f20;
+    if (f20 !== undefined) o["enum"] = (f20.length > 1 ? f20.slice() : f20);
     if (f21 !== undefined) o["maxProperties"] = f21;
     if (f22 !== undefined) o["minProperties"] = f22;
-    if (f23 !== undefined) o["required"] = f23;
+    if (f23 !== undefined) o["required"] = (f23.length > 1 ? f23.slice() : f23);
     if (f24 !== undefined) o["items"] = f24;
-    if (f25 !== undefined) o["allOf"] = f25;
-    if (f26 !== undefined) o["oneOf"] = f26;
-    if (f27 !== undefined) o["anyOf"] = f27;
+    if (f25 !== undefined) o["allOf"] = (f25.length > 1 ? f25.slice() : f25);
+    if (f26 !== undefined) o["oneOf"] = (f26.length > 1 ? f26.slice() : f26);
+    if (f27 !== undefined) o["anyOf"] = (f27.length > 1 ? f27.slice() : f27);
     if (f28 !== undefined) o["not"] = f28;
     if (f29 !== undefined) o["properties"] = f29;
     if (f30 !== undefined) o["additionalProperties"] = f30;
@@ -47175,10 +47175,10 @@ function d1238(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (f38 !== undefined) o["x-kubernetes-preserve-unknown-fields"] = f38;
     { const x = (f39 ?? false); if (x !== false) o["x-kubernetes-embedded-resource"] = x; }
     { const x = (f40 ?? false); if (x !== false) o["x-kubernetes-int-or-string"] = x; }
-    if (f41 !== undefined) o["x-kubernetes-list-map-keys"] = f41;
+    if (f41 !== undefined) o["x-kubernetes-list-map-keys"] = (f41.length > 1 ? f41.slice() : f41);
     if (f42 !== undefined) o["x-kubernetes-list-type"] = f42;
     if (f43 !== undefined) o["x-kubernetes-map-type"] = f43;
-    if (f44 !== undefined) o["x-kubernetes-validations"] = f44;
+    if (f44 !== undefined) o["x-kubernetes-validations"] = (f44.length > 1 ? f44.slice() : f44);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1238);
@@ -47437,7 +47437,7 @@ function d1246(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1246(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f2 !== undefined) o["clientConfig"] = f2;
-    if (f3 !== undefined) o["conversionReviewVersions"] = f3; else o["conversionReviewVersions"] = null;
+    if (f3 !== undefined) o["conversionReviewVersions"] = (f3.length > 1 ? f3.slice() : f3); else o["conversionReviewVersions"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1246);
@@ -47520,9 +47520,9 @@ function d1249(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1249(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["name"] = (f1 ?? "");
-    if (f2 !== undefined) o["versions"] = f2; else o["versions"] = null;
+    if (f2 !== undefined) o["versions"] = (f2.length > 1 ? f2.slice() : f2); else o["versions"] = null;
     o["preferredVersion"] = (f3 ?? d1265(emptyReader, 0, depth + 1));
-    if (f4 !== undefined) o["serverAddressByClientCIDRs"] = f4;
+    if (f4 !== undefined) o["serverAddressByClientCIDRs"] = (f4.length > 1 ? f4.slice() : f4);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1249);
@@ -47549,7 +47549,7 @@ function d1250(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1250(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["groups"] = f1; else o["groups"] = null;
+    if (f1 !== undefined) o["groups"] = (f1.length > 1 ? f1.slice() : f1); else o["groups"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1250);
@@ -47598,8 +47598,8 @@ function d1251(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     { const x = (f9 ?? ""); if (x !== "") o["version"] = x; }
     o["kind"] = (f3 ?? "");
     if (f4 === undefined) o["verbs"] = null; else o["verbs"] = f4;
-    if (f5 !== undefined) o["shortNames"] = f5;
-    if (f7 !== undefined) o["categories"] = f7;
+    if (f5 !== undefined) o["shortNames"] = (f5.length > 1 ? f5.slice() : f5);
+    if (f7 !== undefined) o["categories"] = (f7.length > 1 ? f7.slice() : f7);
     { const x = (f10 ?? ""); if (x !== "") o["storageVersionHash"] = x; }
     return o;
   } catch (error) {
@@ -47629,7 +47629,7 @@ function d1252(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1252(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["groupVersion"] = (f1 ?? "");
-    if (f2 !== undefined) o["resources"] = f2; else o["resources"] = null;
+    if (f2 !== undefined) o["resources"] = (f2.length > 1 ? f2.slice() : f2); else o["resources"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1252);
@@ -47657,8 +47657,8 @@ function d1253(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1253(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["versions"] = f1; else o["versions"] = null;
-    if (f2 !== undefined) o["serverAddressByClientCIDRs"] = f2; else o["serverAddressByClientCIDRs"] = null;
+    if (f1 !== undefined) o["versions"] = (f1.length > 1 ? f1.slice() : f1); else o["versions"] = null;
+    if (f2 !== undefined) o["serverAddressByClientCIDRs"] = (f2.length > 1 ? f2.slice() : f2); else o["serverAddressByClientCIDRs"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1253);
@@ -47687,7 +47687,7 @@ function d1254(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1254(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["dryRun"] = f1;
+    if (f1 !== undefined) o["dryRun"] = (f1.length > 1 ? f1.slice() : f1);
     o["force"] = (f2 ?? false);
     o["fieldManager"] = (f3 ?? "");
     return o;
@@ -47755,7 +47755,7 @@ function d1256(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1256(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["dryRun"] = f1;
+    if (f1 !== undefined) o["dryRun"] = (f1.length > 1 ? f1.slice() : f1);
     { const x = (f3 ?? ""); if (x !== "") o["fieldManager"] = x; }
     { const x = (f4 ?? ""); if (x !== "") o["fieldValidation"] = x; }
     return o;
@@ -47799,7 +47799,7 @@ function d1257(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (f2 !== undefined) o["preconditions"] = f2;
     if (f3 !== undefined) o["orphanDependents"] = f3;
     if (f4 !== undefined) o["propagationPolicy"] = f4;
-    if (f5 !== undefined) o["dryRun"] = f5;
+    if (f5 !== undefined) o["dryRun"] = (f5.length > 1 ? f5.slice() : f5);
     if (f6 !== undefined) o["ignoreStoreReadErrorWithClusterBreakingPotential"] = f6;
     return o;
   } catch (error) {
@@ -47854,7 +47854,7 @@ function d1259(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (o === undefined) { o = new O1259(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["key"] = (f1 ?? "");
     o["operator"] = (f2 ?? "");
-    if (f3 !== undefined) o["values"] = f3;
+    if (f3 !== undefined) o["values"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1259);
@@ -48087,7 +48087,7 @@ function d1268(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1268(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     if (f1 !== undefined) o["matchLabels"] = f1;
-    if (f2 !== undefined) o["matchExpressions"] = f2;
+    if (f2 !== undefined) o["matchExpressions"] = (f2.length > 1 ? f2.slice() : f2);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1268);
@@ -48118,7 +48118,7 @@ function d1269(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (o === undefined) { o = new O1269(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["key"] = (f1 ?? "");
     o["operator"] = (f2 ?? "");
-    if (f3 !== undefined) o["values"] = f3;
+    if (f3 !== undefined) o["values"] = (f3.length > 1 ? f3.slice() : f3);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1269);
@@ -48153,7 +48153,7 @@ function d1270(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1270(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1270);
@@ -48363,9 +48363,9 @@ function d1275(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     if (f10 !== undefined) o["deletionGracePeriodSeconds"] = f10;
     if (f11 !== undefined) o["labels"] = f11;
     if (f12 !== undefined) o["annotations"] = f12;
-    if (f13 !== undefined) o["ownerReferences"] = f13;
-    if (f14 !== undefined) o["finalizers"] = f14;
-    if (f17 !== undefined) o["managedFields"] = f17;
+    if (f13 !== undefined) o["ownerReferences"] = (f13.length > 1 ? f13.slice() : f13);
+    if (f14 !== undefined) o["finalizers"] = (f14.length > 1 ? f14.slice() : f14);
+    if (f17 !== undefined) o["managedFields"] = (f17.length > 1 ? f17.slice() : f17);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1275);
@@ -48470,7 +48470,7 @@ function d1278(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1278(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1278);
@@ -48524,7 +48524,7 @@ function d1280(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1280(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["dryRun"] = f1;
+    if (f1 !== undefined) o["dryRun"] = (f1.length > 1 ? f1.slice() : f1);
     if (f2 !== undefined) o["force"] = f2;
     { const x = (f3 ?? ""); if (x !== "") o["fieldManager"] = x; }
     { const x = (f4 ?? ""); if (x !== "") o["fieldValidation"] = x; }
@@ -48583,7 +48583,7 @@ function d1282(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1282(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["paths"] = f1; else o["paths"] = null;
+    if (f1 !== undefined) o["paths"] = (f1.length > 1 ? f1.slice() : f1); else o["paths"] = null;
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1282);
@@ -48755,7 +48755,7 @@ function d1287(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     { const x = (f2 ?? ""); if (x !== "") o["group"] = x; }
     { const x = (f3 ?? ""); if (x !== "") o["kind"] = x; }
     { const x = (f6 ?? ""); if (x !== "") o["uid"] = x; }
-    if (f4 !== undefined) o["causes"] = f4;
+    if (f4 !== undefined) o["causes"] = (f4.length > 1 ? f4.slice() : f4);
     { const x = (f5 ?? 0); if (x !== 0) o["retryAfterSeconds"] = x; }
     return o;
   } catch (error) {
@@ -48894,7 +48894,7 @@ function d1292(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1292(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["dryRun"] = f1;
+    if (f1 !== undefined) o["dryRun"] = (f1.length > 1 ? f1.slice() : f1);
     { const x = (f2 ?? ""); if (x !== "") o["fieldManager"] = x; }
     { const x = (f3 ?? ""); if (x !== "") o["fieldValidation"] = x; }
     return o;
@@ -48989,7 +48989,7 @@ function d1295(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1295(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f2 ?? d1271(emptyReader, 0, depth + 1));
-    if (f1 !== undefined) o["items"] = f1; else o["items"] = [];
+    if (f1 !== undefined) o["items"] = (f1.length > 1 ? f1.slice() : f1); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1295);
@@ -49190,7 +49190,7 @@ function d1302(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (o === undefined) { o = new O1302(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
     o["metadata"] = (f1 ?? d1271(emptyReader, 0, depth + 1));
-    if (f2 !== undefined) o["items"] = f2; else o["items"] = [];
+    if (f2 !== undefined) o["items"] = (f2.length > 1 ? f2.slice() : f2); else o["items"] = [];
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1302);
@@ -49262,7 +49262,7 @@ function d1304(r: WireReader, end: number, depth: number, o?: any, av?: string, 
     }
     if (r.p !== end) runsPast();
     if (o === undefined) { o = new O1304(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }
-    if (f1 !== undefined) o["conditions"] = f1;
+    if (f1 !== undefined) o["conditions"] = (f1.length > 1 ? f1.slice() : f1);
     return o;
   } catch (error) {
     throw withinField(error, tag, at, p1304);
