@@ -153,6 +153,11 @@ func pbCases() []pbCase {
 		decodePB("merge-nested", seal("v1", "Pod", append(
 			rawOf(&corev1.Pod{TypeMeta: tm("Pod", "v1"), ObjectMeta: metav1.ObjectMeta{Name: "p"}, Spec: corev1.PodSpec{NodeName: "n1", Containers: []corev1.Container{{Name: "a"}}, SecurityContext: &corev1.PodSecurityContext{RunAsUser: ptr(int64(1))}}}),
 			rawOf(&corev1.Pod{TypeMeta: tm("Pod", "v1"), Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "b"}}, SecurityContext: &corev1.PodSecurityContext{RunAsGroup: ptr(int64(2))}}, Status: corev1.PodStatus{Phase: "Running"}})...))),
+		// Volume{volumeSource{configMap{name}}, name, volumeSource{configMap{defaultMode}}}: the
+		// inlined VolumeSource (and its inlined LocalObjectReference) merge; a volume without one.
+		decodePB("merge-inline-struct", seal("v1", "Pod", lenField(2,
+			lenField(1, lenField(2, lenField(19, lenField(1, str(1, "a")))), str(1, "v"), lenField(2, lenField(19, intField(3, 420)))),
+			lenField(1, str(1, "empty"))))),
 		decodePB("merge-time-replaced", seal("v1", "ConfigMap", append(
 			lenField(1, str(1, "t"), timestamp(8, 1767323045, 0)), lenField(1, timestamp(8, 1767323999, 0))...))),
 		// properties{"a": {not: {description: x}, not: {type: string}}}: the two nots merge.
