@@ -22,7 +22,10 @@ export class WireWriter {
   }
 
   grow(n: number): void {
-    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
+    let size = Math.max(this.buf.length * 2, this.pos + n);
+    // Past the size kept between encodes, go straight to the size the last large encode needed.
+    if (size > keptSize && size < largeSize) size = largeSize;
+    const grown = Buffer.allocUnsafe(size);
     this.buf.copy(grown, 0, 0, this.pos);
     this.buf = grown;
   }
@@ -159,6 +162,8 @@ export class WireWriter {
 const initialSize = 4096;
 /** The writer buffer kept between encodes stays within this size (a larger one is let go). */
 const keptSize = 8 << 20;
+/** The buffer size the last encode larger than keptSize grew to. */
+let largeSize = 0;
 let idle: WireWriter | undefined;
 
 /**
@@ -174,7 +179,10 @@ export function takeWriter(): WireWriter {
 }
 
 export function releaseWriter(w: WireWriter): void {
-  if (w.buf.length > keptSize) w.buf = Buffer.allocUnsafe(initialSize);
+  if (w.buf.length > keptSize) {
+    largeSize = w.buf.length;
+    w.buf = Buffer.allocUnsafe(keptSize);
+  }
   idle = w;
 }
 
@@ -271,7 +279,8 @@ export function mapEntries(value: unknown): unknown[] {
   if (!isPlainObject(value)) notAnObject(value);
   const keys = Object.keys(value);
   if (keys.every(belowSurrogates)) {
-    if (keys.length > 1) keys.sort();
+    // Keys usually come in Go's order already (Go writes maps sorted).
+    if (!sorted(keys)) keys.sort();
     const out = new Array<unknown>(keys.length * 2);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;
@@ -285,6 +294,11 @@ export function mapEntries(value: unknown): unknown[] {
   return [...values.entries()]
     .sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
     .flatMap(([key, v]) => [key, v]);
+}
+
+function sorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if ((keys[i - 1] as string) > (keys[i] as string)) return false;
+  return true;
 }
 
 function belowSurrogates(key: string): boolean {
