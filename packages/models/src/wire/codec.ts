@@ -81,18 +81,18 @@ interface KnownKind {
 }
 
 /** The kinds seen so far, by "apiVersion kind" (watch streams and lists repeat one kind). */
-const typedDecoders = new Map<string, KnownKind>();
+const knownKinds = new Map<string, KnownKind>();
 let lastKind: KnownKind | undefined;
 
 function knownKind(apiVersion: string, kind: string): KnownKind {
   // The strings are usually the very ones read last time (the decoder caches short strings).
   if (lastKind !== undefined && lastKind.apiVersion === apiVersion && lastKind.kind === kind) return lastKind;
-  let known = typedDecoders.get(`${apiVersion} ${kind}`);
+  let known = knownKinds.get(`${apiVersion} ${kind}`);
   if (known === undefined) {
     const gvk = { ...parseApiVersion(apiVersion), kind };
     known = { apiVersion, kind, gvk, decode: decoderFor(gvk), encode: encoderFor(gvk) };
-    if (typedDecoders.size >= 1024) typedDecoders.clear();
-    typedDecoders.set(`${apiVersion} ${kind}`, known);
+    if (knownKinds.size >= 1024) knownKinds.clear();
+    knownKinds.set(`${apiVersion} ${kind}`, known);
   }
   lastKind = known;
   return known;
