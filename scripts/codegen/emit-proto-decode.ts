@@ -4,6 +4,8 @@
  * omitempty/omitzero and pointer rules, Go's merge of repeated singular message fields), with no
  * reflection at run time. The hand-written helpers it calls live in wire/fast-reader.ts.
  */
+
+import { keysOf, shapeOf } from "./emit-proto-shape.js";
 import { CodegenError } from "./errors.js";
 import type { GoFieldFact, GoMessageFacts } from "./go-field-facts.js";
 import { type Protobuf, protobuf } from "./protobufjs.js";
@@ -84,7 +86,7 @@ export function emitProtoDecode(
   const names = [...types.keys()].sort(compareStrings);
   const index = new Map(names.map((name, i) => [name, i]));
   const parts: string[] = [];
-  for (const name of names) parts.push(emitMessage(name, types.get(name) as Protobuf.Type, byName, index));
+  for (const name of names) parts.push(emitMessage(name, types, byName, index));
   const registry = names.map((name) => `${JSON.stringify(name)}: d${index.get(name)},`);
   const content = [
     header(
@@ -152,11 +154,11 @@ function fieldsOf(name: string, type: Protobuf.Type, byName: ReadonlyMap<string,
 
 function emitMessage(
   name: string,
-  type: Protobuf.Type,
+  types: ReadonlyMap<string, Protobuf.Type>,
   byName: ReadonlyMap<string, GoMessageFacts>,
   index: ReadonlyMap<string, number>,
 ): string {
-  const fields = fieldsOf(name, type, byName);
+  const fields = fieldsOf(name, types.get(name) as Protobuf.Type, byName);
   const go = byName.get(name);
   const wrapped = go?.goKind === "slice";
   const special = specials[name];
@@ -174,15 +176,18 @@ function emitMessage(
   }
   const ctx: Context = { index, raw, jsonText: special?.[0] === "spJson" };
   const byId = [...fields].sort((a, b) => a.id - b.id);
-  const merged = byId.filter((f) => mergesOccurrences(f));
   const paths = byId.map((f) => `${f.id}: ${JSON.stringify(segmentOf(f))}`).join(", ");
+  const struct = !special && !wrapped;
   const lines = [
+    ...(struct ? shapeOf(i, keysOf(name, byName, types)) : []),
     `const p${i}: Readonly<Record<number, string>> = { ${paths} };`,
     `/** ${name} */`,
-    `function d${i}(r: WireReader, end: number, depth: number, o: any = {}): any {`,
+    `function d${i}(r: WireReader, end: number, depth: number, o?: any, av?: string, kd?: string): any {`,
     "  if (depth > maxDepth) tooDeep();",
     ...(byId.length > 0 ? [`  let ${byId.map((f) => `f${f.id}: any`).join(", ")};`] : []),
-    ...merged.map((f) => `  let m${f.id}: Uint8Array[] | undefined; let s${f.id} = 0; let e${f.id} = 0;`),
+    ...byId
+      .filter((f) => mergesOccurrences(f))
+      .map((f) => `  let m${f.id}: Uint8Array[] | undefined; let s${f.id} = 0; let e${f.id} = 0;`),
     "  let tag = 0;",
     "  let at: string | number = -1;",
     "  try {",
@@ -195,17 +200,41 @@ function emitMessage(
     "      }",
     "    }",
     "    if (r.p !== end) runsPast();",
-    ...merged.flatMap((f) => [
-      `    if (m${f.id} !== undefined) {`,
-      `      tag = ${(f.id << 3) | 2};`,
-      `      const c = concatReader(m${f.id}, r.int64);`,
-      `      f${f.id} = d${index.get(f.message as string)}(c, c.b.length, depth + 1);`,
-      "    }",
-    ]),
+    ...byId.filter((f) => mergesOccurrences(f) && !isInline(f)).flatMap((f) => mergeField(f, ctx)),
+    // A struct's fields are written inside the try (an inlined struct is decoded then).
+    ...(struct ? resultOf(name, i, fields, special, ctx).map((l) => `    ${l}`) : []),
     "  } catch (error) {",
     `    throw withinField(error, tag, at, p${i});`,
     "  }",
+    ...(struct ? [] : resultOf(name, i, fields, special, ctx).map((l) => `  ${l}`)),
+    "}",
+    "",
   ];
+  return lines.join("\n");
+}
+
+function isInline(f: Field): boolean {
+  return f.fact?.json === "";
+}
+
+function mergeField(f: Field, ctx: Context): string[] {
+  return [
+    `    if (m${f.id} !== undefined) {`,
+    `      tag = ${(f.id << 3) | 2};`,
+    `      const c = concatReader(m${f.id}, r.int64);`,
+    `      f${f.id} = d${ctx.index.get(f.message as string)}(c, c.b.length, depth + 1);`,
+    "    }",
+  ];
+}
+
+/** The decoded value: a special message's, a wrapped list's, or the object of a struct. */
+function resultOf(
+  name: string,
+  i: number,
+  fields: readonly Field[],
+  special: (typeof specials)[string] | undefined,
+  ctx: Context,
+): string[] {
   if (special) {
     const args = special[1].map((proto) => {
       const field = fields.find((f) => f.name === proto);
@@ -213,15 +242,14 @@ function emitMessage(
       return `f${field.id}`;
     });
     if (special[2]) args.push("r", "depth");
-    lines.push(`  return ${special[0]}(${args.join(", ")});`);
-  } else if (wrapped) {
-    lines.push(`  return spList(f${(fields[0] as Field).id});`);
-  } else {
-    for (const f of fields) lines.push(...writeField(f, ctx).map((l) => `  ${l}`));
-    lines.push("  return o;");
+    return [`return ${special[0]}(${args.join(", ")});`];
   }
-  lines.push("}", "");
-  return lines.join("\n");
+  if (ctx.raw) return [`return spList(f${(fields[0] as Field).id});`];
+  return [
+    `if (o === undefined) { o = new O${i}(); if (av !== undefined) { o.apiVersion = av; o.kind = kd; } }`,
+    ...fields.flatMap((f) => writeField(f, ctx)),
+    "return o;",
+  ];
 }
 
 function segmentOf(f: Field): string {
@@ -283,9 +311,10 @@ function readField(f: Field, ctx: Context): string[] {
     return [check, `${v} = entry(r, end, ${v}, ${(2 << 3) | wt}, ${reader}, ${zeroOf(f, ctx)});`];
   }
   if (f.repeated) {
+    // The first element makes a one-element array: `[]` then push would reserve 17 slots.
     const push = [
-      `at = ${v} === undefined ? 0 : ${v}.length;`,
-      `(${v} ??= []).push(${readValue(f, ctx, "end")});`,
+      `if (${v} === undefined) { at = 0; ${v} = [${readValue(f, ctx, "end")}]; }`,
+      `else { at = ${v}.length; ${v}.push(${readValue(f, ctx, "end")}); }`,
       "at = -1;",
     ];
     if (wt === 2) return ["if ((tag & 7) !== 2) wrongType(tag, 2);", ...push];
@@ -303,6 +332,16 @@ function readField(f: Field, ctx: Context): string[] {
   const check = `if ((tag & 7) !== ${wt}) wrongType(tag, ${wt});`;
   if (!mergesOccurrences(f)) return [check, `${v} = ${readValue(f, ctx, "end")};`];
   const decoder = `d${ctx.index.get(f.message as string)}`;
+  if (isInline(f)) {
+    // Decoded into the parent's object when that is written, at the inlined fields' place.
+    return [
+      check,
+      "const e = len(r, end);",
+      `if (${v} === undefined) { s${f.id} = r.p; e${f.id} = e; ${v} = true; }`,
+      `else (m${f.id} ??= [r.b.subarray(s${f.id}, e${f.id})]).push(r.b.subarray(r.p, e));`,
+      "r.p = e;",
+    ];
+  }
   return [
     check,
     "const e = len(r, end);",
@@ -325,14 +364,22 @@ function writeField(f: Field, ctx: Context): string[] {
   const v = `f${f.id}`;
   const key = `o[${JSON.stringify(fact.json)}]`;
   if (fact.json === "") {
-    return [`{ const x = ${v} ?? ${zeroOf(f, ctx)}; for (const k in x) o[k] = x[k]; }`];
+    const decoder = `d${ctx.index.get(f.message as string)}`;
+    return [
+      `tag = ${(f.id << 3) | 2};`,
+      `if (m${f.id} !== undefined) { const c = concatReader(m${f.id}, r.int64); ${decoder}(c, c.b.length, depth + 1, o); }`,
+      `else if (${v} !== undefined) { const p = r.p; r.p = s${f.id}; ${decoder}(r, e${f.id}, depth + 1, o); r.p = p; }`,
+      `else ${decoder}(emptyReader, 0, depth + 1, o);`,
+    ];
   }
   const nil = f.listItems ? `${key} = [];` : !fact.omitEmpty && !fact.omitZero ? `${key} = null;` : undefined;
   if (f.map || f.repeated) {
-    // Protobuf cannot tell an empty list or map from nil; Go decodes both as nil.
+    // Protobuf cannot tell an empty list or map from nil; Go decodes both as nil. A list pushed
+    // to has spare slots: a copy holds just its elements.
+    const list = f.map ? v : `(${v}.length > 1 ? ${v}.slice() : ${v})`;
     return nil
-      ? [`if (${v} !== undefined) ${key} = ${v}; else ${nil}`]
-      : [`if (${v} !== undefined) ${key} = ${v};`];
+      ? [`if (${v} !== undefined) ${key} = ${list}; else ${nil}`]
+      : [`if (${v} !== undefined) ${key} = ${list};`];
   }
   const absentIsNil = fact.pointer || fact.kind === "slice" || fact.kind === "bytes";
   const value = absentIsNil ? v : `(${v} ?? ${zeroOf(f, ctx)})`;

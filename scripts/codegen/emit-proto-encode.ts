@@ -30,20 +30,14 @@ const specials: Readonly<Record<string, string>> = {
 };
 const schemaMessage = "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps";
 
+/** The field writer of each scalar type (tag, then value; null or undefined: zero) and its wire type. */
 const writers: Readonly<Record<string, readonly [string, number]>> = {
-  string: ["wStr", 2],
-  bytes: ["wBytes", 2],
-  bool: ["wBool", 0],
-  int32: ["wI32", 0],
-  int64: ["wI64", 0],
-  double: ["wDbl", 1],
-};
-const zeros: Readonly<Record<string, string>> = {
-  string: "w.varint(0)",
-  bool: "w.varint(0)",
-  int32: "w.varint(0)",
-  int64: "w.varint(0)",
-  double: "w.double(0)",
+  string: ["fStr", 2],
+  bytes: ["fBytes", 2],
+  bool: ["fBool", 0],
+  int32: ["fI32", 0],
+  int64: ["fI64", 0],
+  double: ["fDbl", 1],
 };
 
 export function emitProtoEncode(
@@ -63,8 +57,10 @@ export function emitProtoEncode(
     "// biome-ignore-all lint: generated code",
     "import {",
     "  encDuration, encEmbedded, encIntOrString, encList, encOrArray, encOrBool, encOrStringArray, encQuantity,",
-    "  encTime, mapEntries, notAnArray, notAnObject, tooDeepToEncode, wBool, wBytes, wDbl, wI32, wI64, wStr,",
-    "  type WireWriter,",
+    "  encTime,",
+    '} from "../wire/fast-write-special.js";',
+    "import {",
+    "  fBool, fBytes, fDbl, fI32, fI64, fStr, mapEntries, notAnArray, notAnObject, tooDeepToEncode, type WireWriter,",
     '} from "../wire/fast-writer.js";',
     'import { withinField } from "../wire/fast-reader.js";',
     "",
@@ -152,19 +148,15 @@ function emitMessage(
   ].join("\n");
 }
 
-/** Writes one value (not undefined; null is the zero value) with its tag. */
+/** Writes one value with its tag (null is the zero value; undefined too for scalars). */
 function writeValue(f: Field, index: ReadonlyMap<string, number>, value: string): string[] {
   const tag = tagOf(f);
   if (f.message !== undefined) {
-    return [
-      `w.varint(${tag}); { const s = w.begin(); e${index.get(f.message)}(w, ${value}, depth + 1); w.end(s); }`,
-    ];
+    return [`{ const s = w.field(${tag}); e${index.get(f.message)}(w, ${value}, depth + 1); w.end(s); }`];
   }
-  const scalar = f.field.type;
-  const [writer] = writers[scalar] ?? [];
-  if (!writer) throw new CodegenError("ERR_PROTO_ENCODE", `scalar type ${scalar} is not supported`);
-  const zero = scalar === "bytes" ? "w.varint(0)" : zeros[scalar];
-  return [`w.varint(${tag}); if (${value} === null) ${zero}; else ${writer}(w, ${value});`];
+  const [writer] = writers[f.field.type] ?? [];
+  if (!writer) throw new CodegenError("ERR_PROTO_ENCODE", `scalar type ${f.field.type} is not supported`);
+  return [`${writer}(w, ${tag}, ${value});`];
 }
 
 function tagOf(f: Field): number {
@@ -182,19 +174,16 @@ function writeField(f: Field, index: ReadonlyMap<string, number>): string[] {
   if (field.map) {
     const entry =
       f.message !== undefined
-        ? `{ const s2 = w.begin(); e${index.get(f.message)}(w, e[1] ?? null, depth + 1); w.end(s2); }`
-        : `if (e[1] === undefined || e[1] === null) ${field.type === "double" ? "w.double(0)" : "w.varint(0)"}; else ${writers[field.type]?.[0]}(w, e[1]);`;
-    const valueTag = f.message !== undefined ? 18 : 16 | (writers[field.type]?.[1] as number);
+        ? `{ const s2 = w.field(18); e${index.get(f.message)}(w, kv[j + 1] ?? null, depth + 1); w.end(s2); }`
+        : `${writers[field.type]?.[0]}(w, ${16 | (writers[field.type]?.[1] as number)}, kv[j + 1]);`;
     return [
       ...lines,
       "if (x !== undefined && x !== null) {",
-      "  for (const e of mapEntries(x)) {",
-      "    at = e[0];",
-      `    w.varint(${((field.id << 3) | 2) >>> 0});`,
-      "    const s = w.begin();",
-      "    w.varint(10);",
-      "    w.string(e[0]);",
-      `    w.varint(${valueTag});`,
+      "  const kv = mapEntries(x);",
+      "  for (let j = 0; j < kv.length; j += 2) {",
+      "    at = kv[j] as string;",
+      `    const s = w.field(${((field.id << 3) | 2) >>> 0});`,
+      "    fStr(w, 10, kv[j]);",
       `    ${entry}`,
       "    w.end(s);",
       "  }",
@@ -209,7 +198,7 @@ function writeField(f: Field, index: ReadonlyMap<string, number>): string[] {
       "  if (!Array.isArray(x)) notAnArray(x);",
       "  for (let i = 0; i < x.length; i++) {",
       "    at = i;",
-      ...writeValue(f, index, "(x[i] ?? null)").map((l) => `    ${l}`),
+      ...writeValue(f, index, f.message !== undefined ? "(x[i] ?? null)" : "x[i]").map((l) => `    ${l}`),
       "  }",
       "  at = -1;",
       "}",
@@ -224,5 +213,6 @@ function writeField(f: Field, index: ReadonlyMap<string, number>): string[] {
       "}",
     ];
   }
+  if (f.message === undefined) return [...lines, ...writeValue(f, index, "x")];
   return [...lines, "if (x === undefined) x = null;", ...writeValue(f, index, "x")];
 }

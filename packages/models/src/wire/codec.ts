@@ -11,11 +11,11 @@ import { protoEncoders } from "../generated/proto-encode.js";
 import { apiVersionOf, type GroupVersionKind, parseApiVersion } from "../gvk.js";
 import type { KubernetesObject } from "../object.js";
 import { metaKinds, metaPackage } from "../proto.js";
-import { openEnvelope, sealEnvelope } from "./envelope.js";
+import { openEnvelope, opened, sealEnvelope } from "./envelope.js";
 import { reasonOf, WireError } from "./errors.js";
 import { type Decoder, maxWireDepth, WireReader } from "./fast-reader.js";
 import { embedded } from "./fast-special.js";
-import { WireWriter } from "./fast-writer.js";
+import { releaseWriter, takeWriter, type WireWriter } from "./fast-writer.js";
 import type { Int64Mode } from "./int64.js";
 import { isPlainObject } from "./scalars.js";
 
@@ -39,55 +39,100 @@ export interface WireOptions {
 
 /** "k8s\0" + runtime.Unknown{typeMeta, raw: the object's message} for a built-in object. */
 export function encodeObject(object: object, options: WireOptions = {}): Uint8Array {
+  return encodeEnveloped(object, options);
+}
+
+/** encodeObject, with the fields `wrap` writes in front of the envelope (see sealEnvelope). */
+export function encodeEnveloped(
+  object: object,
+  options: WireOptions,
+  wrap?: (w: WireWriter, length: number) => void,
+): Buffer {
   if (!isPlainObject(object)) throw new WireError("PROTOBUF_VALUE", "expected an object to encode");
   const { apiVersion, kind } = object;
   const typed =
     typeof apiVersion === "string" && apiVersion !== "" && typeof kind === "string" && kind !== "";
-  const gvk = typed ? { ...parseApiVersion(apiVersion), kind } : options.kind;
-  if (!gvk) {
-    throw new WireError("PROTOBUF_NO_KIND", "the object has no apiVersion/kind and no kind was given");
+  let encode: Encoder;
+  if (typed) encode = knownKind(apiVersion, kind).encode;
+  else if (options.kind) encode = encoderFor(options.kind);
+  else throw new WireError("PROTOBUF_NO_KIND", "the object has no apiVersion/kind and no kind was given");
+  const writer = takeWriter();
+  try {
+    encode(writer, object, 0);
+    return typed ? sealEnvelope(writer, apiVersion, kind, wrap) : sealEnvelope(writer, "", "", wrap);
+  } finally {
+    releaseWriter(writer);
   }
-  const encode = encoderFor(gvk);
-  const writer = new WireWriter();
-  encode(writer, object, 0);
-  const raw = writer.finish();
-  return sealEnvelope(typed ? { apiVersion, kind, raw } : { apiVersion: "", kind: "", raw });
 }
 
 /** The JSON form of an enveloped protobuf object, with apiVersion and kind first. */
 export function decodeObject(bytes: Uint8Array, options: WireOptions = {}): WireObject {
-  return decodeAt(bytes, options, 0);
+  return decodeEnveloped(new WireReader(bytes, options.int64 ?? "number"), 0, bytes.length, options, 0);
 }
 
-/** Decoders of the kinds seen so far, by "apiVersion kind" (watch streams repeat one kind). */
-const typedDecoders = new Map<string, { readonly gvk: GroupVersionKind; readonly decode: Decoder }>();
+type Encoder = (w: WireWriter, v: unknown, depth: number) => void;
 
-function decodeAt(bytes: Uint8Array, options: WireOptions, outerDepth: number): WireObject {
+interface KnownKind {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly gvk: GroupVersionKind;
+  readonly decode: Decoder;
+  readonly encode: Encoder;
+}
+
+/** The kinds seen so far, by "apiVersion kind" (watch streams and lists repeat one kind). */
+const knownKinds = new Map<string, KnownKind>();
+let lastKind: KnownKind | undefined;
+
+function knownKind(apiVersion: string, kind: string): KnownKind {
+  // The strings are usually the very ones read last time (the decoder caches short strings).
+  if (lastKind !== undefined && lastKind.apiVersion === apiVersion && lastKind.kind === kind) return lastKind;
+  let known = knownKinds.get(`${apiVersion} ${kind}`);
+  if (known === undefined) {
+    const gvk = { ...parseApiVersion(apiVersion), kind };
+    known = { apiVersion, kind, gvk, decode: decoderFor(gvk), encode: encoderFor(gvk) };
+    if (knownKinds.size >= 1024) knownKinds.clear();
+    knownKinds.set(`${apiVersion} ${kind}`, known);
+  }
+  lastKind = known;
+  return known;
+}
+
+/** The object enveloped in r.b[start, end), as decodeObject returns it. */
+export function decodeEnveloped(
+  r: WireReader,
+  start: number,
+  end: number,
+  options: WireOptions,
+  outerDepth: number,
+): WireObject {
   if (outerDepth > maxWireDepth) {
     throw new WireError("PROTOBUF_DEPTH", `messages nested deeper than ${maxWireDepth} levels`);
   }
-  const envelope = openEnvelope(bytes);
-  const typed = envelope.apiVersion !== "" && envelope.kind !== "";
-  const found = typed ? typedDecoders.get(`${envelope.apiVersion} ${envelope.kind}`) : undefined;
-  const gvk =
-    found?.gvk ?? (typed ? { ...parseApiVersion(envelope.apiVersion), kind: envelope.kind } : options.kind);
-  if (!gvk) {
-    throw new WireError(
-      "PROTOBUF_UNKNOWN_KIND",
-      "the envelope names no apiVersion/kind and no kind was given",
-    );
+  openEnvelope(r, start, end);
+  const { apiVersion, kind, start: rawStart, end: rawEnd } = opened;
+  if (apiVersion === "" || kind === "") {
+    const gvk = options.kind;
+    if (!gvk) {
+      throw new WireError(
+        "PROTOBUF_UNKNOWN_KIND",
+        "the envelope names no apiVersion/kind and no kind was given",
+      );
+    }
+    const decode = decoderFor(gvk);
+    r.p = rawStart;
+    try {
+      return decode(r, rawEnd, outerDepth);
+    } catch (cause) {
+      throw messageError(cause, gvk);
+    }
   }
-  const decode = found?.decode ?? decoderFor(gvk);
-  if (typed && found === undefined) {
-    if (typedDecoders.size >= 1024) typedDecoders.clear();
-    typedDecoders.set(`${envelope.apiVersion} ${envelope.kind}`, { gvk, decode });
-  }
-  const reader = new WireReader(envelope.raw, options.int64 ?? "number");
-  const out = typed ? { apiVersion: envelope.apiVersion, kind: envelope.kind } : {};
+  const known = knownKind(apiVersion, kind);
+  r.p = rawStart;
   try {
-    return decode(reader, envelope.raw.length, outerDepth, out);
+    return known.decode(r, rawEnd, outerDepth, undefined, apiVersion, kind);
   } catch (cause) {
-    throw messageError(cause, gvk);
+    throw messageError(cause, known.gvk);
   }
 }
 
@@ -106,9 +151,10 @@ function messageError(cause: unknown, gvk: GroupVersionKind): unknown {
   return error;
 }
 
-embedded.decode = (bytes, int64, depth) => decodeAt(bytes, { int64 }, depth);
+embedded.decode = (bytes, int64, depth) =>
+  decodeEnveloped(new WireReader(bytes, int64), 0, bytes.length, { int64 }, depth);
 
-function encoderFor(gvk: GroupVersionKind): (w: WireWriter, v: unknown, depth: number) => void {
+function encoderFor(gvk: GroupVersionKind): Encoder {
   const name = messageNameFor(gvk);
   const encoder = name === undefined ? undefined : protoEncoders[name];
   if (!encoder) throw unknownKind(gvk);

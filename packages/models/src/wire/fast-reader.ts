@@ -4,7 +4,6 @@
  * that does not start valid UTF-8), int64 values, map entries, merges and error paths. The message
  * types whose JSON Go writes by hand are decoded in fast-special.ts.
  */
-import { isUtf8 } from "node:buffer";
 import { WireError, within } from "./errors.js";
 import { goUtf8 } from "./go-utf8.js";
 import { type Int64Mode, int64ToJson } from "./int64.js";
@@ -31,8 +30,21 @@ export class WireReader {
 /** A reader over no bytes: decoding a message from it gives the message's zero value. */
 export const emptyReader = new WireReader(new Uint8Array(0), "number");
 
-// biome-ignore lint/suspicious/noExplicitAny: decoded JSON values
-export type Decoder = (r: WireReader, end: number, depth: number, out?: any) => any;
+/**
+ * A generated message decoder: the message's bytes from r.p to `end`, as its JSON value. A struct's
+ * fields go into `into` when given (an inlined struct's into its parent's object), else into a new
+ * object, which starts with `apiVersion` and `kind` when given (a top-level object).
+ */
+export type Decoder = (
+  r: WireReader,
+  end: number,
+  depth: number,
+  // biome-ignore lint/suspicious/noExplicitAny: decoded JSON values
+  into?: any,
+  apiVersion?: string,
+  kind?: string,
+  // biome-ignore lint/suspicious/noExplicitAny: decoded JSON values
+) => any;
 
 export function malformed(reason: string): WireError {
   return new WireError("PROTOBUF_MESSAGE", reason);
@@ -156,18 +168,14 @@ export function len(r: WireReader, end: number): number {
 
 /** Node's Buffer slicing methods: one native call, no argument checks (Buffer#toString adds them). */
 interface Slicing {
-  latin1Slice(start: number, end: number): string;
   utf8Slice(start: number, end: number): string;
   base64Slice(start: number, end: number): string;
 }
 
 const cacheSize = 4096;
-const stringCache: (string | undefined)[] = new Array(cacheSize).fill(undefined);
-
-function sameAscii(text: string, b: Buffer, start: number): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) !== b[start + i]) return false;
-  return true;
-}
+/** Short ASCII strings seen before, one per slot (statuses, reasons, names repeat a lot). */
+const stringCache: string[] = new Array(cacheSize).fill("");
+const replacementChar = "\ufffd";
 
 /** A string field, read as Go's JSON writes its bytes. */
 export function str(r: WireReader, end: number): string {
@@ -176,26 +184,29 @@ export function str(r: WireReader, end: number): string {
   const s = r.p;
   r.p = e;
   const n = e - s;
-  if (n <= 64) {
-    // Short ASCII strings repeat a lot (statuses, reasons, container names): one per hash slot.
-    let hash = n;
-    let i = s;
-    for (; i < e; i++) {
-      const c = b[i] as number;
-      if (c >= 0x80) break;
-      hash = (hash * 31 + c) | 0;
+  if (n <= 24) {
+    if (n === 0) return "";
+    // The slot comes from a few bytes; comparing with the cached string (ASCII) checks them all.
+    const h = Math.imul(n ^ ((b[s] as number) << 8) ^ ((b[e - 1] as number) << 16), 0x9e3779b1);
+    const slot = (h ^ ((b[s + (n >> 1)] as number) << 3)) >>> 20;
+    const cached = stringCache[slot] as string;
+    if (cached.length === n) {
+      let i = 0;
+      while (i < n && cached.charCodeAt(i) === b[s + i]) i++;
+      if (i === n) return cached;
     }
-    if (i === e) {
-      if (n > 24) return (b as unknown as Slicing).latin1Slice(s, e);
-      const slot = hash & (cacheSize - 1);
-      const cached = stringCache[slot];
-      if (cached !== undefined && cached.length === n && sameAscii(cached, b, s)) return cached;
-      const text = (b as unknown as Slicing).latin1Slice(s, e);
+    const text = (b as unknown as Slicing).utf8Slice(s, e);
+    // As many characters as bytes and no U+FFFD: every byte was ASCII.
+    if (text.length === n && text.indexOf(replacementChar) === -1) {
       stringCache[slot] = text;
       return text;
     }
+    return text.indexOf(replacementChar) === -1 ? text : goUtf8(b.subarray(s, e));
   }
-  return isUtf8(b.subarray(s, e)) ? (b as unknown as Slicing).utf8Slice(s, e) : goUtf8(b.subarray(s, e));
+  // Buffer replaces each invalid sequence with one U+FFFD (Go: one per byte): without any, the
+  // bytes were valid UTF-8 and both read them alike.
+  const text = (b as unknown as Slicing).utf8Slice(s, e);
+  return text.indexOf(replacementChar) === -1 ? text : goUtf8(b.subarray(s, e));
 }
 
 /** A bytes field holding JSON text, as a string (invalid UTF-8 replaced as Buffer#toString does). */

@@ -5,21 +5,54 @@
  */
 import { WireError } from "./errors.js";
 import { maxWireDepth } from "./fast-reader.js";
-import { parseDuration } from "./go-duration.js";
-import { parseTimestamp, type Timestamp } from "./go-time.js";
 import { int64FromJson } from "./int64.js";
-import { canonicalQuantity } from "./quantity.js";
-import { describe, isPlainObject, jsonBytes, scalarFromJson, wellFormed } from "./scalars.js";
+import { describe, isPlainObject, scalarFromJson, wellFormed } from "./scalars.js";
+
+/** Node's Buffer#utf8Write: one native call, no argument checks (Buffer#write adds them). */
+interface Utf8Writing {
+  utf8Write(text: string, offset: number, length: number): number;
+}
 
 export class WireWriter {
-  buf: Buffer = Buffer.allocUnsafe(4096);
+  buf: Buffer = Buffer.allocUnsafe(initialSize);
   pos = 0;
 
   ensure(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
+    if (this.pos + n > this.buf.length) this.grow(n);
+  }
+
+  grow(n: number): void {
+    let size = Math.max(this.buf.length * 2, this.pos + n);
+    // Past the size kept between encodes, go straight to the size the last large encode needed.
+    if (size > keptSize && size < largeSize) size = largeSize;
+    const grown = Buffer.allocUnsafe(size);
     this.buf.copy(grown, 0, 0, this.pos);
     this.buf = grown;
+  }
+
+  /** A field tag (field number and wire type). */
+  tag(tag: number): void {
+    if (tag >= 0x80) {
+      this.varint(tag);
+      return;
+    }
+    if (this.pos >= this.buf.length) this.grow(1);
+    this.buf[this.pos++] = tag;
+  }
+
+  /** A length-delimited field: its tag, and one byte kept for its length (see end). */
+  field(tag: number): number {
+    this.tag(tag);
+    return this.begin();
+  }
+
+  /** A JSON text (well-formed), length-prefixed, as UTF-8. */
+  utf8(text: string): void {
+    const most = text.length * 3;
+    this.ensure(most + 1);
+    const start = this.pos++;
+    this.pos += (this.buf as unknown as Utf8Writing).utf8Write(text, this.pos, most);
+    this.end(start);
   }
 
   /** A non-negative integer below 2^53. */
@@ -109,8 +142,7 @@ export class WireWriter {
       this.buf[start] = length;
       return;
     }
-    let size = 1;
-    for (let v = length; v > 0x7f; v = Math.floor(v / 128)) size++;
+    const size = varintSize(length);
     this.ensure(size - 1);
     this.buf.copyWithin(start + size, start + 1, this.pos);
     const end = this.pos + size - 1;
@@ -119,9 +151,46 @@ export class WireWriter {
     this.pos = end;
   }
 
-  finish(): Uint8Array {
-    return this.buf.subarray(0, this.pos);
+  /** Raw bytes, as they are. */
+  raw(data: Uint8Array): void {
+    this.ensure(data.length);
+    this.buf.set(data, this.pos);
+    this.pos += data.length;
   }
+}
+
+const initialSize = 4096;
+/** The writer buffer kept between encodes stays within this size (a larger one is let go). */
+const keptSize = 8 << 20;
+/** The buffer size the last encode larger than keptSize grew to. */
+let largeSize = 0;
+let idle: WireWriter | undefined;
+
+/**
+ * The writer for one encode: the one kept from the encode before (its buffer already grown to
+ * the size objects need, and its hidden class stays alive with it), or a new one while that is in
+ * use. Give it back with releaseWriter.
+ */
+export function takeWriter(): WireWriter {
+  const w = idle ?? new WireWriter();
+  idle = undefined;
+  w.pos = 0;
+  return w;
+}
+
+export function releaseWriter(w: WireWriter): void {
+  if (w.buf.length > keptSize) {
+    largeSize = w.buf.length;
+    w.buf = Buffer.allocUnsafe(keptSize);
+  }
+  idle = w;
+}
+
+/** The number of bytes of `value` as a varint (a non-negative integer below 2^53). */
+export function varintSize(value: number): number {
+  let size = 1;
+  for (let v = value; v > 0x7f; v = Math.floor(v / 128)) size++;
+  return size;
 }
 
 export function tooDeepToEncode(): never {
@@ -143,22 +212,12 @@ export function notAnArray(value: unknown): never {
 
 // ---- Scalars: each writes a JSON value (not null) of its type, or throws what Go's decoding says.
 
-export function wStr(w: WireWriter, x: unknown): void {
-  if (typeof x === "string") w.string(x);
-  else scalarFromJson("string", x);
-}
-
-export function wBool(w: WireWriter, x: unknown): void {
-  if (typeof x === "boolean") w.varint(x ? 1 : 0);
-  else scalarFromJson("bool", x);
-}
-
 export function wDbl(w: WireWriter, x: unknown): void {
-  w.double(scalarFromJson("double", x) as number);
+  w.double(typeof x === "number" && Number.isFinite(x) ? x : (scalarFromJson("double", x) as number));
 }
 
 export function wI32(w: WireWriter, x: unknown): void {
-  w.int32(scalarFromJson("int32", x) as number);
+  w.int32(typeof x === "number" && (x | 0) === x ? x : (scalarFromJson("int32", x) as number));
 }
 
 export function wI64(w: WireWriter, x: unknown): void {
@@ -170,156 +229,79 @@ export function wI64(w: WireWriter, x: unknown): void {
   w.int64((BigInt(high >>> 0) << 32n) | BigInt(low >>> 0));
 }
 
-export function wBytes(w: WireWriter, x: unknown): void {
-  w.bytes(scalarFromJson("bytes", x) as Uint8Array);
+// ---- Scalar fields: the tag, then the value; null or undefined is the zero value (Go writes it).
+
+export function fStr(w: WireWriter, tag: number, x: unknown): void {
+  w.tag(tag);
+  if (typeof x === "string") w.string(x);
+  else if (x === null || x === undefined) w.tag(0);
+  else scalarFromJson("string", x);
 }
 
-/** A map's keys as Go writes them: well-formed, deduplicated (the last wins), in Go's string order. */
-export function mapEntries(value: unknown): [string, unknown][] {
+export function fBool(w: WireWriter, tag: number, x: unknown): void {
+  w.tag(tag);
+  if (x === true) w.tag(1);
+  else if (x === false || x === null || x === undefined) w.tag(0);
+  else scalarFromJson("bool", x);
+}
+
+export function fDbl(w: WireWriter, tag: number, x: unknown): void {
+  w.tag(tag);
+  if (x === null || x === undefined) w.double(0);
+  else wDbl(w, x);
+}
+
+export function fI32(w: WireWriter, tag: number, x: unknown): void {
+  w.tag(tag);
+  if (x === null || x === undefined) w.tag(0);
+  else wI32(w, x);
+}
+
+export function fI64(w: WireWriter, tag: number, x: unknown): void {
+  w.tag(tag);
+  if (typeof x === "number" && x >= 0 && x <= Number.MAX_SAFE_INTEGER && Math.floor(x) === x) w.varint(x);
+  else if (x === null || x === undefined) w.tag(0);
+  else wI64(w, x);
+}
+
+export function fBytes(w: WireWriter, tag: number, x: unknown): void {
+  w.tag(tag);
+  w.bytes(x === null || x === undefined ? empty : (scalarFromJson("bytes", x) as Uint8Array));
+}
+
+const empty = new Uint8Array(0);
+
+/**
+ * A map's entries as Go writes them, keys and values alternating: keys well-formed, deduplicated
+ * (the last wins), in Go's string order (UTF-8 byte order, which UTF-16 order matches below U+D800).
+ */
+export function mapEntries(value: unknown): unknown[] {
   if (!isPlainObject(value)) notAnObject(value);
   const keys = Object.keys(value);
-  if (!keys.some((k) => /[\ud800-\uffff]/.test(k))) {
-    keys.sort();
-    return keys.map((k) => [k, value[k]]);
+  if (keys.every(belowSurrogates)) {
+    // Keys usually come in Go's order already (Go writes maps sorted).
+    if (!sorted(keys)) keys.sort();
+    const out = new Array<unknown>(keys.length * 2);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      out[2 * i] = key;
+      out[2 * i + 1] = value[key];
+    }
+    return out;
   }
   const values = new Map<string, unknown>();
   for (const key of keys) values.set(wellFormed(key), value[key]);
-  return [...values.entries()].sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  return [...values.entries()]
+    .sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
+    .flatMap(([key, v]) => [key, v]);
 }
 
-// ---- Message types with their own JSON form: `v` is the JSON value, null for the zero value.
-
-type Encoder = (w: WireWriter, value: unknown, depth: number) => void;
-const goZeroTimeSeconds = -62135596800;
-/** Parsed times by their text (objects repeat a few timestamps many times). */
-const times = new Map<string, Timestamp>();
-const microTimes = new Map<string, Timestamp>();
-
-export function encTime(w: WireWriter, v: unknown, micro: boolean): void {
-  if (v === null) return; // Go writes the zero time as an empty message
-  if (typeof v !== "string") fail(`expected an RFC 3339 time, got ${describe(v)}`);
-  const cache = micro ? microTimes : times;
-  let ts = cache.get(v);
-  if (ts === undefined) {
-    ts = parseTimestamp(v, micro);
-    if (cache.size >= 4096) cache.clear();
-    cache.set(v, ts);
-  }
-  if (ts.seconds === goZeroTimeSeconds && ts.nanos === 0) return;
-  // Go writes a Time's seconds only (its nanos field as 0), a MicroTime's microseconds too.
-  w.varint(8);
-  w.int64(ts.seconds);
-  w.varint(16);
-  w.int32(micro ? ts.nanos : 0);
+function sorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if ((keys[i - 1] as string) > (keys[i] as string)) return false;
+  return true;
 }
 
-export function encDuration(w: WireWriter, v: unknown): void {
-  if (v !== null && typeof v !== "string") fail(`expected a duration string, got ${describe(v)}`);
-  w.varint(8);
-  wI64(w, v === null ? 0 : parseDuration(v));
-}
-
-export function encIntOrString(w: WireWriter, v: unknown): void {
-  if (typeof v === "string") {
-    w.varint(8);
-    w.varint(1);
-    w.varint(16);
-    w.varint(0);
-    w.varint(26);
-    w.string(wellFormed(v));
-    return;
-  }
-  if (v !== null && typeof v !== "number") fail(`expected an integer or a string, got ${describe(v)}`);
-  const int = v === null ? 0 : (scalarFromJson("int32", v) as number);
-  w.varint(8);
-  w.varint(0);
-  w.varint(16);
-  w.int32(int);
-  w.varint(26);
-  w.varint(0);
-}
-
-/** Go's strings.TrimSpace: Unicode white space at both ends. */
-function trimSpace(text: string): string {
-  return text.replace(
-    /^[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g,
-    "",
-  );
-}
-
-const quantities = new Map<string, string>();
-
-export function encQuantity(w: WireWriter, v: unknown): void {
-  // Go also accepts a bare JSON number for a quantity, and trims white space.
-  const text = v === null ? "0" : typeof v === "number" ? String(v) : v;
-  if (typeof text !== "string") fail(`expected a quantity such as "100m" or "1Gi", got ${describe(v)}`);
-  let canonical = quantities.get(text);
-  if (canonical === undefined) {
-    canonical = canonicalQuantity(trimSpace(text));
-    if (quantities.size >= 4096) quantities.clear();
-    quantities.set(text, canonical);
-  }
-  w.varint(10);
-  w.string(canonical);
-}
-
-/** FieldsV1, RawExtension, apiextensions JSON: the value as JSON bytes in field 1. */
-export function encEmbedded(w: WireWriter, v: unknown): void {
-  if (v === null) return;
-  w.varint(10);
-  w.bytes(jsonBytes(v));
-}
-
-function schemaAt(w: WireWriter, tag: number, v: unknown, depth: number, schema: Encoder): void {
-  w.varint(tag);
-  const start = w.begin();
-  schema(w, v, depth + 1);
-  w.end(start);
-}
-
-export function encOrBool(w: WireWriter, v: unknown, depth: number, schema: Encoder): void {
-  if (v === null || typeof v === "boolean") {
-    w.varint(8);
-    w.varint(v === true ? 1 : 0);
-    return;
-  }
-  if (!isPlainObject(v)) fail(`expected a boolean or a JSON schema, got ${describe(v)}`);
-  w.varint(8);
-  w.varint(1);
-  schemaAt(w, 18, v, depth, schema);
-}
-
-export function encOrArray(w: WireWriter, v: unknown, depth: number, schema: Encoder): void {
-  if (v === null) return;
-  if (Array.isArray(v)) {
-    for (const s of v) schemaAt(w, 18, s, depth, schema);
-    return;
-  }
-  if (!isPlainObject(v)) fail(`expected a JSON schema or a list of them, got ${describe(v)}`);
-  schemaAt(w, 10, v, depth, schema);
-}
-
-export function encOrStringArray(w: WireWriter, v: unknown, depth: number, schema: Encoder): void {
-  if (v === null) return;
-  if (Array.isArray(v)) {
-    const strings = v.map((s) => scalarFromJson("string", s) as string);
-    for (const s of strings) {
-      w.varint(18);
-      w.string(s);
-    }
-    return;
-  }
-  if (!isPlainObject(v)) fail(`expected a JSON schema or a list of strings, got ${describe(v)}`);
-  schemaAt(w, 10, v, depth, schema);
-}
-
-/** ExtraValue, Verbs, ...: a bare JSON array of strings in `repeated string items = 1`. */
-export function encList(w: WireWriter, v: unknown): void {
-  if (v === null) return;
-  if (!Array.isArray(v)) fail(`expected an array of strings, got ${describe(v)}`);
-  const strings = v.map((s) => scalarFromJson("string", s) as string);
-  for (const s of strings) {
-    w.varint(10);
-    w.string(s);
-  }
+function belowSurrogates(key: string): boolean {
+  for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) >= 0xd800) return false;
+  return true;
 }

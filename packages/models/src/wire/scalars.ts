@@ -17,10 +17,10 @@ export function parseEmbeddedJson(bytes: Uint8Array): unknown {
 }
 
 /**
- * JSON bytes for a value embedded in a message, as Go holds them after reading its own JSON:
+ * The JSON text of a value embedded in a message, as Go holds it after reading its own JSON:
  * encoding/json writes embedded JSON with <, >, &, U+2028 and U+2029 escaped.
  */
-export function jsonBytes(value: unknown): Buffer {
+export function jsonText(value: unknown): string {
   let text: string;
   try {
     text = JSON.stringify(value);
@@ -29,7 +29,7 @@ export function jsonBytes(value: unknown): Buffer {
     const code = cause instanceof RangeError ? "PROTOBUF_DEPTH" : "PROTOBUF_VALUE";
     throw new WireError(code, `cannot write embedded JSON: ${(cause as Error).message}`, { cause });
   }
-  return Buffer.from(text.replace(/[<>&\u2028\u2029]/g, goEscape), "utf8");
+  return text.replace(/[<>&\u2028\u2029]/g, goEscape);
 }
 
 function goEscape(char: string): string {

@@ -151,6 +151,77 @@ describe("other custom-JSON types", () => {
   });
 });
 
+describe("embedded JSON", () => {
+  /** The bytes of the one FieldsV1 of a ConfigMap, as protobufjs reads them. */
+  function fieldsV1Bytes(fieldsV1: unknown): string {
+    const bytes = encodeObject({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { managedFields: [{ manager: "m", fieldsType: "FieldsV1", fieldsV1 }] },
+    });
+    const type = protoTypeFor({ group: "", version: "v1", kind: "ConfigMap" });
+    const raw = type.toObject(type.decode(unseal(bytes).raw)) as {
+      metadata: { managedFields: { fieldsV1: { Raw: Uint8Array } }[] };
+    };
+    return Buffer.from(raw.metadata.managedFields[0]?.fieldsV1.Raw ?? []).toString("utf8");
+  }
+  /** What Go holds: the JSON text with <, >, &, U+2028 and U+2029 escaped. */
+  const goJson = (value: unknown) =>
+    JSON.stringify(value).replace(
+      /[<>&\u2028\u2029]/g,
+      (c) => `\\u${(c.codePointAt(0) as number).toString(16).padStart(4, "0")}`,
+    );
+
+  test.each([
+    ["a FieldsV1 tree", { "f:status": { "f:conditions": { ".": {}, 'k:{"type":"Ready"}': { ".": {} } } } }],
+    ["quotes and backslashes in keys", { 'k:{"a\\b":"c"}': {}, "\\": { '"': {} } }],
+    ["keys Go escapes", { "a<b": {}, "c>d&e": { "\u2028\u2029": {} } }],
+    ["non-ASCII and control characters", { é: { 日本: {} }, "\u0001\n": {}, "\u{1F600}": {} }],
+    ["integer-like keys (listed first)", { b: {}, "10": {}, "2": {}, a: { "1": {} } }],
+    ["an empty object", {}],
+    ["values other than objects", { "f:a": [1, "two", null], "f:b": "x<y", "f:c": 1.5, "f:d": true }],
+    ["a lone surrogate", { "\ud800": {} }],
+  ])("%s: the bytes of the JSON text Go holds", (_, value) => {
+    expect(fieldsV1Bytes(value)).toBe(goJson(value));
+  });
+});
+
+describe("embedded JSON bytes decode as JSON.parse reads them", () => {
+  const decodeFieldsV1 = (text: string) => {
+    const raw = protoTypeFor({ group: "", version: "v1", kind: "ConfigMap" })
+      .encode({ metadata: { managedFields: [{ manager: "m", fieldsV1: { Raw: Buffer.from(text) } }] } })
+      .finish();
+    const object = decodeObject(seal({ raw })) as { metadata: { managedFields: { fieldsV1: unknown }[] } };
+    return object.metadata.managedFields[0]?.fieldsV1;
+  };
+
+  test.each([
+    '{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{}}',
+    '{"k:{\\"type\\":\\"Ready\\"}":{".":{}},"a\\\\b":{}}',
+    '{"b":{},"10":{},"2":{},"a":{"1":{}}}',
+    '{"same":{"x":{}},"other":{},"same":{"y":{}}}',
+    '{"__proto__":{"polluted":{}}}',
+    "{}",
+    '{ "spaced" : { } }',
+    '{"\\u0041\\n":{},"\\/":{}}',
+    '{"é":{"日本":{}}}',
+    '{"f:list":[1,"two",null,true],"f:n":1.5e3}',
+    '"just a string"',
+  ])("%s", (text) => {
+    const decoded = decodeFieldsV1(text);
+    expect(decoded).toStrictEqual(JSON.parse(text));
+    expect(Object.getPrototypeOf(decoded)).toBe(Object.getPrototypeOf(JSON.parse(text)));
+    expect(JSON.stringify(decoded)).toBe(JSON.stringify(JSON.parse(text)));
+  });
+
+  test.each(['{"a":{}', '{"a":{}}}', '{"a" {}}', '{"a":{},}', '{"a\\x":{}}', '{"\u0001":{}}'])(
+    "%s is not JSON",
+    (text) => {
+      expect(() => decodeFieldsV1(text)).toThrow(/embedded bytes are not JSON/);
+    },
+  );
+});
+
 describe("maps", () => {
   test("entries are written sorted by key, as Go does", () => {
     const encode = (labels: Record<string, string>) =>

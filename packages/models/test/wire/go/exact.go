@@ -116,12 +116,28 @@ func pbCases() []pbCase {
 			"\xc0\x80":   "\xf4\x90\x80\x80|\xe0\x80\xaf|\xf0\x80\x80\x80|\xc2",
 			"fine\u00e9": "\U0001F600 \u2028",
 		}))),
+		// Long strings take other paths than short ones: invalid bytes past the 24th and 32nd,
+		// valid multi-byte text, and a valid U+FFFD among them.
+		pbCaseOf("utf8-invalid-long", pb(cm(metav1.ObjectMeta{Name: "a-name-of-more-than-24-bytes\xff"}, map[string]string{
+			"long-invalid":  "0123456789abcdefghijklmnopqrstuv\xe2\x82|\xed\xa0\x80|\xf0\x9f\x98|\xc0\x80|end",
+			"long-valid":    "caf\u00e9 \u65e5\u672c\u8a9e \U0001F600 0123456789abcdefghijklmnopqrstuvwxyz",
+			"long-fffd":     "\ufffd0123456789abcdefghijklmnopqrstuvwxyz\xff",
+			"short-fffd":    "\ufffd\xff",
+			"valid-fffd":    "a\ufffdb",
+			"mid-invalid-1": "0123456789abcdefghijklm\x80",
+			"mid-invalid-2": "0123456789abcdefghijklmn\x80",
+		}))),
 		pbCaseOf("merge-object-meta", seal("v1", "ConfigMap", append(
 			rawOf(cm(metav1.ObjectMeta{Name: "a", Finalizers: []string{"x"}, Labels: map[string]string{"l1": "1", "same": "first"}, CreationTimestamp: created}, map[string]string{"a": "1"})),
 			rawOf(cm(metav1.ObjectMeta{Namespace: "b", Finalizers: []string{"y"}, Labels: map[string]string{"l2": "2", "same": "second"}}, map[string]string{"b": "2"}))...))),
 		pbCaseOf("merge-nested", seal("v1", "Pod", append(
 			rawOf(&corev1.Pod{TypeMeta: tm("Pod", "v1"), ObjectMeta: metav1.ObjectMeta{Name: "p"}, Spec: corev1.PodSpec{NodeName: "n1", Containers: []corev1.Container{{Name: "a"}}, SecurityContext: &corev1.PodSecurityContext{RunAsUser: ptr(int64(1))}}}),
 			rawOf(&corev1.Pod{TypeMeta: tm("Pod", "v1"), Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "b"}}, SecurityContext: &corev1.PodSecurityContext{RunAsGroup: ptr(int64(2))}}, Status: corev1.PodStatus{Phase: "Running"}})...))),
+		// Volume{volumeSource{configMap{name}}, name, volumeSource{configMap{defaultMode}}}: the
+		// inlined VolumeSource (and its inlined LocalObjectReference) merge; a volume without one.
+		pbCaseOf("merge-inline-struct", seal("v1", "Pod", lenField(2,
+			lenField(1, lenField(2, lenField(19, lenField(1, str(1, "a")))), str(1, "v"), lenField(2, lenField(19, intField(3, 420)))),
+			lenField(1, str(1, "empty"))))),
 		pbCaseOf("merge-time-replaced", seal("v1", "ConfigMap", append(
 			lenField(1, str(1, "t"), timestamp(8, 1767323045, 0)), lenField(1, timestamp(8, 1767323999, 0))...))),
 		// properties{"a": {not: {description: x}, not: {type: string}}}: the two nots merge.
