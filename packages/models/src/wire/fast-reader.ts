@@ -262,9 +262,63 @@ export function concatReader(parts: Uint8Array[], int64: Int64Mode): WireReader 
 /** A scalar map value reader (str, b64, bool, ...). */
 type ValueReader = (r: WireReader, end: number) => unknown;
 
+/** The key of the entry scanEntry read last (single-threaded: read it before the next scan). */
+let entryKey = "";
+
 /**
- * Reads one map entry (key 1, value 2) into `map`; an entry without its value holds `zero`, one
- * given twice keeps the last. Errors of the value name its key.
+ * Reads one map entry (key 1, value 2) to its end: its key into `entryKey`, and answers where its
+ * value starts, the last one when given twice, or -1 when it has none. The value is decoded after
+ * the scan, so that its errors can name the key wherever the key stands in the entry.
+ */
+function scanEntry(r: WireReader, e: number, valueTag: number): number {
+  entryKey = "";
+  let at = -1;
+  while (r.p < e) {
+    const t = tagOf(r);
+    if (t === 10) entryKey = str(r, e);
+    else if (t === valueTag) {
+      at = r.p;
+      skip(r, t, e);
+    } else if (t >>> 3 === 1) wrongType(t, 2);
+    else if (t >>> 3 === 2) wrongType(t, valueTag & 7);
+    else skip(r, t, e);
+  }
+  if (r.p !== e) throw malformed("a map entry runs past its end");
+  return at;
+}
+
+/**
+ * Decodes the value of the entry at `at` with `read` (a message value with `decode` one level
+ * deeper than `depth`), naming the entry's key in its errors; leaves `r` at the entry's end `e`.
+ */
+function valueAt(
+  r: WireReader,
+  at: number,
+  e: number,
+  read: (r: WireReader, end: number, decode: Decoder, depth: number) => unknown,
+  decode: Decoder,
+  depth: number,
+): unknown {
+  const key = entryKey;
+  r.p = at;
+  try {
+    return read(r, e, decode, depth);
+  } catch (error) {
+    throw within(error, `[${key}]`);
+  } finally {
+    r.p = e;
+  }
+}
+
+/** The decoder argument of a scalar value's read, which takes none. */
+const noDecoder: Decoder = () => undefined;
+
+const readMessage = (r: WireReader, e: number, decode: Decoder, depth: number) =>
+  decode(r, len(r, e), depth + 1);
+
+/**
+ * Reads one map entry into `map`; an entry without its value holds `zero`, one given twice keeps
+ * the last. Errors of the value name its key.
  */
 export function entry(
   r: WireReader,
@@ -275,47 +329,22 @@ export function entry(
   zero: unknown,
 ): Record<string, unknown> {
   const e = len(r, end);
-  let key = "";
-  let value: unknown;
-  while (r.p < e) {
-    const t = tagOf(r);
-    if (t === 10) key = str(r, e);
-    else if (t === valueTag) {
-      try {
-        value = read(r, e);
-      } catch (error) {
-        throw within(error, `[${key}]`);
-      }
-    } else if (t >>> 3 === 1) wrongType(t, 2);
-    else if (t >>> 3 === 2) wrongType(t, valueTag & 7);
-    else skip(r, t, e);
-  }
-  if (r.p !== e) throw malformed("a map entry runs past its end");
+  const at = scanEntry(r, e, valueTag);
+  const key = entryKey;
+  const value = at < 0 ? zero : valueAt(r, at, e, read, noDecoder, 0);
   const out = map ?? {};
-  put(out, key, value === undefined ? zero : value);
+  put(out, key, value);
   return out;
 }
 
 /** Like entry, for message values decoded by `decode` one level deeper than `depth`. */
 export function msgEntry(r: WireReader, end: number, map: unknown, decode: Decoder, depth: number): unknown {
   const e = len(r, end);
-  let key = "";
-  let value: unknown;
-  while (r.p < e) {
-    const t = tagOf(r);
-    if (t === 10) key = str(r, e);
-    else if (t === 18) {
-      try {
-        value = decode(r, len(r, e), depth + 1);
-      } catch (error) {
-        throw within(error, `[${key}]`);
-      }
-    } else if (t >>> 3 === 1 || t >>> 3 === 2) wrongType(t, 2);
-    else skip(r, t, e);
-  }
-  if (r.p !== e) throw malformed("a map entry runs past its end");
+  const at = scanEntry(r, e, 18);
+  const key = entryKey;
+  const value = at < 0 ? decode(emptyReader, 0, depth + 1) : valueAt(r, at, e, readMessage, decode, depth);
   const out = map ?? {};
-  put(out, key, value === undefined ? decode(emptyReader, 0, depth + 1) : value);
+  put(out, key, value);
   return out;
 }
 
