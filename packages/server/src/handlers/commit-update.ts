@@ -56,7 +56,9 @@ export async function commitUpdate(
   checkResourceVersion(r, req.name, meta, c.metadataOf(old), requireResourceVersion);
   checkFinalizersWhileDeleting(r, req.name, meta, c.metadataOf(old));
   const next = nextObject(ctx, r, req, old, checked.object);
-  const res = dryRun ? { code: 200, body: c.present(r, next) } : persist(ctx, r, req, old, next);
+  const res = dryRun
+    ? { code: 200, body: c.present(r, c.toStored(r, next)) }
+    : persist(ctx, r, req, old, next);
   return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
 }
 
@@ -158,7 +160,7 @@ function persist(
     return { code: 200, body: c.present(r, ctx.store.delete(r.bucket, key)) };
   checkObjectSize(next, ctx.settings.maxObjectBytes);
   try {
-    const saved = ctx.store.update(r.bucket, key, next, Number(old.metadata.resourceVersion));
+    const saved = ctx.store.update(r.bucket, key, c.toStored(r, next), Number(old.metadata.resourceVersion));
     return { code: 200, body: c.present(r, saved) };
   } catch (e) {
     if (e instanceof PreconditionError) throw errors.staleResourceVersion(c.qualified(r), req.name);

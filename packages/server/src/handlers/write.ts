@@ -102,13 +102,14 @@ function persistNew(
   dryRun: boolean,
 ): c.ApiResponse {
   const name = String(obj.metadata.name);
+  const stored = c.toStored(r, obj);
   if (dryRun) {
     if (ctx.store.get(r.bucket, key)) throw errors.alreadyExists(c.qualified(r), name);
-    return { code: 201, body: c.present(r, obj) };
+    return { code: 201, body: c.present(r, stored) };
   }
-  checkObjectSize(obj, ctx.settings.maxObjectBytes);
+  checkObjectSize(stored, ctx.settings.maxObjectBytes);
   try {
-    return { code: 201, body: c.present(r, ctx.store.create(r.bucket, key, obj)) };
+    return { code: 201, body: c.present(r, ctx.store.create(r.bucket, key, stored)) };
   } catch (e) {
     if (e instanceof PreconditionError) throw errors.alreadyExists(c.qualified(r), name);
     throw e;

@@ -8,14 +8,21 @@
 import { compareKubeVersions, type ResourceInfo, registry } from "@kubesdk/models";
 import { crdStrategy } from "../crd/crd-strategy.js";
 import { keepServiceAllocations } from "../handlers/service-allocation.js";
+import { eventsConversion, validateEventUpdate } from "./event-conversion.js";
 import { fieldLabelsOf, returnsDeletedObject, tracksGeneration } from "./kind-traits.js";
-import type { ServedResource, SubresourceSpec, WriteStrategy } from "./served.js";
+import type { ServedResource, StorageConversion, SubresourceSpec, WriteStrategy } from "./served.js";
 import { type GroupVersions, ResourceTable } from "./table.js";
 
 /** Kinds whose writes need more than the generic pipeline, keyed by `group/resource`. */
 const STRATEGIES: Record<string, WriteStrategy> = {
   "apiextensions.k8s.io/customresourcedefinitions": crdStrategy,
   "/services": { prepareUpdate: keepServiceAllocations },
+  "events.k8s.io/events": { validate: validateEventUpdate },
+};
+
+/** Resources stored in another resource's bucket, in that resource's shape (one object, two APIs). */
+const SHARED_STORAGE: Record<string, { bucket: string; convert: StorageConversion }> = {
+  "events.k8s.io/events": { bucket: "/events", convert: eventsConversion },
 };
 
 /** Subresources with behaviour implemented here; others are left out of discovery. */
@@ -40,6 +47,7 @@ export function toServed(info: ResourceInfo): ServedResource {
     categories: info.categories,
     subresources,
     bucket: `${info.group}/${info.plural}`,
+    ...SHARED_STORAGE[`${info.group}/${info.plural}`],
     fieldLabels: fieldLabelsOf(info.group, info.plural),
     tracksGeneration: tracksGeneration(info.group, info.plural),
     allowUnconditionalUpdate: true,

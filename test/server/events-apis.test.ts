@@ -1,0 +1,250 @@
+/**
+ * Events are one resource in two APIs: an event written through `events.k8s.io/v1` is the same object
+ * (name, uid, resourceVersion) when read through core `v1`, with the fields renamed, and the other
+ * way round — for get, list, watch, updates, patches, apply, delete, field selectors and Tables.
+ * Each expectation is the whole object as kube-apiserver answers it, minus server-set metadata.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTarget, type TestTarget } from "../support/target.js";
+import { openWatch } from "../support/watch-client.js";
+
+let t: TestTarget;
+let ns: string;
+const core = () => `/api/v1/namespaces/${ns}/events`;
+const modern = () => `/apis/events.k8s.io/v1/namespaces/${ns}/events`;
+const TIME = "2026-01-02T03:04:05Z";
+const MICRO = "2026-01-02T03:04:05.123456Z";
+
+beforeAll(async () => {
+  t = await startTarget({ controllers: false });
+  ns = `events-apis-${Date.now().toString(36)}`;
+  const created = await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } });
+  expect(created.status, created.text).toBe(201);
+});
+
+afterAll(async () => {
+  await t.call("DELETE", `/api/v1/namespaces/${ns}`);
+  await t.close();
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes.
+type Json = any;
+
+/** The object without the metadata the server sets (compared separately). */
+function stable(obj: Json): Json {
+  const { uid: _u, resourceVersion: _r, creationTimestamp: _c, managedFields: _m, ...meta } = obj.metadata;
+  return { ...obj, metadata: meta };
+}
+
+async function ok(method: string, path: string, body?: unknown, contentType?: string): Promise<Json> {
+  const res = await t.call(method, path, {
+    ...(body === undefined ? {} : { body }),
+    ...(contentType ? { contentType } : {}),
+  });
+  expect(res.status, res.text).toBeLessThan(300);
+  return res.json;
+}
+
+const regarding = () => ({ kind: "Pod", namespace: ns, name: "web", uid: "u-1", apiVersion: "v1" });
+
+function modernEvent(name: string): Json {
+  return {
+    apiVersion: "events.k8s.io/v1",
+    kind: "Event",
+    metadata: { name },
+    eventTime: MICRO,
+    reportingController: "example.com/ctl",
+    reportingInstance: "ctl-1",
+    action: "Scale",
+    reason: "Scaled",
+    regarding: regarding(),
+    note: "scaled up",
+    type: "Normal",
+  };
+}
+
+/** The core v1 view of modernEvent(name). */
+function modernAsCore(name: string): Json {
+  return {
+    kind: "Event",
+    apiVersion: "v1",
+    metadata: { name, namespace: ns },
+    involvedObject: regarding(),
+    reason: "Scaled",
+    message: "scaled up",
+    source: {},
+    firstTimestamp: null,
+    lastTimestamp: null,
+    type: "Normal",
+    eventTime: MICRO,
+    action: "Scale",
+    reportingComponent: "example.com/ctl",
+    reportingInstance: "ctl-1",
+  };
+}
+
+function coreEvent(name: string): Json {
+  return {
+    metadata: { name },
+    involvedObject: regarding(),
+    reason: "Pulled",
+    message: "image pulled",
+    source: { component: "kubelet", host: "node-1" },
+    firstTimestamp: TIME,
+    lastTimestamp: TIME,
+    count: 3,
+    type: "Normal",
+  };
+}
+
+/** The events.k8s.io view of coreEvent(name). */
+function coreAsModern(name: string): Json {
+  return {
+    kind: "Event",
+    apiVersion: "events.k8s.io/v1",
+    metadata: { name, namespace: ns },
+    eventTime: null,
+    reason: "Pulled",
+    regarding: regarding(),
+    note: "image pulled",
+    type: "Normal",
+    deprecatedSource: { component: "kubelet", host: "node-1" },
+    deprecatedFirstTimestamp: TIME,
+    deprecatedLastTimestamp: TIME,
+    deprecatedCount: 3,
+  };
+}
+
+describe("core and events.k8s.io events are one object", () => {
+  it("written through events.k8s.io, read through core v1 (and back)", async () => {
+    const created = await ok("POST", modern(), modernEvent("m1"));
+    const viaCore = await ok("GET", `${core()}/m1`);
+    expect(stable(viaCore)).toEqual(modernAsCore("m1"));
+    expect(viaCore.metadata.uid).toBe(created.metadata.uid);
+    expect(viaCore.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+    const back = await ok("GET", `${modern()}/m1`);
+    expect(stable(back)).toEqual({
+      ...stable(modernEvent("m1")),
+      metadata: { name: "m1", namespace: ns },
+      deprecatedSource: {},
+      deprecatedFirstTimestamp: null,
+      deprecatedLastTimestamp: null,
+    });
+  });
+
+  it("written through core v1, read through events.k8s.io", async () => {
+    const created = await ok("POST", core(), coreEvent("c1"));
+    const viaModern = await ok("GET", `${modern()}/c1`);
+    expect(stable(viaModern)).toEqual(coreAsModern("c1"));
+    expect(viaModern.metadata.uid).toBe(created.metadata.uid);
+    expect(viaModern.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+  });
+
+  it("lists of either API hold the events of both, with core field selectors on either write", async () => {
+    await ok("POST", modern(), { ...modernEvent("l1"), regarding: { ...regarding(), name: "listed" } });
+    await ok("POST", core(), { ...coreEvent("l2"), involvedObject: { ...regarding(), name: "listed" } });
+    const selector = "fieldSelector=involvedObject.name%3Dlisted";
+    const viaCore = await ok("GET", `${core()}?${selector}`);
+    expect(viaCore.items.map((e: Json) => e.metadata.name).sort()).toEqual(["l1", "l2"]);
+    expect(viaCore.items[0].apiVersion).toBeUndefined();
+    const reason = await ok("GET", `${core()}?fieldSelector=reportingComponent%3Dexample.com%2Fctl`);
+    expect(reason.items.map((e: Json) => e.metadata.name)).toContain("l1");
+    const viaModern = await ok("GET", `${modern()}?fieldSelector=metadata.name%3Dl2`);
+    expect(viaModern.items.map(stable)).toEqual([
+      (({ kind: _k, apiVersion: _a, ...rest }) => ({
+        ...rest,
+        regarding: { ...regarding(), name: "listed" },
+      }))(coreAsModern("l2")),
+    ]);
+  });
+
+  it("an event written through one API arrives on watches of the other", async () => {
+    const list = await ok("GET", core());
+    const rv = list.metadata.resourceVersion;
+    const coreWatch = await openWatch(t, `${core()}?watch=true&resourceVersion=${rv}`);
+    const modernWatch = await openWatch(t, `${modern()}?watch=true&resourceVersion=${rv}`);
+    try {
+      await ok("POST", modern(), modernEvent("w1"));
+      await ok("POST", core(), coreEvent("w2"));
+      const seenCore = await coreWatch.until((e) => e.object.metadata?.name === "w2");
+      const seenModern = await modernWatch.until((e) => e.object.metadata?.name === "w2");
+      const w1 = seenCore.find((e) => e.object.metadata.name === "w1");
+      expect(w1?.type).toBe("ADDED");
+      expect(stable(w1?.object)).toEqual(modernAsCore("w1"));
+      const w2 = seenModern.find((e) => e.object.metadata.name === "w2");
+      expect(w2?.type).toBe("ADDED");
+      expect(stable(w2?.object)).toEqual(coreAsModern("w2"));
+    } finally {
+      await coreWatch.close();
+      await modernWatch.close();
+    }
+  });
+
+  it("updates, patches and apply through one API change the object the other shows", async () => {
+    const created = await ok("POST", modern(), modernEvent("u1"));
+    const viaCore = await ok("GET", `${core()}/u1`);
+    const updated = await ok("PUT", `${core()}/u1`, { ...viaCore, message: "changed", count: 2 });
+    expect(updated.metadata.resourceVersion).not.toBe(created.metadata.resourceVersion);
+    const read = await ok("GET", `${modern()}/u1`);
+    expect(read.note).toBe("changed");
+    expect(read.deprecatedCount).toBe(2);
+    expect(read.metadata.resourceVersion).toBe(updated.metadata.resourceVersion);
+    const series = { count: 2, lastObservedTime: MICRO };
+    await ok("PATCH", `${modern()}/u1`, { series }, "application/merge-patch+json");
+    expect((await ok("GET", `${core()}/u1`)).series).toEqual(series);
+    const applied = { apiVersion: "v1", kind: "Event", metadata: { name: "u1" }, reason: "Applied" };
+    await ok("PATCH", `${core()}/u1?fieldManager=t&force=true`, applied, "application/apply-patch+yaml");
+    const after = await ok("GET", `${modern()}/u1`);
+    expect(stable(after)).toEqual({
+      ...stable(modernEvent("u1")),
+      metadata: { name: "u1", namespace: ns },
+      series,
+      reason: "Applied",
+      note: "changed",
+      deprecatedSource: {},
+      deprecatedFirstTimestamp: null,
+      deprecatedLastTimestamp: null,
+      deprecatedCount: 2,
+    });
+  });
+
+  it("through events.k8s.io only the series may change (core v1 updates are not checked)", async () => {
+    await ok("POST", core(), coreEvent("i1"));
+    const res = await t.call("PATCH", `${modern()}/i1`, {
+      body: { note: "other" },
+      contentType: "application/merge-patch+json",
+    });
+    expect(res.status, res.text).toBe(422);
+    expect(res.json.details.causes).toEqual([
+      {
+        reason: "FieldValueInvalid",
+        message: 'Invalid value: "other": field is immutable',
+        field: "message",
+      },
+    ]);
+  });
+
+  it("a delete through one API removes the event from both", async () => {
+    await ok("POST", core(), coreEvent("d1"));
+    await ok("DELETE", `${modern()}/d1`);
+    expect((await t.call("GET", `${core()}/d1`)).status).toBe(404);
+    expect((await t.call("GET", `${modern()}/d1`)).status).toBe(404);
+  });
+
+  it("the core Table prints an event written through events.k8s.io", async () => {
+    await ok("POST", modern(), modernEvent("t1"));
+    const res = await t.call("GET", `${core()}/t1`, {
+      accept: "application/json;as=Table;v=v1;g=meta.k8s.io",
+    });
+    expect(res.status, res.text).toBe(200);
+    const cells = res.json.rows[0].cells;
+    expect(cells.slice(1, 7)).toEqual([
+      "Normal",
+      "Scaled",
+      "pod/web",
+      "",
+      "example.com/ctl, ctl-1",
+      "scaled up",
+    ]);
+  });
+});
