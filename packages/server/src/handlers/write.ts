@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { generateName, nowTimestamp } from "../api/names.js";
 import { errors } from "../api/status.js";
 import { applyObject } from "../apply/apply-handler.js";
+import type { UserInfo } from "../http/auth.js";
 import { checkObjectSize } from "../http/limits.js";
 import type { BodyType } from "../http/negotiate.js";
 import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
@@ -32,6 +33,8 @@ export interface WriteRequest {
   readonly query: URLSearchParams;
   readonly body: Record<string, unknown>;
   readonly userAgent?: string | undefined;
+  /** Who writes: a CertificateSigningRequest records its requester. */
+  readonly user?: UserInfo | undefined;
   /** Set by server-side apply, which computes managedFields itself. */
   readonly managedFieldsDone?: boolean;
   /** Keys the request body repeats (JSON.parse keeps the last), for fieldValidation. */
@@ -88,7 +91,7 @@ function newObject(
     applyBuiltinDefaults(r.group, r.resource, obj);
     if (hasStatus(r)) obj.status = {};
   }
-  hooksFor(r.group, r.resource).prepareCreate?.(obj, ctx);
+  hooksFor(r.group, r.resource).prepareCreate?.(obj, ctx, req.user);
   r.strategy?.prepareCreate?.(obj);
   validate(r, obj, undefined, ctx.settings.maxDataBytes);
   return obj;

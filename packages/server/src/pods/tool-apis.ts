@@ -1,7 +1,7 @@
 /**
- * APIs kube-apiserver answers itself that pod tools use: SelfSubjectAccessReview and
- * SelfSubjectRulesReview (answered by the reference authorizer: authenticated users may do
- * anything), and `serviceaccounts/token`, which issues a bearer token for the ServiceAccount's user
+ * APIs kube-apiserver answers itself that pod tools use: SelfSubjectReview (who the requester is),
+ * SelfSubjectAccessReview and SelfSubjectRulesReview (answered by the reference authorizer:
+ * authenticated users may do anything), and `serviceaccounts/token`, which issues a bearer token for the ServiceAccount's user
  * (`system:serviceaccount:<ns>:<name>`) that the server then accepts. Issued tokens do not expire.
  */
 import { randomBytes } from "node:crypto";
@@ -12,6 +12,7 @@ import { ANONYMOUS, type AuthSettings, authorize, type UserInfo } from "../http/
 import { readBody } from "../http/body.js";
 
 const AUTHZ = "/apis/authorization.k8s.io/v1/";
+const SELF_REVIEW = "/apis/authentication.k8s.io/v1/selfsubjectreviews";
 const TOKEN = /^\/api\/v1\/namespaces\/([^/]+)\/serviceaccounts\/([^/]+)\/token$/;
 
 type Json = Record<string, unknown>;
@@ -48,6 +49,20 @@ function allowed(user: UserInfo, auth: AuthSettings, attributes: Json): boolean 
   }
 }
 
+/** SelfSubjectReview: the requester as the server authenticated it. */
+function selfSubjectReview(user: UserInfo): Json {
+  const userInfo: Json = { username: user.name };
+  if (user.uid) userInfo.uid = user.uid;
+  if (user.groups.length > 0) userInfo.groups = [...user.groups];
+  if (user.extra && Object.keys(user.extra).length > 0) userInfo.extra = user.extra;
+  return {
+    kind: "SelfSubjectReview",
+    apiVersion: "authentication.k8s.io/v1",
+    metadata: { creationTimestamp: null },
+    status: { userInfo },
+  };
+}
+
 export function toolApiRoutes(ctx: HandlerContext, auth: AuthSettings, tokens: Map<string, UserInfo>) {
   return async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
     const path = url.pathname;
@@ -56,6 +71,10 @@ export function toolApiRoutes(ctx: HandlerContext, auth: AuthSettings, tokens: M
       const review = await readJson(req);
       const attributes = ((review.spec as Json | undefined)?.resourceAttributes ?? {}) as Json;
       return reply(res, { ...review, status: { allowed: allowed(user, auth, attributes) } });
+    }
+    if (path === SELF_REVIEW) {
+      await readJson(req);
+      return reply(res, selfSubjectReview(user));
     }
     if (path === `${AUTHZ}selfsubjectrulesreviews`) {
       const review = await readJson(req);
