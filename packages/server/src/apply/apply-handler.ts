@@ -3,6 +3,7 @@
  * upstream does, runs server-side apply against the live object (or an empty
  * one: apply creates), and commits through the shared write pipeline.
  */
+
 import { schemaFor } from "@kubesdk/models";
 import { nowTimestamp } from "../api/names.js";
 import { errors } from "../api/status.js";
@@ -11,6 +12,7 @@ import type { ApiResponse, HandlerContext, KubeObject } from "../handlers/contex
 import { findObject, metadataOf } from "../handlers/context.js";
 import { checkFieldManager } from "../handlers/options.js";
 import { commitUpdate, createObject } from "../handlers/write.js";
+import type { UserInfo } from "../http/auth.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { customTypeNode } from "./custom-schema.js";
 import { serverSideApply } from "./server-side-apply.js";
@@ -21,6 +23,7 @@ export interface ApplyRequest {
   readonly subresource?: string;
   readonly query: URLSearchParams;
   readonly userAgent?: string | undefined;
+  readonly user?: UserInfo | undefined;
   readonly patch: unknown;
 }
 
@@ -68,6 +71,7 @@ export async function applyObject(
     namespace: req.namespace,
     query: req.query,
     userAgent: req.userAgent,
+    user: req.user,
     managedFieldsDone: true,
   };
   if (!live) {

@@ -11,6 +11,7 @@
 import { fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
 import { errors } from "../api/status.js";
 import type { ServedResource } from "../resources/served.js";
+import { canonicalQuantities } from "./quantities.js";
 
 /** The Go struct field a value belongs to: the struct's type name and the field's JSON path. */
 interface Site {
@@ -134,6 +135,8 @@ function mismatch(v: unknown, node: TypeNode | undefined, site: Site): string | 
 /**
  * Throws when `obj` does not decode into the kind's Go types: a request body is a 400; the result
  * of a patch is a 422 on the field `patch`, whose value is the patched object (as upstream).
+ * A well-typed object then has its quantities rewritten in place in Go's canonical form, as
+ * decoding into resource.Quantity and encoding again does.
  */
 export function checkTypes(
   r: ServedResource,
@@ -143,7 +146,10 @@ export function checkTypes(
 ): void {
   if (!schema) return;
   const m = mismatch(obj, schema, { struct: r.kind, path: "" });
-  if (!m) return;
+  if (!m) {
+    canonicalQuantities(obj, schema);
+    return;
+  }
   if (source === "body")
     throw errors.badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${m}`);
   throw errors.invalid("", "", "", [
