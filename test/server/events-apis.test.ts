@@ -132,6 +132,23 @@ describe("core and events.k8s.io events are one object", () => {
     });
   });
 
+  it("written through core v1, read back with Go's empty values filled in", async () => {
+    await ok("POST", core(), { metadata: { name: "c0" }, involvedObject: regarding(), reason: "Seen" });
+    expect(stable(await ok("GET", `${core()}/c0`))).toEqual({
+      kind: "Event",
+      apiVersion: "v1",
+      metadata: { name: "c0", namespace: ns },
+      involvedObject: regarding(),
+      reason: "Seen",
+      source: {},
+      firstTimestamp: null,
+      lastTimestamp: null,
+      eventTime: null,
+      reportingComponent: "",
+      reportingInstance: "",
+    });
+  });
+
   it("written through core v1, read through events.k8s.io", async () => {
     const created = await ok("POST", core(), coreEvent("c1"));
     const viaModern = await ok("GET", `${modern()}/c1`);

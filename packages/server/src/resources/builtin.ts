@@ -8,7 +8,7 @@
 import { compareKubeVersions, type ResourceInfo, registry } from "@kubesdk/models";
 import { crdStrategy } from "../crd/crd-strategy.js";
 import { keepServiceAllocations } from "../handlers/service-allocation.js";
-import { eventsConversion, validateEventUpdate } from "./event-conversion.js";
+import { coreEventsStorage, eventsConversion, validateEventUpdate } from "./event-conversion.js";
 import { fieldLabelsOf, returnsDeletedObject, tracksGeneration } from "./kind-traits.js";
 import type { ServedResource, StorageConversion, SubresourceSpec, WriteStrategy } from "./served.js";
 import { type GroupVersions, ResourceTable } from "./table.js";
@@ -20,9 +20,13 @@ const STRATEGIES: Record<string, WriteStrategy> = {
   "events.k8s.io/events": { validate: validateEventUpdate },
 };
 
-/** Resources stored in another resource's bucket, in that resource's shape (one object, two APIs). */
+/**
+ * Resources whose bucket keeps a shape of its own: core and events.k8s.io events share one bucket
+ * of core events (one object, two APIs), stored with the values Go writes for unset fields.
+ */
 const SHARED_STORAGE: Record<string, { bucket: string; convert: StorageConversion }> = {
   "events.k8s.io/events": { bucket: "/events", convert: eventsConversion },
+  "/events": { bucket: "/events", convert: coreEventsStorage },
 };
 
 /** Subresources with behaviour implemented here; others are left out of discovery. */

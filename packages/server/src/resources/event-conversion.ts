@@ -11,7 +11,6 @@ import type { StorageConversion } from "./served.js";
 
 type Json = Record<string, unknown>;
 
-const CORE_API_VERSION = "v1";
 const EVENTS_API_VERSION = "events.k8s.io/v1";
 
 /** Copies `value` under `key` unless it is unset or Go's zero value for an omitempty field. */
@@ -23,10 +22,24 @@ function setIfPresent(out: Json, key: string, value: unknown): void {
 const orNull = (v: unknown): unknown => (v === undefined || v === "" ? null : v);
 const orEmpty = (v: unknown): Json => (typeof v === "object" && v !== null ? (v as Json) : {});
 
-/** An events.k8s.io/v1 Event as the core v1 Event stored for it. */
+/** A core v1 Event with the fields Go always writes (null times, empty objects and strings) set. */
+function withCoreZeroValues(ev: Json): Json {
+  return {
+    ...ev,
+    involvedObject: orEmpty(ev.involvedObject),
+    source: orEmpty(ev.source),
+    firstTimestamp: orNull(ev.firstTimestamp),
+    lastTimestamp: orNull(ev.lastTimestamp),
+    eventTime: orNull(ev.eventTime),
+    reportingComponent: typeof ev.reportingComponent === "string" ? ev.reportingComponent : "",
+    reportingInstance: typeof ev.reportingInstance === "string" ? ev.reportingInstance : "",
+  };
+}
+
+/** An events.k8s.io/v1 Event as the core v1 Event stored for it (a core Event: as Go writes it). */
 export function eventToCore(ev: Json): Json {
-  if (ev.apiVersion === CORE_API_VERSION) return ev;
-  const out: Json = { kind: "Event", apiVersion: CORE_API_VERSION, metadata: ev.metadata };
+  if (ev.apiVersion !== EVENTS_API_VERSION) return withCoreZeroValues(ev);
+  const out: Json = { kind: "Event", apiVersion: "v1", metadata: ev.metadata };
   out.involvedObject = orEmpty(ev.regarding);
   setIfPresent(out, "reason", ev.reason);
   setIfPresent(out, "message", ev.note);
@@ -66,6 +79,9 @@ export function eventFromCore(ev: Json): Json {
 }
 
 export const eventsConversion: StorageConversion = { toStored: eventToCore, fromStored: eventFromCore };
+
+/** Core events are stored as Go writes them, so reads through either API show the same values. */
+export const coreEventsStorage: StorageConversion = { toStored: eventToCore, fromStored: (ev) => ev };
 
 /** Core fields an update through events.k8s.io/v1 may not change, with the names upstream reports. */
 const IMMUTABLE: readonly (readonly [string, string])[] = [
