@@ -4,28 +4,15 @@
  * way round — for get, list, watch, updates, patches, apply, delete, field selectors and Tables.
  * Each expectation is the whole object as kube-apiserver answers it, minus server-set metadata.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTarget, type TestTarget } from "../support/target.js";
+import { describe, expect, it } from "vitest";
 import { openWatch } from "../support/watch-client.js";
+import { useTableSuite } from "./table-read.js";
 
-let t: TestTarget;
-let ns: string;
-const core = () => `/api/v1/namespaces/${ns}/events`;
-const modern = () => `/apis/events.k8s.io/v1/namespaces/${ns}/events`;
+const s = useTableSuite("events-apis");
+const core = () => `/api/v1/namespaces/${s.ns}/events`;
+const modern = () => `/apis/events.k8s.io/v1/namespaces/${s.ns}/events`;
 const TIME = "2026-01-02T03:04:05Z";
 const MICRO = "2026-01-02T03:04:05.123456Z";
-
-beforeAll(async () => {
-  t = await startTarget({ controllers: false });
-  ns = `events-apis-${Date.now().toString(36)}`;
-  const created = await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } });
-  expect(created.status, created.text).toBe(201);
-});
-
-afterAll(async () => {
-  await t.call("DELETE", `/api/v1/namespaces/${ns}`);
-  await t.close();
-});
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes.
 type Json = any;
@@ -37,7 +24,7 @@ function stable(obj: Json): Json {
 }
 
 async function ok(method: string, path: string, body?: unknown, contentType?: string): Promise<Json> {
-  const res = await t.call(method, path, {
+  const res = await s.t.call(method, path, {
     ...(body === undefined ? {} : { body }),
     ...(contentType ? { contentType } : {}),
   });
@@ -45,7 +32,7 @@ async function ok(method: string, path: string, body?: unknown, contentType?: st
   return res.json;
 }
 
-const regarding = () => ({ kind: "Pod", namespace: ns, name: "web", uid: "u-1", apiVersion: "v1" });
+const regarding = () => ({ kind: "Pod", namespace: s.ns, name: "web", uid: "u-1", apiVersion: "v1" });
 
 function modernEvent(name: string): Json {
   return {
@@ -68,7 +55,7 @@ function modernAsCore(name: string): Json {
   return {
     kind: "Event",
     apiVersion: "v1",
-    metadata: { name, namespace: ns },
+    metadata: { name, namespace: s.ns },
     involvedObject: regarding(),
     reason: "Scaled",
     message: "scaled up",
@@ -102,7 +89,7 @@ function coreAsModern(name: string): Json {
   return {
     kind: "Event",
     apiVersion: "events.k8s.io/v1",
-    metadata: { name, namespace: ns },
+    metadata: { name, namespace: s.ns },
     eventTime: null,
     reason: "Pulled",
     regarding: regarding(),
@@ -125,7 +112,7 @@ describe("core and events.k8s.io events are one object", () => {
     const back = await ok("GET", `${modern()}/m1`);
     expect(stable(back)).toEqual({
       ...stable(modernEvent("m1")),
-      metadata: { name: "m1", namespace: ns },
+      metadata: { name: "m1", namespace: s.ns },
       deprecatedSource: {},
       deprecatedFirstTimestamp: null,
       deprecatedLastTimestamp: null,
@@ -137,7 +124,7 @@ describe("core and events.k8s.io events are one object", () => {
     expect(stable(await ok("GET", `${core()}/c0`))).toEqual({
       kind: "Event",
       apiVersion: "v1",
-      metadata: { name: "c0", namespace: ns },
+      metadata: { name: "c0", namespace: s.ns },
       involvedObject: regarding(),
       reason: "Seen",
       source: {},
@@ -178,8 +165,8 @@ describe("core and events.k8s.io events are one object", () => {
   it("an event written through one API arrives on watches of the other", async () => {
     const list = await ok("GET", core());
     const rv = list.metadata.resourceVersion;
-    const coreWatch = await openWatch(t, `${core()}?watch=true&resourceVersion=${rv}`);
-    const modernWatch = await openWatch(t, `${modern()}?watch=true&resourceVersion=${rv}`);
+    const coreWatch = await openWatch(s.t, `${core()}?watch=true&resourceVersion=${rv}`);
+    const modernWatch = await openWatch(s.t, `${modern()}?watch=true&resourceVersion=${rv}`);
     try {
       await ok("POST", modern(), modernEvent("w1"));
       await ok("POST", core(), coreEvent("w2"));
@@ -214,7 +201,7 @@ describe("core and events.k8s.io events are one object", () => {
     const after = await ok("GET", `${modern()}/u1`);
     expect(stable(after)).toEqual({
       ...stable(modernEvent("u1")),
-      metadata: { name: "u1", namespace: ns },
+      metadata: { name: "u1", namespace: s.ns },
       series,
       reason: "Applied",
       note: "changed",
@@ -227,7 +214,7 @@ describe("core and events.k8s.io events are one object", () => {
 
   it("through events.k8s.io only the series may change (core v1 updates are not checked)", async () => {
     await ok("POST", core(), coreEvent("i1"));
-    const res = await t.call("PATCH", `${modern()}/i1`, {
+    const res = await s.t.call("PATCH", `${modern()}/i1`, {
       body: { note: "other" },
       contentType: "application/merge-patch+json",
     });
@@ -244,13 +231,13 @@ describe("core and events.k8s.io events are one object", () => {
   it("a delete through one API removes the event from both", async () => {
     await ok("POST", core(), coreEvent("d1"));
     await ok("DELETE", `${modern()}/d1`);
-    expect((await t.call("GET", `${core()}/d1`)).status).toBe(404);
-    expect((await t.call("GET", `${modern()}/d1`)).status).toBe(404);
+    expect((await s.t.call("GET", `${core()}/d1`)).status).toBe(404);
+    expect((await s.t.call("GET", `${modern()}/d1`)).status).toBe(404);
   });
 
   it("the core Table prints an event written through events.k8s.io", async () => {
     await ok("POST", modern(), modernEvent("t1"));
-    const res = await t.call("GET", `${core()}/t1`, {
+    const res = await s.t.call("GET", `${core()}/t1`, {
       accept: "application/json;as=Table;v=v1;g=meta.k8s.io",
     });
     expect(res.status, res.text).toBe(200);

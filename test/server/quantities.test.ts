@@ -3,29 +3,16 @@
  * in; writing the same amount in another form (update or server-side apply) changes nothing, so
  * the resourceVersion stays.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTarget, type TestTarget } from "../support/target.js";
+import { describe, expect, it } from "vitest";
+import { useTableSuite } from "./table-read.js";
 
-let t: TestTarget;
-let ns: string;
-
-beforeAll(async () => {
-  t = await startTarget({ controllers: false });
-  ns = `quantities-${Date.now().toString(36)}`;
-  const created = await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } });
-  expect(created.status, created.text).toBe(201);
-});
-
-afterAll(async () => {
-  await t.call("DELETE", `/api/v1/namespaces/${ns}`);
-  await t.close();
-});
+const s = useTableSuite("quantities");
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes.
 type Json = any;
 
 async function ok(method: string, path: string, body: unknown, contentType?: string): Promise<Json> {
-  const res = await t.call(method, path, { body, ...(contentType ? { contentType } : {}) });
+  const res = await s.t.call(method, path, { body, ...(contentType ? { contentType } : {}) });
   expect(res.status, res.text).toBeLessThan(300);
   return res.json;
 }
@@ -34,7 +21,7 @@ const APPLY = "application/apply-patch+yaml";
 
 describe("quantities are stored canonical", () => {
   it("resource quotas, limit ranges, claims and pod templates", async () => {
-    const quota = await ok("POST", `/api/v1/namespaces/${ns}/resourcequotas`, {
+    const quota = await ok("POST", `/api/v1/namespaces/${s.ns}/resourcequotas`, {
       metadata: { name: "q" },
       spec: { hard: { cpu: "1000m", memory: "1024Mi", pods: "10", "requests.storage": "0.5", services: 3 } },
     });
@@ -45,7 +32,7 @@ describe("quantities are stored canonical", () => {
       "requests.storage": "500m",
       services: "3",
     });
-    const limits = await ok("POST", `/api/v1/namespaces/${ns}/limitranges`, {
+    const limits = await ok("POST", `/api/v1/namespaces/${s.ns}/limitranges`, {
       metadata: { name: "l" },
       spec: {
         limits: [
@@ -57,12 +44,12 @@ describe("quantities are stored canonical", () => {
     expect(limits.spec.limits[0].max).toEqual({ cpu: "2", memory: "1e3" });
     expect(limits.spec.limits[1].default).toEqual({ cpu: "2" });
     expect(limits.spec.limits[1].defaultRequest).toEqual({ cpu: "1500m" });
-    const claim = await ok("POST", `/api/v1/namespaces/${ns}/persistentvolumeclaims`, {
+    const claim = await ok("POST", `/api/v1/namespaces/${s.ns}/persistentvolumeclaims`, {
       metadata: { name: "c" },
       spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "2048Mi" } } },
     });
     expect(claim.spec.resources.requests).toEqual({ storage: "2Gi" });
-    const template = await ok("POST", `/api/v1/namespaces/${ns}/podtemplates`, {
+    const template = await ok("POST", `/api/v1/namespaces/${s.ns}/podtemplates`, {
       metadata: { name: "p" },
       template: {
         spec: {
@@ -83,7 +70,7 @@ describe("quantities are stored canonical", () => {
   });
 
   it("the same amount written in another form is no change (update, patch, apply)", async () => {
-    const path = `/api/v1/namespaces/${ns}/resourcequotas/same`;
+    const path = `/api/v1/namespaces/${s.ns}/resourcequotas/same`;
     const applied = (cpu: string) => ({
       apiVersion: "v1",
       kind: "ResourceQuota",
@@ -131,7 +118,7 @@ describe("quantities are stored canonical", () => {
       expect(node.status.capacity).toEqual({ cpu: "4", memory: "8Gi" });
       expect(node.status.allocatable).toEqual({ pods: "110" });
     } finally {
-      await t.call("DELETE", `/api/v1/nodes/${name}`);
+      await s.t.call("DELETE", `/api/v1/nodes/${name}`);
     }
   });
 });

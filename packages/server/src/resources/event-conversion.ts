@@ -13,69 +13,75 @@ type Json = Record<string, unknown>;
 
 const EVENTS_API_VERSION = "events.k8s.io/v1";
 
-/** Copies `value` under `key` unless it is unset or Go's zero value for an omitempty field. */
-function setIfPresent(out: Json, key: string, value: unknown): void {
-  if (value === undefined || value === null || value === "" || value === 0) return;
-  out[key] = value;
+/** What Go writes for an unset field: nothing (omitempty), null (a time), `{}` (a struct) or `""`. */
+type Zero = "omit" | "null" | "object" | "string";
+
+/** One field of the target type, in Go's field order: its name, its name in the other API, its zero. */
+type FieldMap = readonly (readonly [string, string, Zero])[];
+
+const CORE_FIELDS: FieldMap = [
+  ["involvedObject", "regarding", "object"],
+  ["reason", "reason", "omit"],
+  ["message", "note", "omit"],
+  ["source", "deprecatedSource", "object"],
+  ["firstTimestamp", "deprecatedFirstTimestamp", "null"],
+  ["lastTimestamp", "deprecatedLastTimestamp", "null"],
+  ["count", "deprecatedCount", "omit"],
+  ["type", "type", "omit"],
+  ["eventTime", "eventTime", "null"],
+  ["series", "series", "omit"],
+  ["action", "action", "omit"],
+  ["related", "related", "omit"],
+  ["reportingComponent", "reportingController", "string"],
+  ["reportingInstance", "reportingInstance", "string"],
+];
+
+const EVENTS_FIELDS: FieldMap = [
+  ["eventTime", "eventTime", "null"],
+  ["series", "series", "omit"],
+  ["reportingController", "reportingComponent", "omit"],
+  ["reportingInstance", "reportingInstance", "omit"],
+  ["action", "action", "omit"],
+  ["reason", "reason", "omit"],
+  ["regarding", "involvedObject", "object"],
+  ["related", "related", "omit"],
+  ["note", "message", "omit"],
+  ["type", "type", "omit"],
+  ["deprecatedSource", "source", "object"],
+  ["deprecatedFirstTimestamp", "firstTimestamp", "null"],
+  ["deprecatedLastTimestamp", "lastTimestamp", "null"],
+  ["deprecatedCount", "count", "omit"],
+];
+
+const isUnset = (v: unknown): boolean => v === undefined || v === null || v === "" || v === 0;
+
+function zeroOf(zero: Zero): unknown {
+  if (zero === "null") return null;
+  if (zero === "object") return {};
+  return zero === "string" ? "" : undefined;
 }
 
-const orNull = (v: unknown): unknown => (v === undefined || v === "" ? null : v);
-const orEmpty = (v: unknown): Json => (typeof v === "object" && v !== null ? (v as Json) : {});
-
-/** A core v1 Event with the fields Go always writes (null times, empty objects and strings) set. */
-function withCoreZeroValues(ev: Json): Json {
-  return {
-    ...ev,
-    involvedObject: orEmpty(ev.involvedObject),
-    source: orEmpty(ev.source),
-    firstTimestamp: orNull(ev.firstTimestamp),
-    lastTimestamp: orNull(ev.lastTimestamp),
-    eventTime: orNull(ev.eventTime),
-    reportingComponent: typeof ev.reportingComponent === "string" ? ev.reportingComponent : "",
-    reportingInstance: typeof ev.reportingInstance === "string" ? ev.reportingInstance : "",
-  };
+/** `ev` as the type `fields` describes; `renamed`: read each field under its other API's name. */
+function build(ev: Json, apiVersion: string, fields: FieldMap, renamed: boolean): Json {
+  const out: Json = { kind: "Event", apiVersion, metadata: ev.metadata };
+  for (const [key, other, zero] of fields) {
+    const value = ev[renamed ? other : key];
+    const fallback = zeroOf(zero);
+    if (!isUnset(value) && (zero !== "object" || typeof value === "object")) out[key] = value;
+    else if (fallback !== undefined) out[key] = fallback;
+  }
+  return out;
 }
 
 /** An events.k8s.io/v1 Event as the core v1 Event stored for it (a core Event: as Go writes it). */
 export function eventToCore(ev: Json): Json {
-  if (ev.apiVersion !== EVENTS_API_VERSION) return withCoreZeroValues(ev);
-  const out: Json = { kind: "Event", apiVersion: "v1", metadata: ev.metadata };
-  out.involvedObject = orEmpty(ev.regarding);
-  setIfPresent(out, "reason", ev.reason);
-  setIfPresent(out, "message", ev.note);
-  out.source = orEmpty(ev.deprecatedSource);
-  out.firstTimestamp = orNull(ev.deprecatedFirstTimestamp);
-  out.lastTimestamp = orNull(ev.deprecatedLastTimestamp);
-  setIfPresent(out, "count", ev.deprecatedCount);
-  setIfPresent(out, "type", ev.type);
-  out.eventTime = orNull(ev.eventTime);
-  setIfPresent(out, "series", ev.series);
-  setIfPresent(out, "action", ev.action);
-  setIfPresent(out, "related", ev.related);
-  out.reportingComponent = typeof ev.reportingController === "string" ? ev.reportingController : "";
-  out.reportingInstance = typeof ev.reportingInstance === "string" ? ev.reportingInstance : "";
-  return out;
+  return build(ev, "v1", CORE_FIELDS, ev.apiVersion === EVENTS_API_VERSION);
 }
 
 /** A stored core v1 Event as events.k8s.io/v1 shows it. */
 export function eventFromCore(ev: Json): Json {
   if (ev.apiVersion === EVENTS_API_VERSION) return ev;
-  const out: Json = { kind: "Event", apiVersion: EVENTS_API_VERSION, metadata: ev.metadata };
-  out.eventTime = orNull(ev.eventTime);
-  setIfPresent(out, "series", ev.series);
-  setIfPresent(out, "reportingController", ev.reportingComponent);
-  setIfPresent(out, "reportingInstance", ev.reportingInstance);
-  setIfPresent(out, "action", ev.action);
-  setIfPresent(out, "reason", ev.reason);
-  out.regarding = orEmpty(ev.involvedObject);
-  setIfPresent(out, "related", ev.related);
-  setIfPresent(out, "note", ev.message);
-  setIfPresent(out, "type", ev.type);
-  out.deprecatedSource = orEmpty(ev.source);
-  out.deprecatedFirstTimestamp = orNull(ev.firstTimestamp);
-  out.deprecatedLastTimestamp = orNull(ev.lastTimestamp);
-  setIfPresent(out, "deprecatedCount", ev.count);
-  return out;
+  return build(ev, EVENTS_API_VERSION, EVENTS_FIELDS, true);
 }
 
 export const eventsConversion: StorageConversion = { toStored: eventToCore, fromStored: eventFromCore };
