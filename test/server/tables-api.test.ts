@@ -196,6 +196,16 @@ describe("Tables of autoscalers and certificate requests", () => {
       "Condition",
     ]);
     expect(got.cells.slice(1)).toEqual(["AGE", "example.com/signer", me.username, "120m", "Pending"]);
+    // An update keeps the requested spec (and its requester) and changes only the rest.
+    const changed = {
+      ...got.object,
+      metadata: { ...got.object.metadata, labels: { changed: "yes" } },
+      spec: { ...got.object.spec, username: "other", usages: ["server auth"] },
+    };
+    const put = await s.t.call("PUT", `${csrs}/${got.object.metadata.name}`, { body: changed });
+    expect(put.status, put.text).toBe(200);
+    expect(put.json.spec).toEqual(got.object.spec);
+    expect(put.json.metadata.labels).toEqual({ changed: "yes" });
   });
 });
 

@@ -18,6 +18,12 @@ const STRATEGIES: Record<string, WriteStrategy> = {
   "apiextensions.k8s.io/customresourcedefinitions": crdStrategy,
   "/services": { prepareUpdate: keepServiceAllocations },
   "events.k8s.io/events": { validate: validateEventUpdate },
+  // A certificate request's spec is what its requester asked for: updates keep the stored one.
+  "certificates.k8s.io/certificatesigningrequests": {
+    prepareUpdate(next, old, subresource) {
+      if (subresource === undefined) next.spec = old.spec;
+    },
+  },
 };
 
 /**
