@@ -252,3 +252,70 @@ describe("core and events.k8s.io events are one object", () => {
     ]);
   });
 });
+
+describe("event validation, as strict as the API written through", () => {
+  const causesOf = async (path: string, body: unknown): Promise<Json> => {
+    const res = await s.t.call("POST", path, { body });
+    expect(res.status, res.text).toBe(422);
+    return res.json.details.causes;
+  };
+
+  it("events.k8s.io creates need an event time and type and no deprecated fields", async () => {
+    expect(await causesOf(modern(), { metadata: { name: "v1" }, regarding: regarding() })).toEqual([
+      { reason: "FieldValueRequired", message: "Required value", field: "eventTime" },
+      { reason: "FieldValueInvalid", message: 'Invalid value: "": has invalid value: ', field: "type" },
+    ]);
+    const deprecated = {
+      ...modernEvent("v2"),
+      series: { count: 1 },
+      deprecatedCount: 2,
+      deprecatedSource: { component: "c" },
+      deprecatedFirstTimestamp: TIME,
+    };
+    expect(await causesOf(modern(), deprecated)).toEqual([
+      {
+        reason: "FieldValueInvalid",
+        message: 'Invalid value: "": should be at least 2',
+        field: "series.count",
+      },
+      { reason: "FieldValueRequired", message: "Required value", field: "series.lastObservedTime" },
+      {
+        reason: "FieldValueInvalid",
+        message: 'Invalid value: "": needs to be unset',
+        field: "firstTimestamp",
+      },
+      { reason: "FieldValueInvalid", message: 'Invalid value: "": needs to be unset', field: "count" },
+      { reason: "FieldValueInvalid", message: 'Invalid value: "": needs to be unset', field: "source" },
+    ]);
+  });
+
+  it("an event with an event time names its reporter, action and reason (either API)", async () => {
+    const bare = { metadata: { name: "v3" }, involvedObject: regarding(), eventTime: MICRO, type: "Normal" };
+    expect(await causesOf(core(), bare)).toEqual([
+      { reason: "FieldValueRequired", message: "Required value", field: "reportingComponent" },
+      {
+        reason: "FieldValueInvalid",
+        message: 'Invalid value: "": name part must be non-empty',
+        field: "reportingComponent",
+      },
+      {
+        reason: "FieldValueInvalid",
+        message: expect.stringMatching(
+          /^Invalid value: "": name part must consist of alphanumeric characters/,
+        ),
+        field: "reportingComponent",
+      },
+      { reason: "FieldValueRequired", message: "Required value", field: "reportingInstance" },
+      { reason: "FieldValueRequired", message: "Required value", field: "action" },
+      { reason: "FieldValueRequired", message: "Required value", field: "reason" },
+    ]);
+    const other = { ...coreEvent("v4"), involvedObject: { ...regarding(), namespace: "elsewhere" } };
+    expect(await causesOf(core(), other)).toEqual([
+      {
+        reason: "FieldValueInvalid",
+        message: 'Invalid value: "elsewhere": does not match event.namespace',
+        field: "involvedObject.namespace",
+      },
+    ]);
+  });
+});

@@ -8,7 +8,8 @@
 import { compareKubeVersions, type ResourceInfo, registry } from "@kubesdk/models";
 import { crdStrategy } from "../crd/crd-strategy.js";
 import { keepServiceAllocations } from "../handlers/service-allocation.js";
-import { coreEventsStorage, eventsConversion, validateEventUpdate } from "./event-conversion.js";
+import { coreEventsStorage, eventsConversion } from "./event-conversion.js";
+import { validateCoreEvent, validateEventsApiEvent } from "./event-validation.js";
 import { fieldLabelsOf, returnsDeletedObject, tracksGeneration } from "./kind-traits.js";
 import type { ServedResource, StorageConversion, SubresourceSpec, WriteStrategy } from "./served.js";
 import { type GroupVersions, ResourceTable } from "./table.js";
@@ -17,7 +18,8 @@ import { type GroupVersions, ResourceTable } from "./table.js";
 const STRATEGIES: Record<string, WriteStrategy> = {
   "apiextensions.k8s.io/customresourcedefinitions": crdStrategy,
   "/services": { prepareUpdate: keepServiceAllocations },
-  "events.k8s.io/events": { validate: validateEventUpdate },
+  "events.k8s.io/events": { validate: validateEventsApiEvent },
+  "/events": { validate: validateCoreEvent },
   // A certificate request's spec is what its requester asked for: updates keep the stored one.
   "certificates.k8s.io/certificatesigningrequests": {
     prepareUpdate(next, old, subresource) {

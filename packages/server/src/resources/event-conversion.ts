@@ -6,7 +6,6 @@
  * writes for unset fields: null times, empty source/reference objects, and core's empty reporting
  * strings.
  */
-import type { FieldError } from "../api/status.js";
 import type { StorageConversion } from "./served.js";
 
 type Json = Record<string, unknown>;
@@ -88,45 +87,3 @@ export const eventsConversion: StorageConversion = { toStored: eventToCore, from
 
 /** Core events are stored as Go writes them, so reads through either API show the same values. */
 export const coreEventsStorage: StorageConversion = { toStored: eventToCore, fromStored: (ev) => ev };
-
-/** Core fields an update through events.k8s.io/v1 may not change, with the names upstream reports. */
-const IMMUTABLE: readonly (readonly [string, string])[] = [
-  ["involvedObject", "involvedObject"],
-  ["reason", "reason"],
-  ["message", "message"],
-  ["source", "source"],
-  ["firstTimestamp", "firstTimestamp"],
-  ["lastTimestamp", "lastTimestamp"],
-  ["count", "count"],
-  ["type", "type"],
-  ["eventTime", "eventTime"],
-  ["action", "action"],
-  ["related", "related"],
-  ["reportingComponent", "reportingController"],
-  ["reportingInstance", "reportingInstance"],
-];
-
-/** Unset and Go's zero value compare equal (the stored object holds nulls and empty strings). */
-function comparable(v: unknown): string {
-  if (v === undefined || v === null || v === "" || v === 0) return "";
-  if (typeof v === "object" && !Array.isArray(v) && Object.keys(v as Json).length === 0) return "";
-  return JSON.stringify(v);
-}
-
-/**
- * Updates through events.k8s.io/v1 (not core v1) may change only metadata and the series: every
- * other field is immutable, checked on the core shape as upstream's validation does.
- */
-export function validateEventUpdate(next: Json, old: Json | undefined): FieldError[] {
-  if (old === undefined) return [];
-  const now = eventToCore(next);
-  const before = eventToCore(old);
-  const errs: FieldError[] = [];
-  for (const [key, field] of IMMUTABLE) {
-    if (comparable(now[key]) === comparable(before[key])) continue;
-    const value = now[key];
-    const shown = typeof value === "object" && value !== null ? JSON.stringify(value) : (value ?? "");
-    errs.push({ type: "FieldValueInvalid", field, value: shown, detail: "field is immutable" });
-  }
-  return errs;
-}
