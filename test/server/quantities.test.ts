@@ -122,3 +122,41 @@ describe("quantities are stored canonical", () => {
     }
   });
 });
+
+describe("quantities Go refuses", () => {
+  const FORMAT =
+    "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+  const create = (cpu: unknown) =>
+    s.t.call("POST", `/api/v1/namespaces/${s.ns}/resourcequotas`, {
+      body: { metadata: { generateName: "bad-" }, spec: { hard: { cpu } } },
+    });
+
+  it("a body with one is a 400 worded as the decoder", async () => {
+    const prefix = 'ResourceQuota in version "v1" cannot be handled as a ResourceQuota: ';
+    for (const [cpu, why] of [
+      ["abc", FORMAT],
+      ["", FORMAT],
+      ["1.2.3", FORMAT],
+      ["1K", "unable to parse quantity's suffix"],
+      ["1Mi5", "unable to parse quantity's suffix"],
+    ]) {
+      const res = await create(cpu);
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.message).toBe(prefix + why);
+    }
+  });
+
+  it("a patch that produces one is a 422 on the patch", async () => {
+    await ok("POST", `/api/v1/namespaces/${s.ns}/resourcequotas`, {
+      metadata: { name: "patched" },
+      spec: { hard: { cpu: "1" } },
+    });
+    const res = await s.t.call("PATCH", `/api/v1/namespaces/${s.ns}/resourcequotas/patched`, {
+      body: { spec: { hard: { cpu: "abc" } } },
+      contentType: "application/merge-patch+json",
+    });
+    expect(res.status, res.text).toBe(422);
+    expect(res.json.details.causes[0].field).toBe("patch");
+    expect(res.json.details.causes[0].message.endsWith(`": ${FORMAT}`)).toBe(true);
+  });
+});

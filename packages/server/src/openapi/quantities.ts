@@ -1,11 +1,27 @@
 /**
  * Quantities of built-in kinds as kube-apiserver stores them: decoding a request into Go's
  * resource.Quantity and encoding it again writes the canonical form (`1000m` → `1`, `0.5` →
- * `500m`, `1024Mi` → `1Gi`, a JSON number → its string). A value Go would refuse is left as it is.
+ * `500m`, `1024Mi` → `1Gi`, a JSON number → its string); a string Go refuses fails the decode.
  */
 import { canonicalQuantity, fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
 
 type Json = Record<string, unknown>;
+
+const FORMAT_WRONG =
+  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
+/** Why Go's resource.Quantity refuses to decode the string `v`, in its words (undefined: it decodes). */
+export function quantityError(v: string): string | undefined {
+  try {
+    canonicalQuantity(v.trim());
+    return undefined;
+  } catch (e) {
+    const why = e instanceof Error ? e.message : "";
+    if (why.endsWith("(unknown suffix)")) return "unable to parse quantity's suffix";
+    if (why.endsWith("(no digits)")) return "unable to parse numeric part of quantity";
+    return FORMAT_WRONG;
+  }
+}
 
 /** The canonical form of one quantity value, or the value itself when it does not parse. */
 function canonical(v: string | number): string | number {

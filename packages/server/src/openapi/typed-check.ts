@@ -11,7 +11,7 @@
 import { fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
 import { errors } from "../api/status.js";
 import type { ServedResource } from "../resources/served.js";
-import { canonicalQuantities } from "./quantities.js";
+import { canonicalQuantities, quantityError } from "./quantities.js";
 
 /** The Go struct field a value belongs to: the struct's type name and the field's JSON path. */
 interface Site {
@@ -106,6 +106,7 @@ function mismatch(v: unknown, node: TypeNode | undefined, site: Site): string | 
   if (node.kind === "scalar") {
     const what = scalarMismatch(v, node);
     if (what !== undefined) return fail(what);
+    if (node.marker === "quantity" && typeof v === "string") return quantityError(v);
     // []byte fields decode from base64 (Secret data, ConfigMap binaryData).
     const at = node.format === "byte" && typeof v === "string" ? base64ErrorAt(v) : -1;
     return at < 0 ? undefined : `illegal base64 data at input byte ${at}`;
