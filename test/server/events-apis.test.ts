@@ -319,3 +319,46 @@ describe("event validation, as strict as the API written through", () => {
     ]);
   });
 });
+
+describe("managedFields across the two APIs", () => {
+  type Entry = { manager: string; apiVersion: string; fieldsV1: Json };
+  const owners = (obj: Json) =>
+    (obj.metadata.managedFields as Entry[] | undefined)?.map((e) => [
+      e.manager,
+      e.apiVersion,
+      Object.keys(e.fieldsV1),
+    ]);
+  const MERGE = "application/merge-patch+json";
+
+  it("a write through one API drops the entries recorded through the other", async () => {
+    await ok("POST", `${modern()}?fieldManager=a`, modernEvent("f1"));
+    const read = await ok("GET", `${core()}/f1`);
+    const put = await ok("PUT", `${core()}/f1?fieldManager=b`, { ...read, message: "x" });
+    expect(owners(put)).toEqual([["b", "v1", ["f:message"]]]);
+
+    await ok("POST", `${core()}?fieldManager=a`, coreEvent("f2"));
+    const labelled = await ok(
+      "PATCH",
+      `${modern()}/f2?fieldManager=b`,
+      { metadata: { labels: { x: "y" } } },
+      MERGE,
+    );
+    expect(owners(labelled)).toEqual([["b", "events.k8s.io/v1", ["f:metadata"]]]);
+
+    await ok("POST", `${modern()}?fieldManager=a`, modernEvent("f3"));
+    const applied = await ok(
+      "PATCH",
+      `${core()}/f3?fieldManager=s&force=true`,
+      { apiVersion: "v1", kind: "Event", metadata: { name: "f3" }, message: "y" },
+      "application/apply-patch+yaml",
+    );
+    expect(owners(applied)).toEqual([["s", "v1", ["f:message"]]]);
+  });
+
+  it("so a write of the same values through the other API still changes the object", async () => {
+    const created = await ok("POST", `${modern()}?fieldManager=a`, modernEvent("f4"));
+    const same = await ok("PATCH", `${core()}/f4?fieldManager=a`, { message: "scaled up" }, MERGE);
+    expect(same.metadata.managedFields).toBeUndefined();
+    expect(same.metadata.resourceVersion).not.toBe(created.metadata.resourceVersion);
+  });
+});

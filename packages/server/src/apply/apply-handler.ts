@@ -58,6 +58,7 @@ export async function applyObject(
     scope === "main" ? withoutStatus(body) : scope === "status" ? { status: body.status } : body;
   const result = serverSideApply({
     live,
+    sharedShape: r.convert !== undefined,
     applied: { ...appliedForScope, metadata: { ...meta, name: req.name } },
     manager,
     force,
