@@ -153,6 +153,22 @@ describe("core and events.k8s.io events are one object", () => {
     expect(viaCore.items[0].apiVersion).toBeUndefined();
     const reason = await ok("GET", `${core()}?fieldSelector=reportingComponent%3Dexample.com%2Fctl`);
     expect(reason.items.map((e: Json) => e.metadata.name)).toContain("l1");
+    const names = async (path: string) =>
+      ((await ok("GET", path)).items as Json[]).map((e) => e.metadata.name).sort();
+    expect(await names(`${core()}?fieldSelector=source%3Dkubelet,involvedObject.name%3Dlisted`)).toEqual([
+      "l2",
+    ]);
+    expect(await names(`${modern()}?fieldSelector=regarding.name%3Dlisted`)).toEqual(["l1", "l2"]);
+    const byController = `${modern()}?fieldSelector=reportingController%3Dexample.com%2Fctl,regarding.name%3Dlisted`;
+    expect(await names(byController)).toEqual(["l1"]);
+    expect(
+      await names(`${modern()}?fieldSelector=reason%3DPulled,type%3DNormal,regarding.kind%3DPod`),
+    ).toContain("l2");
+    for (const unsupported of ["involvedObject.name", "source", "note"]) {
+      const res = await s.t.call("GET", `${modern()}?fieldSelector=${unsupported}%3Dx`);
+      expect(res.status).toBe(400);
+      expect(res.json.message).toBe(`field label not supported: ${unsupported}`);
+    }
     const viaModern = await ok("GET", `${modern()}?fieldSelector=metadata.name%3Dl2`);
     expect(viaModern.items.map(stable)).toEqual([
       (({ kind: _k, apiVersion: _a, ...rest }) => ({
