@@ -2,9 +2,10 @@
  * APIs kube-apiserver answers itself that pod tools use: SelfSubjectReview (who the requester is),
  * SelfSubjectAccessReview and SelfSubjectRulesReview (answered by the reference authorizer:
  * authenticated users may do anything), and `serviceaccounts/token`, which issues a bearer token for the ServiceAccount's user
- * (`system:serviceaccount:<ns>:<name>`) that the server then accepts. Issued tokens do not expire.
+ * (`system:serviceaccount:<ns>:<name>`, with the account's uid and a credential id) that the server
+ * then accepts. Issued tokens do not expire.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors } from "../api/status.js";
 import type { HandlerContext } from "../handlers/context.js";
@@ -96,14 +97,16 @@ export function toolApiRoutes(ctx: HandlerContext, auth: AuthSettings, tokens: M
       name,
     });
     const accounts = ctx.resources.find("", "v1", "serviceaccounts");
-    if (!accounts || !ctx.store.get(accounts.bucket, `${namespace}/${name}`))
-      throw errors.notFound({ group: "", resource: "serviceaccounts" }, name);
+    const account = accounts ? ctx.store.get(accounts.bucket, `${namespace}/${name}`) : undefined;
+    if (!account) throw errors.notFound({ group: "", resource: "serviceaccounts" }, name);
     const request = await readJson(req);
     const spec = (request.spec ?? {}) as { expirationSeconds?: number };
     const token = randomBytes(32).toString("base64url");
     tokens.set(token, {
       name: `system:serviceaccount:${namespace}:${name}`,
       groups: ["system:serviceaccounts", `system:serviceaccounts:${namespace}`, "system:authenticated"],
+      uid: String(account.metadata.uid),
+      extra: { "authentication.kubernetes.io/credential-id": [`JTI=${randomUUID()}`] },
     });
     const expires = new Date(ctx.now() + (spec.expirationSeconds ?? 3600) * 1000);
     return reply(res, {
