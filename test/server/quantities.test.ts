@@ -44,6 +44,30 @@ describe("quantities are stored canonical", () => {
     expect(limits.spec.limits[0].max).toEqual({ cpu: "2", memory: "1e3" });
     expect(limits.spec.limits[1].default).toEqual({ cpu: "2" });
     expect(limits.spec.limits[1].defaultRequest).toEqual({ cpu: "1500m" });
+    // A Container limit's default comes from its max, its default request from the default, then min.
+    const defaulted = await ok("POST", `/api/v1/namespaces/${s.ns}/limitranges`, {
+      metadata: { name: "d" },
+      spec: {
+        limits: [
+          {
+            type: "Container",
+            max: { cpu: "2000m", memory: "1Gi" },
+            min: { cpu: "100m", "ephemeral-storage": "1e3" },
+          },
+          { type: "Pod", max: { cpu: "4" } },
+        ],
+      },
+    });
+    expect(defaulted.spec.limits).toEqual([
+      {
+        type: "Container",
+        max: { cpu: "2", memory: "1Gi" },
+        min: { cpu: "100m", "ephemeral-storage": "1e3" },
+        default: { cpu: "2", memory: "1Gi" },
+        defaultRequest: { cpu: "2", memory: "1Gi", "ephemeral-storage": "1e3" },
+      },
+      { type: "Pod", max: { cpu: "4" } },
+    ]);
     const claim = await ok("POST", `/api/v1/namespaces/${s.ns}/persistentvolumeclaims`, {
       metadata: { name: "c" },
       spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "2048Mi" } } },
@@ -116,6 +140,21 @@ describe("quantities are stored canonical", () => {
         "application/merge-patch+json",
       );
       expect(node.status.capacity).toEqual({ cpu: "4", memory: "8Gi" });
+      // Allocatable defaults to the capacity only where it is left out.
+      const second = `${name}-b`;
+      const bare = await ok("POST", "/api/v1/nodes", { metadata: { name: second } });
+      try {
+        const capacity = { status: { capacity: { cpu: "2000m" } } };
+        const reported = await ok(
+          "PATCH",
+          `/api/v1/nodes/${second}/status`,
+          capacity,
+          "application/merge-patch+json",
+        );
+        expect(reported.status.allocatable).toEqual({ cpu: "2" });
+      } finally {
+        await s.t.call("DELETE", `/api/v1/nodes/${bare.metadata.name}`);
+      }
       expect(node.status.allocatable).toEqual({ pods: "110" });
     } finally {
       await s.t.call("DELETE", `/api/v1/nodes/${name}`);
