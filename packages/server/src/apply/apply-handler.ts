@@ -3,7 +3,6 @@
  * upstream does, runs server-side apply against the live object (or an empty
  * one: apply creates), and commits through the shared write pipeline.
  */
-
 import { schemaFor } from "@kubesdk/models";
 import { nowTimestamp } from "../api/names.js";
 import { errors } from "../api/status.js";
