@@ -180,7 +180,18 @@ const jobs: Scenario = {
       return complete ? j : undefined;
     });
     const ps = await pods(c, ns, "job-name=pi");
+    // kube-scheduler reports through events.k8s.io/v1; kubectl reads events through core v1.
+    const scheduled = await until("scheduler events through core v1", async () => {
+      const list = (await c.call("GET", `/api/v1/namespaces/${ns}/events?fieldSelector=reason%3DScheduled`))
+        .json;
+      return list.items?.length > 0
+        ? (list.items as { involvedObject: { kind: string }; reportingComponent: string }[])
+        : undefined;
+    });
     return {
+      schedulerEventsInCoreApi: scheduled.every(
+        (e) => e.involvedObject.kind === "Pod" && e.reportingComponent === "default-scheduler",
+      ),
       succeeded: done.status.succeeded,
       selectorOnUid:
         done.spec.selector.matchLabels["batch.kubernetes.io/controller-uid"] === done.metadata.uid,

@@ -116,3 +116,7 @@ export function useTableSuite(prefix: string): TableSuite {
 
 /** Column names of a read Table. */
 export const columnNames = (cols: [string, string, number][]): string[] => cols.map((c) => c[0]);
+
+/** A PKCS#10 request for CN=alice (an EC P-256 key made for this test), base64 as CSRs carry it. */
+export const CSR =
+  "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIS01ISUNBUUF3RURFT01Bd0dBMVVFQXd3RllXeHBZMlV3V1RBVEJnY3Foa2pPUFFJQkJnZ3Foa2pPUFFNQgpCd05DQUFSU01oTWw4WVFwK1A3WTE4NFlpU3BUTXN2cVFoWG1Ocit0cVFPdk9qVnlWaFpsTkpaR2J1eElMOWtOCkdzc1hSd1dkREQ5VDZhRmhldlNhb0h1S0prd0pvQUF3Q2dZSUtvWkl6ajBFQXdJRFNBQXdSUUlnY0Z3OXk2aDIKNDNhcEdxU3VpVXNRcHZ5RjJlK0RUUnh5OFdkQVc1QkZHaFVDSVFDdVhmODNRM1JmVHYrNVJqWmlHd0djMUcwbwo3eVF1UEhnWktCeHJiSVhNQWc9PQotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { uniqueName } from "../support/target.js";
 import { openWatch } from "../support/watch-client.js";
-import { columnNames, nowSeconds, putStatus, readTable, TABLE, useTableSuite } from "./table-read.js";
+import { CSR, columnNames, nowSeconds, putStatus, readTable, TABLE, useTableSuite } from "./table-read.js";
 
 const s = useTableSuite("tables-api");
 const { table, clusterName } = s;
@@ -168,7 +168,24 @@ describe("Tables of autoscalers and certificate requests", () => {
         signerName: "example.com/signer",
         usages: ["client auth"],
         expirationSeconds: 7200,
+        // The server replaces what the client claims with the requester it authenticated.
+        username: "someone-else",
+        uid: "not-mine",
+        groups: ["claimed"],
+        extra: { claimed: ["yes"] },
       },
+    });
+    const review = await s.t.call("POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews", {
+      body: { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" },
+    });
+    expect(review.status, review.text).toBe(201);
+    const me = review.json.status.userInfo;
+    const { username, uid, groups, extra } = got.object.spec;
+    expect({ username, uid, groups, extra }).toEqual({
+      username: me.username,
+      uid: me.uid,
+      groups: me.groups,
+      extra: me.extra,
     });
     expect(names(got.cols)).toEqual([
       "Name",
@@ -178,13 +195,17 @@ describe("Tables of autoscalers and certificate requests", () => {
       "RequestedDuration",
       "Condition",
     ]);
-    expect(got.cells.slice(1)).toEqual([
-      "AGE",
-      "example.com/signer",
-      got.object.spec.username ?? "", // the requester (docs/divergences.md D37)
-      "120m",
-      "Pending",
-    ]);
+    expect(got.cells.slice(1)).toEqual(["AGE", "example.com/signer", me.username, "120m", "Pending"]);
+    // An update keeps the requested spec (and its requester) and changes only the rest.
+    const changed = {
+      ...got.object,
+      metadata: { ...got.object.metadata, labels: { changed: "yes" } },
+      spec: { ...got.object.spec, username: "other", usages: ["server auth"] },
+    };
+    const put = await s.t.call("PUT", `${csrs}/${got.object.metadata.name}`, { body: changed });
+    expect(put.status, put.text).toBe(200);
+    expect(put.json.spec).toEqual(got.object.spec);
+    expect(put.json.metadata.labels).toEqual({ changed: "yes" });
   });
 });
 
@@ -304,7 +325,3 @@ describe("Tables of storage version migrations and component statuses", () => {
     ]);
   });
 });
-
-/** A PKCS#10 request for CN=alice (an EC P-256 key made for this test). */
-const CSR =
-  "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIS01ISUNBUUF3RURFT01Bd0dBMVVFQXd3RllXeHBZMlV3V1RBVEJnY3Foa2pPUFFJQkJnZ3Foa2pPUFFNQgpCd05DQUFSU01oTWw4WVFwK1A3WTE4NFlpU3BUTXN2cVFoWG1Ocit0cVFPdk9qVnlWaFpsTkpaR2J1eElMOWtOCkdzc1hSd1dkREQ5VDZhRmhldlNhb0h1S0prd0pvQUF3Q2dZSUtvWkl6ajBFQXdJRFNBQXdSUUlnY0Z3OXk2aDIKNDNhcEdxU3VpVXNRcHZ5RjJlK0RUUnh5OFdkQVc1QkZHaFVDSVFDdVhmODNRM1JmVHYrNVJqWmlHd0djMUcwbwo3eVF1UEhnWktCeHJiSVhNQWc9PQotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K";

@@ -41,6 +41,7 @@ export {
 } from "./schema.js";
 export { failureStatus } from "./status.js";
 export {
+  canonicalQuantity,
   decodeObject,
   decodeWatchEvent,
   encodeObject,

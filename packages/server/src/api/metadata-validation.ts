@@ -15,7 +15,7 @@ const NAME_MSG =
 const VALUE_MSG =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
-function qualifiedNameErrors(key: string, field: string): FieldError[] {
+export function qualifiedNameErrors(key: string, field: string): FieldError[] {
   const slash = key.indexOf("/");
   const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
   const name = slash >= 0 ? key.slice(slash + 1) : key;
@@ -36,8 +36,7 @@ function qualifiedNameErrors(key: string, field: string): FieldError[] {
       value: key,
       detail: "name part must be no more than 63 characters",
     });
-  if (name.length > 0 && !NAME.test(name))
-    errs.push({ type: "FieldValueInvalid", field, value: key, detail: NAME_MSG });
+  if (!NAME.test(name)) errs.push({ type: "FieldValueInvalid", field, value: key, detail: NAME_MSG });
   return errs;
 }
 

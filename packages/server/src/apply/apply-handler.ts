@@ -13,6 +13,7 @@ import { findObject, metadataOf } from "../handlers/context.js";
 import { checkFieldManager } from "../handlers/options.js";
 import { runAtOnce, runYielding } from "../handlers/steps.js";
 import { commitUpdate, createObject } from "../handlers/write.js";
+import type { UserInfo } from "../http/auth.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { customTypeNode } from "./custom-schema.js";
 import { serverSideApplySteps } from "./server-side-apply.js";
@@ -23,6 +24,7 @@ export interface ApplyRequest {
   readonly subresource?: string;
   readonly query: URLSearchParams;
   readonly userAgent?: string | undefined;
+  readonly user?: UserInfo | undefined;
   readonly patch: unknown;
   /** A limit-sized apply: creating, it pauses between steps (handlers/steps.ts). */
   readonly large?: boolean;
@@ -74,6 +76,7 @@ async function applyOnce(
     scope === "main" ? withoutStatus(a.body) : scope === "status" ? { status: a.body.status } : a.body;
   const steps = serverSideApplySteps({
     live,
+    sharedShape: r.convert !== undefined,
     applied: { ...appliedForScope, metadata: { ...metadataOf(a.body), name: req.name } },
     manager: a.manager,
     force: a.force,
@@ -88,6 +91,7 @@ async function applyOnce(
     namespace: req.namespace,
     query: req.query,
     userAgent: req.userAgent,
+    user: req.user,
     managedFieldsDone: true,
     large: a.large,
   };

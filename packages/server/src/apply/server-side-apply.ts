@@ -27,6 +27,11 @@ export interface ApplyInput {
   readonly scope: FieldScope;
   readonly schema: TypeNode | undefined;
   readonly time: string;
+  /**
+   * The resource is stored in another API's shape too (core and events.k8s.io events): entries
+   * recorded through the other API are dropped, as upstream cannot convert their fields.
+   */
+  readonly sharedShape?: boolean;
 }
 
 interface Conflict {
@@ -119,10 +124,10 @@ const pathsOf = (leaves: Map<string, string>) =>
 /** The live object's entries; an object never tracked gets one `before-first-apply` entry for what it holds. */
 function startingEntries(input: ApplyInput): ManagedFieldsEntry[] {
   const { live, schema, scope } = input;
-  const entries = ((live?.metadata.managedFields as ManagedFieldsEntry[] | undefined) ?? []).map((e) => ({
-    ...e,
-  }));
-  if (!live || entries.length > 0) return entries;
+  const recorded = (live?.metadata.managedFields as ManagedFieldsEntry[] | undefined) ?? [];
+  const kept = input.sharedShape ? recorded.filter((e) => e.apiVersion === input.apiVersion) : recorded;
+  const entries = kept.map((e) => ({ ...e }));
+  if (!live || recorded.length > 0) return entries;
   const existing = pathsOf(leafFields(live, schema, scope, "no-structs", false));
   if (!existing.empty)
     entries.push({

@@ -1,6 +1,6 @@
 /**
- * Defaults of storage, autoscaling and flow-control kinds that kube-apiserver sets when it decodes a
- * request, where they show in what clients read back (kubectl's columns among them).
+ * Defaults of storage, autoscaling, flow-control and resource-limit kinds that kube-apiserver sets when
+ * it decodes a request, where they show in what clients read back (kubectl's columns among them).
  */
 import { child, isObj, type Obj, set } from "./default-fields.js";
 
@@ -30,6 +30,30 @@ function defaultPriorityLevel(obj: Obj): void {
   set(queuing, "queueLengthLimit", 50);
 }
 
+/** Copies into `to` (created when needed, left out when empty) each amount of `from` it lacks. */
+function fillAmounts(item: Obj, to: string, from: string): void {
+  const source = item[from];
+  if (!isObj(source)) return;
+  const target = isObj(item[to]) ? (item[to] as Obj) : {};
+  for (const [k, v] of Object.entries(source)) set(target, k, v);
+  if (Object.keys(target).length > 0) item[to] = target;
+}
+
+/**
+ * A Container limit's default limit comes from its max, and its default request from the default
+ * limit, then from its min.
+ */
+function defaultLimitRange(obj: Obj): void {
+  const limits = (obj.spec as Obj | undefined)?.limits;
+  if (!Array.isArray(limits)) return;
+  for (const item of limits) {
+    if (!isObj(item) || item.type !== "Container") continue;
+    fillAmounts(item, "default", "max");
+    fillAmounts(item, "defaultRequest", "default");
+    fillAmounts(item, "defaultRequest", "min");
+  }
+}
+
 export const MORE_DEFAULTERS: Readonly<Record<string, (obj: Obj) => void>> = {
   "/persistentvolumes"(obj) {
     const spec = child(obj, "spec");
@@ -54,6 +78,13 @@ export const MORE_DEFAULTERS: Readonly<Record<string, (obj: Obj) => void>> = {
     set(spec, "seLinuxMount", false);
   },
   "autoscaling/horizontalpodautoscalers": defaultHpa,
+  "/limitranges": defaultLimitRange,
+  "/nodes"(obj) {
+    // A node that reports capacity but no allocatable has all of its capacity allocatable.
+    const status = obj.status;
+    if (isObj(status) && isObj(status.capacity) && status.allocatable === undefined)
+      status.allocatable = { ...status.capacity };
+  },
   "flowcontrol.apiserver.k8s.io/flowschemas"(obj) {
     const spec = child(obj, "spec");
     if (!spec.matchingPrecedence) spec.matchingPrecedence = 1000;

@@ -91,7 +91,9 @@ export async function commitUpdate(
     const stored = ctx.store.get(r.bucket, c.objectKey(r, req.namespace, req.name));
     if (stored?.metadata.resourceVersion !== old.metadata.resourceVersion) throw new ChangedWhilePaused();
   }
-  const res = dryRun ? { code: 200, body: c.present(r, next) } : persist(ctx, r, req, old, next);
+  const res = dryRun
+    ? { code: 200, body: c.present(r, c.toStored(r, next)) }
+    : persist(ctx, r, req, old, next);
   if (req.large) await pause();
   return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
 }
@@ -194,7 +196,7 @@ function persist(
     return { code: 200, body: c.present(r, ctx.store.delete(r.bucket, key)) };
   checkObjectSize(next, ctx.settings.maxObjectBytes);
   try {
-    const saved = ctx.store.update(r.bucket, key, next, Number(old.metadata.resourceVersion));
+    const saved = ctx.store.update(r.bucket, key, c.toStored(r, next), Number(old.metadata.resourceVersion));
     return { code: 200, body: c.present(r, saved) };
   } catch (e) {
     if (e instanceof PreconditionError) throw errors.staleResourceVersion(c.qualified(r), req.name);

@@ -73,10 +73,17 @@ export function qualified(r: ServedResource): Qualified {
 export function present(r: ServedResource, obj: StoredObject): KubeObject {
   const apiVersion = apiVersionOf(r);
   // Custom resources are pruned and defaulted by the served version's schema on every read.
-  const o = (r.custom?.onRead ? r.custom.onRead(obj) : obj) as KubeObject;
+  const o = (
+    r.custom?.onRead ? r.custom.onRead(obj) : r.convert ? r.convert.fromStored(obj) : obj
+  ) as KubeObject;
   if (o.apiVersion === apiVersion && o.kind === r.kind) return o;
   const { apiVersion: _a, kind: _k, ...rest } = o;
   return { kind: r.kind, apiVersion, ...rest } as KubeObject;
+}
+
+/** The object as its bucket keeps it (events.k8s.io events: the core shape). */
+export function toStored<T extends StoredObject>(r: ServedResource, obj: T): T {
+  return (r.convert ? r.convert.toStored(obj) : obj) as T;
 }
 
 export function metadataOf(obj: unknown): Record<string, unknown> {

@@ -96,7 +96,7 @@ export function deleteObject(
   if (!deleting && finalizers.length === 0 && grace === 0 && !isPods(r)) return remove(d, obj);
   const marked = markDeleted(ctx, r, obj, finalizers, deleting && !shortens ? undefined : grace);
   if (opts.dryRun) return { code: 200, body: marked };
-  const saved = c.present(r, ctx.store.update(r.bucket, key, marked));
+  const saved = c.present(r, ctx.store.update(r.bucket, key, c.toStored(r, marked)));
   if (finalizers.length === 0 && Number(saved.metadata.deletionGracePeriodSeconds ?? 0) === 0)
     return remove(d, saved);
   return { code: 200, body: saved };

@@ -7,6 +7,7 @@ import {
   SelectorParseError,
 } from "../api/label-selector.js";
 import { errors } from "../api/status.js";
+import { fieldLabelPath } from "../resources/kind-traits.js";
 import type { ServedResource } from "../resources/served.js";
 import type { StoredObject } from "../store/mvcc.js";
 import { metadataOf } from "./context.js";
@@ -20,14 +21,17 @@ export interface ObjectFilter {
 }
 
 /** Values of the field labels a resource supports, read from an object. */
-export function fieldValues(r: ServedResource, obj: StoredObject): Map<string, string> {
+export function fieldValues(r: ServedResource, stored: StoredObject): Map<string, string> {
+  // Labels name the fields of the served shape (events.k8s.io events are stored as core events).
+  const obj = r.convert ? r.convert.fromStored(stored) : stored;
   const meta = metadataOf(obj);
   const out = new Map<string, string>();
   out.set("metadata.name", String(meta.name ?? ""));
   if (r.namespaced) out.set("metadata.namespace", String(meta.namespace ?? ""));
   for (const path of r.fieldLabels) {
     let cur: unknown = obj;
-    for (const seg of path.split(".")) cur = (cur as Record<string, unknown> | undefined)?.[seg];
+    for (const seg of fieldLabelPath(r.group, r.resource, path).split("."))
+      cur = (cur as Record<string, unknown> | undefined)?.[seg];
     out.set(
       path,
       cur === undefined || cur === null ? "" : typeof cur === "object" ? JSON.stringify(cur) : String(cur),

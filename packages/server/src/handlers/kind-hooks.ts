@@ -3,12 +3,13 @@
  * defaults set at create, and what a fresh status looks like. Keyed by
  * `group/resource`; a kind without an entry gets the generic behaviour.
  */
+import type { UserInfo } from "../http/auth.js";
 import type { HandlerContext, KubeObject } from "./context.js";
 import { allocateServiceFields } from "./service-allocation.js";
 
 export interface KindHooks {
   /** Mutates a new object before it is stored (after generic metadata). */
-  readonly prepareCreate?: (obj: KubeObject, ctx: HandlerContext) => void;
+  readonly prepareCreate?: (obj: KubeObject, ctx: HandlerContext, user: UserInfo | undefined) => void;
   /** prepareCreate allocates from what is stored: the create commits in the same turn, never paused. */
   readonly allocates?: boolean;
 }
@@ -64,7 +65,26 @@ const hooks: Record<string, KindHooks> = {
   // New volumes and claims start Pending until something binds them.
   "/persistentvolumes": { prepareCreate: pendingPhase },
   "/persistentvolumeclaims": { prepareCreate: pendingPhase },
+  "certificates.k8s.io/certificatesigningrequests": { prepareCreate: recordRequester },
 };
+
+/**
+ * A CertificateSigningRequest names who asked for it: the requester's name, uid, groups and extra
+ * replace whatever the client sent, and a new request has no status.
+ */
+function recordRequester(obj: KubeObject, _ctx: HandlerContext, user: UserInfo | undefined): void {
+  const spec = { ...(obj.spec as Record<string, unknown> | undefined) };
+  delete spec.username;
+  delete spec.uid;
+  delete spec.groups;
+  delete spec.extra;
+  if (user?.name) spec.username = user.name;
+  if (user?.uid) spec.uid = user.uid;
+  if (user && user.groups.length > 0) spec.groups = [...user.groups];
+  if (user?.extra && Object.keys(user.extra).length > 0) spec.extra = user.extra;
+  obj.spec = spec;
+  delete obj.status;
+}
 
 function pendingPhase(obj: KubeObject): void {
   obj.status = { phase: "Pending" };

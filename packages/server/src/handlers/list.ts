@@ -148,7 +148,9 @@ export async function listObjects(
     if (result.remaining !== undefined) metadata.remainingItemCount = result.remaining;
   }
   // Built-in (typed) lists carry no kind/apiVersion per item; custom resources (unstructured) do.
-  const items = result.items.map((o) => (r.custom ? present(r, o) : withoutTypeMeta(o)));
+  const items = result.items.map((o) =>
+    r.custom ? present(r, o) : withoutTypeMeta(r.convert ? present(r, o) : o),
+  );
   return { code: 200, body: { kind: r.listKind, apiVersion: apiVersionOf(r), metadata, items } };
 }
 

@@ -14,6 +14,16 @@ export interface ManagerContext {
   readonly subresource?: string | undefined;
 }
 
+/**
+ * Entries a write can keep. Upstream cannot convert the fields of an entry recorded through the other
+ * API of a resource stored in one shape (core and events.k8s.io events), so it drops such entries.
+ */
+function entriesOfThisApi<T extends { apiVersion?: unknown }>(r: ServedResource, entries: T[]): T[] {
+  if (!r.convert) return entries;
+  const apiVersion = apiVersionOf(r);
+  return entries.filter((e) => e.apiVersion === apiVersion);
+}
+
 export function withManagedFields(
   ctx: HandlerContext,
   r: ServedResource,
@@ -46,8 +56,9 @@ function* managedFieldsSteps(
     ? customTypeNode(r)
     : schemaFor({ group: r.group, version: r.version, kind: r.kind });
   const scope: FieldScope = !hasStatus(r) ? "all" : mc.subresource === "status" ? "status" : "main";
-  const base = baseEntries(next.metadata.managedFields, old?.metadata.managedFields);
-  if (old && base.length === 0) {
+  const all = baseEntries(next.metadata.managedFields, old?.metadata.managedFields);
+  const base = entriesOfThisApi(r, all);
+  if (old && all.length === 0) {
     // An existing object without managedFields (never tracked, or reset) stays untracked by
     // Update operations, as upstream does; the next server-side apply starts tracking again.
     const { managedFields: _m, ...metadata } = next.metadata;

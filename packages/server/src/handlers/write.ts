@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { generateName, nowTimestamp } from "../api/names.js";
 import { errors } from "../api/status.js";
 import { applyObject } from "../apply/apply-handler.js";
+import type { UserInfo } from "../http/auth.js";
 import { checkObjectSize } from "../http/limits.js";
 import type { BodyType } from "../http/negotiate.js";
 import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
@@ -33,6 +34,8 @@ export interface WriteRequest {
   readonly query: URLSearchParams;
   readonly body: Record<string, unknown>;
   readonly userAgent?: string | undefined;
+  /** Who writes: a CertificateSigningRequest records its requester. */
+  readonly user?: UserInfo | undefined;
   /** Set by server-side apply, which computes managedFields itself. */
   readonly managedFieldsDone?: boolean;
   /** Keys the request body repeats (JSON.parse keeps the last), for fieldValidation. */
@@ -100,7 +103,7 @@ function newObject(
     applyBuiltinDefaults(r.group, r.resource, obj);
     if (hasStatus(r)) obj.status = {};
   }
-  hooksFor(r.group, r.resource).prepareCreate?.(obj, ctx);
+  hooksFor(r.group, r.resource).prepareCreate?.(obj, ctx, req.user);
   r.strategy?.prepareCreate?.(obj);
   validate(r, obj, undefined, ctx.settings.maxDataBytes);
   return obj;
@@ -114,13 +117,14 @@ function persistNew(
   dryRun: boolean,
 ): c.ApiResponse {
   const name = String(obj.metadata.name);
+  const stored = c.toStored(r, obj);
   if (dryRun) {
     if (ctx.store.get(r.bucket, key)) throw errors.alreadyExists(c.qualified(r), name);
-    return { code: 201, body: c.present(r, obj) };
+    return { code: 201, body: c.present(r, stored) };
   }
-  checkObjectSize(obj, ctx.settings.maxObjectBytes);
+  checkObjectSize(stored, ctx.settings.maxObjectBytes);
   try {
-    return { code: 201, body: c.present(r, ctx.store.create(r.bucket, key, obj)) };
+    return { code: 201, body: c.present(r, ctx.store.create(r.bucket, key, stored)) };
   } catch (e) {
     if (e instanceof PreconditionError) throw errors.alreadyExists(c.qualified(r), name);
     throw e;

@@ -14,6 +14,8 @@ import { identityFromCertificate } from "../tls.js";
 export interface UserInfo {
   readonly name: string;
   readonly groups: readonly string[];
+  readonly uid?: string;
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
   /**
    * Set on users the server knows nothing about (impersonated ones outside system:masters): they
    * have no permissions, as a user without RBAC bindings has none.

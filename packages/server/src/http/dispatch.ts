@@ -156,7 +156,7 @@ class Dispatcher {
       if (injected) throw injected;
     }
     if (info.verb === "watch") return this.serveWatch(req, res, target, info.namespace, r);
-    return this.serveVerb(req, res, target, info, r);
+    return this.serveVerb(req, res, target, info, r, user);
   }
 
   private serveOther(
@@ -205,6 +205,7 @@ class Dispatcher {
     target: RequestTarget,
     info: ResourceRequestInfo,
     r: ServedResource,
+    user: UserInfo,
   ): Promise<void> {
     const query = target.query;
     const pretty = query.get("pretty") === "true";
@@ -214,7 +215,7 @@ class Dispatcher {
     rememberChoice(res, choice);
     const signal = abortOnClose(res);
     const handler = VERB_HANDLERS[info.verb as Exclude<typeof info.verb, "watch">];
-    const result = await handler({ ctx: this.ctx, req, info, resource: r, query, signal });
+    const result = await handler({ ctx: this.ctx, req, info, resource: r, query, signal, user });
     const body = choice.shape
       ? reshape(r, result.body, choice.shape, choice.shapeVersion ?? "v1", query)
       : result.body;

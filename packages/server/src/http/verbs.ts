@@ -12,6 +12,7 @@ import { checkFieldManager } from "../handlers/options.js";
 import { getScale, patchScale, updateScale } from "../handlers/scale.js";
 import { createObject, patchObject, updateObject } from "../handlers/write.js";
 import type { ServedResource } from "../resources/served.js";
+import type { UserInfo } from "./auth.js";
 import { readDeleteBody, readObject, readPatch } from "./request-body.js";
 import type { ResourceRequestInfo, Verb } from "./request-info.js";
 
@@ -22,6 +23,8 @@ export interface VerbRequest {
   readonly resource: ServedResource;
   readonly query: URLSearchParams;
   readonly signal: AbortSignal;
+  /** The authenticated (or impersonated) requester. */
+  readonly user?: UserInfo;
 }
 
 export type VerbHandler = (v: VerbRequest) => Promise<ApiResponse>;
@@ -41,6 +44,7 @@ function writeTarget(v: VerbRequest, verb: keyof typeof OPTIONS_KIND) {
     namespace: v.info.namespace,
     query: v.query,
     userAgent: v.req.headers["user-agent"],
+    user: v.user,
     ...(v.info.subresource ? { subresource: v.info.subresource } : {}),
   };
 }

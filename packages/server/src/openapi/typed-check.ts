@@ -11,6 +11,7 @@
 import { fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
 import { errors } from "../api/status.js";
 import type { ServedResource } from "../resources/served.js";
+import { canonicalQuantities, quantityError } from "./quantities.js";
 
 /** The Go struct field a value belongs to: the struct's type name and the field's JSON path. */
 interface Site {
@@ -107,6 +108,7 @@ function mismatch(v: unknown, node: TypeNode | undefined, site: Site): string | 
   if (node.kind === "scalar") {
     const what = scalarMismatch(v, node);
     if (what !== undefined) return failure(what, node, site);
+    if (node.marker === "quantity" && typeof v === "string") return quantityError(v);
     // []byte fields decode from base64 (Secret data, ConfigMap binaryData).
     const at = node.format === "byte" && typeof v === "string" ? base64ErrorAt(v) : -1;
     return at < 0 ? undefined : `illegal base64 data at input byte ${at}`;
@@ -137,6 +139,8 @@ function mismatch(v: unknown, node: TypeNode | undefined, site: Site): string | 
 /**
  * Throws when `obj` does not decode into the kind's Go types: a request body is a 400; the result
  * of a patch is a 422 on the field `patch`, whose value is the patched object (as upstream).
+ * A well-typed object then has its quantities rewritten in place in Go's canonical form, as
+ * decoding into resource.Quantity and encoding again does.
  */
 export function checkTypes(
   r: ServedResource,
@@ -146,7 +150,10 @@ export function checkTypes(
 ): void {
   if (!schema) return;
   const m = mismatch(obj, schema, { struct: r.kind, path: "" });
-  if (!m) return;
+  if (!m) {
+    canonicalQuantities(obj, schema);
+    return;
+  }
   if (source === "body")
     throw errors.badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${m}`);
   throw errors.invalid("", "", "", [

@@ -1,10 +1,11 @@
 /**
- * APIs kube-apiserver answers itself that pod tools use: SelfSubjectAccessReview and
- * SelfSubjectRulesReview (answered by the reference authorizer: authenticated users may do
- * anything), and `serviceaccounts/token`, which issues a bearer token for the ServiceAccount's user
- * (`system:serviceaccount:<ns>:<name>`) that the server then accepts. Issued tokens do not expire.
+ * APIs kube-apiserver answers itself that pod tools use: SelfSubjectReview (who the requester is),
+ * SelfSubjectAccessReview and SelfSubjectRulesReview (answered by the reference authorizer:
+ * authenticated users may do anything), and `serviceaccounts/token`, which issues a bearer token for the ServiceAccount's user
+ * (`system:serviceaccount:<ns>:<name>`, with the account's uid and a credential id) that the server
+ * then accepts. Issued tokens do not expire.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors } from "../api/status.js";
 import type { HandlerContext } from "../handlers/context.js";
@@ -12,6 +13,7 @@ import { ANONYMOUS, type AuthSettings, authorize, type UserInfo } from "../http/
 import { readBody } from "../http/body.js";
 
 const AUTHZ = "/apis/authorization.k8s.io/v1/";
+const SELF_REVIEW = "/apis/authentication.k8s.io/v1/selfsubjectreviews";
 const TOKEN = /^\/api\/v1\/namespaces\/([^/]+)\/serviceaccounts\/([^/]+)\/token$/;
 
 type Json = Record<string, unknown>;
@@ -48,6 +50,20 @@ function allowed(user: UserInfo, auth: AuthSettings, attributes: Json): boolean 
   }
 }
 
+/** SelfSubjectReview: the requester as the server authenticated it. */
+function selfSubjectReview(user: UserInfo): Json {
+  const userInfo: Json = { username: user.name };
+  if (user.uid) userInfo.uid = user.uid;
+  if (user.groups.length > 0) userInfo.groups = [...user.groups];
+  if (user.extra && Object.keys(user.extra).length > 0) userInfo.extra = user.extra;
+  return {
+    kind: "SelfSubjectReview",
+    apiVersion: "authentication.k8s.io/v1",
+    metadata: { creationTimestamp: null },
+    status: { userInfo },
+  };
+}
+
 export function toolApiRoutes(ctx: HandlerContext, auth: AuthSettings, tokens: Map<string, UserInfo>) {
   return async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
     const path = url.pathname;
@@ -56,6 +72,10 @@ export function toolApiRoutes(ctx: HandlerContext, auth: AuthSettings, tokens: M
       const review = await readJson(req);
       const attributes = ((review.spec as Json | undefined)?.resourceAttributes ?? {}) as Json;
       return reply(res, { ...review, status: { allowed: allowed(user, auth, attributes) } });
+    }
+    if (path === SELF_REVIEW) {
+      await readJson(req);
+      return reply(res, selfSubjectReview(user));
     }
     if (path === `${AUTHZ}selfsubjectrulesreviews`) {
       const review = await readJson(req);
@@ -77,14 +97,16 @@ export function toolApiRoutes(ctx: HandlerContext, auth: AuthSettings, tokens: M
       name,
     });
     const accounts = ctx.resources.find("", "v1", "serviceaccounts");
-    if (!accounts || !ctx.store.get(accounts.bucket, `${namespace}/${name}`))
-      throw errors.notFound({ group: "", resource: "serviceaccounts" }, name);
+    const account = accounts ? ctx.store.get(accounts.bucket, `${namespace}/${name}`) : undefined;
+    if (!account) throw errors.notFound({ group: "", resource: "serviceaccounts" }, name);
     const request = await readJson(req);
     const spec = (request.spec ?? {}) as { expirationSeconds?: number };
     const token = randomBytes(32).toString("base64url");
     tokens.set(token, {
       name: `system:serviceaccount:${namespace}:${name}`,
       groups: ["system:serviceaccounts", `system:serviceaccounts:${namespace}`, "system:authenticated"],
+      uid: String(account.metadata.uid),
+      extra: { "authentication.kubernetes.io/credential-id": [`JTI=${randomUUID()}`] },
     });
     const expires = new Date(ctx.now() + (spec.expirationSeconds ?? 3600) * 1000);
     return reply(res, {

@@ -8,14 +8,33 @@
 import { compareKubeVersions, type ResourceInfo, registry } from "@kubesdk/models";
 import { crdStrategy } from "../crd/crd-strategy.js";
 import { keepServiceAllocations } from "../handlers/service-allocation.js";
+import { coreEventsStorage, eventsConversion } from "./event-conversion.js";
+import { validateCoreEvent, validateEventsApiEvent } from "./event-validation.js";
 import { fieldLabelsOf, returnsDeletedObject, tracksGeneration } from "./kind-traits.js";
-import type { ServedResource, SubresourceSpec, WriteStrategy } from "./served.js";
+import type { ServedResource, StorageConversion, SubresourceSpec, WriteStrategy } from "./served.js";
 import { type GroupVersions, ResourceTable } from "./table.js";
 
 /** Kinds whose writes need more than the generic pipeline, keyed by `group/resource`. */
 const STRATEGIES: Record<string, WriteStrategy> = {
   "apiextensions.k8s.io/customresourcedefinitions": crdStrategy,
   "/services": { prepareUpdate: keepServiceAllocations },
+  "events.k8s.io/events": { validate: validateEventsApiEvent },
+  "/events": { validate: validateCoreEvent },
+  // A certificate request's spec is what its requester asked for: updates keep the stored one.
+  "certificates.k8s.io/certificatesigningrequests": {
+    prepareUpdate(next, old, subresource) {
+      if (subresource === undefined) next.spec = old.spec;
+    },
+  },
+};
+
+/**
+ * Resources whose bucket keeps a shape of its own: core and events.k8s.io events share one bucket
+ * of core events (one object, two APIs), stored with the values Go writes for unset fields.
+ */
+const SHARED_STORAGE: Record<string, { bucket: string; convert: StorageConversion }> = {
+  "events.k8s.io/events": { bucket: "/events", convert: eventsConversion },
+  "/events": { bucket: "/events", convert: coreEventsStorage },
 };
 
 /** Subresources with behaviour implemented here; others are left out of discovery. */
@@ -40,6 +59,7 @@ export function toServed(info: ResourceInfo): ServedResource {
     categories: info.categories,
     subresources,
     bucket: `${info.group}/${info.plural}`,
+    ...SHARED_STORAGE[`${info.group}/${info.plural}`],
     fieldLabels: fieldLabelsOf(info.group, info.plural),
     tracksGeneration: tracksGeneration(info.group, info.plural),
     allowUnconditionalUpdate: true,

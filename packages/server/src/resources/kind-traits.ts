@@ -51,6 +51,19 @@ const FIELD_LABELS: Record<string, readonly string[]> = {
     "source",
     "type",
   ],
+  // events.k8s.io names the same labels by its own fields, and has no `source`.
+  "events.k8s.io/events": [
+    "regarding.kind",
+    "regarding.namespace",
+    "regarding.name",
+    "regarding.uid",
+    "regarding.apiVersion",
+    "regarding.resourceVersion",
+    "regarding.fieldPath",
+    "reason",
+    "reportingController",
+    "type",
+  ],
   "/secrets": ["type"],
   "/namespaces": ["status.phase"],
   "/nodes": ["spec.unschedulable"],
@@ -79,6 +92,16 @@ export function tracksGeneration(group: string, resource: string): boolean {
 
 export function fieldLabelsOf(group: string, resource: string): readonly string[] {
   return FIELD_LABELS[`${group}/${resource}`] ?? [];
+}
+
+/** Field labels whose value is not at their own path: a core event's `source` is its component. */
+const FIELD_LABEL_PATHS: Record<string, Readonly<Record<string, string>>> = {
+  "/events": { source: "source.component" },
+};
+
+/** The object path a field label reads. */
+export function fieldLabelPath(group: string, resource: string, label: string): string {
+  return FIELD_LABEL_PATHS[`${group}/${resource}`]?.[label] ?? label;
 }
 
 export function returnsDeletedObject(group: string, resource: string): boolean {

@@ -40,6 +40,14 @@ export interface ServedResource extends Qualified {
   readonly custom?: CustomResourceInfo;
   /** Kind-specific write steps beyond the generic pipeline (e.g. CustomResourceDefinitions). */
   readonly strategy?: WriteStrategy;
+  /** Set when the bucket holds another API's shape (events.k8s.io events are stored as core events). */
+  readonly convert?: StorageConversion;
+}
+
+/** Converts between a resource's served shape and the shape its bucket stores; both are idempotent. */
+export interface StorageConversion {
+  readonly toStored: (obj: Record<string, unknown>) => Record<string, unknown>;
+  readonly fromStored: (obj: Record<string, unknown>) => Record<string, unknown>;
 }
 
 /** Kind-specific steps of the write pipeline, like upstream's registry strategies. */

@@ -28,7 +28,7 @@ function asCoreEvent(e: Json): Json {
 
 /** The reporting component (and instance, when there is one). */
 function eventSource(e: Json): string {
-  const component = e.source?.component || e.reportingController || "";
+  const component = e.source?.component || e.reportingComponent || e.reportingController || "";
   const instance = e.source?.host || e.reportingInstance || "";
   return instance ? `${component}, ${instance}` : component;
 }
