@@ -41,6 +41,9 @@ const pinnedReleaseTests: ReadonlySet<string> = new Set([
   "test/server/tables-admission.test.ts › Tables of admission configuration mutating admission policies and bindings",
   // resource.k8s.io/v1 DeviceTaintRules are served from 1.37 on.
   "test/server/tables-admission.test.ts › Tables of flow control and DRA kinds device taint rules: the taint and the time since it was added",
+  // The service proxy finds endpoints through EndpointSlices from 1.37 on (an endpointless Service
+  // is 503); before, it reads the Endpoints object, and a Service without one is 404.
+  "test/client/pod-io-tools.test.ts › pod tool helpers proxies to a Service through its endpoint's pod, by port name or number",
 ]);
 
 interface VersionRun {
