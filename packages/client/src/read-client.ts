@@ -20,10 +20,10 @@ import type { RequestBuilder } from "./request/request-builder.js";
 export interface ListHooks {
   /**
    * Called once with the answer's continue token (never for the last page): as soon as the body has
-   * arrived when it is JSON or protobuf with its metadata ahead of its items (as the API server writes it), so
-   * the next page can be requested while this one is decoded; otherwise after decoding. The token
-   * read early can differ from the decoded list's only for a body with two `metadata` members;
-   * callers that prefetch compare it with the list's `metadata.continue`.
+   * arrived when it is JSON or protobuf with its metadata ahead of its items (as the API server
+   * writes both), so the next page can be requested while this one is decoded; otherwise after
+   * decoding. The token read early can differ from the decoded list's only for a body with two
+   * `metadata` members; callers that prefetch compare it with the list's `metadata.continue`.
    */
   readonly onContinue?: (token: string) => void;
 }

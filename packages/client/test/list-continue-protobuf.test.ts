@@ -9,7 +9,11 @@ function podList(cont: string | undefined, items: number): Uint8Array {
   return encodeObject({
     apiVersion: "v1",
     kind: "PodList",
-    metadata: { resourceVersion: "7", ...(cont !== undefined ? { continue: cont } : {}), remainingItemCount: 3 },
+    metadata: {
+      resourceVersion: "7",
+      ...(cont !== undefined ? { continue: cont } : {}),
+      remainingItemCount: 3,
+    },
     items: Array.from({ length: items }, (_, i) => ({ metadata: { name: `p${i}`, namespace: "a" } })),
   });
 }
