@@ -1,8 +1,15 @@
-import { apiVersionOf, JSON_MEDIA_TYPE, type KubernetesObject, mediaTypeOf } from "@kubesdk/models";
+import {
+  apiVersionOf,
+  JSON_MEDIA_TYPE,
+  type KubernetesObject,
+  mediaTypeOf,
+  PROTOBUF_MEDIA_TYPE,
+} from "@kubesdk/models";
 import type { HttpResponse, WatchStream } from "@kubesdk/transport";
 import { firstHeader } from "./io/body-codec.js";
 import { type ClientContext, openWatch, type RequestControl, send, type WatchControl } from "./io/context.js";
 import { earlyContinueToken } from "./io/list-continue.js";
+import { earlyProtobufContinueToken } from "./io/list-continue-protobuf.js";
 import { expectList } from "./io/response-shape.js";
 import { ListPager, type PagingOptions } from "./list-pager.js";
 import type { Representation } from "./request/media.js";
@@ -13,10 +20,10 @@ import type { RequestBuilder } from "./request/request-builder.js";
 export interface ListHooks {
   /**
    * Called once with the answer's continue token (never for the last page): as soon as the body has
-   * arrived when it is JSON with its metadata ahead of its items (as the API server writes it), so
-   * the next page can be requested while this one is decoded; otherwise after decoding. The token
-   * read early can differ from the decoded list's only for a body with two `metadata` members;
-   * callers that prefetch compare it with the list's `metadata.continue`.
+   * arrived when it is JSON or protobuf with its metadata ahead of its items (as the API server
+   * writes both), so the next page can be requested while this one is decoded; otherwise after
+   * decoding. The token read early can differ from the decoded list's only for a body with two
+   * `metadata` members; callers that prefetch compare it with the list's `metadata.continue`.
    */
   readonly onContinue?: (token: string) => void;
 }
@@ -70,7 +77,7 @@ export class ReadClient<Item, List extends { items: Item[] }> {
       onContinue === undefined
         ? undefined
         : (response: HttpResponse<Uint8Array>) => {
-            early = isJson(response) ? earlyContinueToken(response.body) : undefined;
+            early = earlyToken(response);
             if (early === undefined) return undefined;
             onContinue(early);
             return writtenOut();
@@ -135,9 +142,11 @@ export class ReadClient<Item, List extends { items: Item[] }> {
   }
 }
 
-function isJson(response: HttpResponse<Uint8Array>): boolean {
+/** The continue token read from the leading bytes of a JSON or protobuf list body. */
+function earlyToken(response: HttpResponse<Uint8Array>): string | undefined {
   const type = mediaTypeOf(firstHeader(response.headers["content-type"]));
-  return type === "" || type === JSON_MEDIA_TYPE;
+  if (type === "" || type === JSON_MEDIA_TYPE) return earlyContinueToken(response.body);
+  return type === PROTOBUF_MEDIA_TYPE ? earlyProtobufContinueToken(response.body) : undefined;
 }
 
 /**
