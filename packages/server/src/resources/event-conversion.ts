@@ -35,22 +35,29 @@ const CORE_FIELDS: FieldMap = [
   ["reportingInstance", "reportingInstance", "string"],
 ];
 
-const EVENTS_FIELDS: FieldMap = [
-  ["eventTime", "eventTime", "null"],
-  ["series", "series", "omit"],
-  ["reportingController", "reportingComponent", "omit"],
-  ["reportingInstance", "reportingInstance", "omit"],
-  ["action", "action", "omit"],
-  ["reason", "reason", "omit"],
-  ["regarding", "involvedObject", "object"],
-  ["related", "related", "omit"],
-  ["note", "message", "omit"],
-  ["type", "type", "omit"],
-  ["deprecatedSource", "source", "object"],
-  ["deprecatedFirstTimestamp", "firstTimestamp", "null"],
-  ["deprecatedLastTimestamp", "lastTimestamp", "null"],
-  ["deprecatedCount", "count", "omit"],
+/** events.k8s.io's fields in Go's order, with their zeros; each one's core name comes from CORE_FIELDS. */
+const EVENTS_ORDER: readonly (readonly [string, Zero])[] = [
+  ["eventTime", "null"],
+  ["series", "omit"],
+  ["reportingController", "omit"],
+  ["reportingInstance", "omit"],
+  ["action", "omit"],
+  ["reason", "omit"],
+  ["regarding", "object"],
+  ["related", "omit"],
+  ["note", "omit"],
+  ["type", "omit"],
+  ["deprecatedSource", "object"],
+  ["deprecatedFirstTimestamp", "null"],
+  ["deprecatedLastTimestamp", "null"],
+  ["deprecatedCount", "omit"],
 ];
+
+const EVENTS_FIELDS: FieldMap = EVENTS_ORDER.map(([name, zero]) => {
+  const core = CORE_FIELDS.find((f) => f[1] === name);
+  if (!core) throw new Error(`events.k8s.io field ${name} has no core field`);
+  return [name, core[0], zero] as const;
+});
 
 const isUnset = (v: unknown): boolean => v === undefined || v === null || v === "" || v === 0;
 
