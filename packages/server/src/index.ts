@@ -31,7 +31,7 @@ export type {
   PodRuntimeOptions,
   ProcessContext,
   ProcessOutcome,
-  ResourceUsage,
+  SimulatedUsage,
 } from "./pods/types.js";
 export { type RunningServer, type StartOptions, startServer } from "./server.js";
 export { CompactedError, type HistoryWindow, MvccStore, type StoreEvent } from "./store/mvcc.js";

@@ -10,12 +10,12 @@
 import { matchesLabels, parseLabelSelector, SelectorParseError } from "../api/label-selector.js";
 import { errors, StatusError } from "../api/status.js";
 import type { PodRuntime } from "./runtime.js";
-import type { ResourceUsage } from "./types.js";
+import type { SimulatedUsage } from "./types.js";
 
 export const METRICS_GROUP = "metrics.k8s.io";
 export const METRICS_VERSION = "v1beta1";
 const WINDOW = "30s";
-const DEFAULT_USAGE: ResourceUsage = { cpu: "1m", memory: "8Mi" };
+const DEFAULT_USAGE: SimulatedUsage = { cpu: "1m", memory: "8Mi" };
 
 type Json = Record<string, unknown>;
 interface Meta {
@@ -26,7 +26,7 @@ interface Meta {
 }
 interface PodLike {
   metadata?: Meta;
-  spec?: { nodeName?: string; containers?: { name?: string; resources?: { requests?: ResourceUsage } }[] };
+  spec?: { nodeName?: string; containers?: { name?: string; resources?: { requests?: SimulatedUsage } }[] };
   status?: { phase?: string };
 }
 
@@ -148,7 +148,7 @@ function metadataOf(object: PodLike, timestamp: string): Meta {
   };
 }
 
-function containerUsage(runtime: PodRuntime, pod: PodLike): { name: string; usage: ResourceUsage }[] {
+function containerUsage(runtime: PodRuntime, pod: PodLike): { name: string; usage: SimulatedUsage }[] {
   const { name = "", namespace = "" } = pod.metadata ?? {};
   return (pod.spec?.containers ?? []).map((c) => {
     const cname = c.name ?? "";

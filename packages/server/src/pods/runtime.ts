@@ -6,7 +6,7 @@
 import { EventEmitter } from "node:events";
 import { errors, StatusError } from "../api/status.js";
 import type { HandlerContext } from "../handlers/context.js";
-import type { ContainerRef, PodRuntimeOptions, ResourceUsage } from "./types.js";
+import type { ContainerRef, PodRuntimeOptions, SimulatedUsage } from "./types.js";
 
 export interface LogEntry {
   readonly time: Date;
@@ -44,8 +44,8 @@ export class PodRuntime {
   readonly #ctx: PodSource;
   readonly #containers = new Map<string, ContainerState>();
   /** Usage set with `setUsage` (`ns/pod/container`) and `setNodeUsage` (node name). */
-  readonly #usage = new Map<string, ResourceUsage>();
-  readonly #nodeUsage = new Map<string, ResourceUsage>();
+  readonly #usage = new Map<string, SimulatedUsage>();
+  readonly #nodeUsage = new Map<string, SimulatedUsage>();
   /** Open streams (exec, attach, port-forward, followed logs), closed on stop. */
   readonly open = new Set<{ close(): void }>();
 
@@ -149,21 +149,21 @@ export class PodRuntime {
   }
 
   /** Sets what metrics.k8s.io reports for a container (until set again). */
-  setUsage(namespace: string, pod: string, container: string, usage: ResourceUsage): void {
+  setUsage(namespace: string, pod: string, container: string, usage: SimulatedUsage): void {
     this.#usage.set(`${namespace}/${pod}/${container}`, { ...usage });
   }
 
   /** Sets what metrics.k8s.io reports for a node (default: the sum of its pods' usage). */
-  setNodeUsage(node: string, usage: ResourceUsage): void {
+  setNodeUsage(node: string, usage: SimulatedUsage): void {
     this.#nodeUsage.set(node, { ...usage });
   }
 
   /** The usage set for a container or node, if any. */
-  usageSet(namespace: string, pod: string, container: string): ResourceUsage | undefined {
+  usageSet(namespace: string, pod: string, container: string): SimulatedUsage | undefined {
     return this.#usage.get(`${namespace}/${pod}/${container}`);
   }
 
-  nodeUsageSet(node: string): ResourceUsage | undefined {
+  nodeUsageSet(node: string): SimulatedUsage | undefined {
     return this.#nodeUsage.get(node);
   }
 

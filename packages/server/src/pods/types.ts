@@ -35,8 +35,8 @@ export type PodRef = Omit<ContainerRef, "container">;
 /** Serves one HTTP request to a pod's port (`req.url` is the path and query inside the pod). */
 export type PodHttpHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** CPU and memory as quantities, e.g. `{ cpu: "250m", memory: "64Mi" }`. */
-export type ResourceUsage = Readonly<Record<string, string>>;
+/** The CPU and memory a simulated container or node reports, as quantities, e.g. `{ cpu: "250m", memory: "64Mi" }`. */
+export type SimulatedUsage = Readonly<Record<string, string>>;
 
 /** How a process ended: an exit code, or a failure message (reported as an InternalError Status). */
 export type ProcessOutcome = number | { readonly error: string };
