@@ -203,7 +203,7 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
         continue;
       }
       try {
-        this.upsert(obj, key);
+        this.put(key, old, obj);
       } catch (err) {
         if (!(err instanceof IndexFunctionError)) throw err;
         onIndexError(err);
