@@ -28,6 +28,8 @@ import { SyncWaiters, type WaitForSyncOptions } from "./sync-waiters.js";
 
 export type { WaitForSyncOptions } from "./sync-waiters.js";
 
+const SYNCED: Notification<never> = { type: "synced" };
+
 /** A handler's registration on an informer. */
 export interface HandlerRegistration {
   readonly name: string;
@@ -221,13 +223,15 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
     );
     this.#lastSyncResourceVersion = resourceVersion;
     // Deletes first: an object replaced under the same key (new uid) ends before its successor starts.
-    const batch: Notification<T>[] = [
-      ...diff.deleted.map((obj): Notification<T> => ({ type: "delete", obj })),
-      ...diff.added.map((obj): Notification<T> => ({ type: "add", obj, isInInitialList: initial })),
-      ...diff.updated.map(({ oldObj, newObj }): Notification<T> => ({ type: "update", oldObj, newObj })),
-    ];
-    for (const h of this.#handlers)
-      h.queue.enqueue(initial && !h.queue.synced ? [...batch, { type: "synced" }] : batch);
+    const batch: Notification<T>[] = [];
+    for (const obj of diff.deleted) batch.push({ type: "delete", obj });
+    for (const obj of diff.added) batch.push({ type: "add", obj, isInInitialList: initial });
+    for (const { oldObj, newObj } of diff.updated) batch.push({ type: "update", oldObj, newObj });
+    for (const h of this.#handlers) {
+      const unsynced = initial && !h.queue.synced;
+      h.queue.enqueue(batch);
+      if (unsynced) h.queue.enqueueOne(SYNCED);
+    }
     this.#emit("replace", {
       initial,
       resourceVersion,

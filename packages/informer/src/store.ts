@@ -53,6 +53,12 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
   readonly #keyOf: (obj: T) => string;
   /** The default index (by namespace) is the only one. */
   #namespaceIndexOnly = false;
+  /**
+   * Namespace indexes nobody has read yet: built from the items on first read, kept up to date from
+   * then on. Most informers never ask, and the initial list then skips a set insert per object.
+   * Only {@link byNamespace} is deferred: it cannot throw, so building it late changes no outcome.
+   */
+  readonly #unbuilt = new Set<string>();
 
   constructor(options: { readonly indexers?: Indexers<T>; readonly keyOf?: (obj: T) => string } = {}) {
     this.#keyOf = options.keyOf ?? objectKey;
@@ -112,9 +118,9 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
       if (typeof fn !== "function")
         throw new InvalidInformerOptionError(`indexers.${name}`, "must be a function");
       const index: Index = new Map();
-      for (const [key, obj] of this.#items) {
-        for (const v of callIndex(name, fn, obj)) addTo(index, v, key);
-      }
+      if (fn === byNamespace) this.#unbuilt.add(name);
+      else
+        for (const [key, obj] of this.#items) for (const v of callIndex(name, fn, obj)) addTo(index, v, key);
       this.#indexers.set(name, fn);
       this.#indexes.set(name, index);
     }
@@ -134,7 +140,7 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
 
   /** {@link upsert} for a caller that has just read `old = get(key)`: one lookup less. */
   put(key: string, old: T | undefined, obj: T): void {
-    if (this.#indexers.size > 0) this.#reindex(key, old, obj);
+    if (this.#indexers.size > this.#unbuilt.size) this.#reindex(key, old, obj);
     this.#items.set(key, obj);
   }
 
@@ -149,7 +155,7 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
     const values: (readonly string[] | undefined)[] = [];
     for (const [name, fn] of this.#indexers)
       values.push(
-        old !== undefined && fn === byNamespace && sameNamespace(old, obj)
+        this.#unbuilt.has(name) || (old !== undefined && fn === byNamespace && sameNamespace(old, obj))
           ? undefined
           : callIndex(name, fn, obj),
       );
@@ -171,7 +177,7 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
   delete(key: string): T | undefined {
     const old = this.#items.get(key);
     if (old === undefined) return undefined;
-    if (this.#indexers.size > 0) this.#unindex(key, old);
+    if (this.#indexers.size > this.#unbuilt.size) this.#unindex(key, old);
     this.#items.delete(key);
     return old;
   }
@@ -197,7 +203,7 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
         continue;
       }
       try {
-        this.upsert(obj, key);
+        this.put(key, old, obj);
       } catch (err) {
         if (!(err instanceof IndexFunctionError)) throw err;
         onIndexError(err);
@@ -223,11 +229,14 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
     const index = this.#indexes.get(name);
     if (index === undefined)
       throw new InvalidInformerOptionError("indexName", `no index named ${JSON.stringify(name)}`);
+    if (this.#unbuilt.delete(name))
+      for (const [key, obj] of this.#items) addTo(index, byNamespace(obj)[0] as string, key);
     return index;
   }
 
   #unindex(key: string, obj: T): void {
     for (const [name, fn] of this.#indexers) {
+      if (this.#unbuilt.has(name)) continue;
       const index = this.#indexes.get(name) as Index;
       removeFrom(index, oldValues(fn, obj, index), key);
     }

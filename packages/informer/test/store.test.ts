@@ -67,6 +67,35 @@ describe("Store", () => {
     }
   });
 
+  it("answers namespace index reads the same whether the index was first read before or after the changes", () => {
+    const read = (store: Store) =>
+      store
+        .indexValues(NAMESPACE_INDEX)
+        .sort()
+        .map((ns) => [ns, store.indexKeys(NAMESPACE_INDEX, ns).sort()]);
+    const early = new Store({ indexers: { [NAMESPACE_INDEX]: byNamespace } });
+    const late = new Store({ indexers: { [NAMESPACE_INDEX]: byNamespace } });
+    expect(read(early)).toEqual([]);
+    for (const store of [early, late]) {
+      store.replace([cm("a", "x", "1"), cm("a", "y", "1"), cm("b", "x", "1")]);
+      store.upsert(cm("c", "z", "1"));
+      store.upsert(cm("a", "x", "2"));
+      store.delete("b/x");
+      store.upsert({ kind: "ConfigMap", metadata: { name: "a/y", resourceVersion: "2" } });
+    }
+    const expected = [
+      ["", ["a/y"]],
+      ["a", ["a/x"]],
+      ["c", ["c/z"]],
+    ];
+    expect(read(late)).toEqual(expected);
+    expect(read(early)).toEqual(expected);
+    // Built on first read, then kept up to date.
+    late.delete("c/z");
+    expect(late.indexKeys(NAMESPACE_INDEX, "c")).toEqual([]);
+    expect(late.byIndex(NAMESPACE_INDEX, "a").map((o) => o.metadata?.resourceVersion)).toEqual(["2"]);
+  });
+
   it("an index function that throws leaves the store unchanged for that object", () => {
     const store = new Store({
       indexers: {
