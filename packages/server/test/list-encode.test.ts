@@ -1,5 +1,5 @@
 /** Big lists encoded in slices give exactly the bytes of a one-go encoding. */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { encodeBodyYielding } from "../src/http/list-encode.js";
 import type { MediaChoice } from "../src/http/negotiate.js";
 import { encodeBody } from "../src/http/respond.js";
@@ -63,5 +63,16 @@ describe("encodeBodyYielding", () => {
     expect((await encodeBodyYielding(metadataOnly, choice)).equals(encodeBody(metadataOnly, choice))).toBe(
       true,
     );
+  });
+
+  it("joins the bytes of many slices exactly like a one-go encoding (JSON, compact and pretty)", async () => {
+    const big = configMaps(60_000);
+    for (const choice of [choices.json, choices.pretty] as MediaChoice[]) {
+      const yields = vi.spyOn(globalThis, "setImmediate");
+      const sliced = await encodeBodyYielding(big, choice);
+      expect(yields.mock.calls.length).toBeGreaterThan(1);
+      yields.mockRestore();
+      expect(sliced.equals(encodeBody(big, choice))).toBe(true);
+    }
   });
 });
