@@ -14,17 +14,8 @@ export interface FuzzRequest {
 
 export type Rand = () => number;
 
-/** mulberry32: a small seeded PRNG, so a run replays exactly under its seed. */
-export function rng(seed: number): Rand {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG, so a run replays exactly under its seed. */
+export { prng as rng } from "./prng.js";
 
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
 const chance = (r: Rand, p: number): boolean => r() < p;
