@@ -81,6 +81,34 @@ function counter(target: number): { hit: () => void; done: Promise<void>; readon
   };
 }
 
+type Counter = ReturnType<typeof counter>;
+
+/**
+ * Times an informer's sync (`sync`, after arming the replay server), then its watch phase: from the
+ * "go" gate until the handler has seen every event.
+ */
+async function syncThenWatch(input: RunInput, seen: Counter, sync: () => Promise<void>) {
+  await gate(input, "arm");
+  const t0 = performance.now();
+  const s0 = cpuUs();
+  await sync();
+  const syncMs = performance.now() - t0;
+  const syncCpuMs = (cpuUs() - s0) / 1000;
+  const syncPeakRssKiB = maxRssKiB();
+  const w0 = performance.now();
+  const c0 = cpuUs();
+  await gate(input, "go");
+  await seen.done;
+  return {
+    syncMs,
+    syncCpuMs,
+    syncPeakRssKiB,
+    watchMs: performance.now() - w0,
+    watchCpuUs: cpuUs() - c0,
+    events: seen.n,
+  };
+}
+
 async function runRaw(input: RunInput): Promise<Timed> {
   const { Agent, request } = await import("undici");
   const agent = new Agent();
@@ -156,24 +184,14 @@ async function runKubesdk(input: RunInput, which: Contender): Promise<Timed> {
   });
   const seen = counter(input.events);
   informer.addEventHandler({ update: () => seen.hit() });
-  await gate(input, "arm");
-  const t0 = performance.now();
-  const s0 = cpuUs();
-  informer.start();
-  await informer.waitForSync();
-  const syncMs = performance.now() - t0;
-  const syncCpuMs = (cpuUs() - s0) / 1000;
-  const syncPeakRssKiB = maxRssKiB();
-  const w0 = performance.now();
-  const c0 = cpuUs();
-  await gate(input, "go");
-  await seen.done;
-  const watchMs = performance.now() - w0;
-  const watchCpuUs = cpuUs() - c0;
+  const timed = await syncThenWatch(input, seen, async () => {
+    informer.start();
+    await informer.waitForSync();
+  });
   const objects = informer.store.size;
   await informer.stop();
   await kube.transport.close();
-  return { objects, syncMs, syncCpuMs, syncPeakRssKiB, watchMs, watchCpuUs, events: seen.n };
+  return { objects, ...timed };
 }
 
 async function runClientNode(input: RunInput): Promise<Timed> {
@@ -187,22 +205,10 @@ async function runClientNode(input: RunInput): Promise<Timed> {
   const seen = counter(input.events);
   informer.on("update", () => seen.hit());
   informer.on("error", () => {});
-  await gate(input, "arm");
-  const t0 = performance.now();
-  const s0 = cpuUs();
-  await informer.start();
-  const syncMs = performance.now() - t0;
-  const syncCpuMs = (cpuUs() - s0) / 1000;
-  const syncPeakRssKiB = maxRssKiB();
-  const w0 = performance.now();
-  const c0 = cpuUs();
-  await gate(input, "go");
-  await seen.done;
-  const watchMs = performance.now() - w0;
-  const watchCpuUs = cpuUs() - c0;
+  const timed = await syncThenWatch(input, seen, () => informer.start());
   const objects = informer.list().length;
   await informer.stop();
-  return { objects, syncMs, syncCpuMs, syncPeakRssKiB, watchMs, watchCpuUs, events: seen.n };
+  return { objects, ...timed };
 }
 
 /** Loads a contender's modules before the baseline, so the baseline includes the code. */
