@@ -18,11 +18,14 @@
  *        --baseline=DIR: also runs the kubesdk contenders of another checkout of this repository
  *        (with its dependencies linked and this benchmark copied in), as "base:<contender>", in
  *        the same rounds: before/after numbers from one run.
- *        --dist: contenders load the packages' built dist (run `pnpm build` first) instead of
- *        compiling their TypeScript sources at load, which adds some 80 MB to kubesdk's peak RSS.
+ *        --dist: contenders load the packages' built dist (run `pnpm build` first) and run on bare
+ *        Node, as users run them: contender-process.ts is compiled to JavaScript first (tsc), so no
+ *        TypeScript loader and no source-map support is loaded into the measured processes (they
+ *        add 25–55 MiB to a contender's RSS, more to client-node's than to kubesdk's). Without it,
+ *        contenders compile the packages' TypeScript sources at load (some 80 MB more for kubesdk).
  * The full-size run of the issue: --objects=50000 --events=200000
  */
-import { fork } from "node:child_process";
+import { execFileSync, fork } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -65,15 +68,24 @@ async function serve(objects: number, events: number): Promise<void> {
   });
 }
 
+/** Compiles contender-process.ts and what it imports to JavaScript; returns the entry's path. */
+function compileContenders(): string {
+  const outDir = resolve(".cache/bench-js");
+  const tsc = resolve("node_modules/.bin/tsc");
+  const options = ["--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2023"];
+  const more = ["--types", "node", "--skipLibCheck", "--strict", "--rootDir", resolve("scripts/bench")];
+  const entry = fileURLToPath(new URL("./contender-process.ts", import.meta.url));
+  execFileSync(tsc, [...options, ...more, "--outDir", outDir, entry], { stdio: "inherit" });
+  return join(outDir, "informer-replay/contender-process.js");
+}
+
+/** A child running `script` with Node flags `execArgv`; its first message is the value. */
 function child<T>(
   args: string[],
   execArgv: string[],
   script = self,
-  fromDist = false,
 ): Promise<{ value: T; kill: () => void }> {
-  // From dist: the packages' built JavaScript, as users load it (no TypeScript compiled at load).
-  const inherited = fromDist ? process.execArgv.filter((a) => a !== "--conditions=source") : process.execArgv;
-  const proc = fork(script, args, { stdio: "inherit", execArgv: [...inherited, ...execArgv] });
+  const proc = fork(script, args, { stdio: "inherit", execArgv });
   return new Promise((resolvePromise, reject) => {
     proc.once("message", (m) => resolvePromise({ value: m as T, kill: () => proc.kill() }));
     proc.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}`)));
@@ -179,7 +191,7 @@ async function main(): Promise<void> {
   const fromDist = process.argv.includes("--dist");
   const server = await child<{ url: string; kubeconfigPath: string; note: string }>(
     ["--serve", `--objects=${objects}`, `--events=${events}`],
-    [],
+    process.execArgv,
   );
   console.log(server.value.note);
   const input: RunInput = {
@@ -192,6 +204,7 @@ async function main(): Promise<void> {
   if (profiled !== "") mkdirSync(profDir, { recursive: true });
   const baseline = flag("baseline", "");
   const baseScript = join(resolve(baseline), "scripts/bench/informer-replay/main.ts");
+  const compiled = fromDist ? compileContenders() : undefined;
   const runs = [
     ...only,
     ...(baseline === "" ? [] : only.filter((c) => c.startsWith("kubesdk")).map((c) => `base:${c}`)),
@@ -200,14 +213,20 @@ async function main(): Promise<void> {
   try {
     for (let round = 0; round < rounds; round++)
       for (const c of runs) {
-        const execArgv = c === profiled ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [];
+        const prof = c === profiled ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [];
         const base = c.startsWith("base:");
-        const run = await child<RunResult>(
-          [`--contender=${base ? c.slice(5) : c}`, JSON.stringify(input)],
-          execArgv,
-          base ? baseScript : self,
-          fromDist,
-        );
+        // A baseline checkout's contenders run through its own main.ts (TypeScript), from dist if asked.
+        const viaTsx = fromDist
+          ? process.execArgv.filter((a) => a !== "--conditions=source")
+          : process.execArgv;
+        const run =
+          compiled !== undefined && !base
+            ? await child<RunResult>([c, JSON.stringify(input)], ["--expose-gc", ...prof], compiled)
+            : await child<RunResult>(
+                [`--contender=${base ? c.slice(5) : c}`, JSON.stringify(input)],
+                [...viaTsx, ...prof],
+                base ? baseScript : self,
+              );
         results.get(c)?.push(run.value);
         process.stdout.write(
           `${c} ${run.value.syncMs.toFixed(0)} ms / ${((run.value.events / run.value.watchMs) * 1000).toFixed(0)} ev/s; `,
