@@ -166,7 +166,10 @@ async function runKubesdk(
   const { Informer } = await import("@kubesdk/informer");
   const { createClient } = await import("@kubesdk/client");
   const { loadClusterConnection } = await import("@kubesdk/transport");
-  const kube = createClient(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }));
+  // JSON, as the raw limit and client-node read it (an informer's default is protobuf).
+  const kube = createClient(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }), {
+    protobuf: false,
+  });
   const { transport } = kube;
   const informer = new Informer(kube.resource("v1", "ConfigMap"), {
     namespace: NAMESPACE,

@@ -44,6 +44,8 @@ export interface RealApiserver {
   etcdArgs: readonly string[];
   /** Milliseconds from the call to etcd healthy, and to kube-apiserver /readyz ok. */
   timings: { etcdReadyMs: number; apiserverReadyMs: number };
+  /** Process ids (benchmarks read the servers' CPU time from /proc). */
+  pids: { apiserver: number | undefined; etcd: number | undefined };
   /** Compacts this server's etcd to its current revision. */
   compactEtcd(): Promise<EtcdCompaction>;
   /** Stops kube-apiserver then etcd (SIGTERM, SIGKILL after the grace), then removes runDir. Idempotent. */
@@ -146,6 +148,7 @@ export async function startRealApiserver(options: StartRealApiserverOptions = {}
       apiserverArgs: apiserver.args,
       etcdArgs: etcd.args,
       timings: { etcdReadyMs, apiserverReadyMs },
+      pids: { apiserver: apiserver.process.pid, etcd: etcd.process.pid },
       compactEtcd: () => compactEtcd(etcdEndpoint, { binDir: options.binDir ?? dirname(binaries.etcdctl) }),
       stop,
     };

@@ -1,9 +1,10 @@
 /**
- * Informers read in the client's encoding: protobuf for built-in kinds when the KubeClient asks for
- * it, JSON when one informer overrides it. Runs against the reference server and a real kube-apiserver.
+ * Informers read built-in kinds in protobuf by default, in the client's encoding when it was chosen
+ * (KubeClient option `protobuf`), and in JSON when one informer asks for it. Runs against the
+ * reference server and a real kube-apiserver.
  */
 import { KubeClient } from "@kubesdk/client";
-import { Informer } from "@kubesdk/informer";
+import { Informer, InformerFactory } from "@kubesdk/informer";
 import type { ApiRequest, HttpTransport } from "@kubesdk/transport";
 import { describe, expect, it } from "vitest";
 import {
@@ -66,6 +67,40 @@ describe("informer encodings", () => {
     expect(new Set(accepts)).toEqual(
       new Set([`list ${protobuf}`, `watch ${protobuf}`, "list application/json", "watch application/json"]),
     );
+  });
+
+  it("by default an informer reads protobuf; a client made with protobuf: false keeps it on JSON", async () => {
+    const ns = await s.namespace("enc-default", 2);
+    const plain = recording(s.transport);
+    const jsonOnly = recording(s.transport);
+    const unchosen = new KubeClient(plain.transport, { namespace: ns });
+    const chosen = new KubeClient(jsonOnly.transport, { protobuf: false, namespace: ns });
+    const byDefault = new Informer(unchosen.resource("v1", "ConfigMap"), { backoff: FAST_BACKOFF });
+    const json = new Informer(chosen.resource("v1", "ConfigMap"), { backoff: FAST_BACKOFF });
+    // The factory applies the same default first: asking for protobuf by name shares the informer.
+    const factory = new InformerFactory(unchosen);
+    const shared = factory.informer("v1", "ConfigMap");
+    try {
+      expect(factory.informer("v1", "ConfigMap")).toBe(shared);
+      expect(new InformerFactory(unchosen, { encoding: "protobuf" }).informer("v1", "ConfigMap")).not.toBe(
+        shared,
+      );
+      for (const informer of [byDefault, json]) {
+        await s.synced(informer);
+        expect(storeState(informer)).toEqual(await serverState(s.t, configMapsPath(ns)));
+      }
+      // Plain requests of the unchosen client stay JSON.
+      await unchosen.resource("v1", "ConfigMap").list();
+    } finally {
+      await Promise.all([byDefault.stop(), json.stop(), factory.stop()]);
+    }
+    const protobuf = "application/vnd.kubernetes.protobuf, application/json";
+    // The informer's list and watch(es) in protobuf, the one plain list in JSON.
+    expect(new Set(plain.accepts)).toEqual(
+      new Set([`list ${protobuf}`, `watch ${protobuf}`, "list application/json"]),
+    );
+    expect(plain.accepts.filter((a) => a === "list application/json")).toHaveLength(1);
+    expect(new Set(jsonOnly.accepts)).toEqual(new Set(["list application/json", "watch application/json"]));
   });
 
   it("a metadata-only informer of a protobuf client caches PartialObjectMetadata", async () => {

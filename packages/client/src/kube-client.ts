@@ -59,7 +59,8 @@ export interface KubeClientOptions {
   /**
    * Ask for protobuf for built-in kinds (`Accept: application/vnd.kubernetes.protobuf,
    * application/json`; responses are decoded by their Content-Type) and send protobuf bodies on
-   * create/replace. Custom resources and Tables stay JSON.
+   * create/replace. Custom resources and Tables stay JSON. Unset: requests are JSON, informers
+   * use protobuf for built-in kinds (see the informer option `encoding`); false: JSON everywhere.
    */
   readonly protobuf?: boolean;
   /** Encodes and decodes protobuf bodies and watch frames (default: @kubesdk/models' wire codec). */
@@ -134,6 +135,7 @@ export class KubeClient {
           : undefined,
       defaultNamespace: this.namespace,
       protobuf: options.protobuf === true,
+      encodingChosen: options.protobuf !== undefined,
       onWarning: options.onWarning,
     };
   }

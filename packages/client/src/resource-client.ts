@@ -70,7 +70,19 @@ export class ResourceClient<
         "INVALID_OPTION",
         `encoding must be "json" or "protobuf", got ${String(encoding)}`,
       );
-    return new ResourceClient<T, L>({ ...this.context, protobuf: encoding === "protobuf" }, this.target);
+    return new ResourceClient<T, L>(
+      { ...this.context, protobuf: encoding === "protobuf", encodingChosen: true },
+      this.target,
+    );
+  }
+
+  /**
+   * The encoding chosen for this client — by the KubeClient's `protobuf` option or by
+   * {@link withEncoding} — or undefined when it was left to the default (JSON for requests).
+   */
+  get chosenEncoding(): Encoding | undefined {
+    if (!this.context.encodingChosen) return undefined;
+    return this.context.protobuf ? "protobuf" : "json";
   }
 
   /** Creates the object (its namespace: `options.namespace`, else `metadata.namespace`, else the default). */

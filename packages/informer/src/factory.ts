@@ -108,7 +108,14 @@ export class InformerFactory {
     if (this.#stopped) throw new InformerStoppedError("the informer factory was stopped");
     const { metadataOnly, ...selection } = scope;
     const { encoding, ...options } = { ...this.#defaults, ...selection };
-    const encoded = encoding === undefined ? resource : resource.withEncoding(encoding);
+    // The informer's default (protobuf unless the client's encoding was chosen) is applied here
+    // already, so that asking for it by name or not shares one informer.
+    const encoded =
+      encoding !== undefined
+        ? resource.withEncoding(encoding)
+        : resource.chosenEncoding === undefined
+          ? resource.withEncoding("protobuf")
+          : resource;
     const reader: Reader = metadataOnly === true ? encoded.metadataOnly() : encoded;
     const key = sharingKey(reader, selection);
     let informer = this.#informers.get(key);

@@ -12,7 +12,7 @@
  */
 import { HandlerError } from "./errors.js";
 import { Fifo } from "./fifo.js";
-import type { EventHandlers, Notification } from "./handlers.js";
+import type { AddInfo, EventHandlers, Notification } from "./handlers.js";
 import { DeletedFinalStateUnknown } from "./tombstone.js";
 
 /** The part of the store a queue reads when it has to catch up. */
@@ -31,6 +31,10 @@ export interface HandlerQueueOptions<T> {
   readonly onOverflow: (dropped: number) => void;
   readonly onSynced: () => void;
 }
+
+// The second argument of `add`, shared by all calls (frozen: a handler cannot change it for others).
+const IN_INITIAL_LIST: AddInfo = Object.freeze({ isInInitialList: true });
+const NOT_IN_INITIAL_LIST: AddInfo = Object.freeze({ isInInitialList: false });
 
 // Synchronous handlers are run in batches; between batches the event loop gets a turn (I/O, timers).
 const YIELD_EVERY = 256;
@@ -201,7 +205,8 @@ export class HandlerQueue<T> {
     const h = this.#opts.handlers;
     let result: unknown;
     try {
-      if (n.type === "add") result = h.add?.(n.obj, { isInInitialList: n.isInInitialList });
+      if (n.type === "add")
+        result = h.add?.(n.obj, n.isInInitialList ? IN_INITIAL_LIST : NOT_IN_INITIAL_LIST);
       else if (n.type === "update") result = h.update?.(n.oldObj, n.newObj);
       else result = h.delete?.(n.obj);
     } catch (err) {

@@ -22,8 +22,10 @@ export interface InformerSelection {
 /** Options of an {@link Informer}; all optional. */
 export interface InformerOptions<T extends KubernetesObject = KubernetesObject> extends InformerSelection {
   /**
-   * Wire encoding of lists and watches (default: the client's, protobuf when the KubeClient was
-   * created with `protobuf: true`). Custom resources are JSON whatever is asked.
+   * Wire encoding of lists and watches. Default: protobuf where the server offers it (built-in
+   * kinds; requests accept JSON too, and custom resources always get it), unless the client's
+   * encoding was chosen — by the KubeClient's `protobuf` option or `withEncoding()` — which then
+   * applies. An Informer made on a metadata-only client (`metadataOnly()`) uses that client's.
    */
   readonly encoding?: Encoding;
   /** Replaces the client's lists and watches (tests inject faults or canned pages through it). */

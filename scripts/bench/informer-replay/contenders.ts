@@ -175,6 +175,7 @@ async function runKubesdk(input: RunInput, which: Contender): Promise<Timed> {
   const { createClient } = await import("@kubesdk/client");
   const { loadClusterConnection } = await import("@kubesdk/transport");
   const kube = createClient(await loadClusterConnection({ path: input.kubeconfigPath, inCluster: false }), {
+    // Chosen either way: JSON contenders must not get the informer's default (protobuf).
     protobuf: which === "kubesdk-protobuf",
   });
   const informer = new Informer(kube.resource("v1", "ConfigMap"), {

@@ -4,10 +4,11 @@
  * are the clients' own. Contenders (contenders.ts), each in a fresh child process per round,
  * interleaved so drift hits them alike:
  *   raw               one undici request + JSON.parse + a Map; the watch split on newlines by hand
- *   kubesdk           Informer, defaults (JSON, LIST pages of 500, then a watch)
+ *   kubesdk           Informer over JSON (client created with protobuf: false), LIST pages of 500, then a watch
  *   kubesdk-unpaged   pageSize 0 (one LIST)
  *   kubesdk-stream    initialList "stream" (a streaming list: ADDED events, then a bookmark)
- *   kubesdk-protobuf  protobuf lists and watch, paged
+ *   kubesdk-protobuf  protobuf lists and watch, paged (what an informer does by default where the
+ *                     server offers protobuf)
  *   client-node       @kubernetes/client-node makeInformer (one LIST, then a watch)
  * Reported: sync time, peak RSS at synced (getrusage maxRSS), watch events/s into a handler and CPU
  * time per event (user + system of the whole process during the watch phase); medians of the rounds

@@ -38,6 +38,11 @@ export interface ClientContext {
   readonly defaultNamespace: string;
   /** Ask for protobuf (built-in kinds only) instead of JSON. */
   readonly protobuf: boolean;
+  /**
+   * Whether `protobuf` was chosen (the client's `protobuf` option, or withEncoding) rather than
+   * left to the default: informers default to protobuf only where nobody chose.
+   */
+  readonly encodingChosen: boolean;
   readonly onWarning: ((warning: ApiWarning) => void) | undefined;
   /** Decodes protobuf watch frames (undefined: the transport's decoder). */
   readonly watchFrameDecoder?: WatchFrameDecoder | undefined;
