@@ -15,6 +15,7 @@ export const CONTENDERS = [
   "kubesdk-unpaged",
   "kubesdk-stream",
   "kubesdk-protobuf",
+  "kubesdk-protobuf-stream",
   "client-node",
 ] as const;
 export type Contender = (typeof CONTENDERS)[number];
@@ -176,12 +177,12 @@ async function runKubesdk(input: RunInput, which: Contender): Promise<Timed> {
   const { loadClusterConnection } = await import("@kubesdk/transport");
   const kube = createClient(await loadClusterConnection({ path: input.kubeconfigPath, inCluster: false }), {
     // Chosen either way: JSON contenders must not get the informer's default (protobuf).
-    protobuf: which === "kubesdk-protobuf",
+    protobuf: which.startsWith("kubesdk-protobuf"),
   });
   const informer = new Informer(kube.resource("v1", "ConfigMap"), {
     namespace: NAMESPACE,
     ...(which === "kubesdk-unpaged" ? { pageSize: 0 } : {}),
-    ...(which === "kubesdk-stream" ? { initialList: "stream" as const } : {}),
+    ...(which.endsWith("stream") ? { initialList: "stream" as const } : {}),
   });
   const seen = counter(input.events);
   informer.addEventHandler({ update: () => seen.hit() });

@@ -57,8 +57,8 @@ export interface Fixtures {
   readonly fullList: Encoded;
   /** `events` MODIFIED events cycling over the objects, resourceVersions above the list's. */
   readonly watch: Encoded;
-  /** A streaming list (JSON): ADDED per object, then the bookmark that ends the initial state. */
-  readonly initialEvents: Buffer;
+  /** A streaming list: ADDED per object, then the bookmark that ends the initial state. */
+  readonly initialEvents: Encoded;
 }
 
 function list(items: ConfigMap[], continueToken: string | undefined, remaining: number | undefined): Encoded {
@@ -100,13 +100,14 @@ export function buildFixtures(sizes: Sizes): Fixtures {
     json.push(Buffer.from(`${JSON.stringify({ type: "MODIFIED", object })}\n`));
     protobuf.push(lengthPrefixed(encodeWatchEvent({ type: "MODIFIED", object })));
   }
-  const initial: Buffer[] = items.map((o) =>
-    Buffer.from(
-      `${JSON.stringify({ type: "ADDED", object: { apiVersion: "v1", kind: "ConfigMap", ...o } })}\n`,
-    ),
-  );
+  const added = items.map((o) => ({
+    type: "ADDED" as const,
+    object: { apiVersion: "v1", kind: "ConfigMap", ...o },
+  }));
+  const initial: Buffer[] = added.map((e) => Buffer.from(`${JSON.stringify(e)}\n`));
+  const initialProtobuf: Buffer[] = added.map((e) => lengthPrefixed(encodeWatchEvent(e)));
   const bookmark = {
-    type: "BOOKMARK",
+    type: "BOOKMARK" as const,
     object: {
       apiVersion: "v1",
       kind: "ConfigMap",
@@ -117,11 +118,12 @@ export function buildFixtures(sizes: Sizes): Fixtures {
     },
   };
   initial.push(Buffer.from(`${JSON.stringify(bookmark)}\n`));
+  initialProtobuf.push(lengthPrefixed(encodeWatchEvent(bookmark)));
   return {
     sizes,
     pages,
     fullList,
     watch: { json: Buffer.concat(json), protobuf: Buffer.concat(protobuf) },
-    initialEvents: Buffer.concat(initial),
+    initialEvents: { json: Buffer.concat(initial), protobuf: Buffer.concat(initialProtobuf) },
   };
 }

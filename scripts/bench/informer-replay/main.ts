@@ -9,6 +9,7 @@
  *   kubesdk-stream    initialList "stream" (a streaming list: ADDED events, then a bookmark)
  *   kubesdk-protobuf  protobuf lists and watch, paged (what an informer does by default where the
  *                     server offers protobuf)
+ *   kubesdk-protobuf-stream  a streaming list and watch in protobuf
  *   client-node       @kubernetes/client-node makeInformer (one LIST, then a watch)
  * Reported: sync time, peak RSS at synced (getrusage maxRSS), watch events/s into a handler and CPU
  * time per event (user + system of the whole process during the watch phase); medians of the rounds
@@ -134,7 +135,7 @@ function printTable(results: Map<string, RunResult[]>, rounds: number, input: Ru
     `\nReplay: ${input.objects} ConfigMaps (~1 KiB), ${input.events} MODIFIED events; median of ${rounds} rounds, a fresh process per run; ± = (max-min)/median\n`,
   );
   const cols: [string, number][] = [
-    ["contender", 18],
+    ["contender", 25],
     ["objects", 8],
     ["sync ms", 9],
     ["±", 5],

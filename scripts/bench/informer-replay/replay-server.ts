@@ -74,7 +74,12 @@ function handle(fixtures: Fixtures, req: IncomingMessage, res: ServerResponse): 
   const protobuf = wantsProtobuf(req);
   if (q.get("watch") === "true" || q.get("watch") === "1") {
     if (q.get("sendInitialEvents") === "true") {
-      stream(res, [fixtures.initialEvents], fixtures.watch.json, "application/json");
+      stream(
+        res,
+        [protobuf ? fixtures.initialEvents.protobuf : fixtures.initialEvents.json],
+        protobuf ? fixtures.watch.protobuf : fixtures.watch.json,
+        protobuf ? `${PROTOBUF};stream=watch` : "application/json",
+      );
       return;
     }
     stream(
