@@ -4,6 +4,7 @@
  * token issued to a service account (the account's uid and the token's credential id).
  */
 import { describe, expect, it } from "vitest";
+import { eventually } from "./crd-fixtures.js";
 import { CSR, useTableSuite } from "./table-read.js";
 
 const s = useTableSuite("requester");
@@ -58,6 +59,27 @@ describe("requesting identity", () => {
       },
     });
     expect(binding.status, binding.text).toBe(201);
+    // kube-apiserver's authorizer learns of a new binding from its own watch a moment later (no
+    // event tells when): ask as the account until it may create, as upstream's e2e tests do.
+    const access = await eventually(
+      () =>
+        s.t.call("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", {
+          body: {
+            apiVersion: "authorization.k8s.io/v1",
+            kind: "SelfSubjectAccessReview",
+            spec: {
+              resourceAttributes: {
+                group: "certificates.k8s.io",
+                resource: "certificatesigningrequests",
+                verb: "create",
+              },
+            },
+          },
+          ...as(token),
+        }),
+      (r) => r.json?.status?.allowed === true,
+    );
+    expect(access.json?.status?.allowed, access.text).toBe(true);
     const name = s.clusterName(CSRS, "robot-csr");
     const created = await s.t.call("POST", CSRS, {
       body: {
