@@ -42,6 +42,10 @@ const YIELD_EVERY = 256;
 export class HandlerQueue<T> {
   readonly #opts: HandlerQueueOptions<T>;
   readonly #queue = new Fifo<Notification<T>>();
+  /** Notifications waiting: an `adds` entry counts one per object not yet delivered. */
+  #pending = 0;
+  /** How many objects of the `adds` entry at the head of the queue were delivered. */
+  #headDelivered = 0;
   #draining = false;
   #closed = false;
   #synced = false;
@@ -65,7 +69,7 @@ export class HandlerQueue<T> {
 
   /** Notifications waiting (not counting one being handled). */
   get pending(): number {
-    return this.#queue.length;
+    return this.#pending;
   }
 
   /** Whether resync notifications are still waiting (a new resync round is then skipped). */
@@ -84,11 +88,8 @@ export class HandlerQueue<T> {
       if (batch.some((n) => n.type === "synced")) this.#catchUp.synced = true;
       return;
     }
-    for (const n of batch) {
-      this.#queue.push(n);
-      if (n.type === "update" && n.resync) this.#queuedResyncs++;
-    }
-    if (this.#queue.length > this.#opts.maxPending + this.#opts.store.size) this.#overflow();
+    for (const n of batch) this.#push(n);
+    if (this.#pending > this.#opts.maxPending + this.#opts.store.size) this.#overflow();
     this.#schedule();
   }
 
@@ -102,18 +103,32 @@ export class HandlerQueue<T> {
       if (n.type === "synced") this.#catchUp.synced = true;
       return 0;
     }
-    this.#queue.push(n);
-    if (n.type === "update" && n.resync) this.#queuedResyncs++;
-    if (this.#queue.length > this.#opts.maxPending + this.#opts.store.size) this.#overflow();
+    this.#push(n);
+    if (this.#pending > this.#opts.maxPending + this.#opts.store.size) this.#overflow();
     this.#schedule();
-    return this.#queue.length;
+    return this.#pending;
   }
 
   /** Drops everything and delivers nothing more. */
   close(): void {
     this.#closed = true;
-    this.#queue.clear();
+    this.#clear();
     this.#seen = undefined;
+  }
+
+  #push(n: Notification<T>): void {
+    if (n.type === "adds") {
+      if (n.objs.length === 0) return;
+      this.#pending += n.objs.length;
+    } else this.#pending++;
+    this.#queue.push(n);
+    if (n.type === "update" && n.resync) this.#queuedResyncs++;
+  }
+
+  #clear(): void {
+    this.#queue.clear();
+    this.#pending = 0;
+    this.#headDelivered = 0;
   }
 
   #overflow(): void {
@@ -122,10 +137,17 @@ export class HandlerQueue<T> {
     const seen = new Map(this.#opts.store.entries());
     let initial = false;
     let synced = false;
+    const head = this.#queue.peek();
     for (const n of this.#queue.reversed()) {
       switch (n.type) {
         case "add":
           seen.delete(keyOf(n.obj));
+          initial ||= n.isInInitialList;
+          break;
+        case "adds":
+          // Of the entry being delivered, only what is left is still queued.
+          for (let i = n.objs.length - 1; i >= (n === head ? this.#headDelivered : 0); i--)
+            seen.delete(keyOf(n.objs[i] as T));
           initial ||= n.isInInitialList;
           break;
         case "update":
@@ -140,8 +162,8 @@ export class HandlerQueue<T> {
           break;
       }
     }
-    const dropped = this.#queue.length;
-    this.#queue.clear();
+    const dropped = this.#pending;
+    this.#clear();
     this.#queuedResyncs = 0;
     this.#seen = seen;
     this.#catchUp = { initial, synced };
@@ -155,16 +177,16 @@ export class HandlerQueue<T> {
     for (const [key, obj] of this.#opts.store.entries()) {
       const before = seen.get(key);
       if (before === undefined) {
-        this.#queue.push({ type: "add", obj, isInInitialList: initial });
+        this.#push({ type: "add", obj, isInInitialList: initial });
         continue;
       }
       seen.delete(key);
       // Stored objects are immutable and replaced on every change, so identity tells change.
-      if (before !== obj) this.#queue.push({ type: "update", oldObj: before, newObj: obj });
+      if (before !== obj) this.#push({ type: "update", oldObj: before, newObj: obj });
     }
     for (const [key, obj] of seen)
-      this.#queue.push({ type: "delete", obj: new DeletedFinalStateUnknown(key, obj) });
-    if (synced) this.#queue.push({ type: "synced" });
+      this.#push({ type: "delete", obj: new DeletedFinalStateUnknown(key, obj) });
+    if (synced) this.#push({ type: "synced" });
   }
 
   #schedule(): void {
@@ -178,10 +200,8 @@ export class HandlerQueue<T> {
     try {
       while (!this.#closed) {
         if (this.#seen !== undefined) this.#catchUpFromStore(this.#seen);
-        const n = this.#queue.shift();
-        if (n === undefined) break;
-        if (n.type === "update" && n.resync) this.#queuedResyncs--;
-        const pending = this.#deliver(n);
+        const pending = this.#deliverNext();
+        if (pending === null) break;
         if (pending !== undefined) {
           await pending;
           sinceYield = 0;
@@ -195,28 +215,57 @@ export class HandlerQueue<T> {
     }
   }
 
-  /** Calls the handler; returns a promise only when the handler returned one. */
-  #deliver(n: Notification<T>): Promise<void> | undefined {
+  /**
+   * Takes the next notification off the queue and calls the handler: null when none waits, a
+   * promise only when the handler returned one.
+   */
+  #deliverNext(): Promise<void> | undefined | null {
+    const n = this.#queue.peek();
+    if (n === undefined) return null;
+    this.#pending--;
+    if (n.type === "adds") {
+      const obj = n.objs[this.#headDelivered++] as T;
+      if (this.#headDelivered === n.objs.length) {
+        this.#queue.shift();
+        this.#headDelivered = 0;
+      }
+      return this.#add(obj, n.isInInitialList);
+    }
+    this.#queue.shift();
     if (n.type === "synced") {
       this.#synced = true;
       this.#opts.onSynced();
       return undefined;
     }
+    if (n.type === "add") return this.#add(n.obj, n.isInInitialList);
+    if (n.type === "update" && n.resync) this.#queuedResyncs--;
     const h = this.#opts.handlers;
-    let result: unknown;
     try {
-      if (n.type === "add")
-        result = h.add?.(n.obj, n.isInInitialList ? IN_INITIAL_LIST : NOT_IN_INITIAL_LIST);
-      else if (n.type === "update") result = h.update?.(n.oldObj, n.newObj);
-      else result = h.delete?.(n.obj);
+      return this.#settle(n.type, n.type === "update" ? h.update?.(n.oldObj, n.newObj) : h.delete?.(n.obj));
     } catch (err) {
       this.#fail(n.type, err);
       return undefined;
     }
+  }
+
+  #add(obj: T, initial: boolean): Promise<void> | undefined {
+    try {
+      return this.#settle(
+        "add",
+        this.#opts.handlers.add?.(obj, initial ? IN_INITIAL_LIST : NOT_IN_INITIAL_LIST),
+      );
+    } catch (err) {
+      this.#fail("add", err);
+      return undefined;
+    }
+  }
+
+  /** What a handler returned: a promise to wait for (its rejection reported), or nothing. */
+  #settle(type: "add" | "update" | "delete", result: unknown): Promise<void> | undefined {
     if (!isThenable(result)) return undefined;
     return Promise.resolve(result).then(
       () => undefined,
-      (err: unknown) => this.#fail(n.type, err),
+      (err: unknown) => this.#fail(type, err),
     );
   }
 

@@ -25,9 +25,13 @@ export interface HandlerOptions {
   readonly resyncPeriodMs?: number;
 }
 
-/** One queued notification. `synced` marks the end of a handler's initial adds. */
+/**
+ * One queued notification. `synced` marks the end of a handler's initial adds. `adds` is one add per
+ * object, in order, queued as one entry: a list's 50 000 adds are not 50 000 queue entries.
+ */
 export type Notification<T> =
   | { readonly type: "add"; readonly obj: T; readonly isInInitialList: boolean }
+  | { readonly type: "adds"; readonly objs: readonly T[]; readonly isInInitialList: boolean }
   | { readonly type: "update"; readonly oldObj: T; readonly newObj: T; readonly resync?: boolean }
   | { readonly type: "delete"; readonly obj: T | DeletedFinalStateUnknown<T> }
   | { readonly type: "synced" };

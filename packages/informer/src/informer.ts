@@ -160,12 +160,8 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
       remove: () => this.#removeHandler(registration),
     };
     this.#handlers.add(registration);
-    if (this.#storeSynced) {
-      const adds = this.#store
-        .list()
-        .map((obj): Notification<T> => ({ type: "add", obj, isInInitialList: true }));
-      queue.enqueue([...adds, { type: "synced" }]);
-    }
+    if (this.#storeSynced)
+      queue.enqueue([{ type: "adds", objs: this.#store.list(), isInInitialList: true }, SYNCED]);
     if (resyncPeriodMs > 0)
       registration.timer = setInterval(() => this.#resync(registration), resyncPeriodMs);
     return registration;
@@ -225,7 +221,7 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
     // Deletes first: an object replaced under the same key (new uid) ends before its successor starts.
     const batch: Notification<T>[] = [];
     for (const obj of diff.deleted) batch.push({ type: "delete", obj });
-    for (const obj of diff.added) batch.push({ type: "add", obj, isInInitialList: initial });
+    batch.push({ type: "adds", objs: diff.added, isInInitialList: initial });
     for (const { oldObj, newObj } of diff.updated) batch.push({ type: "update", oldObj, newObj });
     for (const h of this.#handlers) {
       const unsynced = initial && !h.queue.synced;
