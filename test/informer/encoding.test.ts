@@ -77,7 +77,7 @@ describe("informer encodings", () => {
     const chosen = new KubeClient(jsonOnly.transport, { protobuf: false, namespace: ns });
     const byDefault = new Informer(unchosen.resource("v1", "ConfigMap"), { backoff: FAST_BACKOFF });
     const json = new Informer(chosen.resource("v1", "ConfigMap"), { backoff: FAST_BACKOFF });
-    // The factory applies the same default first: asking for protobuf by name shares the informer.
+    // The factory applies the same default; one informer per resource, and per factory.
     const factory = new InformerFactory(unchosen);
     const shared = factory.informer("v1", "ConfigMap");
     try {

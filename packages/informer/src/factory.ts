@@ -12,7 +12,7 @@ import type {
 } from "@kubesdk/client";
 import type { KubernetesList, KubernetesObject, metaV1 } from "@kubesdk/models";
 import { InformerStoppedError } from "./errors.js";
-import { Informer, type WaitForSyncOptions } from "./informer.js";
+import { Informer, inInformerEncoding, type WaitForSyncOptions } from "./informer.js";
 import type { InformerOptions, InformerSelection } from "./options.js";
 
 /** What distinguishes two shared informers of one resource. */
@@ -108,14 +108,8 @@ export class InformerFactory {
     if (this.#stopped) throw new InformerStoppedError("the informer factory was stopped");
     const { metadataOnly, ...selection } = scope;
     const { encoding, ...options } = { ...this.#defaults, ...selection };
-    // The informer's default (protobuf unless the client's encoding was chosen) is applied here
-    // already, so that asking for it by name or not shares one informer.
-    const encoded =
-      encoding !== undefined
-        ? resource.withEncoding(encoding)
-        : resource.chosenEncoding === undefined
-          ? resource.withEncoding("protobuf")
-          : resource;
+    // Applied here, before metadataOnly(), so shared metadata-only informers get it too.
+    const encoded = inInformerEncoding(resource, encoding);
     const reader: Reader = metadataOnly === true ? encoded.metadataOnly() : encoded;
     const key = sharingKey(reader, selection);
     let informer = this.#informers.get(key);

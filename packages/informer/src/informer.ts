@@ -5,7 +5,7 @@
  */
 
 import { type Encoding, type ReadClient, ResourceClient } from "@kubesdk/client";
-import type { KubernetesObject } from "@kubesdk/models";
+import type { KubernetesList, KubernetesObject } from "@kubesdk/models";
 import { EventEmitter } from "eventemitter3";
 import { Backoff } from "./backoff.js";
 import { InformerStoppedError, InvalidInformerOptionError } from "./errors.js";
@@ -357,20 +357,26 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
 }
 
 /**
- * The reader in the asked encoding; only a ResourceClient can switch (before `metadataOnly()`).
- * Asked for none: protobuf, unless the client's encoding was chosen. It asks for protobuf with JSON
- * as the fallback, so a kind or a server without protobuf answers in JSON; against kube-apiserver it
- * takes about a fifth less of the server's CPU per list (docs/performance.md).
+ * A resource client in an informer's encoding: the one asked for, else protobuf unless the client's
+ * encoding was chosen. Protobuf is asked for with JSON as the fallback, so a kind or a server without
+ * it answers in JSON; against kube-apiserver it takes about a fifth less of the server's CPU per list
+ * (docs/performance.md). Shared with the factory, which applies it before `metadataOnly()`.
  */
+export function inInformerEncoding<T extends KubernetesObject, L extends KubernetesList<T>>(
+  resource: ResourceClient<T, L>,
+  encoding: Encoding | undefined,
+): ResourceClient<T, L> {
+  if (encoding !== undefined) return resource.withEncoding(encoding);
+  return resource.chosenEncoding === undefined ? resource.withEncoding("protobuf") : resource;
+}
+
+/** The reader in the informer's encoding; only a ResourceClient can switch (before `metadataOnly()`). */
 function withEncoding<T>(
   reader: ReadClient<T, { items: T[] }>,
   encoding: Encoding | undefined,
 ): ReadClient<T, { items: T[] }> {
-  if (encoding === undefined)
-    return reader instanceof ResourceClient && reader.chosenEncoding === undefined
-      ? (reader.withEncoding("protobuf") as typeof reader)
-      : reader;
-  if (reader instanceof ResourceClient) return reader.withEncoding(encoding) as typeof reader;
+  if (reader instanceof ResourceClient) return inInformerEncoding(reader, encoding) as typeof reader;
+  if (encoding === undefined) return reader;
   throw new InvalidInformerOptionError(
     "encoding",
     "applies to a ResourceClient; for metadata only, call withEncoding() before metadataOnly()",

@@ -207,6 +207,8 @@ async function main(): Promise<void> {
   const baseline = flag("baseline", "");
   const baseScript = join(resolve(baseline), "scripts/bench/informer-replay/main.ts");
   const compiled = fromDist ? compileContenders() : undefined;
+  // A baseline checkout's contenders run through its own main.ts (TypeScript), from dist if asked.
+  const viaTsx = fromDist ? process.execArgv.filter((a) => a !== "--conditions=source") : process.execArgv;
   const runs = [
     ...only,
     ...(baseline === "" ? [] : only.filter((c) => c.startsWith("kubesdk")).map((c) => `base:${c}`)),
@@ -217,10 +219,6 @@ async function main(): Promise<void> {
       for (const c of runs) {
         const prof = c === profiled ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [];
         const base = c.startsWith("base:");
-        // A baseline checkout's contenders run through its own main.ts (TypeScript), from dist if asked.
-        const viaTsx = fromDist
-          ? process.execArgv.filter((a) => a !== "--conditions=source")
-          : process.execArgv;
         const run =
           compiled !== undefined && !base
             ? await child<RunResult>([c, JSON.stringify(input)], ["--expose-gc", ...prof], compiled)
