@@ -7,7 +7,9 @@
  * and the CPU time kube-apiserver and etcd spent meanwhile (from /proc). The watch cache is on (the
  * apiserver's default), so lists are served from memory and the encoding is most of the server's work.
  *
- * Run: pnpm build && pnpm bench:informer:real
+ * With --unpaged, each encoding is also measured listing everything in one response (pageSize 0).
+ *
+ * Run: pnpm build && pnpm bench:informer:real [-- --unpaged]
  */
 import { fork } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -18,8 +20,10 @@ import { percentile } from "./stats.js";
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 50_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const NAMESPACE = "bench";
-const ENCODINGS = ["json", "protobuf"] as const;
-type Encoding = (typeof ENCODINGS)[number];
+const ALL_VARIANTS = ["json", "protobuf", "json-unpaged", "protobuf-unpaged"] as const;
+/** With --unpaged, each encoding also lists in one response (pageSize 0). */
+const ENCODINGS = process.argv.includes("--unpaged") ? ALL_VARIANTS : ALL_VARIANTS.slice(0, 2);
+type Encoding = (typeof ALL_VARIANTS)[number];
 
 interface SyncResult {
   readonly objects: number;
@@ -40,7 +44,11 @@ async function child(kubeconfigPath: string, encoding: Encoding): Promise<void> 
   const { createClient } = await import("@kubesdk/client");
   const { loadClusterConnection } = await import("@kubesdk/transport");
   const kube = createClient(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }));
-  const informer = new Informer(kube.resource("v1", "ConfigMap"), { namespace: NAMESPACE, encoding });
+  const informer = new Informer(kube.resource("v1", "ConfigMap"), {
+    namespace: NAMESPACE,
+    encoding: encoding.startsWith("json") ? "json" : "protobuf",
+    ...(encoding.endsWith("-unpaged") ? { pageSize: 0 } : {}),
+  });
   const go = new Promise<void>((resolve) => process.once("message", () => resolve()));
   process.send?.("ready");
   await go;
@@ -146,16 +154,24 @@ async function main(): Promise<void> {
     console.log(
       `\n${OBJECTS} ConfigMaps from kube-apiserver (watch cache on); medians of ${ROUNDS} rounds\n`,
     );
-    console.log("encoding   sync ms  client CPU ms  apiserver CPU ms  etcd CPU ms");
+    console.log("variant            sync ms  client CPU ms  apiserver CPU ms  etcd CPU ms");
     for (const r of table)
       console.log(
-        `${r.encoding.padEnd(9)}${r.syncMs.toFixed(0).padStart(9)}${r.clientCpuMs.toFixed(0).padStart(15)}${r.apiserverCpuMs.toFixed(0).padStart(18)}${r.etcdCpuMs.toFixed(0).padStart(13)}`,
+        `${r.encoding.padEnd(17)}${r.syncMs.toFixed(0).padStart(9)}${r.clientCpuMs.toFixed(0).padStart(15)}${r.apiserverCpuMs.toFixed(0).padStart(18)}${r.etcdCpuMs.toFixed(0).padStart(13)}`,
       );
     const [json, pb] = table;
     if (json !== undefined && pb !== undefined)
       console.log(
         `\nprotobuf / JSON: sync ${(pb.syncMs / json.syncMs).toFixed(2)}×, client CPU ${(pb.clientCpuMs / json.clientCpuMs).toFixed(2)}×, apiserver CPU ${(pb.apiserverCpuMs / json.apiserverCpuMs).toFixed(2)}×`,
       );
+    for (const e of ["json", "protobuf"]) {
+      const paged = table.find((r) => r.encoding === e);
+      const whole = table.find((r) => r.encoding === `${e}-unpaged`);
+      if (paged !== undefined && whole !== undefined)
+        console.log(
+          `${e} paged / unpaged: sync ${(paged.syncMs / whole.syncMs).toFixed(2)}×, client CPU ${(paged.clientCpuMs / whole.clientCpuMs).toFixed(2)}×, apiserver CPU ${(paged.apiserverCpuMs / whole.apiserverCpuMs).toFixed(2)}×`,
+        );
+    }
   } finally {
     await server.stop();
   }

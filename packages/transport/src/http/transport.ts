@@ -12,6 +12,7 @@ import {
   type HttpRequestParts,
   withCredentials,
 } from "./request.js";
+import { type RequestSignal, requestSignal } from "./request-signal.js";
 import { apiErrorOf, type HttpResponse, header, releaseBody, type StreamResponse } from "./response.js";
 import { type RetryOptions, resolveRetryOptions, withRetries } from "./retry.js";
 import { defaultUserAgent } from "./user-agent.js";
@@ -123,13 +124,18 @@ export class HttpTransport {
     const failure = this.#failureContext(options, this.#timeouts.bodyIdleMs);
     return withRetries(
       async () => {
-        const res = await this.#open(parts, options, failure);
+        const own = requestSignal(options.signal);
         try {
-          const body = new Uint8Array(await res.body.arrayBuffer());
-          return { status: res.statusCode, headers: res.headers, body };
-        } catch (err) {
-          releaseBody(res.body);
-          throw classifyError(err, failure);
+          const res = await this.#open(parts, withSignal(options, own), failure);
+          try {
+            const body = new Uint8Array(await res.body.arrayBuffer());
+            return { status: res.statusCode, headers: res.headers, body };
+          } catch (err) {
+            releaseBody(res.body);
+            throw classifyError(err, failure);
+          }
+        } finally {
+          own.release();
         }
       },
       { method: parts.method, options: this.#retryOptions(options), signal: options.signal },
@@ -150,17 +156,27 @@ export class HttpTransport {
   ): Promise<StreamResponse> {
     const parts = this.build(request);
     const failure = this.#failureContext(options, options.idleTimeoutMs ?? this.#timeouts.watchIdleMs);
-    const res = await withRetries(() => this.#open(parts, options, failure), {
-      method: parts.method,
-      options: this.#retryOptions(options),
-      signal: options.signal,
-    });
+    const [res, own] = await withRetries(
+      async () => {
+        const own = requestSignal(options.signal);
+        try {
+          return [await this.#open(parts, withSignal(options, own), failure), own] as const;
+        } catch (err) {
+          own.release();
+          throw err;
+        }
+      },
+      { method: parts.method, options: this.#retryOptions(options), signal: options.signal },
+    );
     return {
       status: res.statusCode,
       headers: res.headers,
       contentType: header(res.headers, "content-type"),
-      body: classifiedChunks(res.body, failure),
-      close: () => releaseBody(res.body),
+      body: classifiedChunks(res.body, failure, own),
+      close: () => {
+        releaseBody(res.body);
+        own.release();
+      },
     };
   }
 
@@ -255,6 +271,7 @@ export function createTransport(
 async function* classifiedChunks(
   body: Dispatcher.ResponseData["body"],
   failure: FailureContext,
+  own: RequestSignal,
 ): AsyncGenerator<Uint8Array> {
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) yield chunk;
@@ -262,5 +279,12 @@ async function* classifiedChunks(
     throw classifyError(err, failure);
   } finally {
     releaseBody(body);
+    own.release();
   }
+}
+
+/** `options` with the request's own signal in place of the caller's. */
+function withSignal(options: CallOptions, own: RequestSignal): CallOptions {
+  if (own.signal === undefined) return options;
+  return { ...options, signal: own.signal };
 }
