@@ -15,7 +15,9 @@ import { useInformerSuite } from "./support/suite.js";
 
 const s = useInformerSuite();
 
-const configMapInformer = (ns: string, pageSize: number) => s.informer({ namespace: ns, pageSize });
+// Pages keep their size (pageBytes 0) unless a test is about sizing them (S40).
+const configMapInformer = (ns: string, pageSize: number, pageBytes = 0) =>
+  s.informer({ namespace: ns, pageSize, pageBytes });
 const namespaceWith = (prefix: string, count: number) => s.namespace(prefix, count);
 
 describe("initial sync by list", () => {
@@ -84,6 +86,29 @@ describe("initial sync by list", () => {
       const lists = s.log.lists(configMapsPath(ns));
       expect(lists).toHaveLength(3);
       expect(lists.every((l) => l.query.get("limit") === "1" && l.status === 200)).toBe(true);
+    }
+  });
+
+  it("S40: later pages are sized from the bytes of the page before: at most doubled, never below pageSize", async () => {
+    const ns = await namespaceWith("s40", 30);
+    const sizes = async (pageBytes: number) => {
+      const informer = configMapInformer(ns, 2, pageBytes);
+      const pages: number[] = [];
+      informer.on("listPage", (p) => pages.push(p.items));
+      const synced = until(informer, "synced");
+      informer.start();
+      await synced;
+      expect(storeState(informer)).toEqual(await serverState(s.t, configMapsPath(ns)));
+      await informer.stop();
+      return pages;
+    };
+    // 1 MiB is far more than two small ConfigMaps: each page doubles.
+    expect(await sizes(1024 * 1024)).toEqual([2, 4, 8, 16]);
+    // One byte is far less than one: pages stay at pageSize.
+    expect(await sizes(1)).toEqual(Array.from({ length: 15 }, () => 2));
+    if (s.t.kind === "reference") {
+      const limits = s.log.lists(configMapsPath(ns)).map((l) => l.query.get("limit"));
+      expect(limits).toEqual(["2", "4", "8", "16", ...Array.from({ length: 15 }, () => "2")]);
     }
   });
 

@@ -24,8 +24,9 @@ export interface ListHooks {
    * writes both), so the next page can be requested while this one is decoded; otherwise after
    * decoding. The token read early can differ from the decoded list's only for a body with two
    * `metadata` members; callers that prefetch compare it with the list's `metadata.continue`.
+   * `bodyBytes` is the size of the answer's body, for sizing the next page.
    */
-  readonly onContinue?: (token: string) => void;
+  readonly onContinue?: (token: string, bodyBytes: number) => void;
 }
 
 /** Options of `listAll`: a list's selection and consistency options plus paging. */
@@ -73,20 +74,22 @@ export class ReadClient<Item, List extends { items: Item[] }> {
     const { onContinue, ...rest } = options;
     const request = this.requests.list({ ...rest, representation: this.#representation });
     let early: string | undefined;
+    let bodyBytes = 0;
     const peek =
       onContinue === undefined
         ? undefined
         : (response: HttpResponse<Uint8Array>) => {
+            bodyBytes = response.body.length;
             early = earlyToken(response);
             if (early === undefined) return undefined;
-            onContinue(early);
+            onContinue(early, bodyBytes);
             return writtenOut();
           };
     const body = await send(this.context, request, rest, peek);
     const list = this.#typedItems(expectList<List>(body, `the list response of ${request.path}`));
     const token = (list as { metadata?: { continue?: unknown } }).metadata?.continue;
     if (onContinue !== undefined && early === undefined && typeof token === "string" && token !== "")
-      onContinue(token);
+      onContinue(token, bodyBytes);
     return list;
   }
 

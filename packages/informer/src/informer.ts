@@ -85,6 +85,7 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
         listerWatcher,
         expectedKind: reader.itemType?.kind,
         pageSize: o.pageSize,
+        pageBytes: o.pageBytes,
         streamingList: o.initialList === "stream",
         watchTimeoutSeconds: o.watchTimeoutSeconds,
         idleTimeoutMs: o.idleTimeoutMs,

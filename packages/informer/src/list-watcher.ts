@@ -47,8 +47,9 @@ export interface ListCallOptions {
   /**
    * Optional to call: the page's continue token as soon as it is known, before the page is decoded,
    * so the next page can be requested meanwhile. A lister that never calls it loses only that overlap.
+   * `bodyBytes`, the size of the page's response, sizes the next page (without it, pages keep their size).
    */
-  readonly onContinue?: (token: string) => void;
+  readonly onContinue?: (token: string, bodyBytes?: number) => void;
 }
 
 /** Per-watch call options. */

@@ -39,8 +39,14 @@ export interface InformerOptions<T extends KubernetesObject = KubernetesObject> 
    *   server rejects it with 422.
    */
   readonly initialList?: "list" | "stream";
-  /** Page size of lists (default 500; 0 = one unpaged list). */
+  /** Objects in the first page of a list (default 500; 0 = one unpaged list). */
   readonly pageSize?: number;
+  /**
+   * Later pages are sized for about this many bytes of response, judged from the page before:
+   * at most twice as many objects as it, never fewer than `pageSize` (default 4 MiB; 0 keeps every
+   * page at `pageSize`). Fewer, larger pages cost kube-apiserver less (docs/performance.md).
+   */
+  readonly pageBytes?: number;
 
   /** Window of the random `timeoutSeconds` sent with each watch, inclusive (default 300–599). */
   readonly watchTimeoutSeconds?: { readonly min: number; readonly max: number };
@@ -77,6 +83,7 @@ export interface ResolvedOptions<T extends KubernetesObject> {
   readonly listerWatcher: ListerWatcher<T> | undefined;
   readonly initialList: "list" | "stream";
   readonly pageSize: number | undefined;
+  readonly pageBytes: number;
   readonly watchTimeoutSeconds: { readonly min: number; readonly max: number };
   readonly idleTimeoutMs: number;
   readonly minWatchDurationMs: number;
@@ -91,6 +98,7 @@ export interface ResolvedOptions<T extends KubernetesObject> {
 export const INFORMER_DEFAULTS = {
   initialList: "list",
   pageSize: 500,
+  pageBytes: 4 * 1024 * 1024,
   watchTimeoutSeconds: { min: 300, max: 599 },
   idleTimeoutMs: 180_000,
   minWatchDurationMs: 1000,
@@ -124,6 +132,7 @@ export function resolveOptions<T extends KubernetesObject>(options: InformerOpti
     listerWatcher: options.listerWatcher,
     initialList,
     pageSize: pageSize === 0 ? undefined : pageSize,
+    pageBytes: count("pageBytes", options.pageBytes ?? d.pageBytes),
     watchTimeoutSeconds: { min, max },
     idleTimeoutMs: count("idleTimeoutMs", options.idleTimeoutMs ?? d.idleTimeoutMs),
     minWatchDurationMs: count("minWatchDurationMs", options.minWatchDurationMs ?? d.minWatchDurationMs),

@@ -30,6 +30,8 @@ export interface ReflectorConfig<T> {
   readonly expectedKind: string | undefined;
   /** Page size of lists from the latest state; undefined lists in one response. */
   readonly pageSize: number | undefined;
+  /** Later pages are sized for about this many bytes (0: every page holds pageSize objects). */
+  readonly pageBytes: number;
   readonly streamingList: boolean;
   readonly watchTimeoutSeconds: { readonly min: number; readonly max: number };
   readonly idleTimeoutMs: number;

@@ -17,7 +17,7 @@ import { InitialEvents } from "./initial-events.js";
 import { intake, Rejected } from "./intake.js";
 import type { ListerWatcher, ListerWatcherPage } from "./list-watcher.js";
 import { isInitialEventsEnd, resourceVersionOf } from "./object-meta.js";
-import { PageRequest } from "./page-request.js";
+import { nextPageLimit, PageRequest, type PageSizing } from "./page-request.js";
 import {
   decideAfterListFailure,
   decideAfterWatch,
@@ -54,9 +54,12 @@ export class Reflector<T extends KubernetesObject> {
   #streaming: boolean;
   /** The list in progress follows a healthy watch (see decideAfterListFailure). */
   #afterHealthyWatch = false;
+  readonly #pageSizing: PageSizing;
 
   constructor(config: ReflectorConfig<T>, sink: ReflectorSink<T>, emit: ReflectorEmit) {
     this.#config = config;
+    const { pageSize, pageBytes } = config;
+    this.#pageSizing = (limit, bodyBytes) => nextPageLimit(limit, bodyBytes, pageSize ?? limit, pageBytes);
     this.#sink = sink;
     this.#emit = emit;
     this.#streaming = config.streamingList;
@@ -138,6 +141,7 @@ export class Reflector<T extends KubernetesObject> {
           ? { continue: s.continueToken, limit: plan.limit }
           : { resourceVersion: plan.resourceVersion, limit: plan.limit },
         signal,
+        this.#pageSizing,
       );
     let page: ListerWatcherPage<T>;
     try {

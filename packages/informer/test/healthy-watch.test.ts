@@ -87,6 +87,7 @@ async function run(
       listerWatcher: lw,
       expectedKind: "ConfigMap",
       pageSize: 500,
+      pageBytes: 0,
       streamingList: false,
       watchTimeoutSeconds: { min: 300, max: 300 },
       idleTimeoutMs: 0,

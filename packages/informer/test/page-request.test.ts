@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { ListCallOptions, ListerWatcher, ListerWatcherPage, ListQuery } from "../src/list-watcher.js";
-import { PageRequest } from "../src/page-request.js";
+import { nextPageLimit, PageRequest } from "../src/page-request.js";
 
-/** A lister whose answers the test releases one by one, reporting `early` as the early token. */
-function manualLister(early: (token: string | undefined) => string | undefined) {
+/**
+ * A lister whose answers the test releases one by one, reporting `early` as the early token and
+ * `bodyBytes` as the size of every answer.
+ */
+function manualLister(early: (token: string | undefined) => string | undefined, bodyBytes?: number) {
   const calls: {
     query: ListQuery;
     options: ListCallOptions;
@@ -17,7 +20,7 @@ function manualLister(early: (token: string | undefined) => string | undefined) 
           options,
           answer: (page) => {
             const token = early(page.continue);
-            if (token !== undefined) options.onContinue?.(token);
+            if (token !== undefined) options.onContinue?.(token, bodyBytes);
             resolve(page);
           },
         });
@@ -69,5 +72,34 @@ describe("PageRequest", () => {
       expect(last?.items).toEqual(["item-1"]);
       expect(next?.next(last as ListerWatcherPage<string>)).toBeUndefined();
     }
+  });
+
+  it("sizes each next page from the bytes of the one before", async () => {
+    // Every answer is 1,000 bytes and the target 8,000: each page may hold twice the one before.
+    const { lister, calls } = manualLister((t) => t, 1000);
+    const sizing = (limit: number, bytes: number) => nextPageLimit(limit, bytes, 10, 8000);
+    const signal = new AbortController().signal;
+    let request: PageRequest<string> | undefined = new PageRequest(lister, { limit: 10 }, signal, sizing);
+    for (let n = 0; n < 3; n++) {
+      const waiting = request?.page();
+      calls[n]?.answer(page(n, n < 2));
+      request = request?.next((await waiting) as ListerWatcherPage<string>);
+    }
+    expect(calls.map((c) => c.query.limit)).toEqual([10, 20, 40]);
+  });
+});
+
+describe("nextPageLimit", () => {
+  it("scales toward the byte target, at most doubling, never below pageSize, and keeps the limit when off", () => {
+    // 500 objects in 550 KB, target 4 MiB: room for 3,813, but at most 1,000 next.
+    expect(nextPageLimit(500, 550_000, 500, 4 * 1024 * 1024)).toBe(1000);
+    expect(nextPageLimit(2000, 2_200_000, 500, 4 * 1024 * 1024)).toBe(3813);
+    // Pages far over the target shrink, down to pageSize and no further.
+    expect(nextPageLimit(4000, 16_000_000, 500, 4 * 1024 * 1024)).toBe(1048);
+    expect(nextPageLimit(600, 50_000_000, 500, 4 * 1024 * 1024)).toBe(500);
+    // pageBytes 0, or a size that is not known, keeps the limit.
+    expect(nextPageLimit(500, 550_000, 500, 0)).toBe(500);
+    expect(nextPageLimit(500, 0, 500, 4 * 1024 * 1024)).toBe(500);
+    expect(nextPageLimit(500, Number.NaN, 500, 4 * 1024 * 1024)).toBe(500);
   });
 });

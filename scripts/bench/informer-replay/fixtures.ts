@@ -1,13 +1,15 @@
 /**
- * The bytes the replay server sends, encoded once before any contender runs: list pages (with
- * continue tokens) and the full list, a watch stream of MODIFIED events and a streaming list, each
- * in JSON and (through @kubesdk/models' wire codec) in protobuf.
+ * The bytes the replay server sends, encoded once before any contender runs: list pages of any
+ * limit (with continue tokens, see list-pages.ts) and the full list, a watch stream of MODIFIED
+ * events and a streaming list, each in JSON and (through @kubesdk/models' wire codec) in protobuf.
  */
 import { encodeObject, encodeWatchEvent } from "@kubesdk/models";
+import { type Encoded, ListPages } from "./list-pages.js";
+
+export type { Encoded } from "./list-pages.js";
 
 export const NAMESPACE = "bench";
 export const LIST_PATH = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
-export const PAGE_SIZE = 500;
 export const LIST_RESOURCE_VERSION = 1_000_000;
 
 export interface Sizes {
@@ -45,15 +47,10 @@ export function configMap(i: number, resourceVersion: number, typed: boolean): C
   };
 }
 
-export interface Encoded {
-  readonly json: Buffer;
-  readonly protobuf: Buffer;
-}
-
 export interface Fixtures {
   readonly sizes: Sizes;
-  /** Page n (0-based) of PAGE_SIZE items; every page but the last carries the continue token `p<n+1>`. */
-  readonly pages: Encoded[];
+  /** List pages by first block and limit. */
+  readonly pages: ListPages<ConfigMap>;
   readonly fullList: Encoded;
   /** `events` MODIFIED events cycling over the objects, resourceVersions above the list's. */
   readonly watch: Encoded;
@@ -61,15 +58,11 @@ export interface Fixtures {
   readonly initialEvents: Encoded;
 }
 
-function list(items: ConfigMap[], continueToken: string | undefined, remaining: number | undefined): Encoded {
+function fullList(items: ConfigMap[]): Encoded {
   const body = {
     apiVersion: "v1",
     kind: "ConfigMapList",
-    metadata: {
-      resourceVersion: String(LIST_RESOURCE_VERSION),
-      ...(continueToken !== undefined ? { continue: continueToken } : {}),
-      ...(remaining !== undefined ? { remainingItemCount: remaining } : {}),
-    },
+    metadata: { resourceVersion: String(LIST_RESOURCE_VERSION) },
     items,
   };
   return { json: Buffer.from(JSON.stringify(body)), protobuf: Buffer.from(encodeObject(body)) };
@@ -84,15 +77,8 @@ function lengthPrefixed(frame: Uint8Array): Buffer {
 
 export function buildFixtures(sizes: Sizes): Fixtures {
   const items = Array.from({ length: sizes.objects }, (_, i) => configMap(i, 1 + i, false));
-  const pages: Encoded[] = [];
-  for (let start = 0, n = 0; start < items.length; start += PAGE_SIZE, n++) {
-    const end = Math.min(items.length, start + PAGE_SIZE);
-    const more = end < items.length;
-    pages.push(
-      list(items.slice(start, end), more ? `p${n + 1}` : undefined, more ? items.length - end : undefined),
-    );
-  }
-  const fullList = list(items, undefined, undefined);
+  const pages = new ListPages(items, String(LIST_RESOURCE_VERSION));
+
   const json: Buffer[] = [];
   const protobuf: Buffer[] = [];
   for (let k = 0; k < sizes.events; k++) {
@@ -122,7 +108,7 @@ export function buildFixtures(sizes: Sizes): Fixtures {
   return {
     sizes,
     pages,
-    fullList,
+    fullList: fullList(items),
     watch: { json: Buffer.concat(json), protobuf: Buffer.concat(protobuf) },
     initialEvents: { json: Buffer.concat(initial), protobuf: Buffer.concat(initialProtobuf) },
   };

@@ -91,20 +91,20 @@ function handle(fixtures: Fixtures, req: IncomingMessage, res: ServerResponse): 
     return;
   }
   const token = q.get("continue");
+  const limit = Number(q.get("limit") ?? "0");
   if (token !== null && token !== "") {
-    const page = fixtures.pages[Number(token.slice(1))];
-    if (page === undefined) {
+    const first = Number(token.slice(1));
+    if (!(Number.isInteger(first) && first > 0 && first < fixtures.pages.blocks)) {
       res.writeHead(410, { "content-type": "application/json" });
       res.end(
         JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", code: 410, reason: "Expired" }),
       );
       return;
     }
-    send(res, page, protobuf);
+    send(res, fixtures.pages.page(first, limit), protobuf);
     return;
   }
-  const first = fixtures.pages[0];
-  if (q.get("limit") !== null && first !== undefined) send(res, first, protobuf);
+  if (limit > 0 && fixtures.pages.blocks > 0) send(res, fixtures.pages.page(0, limit), protobuf);
   else send(res, fixtures.fullList, protobuf);
 }
 
