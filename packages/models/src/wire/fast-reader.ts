@@ -329,6 +329,27 @@ export function entry(
   zero: unknown,
 ): Record<string, unknown> {
   const e = len(r, end);
+  const start = r.p;
+  // The layout every encoder writes (the key, then the value, each once) is read straight through;
+  // anything else, or anything that fails, is read again by the scan, which decides what it means.
+  if (r.b[start] === 10) {
+    try {
+      r.p = start + 1;
+      const key = str(r, e);
+      if (r.b[r.p] === valueTag && r.p < e) {
+        r.p++;
+        const value = read(r, e);
+        if (r.p === e) {
+          const out = map ?? {};
+          put(out, key, value);
+          return out;
+        }
+      }
+    } catch {
+      // Read again below.
+    }
+    r.p = start;
+  }
   const at = scanEntry(r, e, valueTag);
   const key = entryKey;
   const value = at < 0 ? zero : valueAt(r, at, e, read, noDecoder, 0);

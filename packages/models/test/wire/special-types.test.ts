@@ -271,6 +271,27 @@ describe("maps", () => {
       data: { k: "" },
     });
   });
+
+  test("an entry in another layout than key-then-value reads as Go reads it: the last key and value", () => {
+    // data (2) entries, as a decoder meets them only from hand-made bytes.
+    const cases: [number[], Record<string, string>][] = [
+      // value "v" before key "k"
+      [[0x12, 0x06, 0x12, 0x01, 0x76, 0x0a, 0x01, 0x6b], { k: "v" }],
+      // key "k", value "a", value "b"
+      [[0x12, 0x09, 0x0a, 0x01, 0x6b, 0x12, 0x01, 0x61, 0x12, 0x01, 0x62], { k: "b" }],
+      // key "a", value "v", key "b"
+      [[0x12, 0x09, 0x0a, 0x01, 0x61, 0x12, 0x01, 0x76, 0x0a, 0x01, 0x62], { b: "v" }],
+      // key "k", an unknown field 3, value "v"
+      [[0x12, 0x09, 0x0a, 0x01, 0x6b, 0x1a, 0x01, 0x78, 0x12, 0x01, 0x76], { k: "v" }],
+    ];
+    for (const [bytes, data] of cases)
+      expect(decodeObject(seal({ raw: Uint8Array.from(bytes) }))).toStrictEqual({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: {},
+        data,
+      });
+  });
 });
 
 describe("empty values", () => {
