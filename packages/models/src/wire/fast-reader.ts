@@ -336,7 +336,7 @@ export function entry(
     try {
       r.p = start + 1;
       const key = str(r, e);
-      if (r.b[r.p] === valueTag && r.p < e) {
+      if (r.p < e && r.b[r.p] === valueTag) {
         r.p++;
         const value = read(r, e);
         if (r.p === e) {
