@@ -3,6 +3,8 @@
  * Quantity, embedded JSON, the apiextensions schema unions, wrapped lists): the generated encoders
  * (generated/proto-encode.ts) hand their JSON value over here.
  */
+
+import { isArrayIndexKey } from "./embedded-json.js";
 import { WireError } from "./errors.js";
 import { type WireWriter, wI64 } from "./fast-writer.js";
 import { parseDuration } from "./go-duration.js";
@@ -105,12 +107,15 @@ export function encEmbedded(w: WireWriter, v: unknown): void {
 /**
  * Writes a tree of plain objects with ASCII keys (a FieldsV1 is one) as the JSON text jsonText
  * gives, straight into the buffer; false for anything else (the caller then rewinds and uses
- * jsonText): other values, non-ASCII or control characters, <, > or & in a key, a toJSON method.
+ * jsonText): other values, non-ASCII or control characters, <, > or & in a key, a toJSON method,
+ * keys JavaScript may have reordered.
  */
 function objectTree(w: WireWriter, v: unknown, depth: number): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v) || depth > 64) return false;
   if (typeof (v as { toJSON?: unknown }).toJSON === "function") return false;
   const keys = Object.keys(v);
+  // Index-like keys: JavaScript may have moved them to the front; jsonText writes Go's order.
+  if (keys.length > 1 && isArrayIndexKey(keys[0] as string)) return false;
   w.tag(0x7b); // {
   for (let i = 0; i < keys.length; i++) {
     if (i > 0) w.tag(0x2c); // ,

@@ -1,4 +1,5 @@
 /** JSON values of scalar proto types, and the byte helpers the special types share. */
+import { goOrderedJson, holdsReorderedObject } from "./embedded-json.js";
 import { WireError } from "./errors.js";
 import { int64FromJson } from "./int64.js";
 
@@ -23,7 +24,8 @@ export function parseEmbeddedJson(bytes: Uint8Array): unknown {
 export function jsonText(value: unknown): string {
   let text: string;
   try {
-    text = JSON.stringify(value);
+    // JSON.stringify, unless JavaScript reordered an object's keys (embedded-json.ts).
+    text = (holdsReorderedObject(value) ? goOrderedJson(value) : JSON.stringify(value)) as string;
   } catch (cause) {
     // A RangeError: nested too deeply for the stack (cycles are not JSON values anyway).
     const code = cause instanceof RangeError ? "PROTOBUF_DEPTH" : "PROTOBUF_VALUE";

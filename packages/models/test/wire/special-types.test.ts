@@ -177,12 +177,28 @@ describe("embedded JSON", () => {
     ["quotes and backslashes in keys", { 'k:{"a\\b":"c"}': {}, "\\": { '"': {} } }],
     ["keys Go escapes", { "a<b": {}, "c>d&e": { "\u2028\u2029": {} } }],
     ["non-ASCII and control characters", { é: { 日本: {} }, "\u0001\n": {}, "\u{1F600}": {} }],
-    ["integer-like keys (listed first)", { b: {}, "10": {}, "2": {}, a: { "1": {} } }],
     ["an empty object", {}],
     ["values other than objects", { "f:a": [1, "two", null], "f:b": "x<y", "f:c": 1.5, "f:d": true }],
     ["a lone surrogate", { "\ud800": {} }],
   ])("%s: the bytes of the JSON text Go holds", (_, value) => {
     expect(fieldsV1Bytes(value)).toBe(goJson(value));
+  });
+
+  // JavaScript lists index-like keys first, so the order they were read in is lost; Go's map order
+  // (bytewise) rebuilds what Go wrote. Objects without such keys keep their own order.
+  test("an object with index-like keys is written in Go's map order; others keep theirs", () => {
+    const parsed = JSON.parse('{"b":{},"10":{},"2":{},"a":{"1":{}},"z":{"y":{},"x":{}}}');
+    expect(Object.keys(parsed)).toStrictEqual(["2", "10", "b", "a", "z"]);
+    expect(fieldsV1Bytes(parsed)).toBe('{"10":{},"2":{},"a":{"1":{}},"b":{},"z":{"y":{},"x":{}}}');
+    expect(fieldsV1Bytes({ "7": {} })).toBe('{"7":{}}');
+    expect(fieldsV1Bytes({ "07": {}, b: {}, a: {} })).toBe('{"07":{},"b":{},"a":{}}');
+    expect(fieldsV1Bytes({ "4294967295": {}, b: {}, a: {} })).toBe('{"4294967295":{},"b":{},"a":{}}');
+  });
+
+  test("the same holds inside arrays, with characters Go escapes and beyond U+FFFF", () => {
+    // UTF-16 order would put U+1F600 (a surrogate pair) before U+FFFF; Go's byte order does not.
+    const value = JSON.parse('{"l":[{"\u{1F600}":1,"\uffff":2,"3":3,"a<":4}],"k":null}');
+    expect(fieldsV1Bytes(value)).toBe('{"l":[{"3":3,"a\\u003c":4,"\uffff":2,"\u{1F600}":1}],"k":null}');
   });
 });
 

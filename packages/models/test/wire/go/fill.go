@@ -114,7 +114,12 @@ func randJSON(c randfill.Continue, object bool) []byte {
 	}
 	m := map[string]any{}
 	for i := c.Rand.Intn(3); i > 0; i-- {
-		m[c.String(0)] = []any{c.String(0), c.Rand.Int31(), c.Bool(), nil}
+		// Number-like keys too: JavaScript lists them first, so kubesdk must write Go's order back.
+		key := c.String(0)
+		if c.Rand.Intn(3) == 0 {
+			key = fmt.Sprint(c.Rand.Intn(20))
+		}
+		m[key] = []any{c.String(0), c.Rand.Int31(), c.Bool(), nil}
 	}
 	b, err := json.Marshal(m)
 	if err != nil {
