@@ -176,4 +176,31 @@ describe("in-process namespace controller", () => {
     await release("/api/v1/namespaces/held/configmaps/h");
     await vi.waitFor(async () => expect(await gone("/api/v1/namespaces/held")).toBe(true));
   });
+
+  it("finalizes a namespace whose delay timer fires before the wall clock reaches the due time", async () => {
+    // Node starts a timer from the event loop's clock, read when the loop last woke up. Deleting the
+    // namespace after 100 ms of work in the same turn starts the delay timer 100 ms in the past, so
+    // it fires while Date.now() is still short of the due time the controller computed.
+    const late = await startServer({ settings: { namespaceFinalizeDelayMs: 150 } });
+    try {
+      const ns = late.store.get("/namespaces", "default");
+      expect(ns).toBeDefined();
+      const busyUntil = Date.now() + 100;
+      while (Date.now() < busyUntil) {
+        // Keeps the event loop's clock behind the wall clock; not a wait for anything.
+      }
+      const stored = ns as NonNullable<typeof ns>;
+      const deleting = {
+        ...stored,
+        metadata: { ...stored.metadata, deletionTimestamp: new Date().toISOString() },
+      };
+      late.store.update("/namespaces", "default", deleting);
+      await vi.waitFor(() => expect(late.store.get("/namespaces", "default")).toBeUndefined(), {
+        timeout: 5_000,
+        interval: 20,
+      });
+    } finally {
+      await late.stop();
+    }
+  });
 });

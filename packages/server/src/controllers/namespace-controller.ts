@@ -21,7 +21,7 @@ interface Remaining {
 
 export class NamespaceController {
   private readonly due = new Map<string, number>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly unsubscribe: () => void;
 
   constructor(private readonly ctx: HandlerContext) {
@@ -31,7 +31,7 @@ export class NamespaceController {
 
   close(): void {
     this.unsubscribe();
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
   }
 
@@ -55,13 +55,16 @@ export class NamespaceController {
     this.later(name, this.ctx.settings.namespaceFinalizeDelayMs);
   }
 
+  /** Runs sync(name) after `ms`; one timer per namespace (a newer call replaces the older one). */
   private later(name: string, ms: number): void {
+    const previous = this.timers.get(name);
+    if (previous !== undefined) clearTimeout(previous);
     const t = setTimeout(() => {
-      this.timers.delete(t);
+      this.timers.delete(name);
       this.sync(name);
     }, ms);
     t.unref();
-    this.timers.add(t);
+    this.timers.set(name, t);
   }
 
   private sync(name: string): void {
@@ -69,7 +72,9 @@ export class NamespaceController {
     const due = this.due.get(name);
     if (!ns || due === undefined || !specFinalizers(ns).includes(FINALIZER))
       return void this.due.delete(name);
-    if (Date.now() < due) return;
+    // A timer may fire before Date.now() reaches `due`: Node starts it from the event loop's clock,
+    // which lags the wall clock by however long the loop has been busy. Not yet due: wait the rest.
+    if (Date.now() < due) return this.later(name, due - Date.now());
     const remaining = this.deleteContent(name);
     const conditions = namespaceConditions(remaining, new Date(this.ctx.now()).toISOString());
     const status = { ...(ns.status as object), phase: "Terminating", conditions };
