@@ -74,7 +74,10 @@ export class NamespaceController {
       return void this.due.delete(name);
     // A timer may fire before Date.now() reaches `due`: Node starts it from the event loop's clock,
     // which lags the wall clock by however long the loop has been busy. Not yet due: wait the rest.
-    if (Date.now() < due) return this.later(name, due - Date.now());
+    if (Date.now() < due) {
+      this.later(name, due - Date.now());
+      return;
+    }
     const remaining = this.deleteContent(name);
     const conditions = namespaceConditions(remaining, new Date(this.ctx.now()).toISOString());
     const status = { ...(ns.status as object), phase: "Terminating", conditions };
