@@ -172,16 +172,24 @@ describe("Tables of built-in kinds", () => {
 
   it("services, config maps, secrets, service accounts, namespaces, nodes, leases", async () => {
     const core = `/api/v1/namespaces/${ns}`;
+    // The server allocates the cluster IP and node port: fixed ones may be taken already on a shared
+    // cluster, where other suites' Services get addresses from the same ranges.
     const svc = await table(`${core}/services`, {
       metadata: { name: "s" },
-      spec: {
-        type: "NodePort",
-        clusterIP: "10.0.0.77",
-        selector: { app: "w" },
-        ports: [{ port: 80, nodePort: 30080 }],
-      },
+      spec: { type: "NodePort", selector: { app: "w" }, ports: [{ port: 80 }] },
     });
-    expect(svc.cells).toEqual(["s", "NodePort", "10.0.0.77", "<none>", "80:30080/TCP", "AGE", "app=w"]);
+    const { clusterIP, ports } = svc.object.spec as { clusterIP: string; ports: { nodePort: number }[] };
+    expect(clusterIP).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(ports[0]?.nodePort).toBeGreaterThanOrEqual(30000);
+    expect(svc.cells).toEqual([
+      "s",
+      "NodePort",
+      clusterIP,
+      "<none>",
+      `80:${ports[0]?.nodePort}/TCP`,
+      "AGE",
+      "app=w",
+    ]);
     const cm = await table(`${core}/configmaps`, { metadata: { name: "cm" }, data: { a: "1", b: "2" } });
     expect(cm.cells).toEqual(["cm", 2, "AGE"]);
     const secret = await table(`${core}/secrets`, {

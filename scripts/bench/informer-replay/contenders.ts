@@ -8,6 +8,7 @@
 import { StringDecoder } from "node:string_decoder";
 import { gc } from "../stats.js";
 import { LIST_PATH, NAMESPACE } from "./fixtures.js";
+import { startPhase, stopPhase } from "./phase-profile.js";
 
 export const CONTENDERS = [
   "raw",
@@ -88,26 +89,25 @@ type Counter = ReturnType<typeof counter>;
  * Times an informer's sync (`sync`, after arming the replay server), then its watch phase: from the
  * "go" gate until the handler has seen every event.
  */
-async function syncThenWatch(input: RunInput, seen: Counter, sync: () => Promise<void>) {
+async function syncThenWatch(input: RunInput, name: string, seen: Counter, sync: () => Promise<void>) {
   await gate(input, "arm");
+  await startPhase("sync");
   const t0 = performance.now();
   const s0 = cpuUs();
   await sync();
   const syncMs = performance.now() - t0;
   const syncCpuMs = (cpuUs() - s0) / 1000;
   const syncPeakRssKiB = maxRssKiB();
+  await stopPhase("sync", name);
+  await startPhase("watch");
   const w0 = performance.now();
   const c0 = cpuUs();
   await gate(input, "go");
   await seen.done;
-  return {
-    syncMs,
-    syncCpuMs,
-    syncPeakRssKiB,
-    watchMs: performance.now() - w0,
-    watchCpuUs: cpuUs() - c0,
-    events: seen.n,
-  };
+  const watchMs = performance.now() - w0;
+  const watchCpuUs = cpuUs() - c0;
+  await stopPhase("watch", name);
+  return { syncMs, syncCpuMs, syncPeakRssKiB, watchMs, watchCpuUs, events: seen.n };
 }
 
 async function runRaw(input: RunInput): Promise<Timed> {
@@ -115,6 +115,7 @@ async function runRaw(input: RunInput): Promise<Timed> {
   const agent = new Agent();
   // Armed before the timed spans, as the other contenders do (and fetch() is loaded by then).
   await gate(input, "arm");
+  await startPhase("sync");
   const t0 = performance.now();
   const s0 = cpuUs();
   const res = await request(input.url + LIST_PATH, {
@@ -127,8 +128,10 @@ async function runRaw(input: RunInput): Promise<Timed> {
   const syncMs = performance.now() - t0;
   const syncCpuMs = (cpuUs() - s0) / 1000;
   const syncPeakRssKiB = maxRssKiB();
+  await stopPhase("sync", "raw");
   const seen = counter(input.events);
   const handler = (_old: Obj | undefined, _new: Obj) => seen.hit();
+  await startPhase("watch");
   const w0 = performance.now();
   const c0 = cpuUs();
   const watch = await request(`${input.url}${LIST_PATH}?watch=true`, {
@@ -147,6 +150,7 @@ async function runRaw(input: RunInput): Promise<Timed> {
   watch.body.destroy();
   const watchMs = performance.now() - w0;
   const watchCpuUs = cpuUs() - c0;
+  await stopPhase("watch", "raw");
   await agent.destroy();
   return { objects: byKey.size, syncMs, syncCpuMs, syncPeakRssKiB, watchMs, watchCpuUs, events: seen.n };
 }
@@ -186,7 +190,7 @@ async function runKubesdk(input: RunInput, which: Contender): Promise<Timed> {
   });
   const seen = counter(input.events);
   informer.addEventHandler({ update: () => seen.hit() });
-  const timed = await syncThenWatch(input, seen, async () => {
+  const timed = await syncThenWatch(input, which, seen, async () => {
     informer.start();
     await informer.waitForSync();
   });
@@ -207,7 +211,7 @@ async function runClientNode(input: RunInput): Promise<Timed> {
   const seen = counter(input.events);
   informer.on("update", () => seen.hit());
   informer.on("error", () => {});
-  const timed = await syncThenWatch(input, seen, () => informer.start());
+  const timed = await syncThenWatch(input, "client-node", seen, () => informer.start());
   const objects = informer.list().length;
   await informer.stop();
   return { objects, ...timed };

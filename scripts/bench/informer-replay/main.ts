@@ -17,6 +17,7 @@
  *
  * Flags: --objects=N (default 20000) --events=N (default 100000) --rounds=N (default 3)
  *        --only=a,b (contenders) --cpu-prof=<contender> (writes a .cpuprofile per run to .cache/prof)
+ *        --cpu-prof-phase=sync|watch: with --cpu-prof, profiles only that phase (phase-profile.ts)
  *        --baseline=DIR: also runs the kubesdk contenders of another checkout of this repository
  *        (with its dependencies linked and this benchmark copied in), as "base:<contender>", in
  *        the same rounds: before/after numbers from one run.
@@ -86,8 +87,9 @@ function child<T>(
   args: string[],
   execArgv: string[],
   script = self,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ value: T; kill: () => void }> {
-  const proc = fork(script, args, { stdio: "inherit", execArgv });
+  const proc = fork(script, args, { stdio: "inherit", execArgv, env });
   return new Promise((resolvePromise, reject) => {
     proc.once("message", (m) => resolvePromise({ value: m as T, kill: () => proc.kill() }));
     proc.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}`)));
@@ -190,6 +192,9 @@ async function main(): Promise<void> {
   const rounds = Number(flag("rounds", "3"));
   const only = flag("only", CONTENDERS.join(",")).split(",") as Contender[];
   const profiled = flag("cpu-prof", "");
+  const phase = flag("cpu-prof-phase", "");
+  if (phase !== "" && phase !== "sync" && phase !== "watch")
+    throw new Error(`--cpu-prof-phase must be sync or watch, not ${phase}`);
   const fromDist = process.argv.includes("--dist");
   const server = await child<{ url: string; kubeconfigPath: string; note: string }>(
     ["--serve", `--objects=${objects}`, `--events=${events}`],
@@ -217,15 +222,21 @@ async function main(): Promise<void> {
   try {
     for (let round = 0; round < rounds; round++)
       for (const c of runs) {
-        const prof = c === profiled ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [];
+        // A whole-process profile, or (--cpu-prof-phase) one of the sync or the watch alone.
+        const prof = c === profiled && phase === "" ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [];
+        const env =
+          c === profiled && phase !== ""
+            ? { ...process.env, KUBESDK_BENCH_PROFILE: `${phase}:${profDir}` }
+            : process.env;
         const base = c.startsWith("base:");
         const run =
           compiled !== undefined && !base
-            ? await child<RunResult>([c, JSON.stringify(input)], ["--expose-gc", ...prof], compiled)
+            ? await child<RunResult>([c, JSON.stringify(input)], ["--expose-gc", ...prof], compiled, env)
             : await child<RunResult>(
                 [`--contender=${base ? c.slice(5) : c}`, JSON.stringify(input)],
                 [...viaTsx, ...prof],
                 base ? baseScript : self,
+                env,
               );
         results.get(c)?.push(run.value);
         process.stdout.write(
