@@ -196,6 +196,8 @@ async function main(): Promise<void> {
   if (phase !== "" && phase !== "sync" && phase !== "watch")
     throw new Error(`--cpu-prof-phase must be sync or watch, not ${phase}`);
   const fromDist = process.argv.includes("--dist");
+  // Compiled before the replay server starts: a compile error then leaves no server behind.
+  const compiled = fromDist ? compileContenders() : undefined;
   const server = await child<{ url: string; kubeconfigPath: string; note: string }>(
     ["--serve", `--objects=${objects}`, `--events=${events}`],
     process.execArgv,
@@ -211,7 +213,6 @@ async function main(): Promise<void> {
   if (profiled !== "") mkdirSync(profDir, { recursive: true });
   const baseline = flag("baseline", "");
   const baseScript = join(resolve(baseline), "scripts/bench/informer-replay/main.ts");
-  const compiled = fromDist ? compileContenders() : undefined;
   // A baseline checkout's contenders run through its own main.ts (TypeScript), from dist if asked.
   const viaTsx = fromDist ? process.execArgv.filter((a) => a !== "--conditions=source") : process.execArgv;
   const runs = [
