@@ -36,8 +36,13 @@ export interface HandlerQueueOptions<T> {
 const IN_INITIAL_LIST: AddInfo = Object.freeze({ isInInitialList: true });
 const NOT_IN_INITIAL_LIST: AddInfo = Object.freeze({ isInInitialList: false });
 
-// Synchronous handlers are run in batches; between batches the event loop gets a turn (I/O, timers).
-const YIELD_EVERY = 256;
+// Synchronous handlers run in slices of about SLICE_MS; between slices the event loop gets a turn
+// (I/O, timers). The clock is read every CHECK_EVERY calls. A fixed count per slice (it was 256 calls)
+// parked the drain until the next loop turn while the watch reader went on queueing: a socket read
+// that brings more events than that per turn left a handler that does nothing further behind with
+// every read, until its queue overflowed (docs/performance.md, "Handlers that fall behind").
+const SLICE_MS = 4;
+const CHECK_EVERY = 32;
 
 export class HandlerQueue<T> {
   readonly #opts: HandlerQueueOptions<T>;
@@ -196,7 +201,8 @@ export class HandlerQueue<T> {
   }
 
   async #drain(): Promise<void> {
-    let sinceYield = 0;
+    let calls = 0;
+    let sliceStart = performance.now();
     try {
       while (!this.#closed) {
         if (this.#seen !== undefined) this.#catchUpFromStore(this.#seen);
@@ -204,10 +210,14 @@ export class HandlerQueue<T> {
         if (pending === null) break;
         if (pending !== undefined) {
           await pending;
-          sinceYield = 0;
-        } else if (++sinceYield >= YIELD_EVERY) {
-          sinceYield = 0;
-          await new Promise<void>((resolve) => setImmediate(resolve));
+          calls = 0;
+          sliceStart = performance.now();
+        } else if (++calls >= CHECK_EVERY) {
+          calls = 0;
+          if (performance.now() - sliceStart >= SLICE_MS) {
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            sliceStart = performance.now();
+          }
         }
       }
     } finally {

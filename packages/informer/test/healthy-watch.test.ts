@@ -7,6 +7,7 @@ import { Backoff } from "../src/backoff.js";
 import type { ListerWatcher, ListQuery } from "../src/list-watcher.js";
 import { decideAfterListFailure, wasHealthy } from "../src/reactions.js";
 import { Reflector, type ReflectorEmit } from "../src/reflector.js";
+import { watchStreamOf } from "./watch-stream-of.js";
 
 const status = (code: number, reason: string) =>
   apiErrorFromStatus(
@@ -23,24 +24,11 @@ const configMap = (name: string, rv: number): KubernetesObject => ({
 /** A stream that delivers `events`, then fails with `error`. */
 function failingStream(events: WatchEvent<KubernetesObject>[], error: Error): WatchStream<KubernetesObject> {
   let i = 0;
-  const stream: WatchStream<KubernetesObject> = {
-    async next() {
-      const event = events[i++];
-      if (event === undefined) throw error;
-      return { done: false, value: event };
-    },
-    async return() {
-      return { done: true, value: undefined };
-    },
-    async throw(err?: unknown) {
-      throw err;
-    },
-    close() {},
-    [Symbol.asyncIterator]() {
-      return stream;
-    },
-  };
-  return stream;
+  return watchStreamOf(async () => {
+    const event = events[i++];
+    if (event === undefined) throw error;
+    return { done: false, value: event };
+  });
 }
 
 interface Run {
