@@ -7,8 +7,9 @@
  * `{"7":2,"b":1}`, and writing it again changes the embedded bytes. The original order is gone; the
  * order Go's encoding/json gives a map (keys sorted bytewise) is the one that rebuilds what Go itself
  * wrote, so such objects are written in it. Objects without index-like keys keep their own order.
- * See docs/divergences.md, "Embedded JSON objects with number-like keys".
+ * See docs/wire-codec.md, "Other JSON Go accepts or rejects".
  */
+import { compareGoStrings } from "./go-string-order.js";
 
 /** Whether `key` is one JavaScript lists first: a canonical integer from 0 to 2^32 − 2. */
 export function isArrayIndexKey(key: string): boolean {
@@ -43,18 +44,6 @@ export function holdsReorderedObject(value: unknown): boolean {
   return mayBeReordered(value) || Object.values(value).some(holdsReorderedObject);
 }
 
-/** Compares strings by code point, which is the byte order of their UTF-8 (Go's string order). */
-function byCodePoint(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.codePointAt(i) as number;
-    const y = b.codePointAt(i) as number;
-    if (x !== y) return x - y;
-    if (x > 0xffff) i++;
-  }
-  return a.length - b.length;
-}
-
 /**
  * JSON.stringify, except that objects JavaScript may have reordered are written with their keys
  * sorted as Go sorts map keys. Only called when holdsReorderedObject found one.
@@ -69,7 +58,7 @@ export function goOrderedJson(value: unknown, key = ""): string | undefined {
     return `[${v.map((item, i) => goOrderedJson(item, String(i)) ?? "null").join(",")}]`;
   }
   const keys = Object.keys(v);
-  if (mayBeReordered(v)) keys.sort(byCodePoint);
+  if (mayBeReordered(v)) keys.sort(compareGoStrings);
   const parts: string[] = [];
   for (const k of keys) {
     const text = goOrderedJson((v as Record<string, unknown>)[k], k);

@@ -5,6 +5,7 @@
  */
 import { WireError } from "./errors.js";
 import { maxWireDepth } from "./fast-reader.js";
+import { compareGoStrings } from "./go-string-order.js";
 import { int64FromJson } from "./int64.js";
 import { describe, isPlainObject, scalarFromJson, wellFormed } from "./scalars.js";
 
@@ -291,9 +292,7 @@ export function mapEntries(value: unknown): unknown[] {
   }
   const values = new Map<string, unknown>();
   for (const key of keys) values.set(wellFormed(key), value[key]);
-  return [...values.entries()]
-    .sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
-    .flatMap(([key, v]) => [key, v]);
+  return [...values.entries()].sort(([a], [b]) => compareGoStrings(a, b)).flatMap(([key, v]) => [key, v]);
 }
 
 function sorted(keys: readonly string[]): boolean {

@@ -74,8 +74,9 @@ export class NamespaceController {
       return void this.due.delete(name);
     // A timer may fire before Date.now() reaches `due`: Node starts it from the event loop's clock,
     // which lags the wall clock by however long the loop has been busy. Not yet due: wait the rest.
-    if (Date.now() < due) {
-      this.later(name, due - Date.now());
+    const early = due - Date.now();
+    if (early > 0) {
+      this.later(name, early);
       return;
     }
     const remaining = this.deleteContent(name);
