@@ -11,15 +11,36 @@ export interface HttpResponse<B> {
   readonly body: B;
 }
 
+/** Receives a streamed body chunk by chunk as it arrives (see {@link StreamResponse.flow}). */
+export interface BodySink {
+  chunk(chunk: Uint8Array): void;
+  /** The body is complete; nothing follows. */
+  end(): void;
+  /** The body failed (a typed transport error); nothing follows. */
+  fail(error: unknown): void;
+}
+
+/** Flow control of a body handed to a {@link BodySink}: a paused body stops reading the socket. */
+export interface BodyFlow {
+  pause(): void;
+  resume(): void;
+}
+
 /**
- * A successful response whose body is read as it arrives. Iterating to the end, breaking out of the
- * loop, or calling `close()` releases the connection.
+ * A successful response whose body is read as it arrives: either iterate `body`, or hand it to a
+ * sink with `flow()` (one or the other). Reading to the end, breaking out of the loop, or calling
+ * `close()` releases the connection.
  */
 export interface StreamResponse {
   readonly status: number;
   readonly headers: ResponseHeaders;
   readonly contentType: string | undefined;
   readonly body: AsyncIterable<Uint8Array>;
+  /**
+   * Pushes each chunk to `sink` as it arrives, without a promise per chunk and without joining
+   * chunks that wait. After `close()` the sink hears nothing more.
+   */
+  flow(sink: BodySink): BodyFlow;
   close(): void;
 }
 

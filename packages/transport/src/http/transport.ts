@@ -13,7 +13,15 @@ import {
   withCredentials,
 } from "./request.js";
 import { type RequestSignal, requestSignal } from "./request-signal.js";
-import { apiErrorOf, type HttpResponse, header, releaseBody, type StreamResponse } from "./response.js";
+import {
+  apiErrorOf,
+  type BodyFlow,
+  type BodySink,
+  type HttpResponse,
+  header,
+  releaseBody,
+  type StreamResponse,
+} from "./response.js";
 import { type RetryOptions, resolveRetryOptions, withRetries } from "./retry.js";
 import { defaultUserAgent } from "./user-agent.js";
 import { openWatch, type WatchStream, type WatchStreamOptions } from "./watch-stream.js";
@@ -173,6 +181,7 @@ export class HttpTransport {
       headers: res.headers,
       contentType: header(res.headers, "content-type"),
       body: classifiedChunks(res.body, failure, own),
+      flow: (sink) => flowingBody(res.body, failure, own, sink),
       close: () => {
         releaseBody(res.body);
         own.release();
@@ -281,6 +290,41 @@ async function* classifiedChunks(
     releaseBody(body);
     own.release();
   }
+}
+
+/**
+ * The body in flowing mode: each chunk goes to the sink as the socket delivers it. The stream's
+ * async iterator costs a few promises per chunk and joins the chunks that wait in its buffer into
+ * one copy; a watch reads hundreds of megabytes this way (docs/performance.md).
+ */
+function flowingBody(
+  body: Dispatcher.ResponseData["body"],
+  failure: FailureContext,
+  own: RequestSignal,
+  sink: BodySink,
+): BodyFlow {
+  let over = false;
+  const finish = (): boolean => {
+    if (over) return false;
+    over = true;
+    releaseBody(body);
+    own.release();
+    return true;
+  };
+  body.on("data", (chunk: Buffer) => {
+    if (!over) sink.chunk(chunk);
+  });
+  body.once("end", () => {
+    if (finish()) sink.end();
+  });
+  body.once("error", (err) => {
+    if (finish()) sink.fail(classifyError(err, failure));
+  });
+  // Destroyed without an error (close() from the reader's side): nothing more comes.
+  body.once("close", () => {
+    if (finish()) sink.end();
+  });
+  return { pause: () => body.pause(), resume: () => body.resume() };
 }
 
 /** `options` with the request's own signal in place of the caller's. */

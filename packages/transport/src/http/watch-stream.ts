@@ -5,7 +5,7 @@ import {
   watchDecoderForContentType,
 } from "../watch/watch-decoder.js";
 import type { DecodedWatchEvent, WatchEvent, WatchFrameDecoder } from "../watch/watch-event.js";
-import type { StreamResponse } from "./response.js";
+import type { BodyFlow, StreamResponse } from "./response.js";
 import type { CallOptions } from "./transport.js";
 
 /** Per-watch options. */
@@ -55,26 +55,47 @@ export function isBatchedWatchStream<T>(stream: WatchStream<T>): stream is Batch
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
+// Decoded chunks waiting for the reader beyond this pause the body (the socket stops being read),
+// which bounds what a slow reader holds to a few chunks' worth of events. It reads on once all of
+// them have been taken.
+const PAUSE_AT_CHUNKS = 8;
+
+/**
+ * The body is decoded as it arrives (flowing mode, see StreamResponse.flow): each chunk's events
+ * wait in `#chunks` until read, in order, and a failure is thrown once the events before it are.
+ */
 class HttpWatchStream<T> implements BatchedWatchStream<T> {
   readonly #internal = new AbortController();
-  /** Decoded events, one array per chunk of the body; ERROR events are thrown when reached. */
-  readonly #chunks: AsyncGenerator<readonly DecodedWatchEvent<T>[], undefined, undefined>;
+  readonly #open: (signal: AbortSignal) => Promise<StreamResponse>;
+  readonly #signal: AbortSignal;
+  readonly #selection: WatchDecoderSelection;
+  #opening: Promise<void> | undefined;
+  #response: StreamResponse | undefined;
+  #flow: BodyFlow | undefined;
+  #paused = false;
+  /** Decoded events, one array per chunk of the body, not yet taken. */
+  #chunks: DecodedWatchEvent<T>[][] = [];
   #buffer: readonly DecodedWatchEvent<T>[] = [];
   #index = 0;
-  #response: StreamResponse | undefined;
+  /** The body is over (ended or failed): nothing more arrives. */
+  #ended = false;
+  #failure: { readonly error: unknown } | undefined;
   #closed = false;
+  /** Iteration is over. */
   #finished = false;
-  #filling: Promise<void> | undefined;
+  #arrival: Promise<void> | undefined;
+  #wake: (() => void) | undefined;
 
   constructor(
     open: (signal: AbortSignal) => Promise<StreamResponse>,
     options: { readonly signal?: AbortSignal; readonly decoder: WatchDecoderSelection },
   ) {
-    const signal =
+    this.#open = open;
+    this.#selection = options.decoder;
+    this.#signal =
       options.signal === undefined
         ? this.#internal.signal
         : AbortSignal.any([options.signal, this.#internal.signal]);
-    this.#chunks = this.#run(open, signal, options.decoder);
   }
 
   async next(): Promise<IteratorResult<WatchEvent<T>>> {
@@ -102,15 +123,11 @@ class HttpWatchStream<T> implements BatchedWatchStream<T> {
   async return(): Promise<IteratorResult<WatchEvent<T>>> {
     this.close();
     this.#finished = true;
-    await this.#chunks.return(undefined);
     return DONE;
   }
 
-  async throw(err?: unknown): Promise<IteratorResult<WatchEvent<T>>> {
-    this.close();
-    this.#finished = true;
-    await this.#chunks.throw(err);
-    return DONE;
+  async throw(): Promise<IteratorResult<WatchEvent<T>>> {
+    return this.return();
   }
 
   [Symbol.asyncIterator](): this {
@@ -124,33 +141,111 @@ class HttpWatchStream<T> implements BatchedWatchStream<T> {
     // even while a `next()` is waiting for bytes.
     this.#internal.abort();
     this.#response?.close();
+    this.#chunks = [];
+    this.#arrived();
   }
 
   /** True when an event is buffered; false once the stream is done (or closed). */
   async #fill(): Promise<boolean> {
-    while (this.#index >= this.#buffer.length) {
-      if (this.#finished || this.#closed) return false;
-      // Callers that overlap share one read, so no chunk is taken twice or skipped.
-      this.#filling ??= this.#pull();
-      await this.#filling;
+    for (;;) {
+      if (this.#closed || this.#finished) return false;
+      if (this.#index < this.#buffer.length) return true;
+      const chunk = this.#chunks.shift();
+      if (chunk !== undefined) {
+        this.#buffer = chunk;
+        this.#index = 0;
+        if (this.#paused && this.#chunks.length === 0) {
+          this.#paused = false;
+          this.#flow?.resume();
+        }
+      } else if (this.#failure !== undefined) {
+        this.#finished = true;
+        throw this.#failure.error;
+      } else if (this.#ended) {
+        this.#finished = true;
+        return false;
+      } else if (this.#opening === undefined) {
+        // Callers that overlap share one connect, and take each chunk's events once, in order.
+        this.#opening = this.#start();
+        await this.#opening;
+      } else if (this.#flow === undefined && !this.#ended) {
+        await this.#opening;
+      } else {
+        this.#arrival ??= new Promise<void>((resolve) => {
+          this.#wake = resolve;
+        });
+        await this.#arrival;
+      }
     }
-    return !this.#closed;
   }
 
-  async #pull(): Promise<void> {
+  async #start(): Promise<void> {
+    let response: StreamResponse;
     try {
-      const r = await this.#chunks.next();
-      if (r.done) this.#finished = true;
-      else {
-        this.#buffer = r.value;
-        this.#index = 0;
-      }
+      response = await this.#open(this.#signal);
     } catch (err) {
-      this.#finished = true;
-      throw err;
-    } finally {
-      this.#filling = undefined;
+      this.#end(this.#closed ? undefined : { error: err });
+      return;
     }
+    this.#response = response;
+    if (this.#closed) {
+      response.close();
+      return;
+    }
+    let decoder: WatchDecoder<T>;
+    try {
+      decoder = watchDecoderForContentType<T>(response.contentType, this.#selection);
+    } catch (err) {
+      this.#end({ error: err });
+      return;
+    }
+    this.#flow = response.flow({
+      chunk: (bytes) => this.#decoded(() => decoder.push(bytes)),
+      end: () => this.#decoded(() => decoder.end(), true),
+      fail: (err) => this.#end(this.#closed ? undefined : { error: err }),
+    });
+  }
+
+  /** Queues the events `decode` returns; a decode failure ends the stream after the events before it. */
+  #decoded(decode: () => DecodedWatchEvent<T>[], last = false): void {
+    if (this.#ended) return;
+    let events: DecodedWatchEvent<T>[];
+    try {
+      events = decode();
+    } catch (err) {
+      if (err instanceof WatchDecodeError && err.precedingEvents.length > 0)
+        this.#queue(err.precedingEvents as DecodedWatchEvent<T>[]);
+      this.#end({ error: err });
+      return;
+    }
+    if (events.length > 0) this.#queue(events);
+    if (last) this.#end(undefined);
+    else this.#arrived();
+  }
+
+  #queue(events: DecodedWatchEvent<T>[]): void {
+    if (this.#closed) return;
+    this.#chunks.push(events);
+    if (!this.#paused && this.#chunks.length >= PAUSE_AT_CHUNKS) {
+      this.#paused = true;
+      this.#flow?.pause();
+    }
+  }
+
+  /** Nothing more arrives; `failure`, if any, is thrown after the events already queued. */
+  #end(failure: { readonly error: unknown } | undefined): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#failure = failure;
+    this.#response?.close();
+    this.#arrived();
+  }
+
+  #arrived(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    this.#arrival = undefined;
+    wake?.();
   }
 
   /** An ERROR event ends the stream: nothing after it is delivered. */
@@ -159,43 +254,5 @@ class HttpWatchStream<T> implements BatchedWatchStream<T> {
     this.#buffer = [];
     this.#index = 0;
     this.close();
-  }
-
-  async *#run(
-    open: (signal: AbortSignal) => Promise<StreamResponse>,
-    signal: AbortSignal,
-    selection: WatchDecoderSelection,
-  ): AsyncGenerator<readonly DecodedWatchEvent<T>[], undefined, undefined> {
-    let response: StreamResponse;
-    try {
-      response = await open(signal);
-    } catch (err) {
-      if (this.#closed) return undefined;
-      throw err;
-    }
-    this.#response = response;
-    try {
-      if (this.#closed) return undefined;
-      const decoder: WatchDecoder<T> = watchDecoderForContentType<T>(response.contentType, selection);
-      for await (const chunk of response.body) {
-        let events: DecodedWatchEvent<T>[];
-        try {
-          events = decoder.push(chunk);
-        } catch (err) {
-          if (err instanceof WatchDecodeError && err.precedingEvents.length > 0)
-            yield err.precedingEvents as DecodedWatchEvent<T>[];
-          throw err;
-        }
-        if (events.length > 0) yield events;
-      }
-      const last = decoder.end();
-      if (last.length > 0) yield last;
-    } catch (err) {
-      if (this.#closed) return undefined;
-      throw err;
-    } finally {
-      response.close();
-    }
-    return undefined;
   }
 }
