@@ -20,7 +20,8 @@
  *        --cpu-prof-phase=sync|watch: with --cpu-prof, profiles only that phase (phase-profile.ts)
  *        --baseline=DIR: also runs the kubesdk contenders of another checkout of this repository
  *        (with its dependencies linked and this benchmark copied in), as "base:<contender>", in
- *        the same rounds: before/after numbers from one run.
+ *        the same rounds: before/after numbers from one run. With --dist the baseline's contenders
+ *        are compiled in its checkout and run on bare Node too, so both sides run alike.
  *        --dist: contenders load the packages' built dist (run `pnpm build` first) and run on bare
  *        Node, as users run them: contender-process.ts is compiled to JavaScript first (tsc), so no
  *        TypeScript loader and no source-map support is loaded into the measured processes (they
@@ -71,13 +72,17 @@ async function serve(objects: number, events: number): Promise<void> {
   });
 }
 
-/** Compiles contender-process.ts and what it imports to JavaScript; returns the entry's path. */
-function compileContenders(): string {
-  const outDir = resolve(".cache/bench-js");
+/**
+ * Compiles contender-process.ts and what it imports, in the checkout at `root` (this one, or the
+ * --baseline one), to JavaScript under its .cache/bench-js; returns the entry's path. The compiled
+ * contenders resolve @kubesdk packages from that checkout.
+ */
+function compileContenders(root: string): string {
+  const outDir = join(root, ".cache/bench-js");
   const tsc = resolve("node_modules/.bin/tsc");
   const options = ["--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2023"];
-  const more = ["--types", "node", "--skipLibCheck", "--strict", "--rootDir", resolve("scripts/bench")];
-  const entry = fileURLToPath(new URL("./contender-process.ts", import.meta.url));
+  const more = ["--types", "node", "--skipLibCheck", "--strict", "--rootDir", join(root, "scripts/bench")];
+  const entry = join(root, "scripts/bench/informer-replay/contender-process.ts");
   execFileSync(tsc, [...options, ...more, "--outDir", outDir, entry], { stdio: "inherit" });
   return join(outDir, "informer-replay/contender-process.js");
 }
@@ -197,7 +202,9 @@ async function main(): Promise<void> {
     throw new Error(`--cpu-prof-phase must be sync or watch, not ${phase}`);
   const fromDist = process.argv.includes("--dist");
   // Compiled before the replay server starts: a compile error then leaves no server behind.
-  const compiled = fromDist ? compileContenders() : undefined;
+  const baseline = flag("baseline", "");
+  const compiled = fromDist ? compileContenders(resolve(".")) : undefined;
+  const compiledBase = fromDist && baseline !== "" ? compileContenders(resolve(baseline)) : undefined;
   const server = await child<{ url: string; kubeconfigPath: string; note: string }>(
     ["--serve", `--objects=${objects}`, `--events=${events}`],
     process.execArgv,
@@ -211,9 +218,8 @@ async function main(): Promise<void> {
   };
   const profDir = resolve(".cache/prof");
   if (profiled !== "") mkdirSync(profDir, { recursive: true });
-  const baseline = flag("baseline", "");
   const baseScript = join(resolve(baseline), "scripts/bench/informer-replay/main.ts");
-  // A baseline checkout's contenders run through its own main.ts (TypeScript), from dist if asked.
+  // Without --dist, a baseline checkout's contenders run through its own main.ts (TypeScript).
   const viaTsx = fromDist ? process.execArgv.filter((a) => a !== "--conditions=source") : process.execArgv;
   const runs = [
     ...only,
@@ -230,9 +236,15 @@ async function main(): Promise<void> {
             ? { ...process.env, KUBESDK_BENCH_PROFILE: `${phase}:${profDir}` }
             : process.env;
         const base = c.startsWith("base:");
+        const script = base ? compiledBase : compiled;
         const run =
-          compiled !== undefined && !base
-            ? await child<RunResult>([c, JSON.stringify(input)], ["--expose-gc", ...prof], compiled, env)
+          script !== undefined
+            ? await child<RunResult>(
+                [base ? c.slice(5) : c, JSON.stringify(input)],
+                ["--expose-gc", ...prof],
+                script,
+                env,
+              )
             : await child<RunResult>(
                 [`--contender=${base ? c.slice(5) : c}`, JSON.stringify(input)],
                 [...viaTsx, ...prof],
