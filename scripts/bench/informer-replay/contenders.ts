@@ -17,6 +17,7 @@ export const CONTENDERS = [
   "kubesdk-stream",
   "kubesdk-protobuf",
   "kubesdk-protobuf-stream",
+  "kubesdk-protobuf-unpaged",
   "client-node",
 ] as const;
 export type Contender = (typeof CONTENDERS)[number];
@@ -185,7 +186,7 @@ async function runKubesdk(input: RunInput, which: Contender): Promise<Timed> {
   });
   const informer = new Informer(kube.resource("v1", "ConfigMap"), {
     namespace: NAMESPACE,
-    ...(which === "kubesdk-unpaged" ? { pageSize: 0 } : {}),
+    ...(which.endsWith("unpaged") ? { pageSize: 0 } : {}),
     ...(which.endsWith("stream") ? { initialList: "stream" as const } : {}),
   });
   const seen = counter(input.events);

@@ -10,6 +10,7 @@
  *   kubesdk-protobuf  protobuf lists and watch, paged (what an informer does by default where the
  *                     server offers protobuf)
  *   kubesdk-protobuf-stream  a streaming list and watch in protobuf
+ *   kubesdk-protobuf-unpaged  pageSize 0 in protobuf (one LIST)
  *   client-node       @kubernetes/client-node makeInformer (one LIST, then a watch)
  * Reported: sync time, peak RSS at synced (getrusage maxRSS), watch events/s into a handler and CPU
  * time per event (user + system of the whole process during the watch phase); medians of the rounds
