@@ -164,11 +164,10 @@ class HttpWatchStream<T> implements BatchedWatchStream<T> {
       } else if (this.#ended) {
         this.#finished = true;
         return false;
-      } else if (this.#opening === undefined) {
-        // Callers that overlap share one connect, and take each chunk's events once, in order.
-        this.#opening = this.#start();
-        await this.#opening;
-      } else if (this.#flow === undefined && !this.#ended) {
+      } else if (this.#flow === undefined) {
+        // Not connected yet. Callers that overlap share one connect, and take each chunk's events
+        // once, in order.
+        this.#opening ??= this.#start();
         await this.#opening;
       } else {
         this.#arrival ??= new Promise<void>((resolve) => {
