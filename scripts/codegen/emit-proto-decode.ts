@@ -192,7 +192,9 @@ function emitMessage(
     "  let at: string | number = -1;",
     "  try {",
     "    while (r.p < end) {",
-    "      tag = tagOf(r);",
+    // A one-byte tag (fields 1 to 15) is read here; the call is for longer ones and errors.
+    "      tag = r.b[r.p] as number;",
+    "      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);",
     "      switch (tag >>> 3) {",
     ...byId.map((f) => `        case ${f.id}: { ${readField(f, ctx).join(" ")} break; }`),
     "        default:",

@@ -38,6 +38,7 @@ import { fileURLToPath } from "node:url";
 import { percentile } from "../stats.js";
 import { CONTENDERS, type Contender, type RunInput, type RunResult, runContender } from "./contenders.js";
 import { buildFixtures } from "./fixtures.js";
+import { printPaired } from "./paired.js";
 import { startReplayServer } from "./replay-server.js";
 
 const self = fileURLToPath(import.meta.url);
@@ -258,6 +259,7 @@ async function main(): Promise<void> {
         );
       }
     printTable(results, rounds, input);
+    printPaired(results);
   } finally {
     server.kill();
   }

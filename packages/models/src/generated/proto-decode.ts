@@ -33,7 +33,8 @@ function d0(r: WireReader, end: number, depth: number, o?: any, av?: string, kd?
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1266(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -129,7 +130,8 @@ function d1(r: WireReader, end: number, depth: number, o?: any, av?: string, kd?
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -175,7 +177,8 @@ function d2(r: WireReader, end: number, depth: number, o?: any, av?: string, kd?
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d0(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -222,7 +225,8 @@ function d3(r: WireReader, end: number, depth: number, o?: any, av?: string, kd?
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1266(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -318,7 +322,8 @@ function d4(r: WireReader, end: number, depth: number, o?: any, av?: string, kd?
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -364,7 +369,8 @@ function d5(r: WireReader, end: number, depth: number, o?: any, av?: string, kd?
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d3(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d4(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -403,7 +409,8 @@ function d6(r: WireReader, end: number, depth: number, o?: any, av?: string, kd?
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -430,7 +437,8 @@ function d7(r: WireReader, end: number, depth: number, o?: any, av?: string, kd?
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -459,7 +467,8 @@ function d8(r: WireReader, end: number, depth: number, o?: any, av?: string, kd?
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
@@ -488,7 +497,8 @@ function d9(r: WireReader, end: number, depth: number, o?: any, av?: string, kd?
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -515,7 +525,8 @@ function d10(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -546,7 +557,8 @@ function d11(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1268(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -593,7 +605,8 @@ function d12(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d17(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -634,7 +647,8 @@ function d13(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d15(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -674,7 +688,8 @@ function d14(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d13(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d13(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -710,7 +725,8 @@ function d15(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d24(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -752,7 +768,8 @@ function d16(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d12(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d12(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -788,7 +805,8 @@ function d17(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d23(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d11(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -840,7 +858,8 @@ function d18(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d41(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -905,7 +924,8 @@ function d19(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d18(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d18(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -940,7 +960,8 @@ function d20(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d19(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d19(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -976,7 +997,8 @@ function d21(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d6(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -1018,7 +1040,8 @@ function d22(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
@@ -1050,7 +1073,8 @@ function d23(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -1080,7 +1104,8 @@ function d24(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -1118,7 +1143,8 @@ function d25(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -1152,7 +1178,8 @@ function d26(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
@@ -1184,7 +1211,8 @@ function d27(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -1217,7 +1245,8 @@ function d28(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d8(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d8(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -1247,7 +1276,8 @@ function d29(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d34(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -1295,7 +1325,8 @@ function d30(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d32(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -1335,7 +1366,8 @@ function d31(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d30(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d30(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -1371,7 +1403,8 @@ function d32(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d24(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -1415,7 +1448,8 @@ function d33(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d29(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d29(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -1451,7 +1485,8 @@ function d34(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d23(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d11(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -1501,7 +1536,8 @@ function d35(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d28(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -1540,7 +1576,8 @@ function d36(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d41(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -1603,7 +1640,8 @@ function d37(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d36(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d36(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -1638,7 +1676,8 @@ function d38(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d37(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d37(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -1672,7 +1711,8 @@ function d39(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -1705,7 +1745,8 @@ function d40(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -1735,7 +1776,8 @@ function d41(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d27(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = b64(r, end); break; }
@@ -1771,7 +1813,8 @@ function d42(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -1798,7 +1841,8 @@ function d43(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -1827,7 +1871,8 @@ function d44(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
@@ -1856,7 +1901,8 @@ function d45(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -1883,7 +1929,8 @@ function d46(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -1914,7 +1961,8 @@ function d47(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1268(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -1961,7 +2009,8 @@ function d48(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d53(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -2002,7 +2051,8 @@ function d49(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d51(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -2042,7 +2092,8 @@ function d50(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d49(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d49(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -2078,7 +2129,8 @@ function d51(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d57(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -2120,7 +2172,8 @@ function d52(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d48(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d48(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -2156,7 +2209,8 @@ function d53(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d56(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d47(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -2207,7 +2261,8 @@ function d54(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d42(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -2249,7 +2304,8 @@ function d55(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
@@ -2281,7 +2337,8 @@ function d56(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -2311,7 +2368,8 @@ function d57(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -2349,7 +2407,8 @@ function d58(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d44(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d44(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -2379,7 +2438,8 @@ function d59(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d64(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -2427,7 +2487,8 @@ function d60(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d62(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -2467,7 +2528,8 @@ function d61(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d60(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d60(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -2503,7 +2565,8 @@ function d62(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d57(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -2547,7 +2610,8 @@ function d63(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d59(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d59(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -2583,7 +2647,8 @@ function d64(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d56(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d47(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -2633,7 +2698,8 @@ function d65(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d58(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -2669,7 +2735,8 @@ function d66(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -2702,7 +2769,8 @@ function d67(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -2731,7 +2799,8 @@ function d68(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -2758,7 +2827,8 @@ function d69(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -2787,7 +2857,8 @@ function d70(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
@@ -2816,7 +2887,8 @@ function d71(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -2843,7 +2915,8 @@ function d72(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -2874,7 +2947,8 @@ function d73(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1268(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -2921,7 +2995,8 @@ function d74(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d79(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -2962,7 +3037,8 @@ function d75(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d77(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -3002,7 +3078,8 @@ function d76(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d75(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d75(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -3038,7 +3115,8 @@ function d77(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d86(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -3080,7 +3158,8 @@ function d78(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d74(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d74(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -3116,7 +3195,8 @@ function d79(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d85(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d73(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -3168,7 +3248,8 @@ function d80(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d101(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -3233,7 +3314,8 @@ function d81(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d80(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d80(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -3268,7 +3350,8 @@ function d82(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d81(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d81(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -3304,7 +3387,8 @@ function d83(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d68(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -3346,7 +3430,8 @@ function d84(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
@@ -3378,7 +3463,8 @@ function d85(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -3408,7 +3494,8 @@ function d86(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -3446,7 +3533,8 @@ function d87(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -3479,7 +3567,8 @@ function d88(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d70(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d70(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -3509,7 +3598,8 @@ function d89(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d94(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -3557,7 +3647,8 @@ function d90(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d92(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -3597,7 +3688,8 @@ function d91(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d90(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d90(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -3633,7 +3725,8 @@ function d92(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d86(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -3677,7 +3770,8 @@ function d93(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d89(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d89(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -3713,7 +3807,8 @@ function d94(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d85(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d73(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -3763,7 +3858,8 @@ function d95(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d88(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -3802,7 +3898,8 @@ function d96(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d101(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -3865,7 +3962,8 @@ function d97(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d96(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d96(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -3900,7 +3998,8 @@ function d98(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d97(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d97(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -3934,7 +4033,8 @@ function d99(r: WireReader, end: number, depth: number, o?: any, av?: string, kd
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -3967,7 +4067,8 @@ function d100(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -3997,7 +4098,8 @@ function d101(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d87(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = b64(r, end); break; }
@@ -4034,7 +4136,8 @@ function d102(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d106(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d106(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -4069,7 +4172,8 @@ function d103(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d102(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d102(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -4104,7 +4208,8 @@ function d104(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1266(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -4151,7 +4256,8 @@ function d105(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1266(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -4189,7 +4295,8 @@ function d106(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d104(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d104(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -4221,7 +4328,8 @@ function d107(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d111(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d111(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -4256,7 +4364,8 @@ function d108(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d107(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d107(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -4291,7 +4400,8 @@ function d109(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1266(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -4338,7 +4448,8 @@ function d110(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1266(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -4376,7 +4487,8 @@ function d111(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d109(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d109(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -4407,7 +4519,8 @@ function d112(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -4443,7 +4556,8 @@ function d113(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d116(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -4489,7 +4603,8 @@ function d114(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -4527,7 +4642,8 @@ function d115(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d113(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d113(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -4560,7 +4676,8 @@ function d116(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -4585,7 +4702,8 @@ function d117(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d112(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d112(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -4618,7 +4736,8 @@ function d118(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1296(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -4660,7 +4779,8 @@ function d119(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d118(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d118(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -4697,7 +4817,8 @@ function d120(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d123(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -4743,7 +4864,8 @@ function d121(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -4779,7 +4901,8 @@ function d122(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d120(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d120(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -4816,7 +4939,8 @@ function d123(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1268(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d532(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -4866,7 +4990,8 @@ function d124(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -4912,7 +5037,8 @@ function d125(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d137(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -4949,7 +5075,8 @@ function d126(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d129(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -4995,7 +5122,8 @@ function d127(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -5033,7 +5161,8 @@ function d128(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d126(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d126(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -5070,7 +5199,8 @@ function d129(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -5126,7 +5256,8 @@ function d130(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -5170,7 +5301,8 @@ function d131(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d138(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -5207,7 +5339,8 @@ function d132(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d135(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -5253,7 +5386,8 @@ function d133(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -5289,7 +5423,8 @@ function d134(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d132(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d132(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -5325,7 +5460,8 @@ function d135(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -5368,7 +5504,8 @@ function d136(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -5409,7 +5546,8 @@ function d137(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1299(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1299(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -5450,7 +5588,8 @@ function d138(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1299(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1299(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -5490,7 +5629,8 @@ function d139(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1299(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -5527,7 +5667,8 @@ function d140(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d145(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -5573,7 +5714,8 @@ function d141(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -5609,7 +5751,8 @@ function d142(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d140(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d140(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -5643,7 +5786,8 @@ function d143(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         default:
@@ -5670,7 +5814,8 @@ function d144(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -5704,7 +5849,8 @@ function d145(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -5776,7 +5922,8 @@ function d146(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -5822,7 +5969,8 @@ function d147(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d139(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -5858,7 +6006,8 @@ function d148(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1296(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -5900,7 +6049,8 @@ function d149(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d148(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d148(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -5937,7 +6087,8 @@ function d150(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d154(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -5983,7 +6134,8 @@ function d151(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -6021,7 +6173,8 @@ function d152(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d150(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d150(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -6056,7 +6209,8 @@ function d153(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = entry(r, end, f2, 18, str, ""); break; }
@@ -6096,7 +6250,8 @@ function d154(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -6159,7 +6314,8 @@ function d155(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -6203,7 +6359,8 @@ function d156(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d158(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -6237,7 +6394,8 @@ function d157(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         default:
@@ -6266,7 +6424,8 @@ function d158(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1299(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1299(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -6306,7 +6465,8 @@ function d159(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1299(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -6343,7 +6503,8 @@ function d160(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d161(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -6389,7 +6550,8 @@ function d161(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         default:
@@ -6416,7 +6578,8 @@ function d162(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = entry(r, end, f2, 18, str, ""); break; }
@@ -6450,7 +6613,8 @@ function d163(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d168(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -6496,7 +6660,8 @@ function d164(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -6532,7 +6697,8 @@ function d165(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d163(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d163(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -6566,7 +6732,8 @@ function d166(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         default:
@@ -6593,7 +6760,8 @@ function d167(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -6627,7 +6795,8 @@ function d168(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -6699,7 +6868,8 @@ function d169(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -6745,7 +6915,8 @@ function d170(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d159(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -6781,7 +6952,8 @@ function d171(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1296(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -6823,7 +6995,8 @@ function d172(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d171(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d171(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -6860,7 +7033,8 @@ function d173(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d176(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -6906,7 +7080,8 @@ function d174(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -6942,7 +7117,8 @@ function d175(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d173(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d173(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -6979,7 +7155,8 @@ function d176(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1268(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d532(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -7029,7 +7206,8 @@ function d177(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -7075,7 +7253,8 @@ function d178(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d190(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -7112,7 +7291,8 @@ function d179(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d182(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -7158,7 +7338,8 @@ function d180(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -7196,7 +7377,8 @@ function d181(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d179(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d179(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -7233,7 +7415,8 @@ function d182(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -7289,7 +7472,8 @@ function d183(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -7333,7 +7517,8 @@ function d184(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d191(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -7370,7 +7555,8 @@ function d185(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d188(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -7416,7 +7602,8 @@ function d186(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -7452,7 +7639,8 @@ function d187(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d185(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d185(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -7488,7 +7676,8 @@ function d188(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -7531,7 +7720,8 @@ function d189(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -7572,7 +7762,8 @@ function d190(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1299(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1299(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -7613,7 +7804,8 @@ function d191(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1299(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1299(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -7653,7 +7845,8 @@ function d192(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1299(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -7690,7 +7883,8 @@ function d193(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d194(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -7736,7 +7930,8 @@ function d194(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         default:
@@ -7763,7 +7958,8 @@ function d195(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = entry(r, end, f2, 18, str, ""); break; }
@@ -7797,7 +7993,8 @@ function d196(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d201(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -7843,7 +8040,8 @@ function d197(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -7879,7 +8077,8 @@ function d198(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d196(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d196(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -7913,7 +8112,8 @@ function d199(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         default:
@@ -7940,7 +8140,8 @@ function d200(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -7974,7 +8175,8 @@ function d201(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -8046,7 +8248,8 @@ function d202(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -8092,7 +8295,8 @@ function d203(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d192(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -8124,7 +8328,8 @@ function d204(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
@@ -8149,7 +8354,8 @@ function d205(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -8180,7 +8386,8 @@ function d206(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
@@ -8207,7 +8414,8 @@ function d207(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d208(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -8247,7 +8455,8 @@ function d208(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d215(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -8282,7 +8491,8 @@ function d209(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d210(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -8329,7 +8539,8 @@ function d210(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d205(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -8367,7 +8578,8 @@ function d211(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = d1289(r, len(r, end), depth + 1); break; }
@@ -8399,7 +8611,8 @@ function d212(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d213(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -8445,7 +8658,8 @@ function d213(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -8475,7 +8689,8 @@ function d214(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d215(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -8513,7 +8728,8 @@ function d215(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -8548,7 +8764,8 @@ function d216(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d217(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -8588,7 +8805,8 @@ function d217(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d215(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -8618,7 +8836,8 @@ function d218(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
@@ -8645,7 +8864,8 @@ function d219(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d220(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -8685,7 +8905,8 @@ function d220(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d215(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -8720,7 +8941,8 @@ function d221(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d222(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -8766,7 +8988,8 @@ function d222(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -8796,7 +9019,8 @@ function d223(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d224(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -8834,7 +9058,8 @@ function d224(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -8865,7 +9090,8 @@ function d225(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
@@ -8890,7 +9116,8 @@ function d226(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1259(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1259(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -8919,7 +9146,8 @@ function d227(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1269(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1269(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -8951,7 +9179,8 @@ function d228(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d238(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -8997,7 +9226,8 @@ function d229(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -9026,7 +9256,8 @@ function d230(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -9057,7 +9288,8 @@ function d231(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -9110,7 +9342,8 @@ function d232(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -9146,7 +9379,8 @@ function d233(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d234(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -9194,7 +9428,8 @@ function d234(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d231(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d229(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -9236,7 +9471,8 @@ function d235(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d236(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -9282,7 +9518,8 @@ function d236(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -9312,7 +9549,8 @@ function d237(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d238(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -9360,7 +9598,8 @@ function d238(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d231(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d229(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -9407,7 +9646,8 @@ function d239(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -9440,7 +9680,8 @@ function d240(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d232(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d232(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d230(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d230(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -9471,7 +9712,8 @@ function d241(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
@@ -9499,7 +9741,8 @@ function d242(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d252(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -9545,7 +9788,8 @@ function d243(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -9574,7 +9818,8 @@ function d244(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -9605,7 +9850,8 @@ function d245(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -9658,7 +9904,8 @@ function d246(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -9694,7 +9941,8 @@ function d247(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d248(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -9742,7 +9990,8 @@ function d248(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d245(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d243(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -9784,7 +10033,8 @@ function d249(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d250(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -9830,7 +10080,8 @@ function d250(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -9860,7 +10111,8 @@ function d251(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d252(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -9908,7 +10160,8 @@ function d252(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d245(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d243(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -9955,7 +10208,8 @@ function d253(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -9988,7 +10242,8 @@ function d254(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d246(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d246(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d244(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d244(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -10022,7 +10277,8 @@ function d255(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -10061,7 +10317,8 @@ function d256(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -10099,7 +10356,8 @@ function d257(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -10133,7 +10391,8 @@ function d258(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -10184,7 +10443,8 @@ function d259(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -10235,7 +10495,8 @@ function d260(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d263(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -10281,7 +10542,8 @@ function d261(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -10319,7 +10581,8 @@ function d262(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d260(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d260(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -10354,7 +10617,8 @@ function d263(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d257(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -10392,7 +10656,8 @@ function d264(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = d1289(r, len(r, end), depth + 1); break; }
@@ -10432,7 +10697,8 @@ function d265(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d267(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -10499,7 +10765,8 @@ function d266(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -10565,7 +10832,8 @@ function d267(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d257(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -10624,7 +10892,8 @@ function d268(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d257(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -10681,7 +10950,8 @@ function d269(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1247(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -10724,7 +10994,8 @@ function d270(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1247(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -10766,7 +11037,8 @@ function d271(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -10803,7 +11075,8 @@ function d272(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -10842,7 +11115,8 @@ function d273(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d274(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -10888,7 +11162,8 @@ function d274(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         default:
@@ -10915,7 +11190,8 @@ function d275(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -10945,7 +11221,8 @@ function d276(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d292(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -10982,7 +11259,8 @@ function d277(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d293(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -11018,7 +11296,8 @@ function d278(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -11051,7 +11330,8 @@ function d279(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d289(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d292(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -11092,7 +11372,8 @@ function d280(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d289(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d293(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -11131,7 +11412,8 @@ function d281(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -11163,7 +11445,8 @@ function d282(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d281(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d281(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -11204,7 +11487,8 @@ function d283(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d287(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -11252,7 +11536,8 @@ function d284(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d282(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d282(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -11291,7 +11576,8 @@ function d285(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -11329,7 +11615,8 @@ function d286(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d283(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d283(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -11365,7 +11652,8 @@ function d287(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d278(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -11410,7 +11698,8 @@ function d288(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = d1289(r, len(r, end), depth + 1); break; }
@@ -11448,7 +11737,8 @@ function d289(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -11487,7 +11777,8 @@ function d290(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d294(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -11554,7 +11845,8 @@ function d291(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d295(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -11618,7 +11910,8 @@ function d292(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1247(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -11663,7 +11956,8 @@ function d293(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1247(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -11707,7 +12001,8 @@ function d294(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d278(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d292(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -11756,7 +12051,8 @@ function d295(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d289(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d293(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -11804,7 +12100,8 @@ function d296(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d289(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d292(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -11845,7 +12142,8 @@ function d297(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d289(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d293(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -11885,7 +12183,8 @@ function d298(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d292(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -11920,7 +12219,8 @@ function d299(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d293(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -11957,7 +12257,8 @@ function d300(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d302(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -12004,7 +12305,8 @@ function d301(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d300(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d300(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -12039,7 +12341,8 @@ function d302(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
@@ -12085,7 +12388,8 @@ function d303(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d490(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d490(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = d1289(r, len(r, end), depth + 1); break; }
@@ -12119,7 +12423,8 @@ function d304(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d308(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -12165,7 +12470,8 @@ function d305(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -12203,7 +12509,8 @@ function d306(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d304(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d304(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -12240,7 +12547,8 @@ function d307(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1120(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1119(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -12293,7 +12601,8 @@ function d308(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -12378,7 +12687,8 @@ function d309(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d305(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d305(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = d1289(r, len(r, end), depth + 1); break; }
@@ -12432,7 +12742,8 @@ function d310(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d308(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -12471,7 +12782,8 @@ function d311(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d314(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d314(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -12498,7 +12810,8 @@ function d312(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -12529,7 +12842,8 @@ function d313(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -12559,7 +12873,8 @@ function d314(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d312(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -12595,7 +12910,8 @@ function d315(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d316(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d316(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -12622,7 +12938,8 @@ function d316(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -12651,7 +12968,8 @@ function d317(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -12683,7 +13001,8 @@ function d318(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d320(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -12730,7 +13049,8 @@ function d319(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d318(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d318(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -12765,7 +13085,8 @@ function d320(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
@@ -12811,7 +13132,8 @@ function d321(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d490(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d490(r, len(r, end), depth + 1)); } at = -1; break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); f4 = d1289(r, len(r, end), depth + 1); break; }
@@ -12844,7 +13166,8 @@ function d322(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d308(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -12886,7 +13209,8 @@ function d323(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d326(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -12932,7 +13256,8 @@ function d324(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -12970,7 +13295,8 @@ function d325(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d323(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d323(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -13004,7 +13330,8 @@ function d326(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = b64(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -13045,7 +13372,8 @@ function d327(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d324(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d324(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = b64(r, end); break; }
@@ -13076,7 +13404,8 @@ function d328(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d330(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -13116,7 +13445,8 @@ function d329(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d328(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d328(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -13150,7 +13480,8 @@ function d330(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -13177,7 +13508,8 @@ function d331(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
@@ -13205,7 +13537,8 @@ function d332(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d334(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -13252,7 +13585,8 @@ function d333(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d332(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d332(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -13286,7 +13620,8 @@ function d334(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -13331,7 +13666,8 @@ function d335(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -13368,7 +13704,8 @@ function d336(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d338(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -13408,7 +13745,8 @@ function d337(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d336(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d336(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -13442,7 +13780,8 @@ function d338(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -13474,7 +13813,8 @@ function d339(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d342(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -13520,7 +13860,8 @@ function d340(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -13558,7 +13899,8 @@ function d341(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d339(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d339(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -13592,7 +13934,8 @@ function d342(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = b64(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -13633,7 +13976,8 @@ function d343(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d340(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d340(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = b64(r, end); break; }
@@ -13664,7 +14008,8 @@ function d344(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d346(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -13704,7 +14049,8 @@ function d345(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d344(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d344(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -13738,7 +14084,8 @@ function d346(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -13765,7 +14112,8 @@ function d347(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
@@ -13793,7 +14141,8 @@ function d348(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d350(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -13840,7 +14189,8 @@ function d349(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d348(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d348(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -13874,7 +14224,8 @@ function d350(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -13923,7 +14274,8 @@ function d351(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -13960,7 +14312,8 @@ function d352(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d354(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -14000,7 +14353,8 @@ function d353(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d352(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d352(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -14034,7 +14388,8 @@ function d354(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -14075,7 +14430,8 @@ function d355(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d357(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -14115,7 +14471,8 @@ function d356(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d355(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d355(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -14149,7 +14506,8 @@ function d357(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = d1274(r, len(r, end), depth + 1); break; }
@@ -14188,7 +14546,8 @@ function d358(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d363(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -14229,7 +14588,8 @@ function d359(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d361(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -14269,7 +14629,8 @@ function d360(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d359(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d359(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -14303,7 +14664,8 @@ function d361(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = d1274(r, len(r, end), depth + 1); break; }
@@ -14341,7 +14703,8 @@ function d362(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d358(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d358(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -14375,7 +14738,8 @@ function d363(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -14414,7 +14778,8 @@ function d364(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -14450,7 +14815,8 @@ function d365(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d468(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d505(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -14496,7 +14862,8 @@ function d366(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -14525,7 +14892,8 @@ function d367(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -14554,7 +14922,8 @@ function d368(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d537(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d537(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -14581,7 +14950,8 @@ function d369(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -14618,7 +14988,8 @@ function d370(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -14651,7 +15022,8 @@ function d371(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -14684,7 +15056,8 @@ function d372(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d490(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -14728,7 +15101,8 @@ function d373(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -14799,7 +15173,8 @@ function d374(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -14839,7 +15214,8 @@ function d375(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -14869,7 +15245,8 @@ function d376(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -14912,7 +15289,8 @@ function d377(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -14955,7 +15333,8 @@ function d378(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -14994,7 +15373,8 @@ function d379(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -15032,7 +15412,8 @@ function d380(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         default:
@@ -15060,7 +15441,8 @@ function d381(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -15102,7 +15484,8 @@ function d382(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -15136,7 +15519,8 @@ function d383(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d382(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d382(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -15171,7 +15555,8 @@ function d384(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d383(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d383(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -15206,7 +15591,8 @@ function d385(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = entry(r, end, f2, 18, str, ""); break; }
@@ -15245,7 +15631,8 @@ function d386(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = true; } else (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -15278,7 +15665,8 @@ function d387(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = true; } else (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -15313,7 +15701,8 @@ function d388(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d385(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d385(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -15347,7 +15736,8 @@ function d389(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -15383,7 +15773,8 @@ function d390(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = true; } else (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d446(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d446(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -15418,7 +15809,8 @@ function d391(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = true; } else (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d446(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d446(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -15462,7 +15854,8 @@ function d392(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -15567,7 +15960,8 @@ function d393(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -15598,7 +15992,8 @@ function d394(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
@@ -15627,7 +16022,8 @@ function d395(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -15662,7 +16058,8 @@ function d396(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -15692,7 +16089,8 @@ function d397(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d398(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -15726,7 +16124,8 @@ function d398(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f2 ??= []).push(i32(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   if (f2 === undefined) { at = 0; f2 = [i32(r)]; }   else { at = f2.length; f2.push(i32(r)); }   at = -1; } break; }
@@ -15758,7 +16157,8 @@ function d399(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d402(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d400(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -15804,7 +16204,8 @@ function d400(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = d1289(r, len(r, end), depth + 1); break; }
         default:
@@ -15831,7 +16232,8 @@ function d401(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -15870,7 +16272,8 @@ function d402(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -15903,7 +16306,8 @@ function d403(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d399(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -15979,7 +16383,8 @@ function d404(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d453(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -16011,7 +16416,8 @@ function d405(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         default:
@@ -16038,7 +16444,8 @@ function d406(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d407(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d407(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -16067,7 +16474,8 @@ function d407(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d489(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -16112,7 +16520,8 @@ function d408(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d407(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d407(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -16144,7 +16553,8 @@ function d409(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1247(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -16181,7 +16591,8 @@ function d410(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d490(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -16219,7 +16630,8 @@ function d411(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -16252,7 +16664,8 @@ function d412(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d410(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d410(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d410(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d410(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -16284,7 +16697,8 @@ function d413(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d412(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d412(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -16319,7 +16733,8 @@ function d414(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d413(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d413(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -16355,7 +16770,8 @@ function d415(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d386(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -16397,7 +16813,8 @@ function d416(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -16438,7 +16855,8 @@ function d417(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d489(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d552(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -16499,7 +16917,8 @@ function d418(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = true; } else (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -16537,7 +16956,8 @@ function d419(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -16643,7 +17063,8 @@ function d420(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d497(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -16680,7 +17101,8 @@ function d421(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d490(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -16761,7 +17183,8 @@ function d422(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d421(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d421(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -16795,7 +17218,8 @@ function d423(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = d1274(r, len(r, end), depth + 1); break; }
@@ -16824,7 +17248,8 @@ function d424(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -16853,7 +17278,8 @@ function d425(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -16882,7 +17308,8 @@ function d426(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
@@ -16909,7 +17336,8 @@ function d427(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -16944,7 +17372,8 @@ function d428(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -16978,7 +17407,8 @@ function d429(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -17019,7 +17449,8 @@ function d430(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -17059,7 +17490,8 @@ function d431(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -17088,7 +17520,8 @@ function d432(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -17121,7 +17554,8 @@ function d433(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -17152,7 +17586,8 @@ function d434(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -17183,7 +17618,8 @@ function d435(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -17216,7 +17652,8 @@ function d436(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -17248,7 +17685,8 @@ function d437(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1299(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -17290,7 +17728,8 @@ function d438(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -17319,7 +17758,8 @@ function d439(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -17348,7 +17788,8 @@ function d440(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -17375,7 +17816,8 @@ function d441(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -17405,7 +17847,8 @@ function d442(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -17458,7 +17901,8 @@ function d443(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -17510,7 +17954,8 @@ function d444(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -17539,7 +17984,8 @@ function d445(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -17566,7 +18012,8 @@ function d446(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -17601,7 +18048,8 @@ function d447(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d448(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d448(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -17646,7 +18094,8 @@ function d448(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d426(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d437(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -17701,7 +18150,8 @@ function d449(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d452(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -17740,7 +18190,8 @@ function d450(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d1247, depth); break; }
@@ -17778,7 +18229,8 @@ function d451(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d449(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d449(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -17812,7 +18264,8 @@ function d452(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d450(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d450(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -17839,7 +18292,8 @@ function d453(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
@@ -17871,7 +18325,8 @@ function d454(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1296(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1296(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -17905,7 +18360,8 @@ function d455(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -17938,7 +18394,8 @@ function d456(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d455(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d455(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -17965,7 +18422,8 @@ function d457(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -17992,7 +18450,8 @@ function d458(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -18021,7 +18480,8 @@ function d459(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -18050,7 +18510,8 @@ function d460(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -18084,7 +18545,8 @@ function d461(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d464(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -18130,7 +18592,8 @@ function d462(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -18166,7 +18629,8 @@ function d463(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d461(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d461(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -18200,7 +18664,8 @@ function d464(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
@@ -18227,7 +18692,8 @@ function d465(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d462(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d462(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -18259,7 +18725,8 @@ function d466(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d485(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -18305,7 +18772,8 @@ function d467(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -18335,7 +18803,8 @@ function d468(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d482(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d538(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d538(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -18370,7 +18839,8 @@ function d469(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1247(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -18406,7 +18876,8 @@ function d470(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1247(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -18447,7 +18918,8 @@ function d471(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -18480,7 +18952,8 @@ function d472(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -18518,7 +18991,8 @@ function d473(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d389(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -18553,7 +19027,8 @@ function d474(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d473(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d473(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -18602,7 +19077,8 @@ function d475(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d405(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -18634,7 +19110,8 @@ function d476(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         default:
@@ -18662,7 +19139,8 @@ function d477(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d466(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d466(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -18696,7 +19174,8 @@ function d478(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
@@ -18723,7 +19202,8 @@ function d479(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -18751,7 +19231,8 @@ function d480(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d481(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -18785,7 +19266,8 @@ function d481(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -18814,7 +19296,8 @@ function d482(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d484(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d484(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -18841,7 +19324,8 @@ function d483(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -18872,7 +19356,8 @@ function d484(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d483(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d483(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d483(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d483(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -18903,7 +19388,8 @@ function d485(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -18958,7 +19444,8 @@ function d486(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d1247, depth); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d1247, depth); break; }
@@ -19031,7 +19518,8 @@ function d487(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         default:
@@ -19059,7 +19547,8 @@ function d488(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -19113,7 +19602,8 @@ function d489(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -19142,7 +19632,8 @@ function d490(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -19184,7 +19675,8 @@ function d491(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d501(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -19233,7 +19725,8 @@ function d492(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d495(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -19279,7 +19772,8 @@ function d493(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -19317,7 +19811,8 @@ function d494(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d492(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d492(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -19355,7 +19850,8 @@ function d495(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d605(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -19420,7 +19916,8 @@ function d496(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -19475,7 +19972,8 @@ function d497(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d495(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -19514,7 +20012,8 @@ function d498(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -19544,7 +20043,8 @@ function d499(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d491(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d491(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -19600,7 +20100,8 @@ function d500(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d432(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d364(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -19782,7 +20283,8 @@ function d501(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d1247, depth); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
@@ -19840,7 +20342,8 @@ function d502(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -19873,7 +20376,8 @@ function d503(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -19905,7 +20409,8 @@ function d504(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d528(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -19951,7 +20456,8 @@ function d505(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d506(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d506(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d609(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d609(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -19982,7 +20488,8 @@ function d506(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1268(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -20029,7 +20536,8 @@ function d507(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d506(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d506(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d609(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d609(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -20058,7 +20566,8 @@ function d508(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -20093,7 +20602,8 @@ function d509(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -20134,7 +20644,8 @@ function d510(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -20173,7 +20684,8 @@ function d511(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -20204,7 +20716,8 @@ function d512(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -20233,7 +20746,8 @@ function d513(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -20270,7 +20784,8 @@ function d514(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d393(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d393(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -20299,7 +20814,8 @@ function d515(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -20327,7 +20843,8 @@ function d516(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d504(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d504(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -20361,7 +20878,8 @@ function d517(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -20406,7 +20924,8 @@ function d518(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -20433,7 +20952,8 @@ function d519(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) === 2) {   const e = len(r, end);   while (r.p < e) (f1 ??= []).push(i32(r));   if (r.p !== e) runsPast(); } else {   if ((tag & 7) !== 0) wrongType(tag, 0);   if (f1 === undefined) { at = 0; f1 = [i32(r)]; }   else { at = f1.length; f1.push(i32(r)); }   at = -1; } break; }
         default:
@@ -20460,7 +20980,8 @@ function d520(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -20487,7 +21008,8 @@ function d521(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -20514,7 +21036,8 @@ function d522(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
@@ -20545,7 +21068,8 @@ function d523(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -20574,7 +21098,8 @@ function d524(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -20601,7 +21126,8 @@ function d525(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -20632,7 +21158,8 @@ function d526(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d560(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
@@ -20704,7 +21231,8 @@ function d527(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1276(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -20742,7 +21270,8 @@ function d528(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d597(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d597(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d392(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d392(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -20885,7 +21414,8 @@ function d529(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d510(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d510(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -20966,7 +21496,8 @@ function d530(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d532(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -21006,7 +21537,8 @@ function d531(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d530(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d530(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -21042,7 +21574,8 @@ function d532(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d528(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -21081,7 +21614,8 @@ function d533(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d599(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d599(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -21112,7 +21646,8 @@ function d534(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -21143,7 +21678,8 @@ function d535(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -21174,7 +21710,8 @@ function d536(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -21202,7 +21739,8 @@ function d537(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d527(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = d1289(r, len(r, end), depth + 1); break; }
@@ -21241,7 +21779,8 @@ function d538(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d484(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -21276,7 +21815,8 @@ function d539(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = true; } else (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -21322,7 +21862,8 @@ function d540(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d426(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d437(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -21375,7 +21916,8 @@ function d541(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d604(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d604(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -21406,7 +21948,8 @@ function d542(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -21444,7 +21987,8 @@ function d543(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -21491,7 +22035,8 @@ function d544(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -21538,7 +22083,8 @@ function d545(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -21577,7 +22123,8 @@ function d546(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d549(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -21623,7 +22170,8 @@ function d547(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -21659,7 +22207,8 @@ function d548(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d546(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d546(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -21694,7 +22243,8 @@ function d549(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = entry(r, end, f2, 18, str, ""); break; }
@@ -21732,7 +22282,8 @@ function d550(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -21769,7 +22320,8 @@ function d551(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -21799,7 +22351,8 @@ function d552(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -21835,7 +22388,8 @@ function d553(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -21869,7 +22423,8 @@ function d554(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d556(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -21916,7 +22471,8 @@ function d555(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d554(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d554(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -21951,7 +22507,8 @@ function d556(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d1247, depth); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -21987,7 +22544,8 @@ function d557(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d1247, depth); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d1247, depth); break; }
@@ -22016,7 +22574,8 @@ function d558(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d1247, depth); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d1247, depth); break; }
@@ -22047,7 +22606,8 @@ function d559(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d553(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d553(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -22076,7 +22636,8 @@ function d560(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -22110,7 +22671,8 @@ function d561(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -22161,7 +22723,8 @@ function d562(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -22211,7 +22774,8 @@ function d563(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d564(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d564(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -22238,7 +22802,8 @@ function d564(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -22269,7 +22834,8 @@ function d565(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -22299,7 +22865,8 @@ function d566(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = entry(r, end, f2, 18, b64, ""); break; }
@@ -22340,7 +22907,8 @@ function d567(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = true; } else (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -22373,7 +22941,8 @@ function d568(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = true; } else (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -22408,7 +22977,8 @@ function d569(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d566(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d566(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -22443,7 +23013,8 @@ function d570(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = true; } else (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d446(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d446(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -22477,7 +23048,8 @@ function d571(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -22506,7 +23078,8 @@ function d572(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d446(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d446(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -22546,7 +23119,8 @@ function d573(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d375(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -22621,7 +23195,8 @@ function d574(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d490(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -22656,7 +23231,8 @@ function d575(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d582(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -22703,7 +23279,8 @@ function d576(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d490(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d490(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -22742,7 +23319,8 @@ function d577(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d576(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d576(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -22776,7 +23354,8 @@ function d578(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
@@ -22810,7 +23389,8 @@ function d579(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d575(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d575(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -22845,7 +23425,8 @@ function d580(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -22887,7 +23468,8 @@ function d581(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -22915,7 +23497,8 @@ function d582(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d580(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d580(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = entry(r, end, f2, 18, str, ""); break; }
@@ -22986,7 +23569,8 @@ function d583(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d456(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1255(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -23021,7 +23605,8 @@ function d584(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d380(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -23053,7 +23638,8 @@ function d585(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         default:
@@ -23081,7 +23667,8 @@ function d586(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -23122,7 +23709,8 @@ function d587(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -23162,7 +23750,8 @@ function d588(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -23192,7 +23781,8 @@ function d589(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1299(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -23226,7 +23816,8 @@ function d590(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -23259,7 +23850,8 @@ function d591(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -23294,7 +23886,8 @@ function d592(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -23323,7 +23916,8 @@ function d593(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d592(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d592(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -23351,7 +23945,8 @@ function d594(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -23397,7 +23992,8 @@ function d595(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -23428,7 +24024,8 @@ function d596(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -23462,7 +24059,8 @@ function d597(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
@@ -23494,7 +24092,8 @@ function d598(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -23523,7 +24122,8 @@ function d599(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -23554,7 +24154,8 @@ function d600(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d599(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d599(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = d1289(r, len(r, end), depth + 1); break; }
@@ -23583,7 +24184,8 @@ function d601(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -23625,7 +24227,8 @@ function d602(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -23666,7 +24269,8 @@ function d603(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d482(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -23704,7 +24308,8 @@ function d604(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d570(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d406(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -23771,7 +24376,8 @@ function d605(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d1247, depth); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d1247, depth); break; }
@@ -23830,7 +24436,8 @@ function d606(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d441(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d409(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -24066,7 +24673,8 @@ function d607(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d445(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -24098,7 +24706,8 @@ function d608(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -24132,7 +24741,8 @@ function d609(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d506(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -24166,7 +24776,8 @@ function d610(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -24202,7 +24813,8 @@ function d611(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d612(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -24258,7 +24870,8 @@ function d612(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -24289,7 +24902,8 @@ function d613(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d618(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d618(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d617(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d617(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -24318,7 +24932,8 @@ function d614(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -24352,7 +24967,8 @@ function d615(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d611(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d611(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -24391,7 +25007,8 @@ function d616(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d615(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d615(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -24425,7 +25042,8 @@ function d617(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -24452,7 +25070,8 @@ function d618(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -24482,7 +25101,8 @@ function d619(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d620(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -24536,7 +25156,8 @@ function d620(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -24567,7 +25188,8 @@ function d621(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d626(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d626(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d625(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d625(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -24596,7 +25218,8 @@ function d622(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -24630,7 +25253,8 @@ function d623(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d619(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d619(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -24669,7 +25293,8 @@ function d624(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d623(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d623(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -24703,7 +25328,8 @@ function d625(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -24730,7 +25356,8 @@ function d626(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -24762,7 +25389,8 @@ function d627(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = d1274(r, len(r, end), depth + 1); break; }
@@ -24843,7 +25471,8 @@ function d628(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d627(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d627(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -24877,7 +25506,8 @@ function d629(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = d1274(r, len(r, end), depth + 1); break; }
@@ -24911,7 +25541,8 @@ function d630(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = d1274(r, len(r, end), depth + 1); break; }
@@ -24992,7 +25623,8 @@ function d631(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d630(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d630(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -25026,7 +25658,8 @@ function d632(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = d1274(r, len(r, end), depth + 1); break; }
@@ -25058,7 +25691,8 @@ function d633(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d636(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -25104,7 +25738,8 @@ function d634(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -25140,7 +25775,8 @@ function d635(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d633(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d633(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -25177,7 +25813,8 @@ function d636(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1268(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d532(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -25229,7 +25866,8 @@ function d637(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -25275,7 +25913,8 @@ function d638(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d673(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -25312,7 +25951,8 @@ function d639(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d643(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -25358,7 +25998,8 @@ function d640(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -25396,7 +26037,8 @@ function d641(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d639(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d639(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -25431,7 +26073,8 @@ function d642(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = entry(r, end, f2, 18, str, ""); break; }
@@ -25471,7 +26114,8 @@ function d643(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -25534,7 +26178,8 @@ function d644(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -25578,7 +26223,8 @@ function d645(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d674(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -25613,7 +26259,8 @@ function d646(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d650(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -25649,7 +26296,8 @@ function d647(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d646(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d646(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -25676,7 +26324,8 @@ function d648(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -25708,7 +26357,8 @@ function d649(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d657(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -25756,7 +26406,8 @@ function d650(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1299(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -25798,7 +26449,8 @@ function d651(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d649(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d649(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -25832,7 +26484,8 @@ function d652(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -25863,7 +26516,8 @@ function d653(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d652(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d652(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -25890,7 +26544,8 @@ function d654(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -25922,7 +26577,8 @@ function d655(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
@@ -25955,7 +26611,8 @@ function d656(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d647(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -25988,7 +26645,8 @@ function d657(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d650(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d659(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d659(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -26027,7 +26685,8 @@ function d658(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d653(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -26059,7 +26718,8 @@ function d659(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -26090,7 +26750,8 @@ function d660(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d666(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -26129,7 +26790,8 @@ function d661(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d665(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d665(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d664(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d664(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -26158,7 +26820,8 @@ function d662(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d665(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d665(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d664(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d664(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -26188,7 +26851,8 @@ function d663(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d660(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d660(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -26225,7 +26889,8 @@ function d664(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1268(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -26272,7 +26937,8 @@ function d665(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1299(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -26309,7 +26975,8 @@ function d666(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1268(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d662(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d662(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -26350,7 +27017,8 @@ function d667(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d670(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -26396,7 +27064,8 @@ function d668(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -26432,7 +27101,8 @@ function d669(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d667(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d667(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -26468,7 +27138,8 @@ function d670(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -26511,7 +27182,8 @@ function d671(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -26550,7 +27222,8 @@ function d672(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         default:
@@ -26579,7 +27252,8 @@ function d673(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1299(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1299(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -26620,7 +27294,8 @@ function d674(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1299(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1299(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -26662,7 +27337,8 @@ function d675(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d676(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -26708,7 +27384,8 @@ function d676(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         default:
@@ -26735,7 +27412,8 @@ function d677(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = entry(r, end, f2, 18, str, ""); break; }
@@ -26766,7 +27444,8 @@ function d678(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -26795,7 +27474,8 @@ function d679(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -26825,7 +27505,8 @@ function d680(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d683(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -26871,7 +27552,8 @@ function d681(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -26907,7 +27589,8 @@ function d682(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d680(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d680(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -26943,7 +27626,8 @@ function d683(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d693(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -26986,7 +27670,8 @@ function d684(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d681(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d681(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -27013,7 +27698,8 @@ function d685(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -27041,7 +27727,8 @@ function d686(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d696(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -27076,7 +27763,8 @@ function d687(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d686(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -27114,7 +27802,8 @@ function d688(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [str(r, end)]; } else { at = f6.length; f6.push(str(r, end)); } at = -1; break; }
@@ -27143,7 +27832,8 @@ function d689(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d699(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d699(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d697(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d697(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -27177,7 +27867,8 @@ function d690(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d694(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -27223,7 +27914,8 @@ function d691(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -27259,7 +27951,8 @@ function d692(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d690(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d690(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -27293,7 +27986,8 @@ function d693(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -27322,7 +28016,8 @@ function d694(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d687(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -27363,7 +28058,8 @@ function d695(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d691(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d691(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -27390,7 +28086,8 @@ function d696(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -27421,7 +28118,8 @@ function d697(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -27456,7 +28154,8 @@ function d698(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -27488,7 +28187,8 @@ function d699(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d700(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -27536,7 +28236,8 @@ function d700(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -27563,7 +28264,8 @@ function d701(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -27592,7 +28294,8 @@ function d702(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -27622,7 +28325,8 @@ function d703(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d706(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -27668,7 +28372,8 @@ function d704(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -27704,7 +28409,8 @@ function d705(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d703(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d703(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -27740,7 +28446,8 @@ function d706(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d716(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -27783,7 +28490,8 @@ function d707(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d704(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d704(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -27810,7 +28518,8 @@ function d708(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -27838,7 +28547,8 @@ function d709(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d719(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -27873,7 +28583,8 @@ function d710(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d709(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -27911,7 +28622,8 @@ function d711(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [str(r, end)]; } else { at = f6.length; f6.push(str(r, end)); } at = -1; break; }
@@ -27940,7 +28652,8 @@ function d712(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d722(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d722(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d720(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d720(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -27974,7 +28687,8 @@ function d713(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d717(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -28020,7 +28734,8 @@ function d714(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -28056,7 +28771,8 @@ function d715(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d713(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d713(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -28090,7 +28806,8 @@ function d716(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -28119,7 +28836,8 @@ function d717(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d710(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -28160,7 +28878,8 @@ function d718(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d714(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d714(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -28187,7 +28906,8 @@ function d719(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -28218,7 +28938,8 @@ function d720(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -28253,7 +28974,8 @@ function d721(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -28285,7 +29007,8 @@ function d722(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d723(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -28333,7 +29056,8 @@ function d723(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -28360,7 +29084,8 @@ function d724(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -28389,7 +29114,8 @@ function d725(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -28419,7 +29145,8 @@ function d726(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d729(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -28465,7 +29192,8 @@ function d727(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -28501,7 +29229,8 @@ function d728(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d726(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d726(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -28537,7 +29266,8 @@ function d729(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d739(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -28580,7 +29310,8 @@ function d730(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d727(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d727(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -28607,7 +29338,8 @@ function d731(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -28635,7 +29367,8 @@ function d732(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d742(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -28670,7 +29403,8 @@ function d733(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d732(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -28708,7 +29442,8 @@ function d734(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [str(r, end)]; } else { at = f6.length; f6.push(str(r, end)); } at = -1; break; }
@@ -28737,7 +29472,8 @@ function d735(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d745(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d745(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d743(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d743(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -28771,7 +29507,8 @@ function d736(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d740(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -28817,7 +29554,8 @@ function d737(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -28853,7 +29591,8 @@ function d738(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d736(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d736(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -28887,7 +29626,8 @@ function d739(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -28916,7 +29656,8 @@ function d740(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d733(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -28957,7 +29698,8 @@ function d741(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d737(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d737(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -28984,7 +29726,8 @@ function d742(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -29015,7 +29758,8 @@ function d743(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -29050,7 +29794,8 @@ function d744(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -29082,7 +29827,8 @@ function d745(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d746(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -29130,7 +29876,8 @@ function d746(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -29157,7 +29904,8 @@ function d747(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -29186,7 +29934,8 @@ function d748(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -29216,7 +29965,8 @@ function d749(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d752(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -29262,7 +30012,8 @@ function d750(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -29298,7 +30049,8 @@ function d751(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d749(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d749(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -29334,7 +30086,8 @@ function d752(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d762(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -29377,7 +30130,8 @@ function d753(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d750(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d750(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -29404,7 +30158,8 @@ function d754(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -29432,7 +30187,8 @@ function d755(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d765(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -29467,7 +30223,8 @@ function d756(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d755(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -29505,7 +30262,8 @@ function d757(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 6: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f6 === undefined) { at = 0; f6 = [str(r, end)]; } else { at = f6.length; f6.push(str(r, end)); } at = -1; break; }
@@ -29534,7 +30292,8 @@ function d758(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d768(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d768(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d766(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d766(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -29568,7 +30327,8 @@ function d759(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d763(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -29614,7 +30374,8 @@ function d760(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -29650,7 +30411,8 @@ function d761(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d759(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d759(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -29684,7 +30446,8 @@ function d762(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -29713,7 +30476,8 @@ function d763(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d756(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -29754,7 +30518,8 @@ function d764(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d760(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d760(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -29781,7 +30546,8 @@ function d765(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -29812,7 +30578,8 @@ function d766(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -29847,7 +30614,8 @@ function d767(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -29879,7 +30647,8 @@ function d768(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d769(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -29927,7 +30696,8 @@ function d769(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -29957,7 +30727,8 @@ function d770(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d772(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -30003,7 +30774,8 @@ function d771(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -30030,7 +30802,8 @@ function d772(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d771(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d771(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = entry(r, end, f2, 18, str, ""); break; }
@@ -30061,7 +30834,8 @@ function d773(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -30095,7 +30869,8 @@ function d774(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d783(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -30142,7 +30917,8 @@ function d775(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d774(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d774(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -30176,7 +30952,8 @@ function d776(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -30208,7 +30985,8 @@ function d777(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d780(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -30255,7 +31033,8 @@ function d778(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d777(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d777(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -30289,7 +31068,8 @@ function d779(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -30319,7 +31099,8 @@ function d780(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d782(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -30355,7 +31136,8 @@ function d781(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
@@ -30385,7 +31167,8 @@ function d782(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d779(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -30418,7 +31201,8 @@ function d783(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d785(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -30450,7 +31234,8 @@ function d784(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
@@ -30486,7 +31271,8 @@ function d785(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d776(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -30518,7 +31304,8 @@ function d786(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -30547,7 +31334,8 @@ function d787(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = d1289(r, len(r, end), depth + 1); break; }
@@ -30584,7 +31372,8 @@ function d788(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -30616,7 +31405,8 @@ function d789(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d796(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -30652,7 +31442,8 @@ function d790(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d789(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d789(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -30681,7 +31472,8 @@ function d791(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d793(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -30721,7 +31513,8 @@ function d792(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d791(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d791(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -30756,7 +31549,8 @@ function d793(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d818(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -30788,7 +31582,8 @@ function d794(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -30820,7 +31615,8 @@ function d795(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d808(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -30868,7 +31664,8 @@ function d796(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d595(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d807(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -30909,7 +31706,8 @@ function d797(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d800(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -30949,7 +31747,8 @@ function d798(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d797(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d797(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -30983,7 +31782,8 @@ function d799(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -31019,7 +31819,8 @@ function d800(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d799(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -31054,7 +31855,8 @@ function d801(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d795(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d795(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -31088,7 +31890,8 @@ function d802(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -31119,7 +31922,8 @@ function d803(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d802(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d802(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -31146,7 +31950,8 @@ function d804(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -31178,7 +31983,8 @@ function d805(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
@@ -31211,7 +32017,8 @@ function d806(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d790(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -31244,7 +32051,8 @@ function d807(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d819(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -31279,7 +32087,8 @@ function d808(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d796(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d810(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d810(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -31318,7 +32127,8 @@ function d809(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d803(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -31350,7 +32160,8 @@ function d810(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -31381,7 +32192,8 @@ function d811(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d817(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -31420,7 +32232,8 @@ function d812(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d816(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d816(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d815(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d815(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -31449,7 +32262,8 @@ function d813(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d816(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d816(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d815(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d815(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -31479,7 +32293,8 @@ function d814(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d811(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d811(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -31516,7 +32331,8 @@ function d815(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1268(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -31563,7 +32379,8 @@ function d816(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1299(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -31600,7 +32417,8 @@ function d817(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1268(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d813(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d813(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -31638,7 +32456,8 @@ function d818(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -31671,7 +32490,8 @@ function d819(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -31703,7 +32523,8 @@ function d820(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d822(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -31750,7 +32571,8 @@ function d821(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d820(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d820(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -31784,7 +32606,8 @@ function d822(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
@@ -31811,7 +32634,8 @@ function d823(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -31839,7 +32663,8 @@ function d824(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d830(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -31875,7 +32700,8 @@ function d825(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d824(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d824(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -31904,7 +32730,8 @@ function d826(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d828(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -31944,7 +32771,8 @@ function d827(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d826(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d826(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -31979,7 +32807,8 @@ function d828(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d844(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -32014,7 +32843,8 @@ function d829(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d841(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -32062,7 +32892,8 @@ function d830(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1299(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -32105,7 +32936,8 @@ function d831(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d834(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -32145,7 +32977,8 @@ function d832(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d831(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d831(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -32179,7 +33012,8 @@ function d833(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -32215,7 +33049,8 @@ function d834(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d833(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -32250,7 +33085,8 @@ function d835(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d829(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d829(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -32284,7 +33120,8 @@ function d836(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -32315,7 +33152,8 @@ function d837(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d836(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d836(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -32342,7 +33180,8 @@ function d838(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -32374,7 +33213,8 @@ function d839(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
@@ -32407,7 +33247,8 @@ function d840(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d825(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -32440,7 +33281,8 @@ function d841(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d830(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d843(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d843(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -32479,7 +33321,8 @@ function d842(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d837(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -32511,7 +33354,8 @@ function d843(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -32540,7 +33384,8 @@ function d844(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -32576,7 +33421,8 @@ function d845(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d847(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -32623,7 +33469,8 @@ function d846(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d845(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d845(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -32657,7 +33504,8 @@ function d847(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
@@ -32684,7 +33532,8 @@ function d848(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -32711,7 +33560,8 @@ function d849(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d1247, depth); break; }
         default:
@@ -32741,7 +33591,8 @@ function d850(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -32790,7 +33641,8 @@ function d851(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d850(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d850(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -32824,7 +33676,8 @@ function d852(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = entry(r, end, f1, 18, str, ""); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d591(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d591(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -32853,7 +33706,8 @@ function d853(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d1247, depth); break; }
         default:
@@ -32882,7 +33736,8 @@ function d854(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d856(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -32922,7 +33777,8 @@ function d855(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d854(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d854(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -32958,7 +33814,8 @@ function d856(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d853(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -32999,7 +33856,8 @@ function d857(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = entry(r, end, f1, 18, str, ""); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d591(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d591(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -33028,7 +33886,8 @@ function d858(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d1247, depth); break; }
         default:
@@ -33058,7 +33917,8 @@ function d859(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -33107,7 +33967,8 @@ function d860(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d859(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d859(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -33141,7 +34002,8 @@ function d861(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = entry(r, end, f1, 18, str, ""); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d591(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d591(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -33172,7 +34034,8 @@ function d862(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1257(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -33214,7 +34077,8 @@ function d863(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d865(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -33261,7 +34125,8 @@ function d864(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d863(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d863(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -33298,7 +34163,8 @@ function d865(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1299(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -33346,7 +34212,8 @@ function d866(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d1289, depth); break; }
@@ -33387,7 +34254,8 @@ function d867(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1257(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -33429,7 +34297,8 @@ function d868(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d870(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -33476,7 +34345,8 @@ function d869(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d868(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d868(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -33513,7 +34383,8 @@ function d870(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1299(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -33561,7 +34432,8 @@ function d871(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d1289, depth); break; }
@@ -33600,7 +34472,8 @@ function d872(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1268(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1268(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -33629,7 +34502,8 @@ function d873(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d877(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d877(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -33672,7 +34546,8 @@ function d874(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d883(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d883(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -33714,7 +34589,8 @@ function d875(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d874(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d874(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -33749,7 +34625,8 @@ function d876(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d873(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d873(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -33783,7 +34660,8 @@ function d877(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -33819,7 +34697,8 @@ function d878(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d877(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d877(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -33855,7 +34734,8 @@ function d879(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d883(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d883(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -33897,7 +34777,8 @@ function d880(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d879(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d879(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -33932,7 +34813,8 @@ function d881(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d878(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d878(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -33966,7 +34848,8 @@ function d882(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -33997,7 +34880,8 @@ function d883(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -34030,7 +34914,8 @@ function d884(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1268(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1268(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -34059,7 +34944,8 @@ function d885(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d889(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d889(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -34102,7 +34988,8 @@ function d886(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d895(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d895(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -34144,7 +35031,8 @@ function d887(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d886(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d886(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -34179,7 +35067,8 @@ function d888(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d885(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d885(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -34213,7 +35102,8 @@ function d889(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
@@ -34249,7 +35139,8 @@ function d890(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d889(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d889(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -34285,7 +35176,8 @@ function d891(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d895(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d895(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -34327,7 +35219,8 @@ function d892(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d891(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d891(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -34362,7 +35255,8 @@ function d893(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d890(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d890(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -34396,7 +35290,8 @@ function d894(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -34427,7 +35322,8 @@ function d895(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -34460,7 +35356,8 @@ function d896(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1268(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1268(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -34489,7 +35386,8 @@ function d897(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d901(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d901(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -34532,7 +35430,8 @@ function d898(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d907(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d907(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -34574,7 +35473,8 @@ function d899(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d898(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d898(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -34609,7 +35509,8 @@ function d900(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d897(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d897(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -34643,7 +35544,8 @@ function d901(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -34679,7 +35581,8 @@ function d902(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d901(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d901(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -34715,7 +35618,8 @@ function d903(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d907(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d907(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -34757,7 +35661,8 @@ function d904(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d903(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d903(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -34792,7 +35697,8 @@ function d905(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d902(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d902(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -34826,7 +35732,8 @@ function d906(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -34857,7 +35764,8 @@ function d907(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -34892,7 +35800,8 @@ function d908(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -34943,7 +35852,8 @@ function d909(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d918(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d482(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -34984,7 +35894,8 @@ function d910(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -35013,7 +35924,8 @@ function d911(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1247(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1247(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -35057,7 +35969,8 @@ function d912(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1247(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -35103,7 +36016,8 @@ function d913(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d1247, depth); break; }
         default:
@@ -35131,7 +36045,8 @@ function d914(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -35163,7 +36078,8 @@ function d915(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d914, depth); break; }
@@ -35193,7 +36109,8 @@ function d916(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d919, depth); break; }
@@ -35250,7 +36167,8 @@ function d917(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -35284,7 +36202,8 @@ function d918(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d932(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d932(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d917(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d917(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -35313,7 +36232,8 @@ function d919(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = bool(r); break; }
@@ -35356,7 +36276,8 @@ function d920(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d911(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -35395,7 +36316,8 @@ function d921(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d931(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d931(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d928(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d928(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -35427,7 +36349,8 @@ function d922(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
@@ -35461,7 +36384,8 @@ function d923(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d926(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -35501,7 +36425,8 @@ function d924(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = true; } else (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         default:
@@ -35532,7 +36457,8 @@ function d925(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d923(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d923(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -35566,7 +36492,8 @@ function d926(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d933(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d933(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d924(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d924(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -35598,7 +36525,8 @@ function d927(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d947(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -35630,7 +36558,8 @@ function d928(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -35661,7 +36590,8 @@ function d929(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d914, depth); break; }
@@ -35692,7 +36622,8 @@ function d930(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -35722,7 +36653,8 @@ function d931(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d942(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -35758,7 +36690,8 @@ function d932(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -35806,7 +36739,8 @@ function d933(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d910(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -35839,7 +36773,8 @@ function d934(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -35885,7 +36820,8 @@ function d935(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -35921,7 +36857,8 @@ function d936(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d938(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -35968,7 +36905,8 @@ function d937(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d936(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d936(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -36004,7 +36942,8 @@ function d938(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d940(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d935(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -36043,7 +36982,8 @@ function d939(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -36070,7 +37010,8 @@ function d940(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
@@ -36101,7 +37042,8 @@ function d941(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -36137,7 +37079,8 @@ function d942(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d933(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d933(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -36183,7 +37126,8 @@ function d943(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -36216,7 +37160,8 @@ function d944(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1247(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -36259,7 +37204,8 @@ function d945(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1247(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -36300,7 +37246,8 @@ function d946(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d944(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d945(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -36340,7 +37287,8 @@ function d947(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1296(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -36377,7 +37325,8 @@ function d948(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d951(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -36423,7 +37372,8 @@ function d949(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
@@ -36457,7 +37407,8 @@ function d950(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d948(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d948(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -36492,7 +37443,8 @@ function d951(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d921(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -36525,7 +37477,8 @@ function d952(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d909(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d949(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d949(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -36563,7 +37516,8 @@ function d953(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d955(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -36603,7 +37557,8 @@ function d954(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d953(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d953(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -36639,7 +37594,8 @@ function d955(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d951(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -36678,7 +37634,8 @@ function d956(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
@@ -36711,7 +37668,8 @@ function d957(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d959(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -36751,7 +37709,8 @@ function d958(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d957(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d957(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -36787,7 +37746,8 @@ function d959(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d956(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -36842,7 +37802,8 @@ function d960(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -36870,7 +37831,8 @@ function d961(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d960(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -36902,7 +37864,8 @@ function d962(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -36938,7 +37901,8 @@ function d963(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d965(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -36985,7 +37949,8 @@ function d964(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d963(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d963(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -37021,7 +37986,8 @@ function d965(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d967(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d962(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -37060,7 +38026,8 @@ function d966(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -37087,7 +38054,8 @@ function d967(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
@@ -37118,7 +38086,8 @@ function d968(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -37152,7 +38121,8 @@ function d969(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -37209,7 +38179,8 @@ function d970(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d972(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -37256,7 +38227,8 @@ function d971(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d970(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d970(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -37290,7 +38262,8 @@ function d972(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -37323,7 +38296,8 @@ function d973(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d969(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d969(r, len(r, end), depth + 1)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1255(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -37357,7 +38331,8 @@ function d974(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1247(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -37405,7 +38380,8 @@ function d975(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -37438,7 +38414,8 @@ function d976(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -37489,7 +38466,8 @@ function d977(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d987(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d482(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -37531,7 +38509,8 @@ function d978(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d988, depth); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d989, depth); break; }
@@ -37585,7 +38564,8 @@ function d979(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -37614,7 +38594,8 @@ function d980(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1247(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1247(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -37658,7 +38639,8 @@ function d981(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1247(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -37704,7 +38686,8 @@ function d982(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d1247, depth); break; }
         default:
@@ -37732,7 +38715,8 @@ function d983(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -37764,7 +38748,8 @@ function d984(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d983, depth); break; }
@@ -37794,7 +38779,8 @@ function d985(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d978(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -37829,7 +38815,8 @@ function d986(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -37863,7 +38850,8 @@ function d987(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1001(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1001(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d986(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d986(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -37892,7 +38880,8 @@ function d988(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = bool(r); break; }
@@ -37935,7 +38924,8 @@ function d989(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d980(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -37974,7 +38964,8 @@ function d990(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1000(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1000(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d997(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d997(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -38006,7 +38997,8 @@ function d991(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
@@ -38040,7 +39032,8 @@ function d992(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d995(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -38080,7 +39073,8 @@ function d993(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = true; } else (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         default:
@@ -38111,7 +39105,8 @@ function d994(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d992(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d992(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -38145,7 +39140,8 @@ function d995(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1002(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1002(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d993(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d993(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -38177,7 +39173,8 @@ function d996(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1010(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -38209,7 +39206,8 @@ function d997(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -38240,7 +39238,8 @@ function d998(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d983, depth); break; }
@@ -38271,7 +39270,8 @@ function d999(r: WireReader, end: number, depth: number, o?: any, av?: string, k
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -38301,7 +39301,8 @@ function d1000(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -38351,7 +39352,8 @@ function d1001(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -38399,7 +39401,8 @@ function d1002(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d979(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -38432,7 +39435,8 @@ function d1003(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -38478,7 +39482,8 @@ function d1004(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -38511,7 +39516,8 @@ function d1005(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -38546,7 +39552,8 @@ function d1006(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -38579,7 +39586,8 @@ function d1007(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1247(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -38622,7 +39630,8 @@ function d1008(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1247(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -38663,7 +39672,8 @@ function d1009(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d1007(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d1008(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -38703,7 +39713,8 @@ function d1010(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1296(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -38740,7 +39751,8 @@ function d1011(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1014(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -38786,7 +39798,8 @@ function d1012(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
@@ -38820,7 +39833,8 @@ function d1013(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1011(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1011(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -38855,7 +39869,8 @@ function d1014(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d990(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -38888,7 +39903,8 @@ function d1015(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d977(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1012(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1012(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -38926,7 +39942,8 @@ function d1016(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1018(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -38966,7 +39983,8 @@ function d1017(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1016(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1016(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -39002,7 +40020,8 @@ function d1018(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1014(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -39041,7 +40060,8 @@ function d1019(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
@@ -39074,7 +40094,8 @@ function d1020(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1022(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -39114,7 +40135,8 @@ function d1021(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1020(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1020(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -39150,7 +40172,8 @@ function d1022(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1019(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -39207,7 +40230,8 @@ function d1023(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -39258,7 +40282,8 @@ function d1024(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1033(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d482(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -39299,7 +40324,8 @@ function d1025(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -39328,7 +40354,8 @@ function d1026(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [d1247(r, len(r, end), depth + 1)]; } else { at = f3.length; f3.push(d1247(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -39372,7 +40399,8 @@ function d1027(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1247(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -39418,7 +40446,8 @@ function d1028(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = msgEntry(r, end, f1, d1247, depth); break; }
         default:
@@ -39446,7 +40475,8 @@ function d1029(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -39478,7 +40508,8 @@ function d1030(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d1029, depth); break; }
@@ -39508,7 +40539,8 @@ function d1031(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d1034, depth); break; }
@@ -39565,7 +40597,8 @@ function d1032(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -39599,7 +40632,8 @@ function d1033(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1047(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1047(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1032(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1032(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -39628,7 +40662,8 @@ function d1034(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
         case 3: { if ((tag & 7) !== 0) wrongType(tag, 0); f3 = bool(r); break; }
@@ -39671,7 +40706,8 @@ function d1035(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1026(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -39710,7 +40746,8 @@ function d1036(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1046(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1046(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1043(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1043(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -39742,7 +40779,8 @@ function d1037(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = true; } else (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
@@ -39776,7 +40814,8 @@ function d1038(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1041(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -39816,7 +40855,8 @@ function d1039(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = true; } else (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; break; }
         default:
@@ -39847,7 +40887,8 @@ function d1040(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1038(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1038(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -39881,7 +40922,8 @@ function d1041(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1048(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1048(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1039(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1039(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -39913,7 +40955,8 @@ function d1042(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1062(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -39945,7 +40988,8 @@ function d1043(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -39976,7 +41020,8 @@ function d1044(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = msgEntry(r, end, f2, d1029, depth); break; }
@@ -40007,7 +41052,8 @@ function d1045(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -40037,7 +41083,8 @@ function d1046(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1057(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -40073,7 +41120,8 @@ function d1047(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -40121,7 +41169,8 @@ function d1048(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1025(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -40154,7 +41203,8 @@ function d1049(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -40200,7 +41250,8 @@ function d1050(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -40236,7 +41287,8 @@ function d1051(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1053(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -40283,7 +41335,8 @@ function d1052(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1051(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1051(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -40319,7 +41372,8 @@ function d1053(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1055(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1050(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -40358,7 +41412,8 @@ function d1054(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -40385,7 +41440,8 @@ function d1055(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
@@ -40416,7 +41472,8 @@ function d1056(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -40452,7 +41509,8 @@ function d1057(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1048(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1048(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -40498,7 +41556,8 @@ function d1058(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -40531,7 +41590,8 @@ function d1059(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1247(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -40574,7 +41634,8 @@ function d1060(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1247(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1247(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -40615,7 +41676,8 @@ function d1061(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d1059(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 4: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f4 === undefined) { s4 = r.p; e4 = e; f4 = d1060(r, e, depth + 1); } else { (m4 ??= [r.b.subarray(s4, e4)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -40655,7 +41717,8 @@ function d1062(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1296(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -40692,7 +41755,8 @@ function d1063(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1066(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -40738,7 +41802,8 @@ function d1064(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
@@ -40772,7 +41837,8 @@ function d1065(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1063(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1063(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -40807,7 +41873,8 @@ function d1066(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1036(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -40840,7 +41907,8 @@ function d1067(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1024(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1064(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1064(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -40878,7 +41946,8 @@ function d1068(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1070(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -40918,7 +41987,8 @@ function d1069(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1068(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1068(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -40954,7 +42024,8 @@ function d1070(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1066(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -40993,7 +42064,8 @@ function d1071(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
@@ -41026,7 +42098,8 @@ function d1072(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1074(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -41066,7 +42139,8 @@ function d1073(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1072(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1072(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -41102,7 +42176,8 @@ function d1074(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1071(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -41158,7 +42233,8 @@ function d1075(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -41199,7 +42275,8 @@ function d1076(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1075(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1075(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -41232,7 +42309,8 @@ function d1077(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -41256,7 +42334,8 @@ function d1078(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -41280,7 +42359,8 @@ function d1079(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -41304,7 +42384,8 @@ function d1080(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -41331,7 +42412,8 @@ function d1081(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1101(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1077(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -41370,7 +42452,8 @@ function d1082(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         default:
@@ -41400,7 +42483,8 @@ function d1083(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1087(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -41447,7 +42531,8 @@ function d1084(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1083(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1083(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -41481,7 +42566,8 @@ function d1085(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1103(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1103(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -41510,7 +42596,8 @@ function d1086(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1080(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1082(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -41553,7 +42640,8 @@ function d1087(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1122(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -41614,7 +42702,8 @@ function d1088(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -41644,7 +42733,8 @@ function d1089(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1086(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -41704,7 +42794,8 @@ function d1090(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1102(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1078(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -41743,7 +42834,8 @@ function d1091(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         default:
@@ -41773,7 +42865,8 @@ function d1092(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1098(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -41820,7 +42913,8 @@ function d1093(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1092(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1092(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -41854,7 +42948,8 @@ function d1094(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -41885,7 +42980,8 @@ function d1095(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -41914,7 +43010,8 @@ function d1096(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1103(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1103(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -41943,7 +43040,8 @@ function d1097(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1079(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1091(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -41986,7 +43084,8 @@ function d1098(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1122(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -42049,7 +43148,8 @@ function d1099(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1095(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1095(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -42081,7 +43181,8 @@ function d1100(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1097(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -42136,7 +43237,8 @@ function d1101(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -42160,7 +43262,8 @@ function d1102(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -42185,7 +43288,8 @@ function d1103(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -42212,7 +43316,8 @@ function d1104(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -42245,7 +43350,8 @@ function d1105(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1123(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -42283,7 +43389,8 @@ function d1106(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -42307,7 +43414,8 @@ function d1107(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -42334,7 +43442,8 @@ function d1108(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1112(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1106(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -42373,7 +43482,8 @@ function d1109(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         default:
@@ -42400,7 +43510,8 @@ function d1110(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1103(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1103(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -42429,7 +43540,8 @@ function d1111(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1107(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1109(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -42467,7 +43579,8 @@ function d1112(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -42493,7 +43606,8 @@ function d1113(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1105(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1105(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -42526,7 +43640,8 @@ function d1114(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -42550,7 +43665,8 @@ function d1115(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -42577,7 +43693,8 @@ function d1116(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1121(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1114(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -42616,7 +43733,8 @@ function d1117(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         default:
@@ -42643,7 +43761,8 @@ function d1118(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -42674,7 +43793,8 @@ function d1119(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1103(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1103(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -42703,7 +43823,8 @@ function d1120(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1115(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1117(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -42741,7 +43862,8 @@ function d1121(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -42766,7 +43888,8 @@ function d1122(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -42796,7 +43919,8 @@ function d1123(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1104(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1100(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1100(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -42831,7 +43955,8 @@ function d1124(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -42855,7 +43980,8 @@ function d1125(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -42879,7 +44005,8 @@ function d1126(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -42903,7 +44030,8 @@ function d1127(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -42930,7 +44058,8 @@ function d1128(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1146(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1124(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -42969,7 +44098,8 @@ function d1129(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         default:
@@ -42996,7 +44126,8 @@ function d1130(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1148(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1148(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -43025,7 +44156,8 @@ function d1131(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1127(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1129(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -43067,7 +44199,8 @@ function d1132(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1131(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -43127,7 +44260,8 @@ function d1133(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1147(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1125(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -43166,7 +44300,8 @@ function d1134(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         default:
@@ -43196,7 +44331,8 @@ function d1135(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1141(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -43243,7 +44379,8 @@ function d1136(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1135(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1135(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -43277,7 +44414,8 @@ function d1137(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -43308,7 +44446,8 @@ function d1138(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -43337,7 +44476,8 @@ function d1139(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1148(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1148(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -43366,7 +44506,8 @@ function d1140(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1126(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1134(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -43409,7 +44550,8 @@ function d1141(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1152(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -43472,7 +44614,8 @@ function d1142(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1138(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1138(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -43504,7 +44647,8 @@ function d1143(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1140(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -43561,7 +44705,8 @@ function d1144(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -43602,7 +44747,8 @@ function d1145(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1144(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1144(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -43635,7 +44781,8 @@ function d1146(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -43659,7 +44806,8 @@ function d1147(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -43684,7 +44832,8 @@ function d1148(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -43711,7 +44860,8 @@ function d1149(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -43744,7 +44894,8 @@ function d1150(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1153(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -43784,7 +44935,8 @@ function d1151(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1150(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1150(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -43818,7 +44970,8 @@ function d1152(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -43848,7 +45001,8 @@ function d1153(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1149(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1143(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1143(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -43886,7 +45040,8 @@ function d1154(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1156(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -43926,7 +45081,8 @@ function d1155(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1154(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1154(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -43960,7 +45116,8 @@ function d1156(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -44010,7 +45167,8 @@ function d1157(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1160(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -44057,7 +45215,8 @@ function d1158(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -44096,7 +45255,8 @@ function d1159(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1157(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1157(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -44130,7 +45290,8 @@ function d1160(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1158(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1158(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -44157,7 +45318,8 @@ function d1161(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1166(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1166(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -44188,7 +45350,8 @@ function d1162(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -44244,7 +45407,8 @@ function d1163(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1162(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1162(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -44279,7 +45443,8 @@ function d1164(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -44326,7 +45491,8 @@ function d1165(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1164(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1164(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -44360,7 +45526,8 @@ function d1166(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1167(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1167(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -44389,7 +45556,8 @@ function d1167(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -44426,7 +45594,8 @@ function d1168(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
@@ -44458,7 +45627,8 @@ function d1169(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1172(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -44505,7 +45675,8 @@ function d1170(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1169(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1169(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -44540,7 +45711,8 @@ function d1171(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d501(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -44575,7 +45747,8 @@ function d1172(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1171(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -44613,7 +45786,8 @@ function d1173(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = entry(r, end, f2, 18, str, ""); break; }
@@ -44657,7 +45831,8 @@ function d1174(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -44694,7 +45869,8 @@ function d1175(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1174(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1174(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -44728,7 +45904,8 @@ function d1176(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = d1289(r, len(r, end), depth + 1); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -44759,7 +45936,8 @@ function d1177(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         default:
@@ -44790,7 +45968,8 @@ function d1178(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -44846,7 +46025,8 @@ function d1179(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1178(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1178(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -44883,7 +46063,8 @@ function d1180(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1183(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -44930,7 +46111,8 @@ function d1181(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1180(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1180(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -44965,7 +46147,8 @@ function d1182(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d501(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -45000,7 +46183,8 @@ function d1183(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1182(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -45038,7 +46222,8 @@ function d1184(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = entry(r, end, f2, 18, str, ""); break; }
@@ -45082,7 +46267,8 @@ function d1185(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -45119,7 +46305,8 @@ function d1186(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1185(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1185(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -45153,7 +46340,8 @@ function d1187(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = d1289(r, len(r, end), depth + 1); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -45186,7 +46374,8 @@ function d1188(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1190(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -45226,7 +46415,8 @@ function d1189(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1188(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1188(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -45260,7 +46450,8 @@ function d1190(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -45310,7 +46501,8 @@ function d1191(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1194(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -45357,7 +46549,8 @@ function d1192(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -45396,7 +46589,8 @@ function d1193(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1191(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1191(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -45430,7 +46624,8 @@ function d1194(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1192(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1192(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -45457,7 +46652,8 @@ function d1195(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1200(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1200(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -45488,7 +46684,8 @@ function d1196(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1268(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -45544,7 +46741,8 @@ function d1197(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1196(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1196(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -45579,7 +46777,8 @@ function d1198(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -45626,7 +46825,8 @@ function d1199(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1198(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1198(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -45660,7 +46860,8 @@ function d1200(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1201(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1201(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -45689,7 +46890,8 @@ function d1201(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -45726,7 +46928,8 @@ function d1202(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i64j(r); break; }
@@ -45758,7 +46961,8 @@ function d1203(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1206(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -45805,7 +47009,8 @@ function d1204(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1203(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1203(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -45840,7 +47045,8 @@ function d1205(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d501(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -45875,7 +47081,8 @@ function d1206(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1205(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -45913,7 +47120,8 @@ function d1207(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = entry(r, end, f2, 18, str, ""); break; }
@@ -45957,7 +47165,8 @@ function d1208(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -45994,7 +47203,8 @@ function d1209(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1208(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1208(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -46028,7 +47238,8 @@ function d1210(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = d1289(r, len(r, end), depth + 1); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -46059,7 +47270,8 @@ function d1211(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i32(r); break; }
         default:
@@ -46089,7 +47301,8 @@ function d1212(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1214(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -46136,7 +47349,8 @@ function d1213(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1212(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1212(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -46171,7 +47385,8 @@ function d1214(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1263(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -46203,7 +47418,8 @@ function d1215(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -46235,7 +47451,8 @@ function d1216(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1218(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -46282,7 +47499,8 @@ function d1217(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1216(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1216(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -46317,7 +47535,8 @@ function d1218(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1263(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -46349,7 +47568,8 @@ function d1219(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1255(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1255(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -46378,7 +47598,8 @@ function d1220(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -46410,7 +47631,8 @@ function d1221(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1296(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1296(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -46448,7 +47670,8 @@ function d1222(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1220(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1221(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -46487,7 +47710,8 @@ function d1223(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -46525,7 +47749,8 @@ function d1224(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1246(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -46562,7 +47787,8 @@ function d1225(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1229(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -46608,7 +47834,8 @@ function d1226(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -46646,7 +47873,8 @@ function d1227(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1225(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1225(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -46680,7 +47908,8 @@ function d1228(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -46719,7 +47948,8 @@ function d1229(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f3 === undefined) { s3 = r.p; e3 = e; f3 = d1228(r, e, depth + 1); } else { (m3 ??= [r.b.subarray(s3, e3)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -46767,7 +47997,8 @@ function d1230(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1226(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1226(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1228(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -46807,7 +48038,8 @@ function d1231(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -46860,7 +48092,8 @@ function d1232(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -46890,7 +48123,8 @@ function d1233(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -46917,7 +48151,8 @@ function d1234(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1233(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1232(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -46957,7 +48192,8 @@ function d1235(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1238(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -46989,7 +48225,8 @@ function d1236(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -47016,7 +48253,8 @@ function d1237(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = utf8(r, end); break; }
         default:
@@ -47048,7 +48286,8 @@ function d1238(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -47195,7 +48434,8 @@ function d1239(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1238(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1238(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1238(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -47225,7 +48465,8 @@ function d1240(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = bool(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1238(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -47255,7 +48496,8 @@ function d1241(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1238(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [str(r, end)]; } else { at = f2.length; f2.push(str(r, end)); } at = -1; break; }
@@ -47286,7 +48528,8 @@ function d1242(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -47313,7 +48556,8 @@ function d1243(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -47346,7 +48590,8 @@ function d1244(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -47384,7 +48629,8 @@ function d1245(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1243(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = b64(r, end); break; }
@@ -47421,7 +48667,8 @@ function d1246(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1245(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f3 === undefined) { at = 0; f3 = [str(r, end)]; } else { at = f3.length; f3.push(str(r, end)); } at = -1; break; }
@@ -47453,7 +48700,8 @@ function d1247(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -47476,7 +48724,8 @@ function d1248(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -47502,7 +48751,8 @@ function d1249(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1265(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1265(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -47540,7 +48790,8 @@ function d1250(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1249(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1249(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -47568,7 +48819,8 @@ function d1251(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -47618,7 +48870,8 @@ function d1252(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1251(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1251(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -47647,7 +48900,8 @@ function d1253(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1283(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1283(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -47676,7 +48930,8 @@ function d1254(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -47707,7 +48962,8 @@ function d1255(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -47744,7 +49000,8 @@ function d1256(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
@@ -47776,7 +49033,8 @@ function d1257(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1281(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -47816,7 +49074,8 @@ function d1258(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64(r); break; }
         default:
@@ -47841,7 +49100,8 @@ function d1259(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -47870,7 +49130,8 @@ function d1260(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = utf8(r, end); break; }
         default:
@@ -47895,7 +49156,8 @@ function d1261(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -47922,7 +49184,8 @@ function d1262(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -47951,7 +49214,8 @@ function d1263(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -47985,7 +49249,8 @@ function d1265(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -48014,7 +49279,8 @@ function d1266(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -48045,7 +49311,8 @@ function d1267(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -48076,7 +49343,8 @@ function d1268(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = entry(r, end, f1, 18, str, ""); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1269(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1269(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -48105,7 +49373,8 @@ function d1269(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -48137,7 +49406,8 @@ function d1270(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1296(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1296(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -48172,7 +49442,8 @@ function d1271(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -48212,7 +49483,8 @@ function d1272(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -48260,7 +49532,8 @@ function d1273(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -48302,7 +49575,8 @@ function d1274(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -48328,7 +49602,8 @@ function d1275(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -48383,7 +49658,8 @@ function d1276(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 3: { if ((tag & 7) !== 2) wrongType(tag, 2); f3 = str(r, end); break; }
@@ -48421,7 +49697,8 @@ function d1277(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         default:
@@ -48454,7 +49731,8 @@ function d1278(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1277(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1277(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -48487,7 +49765,8 @@ function d1279(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         default:
           skip(r, tag, end);
@@ -48512,7 +49791,8 @@ function d1280(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = bool(r); break; }
@@ -48545,7 +49825,8 @@ function d1281(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -48574,7 +49855,8 @@ function d1282(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
@@ -48601,7 +49883,8 @@ function d1283(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -48630,7 +49913,8 @@ function d1284(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -48659,7 +49943,8 @@ function d1285(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -48706,7 +49991,8 @@ function d1286(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -48737,7 +50023,8 @@ function d1287(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -48774,7 +50061,8 @@ function d1288(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         default:
@@ -48799,7 +50087,8 @@ function d1289(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -48825,7 +50114,8 @@ function d1290(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64j(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -48854,7 +50144,8 @@ function d1291(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -48883,7 +50174,8 @@ function d1292(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -48912,7 +50204,8 @@ function d1293(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [str(r, end)]; } else { at = f1.length; f1.push(str(r, end)); } at = -1; break; }
         default:
@@ -48938,7 +50231,8 @@ function d1294(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1296(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -48973,7 +50267,8 @@ function d1295(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1277(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1277(r, len(r, end), depth + 1)); } at = -1; break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1271(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -49005,7 +50300,8 @@ function d1296(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = raw(r, end); break; }
         default:
@@ -49030,7 +50326,8 @@ function d1297(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -49062,7 +50359,8 @@ function d1299(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 0) wrongType(tag, 0); f1 = i64(r); break; }
         case 2: { if ((tag & 7) !== 0) wrongType(tag, 0); f2 = i32(r); break; }
@@ -49092,7 +50390,8 @@ function d1300(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1275(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f2 === undefined) { s2 = r.p; e2 = e; f2 = d1303(r, e, depth + 1); } else { (m2 ??= [r.b.subarray(s2, e2)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
@@ -49138,7 +50437,8 @@ function d1301(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -49174,7 +50474,8 @@ function d1302(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1271(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f2 === undefined) { at = 0; f2 = [d1300(r, len(r, end), depth + 1)]; } else { at = f2.length; f2.push(d1300(r, len(r, end), depth + 1)); } at = -1; break; }
@@ -49209,7 +50510,8 @@ function d1303(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); const e = len(r, end); if (f1 === undefined) { s1 = r.p; e1 = e; f1 = d1305(r, e, depth + 1); } else { (m1 ??= [r.b.subarray(s1, e1)]).push(r.b.subarray(r.p, e)); r.p = e; } break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }
@@ -49253,7 +50555,8 @@ function d1304(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); if (f1 === undefined) { at = 0; f1 = [d1301(r, len(r, end), depth + 1)]; } else { at = f1.length; f1.push(d1301(r, len(r, end), depth + 1)); } at = -1; break; }
         default:
@@ -49280,7 +50583,8 @@ function d1305(r: WireReader, end: number, depth: number, o?: any, av?: string, 
   let at: string | number = -1;
   try {
     while (r.p < end) {
-      tag = tagOf(r);
+      tag = r.b[r.p] as number;
+      if (tag >= 8 && tag < 128) r.p++; else tag = tagOf(r);
       switch (tag >>> 3) {
         case 1: { if ((tag & 7) !== 2) wrongType(tag, 2); f1 = str(r, end); break; }
         case 2: { if ((tag & 7) !== 2) wrongType(tag, 2); f2 = str(r, end); break; }

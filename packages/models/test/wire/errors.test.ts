@@ -69,6 +69,33 @@ describe("decodeObject rejects", () => {
     expect(error.field).toBe("metadata.name");
   });
 
+  test("a field numbered 0, in a message as in a nested one", () => {
+    const top = errorOf(() => decodeObject(seal({ raw: Uint8Array.of(0x02, 0x00) })));
+    expect(top.code).toBe("PROTOBUF_MESSAGE");
+    expect(top.reason).toContain("illegal tag 0");
+    const nested = errorOf(() => decodeObject(seal({ raw: Uint8Array.of(0x0a, 0x02, 0x00, 0x00) })));
+    expect(nested.reason).toContain("illegal tag 0");
+    expect(nested.field).toBe("metadata");
+  });
+
+  test("lengths of one byte and of two read alike (127 and 128 bytes), and past the end is an error", () => {
+    const type = protoTypeFor({ group: "", version: "v1", kind: "ConfigMap" });
+    for (const n of [0, 1, 127, 128, 300]) {
+      const name = "n".repeat(n);
+      const value = "v".repeat(n);
+      const raw = type.encode({ metadata: { name }, data: { [name]: value } }).finish();
+      const decoded = decodeObject(seal({ raw }));
+      expect(decoded.metadata?.name ?? "").toBe(name);
+      expect(decoded.data).toEqual({ [name]: value });
+    }
+    // A two-byte length (200) inside a 4-byte metadata message.
+    const error = errorOf(() =>
+      decodeObject(seal({ raw: Uint8Array.of(0x0a, 0x04, 0x0a, 0xc8, 0x01, 0x61) })),
+    );
+    expect(error.field).toBe("metadata.name");
+    expect(error.reason).toContain("runs past the end of its message");
+  });
+
   test("kinds without a protobuf message, naming them", () => {
     const widget = errorOf(() => decodeObject(seal({ apiVersion: "example.com/v1", kind: "Widget" })));
     expect(widget.code).toBe("PROTOBUF_UNKNOWN_KIND");
