@@ -88,6 +88,13 @@ export function emitProtoDecode(
   const parts: string[] = [];
   for (const name of names) parts.push(emitMessage(name, types, byName, index));
   const registry = names.map((name) => `${JSON.stringify(name)}: d${index.get(name)},`);
+  const lists = names.flatMap((name) => {
+    const go = byName.get(name);
+    if (!go || go.customJson || go.goKind !== "struct") return [];
+    const items = fieldsOf(name, types.get(name) as Protobuf.Type, byName).find((f) => f.listItems);
+    if (!items?.repeated || items.map || items.message === undefined) return [];
+    return [`${JSON.stringify(name)}: [${items.id}, d${index.get(items.message)}],`];
+  });
   const content = [
     header(
       info,
@@ -110,6 +117,11 @@ export function emitProtoDecode(
     "/** The decoder of every message, by full name. */",
     "export const protoDecoders: Readonly<Record<string, Decoder>> = {",
     ...registry,
+    "};",
+    "",
+    "/** Every list message (ListMeta metadata, repeated message items): its items field and their decoder. */",
+    "export const protoListItems: Readonly<Record<string, readonly [number, Decoder]>> = {",
+    ...lists,
     "};",
     "",
   ].join("\n");

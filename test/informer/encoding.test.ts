@@ -27,10 +27,14 @@ function recording(transport: HttpTransport): { transport: HttpTransport; accept
     accepts.push(`${request.query?.watch ? "watch" : "list"} ${request.accept}`);
   const wrapped = new Proxy(transport, {
     get(target, property) {
-      if (property === "request" || property === "watch")
-        return (request: ApiRequest, options: unknown) => {
+      if (property === "request" || property === "requestRead" || property === "watch")
+        return (request: ApiRequest, ...rest: unknown[]) => {
           note(request);
-          return (target[property] as (r: ApiRequest, o: unknown) => unknown).call(target, request, options);
+          return (target[property] as (r: ApiRequest, ...o: unknown[]) => unknown).call(
+            target,
+            request,
+            ...rest,
+          );
         };
       const value = Reflect.get(target, property, target);
       return typeof value === "function" ? value.bind(target) : value;

@@ -85,7 +85,9 @@ export class ReadClient<Item, List extends { items: Item[] }> {
             onContinue(early, bodyBytes);
             return writtenOut();
           };
-    const body = await send(this.context, request, rest, peek);
+    const body = await send(this.context, request, rest, peek, (bytes) => {
+      bodyBytes = bytes;
+    });
     const list = this.#typedItems(expectList<List>(body, `the list response of ${request.path}`));
     const token = (list as { metadata?: { continue?: unknown } }).metadata?.continue;
     if (onContinue !== undefined && early === undefined && typeof token === "string" && token !== "")

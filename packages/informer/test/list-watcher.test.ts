@@ -20,6 +20,10 @@ function spyClient(listBody: unknown = { metadata: { resourceVersion: "7" }, ite
       const body = new TextEncoder().encode(JSON.stringify(listBody));
       return { status: 200, headers: { "content-type": "application/json" }, body };
     },
+    // Bodies are JSON: the client's body readers decline them and the whole body is read.
+    requestRead(request: ApiRequest, options: Record<string, unknown>) {
+      return (this as unknown as HttpTransport).request(request, options);
+    },
     watch(request: ApiRequest, options: Record<string, unknown>) {
       sent.push({ request, options });
       return { close() {} };

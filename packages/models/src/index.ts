@@ -47,6 +47,7 @@ export {
   encodeObject,
   encodeWatchEvent,
   type Int64Mode,
+  ProtobufListDecoder,
   WireError,
   type WireErrorCode,
   type WireObject,

@@ -14,7 +14,14 @@ export type { ClusterConnection, ConnectionSource, Impersonation, TlsSettings } 
 export * from "./errors/index.js";
 export type { DispatcherFactory, DispatcherSettings } from "./http/dispatcher.js";
 export type { ApiRequest, HeaderValues, HttpMethod, QueryValue } from "./http/request.js";
-export type { BodyFlow, BodySink, HttpResponse, ResponseHeaders, StreamResponse } from "./http/response.js";
+export type {
+  BodyFlow,
+  BodyReader,
+  BodySink,
+  HttpResponse,
+  ResponseHeaders,
+  StreamResponse,
+} from "./http/response.js";
 export type { RetryOptions } from "./http/retry.js";
 export {
   type CallOptions,

@@ -7,8 +7,10 @@ import {
 } from "@kubesdk/models";
 import {
   type ApiRequest,
+  type BodyReader,
   type HttpResponse,
   ResponseDecodeError,
+  type ResponseHeaders,
   type WatchFrameDecoder,
 } from "@kubesdk/transport";
 import { decodeJsonBody } from "@kubesdk/transport/internal";
@@ -22,6 +24,11 @@ export interface ProtobufCodec {
   decode(bytes: Uint8Array): unknown;
   /** Decodes one length-prefixed protobuf watch frame. */
   readonly decodeWatchFrame: WatchFrameDecoder;
+  /**
+   * A reader that decodes a body as it arrives, with the same result as `decode` (for a list, item
+   * by item, so its bytes are never held whole). Without it, bodies are collected and then decoded.
+   */
+  readonly reader?: () => BodyReader<unknown>;
 }
 
 /** Encodes request bodies and decodes response bodies by their Content-Type. */
@@ -43,6 +50,34 @@ export class BodyCodec {
     const typed =
       body.apiVersion && body.kind ? body : { ...body, apiVersion: apiVersionOf(kind), kind: kind.kind };
     return { ...request, body: this.protobuf.encode(typed, kind), contentType: PROTOBUF_MEDIA_TYPE };
+  }
+
+  /** A reader decoding a successful body as it arrives, where its Content-Type has one (protobuf). */
+  readerFor(headers: ResponseHeaders): BodyReader<unknown> | undefined {
+    const make = this.protobuf?.reader;
+    const contentType = firstHeader(headers["content-type"]);
+    if (make === undefined || mediaTypeOf(contentType) !== PROTOBUF_MEDIA_TYPE) return undefined;
+    const reader = make();
+    const undecodable = (err: unknown) => {
+      const reason = err instanceof Error ? err.message : String(err);
+      return new ResponseDecodeError(`undecodable protobuf body: ${reason}`, contentType, { cause: err });
+    };
+    return {
+      push(chunk) {
+        try {
+          reader.push(chunk);
+        } catch (err) {
+          throw undecodable(err);
+        }
+      },
+      end() {
+        try {
+          return reader.end();
+        } catch (err) {
+          throw undecodable(err);
+        }
+      },
+    };
   }
 
   /** The body of a successful response, decoded by its Content-Type (JSON when none is given). */

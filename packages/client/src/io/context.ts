@@ -1,6 +1,7 @@
 import type { GroupVersionKind } from "@kubesdk/models";
 import type {
   ApiRequest,
+  BodyReader,
   CallOptions,
   HttpResponse,
   HttpTransport,
@@ -57,23 +58,50 @@ function callOptions(control: WatchControl): TransportWatchOptions {
   };
 }
 
-/** Sends a request and decodes the body by its Content-Type; Warning headers go to `onWarning`. */
+/**
+ * Sends a request and decodes the body by its Content-Type; Warning headers go to `onWarning`. A
+ * GET's body that the codec can decode as it arrives (protobuf) is decoded so; `streamed` then hears
+ * its size. Any other body is collected whole, and `peek` sees it before it is decoded.
+ */
 export async function send(
   context: ClientContext,
   request: ApiRequest,
   control: RequestControl,
-  /** Sees the raw response before it is decoded; decoding waits for the promise it may return. */
+  /** Sees a body collected whole before it is decoded; decoding waits for the promise it may return. */
   peek?: (response: HttpResponse<Uint8Array>) => Promise<void> | undefined,
+  streamed?: (bodyBytes: number) => void,
 ): Promise<unknown> {
-  const response = await context.transport.request(request, callOptions(control));
-  const peeked = peek?.(response);
-  if (peeked !== undefined) await peeked;
+  let read: { bytes: number } | undefined;
+  const response =
+    request.method === "GET"
+      ? await context.transport.requestRead(request, callOptions(control), (headers) => {
+          const reader = context.codec.readerFor(headers);
+          if (reader === undefined) return undefined;
+          const sizes = { bytes: 0 };
+          read = sizes;
+          return counted(reader, sizes);
+        })
+      : await context.transport.request(request, callOptions(control));
+  if (read === undefined) {
+    const peeked = peek?.(response as HttpResponse<Uint8Array>);
+    if (peeked !== undefined) await peeked;
+  } else streamed?.(read.bytes);
   if (context.onWarning !== undefined) {
     for (const text of parseWarnings(response.headers.warning)) {
       context.onWarning({ text, method: request.method, path: request.path });
     }
   }
-  return context.codec.decode(response);
+  return read === undefined ? context.codec.decode(response as HttpResponse<Uint8Array>) : response.body;
+}
+
+function counted(reader: BodyReader<unknown>, read: { bytes: number }): BodyReader<unknown> {
+  return {
+    push(chunk) {
+      read.bytes += chunk.length;
+      reader.push(chunk);
+    },
+    end: () => reader.end(),
+  };
 }
 
 /** Sends a POST/PUT whose body is an object of `kind`, encoded as protobuf when `protobuf` is set. */

@@ -3,7 +3,7 @@
  * transport's built-in frame decoder (the same codec) for watches. Protobuf Status error bodies
  * are read by the transport itself.
  */
-import { decodeObject, encodeObject, type Int64Mode } from "@kubesdk/models";
+import { decodeObject, encodeObject, type Int64Mode, ProtobufListDecoder } from "@kubesdk/models";
 import { protobufWatchFrameDecoder } from "@kubesdk/transport/internal";
 import type { ProtobufCodec } from "./body-codec.js";
 
@@ -19,5 +19,6 @@ export function modelsProtobufCodecFor(int64: Int64Mode): ProtobufCodec {
     encode: (object, kind) => encodeObject(object, { kind }),
     decode: int64 === "number" ? (bytes) => decodeObject(bytes) : (bytes) => decodeObject(bytes, { int64 }),
     decodeWatchFrame: protobufWatchFrameDecoder(int64),
+    reader: () => new ProtobufListDecoder({ int64 }),
   };
 }

@@ -6,7 +6,7 @@
  *   decodeObject(bytes) // { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } }
  */
 import { protoPackages } from "../generated/proto.js";
-import { protoDecoders } from "../generated/proto-decode.js";
+import { protoDecoders, protoListItems } from "../generated/proto-decode.js";
 import { protoEncoders } from "../generated/proto-encode.js";
 import { apiVersionOf, type GroupVersionKind, parseApiVersion } from "../gvk.js";
 import type { KubernetesObject } from "../object.js";
@@ -136,10 +136,28 @@ export function decodeEnveloped(
   }
 }
 
+/** How a list kind's message is decoded a piece at a time (see list-stream.ts). */
+export interface ListParts {
+  readonly gvk: GroupVersionKind;
+  /** The list message without its items. */
+  readonly decodeList: Decoder;
+  readonly itemsField: number;
+  readonly decodeItem: Decoder;
+}
+
+/** The parts of a built-in list kind whose items are messages; undefined for any other kind. */
+export function listParts(apiVersion: string, kind: string): ListParts | undefined {
+  const gvk = { ...parseApiVersion(apiVersion), kind };
+  const name = messageNameFor(gvk);
+  const items = name === undefined ? undefined : protoListItems[name];
+  if (name === undefined || items === undefined) return undefined;
+  return { gvk, decodeList: protoDecoders[name] as Decoder, itemsField: items[0], decodeItem: items[1] };
+}
+
 /** Structure errors name the kind whose bytes are wrong (once, for embedded objects too). */
 const named = new WeakSet<object>();
 
-function messageError(cause: unknown, gvk: GroupVersionKind): unknown {
+export function messageError(cause: unknown, gvk: GroupVersionKind): unknown {
   if (cause instanceof WireError && (cause.code !== "PROTOBUF_MESSAGE" || named.has(cause))) return cause;
   const reason = cause instanceof WireError ? cause.reason : `truncated or malformed: ${reasonOf(cause)}`;
   const field = cause instanceof WireError ? cause.field : undefined;

@@ -20,6 +20,12 @@ export interface BodySink {
   fail(error: unknown): void;
 }
 
+/** Reads a response body as it arrives (see HttpTransport.requestRead); `end` gives the result. */
+export interface BodyReader<T> {
+  push(chunk: Uint8Array): void;
+  end(): T;
+}
+
 /** Flow control of a body handed to a {@link BodySink}: a paused body stops reading the socket. */
 export interface BodyFlow {
   pause(): void;

@@ -16,9 +16,11 @@ import { type RequestSignal, requestSignal } from "./request-signal.js";
 import {
   apiErrorOf,
   type BodyFlow,
+  type BodyReader,
   type BodySink,
   type HttpResponse,
   header,
+  type ResponseHeaders,
   releaseBody,
   type StreamResponse,
 } from "./response.js";
@@ -128,6 +130,19 @@ export class HttpTransport {
 
   /** Sends a request and reads the whole body. Failures (≥ 400) throw ApiError after retries. */
   request(request: ApiRequest, options: CallOptions = {}): Promise<HttpResponse<Uint8Array>> {
+    return this.requestRead(request, options, noReader) as Promise<HttpResponse<Uint8Array>>;
+  }
+
+  /**
+   * Like {@link request}, but a successful body that `choose` gives a reader for (by its headers) goes
+   * through that reader chunk by chunk as it arrives, and its result is the response's body. Each
+   * try gets a fresh reader. What the reader throws ends the call as it is (no retry).
+   */
+  requestRead<T>(
+    request: ApiRequest,
+    options: CallOptions,
+    choose: (headers: ResponseHeaders) => BodyReader<T> | undefined,
+  ): Promise<HttpResponse<Uint8Array | T>> {
     const parts = this.build(request);
     const failure = this.#failureContext(options, this.#timeouts.bodyIdleMs);
     return withRetries(
@@ -135,12 +150,16 @@ export class HttpTransport {
         const own = requestSignal(options.signal);
         try {
           const res = await this.#open(parts, withSignal(options, own), failure);
+          const reader = choose(res.headers);
           try {
-            const body = new Uint8Array(await res.body.arrayBuffer());
+            const body =
+              reader === undefined
+                ? new Uint8Array(await res.body.arrayBuffer())
+                : await readThrough(res.body, reader);
             return { status: res.statusCode, headers: res.headers, body };
           } catch (err) {
             releaseBody(res.body);
-            throw classifyError(err, failure);
+            throw err instanceof BodyReaderFailure ? err.cause : classifyError(err, failure);
           }
         } finally {
           own.release();
@@ -331,4 +350,29 @@ function flowingBody(
 function withSignal(options: CallOptions, own: RequestSignal): CallOptions {
   if (own.signal === undefined) return options;
   return { ...options, signal: own.signal };
+}
+
+const noReader = (): undefined => undefined;
+
+/** Marks what a body reader threw, so that it is not taken for a transport failure. */
+class BodyReaderFailure {
+  readonly cause: unknown;
+  constructor(cause: unknown) {
+    this.cause = cause;
+  }
+}
+
+async function readThrough<T>(body: AsyncIterable<Uint8Array>, reader: BodyReader<T>): Promise<T> {
+  for await (const chunk of body) {
+    try {
+      reader.push(chunk);
+    } catch (err) {
+      throw new BodyReaderFailure(err);
+    }
+  }
+  try {
+    return reader.end();
+  } catch (err) {
+    throw new BodyReaderFailure(err);
+  }
 }
