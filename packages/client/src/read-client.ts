@@ -85,8 +85,19 @@ export class ReadClient<Item, List extends { items: Item[] }> {
             onContinue(early, bodyBytes);
             return writtenOut();
           };
-    const body = await send(this.context, request, rest, peek, (bytes) => {
-      bodyBytes = bytes;
+    const body = await send(this.context, request, rest, peek, {
+      // A protobuf body decoded as it arrives: its token is asked for from its first bytes when its
+      // size is known up front (the next page's size is taken from it), else once it has arrived.
+      first: (chunk, headers) => {
+        const size = Number(firstHeader(headers["content-length"]));
+        if (onContinue === undefined || early !== undefined || !(size > 0)) return;
+        bodyBytes = size;
+        early = earlyProtobufContinueToken(chunk, true);
+        if (early !== undefined) onContinue(early, bodyBytes);
+      },
+      size: (bytes) => {
+        bodyBytes = bytes;
+      },
     });
     const list = this.#typedItems(expectList<List>(body, `the list response of ${request.path}`));
     const token = (list as { metadata?: { continue?: unknown } }).metadata?.continue;

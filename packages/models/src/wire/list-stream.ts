@@ -35,9 +35,13 @@ interface Header {
   end: number;
 }
 
-/** A field longer than what has arrived, filled by the chunks that follow. */
+/**
+ * A field longer than what has arrived, completed by the chunks that follow. Only the bytes that
+ * have arrived are held (never an allocation of the size a length announces).
+ */
 interface Partial {
-  readonly bytes: Buffer;
+  readonly parts: Buffer[];
+  readonly size: number;
   filled: number;
   /** Where it goes: an item to decode, or a field of the list or of the envelope to keep. */
   readonly into: "item" | "list" | "envelope";
@@ -131,33 +135,38 @@ export class ProtobufListDecoder {
   /** Fills the field in progress from `b`; answers how many bytes of `b` it took. */
   #fill(b: Buffer): number {
     const partial = this.#partial as Partial;
-    const n = Math.min(partial.bytes.length - partial.filled, b.length);
-    b.copy(partial.bytes, partial.filled, 0, n);
+    const n = Math.min(partial.size - partial.filled, b.length);
+    partial.parts.push(b.subarray(0, n));
     partial.filled += n;
-    if (partial.filled < partial.bytes.length) return n;
+    if (partial.filled < partial.size) return n;
     this.#partial = undefined;
+    const bytes = Buffer.concat(partial.parts, partial.size);
     if (partial.into === "item")
-      this.#decodeItem(new WireReader(partial.bytes, this.#int64), 0, partial.bytes.length, partial.tag);
-    else (partial.into === "list" ? this.#listFields : this.#envelope).push(partial.bytes);
+      this.#decodeItem(new WireReader(bytes, this.#int64), 0, bytes.length, partial.tag);
+    else (partial.into === "list" ? this.#listFields : this.#envelope).push(bytes);
     this.#afterField();
     return n;
   }
 
-  #consume(b: Buffer, from: number): void {
-    let p = from;
-    if (!this.#magicChecked) {
-      if (b.length - p < protoMagic.length) {
-        this.#hold(b, p);
-        return;
-      }
-      this.#magicChecked = true;
-      if (!protoMagic.every((byte, i) => b[p + i] === byte)) {
-        this.#collectWhole(b, p);
-        return;
-      }
-      this.#envelope.push(Buffer.from(b.subarray(p, p + protoMagic.length)));
-      p += protoMagic.length;
+  /** Where the fields start, past the magic; -1 when the magic is not all in yet, or is wrong. */
+  #afterMagic(b: Buffer, p: number): number {
+    if (this.#magicChecked) return p;
+    if (b.length - p < protoMagic.length) {
+      this.#hold(b, p);
+      return -1;
     }
+    this.#magicChecked = true;
+    if (!protoMagic.every((byte, i) => b[p + i] === byte)) {
+      this.#collectWhole(b, p);
+      return -1;
+    }
+    this.#envelope.push(Buffer.from(b.subarray(p, p + protoMagic.length)));
+    return p + protoMagic.length;
+  }
+
+  #consume(b: Buffer, from: number): void {
+    let p = this.#afterMagic(b, from);
+    if (p < 0) return;
     let reader: WireReader | undefined;
     const h: Header = { tag: 0, start: 0, end: 0 };
     while (p < b.length) {
@@ -259,15 +268,12 @@ export class ProtobufListDecoder {
 
   /** Keeps b[from, to), the part of a field this chunk has; the rest comes with the next chunks. */
   #keep(b: Buffer, from: number, to: number, into: Partial["into"], tag: number): void {
-    const bytes = Buffer.allocUnsafe(to - from);
-    const n = Math.min(to, b.length) - from;
-    b.copy(bytes, 0, from, from + n);
-    if (n < bytes.length) {
-      this.#partial = { bytes, filled: n, into, tag };
+    if (to <= b.length) {
+      (into === "list" ? this.#listFields : this.#envelope).push(Buffer.from(b.subarray(from, to)));
+      this.#afterField();
       return;
     }
-    (into === "list" ? this.#listFields : this.#envelope).push(bytes);
-    this.#afterField();
+    this.#partial = { parts: [b.subarray(from)], size: to - from, filled: b.length - from, into, tag };
   }
 
   #hold(b: Buffer, p: number): void {

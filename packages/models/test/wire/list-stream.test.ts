@@ -151,6 +151,27 @@ describe("ProtobufListDecoder", () => {
     );
   });
 
+  test("a length announcing a terabyte costs only the bytes that arrive", () => {
+    const varint = (n: number) => {
+      const out: number[] = [];
+      for (; n >= 128; n = Math.floor(n / 128)) out.push((n % 128) | 128);
+      return [...out, n];
+    };
+    // typeMeta {apiVersion "v1", kind "PodList"}, then raw and its first item, each announcing more
+    // than a buffer can hold.
+    const typeMeta = [0x0a, 0x02, ...Buffer.from("v1"), 0x12, 0x07, ...Buffer.from("PodList")];
+    const header = Buffer.from([
+      ...[0x6b, 0x38, 0x73, 0x00],
+      ...[0x0a, typeMeta.length, ...typeMeta],
+      ...[0x12, ...varint(2 ** 41)],
+      ...[0x12, ...varint(2 ** 40)],
+    ]);
+    const decoder = new ProtobufListDecoder();
+    decoder.push(header);
+    for (let i = 0; i < 16; i++) decoder.push(Buffer.alloc(64 * 1024, 0x0a));
+    expect(() => decoder.end()).toThrow(WireError);
+  });
+
   test("an item's error names the item and the list's kind", () => {
     const bytes = configMapList(3);
     const damaged = Buffer.from(bytes);
