@@ -24,9 +24,12 @@ export interface ListHooks {
    * writes both), so the next page can be requested while this one is decoded; otherwise after
    * decoding. The token read early can differ from the decoded list's only for a body with two
    * `metadata` members; callers that prefetch compare it with the list's `metadata.continue`.
-   * `bodyBytes` is the size of the answer's body, for sizing the next page.
+   * A protobuf body is decoded as it arrives; its token is then reported from its first bytes, except
+   * for a first page whose size is not stated up front (the pages after it take their size from it).
+   * `bodyBytes` is the size of the answer's body, for sizing the next page; undefined when the token
+   * comes before the body has arrived and its size was not stated.
    */
-  readonly onContinue?: (token: string, bodyBytes: number) => void;
+  readonly onContinue?: (token: string, bodyBytes: number | undefined) => void;
 }
 
 /** Options of `listAll`: a list's selection and consistency options plus paging. */
@@ -74,7 +77,7 @@ export class ReadClient<Item, List extends { items: Item[] }> {
     const { onContinue, ...rest } = options;
     const request = this.requests.list({ ...rest, representation: this.#representation });
     let early: string | undefined;
-    let bodyBytes = 0;
+    let bodyBytes: number | undefined;
     const peek =
       onContinue === undefined
         ? undefined
@@ -86,12 +89,15 @@ export class ReadClient<Item, List extends { items: Item[] }> {
             return writtenOut();
           };
     const body = await send(this.context, request, rest, peek, {
-      // A protobuf body decoded as it arrives: its token is asked for from its first bytes when its
-      // size is known up front (the next page's size is taken from it), else once it has arrived.
+      // A protobuf body decoded as it arrives: its token is read from its first bytes, with the
+      // body's size when the response states it. A first page without one waits for its end, so
+      // that the next page can be sized from it (later pages keep that size).
       first: (chunk, headers) => {
+        if (onContinue === undefined || early !== undefined) return;
         const size = Number(firstHeader(headers["content-length"]));
-        if (onContinue === undefined || early !== undefined || !(size > 0)) return;
-        bodyBytes = size;
+        const stated = size > 0 ? size : undefined;
+        if (stated === undefined && rest.continue === undefined) return;
+        bodyBytes = stated;
         early = earlyProtobufContinueToken(chunk, true);
         if (early !== undefined) onContinue(early, bodyBytes);
       },
