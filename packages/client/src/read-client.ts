@@ -19,17 +19,14 @@ import type { RequestBuilder } from "./request/request-builder.js";
 /** Hooks of one {@link ReadClient.list} call. */
 export interface ListHooks {
   /**
-   * Called once with the answer's continue token (never for the last page): as soon as the body has
-   * arrived when it is JSON or protobuf with its metadata ahead of its items (as the API server
-   * writes both), so the next page can be requested while this one is decoded; otherwise after
-   * decoding. The token read early can differ from the decoded list's only for a body with two
-   * `metadata` members; callers that prefetch compare it with the list's `metadata.continue`.
-   * A protobuf body is decoded as it arrives; its token is then reported from its first bytes, except
-   * for a first page whose size is not stated up front (the pages after it take their size from it).
-   * `bodyBytes` is the size of the answer's body, for sizing the next page; undefined when the token
-   * comes before the body has arrived and its size was not stated.
+   * Called once with the answer's continue token (never for the last page). For a page (a list with
+   * `limit`): as soon as the body has arrived when it is JSON or protobuf with its metadata ahead of
+   * its items (as the API server writes both), so the next page can be requested while this one is
+   * decoded; otherwise after decoding. The token read early can differ from the decoded list's only
+   * for a body with two `metadata` members; callers that prefetch compare it with the list's
+   * `metadata.continue`. `bodyBytes` is the size of the answer's body, for sizing the next page.
    */
-  readonly onContinue?: (token: string, bodyBytes: number | undefined) => void;
+  readonly onContinue?: (token: string, bodyBytes: number) => void;
 }
 
 /** Options of `listAll`: a list's selection and consistency options plus paging. */
@@ -72,14 +69,18 @@ export class ReadClient<Item, List extends { items: Item[] }> {
     return (await send(this.context, request, options)) as Item;
   }
 
-  /** One list request; with `limit`, follow `metadata.continue` yourself or use {@link listAll}. */
+  /**
+   * One list request; with `limit`, follow `metadata.continue` yourself or use {@link listAll}. A
+   * page (with `limit`) is collected whole, so that the next page can be asked for before this one
+   * is decoded; a list without `limit` is decoded as it arrives when it is protobuf.
+   */
   async list(options: ListOptions & RequestControl & ListHooks = {}): Promise<List> {
     const { onContinue, ...rest } = options;
     const request = this.requests.list({ ...rest, representation: this.#representation });
     let early: string | undefined;
-    let bodyBytes: number | undefined;
+    let bodyBytes = 0;
     const peek =
-      onContinue === undefined
+      onContinue === undefined || !((rest.limit ?? 0) > 0)
         ? undefined
         : (response: HttpResponse<Uint8Array>) => {
             bodyBytes = response.body.length;
@@ -88,22 +89,8 @@ export class ReadClient<Item, List extends { items: Item[] }> {
             onContinue(early, bodyBytes);
             return writtenOut();
           };
-    const body = await send(this.context, request, rest, peek, {
-      // A protobuf body decoded as it arrives: its token is read from its first bytes, with the
-      // body's size when the response states it. A first page without one waits for its end, so
-      // that the next page can be sized from it (later pages keep that size).
-      first: (chunk, headers) => {
-        if (onContinue === undefined || early !== undefined) return;
-        const size = Number(firstHeader(headers["content-length"]));
-        const stated = size > 0 ? size : undefined;
-        if (stated === undefined && rest.continue === undefined) return;
-        bodyBytes = stated;
-        early = earlyProtobufContinueToken(chunk, true);
-        if (early !== undefined) onContinue(early, bodyBytes);
-      },
-      size: (bytes) => {
-        bodyBytes = bytes;
-      },
+    const body = await send(this.context, request, rest, peek, (bytes) => {
+      bodyBytes = bytes;
     });
     const list = this.#typedItems(expectList<List>(body, `the list response of ${request.path}`));
     const token = (list as { metadata?: { continue?: unknown } }).metadata?.continue;

@@ -1,7 +1,7 @@
 /**
- * A protobuf list page is decoded while it arrives, and its continue token reaches `onContinue`
- * before the rest of the body when that is useful: a server here holds back the rest of a page
- * until the client has been told the token, so a client that waited for the whole body would hang.
+ * Which protobuf lists are decoded as they arrive: a list without `limit` goes through the codec's
+ * reader chunk by chunk; a page whose caller prefetches (`limit` and `onContinue`) is collected
+ * whole, its token reported before it is decoded. Both decode to the same list.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,40 +9,37 @@ import { encodeObject } from "@kubesdk/models";
 import { NoAuth } from "@kubesdk/transport";
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient, type KubeClient } from "../src/index.js";
+import { modelsProtobufCodec } from "../src/io/protobuf.js";
 
 const PROTOBUF = "application/vnd.kubernetes.protobuf";
-
-function page(token: string | undefined, names: readonly string[]): Buffer {
-  return Buffer.from(
-    encodeObject({
-      apiVersion: "v1",
-      kind: "ConfigMapList",
-      metadata: { resourceVersion: "9", ...(token !== undefined ? { continue: token } : {}) },
-      items: names.map((name) => ({ metadata: { name, namespace: "ns" }, data: { big: "x".repeat(2000) } })),
-    }),
-  );
-}
+const names = Array.from({ length: 30 }, (_, i) => `cm-${i}`);
+const body = Buffer.from(
+  encodeObject({
+    apiVersion: "v1",
+    kind: "ConfigMapList",
+    metadata: { resourceVersion: "9", continue: "next" },
+    items: names.map((name) => ({ metadata: { name, namespace: "ns" }, data: { big: "x".repeat(3000) } })),
+  }),
+);
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/**
- * Serves `body` in two writes: its first 600 bytes (the list's metadata among them), then the rest
- * once `release` is called. `stated`: with a Content-Length (else chunked).
- */
-async function serve(body: Buffer, stated: boolean): Promise<{ kube: KubeClient; release: () => void }> {
-  let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+/** A server writing the list in 4 KiB pieces, and a client whose codec notes what its reader gets. */
+async function setup(): Promise<{ kube: KubeClient; pushed: number[] }> {
   const server = http.createServer((_req, res) => {
-    res.writeHead(200, { "content-type": PROTOBUF, ...(stated ? { "content-length": body.length } : {}) });
-    res.write(body.subarray(0, 600));
-    void released.then(() => res.end(body.subarray(600)));
+    res.writeHead(200, { "content-type": PROTOBUF });
+    const next = (at: number): void => {
+      if (at >= body.length) return void res.end();
+      res.write(body.subarray(at, at + 4096), () => setImmediate(() => next(at + 4096)));
+    };
+    next(0);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const pushed: number[] = [];
+  const reader = modelsProtobufCodec.reader as NonNullable<typeof modelsProtobufCodec.reader>;
   const kube = createClient(
     {
       server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -52,52 +49,51 @@ async function serve(body: Buffer, stated: boolean): Promise<{ kube: KubeClient;
       disableCompression: false,
       source: { kind: "custom" as const },
     },
-    { protobuf: true },
+    {
+      protobuf: true,
+      protobufCodec: {
+        ...modelsProtobufCodec,
+        reader: () => {
+          const inner = reader();
+          return {
+            push: (chunk) => {
+              pushed.push(chunk.length);
+              inner.push(chunk);
+            },
+            end: () => inner.end(),
+          };
+        },
+      },
+    },
   );
   cleanups.push(
     () => new Promise((resolve) => server.close(resolve)),
     () => kube.close(),
   );
-  return { kube, release };
+  return { kube, pushed };
 }
 
-/** Lists one page, noting what `onContinue` hears; `releaseOnToken`: the token lets the server go on. */
-async function listNoting(stated: boolean, continueFrom: string | undefined, releaseOnToken: boolean) {
-  const body = page("next", names);
-  const { kube, release } = await serve(body, stated);
-  const seen: unknown[] = [];
-  const listed = kube.resource("v1", "ConfigMap").list({
-    limit: 20,
-    ...(continueFrom !== undefined ? { continue: continueFrom } : {}),
-    onContinue: (token, bodyBytes) => {
-      seen.push([token, bodyBytes]);
-      if (releaseOnToken) release();
-    },
-  });
-  if (!releaseOnToken) release();
-  const list = await listed;
-  return { bodyBytes: body.length, seen, names: list.items.map((cm) => cm.metadata?.name) };
-}
-
-const names = Array.from({ length: 20 }, (_, i) => `cm-${i}`);
-
-describe("protobuf list pages read as they arrive", () => {
-  it("a later page reports its token from its first bytes, before the rest has come", async () => {
-    const listed = await listNoting(false, "this", true);
-    expect(listed.seen).toEqual([["next", undefined]]);
-    expect(listed.names).toEqual(names);
+describe("protobuf lists decoded as they arrive", () => {
+  it("a list without limit goes through the reader a chunk at a time", async () => {
+    const { kube, pushed } = await setup();
+    const tokens: unknown[] = [];
+    const list = await kube
+      .resource("v1", "ConfigMap")
+      .list({ onContinue: (token, bytes) => void tokens.push([token, bytes]) });
+    expect(list.items.map((cm) => cm.metadata?.name)).toEqual(names);
+    expect(pushed.length).toBeGreaterThan(1);
+    expect(pushed.reduce((a, b) => a + b, 0)).toBe(body.length);
+    expect(tokens).toEqual([["next", body.length]]);
   });
 
-  it("a page whose size is stated reports its token early with that size", async () => {
-    const listed = await listNoting(true, undefined, true);
-    expect(listed.seen).toEqual([["next", listed.bodyBytes]]);
-    expect(listed.names).toEqual(names);
-  });
-
-  it("a first page of unstated size reports its token once it has all come, with its size", async () => {
-    // Reported early, the size would be unknown (undefined); it is the whole body's.
-    const listed = await listNoting(false, undefined, false);
-    expect(listed.seen).toEqual([["next", listed.bodyBytes]]);
-    expect(listed.names).toEqual(names);
+  it("a page whose caller prefetches is collected whole and its token reported first", async () => {
+    const { kube, pushed } = await setup();
+    const tokens: unknown[] = [];
+    const list = await kube
+      .resource("v1", "ConfigMap")
+      .list({ limit: 30, onContinue: (token, bytes) => void tokens.push([token, bytes]) });
+    expect(list.items.map((cm) => cm.metadata?.name)).toEqual(names);
+    expect(pushed).toEqual([]);
+    expect(tokens).toEqual([["next", body.length]]);
   });
 });

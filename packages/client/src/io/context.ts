@@ -5,7 +5,6 @@ import type {
   CallOptions,
   HttpResponse,
   HttpTransport,
-  ResponseHeaders,
   WatchStreamOptions as TransportWatchOptions,
   WatchFrameDecoder,
   WatchStream,
@@ -59,42 +58,35 @@ function callOptions(control: WatchControl): TransportWatchOptions {
   };
 }
 
-/** Hooks on a body decoded as it arrives (see {@link send}). */
-export interface StreamedBody {
-  /** The body's first chunk, before it is decoded. */
-  first?(chunk: Uint8Array, headers: ResponseHeaders): void;
-  /** The body's size, once it has all arrived. */
-  size?(bodyBytes: number): void;
-}
-
 /**
  * Sends a request and decodes the body by its Content-Type; Warning headers go to `onWarning`. A
- * GET's body that the codec can decode as it arrives (protobuf) is decoded so, and `streamed` hears
- * of it. Any other body is collected whole, and `peek` sees it before it is decoded.
+ * GET's body is decoded as it arrives where the codec can (protobuf), and `streamed` then hears its
+ * size, unless `peek` is given: then the body is collected whole and `peek` sees it before it is
+ * decoded.
  */
 export async function send(
   context: ClientContext,
   request: ApiRequest,
   control: RequestControl,
-  /** Sees a body collected whole before it is decoded; decoding waits for the promise it may return. */
+  /** Sees the body collected whole before it is decoded; decoding waits for the promise it may return. */
   peek?: (response: HttpResponse<Uint8Array>) => Promise<void> | undefined,
-  streamed: StreamedBody = {},
+  streamed?: (bodyBytes: number) => void,
 ): Promise<unknown> {
   let read: { bytes: number } | undefined;
   const response =
-    request.method === "GET"
+    request.method === "GET" && peek === undefined
       ? await context.transport.requestRead(request, callOptions(control), (headers) => {
           const reader = context.codec.readerFor(headers);
           if (reader === undefined) return undefined;
           const sizes = { bytes: 0 };
           read = sizes;
-          return observed(reader, sizes, headers, streamed);
+          return counted(reader, sizes);
         })
       : await context.transport.request(request, callOptions(control));
   if (read === undefined) {
     const peeked = peek?.(response as HttpResponse<Uint8Array>);
     if (peeked !== undefined) await peeked;
-  } else streamed.size?.(read.bytes);
+  } else streamed?.(read.bytes);
   if (context.onWarning !== undefined) {
     for (const text of parseWarnings(response.headers.warning)) {
       context.onWarning({ text, method: request.method, path: request.path });
@@ -103,15 +95,9 @@ export async function send(
   return read === undefined ? context.codec.decode(response as HttpResponse<Uint8Array>) : response.body;
 }
 
-function observed(
-  reader: BodyReader<unknown>,
-  read: { bytes: number },
-  headers: ResponseHeaders,
-  streamed: StreamedBody,
-): BodyReader<unknown> {
+function counted(reader: BodyReader<unknown>, read: { bytes: number }): BodyReader<unknown> {
   return {
     push(chunk) {
-      if (read.bytes === 0) streamed.first?.(chunk, headers);
       read.bytes += chunk.length;
       reader.push(chunk);
     },

@@ -38,10 +38,9 @@ function varint(c: Cursor, end: number): number {
 
 /**
  * Moves the cursor to the start of the length-delimited field `field` of the message ending at
- * `end` and returns the field's end; -1 when it is absent, malformed or not within `end` (`end`
- * itself when the field may go on past the bytes there are: `open`).
+ * `end` and returns the field's end; -1 when it is absent, malformed or not within `end`.
  */
-function seekField(c: Cursor, end: number, field: number, open = false): number {
+function seekField(c: Cursor, end: number, field: number): number {
   while (c.p >= 0 && c.p < end) {
     const tag = varint(c, end);
     if (tag < 0) return -1;
@@ -49,7 +48,7 @@ function seekField(c: Cursor, end: number, field: number, open = false): number 
     if (type === LEN) {
       const length = varint(c, end);
       if (length < 0) return -1;
-      if (Math.floor(tag / 8) === field) return c.p + length <= end ? c.p + length : open ? end : -1;
+      if (Math.floor(tag / 8) === field) return c.p + length <= end ? c.p + length : -1;
       c.p += length;
     } else if (type === VARINT) varint(c, end);
     else if (type === I64) c.p += 8;
@@ -59,15 +58,12 @@ function seekField(c: Cursor, end: number, field: number, open = false): number 
   return -1;
 }
 
-/**
- * `metadata.continue` of a protobuf list body from its leading bytes; else undefined. `bodyStart`:
- * the bytes are only the start of the body (the list's message may go on past them).
- */
-export function earlyProtobufContinueToken(body: Uint8Array, bodyStart = false): string | undefined {
+/** `metadata.continue` of a protobuf list body from its leading bytes; else undefined. */
+export function earlyProtobufContinueToken(body: Uint8Array): string | undefined {
   if (body.length < MAGIC.length) return undefined;
   for (let k = 0; k < MAGIC.length; k++) if (body[k] !== MAGIC[k]) return undefined;
   const c: Cursor = { b: body, p: MAGIC.length };
-  const rawEnd = seekField(c, body.length, 2, bodyStart);
+  const rawEnd = seekField(c, body.length, 2);
   if (rawEnd < 0) return undefined;
   const metaEnd = seekField(c, rawEnd, 1);
   if (metaEnd < 0) return undefined;

@@ -362,17 +362,35 @@ class BodyReaderFailure {
   }
 }
 
-async function readThrough<T>(body: AsyncIterable<Uint8Array>, reader: BodyReader<T>): Promise<T> {
-  for await (const chunk of body) {
-    try {
-      reader.push(chunk);
-    } catch (err) {
-      throw new BodyReaderFailure(err);
-    }
-  }
-  try {
-    return reader.end();
-  } catch (err) {
-    throw new BodyReaderFailure(err);
-  }
+/**
+ * Feeds a body to `reader` chunk by chunk as it arrives. By 'data' events rather than an async
+ * iterator: the iterator's read() joins the chunks that wait into one new buffer, and takes a
+ * promise per chunk.
+ */
+function readThrough<T>(body: Dispatcher.ResponseData["body"], reader: BodyReader<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let failed = false;
+    const fail = (err: unknown) => {
+      if (failed) return;
+      failed = true;
+      reject(err);
+    };
+    body.on("data", (chunk: Buffer) => {
+      if (failed) return;
+      try {
+        reader.push(chunk);
+      } catch (err) {
+        fail(new BodyReaderFailure(err));
+      }
+    });
+    body.on("end", () => {
+      if (failed) return;
+      try {
+        resolve(reader.end());
+      } catch (err) {
+        fail(new BodyReaderFailure(err));
+      }
+    });
+    body.on("error", fail);
+  });
 }
