@@ -27,16 +27,21 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A server writing the list in 4 KiB pieces, and a client whose codec notes what its reader gets. */
-async function setup(): Promise<{ kube: KubeClient; pushed: number[] }> {
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { "content-type": PROTOBUF });
-    const next = (at: number): void => {
-      if (at >= body.length) return void res.end();
-      res.write(body.subarray(at, at + 4096), () => setImmediate(() => next(at + 4096)));
-    };
-    next(0);
-  });
+/** Writes the list in 4 KiB pieces. */
+function writeList(_req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.writeHead(200, { "content-type": PROTOBUF });
+  const next = (at: number): void => {
+    if (at >= body.length) return void res.end();
+    res.write(body.subarray(at, at + 4096), () => setImmediate(() => next(at + 4096)));
+  };
+  next(0);
+}
+
+/** A server (writeList unless told otherwise), and a client whose codec notes what its reader gets. */
+async function setup(
+  handler: http.RequestListener = writeList,
+): Promise<{ kube: KubeClient; pushed: number[] }> {
+  const server = http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const pushed: number[] = [];
   const reader = modelsProtobufCodec.reader as NonNullable<typeof modelsProtobufCodec.reader>;
@@ -84,6 +89,23 @@ describe("protobuf lists decoded as they arrive", () => {
     expect(pushed.length).toBeGreaterThan(1);
     expect(pushed.reduce((a, b) => a + b, 0)).toBe(body.length);
     expect(tokens).toEqual([["next", body.length]]);
+  });
+
+  it("a retry answered in JSON after a protobuf body was cut off is decoded as JSON", async () => {
+    let tries = 0;
+    const { kube } = await setup((_req, res) => {
+      if (tries++ > 0) {
+        res.writeHead(200, { "content-type": "application/json" });
+        return void res.end(
+          JSON.stringify({ metadata: { resourceVersion: "9" }, items: [{ metadata: { name: "j" } }] }),
+        );
+      }
+      res.writeHead(200, { "content-type": PROTOBUF, "content-length": String(body.length) });
+      res.write(body.subarray(0, 5000), () => res.socket?.destroy());
+    });
+    const list = await kube.resource("v1", "ConfigMap").list();
+    expect(tries).toBe(2);
+    expect(list.items.map((cm) => cm.metadata?.name)).toEqual(["j"]);
   });
 
   it("a page whose caller prefetches is collected whole and its token reported first", async () => {

@@ -76,11 +76,10 @@ export async function send(
   const response =
     request.method === "GET" && peek === undefined
       ? await context.transport.requestRead(request, callOptions(control), (headers) => {
+          // Each try chooses anew: a retried request may come back in the other encoding.
           const reader = context.codec.readerFor(headers);
-          if (reader === undefined) return undefined;
-          const sizes = { bytes: 0 };
-          read = sizes;
-          return counted(reader, sizes);
+          read = reader === undefined ? undefined : { bytes: 0 };
+          return reader === undefined || read === undefined ? undefined : counted(reader, read);
         })
       : await context.transport.request(request, callOptions(control));
   if (read === undefined) {
