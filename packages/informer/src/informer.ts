@@ -267,12 +267,11 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
     obj: T,
     resourceVersion: string | undefined,
   ): Notification<T> | undefined {
-    const key = this.#store.keyOf(obj);
     if (type === "DELETED") {
       // A deletion of something never cached has nothing to tell handlers.
-      return this.#store.delete(key) === undefined ? undefined : { type: "delete", obj };
+      return this.#store.delete(this.#store.keyOf(obj)) === undefined ? undefined : { type: "delete", obj };
     }
-    const current = this.#store.get(key);
+    const current = this.#store.stored(obj);
     // The same version again (a replayed event) changes nothing.
     if (
       current !== undefined &&
@@ -280,7 +279,7 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
       resourceVersionOf(current) === resourceVersion
     )
       return undefined;
-    this.#store.put(key, current, obj);
+    this.#store.put(obj, current);
     return current === undefined
       ? { type: "add", obj, isInInitialList: false }
       : { type: "update", oldObj: current, newObj: obj };

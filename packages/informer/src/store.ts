@@ -45,12 +45,19 @@ type Index = Map<string, Set<string>>;
 /**
  * An indexed object cache. Objects are treated as immutable: callers must not modify what they put
  * in or get out (index values of the old state are recomputed from the old object on change).
+ *
+ * Objects are kept by namespace, then by name, rather than under a `namespace/name` string: a
+ * watch event then finds its cached object without building and hashing a new key string (the
+ * names a JSON or protobuf decoder returns are often internalized, with their hash already known).
+ * A key is cut at its first "/" into (namespace, name), so a key still names exactly one entry, as
+ * it did in one flat map, even for names that contain "/" (which the API server rejects anyway).
  */
 export class Store<T extends KubernetesObject = KubernetesObject> implements ReadonlyStore<T> {
-  readonly #items = new Map<string, T>();
+  /** By the part of the key before its first "/" ("" when it has none), then by the rest. */
+  readonly #byNamespace = new Map<string, Map<string, T>>();
+  #size = 0;
   readonly #indexers = new Map<string, IndexFunc<T>>();
   readonly #indexes = new Map<string, Index>();
-  readonly #keyOf: (obj: T) => string;
   /** The default index (by namespace) is the only one. */
   #namespaceIndexOnly = false;
   /**
@@ -60,42 +67,59 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
    */
   readonly #unbuilt = new Set<string>();
 
-  constructor(options: { readonly indexers?: Indexers<T>; readonly keyOf?: (obj: T) => string } = {}) {
-    this.#keyOf = options.keyOf ?? objectKey;
+  constructor(options: { readonly indexers?: Indexers<T> } = {}) {
     if (options.indexers !== undefined) this.addIndexers(options.indexers);
   }
 
   get size(): number {
-    return this.#items.size;
+    return this.#size;
   }
 
   /** The key of an object in this store. */
   keyOf(obj: T): string {
-    return this.#keyOf(obj);
+    return objectKey(obj);
   }
 
   get(key: string): T | undefined {
-    return this.#items.get(key);
+    const cut = key.indexOf("/");
+    return cut === -1
+      ? this.#byNamespace.get("")?.get(key)
+      : this.#byNamespace.get(key.slice(0, cut))?.get(key.slice(cut + 1));
+  }
+
+  /** The object stored under `obj`'s key (its previous state), found without building the key. */
+  stored(obj: T): T | undefined {
+    const meta = obj.metadata;
+    const namespace = meta?.namespace;
+    if (namespace && namespace.indexOf("/") === -1)
+      return this.#byNamespace.get(namespace)?.get(meta.name ?? "");
+    return this.get(objectKey(obj));
   }
 
   has(key: string): boolean {
-    return this.#items.has(key);
+    return this.get(key) !== undefined;
   }
 
   list(): T[] {
-    return [...this.#items.values()];
+    const out: T[] = [];
+    for (const bucket of this.#byNamespace.values()) for (const obj of bucket.values()) out.push(obj);
+    return out;
   }
 
   keys(): string[] {
-    return [...this.#items.keys()];
+    const out: string[] = [];
+    for (const [namespace, bucket] of this.#byNamespace)
+      for (const name of bucket.keys()) out.push(joinKey(namespace, name));
+    return out;
   }
 
-  entries(): IterableIterator<[string, T]> {
-    return this.#items.entries();
+  *entries(): IterableIterator<[string, T]> {
+    for (const [namespace, bucket] of this.#byNamespace)
+      for (const [name, obj] of bucket) yield [joinKey(namespace, name), obj];
   }
 
   byIndex(indexName: string, value: string): T[] {
-    return this.indexKeys(indexName, value).map((k) => this.#items.get(k) as T);
+    return this.indexKeys(indexName, value).map((k) => this.get(k) as T);
   }
 
   indexKeys(indexName: string, value: string): string[] {
@@ -120,7 +144,8 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
       const index: Index = new Map();
       if (fn === byNamespace) this.#unbuilt.add(name);
       else
-        for (const [key, obj] of this.#items) for (const v of callIndex(name, fn, obj)) addTo(index, v, key);
+        for (const [key, obj] of this.entries())
+          for (const v of callIndex(name, fn, obj)) addTo(index, v, key);
       this.#indexers.set(name, fn);
       this.#indexes.set(name, index);
     }
@@ -132,16 +157,35 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
    * Adds or replaces an object; returns the previous one. Index functions run before anything
    * changes, so one that throws ({@link IndexFunctionError}) leaves the store as it was.
    */
-  upsert(obj: T, key: string = this.#keyOf(obj)): T | undefined {
-    const old = this.#items.get(key);
-    this.put(key, old, obj);
+  upsert(obj: T): T | undefined {
+    const old = this.stored(obj);
+    this.put(obj, old);
     return old;
   }
 
-  /** {@link upsert} for a caller that has just read `old = get(key)`: one lookup less. */
-  put(key: string, old: T | undefined, obj: T): void {
-    if (this.#indexers.size > this.#unbuilt.size) this.#reindex(key, old, obj);
-    this.#items.set(key, obj);
+  /** {@link upsert} for a caller that has just read `old = stored(obj)`: one lookup less. */
+  put(obj: T, old: T | undefined): void {
+    if (this.#indexers.size > this.#unbuilt.size) this.#reindex(old, obj);
+    const meta = obj.metadata;
+    const namespace = meta?.namespace;
+    if (namespace && namespace.indexOf("/") === -1) this.#set(namespace, meta.name ?? "", obj);
+    else {
+      const key = objectKey(obj);
+      const cut = key.indexOf("/");
+      if (cut === -1) this.#set("", key, obj);
+      else this.#set(key.slice(0, cut), key.slice(cut + 1), obj);
+    }
+  }
+
+  #set(namespace: string, name: string, obj: T): void {
+    let bucket = this.#byNamespace.get(namespace);
+    if (bucket === undefined) {
+      bucket = new Map();
+      this.#byNamespace.set(namespace, bucket);
+    }
+    const before = bucket.size;
+    bucket.set(name, obj);
+    this.#size += bucket.size - before;
   }
 
   /**
@@ -149,9 +193,10 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
    * any index changes (a throwing index function changes nothing); an index whose values stay the
    * same (the common update: same namespace, same labels) is not touched.
    */
-  #reindex(key: string, old: T | undefined, obj: T): void {
+  #reindex(old: T | undefined, obj: T): void {
     // The common update (the default namespace index only, same namespace) has nothing to do.
     if (old !== undefined && this.#namespaceIndexOnly && sameNamespace(old, obj)) return;
+    const key = objectKey(obj);
     const values: (readonly string[] | undefined)[] = [];
     for (const [name, fn] of this.#indexers)
       values.push(
@@ -175,10 +220,16 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
 
   /** Removes the object under `key`; returns it, or undefined when there was none. */
   delete(key: string): T | undefined {
-    const old = this.#items.get(key);
-    if (old === undefined) return undefined;
+    const cut = key.indexOf("/");
+    const namespace = cut === -1 ? "" : key.slice(0, cut);
+    const bucket = this.#byNamespace.get(namespace);
+    const name = cut === -1 ? key : key.slice(cut + 1);
+    const old = bucket?.get(name);
+    if (bucket === undefined || old === undefined) return undefined;
     if (this.#indexers.size > this.#unbuilt.size) this.#unindex(key, old);
-    this.#items.delete(key);
+    bucket.delete(name);
+    if (bucket.size === 0) this.#byNamespace.delete(namespace);
+    this.#size--;
     return old;
   }
 
@@ -192,33 +243,34 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
    */
   replace(items: readonly T[], onIndexError: (err: IndexFunctionError) => void = rethrow): ReplaceDiff<T> {
     const diff: ReplaceDiff<T> = { added: [], updated: [], deleted: [], unchanged: 0 };
-    // Into an empty store (the initial list) nothing can be missing: no key set is needed.
-    const seen = this.#items.size === 0 ? undefined : new Set<string>();
+    // What stays stored; into an empty store (the initial list) nothing can be missing.
+    const kept = this.#size === 0 ? undefined : new Set<T>();
     for (const obj of items) {
-      const key = this.#keyOf(obj);
-      seen?.add(key);
-      const old = this.#items.get(key);
+      const old = this.stored(obj);
       if (old !== undefined && sameVersion(old, obj)) {
+        kept?.add(old);
         (diff as { unchanged: number }).unchanged++;
         continue;
       }
       try {
-        this.put(key, old, obj);
+        this.put(obj, old);
       } catch (err) {
         if (!(err instanceof IndexFunctionError)) throw err;
         onIndexError(err);
+        if (old !== undefined) kept?.add(old);
         continue;
       }
+      kept?.add(obj);
       if (old === undefined) diff.added.push(obj);
       else if (uidOf(old) !== uidOf(obj)) {
-        diff.deleted.push(new DeletedFinalStateUnknown(key, old));
+        diff.deleted.push(new DeletedFinalStateUnknown(objectKey(obj), old));
         diff.added.push(obj);
       } else diff.updated.push({ oldObj: old, newObj: obj });
     }
-    if (seen === undefined) return diff;
+    if (kept === undefined) return diff;
     // Deleting the entry being visited is safe while iterating a Map.
-    for (const [key, obj] of this.#items) {
-      if (seen.has(key)) continue;
+    for (const [key, obj] of this.entries()) {
+      if (kept.has(obj)) continue;
       this.delete(key);
       diff.deleted.push(new DeletedFinalStateUnknown(key, obj));
     }
@@ -230,7 +282,7 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
     if (index === undefined)
       throw new InvalidInformerOptionError("indexName", `no index named ${JSON.stringify(name)}`);
     if (this.#unbuilt.delete(name))
-      for (const [key, obj] of this.#items) addTo(index, byNamespace(obj)[0] as string, key);
+      for (const [key, obj] of this.entries()) addTo(index, byNamespace(obj)[0] as string, key);
     return index;
   }
 
@@ -241,6 +293,11 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
       removeFrom(index, oldValues(fn, obj, index), key);
     }
   }
+}
+
+/** The key of the entry at (namespace, name): the inverse of cutting a key at its first "/". */
+function joinKey(namespace: string, name: string): string {
+  return namespace === "" ? name : `${namespace}/${name}`;
 }
 
 function sameNamespace(a: KubernetesObject, b: KubernetesObject): boolean {

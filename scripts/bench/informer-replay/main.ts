@@ -19,6 +19,10 @@
  * Flags: --objects=N (default 20000) --events=N (default 100000) --rounds=N (default 3)
  *        --only=a,b (contenders) --cpu-prof=<contender> (writes a .cpuprofile per run to .cache/prof)
  *        --cpu-prof-phase=sync|watch: with --cpu-prof, profiles only that phase (phase-profile.ts)
+ *        --node-flags="--trace-deopt ...": extra Node/V8 flags for every contender (diagnostics)
+ *        --warmup=N (default 1): rounds run first and not counted. The replay server puts a page
+ *        together the first time it is asked for (list-pages.ts), so without them the first paged
+ *        contender of a run pays for that work (its first sync took about twice its median).
  *        --baseline=DIR: also runs the kubesdk contenders of another checkout of this repository
  *        (with its dependencies linked and this benchmark copied in), as "base:<contender>", in
  *        the same rounds: before/after numbers from one run. With --dist the baseline's contenders
@@ -197,12 +201,16 @@ async function main(): Promise<void> {
   const objects = Number(flag("objects", "20000"));
   const events = Number(flag("events", "100000"));
   const rounds = Number(flag("rounds", "3"));
+  const warmup = Number(flag("warmup", "1"));
   const only = flag("only", CONTENDERS.join(",")).split(",") as Contender[];
   const profiled = flag("cpu-prof", "");
   const phase = flag("cpu-prof-phase", "");
   if (phase !== "" && phase !== "sync" && phase !== "watch")
     throw new Error(`--cpu-prof-phase must be sync or watch, not ${phase}`);
   const fromDist = process.argv.includes("--dist");
+  const nodeFlags = flag("node-flags", "")
+    .split(" ")
+    .filter((f) => f !== "");
   // Compiled before the replay server starts: a compile error then leaves no server behind.
   const baseline = flag("baseline", "");
   const compiled = fromDist ? compileContenders(resolve(".")) : undefined;
@@ -229,12 +237,13 @@ async function main(): Promise<void> {
   ];
   const results = new Map<string, RunResult[]>(runs.map((c) => [c, []]));
   try {
-    for (let round = 0; round < rounds; round++)
+    for (let round = -warmup; round < rounds; round++)
       for (const c of runs) {
         // A whole-process profile, or (--cpu-prof-phase) one of the sync or the watch alone.
-        const prof = c === profiled && phase === "" ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [];
+        const profiling = round >= 0 && c === profiled;
+        const prof = profiling && phase === "" ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [];
         const env =
-          c === profiled && phase !== ""
+          profiling && phase !== ""
             ? { ...process.env, KUBESDK_BENCH_PROFILE: `${phase}:${profDir}` }
             : process.env;
         const base = c.startsWith("base:");
@@ -243,16 +252,20 @@ async function main(): Promise<void> {
           script !== undefined
             ? await child<RunResult>(
                 [base ? c.slice(5) : c, JSON.stringify(input)],
-                ["--expose-gc", ...prof],
+                ["--expose-gc", ...nodeFlags, ...prof],
                 script,
                 env,
               )
             : await child<RunResult>(
                 [`--contender=${base ? c.slice(5) : c}`, JSON.stringify(input)],
-                [...viaTsx, ...prof],
+                [...viaTsx, ...nodeFlags, ...prof],
                 base ? baseScript : self,
                 env,
               );
+        if (round < 0) {
+          process.stdout.write(`(warm-up) ${c}; `);
+          continue;
+        }
         results.get(c)?.push(run.value);
         process.stdout.write(
           `${c} ${run.value.syncMs.toFixed(0)} ms / ${((run.value.events / run.value.watchMs) * 1000).toFixed(0)} ev/s; `,
