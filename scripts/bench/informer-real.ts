@@ -10,6 +10,7 @@
  * With --unpaged, each encoding is also measured listing everything in one response (pageSize 0).
  *
  * Run: pnpm build && pnpm bench:informer:real [-- --unpaged]
+ * BENCH_CHILD_FLAGS="--cpu-prof --cpu-prof-dir=DIR" passes Node flags to each sync's process (diagnostics).
  */
 import { fork } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -97,7 +98,10 @@ async function seed(kubeconfigPath: string): Promise<void> {
 
 /** One sync in a fresh process, with the servers' CPU time taken around it. */
 async function measure(kubeconfigPath: string, encoding: Encoding, pids: readonly number[]) {
-  const execArgv = process.execArgv.filter((a) => a !== "--conditions=source");
+  const execArgv = [
+    ...process.execArgv.filter((a) => a !== "--conditions=source"),
+    ...(process.env.BENCH_CHILD_FLAGS ?? "").split(" ").filter((f) => f !== ""),
+  ];
   const proc = fork(fileURLToPath(import.meta.url), ["--child", kubeconfigPath, encoding], { execArgv });
   const messages: unknown[] = [];
   let wake = () => {};

@@ -5,9 +5,16 @@ import {
   mediaTypeOf,
   PROTOBUF_MEDIA_TYPE,
 } from "@kubesdk/models";
-import type { HttpResponse, WatchStream } from "@kubesdk/transport";
+import type { WatchStream } from "@kubesdk/transport";
 import { firstHeader } from "./io/body-codec.js";
-import { type ClientContext, openWatch, type RequestControl, send, type WatchControl } from "./io/context.js";
+import {
+  type BodyPeek,
+  type ClientContext,
+  openWatch,
+  type RequestControl,
+  send,
+  type WatchControl,
+} from "./io/context.js";
 import { earlyContinueToken } from "./io/list-continue.js";
 import { earlyProtobufContinueToken } from "./io/list-continue-protobuf.js";
 import { expectList } from "./io/response-shape.js";
@@ -82,9 +89,9 @@ export class ReadClient<Item, List extends { items: Item[] }> {
     const peek =
       onContinue === undefined || !((rest.limit ?? 0) > 0)
         ? undefined
-        : (response: HttpResponse<Uint8Array>) => {
-            bodyBytes = response.body.length;
-            early = earlyToken(response);
+        : (body: BodyPeek) => {
+            bodyBytes = body.bodyBytes;
+            early = earlyToken(body);
             if (early === undefined) return undefined;
             onContinue(early, bodyBytes);
             return writtenOut();
@@ -152,10 +159,10 @@ export class ReadClient<Item, List extends { items: Item[] }> {
 }
 
 /** The continue token read from the leading bytes of a JSON or protobuf list body. */
-function earlyToken(response: HttpResponse<Uint8Array>): string | undefined {
-  const type = mediaTypeOf(firstHeader(response.headers["content-type"]));
-  if (type === "" || type === JSON_MEDIA_TYPE) return earlyContinueToken(response.body);
-  return type === PROTOBUF_MEDIA_TYPE ? earlyProtobufContinueToken(response.body) : undefined;
+function earlyToken(body: BodyPeek): string | undefined {
+  const type = mediaTypeOf(firstHeader(body.headers["content-type"]));
+  if (type === "" || type === JSON_MEDIA_TYPE) return earlyContinueToken(body.head);
+  return type === PROTOBUF_MEDIA_TYPE ? earlyProtobufContinueToken(body.head) : undefined;
 }
 
 /**

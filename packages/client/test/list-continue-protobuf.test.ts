@@ -29,12 +29,22 @@ describe("earlyProtobufContinueToken", () => {
     );
   });
 
-  it("gives up on bodies that are no protobuf list or are cut short", () => {
+  it("reads the token from a body's first bytes once they hold the whole ListMeta, and gives up before", () => {
     const whole = podList("c1", 2);
     expect(earlyProtobufContinueToken(whole)).toBe("c1");
-    // Cut inside the list's message (the envelope's trailing fields are the last few bytes).
-    for (let cut = 0; cut < whole.length - 8; cut++)
-      expect(earlyProtobufContinueToken(whole.subarray(0, cut))).toBeUndefined();
+    const found = Array.from({ length: whole.length + 1 }, (_, cut) =>
+      earlyProtobufContinueToken(whole.subarray(0, cut)),
+    );
+    const first = found.indexOf("c1");
+    const bytes = Buffer.from(whole);
+    // Not before the token's last byte; at the latest where the first item begins; then for every longer cut.
+    expect(first).toBeGreaterThan(bytes.indexOf("c1") + 1);
+    expect(first).toBeLessThanOrEqual(bytes.indexOf("p0"));
+    expect(found.slice(0, first).every((t) => t === undefined)).toBe(true);
+    expect(found.slice(first).every((t) => t === "c1")).toBe(true);
+  });
+
+  it("gives up on bodies that are no protobuf list", () => {
     const enc = new TextEncoder();
     for (const body of ['{"metadata":{"continue":"c1"}}', "k8s", "k8s\0\xff\xff\xff\xff\xff\xff"])
       expect(earlyProtobufContinueToken(enc.encode(body))).toBeUndefined();

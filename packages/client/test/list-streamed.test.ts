@@ -1,7 +1,8 @@
 /**
  * Which protobuf lists are decoded as they arrive: a list without `limit` goes through the codec's
  * reader chunk by chunk; a page whose caller prefetches (`limit` and `onContinue`) is collected
- * whole, its token reported before it is decoded. Both decode to the same list.
+ * whole, its token reported before it is decoded, and then decoded from the chunks that arrived.
+ * Both decode to the same list.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -27,15 +28,18 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** Writes the list in 4 KiB pieces. */
-function writeList(_req: http.IncomingMessage, res: http.ServerResponse): void {
-  res.writeHead(200, { "content-type": PROTOBUF });
-  const next = (at: number): void => {
-    if (at >= body.length) return void res.end();
-    res.write(body.subarray(at, at + 4096), () => setImmediate(() => next(at + 4096)));
+/** Writes the list in pieces of `piece` bytes (4 KiB by default). */
+function writeListIn(piece: number): http.RequestListener {
+  return (_req, res) => {
+    res.writeHead(200, { "content-type": PROTOBUF });
+    const next = (at: number): void => {
+      if (at >= body.length) return void res.end();
+      res.write(body.subarray(at, at + piece), () => setImmediate(() => next(at + piece)));
+    };
+    next(0);
   };
-  next(0);
 }
+const writeList = writeListIn(4096);
 
 /** A server (writeList unless told otherwise), and a client whose codec notes what its reader gets. */
 async function setup(
@@ -108,14 +112,40 @@ describe("protobuf lists decoded as they arrive", () => {
     expect(list.items.map((cm) => cm.metadata?.name)).toEqual(["j"]);
   });
 
-  it("a page whose caller prefetches is collected whole and its token reported first", async () => {
-    const { kube, pushed } = await setup();
+  it("a page whose caller prefetches is collected whole, its token reported first, then decoded from its chunks", async () => {
+    // 32 KiB pieces: a socket read brings at least that much (up to 64 KiB), so the chunks are not joined.
+    const { kube, pushed } = await setup(writeListIn(32 * 1024));
     const tokens: unknown[] = [];
-    const list = await kube
-      .resource("v1", "ConfigMap")
-      .list({ limit: 30, onContinue: (token, bytes) => void tokens.push([token, bytes]) });
+    let pushedBeforeToken = -1;
+    const list = await kube.resource("v1", "ConfigMap").list({
+      limit: 30,
+      onContinue: (token, bytes) => {
+        pushedBeforeToken = pushed.length;
+        tokens.push([token, bytes]);
+      },
+    });
     expect(list.items.map((cm) => cm.metadata?.name)).toEqual(names);
-    expect(pushed).toEqual([]);
     expect(tokens).toEqual([["next", body.length]]);
+    // Nothing was decoded before the token was out; then the chunks as they came, never joined.
+    expect(pushedBeforeToken).toBe(0);
+    expect(pushed.reduce((a, b) => a + b, 0)).toBe(body.length);
+    expect(Math.max(...pushed)).toBeLessThan(body.length);
+  });
+
+  it("a prefetched page that arrives in small pieces decodes to the same list, its token reported first", async () => {
+    // Chunks averaging under 16 KiB are joined first; either way the list and the token are the same.
+    const { kube, pushed } = await setup(writeListIn(1024));
+    const tokens: unknown[] = [];
+    let pushedBeforeToken = -1;
+    const list = await kube.resource("v1", "ConfigMap").list({
+      limit: 30,
+      onContinue: (token, bytes) => {
+        pushedBeforeToken = pushed.length;
+        tokens.push([token, bytes]);
+      },
+    });
+    expect(list.items.map((cm) => cm.metadata?.name)).toEqual(names);
+    expect(tokens).toEqual([["next", body.length]]);
+    expect(pushedBeforeToken).toBe(0);
   });
 });

@@ -38,9 +38,10 @@ function varint(c: Cursor, end: number): number {
 
 /**
  * Moves the cursor to the start of the length-delimited field `field` of the message ending at
- * `end` and returns the field's end; -1 when it is absent, malformed or not within `end`.
+ * `end` and returns the field's end; -1 when it is absent, malformed or (unless `mayRunOn`: the
+ * bytes are only the body's first ones) not within `end`.
  */
-function seekField(c: Cursor, end: number, field: number): number {
+function seekField(c: Cursor, end: number, field: number, mayRunOn = false): number {
   while (c.p >= 0 && c.p < end) {
     const tag = varint(c, end);
     if (tag < 0) return -1;
@@ -48,7 +49,7 @@ function seekField(c: Cursor, end: number, field: number): number {
     if (type === LEN) {
       const length = varint(c, end);
       if (length < 0) return -1;
-      if (Math.floor(tag / 8) === field) return c.p + length <= end ? c.p + length : -1;
+      if (Math.floor(tag / 8) === field) return c.p + length <= end || mayRunOn ? c.p + length : -1;
       c.p += length;
     } else if (type === VARINT) varint(c, end);
     else if (type === I64) c.p += 8;
@@ -58,14 +59,17 @@ function seekField(c: Cursor, end: number, field: number): number {
   return -1;
 }
 
-/** `metadata.continue` of a protobuf list body from its leading bytes; else undefined. */
+/**
+ * `metadata.continue` of a protobuf list body from its leading bytes (the whole body or only its
+ * start: the list's message may run on past them, its ListMeta may not); else undefined.
+ */
 export function earlyProtobufContinueToken(body: Uint8Array): string | undefined {
   if (body.length < MAGIC.length) return undefined;
   for (let k = 0; k < MAGIC.length; k++) if (body[k] !== MAGIC[k]) return undefined;
   const c: Cursor = { b: body, p: MAGIC.length };
-  const rawEnd = seekField(c, body.length, 2);
+  const rawEnd = seekField(c, body.length, 2, true);
   if (rawEnd < 0) return undefined;
-  const metaEnd = seekField(c, rawEnd, 1);
+  const metaEnd = seekField(c, Math.min(rawEnd, body.length), 1);
   if (metaEnd < 0) return undefined;
   const tokenEnd = seekField(c, metaEnd, 3);
   if (tokenEnd < 0 || tokenEnd === c.p) return undefined;
