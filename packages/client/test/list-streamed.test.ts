@@ -114,16 +114,7 @@ describe("protobuf lists decoded as they arrive", () => {
 
   it("a page whose caller prefetches is collected whole, its token reported first, then decoded from its chunks", async () => {
     // 32 KiB pieces: a socket read brings at least that much (up to 64 KiB), so the chunks are not joined.
-    const { kube, pushed } = await setup(writeListIn(32 * 1024));
-    const tokens: unknown[] = [];
-    let pushedBeforeToken = -1;
-    const list = await kube.resource("v1", "ConfigMap").list({
-      limit: 30,
-      onContinue: (token, bytes) => {
-        pushedBeforeToken = pushed.length;
-        tokens.push([token, bytes]);
-      },
-    });
+    const { list, tokens, pushed, pushedBeforeToken } = await listPrefetched(32 * 1024);
     expect(list.items.map((cm) => cm.metadata?.name)).toEqual(names);
     expect(tokens).toEqual([["next", body.length]]);
     // Nothing was decoded before the token was out; then the chunks as they came, never joined.
@@ -134,18 +125,24 @@ describe("protobuf lists decoded as they arrive", () => {
 
   it("a prefetched page that arrives in small pieces decodes to the same list, its token reported first", async () => {
     // Chunks averaging under 16 KiB are joined first; either way the list and the token are the same.
-    const { kube, pushed } = await setup(writeListIn(1024));
-    const tokens: unknown[] = [];
-    let pushedBeforeToken = -1;
-    const list = await kube.resource("v1", "ConfigMap").list({
-      limit: 30,
-      onContinue: (token, bytes) => {
-        pushedBeforeToken = pushed.length;
-        tokens.push([token, bytes]);
-      },
-    });
+    const { list, tokens, pushedBeforeToken } = await listPrefetched(1024);
     expect(list.items.map((cm) => cm.metadata?.name)).toEqual(names);
     expect(tokens).toEqual([["next", body.length]]);
     expect(pushedBeforeToken).toBe(0);
   });
 });
+
+/** A page of 30 (`limit` and `onContinue`) from a server writing `piece` bytes at a time. */
+async function listPrefetched(piece: number) {
+  const { kube, pushed } = await setup(writeListIn(piece));
+  const tokens: unknown[] = [];
+  let pushedBeforeToken = -1;
+  const list = await kube.resource("v1", "ConfigMap").list({
+    limit: 30,
+    onContinue: (token, bytes) => {
+      pushedBeforeToken = pushed.length;
+      tokens.push([token, bytes]);
+    },
+  });
+  return { list, tokens, pushed, pushedBeforeToken };
+}
