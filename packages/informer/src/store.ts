@@ -89,10 +89,8 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
 
   /** The object stored under `obj`'s key (its previous state), found without building the key. */
   stored(obj: T): T | undefined {
-    const meta = obj.metadata;
-    const namespace = meta?.namespace;
-    if (namespace && namespace.indexOf("/") === -1)
-      return this.#byNamespace.get(namespace)?.get(meta.name ?? "");
+    const namespace = directNamespace(obj);
+    if (namespace !== undefined) return this.#byNamespace.get(namespace)?.get(obj.metadata?.name as string);
     return this.get(objectKey(obj));
   }
 
@@ -166,9 +164,8 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
   /** {@link upsert} for a caller that has just read `old = stored(obj)`: one lookup less. */
   put(obj: T, old: T | undefined): void {
     if (this.#indexers.size > this.#unbuilt.size) this.#reindex(old, obj);
-    const meta = obj.metadata;
-    const namespace = meta?.namespace;
-    if (namespace && namespace.indexOf("/") === -1) this.#set(namespace, meta.name ?? "", obj);
+    const namespace = directNamespace(obj);
+    if (namespace !== undefined) this.#set(namespace, obj.metadata?.name as string, obj);
     else {
       const key = objectKey(obj);
       const cut = key.indexOf("/");
@@ -293,6 +290,21 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
       removeFrom(index, oldValues(fn, obj, index), key);
     }
   }
+}
+
+/**
+ * The namespace an object's entry is under when it can be read off the object (a namespaced object
+ * with string fields and no "/" in its namespace); otherwise undefined, and the key is cut instead.
+ */
+function directNamespace(obj: KubernetesObject): string | undefined {
+  const meta = obj.metadata;
+  const namespace = meta?.namespace;
+  return typeof namespace === "string" &&
+    namespace !== "" &&
+    typeof meta?.name === "string" &&
+    namespace.indexOf("/") === -1
+    ? namespace
+    : undefined;
 }
 
 /** The key of the entry at (namespace, name): the inverse of cutting a key at its first "/". */

@@ -9,8 +9,9 @@ import { describe, expect, it } from "vitest";
 import { byLabel, byNamespace, NAMESPACE_INDEX, objectKey } from "../src/index.js";
 import { Store } from "../src/store.js";
 
-const namespaces = ["", "a", "b", "a/x"];
-const names = ["n", "b", "a/b", "x/n", ""];
+// A number and a missing name stand for what no valid object holds: the store must stay exact anyway.
+const namespaces = ["", "a", "b", "a/x", 7 as unknown as string];
+const names = ["n", "b", "a/b", "x/n", "", undefined as unknown as string];
 
 const objArb: fc.Arbitrary<Spec> = fc.record({
   namespace: fc.constantFrom(...namespaces),
@@ -31,7 +32,7 @@ const make = (s: Spec): KubernetesObject => ({
   kind: "ConfigMap",
   metadata: {
     ...(s.namespace === "" ? {} : { namespace: s.namespace }),
-    name: s.name,
+    ...(s.name === undefined ? {} : { name: s.name }),
     resourceVersion: s.rv,
     uid: s.uid,
     labels: { app: s.app },
