@@ -81,10 +81,7 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
   }
 
   get(key: string): T | undefined {
-    const cut = key.indexOf("/");
-    return cut === -1
-      ? this.#byNamespace.get("")?.get(key)
-      : this.#byNamespace.get(key.slice(0, cut))?.get(key.slice(cut + 1));
+    return this.#byNamespace.get(keyNamespace(key))?.get(keyName(key));
   }
 
   /** The object stored under `obj`'s key (its previous state), found without building the key. */
@@ -168,9 +165,7 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
     if (namespace !== undefined) this.#set(namespace, obj.metadata?.name as string, obj);
     else {
       const key = objectKey(obj);
-      const cut = key.indexOf("/");
-      if (cut === -1) this.#set("", key, obj);
-      else this.#set(key.slice(0, cut), key.slice(cut + 1), obj);
+      this.#set(keyNamespace(key), keyName(key), obj);
     }
   }
 
@@ -217,10 +212,9 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
 
   /** Removes the object under `key`; returns it, or undefined when there was none. */
   delete(key: string): T | undefined {
-    const cut = key.indexOf("/");
-    const namespace = cut === -1 ? "" : key.slice(0, cut);
+    const namespace = keyNamespace(key);
     const bucket = this.#byNamespace.get(namespace);
-    const name = cut === -1 ? key : key.slice(cut + 1);
+    const name = keyName(key);
     const old = bucket?.get(name);
     if (bucket === undefined || old === undefined) return undefined;
     if (this.#indexers.size > this.#unbuilt.size) this.#unindex(key, old);
@@ -293,18 +287,29 @@ export class Store<T extends KubernetesObject = KubernetesObject> implements Rea
 }
 
 /**
- * The namespace an object's entry is under when it can be read off the object (a namespaced object
- * with string fields and no "/" in its namespace); otherwise undefined, and the key is cut instead.
+ * The namespace an object's entry is under when it can be read off the object: its namespace ("" for
+ * none) when the key would be cut there, that is, with string fields and a "/" in neither the
+ * namespace nor, for a cluster-scoped object, the name. Otherwise undefined, and the key is cut.
  */
 function directNamespace(obj: KubernetesObject): string | undefined {
   const meta = obj.metadata;
   const namespace = meta?.namespace;
-  return typeof namespace === "string" &&
-    namespace !== "" &&
-    typeof meta?.name === "string" &&
-    namespace.indexOf("/") === -1
-    ? namespace
-    : undefined;
+  const name = meta?.name;
+  if (typeof name !== "string") return undefined;
+  if (namespace === undefined || namespace === "") return name.indexOf("/") === -1 ? "" : undefined;
+  return typeof namespace === "string" && namespace.indexOf("/") === -1 ? namespace : undefined;
+}
+
+/** The part of a key before its first "/" ("" when it has none): the namespace of its entry. */
+function keyNamespace(key: string): string {
+  const cut = key.indexOf("/");
+  return cut === -1 ? "" : key.slice(0, cut);
+}
+
+/** The part of a key after its first "/" (all of it when it has none): the name of its entry. */
+function keyName(key: string): string {
+  const cut = key.indexOf("/");
+  return cut === -1 ? key : key.slice(cut + 1);
 }
 
 /** The key of the entry at (namespace, name): the inverse of cutting a key at its first "/". */

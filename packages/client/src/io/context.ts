@@ -82,7 +82,8 @@ export async function send(
   peek?: (body: BodyPeek) => Promise<void> | undefined,
   streamed?: (bodyBytes: number) => void,
 ): Promise<unknown> {
-  if (request.method !== "GET") return decoded(context, request, await sendOnce(context, request, control));
+  if (request.method !== "GET")
+    return decoded(context, request, await context.transport.request(request, callOptions(control)));
   let read: { bytes: number; reader: BodyReader<unknown>; chunks: Uint8Array[] | undefined } | undefined;
   const response = await context.transport.requestRead(request, callOptions(control), (headers) => {
     // Each try chooses anew: a retried request may come back in the other encoding.
@@ -127,10 +128,6 @@ const EMPTY = new Uint8Array(0);
  */
 const JOIN_BELOW = 16 * 1024;
 const HEAD_BYTES = 4096;
-
-function sendOnce(context: ClientContext, request: ApiRequest, control: RequestControl) {
-  return context.transport.request(request, callOptions(control));
-}
 
 function decoded(context: ClientContext, request: ApiRequest, response: HttpResponse<Uint8Array>): unknown {
   warn(context, request, response);
