@@ -18,7 +18,7 @@ export type { ApplyOptions } from "./apply-call.js";
 export { Discovery } from "./discovery/discovery.js";
 export { groupsOf, resourcesOfList } from "./discovery/resource-list.js";
 export { ClientError, type ClientErrorCode } from "./errors.js";
-export { BodyCodec, type ProtobufCodec } from "./io/body-codec.js";
+export { BodyCodec, type ItemType, type ProtobufCodec } from "./io/body-codec.js";
 export type { RequestControl, WatchControl } from "./io/context.js";
 export { modelsProtobufCodec, modelsProtobufCodecFor } from "./io/protobuf.js";
 export { type ApiWarning, parseWarnings } from "./io/warnings.js";

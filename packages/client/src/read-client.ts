@@ -96,9 +96,10 @@ export class ReadClient<Item, List extends { items: Item[] }> {
             onContinue(early, bodyBytes);
             return writtenOut();
           };
-    const body = await send(this.context, request, rest, peek, (bytes) => {
+    const streamed = (bytes: number) => {
       bodyBytes = bytes;
-    });
+    };
+    const body = await send(this.context, request, rest, { peek, streamed, itemType: this.itemType });
     const list = this.#typedItems(expectList<List>(body, `the list response of ${request.path}`));
     const token = (list as { metadata?: { continue?: unknown } }).metadata?.continue;
     if (onContinue !== undefined && early === undefined && typeof token === "string" && token !== "")
@@ -144,7 +145,8 @@ export class ReadClient<Item, List extends { items: Item[] }> {
   }
 
   // Items of built-in lists come without apiVersion/kind on the wire (always in protobuf, and in JSON
-  // from a real server); typed callers expect them, so they are filled in.
+  // from a real server); typed callers expect them, so they are filled in. A protobuf list's decoder
+  // puts them first already (see send's itemType); JSON items get them last.
   #typedItems(list: List): List {
     const type = this.itemType;
     if (type === undefined || !Array.isArray(list?.items)) return list;

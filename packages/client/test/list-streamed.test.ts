@@ -2,7 +2,7 @@
  * Which protobuf lists are decoded as they arrive: a list without `limit` goes through the codec's
  * reader chunk by chunk; a page whose caller prefetches (`limit` and `onContinue`) is collected
  * whole, its token reported before it is decoded, and then decoded from the chunks that arrived.
- * Both decode to the same list.
+ * Both decode to the same list, whose items start with their apiVersion and kind.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -62,8 +62,8 @@ async function setup(
       protobuf: true,
       protobufCodec: {
         ...modelsProtobufCodec,
-        reader: () => {
-          const inner = reader();
+        reader: (itemType) => {
+          const inner = reader(itemType);
           return {
             push: (chunk) => {
               pushed.push(chunk.length);
@@ -90,6 +90,7 @@ describe("protobuf lists decoded as they arrive", () => {
       .resource("v1", "ConfigMap")
       .list({ onContinue: (token, bytes) => void tokens.push([token, bytes]) });
     expect(list.items.map((cm) => cm.metadata?.name)).toEqual(names);
+    expectTyped(list.items);
     expect(pushed.length).toBeGreaterThan(1);
     expect(pushed.reduce((a, b) => a + b, 0)).toBe(body.length);
     expect(tokens).toEqual([["next", body.length]]);
@@ -110,12 +111,15 @@ describe("protobuf lists decoded as they arrive", () => {
     const list = await kube.resource("v1", "ConfigMap").list();
     expect(tries).toBe(2);
     expect(list.items.map((cm) => cm.metadata?.name)).toEqual(["j"]);
+    // JSON items get their apiVersion and kind too, after the fields they came with.
+    expect(list.items[0]).toEqual({ metadata: { name: "j" }, apiVersion: "v1", kind: "ConfigMap" });
   });
 
   it("a page whose caller prefetches is collected whole, its token reported first, then decoded from its chunks", async () => {
     // 32 KiB pieces: a socket read brings at least that much (up to 64 KiB), so the chunks are not joined.
     const { list, tokens, pushed, pushedBeforeToken } = await listPrefetched(32 * 1024);
     expect(list.items.map((cm) => cm.metadata?.name)).toEqual(names);
+    expectTyped(list.items);
     expect(tokens).toEqual([["next", body.length]]);
     // Nothing was decoded before the token was out; then the chunks as they came, never joined.
     expect(pushedBeforeToken).toBe(0);
@@ -125,12 +129,20 @@ describe("protobuf lists decoded as they arrive", () => {
 
   it("a prefetched page that arrives in small pieces decodes to the same list, its token reported first", async () => {
     // Chunks averaging under 16 KiB are joined first; either way the list and the token are the same.
-    const { list, tokens, pushedBeforeToken } = await listPrefetched(1024);
+    const { list, tokens, pushed, pushedBeforeToken } = await listPrefetched(1024);
     expect(list.items.map((cm) => cm.metadata?.name)).toEqual(names);
+    expectTyped(list.items);
     expect(tokens).toEqual([["next", body.length]]);
     expect(pushedBeforeToken).toBe(0);
+    expect(pushed).toEqual([body.length]);
   });
 });
+
+/** Each item starts with apiVersion and kind, then the fields the server sent, as a ConfigMap read alone. */
+function expectTyped(items: readonly object[]): void {
+  for (const item of items) expect(Object.keys(item)).toEqual(["apiVersion", "kind", "metadata", "data"]);
+  expect(items[0]).toMatchObject({ apiVersion: "v1", kind: "ConfigMap" });
+}
 
 /** A page of 30 (`limit` and `onContinue`) from a server writing `piece` bytes at a time. */
 async function listPrefetched(piece: number) {

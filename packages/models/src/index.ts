@@ -47,6 +47,7 @@ export {
   encodeObject,
   encodeWatchEvent,
   type Int64Mode,
+  type ListDecoderOptions,
   ProtobufListDecoder,
   WireError,
   type WireErrorCode,

@@ -26,9 +26,16 @@ export interface ProtobufCodec {
   readonly decodeWatchFrame: WatchFrameDecoder;
   /**
    * A reader that decodes a body as it arrives, with the same result as `decode` (for a list, item
-   * by item, so its bytes are never held whole). Without it, bodies are collected and then decoded.
+   * by item, so its bytes are never held whole), except that a list's items start with `itemType`'s
+   * apiVersion and kind when it is given. Without it, bodies are collected and then decoded.
    */
-  readonly reader?: () => BodyReader<unknown>;
+  readonly reader?: (itemType?: ItemType) => BodyReader<unknown>;
+}
+
+/** The apiVersion and kind of a list's items, which the client gives each item. */
+export interface ItemType {
+  readonly apiVersion: string;
+  readonly kind: string;
 }
 
 /** Encodes request bodies and decodes response bodies by their Content-Type. */
@@ -52,12 +59,15 @@ export class BodyCodec {
     return { ...request, body: this.protobuf.encode(typed, kind), contentType: PROTOBUF_MEDIA_TYPE };
   }
 
-  /** A reader decoding a successful body as it arrives, where its Content-Type has one (protobuf). */
-  readerFor(headers: ResponseHeaders): BodyReader<unknown> | undefined {
+  /**
+   * A reader decoding a successful body as it arrives, where its Content-Type has one (protobuf);
+   * a list's items get `itemType`.
+   */
+  readerFor(headers: ResponseHeaders, itemType?: ItemType): BodyReader<unknown> | undefined {
     const make = this.protobuf?.reader;
     const contentType = firstHeader(headers["content-type"]);
     if (make === undefined || mediaTypeOf(contentType) !== PROTOBUF_MEDIA_TYPE) return undefined;
-    const reader = make();
+    const reader = make(itemType);
     const undecodable = (err: unknown) => {
       const reason = err instanceof Error ? err.message : String(err);
       return new ResponseDecodeError(`undecodable protobuf body: ${reason}`, contentType, { cause: err });

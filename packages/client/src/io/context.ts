@@ -10,7 +10,7 @@ import type {
   WatchFrameDecoder,
   WatchStream,
 } from "@kubesdk/transport";
-import type { BodyCodec } from "./body-codec.js";
+import type { BodyCodec, ItemType } from "./body-codec.js";
 import { type ApiWarning, parseWarnings } from "./warnings.js";
 
 /** Per-call controls: cancellation and a header timeout. */
@@ -67,6 +67,16 @@ export interface BodyPeek {
   readonly bodyBytes: number;
 }
 
+/** How `send` reads a GET's body, beyond decoding it by its Content-Type. */
+export interface BodyRead {
+  /** Sees the body collected whole before it is decoded; decoding waits for the promise it may return. */
+  readonly peek?: (body: BodyPeek) => Promise<void> | undefined;
+  /** Hears the size of a body decoded as it arrived. */
+  readonly streamed?: (bodyBytes: number) => void;
+  /** The apiVersion and kind a protobuf list's items start with (see BodyCodec.readerFor). */
+  readonly itemType?: ItemType | undefined;
+}
+
 /**
  * Sends a request and decodes the body by its Content-Type; Warning headers go to `onWarning`. A
  * GET's body is decoded as it arrives where the codec can (protobuf), and `streamed` then hears its
@@ -78,16 +88,14 @@ export async function send(
   context: ClientContext,
   request: ApiRequest,
   control: RequestControl,
-  /** Sees the body collected whole before it is decoded; decoding waits for the promise it may return. */
-  peek?: (body: BodyPeek) => Promise<void> | undefined,
-  streamed?: (bodyBytes: number) => void,
+  { peek, streamed, itemType }: BodyRead = {},
 ): Promise<unknown> {
   if (request.method !== "GET")
     return decoded(context, request, await context.transport.request(request, callOptions(control)));
   let read: { bytes: number; reader: BodyReader<unknown>; chunks: Uint8Array[] | undefined } | undefined;
   const response = await context.transport.requestRead(request, callOptions(control), (headers) => {
     // Each try chooses anew: a retried request may come back in the other encoding.
-    const reader = context.codec.readerFor(headers);
+    const reader = context.codec.readerFor(headers, itemType);
     read =
       reader === undefined ? undefined : { bytes: 0, reader, chunks: peek === undefined ? undefined : [] };
     return read === undefined ? undefined : read.chunks === undefined ? counted(read) : collected(read);
@@ -108,7 +116,8 @@ export async function send(
   if (peeked !== undefined) await peeked;
   warn(context, request, response);
   if (bytes < JOIN_BELOW * chunks.length) {
-    return context.codec.decode({ ...response, body: Buffer.concat(chunks, bytes) });
+    reader.push(Buffer.concat(chunks, bytes));
+    return reader.end();
   }
   // Each chunk is let go once decoded.
   for (let i = 0; i < chunks.length; i++) {

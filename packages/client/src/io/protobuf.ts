@@ -19,6 +19,6 @@ export function modelsProtobufCodecFor(int64: Int64Mode): ProtobufCodec {
     encode: (object, kind) => encodeObject(object, { kind }),
     decode: int64 === "number" ? (bytes) => decodeObject(bytes) : (bytes) => decodeObject(bytes, { int64 }),
     decodeWatchFrame: protobufWatchFrameDecoder(int64),
-    reader: () => new ProtobufListDecoder({ int64 }),
+    reader: (itemType) => new ProtobufListDecoder(itemType === undefined ? { int64 } : { int64, itemType }),
   };
 }

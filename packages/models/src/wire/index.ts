@@ -2,6 +2,6 @@
 export { decodeObject, encodeObject, type WireObject, type WireOptions } from "./codec.js";
 export { WireError, type WireErrorCode } from "./errors.js";
 export type { Int64Mode } from "./int64.js";
-export { ProtobufListDecoder } from "./list-stream.js";
+export { type ListDecoderOptions, ProtobufListDecoder } from "./list-stream.js";
 export { canonicalQuantity } from "./quantity.js";
 export { decodeWatchEvent, encodeWatchEvent, type WireWatchEvent, type WireWatchEventType } from "./watch.js";

@@ -9,6 +9,11 @@
  * decoders decodeObject uses, so merging, defaults and errors are theirs. A body laid out any other
  * way (no magic, raw before typeMeta, a kind that is not a built-in list) is collected whole and
  * handed to decodeObject.
+ *
+ * With `itemType`, each item starts with that apiVersion and kind, as an object read on its own
+ * does. The wire carries neither for a list's items, and Go's JSON leaves them out, so decodeObject
+ * gives items without them; a client that adds them afterwards would append them last and give
+ * objects from lists another shape (hidden class) than the same kind's objects from watches.
  */
 import { protoMagic } from "../proto.js";
 import {
@@ -25,6 +30,12 @@ import { WireReader, withinField } from "./fast-reader.js";
 import type { Int64Mode } from "./int64.js";
 
 const RAW_TAG = 18;
+
+/** What a {@link ProtobufListDecoder} takes: the codec's options, and the items' apiVersion and kind. */
+export interface ListDecoderOptions extends WireOptions {
+  /** Given to every item (the wire has none for them); a body decoded whole gets none. */
+  readonly itemType?: { readonly apiVersion: string; readonly kind: string };
+}
 /** A field header: a tag and a length, at most ten bytes each. */
 const MAX_HEADER = 20;
 
@@ -70,9 +81,14 @@ export class ProtobufListDecoder {
   #whole: Buffer[] | undefined;
   #failure: unknown;
 
-  constructor(options: WireOptions = {}) {
+  readonly #itemApiVersion: string | undefined;
+  readonly #itemKind: string | undefined;
+
+  constructor(options: ListDecoderOptions = {}) {
     this.#options = options;
     this.#int64 = options.int64 ?? "number";
+    this.#itemApiVersion = options.itemType?.apiVersion;
+    this.#itemKind = options.itemType?.kind;
   }
 
   /** Reads one chunk of the body; throws a WireError when an item is malformed. */
@@ -260,7 +276,7 @@ export class ProtobufListDecoder {
     const at = this.#items.length;
     r.p = start;
     try {
-      this.#items.push(parts.decodeItem(r, end, 1));
+      this.#items.push(parts.decodeItem(r, end, 1, undefined, this.#itemApiVersion, this.#itemKind));
     } catch (cause) {
       throw messageError(withinField(cause, tag, at, { [parts.itemsField]: ".items" }), parts.gvk);
     }

@@ -6,6 +6,7 @@
 import {
   decodeObject,
   encodeObject,
+  type ListDecoderOptions,
   ProtobufListDecoder,
   WireError,
   type WireOptions,
@@ -21,7 +22,7 @@ beforeAll(async () => {
 }, 120_000);
 
 /** Decodes `bytes` pushed in pieces ending at `cuts` (sorted offsets). */
-function streamed(bytes: Uint8Array, cuts: readonly number[], options: WireOptions = {}): unknown {
+function streamed(bytes: Uint8Array, cuts: readonly number[], options: ListDecoderOptions = {}): unknown {
   const decoder = new ProtobufListDecoder(options);
   let from = 0;
   for (const cut of [...cuts, bytes.length]) {
@@ -192,5 +193,23 @@ describe("ProtobufListDecoder", () => {
     });
     expect(streamed(bytes, [20], { int64: "string" })).toEqual(decodeObject(bytes, { int64: "string" }));
     expect(() => streamed(bytes, [20])).toThrow(WireError);
+  });
+
+  test("itemType: every item starts with that apiVersion and kind, and is otherwise decodeObject's", () => {
+    const bytes = configMapList(12);
+    const whole = decodeObject(bytes) as { items: Record<string, unknown>[] };
+    const itemType = { apiVersion: "v1", kind: "ConfigMap" };
+    for (const cuts of [[], [7, 300, 301, 900]]) {
+      const list = streamed(bytes, cuts, { itemType }) as { items: Record<string, unknown>[] };
+      expect(list.items).toHaveLength(12);
+      list.items.forEach((item, i) => {
+        expect(Object.keys(item)).toEqual(["apiVersion", "kind", ...Object.keys(whole.items[i] as object)]);
+        expect(item).toEqual({ ...itemType, ...whole.items[i] });
+      });
+      expect({ ...list, items: [] }).toEqual({ ...whole, items: [] });
+    }
+    // Not a list: itemType changes nothing.
+    const configMap = encodeObject({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" } });
+    expect(streamed(configMap, [3], { itemType })).toEqual(decodeObject(configMap));
   });
 });
