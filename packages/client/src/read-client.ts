@@ -6,7 +6,7 @@ import {
   PROTOBUF_MEDIA_TYPE,
 } from "@kubesdk/models";
 import type { WatchStream } from "@kubesdk/transport";
-import { firstHeader } from "./io/body-codec.js";
+import { firstHeader, type ItemType } from "./io/body-codec.js";
 import {
   type BodyPeek,
   type ClientContext,
@@ -64,7 +64,7 @@ export class ReadClient<Item, List extends { items: Item[] }> {
   }
 
   /** The kind (and apiVersion) of the items this client reads; undefined when the kind is unknown. */
-  get itemType(): { readonly apiVersion: string; readonly kind: string } | undefined {
+  get itemType(): ItemType | undefined {
     if (this.#representation === "metadata")
       return { apiVersion: "meta.k8s.io/v1", kind: "PartialObjectMetadata" };
     const { kind } = this.requests.target;

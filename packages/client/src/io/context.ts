@@ -82,7 +82,8 @@ export interface BodyRead {
  * GET's body is decoded as it arrives where the codec can (protobuf), and `streamed` then hears its
  * size, unless `peek` is given: then the body is collected whole and `peek` sees it before it is
  * decoded (so that the caller can ask for the next page while this one is decoded). A protobuf body
- * is collected as the chunks that arrived, and decoded from them, without joining them first.
+ * is collected as the chunks that arrived and decoded from them, joined first only when they are
+ * small (see JOIN_BELOW).
  */
 export async function send(
   context: ClientContext,
@@ -115,15 +116,12 @@ export async function send(
   const peeked = peek?.({ headers: response.headers, head: headOf(chunks), bodyBytes: bytes });
   if (peeked !== undefined) await peeked;
   warn(context, request, response);
-  if (bytes < JOIN_BELOW * chunks.length) {
-    reader.push(Buffer.concat(chunks, bytes));
-    return reader.end();
-  }
-  // Each chunk is let go once decoded.
-  for (let i = 0; i < chunks.length; i++) {
-    reader.push(chunks[i] as Uint8Array);
-    chunks[i] = EMPTY;
-  }
+  if (bytes < JOIN_BELOW * chunks.length) reader.push(Buffer.concat(chunks, bytes));
+  else
+    for (let i = 0; i < chunks.length; i++) {
+      reader.push(chunks[i] as Uint8Array);
+      chunks[i] = EMPTY; // let go once decoded
+    }
   return reader.end();
 }
 

@@ -30,14 +30,17 @@ import { WireReader, withinField } from "./fast-reader.js";
 import type { Int64Mode } from "./int64.js";
 
 const RAW_TAG = 18;
+/** A field header: a tag and a length, at most ten bytes each. */
+const MAX_HEADER = 20;
 
 /** What a {@link ProtobufListDecoder} takes: the codec's options, and the items' apiVersion and kind. */
 export interface ListDecoderOptions extends WireOptions {
-  /** Given to every item (the wire has none for them); a body decoded whole gets none. */
+  /**
+   * Set first on every item (the wire has none for them). A body handed to decodeObject because it
+   * is laid out otherwise gets decodeObject's items, without them.
+   */
   readonly itemType?: { readonly apiVersion: string; readonly kind: string };
 }
-/** A field header: a tag and a length, at most ten bytes each. */
-const MAX_HEADER = 20;
 
 /** What a field header read: the field's tag, and where its payload starts and ends (-1 when unknown). */
 interface Header {
