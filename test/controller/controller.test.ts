@@ -4,7 +4,7 @@
  * one key in two workers, and two controllers on one client sharing one informer.
  */
 import type { KubeClient } from "@kubesdk/client";
-import { Action, Controller, Manager, silentLogger } from "@kubesdk/controller";
+import { Action, Manager, silentLogger } from "@kubesdk/controller";
 import type { coreV1 } from "@kubesdk/models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget } from "../support/target.js";
@@ -31,9 +31,9 @@ describe("controller", () => {
     const gone = deferred<coreV1.ConfigMap | undefined>();
     const retried = deferred<number>();
     let failures = 0;
-    const controller = new Controller({
+    const manager = new Manager({ kube, logger: silentLogger });
+    manager.controller({
       name: "cm",
-      kube,
       resource: cms,
       namespace: ns,
       logger: silentLogger,
@@ -54,8 +54,6 @@ describe("controller", () => {
         return Action.done();
       },
     });
-    const manager = new Manager({ kube, logger: silentLogger });
-    manager.add(controller);
     await manager.start();
     try {
       await cms.create({ metadata: { name: "flaky" } }, { namespace: ns });
@@ -93,10 +91,11 @@ describe("controller", () => {
     let maxParallel = 0;
     let reconciles = 0;
     const enough = deferred();
+    // One manager, one informer factory: both controllers watch through it.
+    const manager = new Manager({ kube, logger: silentLogger });
     const make = (name: string) =>
-      new Controller({
+      manager.controller({
         name,
-        kube,
         resource: cms,
         namespace: ns,
         concurrency: 4,
@@ -115,14 +114,14 @@ describe("controller", () => {
       });
     const a = make("a");
     const b = make("b");
-    await Promise.all([a.start(), b.start()]);
+    await manager.start();
     try {
       await enough.promise;
       expect(a.primary).toBe(b.primary);
       expect(overlaps).toEqual([]);
       expect(maxParallel).toBeGreaterThan(1);
     } finally {
-      await Promise.all([a.stop(), b.stop()]);
+      await manager.stop();
     }
   });
 });

@@ -17,6 +17,8 @@ export {
 } from "./controller.js";
 export { ControllerError, type ControllerErrorCode } from "./errors.js";
 export { type EventInput, EventRecorder, type EventRecorderOptions } from "./events.js";
+export type { Fence } from "./fence.js";
+export { fencedApply } from "./fenced-apply.js";
 export {
   addFinalizer,
   type FinalizerHandlers,
@@ -32,7 +34,12 @@ export {
   type LeaderElectionOptions,
   LeaderElector,
 } from "./leader-election.js";
-export { Manager, type ManagerOptions, type ManagerStatus } from "./manager.js";
+export {
+  type ManagedControllerOptions,
+  Manager,
+  type ManagerOptions,
+  type ManagerStatus,
+} from "./manager.js";
 export { PrometheusMetrics } from "./metrics.js";
 export type { ControllerMetrics, ReconcileResult } from "./metrics-api.js";
 export { type OperationsServer, serveOperations } from "./operations.js";
@@ -72,4 +79,5 @@ export {
 } from "./reconcile.js";
 export { applyStatus } from "./status.js";
 export type { KeyMapper } from "./watches.js";
+export type { WorkGate } from "./work-gate.js";
 export { WorkQueue, type WorkQueueMetrics, type WorkQueueOptions } from "./work-queue.js";
