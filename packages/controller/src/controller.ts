@@ -28,6 +28,7 @@ import {
   type InformerFactory,
   informerFor,
 } from "./informer-source.js";
+import { linkedSignal } from "./linked-signal.js";
 import type { ControllerMetrics, ReconcileResult } from "./metrics-api.js";
 import type { Predicate } from "./predicates.js";
 import type { RateLimiter } from "./rate-limiter.js";
@@ -313,10 +314,9 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
     const lastKnown = object === undefined ? this.#lastKnown.get(key) : undefined;
     if (object !== undefined) this.#lastKnown.delete(key);
     const gates = this.#gates;
-    const signal =
-      gates.length === 0
-        ? run.abort.signal
-        : AbortSignal.any([run.abort.signal, ...gates.map((g) => g.signal(key))]);
+    const linked =
+      gates.length === 0 ? undefined : linkedSignal([run.abort.signal, ...gates.map((g) => g.signal(key))]);
+    const signal = linked?.signal ?? run.abort.signal;
     const request = {
       key,
       ...splitKey(key),
@@ -342,6 +342,8 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
       failed = true;
       this.#logger.error("reconcile failed", { controller: this.name, key, error: String(err) });
       action = this.#o.errorPolicy?.(err, request) ?? Action.requeueRateLimited();
+    } finally {
+      linked?.dispose();
     }
     const result = failed ? "error" : RESULT_OF[action.type];
     this.#o.metrics?.reconciled(this.name, result, this.#clock.now() - started);
