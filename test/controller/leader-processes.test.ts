@@ -180,33 +180,36 @@ describe("leader election across OS processes", () => {
       CASE_TIMEOUT_MS,
     );
 
-    describe.runIf(targetKind === "reference")("with the leader's Lease updates faulted", () => {
-      const leaseUpdates = { resource: "leases", verb: "update" } as const;
-      for (const [what, inject] of [
-        ["stalled", () => t.reference?.faults.addLatency(TIMING.leaseMs * 2, leaseUpdates)],
-        ["failing (500)", () => t.reference?.faults.failNext(1_000_000, { status: 500 }, leaseUpdates)],
-      ] as const)
-        it(
-          `${what} Lease updates: the leader stops within the renew deadline, no overlap (run ${run})`,
-          async () => {
-            const e = election();
-            const ids = ["a", "b", "c"];
-            start(e, ids);
-            const first = await leaderAmong(e, ids, 8);
-            const injectedAt = monotonicNow();
-            inject();
-            const stopped = await until(`${first} to step down`, () =>
-              event(parseLog(e.log), first, "stopped", injectedAt),
-            );
-            t.reference?.faults.reset();
-            const liftedAt = monotonicNow();
-            await leaderAmong(e, ids, 8, liftedAt);
-            expect(ms(stopped.at - injectedAt)).toBeLessThanOrEqual(TIMING.renewMs + SLACK_MS);
-            expectSafe(e);
-          },
-          CASE_TIMEOUT_MS,
-        );
-    });
+    // Fault injection exists on the reference server only; on kube-apiserver the stalled leader is
+    // the SIGSTOP case above, so these cases are not declared there (rather than declared and skipped).
+    if (targetKind === "reference")
+      describe("with the leader's Lease updates faulted", () => {
+        const leaseUpdates = { resource: "leases", verb: "update" } as const;
+        for (const [what, inject] of [
+          ["stalled", () => t.reference?.faults.addLatency(TIMING.leaseMs * 2, leaseUpdates)],
+          ["failing (500)", () => t.reference?.faults.failNext(1_000_000, { status: 500 }, leaseUpdates)],
+        ] as const)
+          it(
+            `${what} Lease updates: the leader stops within the renew deadline, no overlap (run ${run})`,
+            async () => {
+              const e = election();
+              const ids = ["a", "b", "c"];
+              start(e, ids);
+              const first = await leaderAmong(e, ids, 8);
+              const injectedAt = monotonicNow();
+              inject();
+              const stopped = await until(`${first} to step down`, () =>
+                event(parseLog(e.log), first, "stopped", injectedAt),
+              );
+              t.reference?.faults.reset();
+              const liftedAt = monotonicNow();
+              await leaderAmong(e, ids, 8, liftedAt);
+              expect(ms(stopped.at - injectedAt)).toBeLessThanOrEqual(TIMING.renewMs + SLACK_MS);
+              expectSafe(e);
+            },
+            CASE_TIMEOUT_MS,
+          );
+      });
   }
 
   it(
