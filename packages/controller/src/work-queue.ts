@@ -25,6 +25,8 @@
  * - `done(key)` for a key that is not being processed does nothing; client-go queues the key a
  *   second time if it is waiting, so one key could reach two workers.
  * - A key finishing releases every pending `shutDownWithDrain()`; client-go wakes one of them.
+ * - Every `shutDown()` releases a pending drain; client-go's delaying queue ignores all but the
+ *   first `shutDown()`, so shutDown, shutDownWithDrain, shutDown leaves its drain waiting.
  * - Which of several waiting `get()`s receives a key: the one waiting longest; in client-go any.
  * - `addAfter` with NaN or ±Infinity throws a typed error (a Go duration cannot be either).
  */

@@ -231,6 +231,26 @@ describe("WorkQueue", () => {
       await Promise.all(drains);
     });
 
+    it("a second shutDown releases a drain started after the first (client-go ignores it)", async () => {
+      const q = queue();
+      q.add("x");
+      q.tryGet();
+      q.shutDown();
+      const drain = q.shutDownWithDrain();
+      q.shutDown();
+      await drain;
+      expect(q.processing).toBe(1);
+    });
+
+    it("the getter waiting longest receives the next key", async () => {
+      const q = queue();
+      const first = q.get();
+      const second = q.get();
+      q.add("a");
+      q.add("b");
+      expect([await first, await second]).toEqual(["a", "b"]);
+    });
+
     it("done for a key not being processed is ignored (client-go would queue it twice)", () => {
       const q = queue();
       q.add("a");
