@@ -15,6 +15,7 @@ import { checkTypes } from "../openapi/typed-check.js";
 import { applyPatchOfType } from "../patch/apply-patch.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { PreconditionError } from "../store/mvcc.js";
+import { normalizeDecodedMetadata } from "../validation/metadata-decode.js";
 import { applyBuiltinDefaults } from "./builtin-defaults.js";
 import { commitUpdate, pausedOrAtOnce } from "./commit-update.js";
 import * as c from "./context.js";
@@ -79,7 +80,7 @@ function newObject(
   req: WriteRequest,
   body: Record<string, unknown>,
 ): c.KubeObject {
-  const meta = { ...c.metadataOf(body) };
+  const meta = normalizeDecodedMetadata({ ...c.metadataOf(body) });
   checkIdentity(r, meta, { namespace: req.namespace });
   if (r.namespaced) meta.namespace = req.namespace;
   else delete meta.namespace;
