@@ -24,6 +24,7 @@ import {
   type NameFormat,
   pathSegment,
 } from "./name-formats.js";
+import { labelValueProblems } from "./object-meta.js";
 
 export type MetaValidation = "core" | "generic" | "none";
 
@@ -58,15 +59,25 @@ function cronJobLength(_obj: Record<string, unknown>, name: string): FieldError[
   return name.length > 52 ? [invalidName(name, "must be no more than 52 characters")] : [];
 }
 
-/** An indexed Job's pods are called `<name>-<index>`: the last one must be a DNS label. */
-function indexedJobHostname(obj: Record<string, unknown>, name: string): FieldError[] {
+/**
+ * A Job's name becomes the value of its pod template's `job-name` labels, so a name over 63
+ * characters fails there; an indexed Job's pods are called `<name>-<index>`, so the last one must be
+ * a DNS label.
+ */
+function jobNameUses(obj: Record<string, unknown>, name: string): FieldError[] {
+  const out: FieldError[] = [];
+  const template = spec(obj).template as { metadata?: { labels?: Record<string, unknown> } } | undefined;
+  for (const value of Object.values(template?.metadata?.labels ?? {}))
+    if (typeof value === "string")
+      for (const msg of labelValueProblems(value))
+        out.push({ type: "FieldValueInvalid", field: "spec.template.metadata.labels", value, detail: msg });
   const s = spec(obj);
   const completions = s.completions;
-  if (s.completionMode !== "Indexed" || typeof completions !== "number" || completions <= 0) return [];
+  if (s.completionMode !== "Indexed" || typeof completions !== "number" || completions <= 0) return out;
   const hostname = `${name}-${completions - 1}`;
-  return dns1123LabelProblems(hostname).length > 0
-    ? [invalidName(name, `will not able to create pod with invalid DNS label: ${hostname}`)]
-    : [];
+  if (dns1123LabelProblems(hostname).length > 0)
+    out.push(invalidName(name, `will not able to create pod with invalid DNS label: ${hostname}`));
+  return out;
 }
 
 /**
@@ -108,7 +119,7 @@ export const NAME_RULES: Readonly<Record<string, KindNameRule>> = {
   "events.k8s.io/events": subdomain,
   "apps/statefulsets": { format: dnsLabel, meta: "core" },
   "batch/cronjobs": { format: dnsSubdomain, meta: "core", extra: cronJobLength },
-  "batch/jobs": { format: dnsSubdomain, meta: "core", extra: indexedJobHostname },
+  "batch/jobs": { format: dnsSubdomain, meta: "core", extra: jobNameUses },
   "rbac.authorization.k8s.io/roles": rbac,
   "rbac.authorization.k8s.io/clusterroles": rbac,
   "rbac.authorization.k8s.io/rolebindings": rbac,
