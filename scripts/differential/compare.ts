@@ -29,13 +29,27 @@ function causeKey(c: { field?: string; reason?: string; message?: string }): str
   return `${c.field ?? ""} | ${c.reason ?? ""} | ${stable}`;
 }
 
+/**
+ * The answer to a case that sent `sent` as metadata. Of a created object only the maps and lists the
+ * case sent are looked at: kinds add their own (protection finalizers, template labels), which is
+ * not what the case tests. A name generated from `generateName` reads `<generated>`.
+ */
 // biome-ignore lint/suspicious/noExplicitAny: answers are arbitrary JSON.
-export function summarise(code: number, body: any): Answer {
+export function summarise(code: number, body: any, sent: Record<string, unknown>): Answer {
   if (code >= 200 && code < 300) {
     const meta = body?.metadata ?? {};
-    return { code, kept: KEPT_FIELDS.filter((f) => meta[f] !== undefined && meta[f] !== null) };
+    const fields = KEPT_FIELDS.filter((f) => f in sent);
+    return { code, kept: fields.filter((f) => meta[f] !== undefined && meta[f] !== null) };
   }
-  const causes = (body?.details?.causes ?? []).map(causeKey).sort();
+  const generated =
+    typeof sent.generateName === "string" && sent.generateName !== ""
+      ? // Both servers cut the prefix to 58 characters before adding 5 random ones.
+        new RegExp(`${sent.generateName.slice(0, 58).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[a-z0-9]{5}`, "g")
+      : undefined;
+  const causes = (body?.details?.causes ?? [])
+    .map(causeKey)
+    .map((k: string) => (generated ? k.replace(generated, "<generated>") : k))
+    .sort();
   return { code, reason: body?.reason, causes };
 }
 

@@ -67,7 +67,7 @@ export const KINDS: readonly KindUnderTest[] = [
   k("", "v1", "secrets", "Secret", true, () => ({ data: { a: "Yg==" } })),
   k("", "v1", "serviceaccounts", "ServiceAccount", true, () => ({})),
   k("", "v1", "services", "Service", true, () => ({ spec: { clusterIP: "None", ports: [{ port: 80 }] } })),
-  k("apps", "v1", "controllerrevisions", "ControllerRevision", true, () => ({ revision: 1 })),
+  k("apps", "v1", "controllerrevisions", "ControllerRevision", true, () => ({ revision: 1, data: {} })),
   k("apps", "v1", "daemonsets", "DaemonSet", true, () => ({ spec: workload })),
   k("apps", "v1", "deployments", "Deployment", true, () => ({ spec: workload })),
   k("apps", "v1", "replicasets", "ReplicaSet", true, () => ({ spec: workload })),

@@ -107,7 +107,7 @@ async function answer(
   metadata: Record<string, unknown>,
 ): Promise<Answer> {
   const res = await ep.send("POST", `${pathOf(kind, fx.ns)}?dryRun=All`, bodyOf(kind, fx, metadata));
-  return summarise(res.code, res.body);
+  return summarise(res.code, res.body, metadata);
 }
 
 /** Kinds whose minimal object the real server refuses are a fixture bug: reported and left out. */
@@ -163,7 +163,13 @@ async function main(): Promise<number> {
       endpoint("real", real.url, real.token, real.caPem),
     ];
     const fx: Fixtures = { ns: NAMESPACE, caPem: reference.ca as string, csrBase64: csrBase64() };
-    for (const e of ends) await e.send("POST", "/api/v1/namespaces", { metadata: { name: NAMESPACE } });
+    for (const e of ends) {
+      await e.send("POST", "/api/v1/namespaces", { metadata: { name: NAMESPACE } });
+      // Pods need their service account (no controller-manager creates `default` here).
+      await e.send("POST", `/api/v1/namespaces/${NAMESPACE}/serviceaccounts`, {
+        metadata: { name: "default" },
+      });
+    }
     const { kinds, problems } = await baseline(ends, fx);
     for (const p of problems) console.log(`baseline: ${p}`);
     const cases = generateCases(kinds, seed, count);

@@ -84,13 +84,9 @@ function newObject(
   checkIdentity(r, meta, { namespace: req.namespace });
   if (r.namespaced) meta.namespace = req.namespace;
   else delete meta.namespace;
-  if (!meta.name) {
-    if (typeof meta.generateName !== "string" || meta.generateName === "")
-      throw errors.invalid(r.kind, r.group, "", [
-        { type: "FieldValueRequired", field: "metadata.name", detail: "name or generateName is required" },
-      ]);
+  // A name that is still missing after this is refused by validation (or chosen by the kind's hooks).
+  if (!meta.name && typeof meta.generateName === "string" && meta.generateName !== "")
     meta.name = generateName(meta.generateName);
-  }
   for (const k of SERVER_METADATA) delete meta[k];
   meta.uid = randomUUID();
   meta.creationTimestamp = nowTimestamp(ctx.now());
@@ -107,6 +103,7 @@ function newObject(
   hooksFor(r.group, r.resource).prepareCreate?.(obj, ctx, req.user);
   r.strategy?.prepareCreate?.(obj);
   validate(r, obj, undefined, ctx.settings.maxDataBytes);
+  hooksFor(r.group, r.resource).canonicalize?.(obj);
   return obj;
 }
 

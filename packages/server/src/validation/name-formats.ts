@@ -94,7 +94,7 @@ export const pathSegment: NameFormat = (name) => {
 /** CertificateSigningRequests: upstream does not care what a request is called. */
 export const anyName: NameFormat = () => [];
 
-/** DeviceClass names: a DNS subdomain checked by the declarative format, which counts bytes. */
+/** DeviceClass and ReplicationController names: a DNS subdomain checked by the declarative format, which counts bytes. */
 export const longName: NameFormat = (name) =>
   dns1123SubdomainProblems(name).map((m) => m.replace("253 characters", "253 bytes"));
 

@@ -61,16 +61,17 @@ function cronJobLength(_obj: Record<string, unknown>, name: string): FieldError[
 
 /**
  * A Job's name becomes the value of its pod template's `job-name` labels, so a name over 63
- * characters fails there; an indexed Job's pods are called `<name>-<index>`, so the last one must be
+ * characters fails there (upstream reports it at spec.template.labels); an indexed Job's pods are called `<name>-<index>`, so the last one must be
  * a DNS label.
  */
 function jobNameUses(obj: Record<string, unknown>, name: string): FieldError[] {
   const out: FieldError[] = [];
   const template = spec(obj).template as { metadata?: { labels?: Record<string, unknown> } } | undefined;
-  for (const value of Object.values(template?.metadata?.labels ?? {}))
+  // Each distinct value once: the job-name labels carry the same one.
+  for (const value of new Set(Object.values(template?.metadata?.labels ?? {})))
     if (typeof value === "string")
       for (const msg of labelValueProblems(value))
-        out.push({ type: "FieldValueInvalid", field: "spec.template.metadata.labels", value, detail: msg });
+        out.push({ type: "FieldValueInvalid", field: "spec.template.labels", value, detail: msg });
   const s = spec(obj);
   const completions = s.completions;
   if (s.completionMode !== "Indexed" || typeof completions !== "number" || completions <= 0) return out;
@@ -133,7 +134,9 @@ export const NAME_RULES: Readonly<Record<string, KindNameRule>> = {
   },
   "coordination.k8s.io/leases": { format: dnsSubdomain, meta: "generic" },
   "networking.k8s.io/ipaddresses": { format: ipAddressName, meta: "core" },
+  // These two validate metadata with the options form, which leaves generateName alone.
   "resource.k8s.io/deviceclasses": { format: longName, meta: "core", checksGenerateName: false },
+  "/replicationcontrollers": { format: longName, meta: "core", checksGenerateName: false },
   "node.k8s.io/runtimeclasses": { format: dnsSubdomain, meta: "generic" },
   "apiregistration.k8s.io/apiservices": {
     format: pathSegment,
