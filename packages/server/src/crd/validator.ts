@@ -9,6 +9,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { FieldError } from "../api/status.js";
 import { TYPE_NAMES, toAjvSchema } from "./ajv-schema.js";
+import { compileGoRegexp } from "./go-regexp.js";
 import type { JsonSchema } from "./json-schema.js";
 
 // ajv-formats is CommonJS with a `default` export; under NodeNext the default import is the module.
@@ -40,8 +41,21 @@ const EXTRA_FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
     s.length <= 253 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(s),
 };
 
+/** `pattern` runs as Go's regexp does (RE2: linear time, Go's syntax), not as a JavaScript RegExp. */
+const goRegexpEngine = Object.assign(compileGoRegexp, { code: "compileGoRegexp" });
+
 function newAjv(): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: true, verbose: true, logger: false, unicodeRegExp: false });
+  const ajv = new Ajv({
+    strict: false,
+    allErrors: true,
+    verbose: true,
+    logger: false,
+    unicodeRegExp: false,
+    // Schema keywords are checked by keyword-checks.ts; ajv's meta-schema check is quadratic in
+    // an enum's length (uniqueItems) and its code optimizer in the number of properties.
+    validateSchema: false,
+    code: { optimize: false, regExp: goRegexpEngine },
+  });
   addFormats(ajv, [
     "date",
     "date-time",
@@ -61,7 +75,7 @@ function newAjv(): Ajv {
 
 let shared: Ajv | undefined;
 
-/** A schema ajv cannot compile (e.g. a pattern that is not an ECMAScript regular expression). */
+/** A schema ajv cannot compile (e.g. a pattern that is not a Go regular expression). */
 export class SchemaCompileError extends KubesdkError {
   readonly code = "SCHEMA_COMPILE" as const;
 }
@@ -70,14 +84,36 @@ export type SchemaValidator = (obj: unknown) => FieldError[];
 
 /** Compiles a CRD version schema; the result validates whole objects (paths from the object root). */
 export function compileSchema(schema: JsonSchema): SchemaValidator {
+  const key = JSON.stringify(schema);
+  const cached = recent.get(key);
+  if (cached) return cached;
   shared ??= newAjv();
+  const ajvSchema = toAjvSchema(schema);
   let validate: ValidateFunction;
   try {
-    validate = shared.compile(toAjvSchema(schema));
+    validate = shared.compile(ajvSchema);
   } catch (e) {
     throw new SchemaCompileError((e as Error).message);
+  } finally {
+    // ajv keeps every compiled schema object forever; the validator below holds what it needs.
+    shared.removeSchema(ajvSchema);
   }
-  return (obj) => (validate(obj) ? [] : firstStringErrors(validate.errors ?? []).flatMap(toFieldError));
+  const validator: SchemaValidator = (obj) =>
+    validate(obj) ? [] : firstStringErrors(validate.errors ?? []).flatMap(toFieldError);
+  remember(key, validator);
+  return validator;
+}
+
+/**
+ * The last few compiled schemas by their JSON text: writing a CRD compiles each version's schema
+ * to check it, and serving it compiles the same schema again right after.
+ */
+const recent = new Map<string, SchemaValidator>();
+const RECENT_LIMIT = 16;
+
+function remember(key: string, validator: SchemaValidator): void {
+  recent.set(key, validator);
+  if (recent.size > RECENT_LIMIT) recent.delete(recent.keys().next().value as string);
 }
 
 const STRING_CHECKS = ["maxLength", "minLength", "pattern"];
