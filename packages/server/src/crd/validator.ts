@@ -1,19 +1,16 @@
 /**
- * Schema validation of custom resources with ajv, reporting failures the way
- * the apiserver does (kube-openapi's validator messages turned into field
- * errors by apiextensions-apiserver), e.g.
+ * Schema validation of custom resources, reporting failures the way the apiserver does
+ * (kube-openapi's validator messages turned into field errors by apiextensions-apiserver), e.g.
  * `spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`.
+ * The walk itself is schema-walk.ts (ajv's semantics without its per-schema code generation);
+ * formats are ajv-formats' definitions plus go-openapi's extra ones below.
  */
 import { KubesdkError } from "@kubesdk/models";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import { fullFormats } from "ajv-formats/dist/formats.js";
 import type { FieldError } from "../api/status.js";
 import { TYPE_NAMES, toAjvSchema } from "./ajv-schema.js";
-import { compileGoRegexp } from "./go-regexp.js";
 import type { JsonSchema } from "./json-schema.js";
-
-// ajv-formats is CommonJS with a `default` export; under NodeNext the default import is the module.
-const addFormats = addFormatsModule.default;
+import { type Failure, type FormatCheck, prepareSchema, SchemaWalker } from "./schema-walk.js";
 
 /** Formats go-openapi knows and ajv-formats does not; regexes follow go-openapi's definitions. */
 const EXTRA_FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
@@ -41,65 +38,61 @@ const EXTRA_FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
     s.length <= 253 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(s),
 };
 
-/** `pattern` runs as Go's regexp does (RE2: linear time, Go's syntax), not as a JavaScript RegExp. */
-const goRegexpEngine = Object.assign(compileGoRegexp, { code: "compileGoRegexp" });
+/** ajv-formats' formats the apiserver knows (its "full" definitions, as ajv-formats installs them). */
+const AJV_FORMATS = [
+  "date",
+  "date-time",
+  "uri",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "uuid",
+  "byte",
+  "password",
+];
 
-function newAjv(): Ajv {
-  const ajv = new Ajv({
-    strict: false,
-    allErrors: true,
-    verbose: true,
-    logger: false,
-    unicodeRegExp: false,
-    // Schema keywords are checked by keyword-checks.ts; ajv's meta-schema check is quadratic in
-    // an enum's length (uniqueItems) and its code optimizer in the number of properties.
-    validateSchema: false,
-    code: { optimize: false, regExp: goRegexpEngine },
-  });
-  addFormats(ajv, [
-    "date",
-    "date-time",
-    "uri",
-    "email",
-    "hostname",
-    "ipv4",
-    "ipv6",
-    "uuid",
-    "byte",
-    "password",
-  ]);
-  for (const [name, f] of Object.entries(EXTRA_FORMATS)) ajv.addFormat(name, f);
-  ajv.addFormat("datetime", EXTRA_FORMATS.datetime as (s: string) => boolean);
-  return ajv;
+type FormatDefinition = RegExp | ((s: string) => boolean) | boolean | { validate: FormatDefinition };
+
+function toCheck(def: FormatDefinition): FormatCheck {
+  if (def instanceof RegExp) return (s) => def.test(s);
+  if (typeof def === "function") return def;
+  if (typeof def === "boolean") return () => def;
+  return toCheck(def.validate);
 }
 
-let shared: Ajv | undefined;
+function buildFormats(): Map<string, FormatCheck> {
+  const formats = new Map<string, FormatCheck>();
+  const full = fullFormats as unknown as Record<string, FormatDefinition>;
+  for (const name of AJV_FORMATS) formats.set(name, toCheck(full[name] as FormatDefinition));
+  for (const [name, f] of Object.entries(EXTRA_FORMATS)) formats.set(name, toCheck(f));
+  return formats;
+}
 
-/** A schema ajv cannot compile (e.g. a pattern that is not a Go regular expression). */
+let walker: SchemaWalker | undefined;
+
+/** A schema that cannot be used (a pattern that is not a Go regular expression, an empty enum). */
 export class SchemaCompileError extends KubesdkError {
   readonly code = "SCHEMA_COMPILE" as const;
 }
 
 export type SchemaValidator = (obj: unknown) => FieldError[];
 
-/** Compiles a CRD version schema; the result validates whole objects (paths from the object root). */
+/** Prepares a CRD version schema; the result validates whole objects (paths from the object root). */
 export function compileSchema(schema: JsonSchema): SchemaValidator {
   const key = JSON.stringify(schema);
   const cached = recent.get(key);
   if (cached) return cached;
-  shared ??= newAjv();
-  const ajvSchema = toAjvSchema(schema);
-  let validate: ValidateFunction;
+  const walkSchema = toAjvSchema(schema);
   try {
-    validate = shared.compile(ajvSchema);
+    prepareSchema(walkSchema);
   } catch (e) {
     throw new SchemaCompileError((e as Error).message);
-  } finally {
-    // ajv keeps every compiled schema object forever; the validator below holds what it needs.
-    shared.removeSchema(ajvSchema);
   }
+  walker ??= new SchemaWalker(buildFormats());
+  const w = walker;
   const validator: SchemaValidator = (obj) =>
-    validate(obj) ? [] : firstStringErrors(validate.errors ?? []).flatMap(toFieldError);
+    firstStringErrors(w.validate(walkSchema, obj)).flatMap(toFieldError);
   remember(key, validator);
   return validator;
 }
@@ -119,8 +112,8 @@ function remember(key: string, validator: SchemaValidator): void {
 const STRING_CHECKS = ["maxLength", "minLength", "pattern"];
 
 /** kube-openapi checks maxLength, minLength, pattern in that order and reports only the first failure. */
-function firstStringErrors(errs: readonly ErrorObject[]): ErrorObject[] {
-  const rank = (e: ErrorObject) => STRING_CHECKS.indexOf(e.keyword);
+function firstStringErrors(errs: readonly Failure[]): Failure[] {
+  const rank = (e: Failure) => STRING_CHECKS.indexOf(e.keyword);
   return errs.filter(
     (e) =>
       rank(e) < 0 ||
@@ -156,9 +149,9 @@ const COMPARISON: Record<string, string> = {
   "<": "less than",
 };
 
-/** One ajv error with what its translation needs: kube-openapi names a value by its path ("" for the root). */
+/** One failure with what its translation needs: kube-openapi names a value by its path ("" for the root). */
 interface Failed {
-  readonly e: ErrorObject;
+  readonly e: Failure;
   readonly path: string;
   readonly data: unknown;
   readonly params: Record<string, unknown>;
@@ -178,7 +171,7 @@ const sizeOf = (data: unknown) =>
       : data;
 
 function typeError(f: Failed): FieldError[] {
-  const expected = (f.e.parentSchema as Record<string, unknown> | undefined)?.[TYPE_NAMES] ?? f.params.type;
+  const expected = f.e.parentSchema[TYPE_NAMES] ?? f.params.type;
   const t = jsonTypeOf(f.data);
   const detail = `${f.path} in body must be of type ${String(expected)}: "${t}"`;
   return [{ type: "FieldValueTypeInvalid", field: f.path, value: t, detail }];
@@ -263,7 +256,7 @@ const TRANSLATIONS: Readonly<Record<string, (f: Failed) => FieldError[]>> = {
   not: (f) => combinator(`"${f.path}" must not validate the schema (not)`),
 };
 
-function toFieldError(e: ErrorObject): FieldError[] {
+function toFieldError(e: Failure): FieldError[] {
   // allOf failures are reported through the failing branch; other keywords are not used by CRD schemas.
   const translate = Object.hasOwn(TRANSLATIONS, e.keyword) ? TRANSLATIONS[e.keyword] : undefined;
   if (!translate) return [];
@@ -271,7 +264,7 @@ function toFieldError(e: ErrorObject): FieldError[] {
     e,
     path: pathOf(e.instancePath),
     data: e.data,
-    params: e.params as Record<string, unknown>,
+    params: e.params,
   });
 }
 
