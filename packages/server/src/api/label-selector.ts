@@ -67,8 +67,9 @@ function parseRequirement(raw: string): LabelRequirement {
   const set = /^(\S+)\s+(in|notin)\s*\((.*)\)$/.exec(s);
   if (set) {
     const inner = (set[3] as string).trim();
+    // Upstream's parser reads `()` as the set holding the empty value: `a in ()` is `a in ("")`.
     if (inner === "")
-      throw new SelectorParseError(`unable to parse requirement: empty value set in "${raw}"`);
+      return { key: checkKey(set[1] as string, raw), op: set[2] as "in" | "notin", values: [""] };
     const values = inner.split(",").map((v) => v.trim());
     for (const v of values) checkValue(v, raw);
     return { key: checkKey(set[1] as string, raw), op: set[2] as "in" | "notin", values };
