@@ -261,11 +261,23 @@ export class Sharding implements WorkGate {
     if (this.#lastRenewSentAt !== undefined && now >= this.#lastRenewSentAt + this.#o.renewDeadlineMs)
       this.#lapse("a renewal was answered after the renew deadline");
     this.#lastRenewSentAt = sentAt;
-    this.#fenceTimer?.cancel();
-    this.#fenceTimer = this.#clock.setTimer(() => void this.#fresh(), sentAt + this.#o.renewDeadlineMs - now);
+    this.#armFence();
     const changed = this.#published === undefined || !sameView(this.#published, view);
     this.#published = view;
     if (changed) this.#onView?.(view);
+  }
+
+  /** A timer that notices the lapse when nothing else runs (re-armed if it fires a little early). */
+  #armFence(): void {
+    this.#fenceTimer?.cancel();
+    const last = this.#lastRenewSentAt;
+    if (last === undefined) return;
+    this.#fenceTimer = this.#clock.setTimer(
+      () => {
+        if (this.#fresh()) this.#armFence();
+      },
+      last + this.#o.renewDeadlineMs - this.#clock.now(),
+    );
   }
 
   /** A consistent list arrived, sent after `published` was stored in this member's Lease. */
