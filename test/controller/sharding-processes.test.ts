@@ -242,6 +242,10 @@ describe("sharding across processes", () => {
           await g.converge();
 
           const log = readLog(g.log);
+          const fenced = log.filter((r) => r.end === undefined).length;
+          console.log(
+            `sharding run ${run + 1}: ${log.length - fenced} committed reconciles, ${fenced} fenced out, b paused ${Math.round(pausedMs)} ms`,
+          );
           expect(overlaps(log)).toEqual([]);
           expect(strayReconciles(log, g.phases)).toEqual([]);
           // The others took b's keys only after its Lease expired, so the pause outlasted the lease.
