@@ -29,6 +29,7 @@ const RUNS = Number(process.env.KUBESDK_SHARDING_RUNS ?? 1);
 const KEYS = 24;
 /** A guard against hangs only: a wait that passes it fails with what it was waiting for. */
 const WAIT_GUARD_MS = 30_000;
+const START_GUARD_MS = 120_000;
 const replicaScript = fileURLToPath(new URL("./support/sharded-replica.ts", import.meta.url));
 
 class Group {
@@ -38,6 +39,7 @@ class Group {
   /** Per key: the committed reconciles seen on the replicas' stdout (identity, start). */
   readonly seen = new Map<string, { id: string; start: bigint }[]>();
   readonly leaseViews = new Map<string, string>();
+  readonly ready = new Set<string>();
   readonly #waiters = new Set<() => void>();
   #watch = new AbortController();
 
@@ -74,6 +76,10 @@ class Group {
     );
     this.procs.set(id, proc);
     createInterface({ input: proc.stdout as NodeJS.ReadableStream }).on("line", (line) => {
+      if (line === "ready") {
+        this.ready.add(id);
+        this.#notify();
+      }
       if (!line.startsWith("log ")) return;
       const r = parseLine(line.slice(4));
       if (r?.end === undefined) return;
@@ -116,13 +122,13 @@ class Group {
     );
   }
 
-  until(what: string, done: () => boolean): Promise<void> {
+  until(what: string, done: () => boolean, guardMs = WAIT_GUARD_MS): Promise<void> {
     if (done()) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const guard = setTimeout(() => {
         this.#waiters.delete(check);
         reject(new Error(`still waiting: ${what}; leases: ${JSON.stringify([...this.leaseViews])}`));
-      }, WAIT_GUARD_MS);
+      }, guardMs);
       const check = () => {
         if (!done()) return;
         clearTimeout(guard);
@@ -212,6 +218,8 @@ describe("sharding across processes", () => {
         ];
         try {
           for (const id of [a, b, c]) g.spawn(id);
+          // Loading the SDK through tsx takes a while on a busy machine; no change is timed from here.
+          await g.until("replicas loaded", () => g.ready.size === 3, START_GUARD_MS);
           g.change("a alone", [a]);
           g.start(a);
           await g.converge();

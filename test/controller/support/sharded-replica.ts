@@ -8,7 +8,7 @@
  * makes before an effect (docs/guides/controllers.md). Each reconcile requeues itself after 50–150
  * ms, so a paused replica always has keys waiting on requeue timers.
  *
- * stdout: `view <json>` when its Lease stored a new view, then `log …` per reconcile. stdin: a line
+ * stdout: `ready` once loaded, `view <json>` when its Lease stored a new view, then `log …` per reconcile. stdin: a line
  * "start" starts the controller. SIGTERM: graceful leave (stop, which deletes the Lease), exit 0.
  *
  * Usage: node --conditions=source --import tsx sharded-replica.ts <kubeconfig> <namespace> <group>
@@ -62,6 +62,7 @@ process.once("SIGTERM", () => {
   });
 });
 
+process.stdout.write("ready\n");
 for await (const line of createInterface({ input: process.stdin })) {
   if (line === "start") {
     await controller.start();
