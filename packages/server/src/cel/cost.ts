@@ -1,0 +1,190 @@
+/**
+ * A conservative cost estimate of a CEL expression, in the units of cel-go's
+ * cost model (one unit per operation, a tenth per character compared or
+ * copied, comprehensions multiplied by their range's size), computed from the
+ * sizes of the values it reads. With a schema's sizes it is the static estimate
+ * a CRD's rules must stay under; with the sizes of the object being validated
+ * it bounds what evaluating the rule can cost, so a rule that would run past
+ * the per-call limit is stopped before it runs. It does not reproduce cel-go's
+ * numbers exactly (docs/divergences.md).
+ */
+import type { ASTNode } from "@marcbachmann/cel-js";
+import { type Shape, UNKNOWN } from "./sizes.js";
+
+/** Upstream's limits: per evaluation, per rule statically, per CRD statically, per object at runtime. */
+export const PER_CALL_LIMIT = 1_000_000;
+export const STATIC_RULE_LIMIT = 10_000_000;
+export const STATIC_CRD_LIMIT = 100_000_000;
+export const RUNTIME_BUDGET = 10_000_000;
+
+interface Estimate {
+  readonly cost: number;
+  readonly shape: Shape;
+}
+
+type Scope = ReadonlyMap<string, Shape>;
+
+const SCALAR: Shape = { size: 1 };
+const MACROS = new Set(["all", "exists", "exists_one", "map", "filter"]);
+/** Functions linear in the receiver's size (strings scanned, lists walked). */
+const LINEAR = new Set([
+  "contains",
+  "startsWith",
+  "endsWith",
+  "indexOf",
+  "lastIndexOf",
+  "lowerAscii",
+  "upperAscii",
+  "trim",
+  "split",
+  "join",
+  "replace",
+  "substring",
+  "charAt",
+  "format",
+  "isSorted",
+  "sum",
+  "min",
+  "max",
+  "re2Matches",
+  "find",
+  "findAll",
+]);
+
+const tenth = (n: number) => Math.ceil(n * 0.1);
+
+function args(n: ASTNode): unknown[] {
+  return n.args as unknown[];
+}
+
+function estimateAll(nodes: readonly unknown[], scope: Scope): { cost: number; shapes: Shape[] } {
+  let cost = 0;
+  const shapes: Shape[] = [];
+  for (const x of nodes) {
+    const e = estimate(x as ASTNode, scope);
+    cost += e.cost;
+    shapes.push(e.shape);
+  }
+  return { cost, shapes };
+}
+
+function macro(name: string, recv: Estimate, params: ASTNode[], scope: Scope): Estimate {
+  const n = recv.shape.size;
+  const iterVar = params[0]?.op === "id" ? String(params[0].args) : "";
+  const inner = new Map(scope).set(iterVar, recv.shape.elem ?? UNKNOWN);
+  const body = estimateAll(params.slice(1), inner);
+  const cost = recv.cost + n * (body.cost + 1) + 1;
+  if (name === "map") return { cost, shape: { size: n, elem: body.shapes.at(-1) ?? UNKNOWN } };
+  if (name === "filter") return { cost, shape: { size: n, elem: recv.shape.elem ?? UNKNOWN } };
+  return { cost, shape: SCALAR };
+}
+
+function rcall(n: ASTNode, scope: Scope): Estimate {
+  const [name, receiver, params] = args(n) as [string, ASTNode, ASTNode[]];
+  if (name === "has") return { cost: 1 + estimate(params[0] as ASTNode, scope).cost, shape: SCALAR };
+  const recv = estimate(receiver, scope);
+  if (MACROS.has(name)) return macro(name, recv, params, scope);
+  const rest = estimateAll(params, scope);
+  const base = recv.cost + rest.cost + 1;
+  if (name.startsWith("k8s.sets.") || (receiver.op === "id" && receiver.args === "sets")) {
+    const [a, b] = rest.shapes;
+    return { cost: base + (a?.size ?? 1) * (b?.size ?? 1), shape: SCALAR };
+  }
+  if (LINEAR.has(name)) {
+    const argSize = rest.shapes.reduce((m, s) => Math.max(m, s.size), 0);
+    const linear = recv.shape.elem ? recv.shape.size : tenth(recv.shape.size) * Math.max(1, tenth(argSize));
+    return {
+      cost: base + linear,
+      shape:
+        name === "split" || name === "findAll"
+          ? { size: recv.shape.size, elem: recv.shape }
+          : recv.shape.elem && (name === "min" || name === "max")
+            ? recv.shape.elem
+            : recv.shape,
+    };
+  }
+  return { cost: base, shape: recv.shape };
+}
+
+function binary(n: ASTNode, scope: Scope): Estimate {
+  const { cost, shapes } = estimateAll(args(n), scope);
+  const [a = SCALAR, b = SCALAR] = shapes;
+  if (n.op === "+")
+    return {
+      cost: cost + 1 + tenth(a.size + b.size),
+      shape: { size: a.size + b.size, ...(a.elem ? { elem: a.elem } : {}) },
+    };
+  if (n.op === "in") return { cost: cost + 1 + b.size, shape: SCALAR };
+  if (n.op === "==" || n.op === "!=" || n.op === "<" || n.op === "<=" || n.op === ">" || n.op === ">=")
+    return { cost: cost + 1 + tenth(Math.min(a.size, b.size)), shape: SCALAR };
+  return { cost: cost + 1, shape: SCALAR };
+}
+
+/** The estimated cost and result shape of an expression, given the shapes of its variables. */
+export function estimate(n: ASTNode, scope: Scope): Estimate {
+  switch (n.op) {
+    case "value":
+      return { cost: 0, shape: typeof n.args === "string" ? { size: n.args.length } : SCALAR };
+    case "id":
+      return { cost: 1, shape: scope.get(String(n.args)) ?? UNKNOWN };
+    case ".":
+    case ".?": {
+      const [recv, field] = args(n) as [ASTNode, string];
+      const e = estimate(recv, scope);
+      return { cost: e.cost + 1, shape: e.shape.fields?.[field] ?? e.shape.elem ?? UNKNOWN };
+    }
+    case "[]":
+    case "[?]": {
+      const { cost, shapes } = estimateAll(args(n), scope);
+      return { cost: cost + 1, shape: shapes[0]?.elem ?? UNKNOWN };
+    }
+    case "rcall":
+      return rcall(n, scope);
+    case "call": {
+      const [, params] = args(n) as [string, ASTNode[]];
+      const { cost, shapes } = estimateAll(params, scope);
+      const linear = shapes.reduce((m, s) => m + tenth(s.size), 0);
+      return { cost: cost + 1 + linear, shape: shapes[0] ?? SCALAR };
+    }
+    case "list": {
+      const { cost, shapes } = estimateAll(args(n), scope);
+      const elem = shapes.reduce<Shape>((m, s) => (s.size > m.size ? s : m), { size: 0 });
+      return { cost: cost + 1, shape: { size: shapes.length, elem } };
+    }
+    case "map": {
+      const entries = args(n) as [ASTNode, ASTNode][];
+      const { cost } = estimateAll(entries.flat(), scope);
+      return { cost: cost + 1, shape: { size: entries.length, elem: UNKNOWN } };
+    }
+    case "?:":
+    case "&&":
+    case "||":
+    case "!_":
+    case "-_": {
+      const list = Array.isArray(n.args) ? n.args : [n.args];
+      const { cost, shapes } = estimateAll(list, scope);
+      return { cost, shape: shapes.at(-1) ?? SCALAR };
+    }
+    default:
+      return binary(n, scope);
+  }
+}
+
+/** The cost of an expression with `self` (and `oldSelf`) of the given shape. */
+export function costOf(ast: ASTNode, self: Shape, oldSelf: Shape = self): number {
+  return estimate(
+    ast,
+    new Map([
+      ["self", self],
+      ["oldSelf", oldSelf],
+    ]),
+  ).cost;
+}
+
+/** Upstream's wording of how far a cost is over its limit. */
+export function overBudget(what: string, cost: number, limit: number): string {
+  const factor = cost / limit;
+  const text =
+    factor > 100 ? "more than 100x" : factor < 1.5 ? `${factor.toFixed(6)}x` : `${factor.toFixed(1)}x`;
+  return `${what} exceeds budget by factor of ${text} (try simplifying the rule(s), or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
+}
