@@ -8,6 +8,8 @@
  */
 import { Environment } from "@marcbachmann/cel-js";
 import { registerLists } from "./library/lists.js";
+import { registerNetwork } from "./library/network.js";
+import { registerQuantity } from "./library/quantity.js";
 import { registerRegex } from "./library/regex.js";
 import { registerSets } from "./library/sets.js";
 import { registerStrings } from "./library/strings.js";
@@ -20,5 +22,7 @@ export function baseEnvironment(): Environment {
   registerSets(env);
   registerStrings(env);
   registerRegex(env);
+  registerQuantity(env);
+  registerNetwork(env);
   return env;
 }
