@@ -44,7 +44,7 @@ const specSchema = {
         "x-kubernetes-validations": [
           {
             rule: "self.port > 1024",
-            messageExpression: "'port ' + string(self.port) + ' is privileged'",
+            messageExpression: "'port ' + self.name + ' is privileged'",
           },
         ],
       },
@@ -141,10 +141,10 @@ describe("CRD validation rules (CEL)", () => {
     const res = await t.call("POST", base(), { body: gadget("bad-name", {}) });
     expect(res.status).toBe(422);
     expect(causes(res)).toEqual([
-      ["<nil>", "FieldValueInvalid", 'Invalid value: "object": name must start with g-'],
+      ["<nil>", "FieldValueInvalid", 'Invalid value: name must start with g-'],
     ]);
     expect(res.json.message).toBe(
-      `Gadget.${group} "bad-name" is invalid: <nil>: Invalid value: "object": name must start with g-`,
+      `Gadget.${group} "bad-name" is invalid: <nil>: Invalid value: name must start with g-`,
     );
   });
 
@@ -154,19 +154,25 @@ describe("CRD validation rules (CEL)", () => {
     });
     expect(res.status).toBe(422);
     expect(causes(res)).toEqual([
-      ["spec", "FieldValueInvalid", 'Invalid value: "object": minReplicas must not exceed maxReplicas'],
-      ["spec.maxReplicas", "FieldValueInvalid", 'Invalid value: "integer": failed rule: self < 10'],
+      ["spec", "FieldValueInvalid", 'Invalid value: minReplicas must not exceed maxReplicas'],
+      ["spec.maxReplicas", "FieldValueInvalid", 'Invalid value: 11: failed rule: self < 10'],
     ]);
   });
 
   it("evaluates rules on every list item, with a messageExpression", async () => {
     const res = await t.call("POST", base(), {
-      body: gadget("g-ports", { ports: [{ port: 8080 }, { port: 80 }, { port: 443 }] }),
+      body: gadget("g-ports", {
+        ports: [
+          { name: "web", port: 8080 },
+          { name: "http", port: 80 },
+          { name: "https", port: 443 },
+        ],
+      }),
     });
     expect(res.status).toBe(422);
     expect(causes(res)).toEqual([
-      ["spec.ports[1]", "FieldValueInvalid", 'Invalid value: "object": port 80 is privileged'],
-      ["spec.ports[2]", "FieldValueInvalid", 'Invalid value: "object": port 443 is privileged'],
+      ["spec.ports[1]", "FieldValueInvalid", 'Invalid value: port http is privileged'],
+      ["spec.ports[2]", "FieldValueInvalid", 'Invalid value: port https is privileged'],
     ]);
   });
 
@@ -174,7 +180,7 @@ describe("CRD validation rules (CEL)", () => {
     const res = await t.call("POST", base(), { body: gadget("g-labels", { labels: { team: "Blue" } }) });
     expect(res.status).toBe(422);
     expect(causes(res)).toEqual([
-      ["spec.labels[team]", "FieldValueInvalid", 'Invalid value: "string": lower-case letters only'],
+      ["spec.labels[team]", "FieldValueInvalid", 'Invalid value: "Blue": lower-case letters only'],
     ]);
   });
 
@@ -198,7 +204,7 @@ describe("CRD validation rules (CEL)", () => {
     });
     expect(renamed.status).toBe(422);
     expect(causes(renamed)).toEqual([
-      ["spec.name", "FieldValueInvalid", 'Invalid value: "string": name is immutable'],
+      ["spec.name", "FieldValueInvalid", 'Invalid value: "second": name is immutable'],
     ]);
   });
 
@@ -212,7 +218,7 @@ describe("CRD validation rules (CEL)", () => {
       [
         "spec.validation.openAPIV3Schema.x-kubernetes-validations[0].rule",
         "FieldValueInvalid",
-        'Invalid value: apiextensions.ValidationRule{Rule:"self.nope > 1", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:5: undefined field \'nope\'\n | self.nope > 1\n | ....^',
+        'Invalid value: {"Rule":"self.nope \\u003e 1","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: compilation failed: ERROR: <input>:1:5: undefined field \'nope\'\n | self.nope > 1\n | ....^',
       ],
     ]);
   });
@@ -234,7 +240,7 @@ describe("CRD validation rules (CEL)", () => {
       refused = await t.call("POST", base(), { body: gadget("g-new-legacy", { mode: "legacy" }) });
     }
     expect(causes(refused)).toEqual([
-      ["spec.mode", "FieldValueInvalid", 'Invalid value: "string": legacy mode is gone'],
+      ["spec.mode", "FieldValueInvalid", 'Invalid value: "legacy": legacy mode is gone'],
     ]);
     const current = (await t.call("GET", `${base()}/g-ratchet`)).json;
     const unchanged = await t.call("PUT", `${base()}/g-ratchet`, {
@@ -249,7 +255,7 @@ describe("CRD validation rules (CEL)", () => {
     });
     expect(changed.status).toBe(422);
     expect(causes(changed)).toEqual([
-      ["spec", "FieldValueInvalid", 'Invalid value: "object": minReplicas must not exceed maxReplicas'],
+      ["spec", "FieldValueInvalid", 'Invalid value: minReplicas must not exceed maxReplicas'],
     ]);
   });
 });

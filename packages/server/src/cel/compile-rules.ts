@@ -23,7 +23,7 @@ import { normalizeFieldPath } from "./field-path.js";
 import { compileExpression, type Program, visit } from "./program.js";
 import type { CompiledRule, RuleNode, ValidationRule } from "./rule-tree.js";
 import { type CelDecl, SchemaTypes } from "./schema-types.js";
-import { shapeOfSchema } from "./sizes.js";
+import { shapeOfSchema, shapeWithMeta } from "./sizes.js";
 
 export interface CompiledSchema {
   /** The root of the rule tree; undefined when the schema has no rules. */
@@ -45,10 +45,18 @@ export function compileSchemaRules(schema: JsonSchema, base: string): CompiledSc
   const types = new SchemaTypes(env, "object");
   const rootDecl = types.declare(schema, true);
   declareAll(types, schema);
-  const compiler = new Compiler(env, types);
+  const compiler = new Compiler(env, types, schema);
   const root = compiler.node(schema, rootDecl, base, 1);
   const errors = [...compiler.errors];
-  if (compiler.total > STATIC_CRD_LIMIT)
+  if (compiler.total > STATIC_CRD_LIMIT) {
+    for (const c of compiler.mostExpensive)
+      errors.push(
+        err(
+          "FieldValueForbidden",
+          c.field,
+          "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema",
+        ),
+      );
     errors.push(
       err(
         "FieldValueForbidden",
@@ -60,6 +68,7 @@ export function compileSchemaRules(schema: JsonSchema, base: string): CompiledSc
         ),
       ),
     );
+  }
   const compiled = root ? { root, errors } : { errors };
   cache.set(schema, { base, compiled });
   return compiled;
@@ -82,16 +91,21 @@ function declareAll(types: SchemaTypes, s: JsonSchema): void {
   for (const p of Object.values(propertiesOf(s))) declareAll(types, p);
 }
 
-/** Go's %#v of the rule, the value upstream reports a rule's compile errors with. */
+/** JSON of Go's json.Marshal, which escapes <, > and & in strings. */
+const goJson = (v: unknown) =>
+  JSON.stringify(v).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+
+/** The rule as upstream shows it in a compile error: its Go struct as JSON. */
 function goRule(r: ValidationRule): GoSyntax {
-  const q = (s: string | undefined) => JSON.stringify(s ?? "");
-  const reason =
-    r.reason === undefined
-      ? "(*apiextensions.FieldValueErrorReason)(nil)"
-      : "(*apiextensions.FieldValueErrorReason)(0xc000000000)";
-  const optional = r.optionalOldSelf === undefined ? "(*bool)(nil)" : "(*bool)(0xc000000000)";
   return new GoSyntax(
-    `apiextensions.ValidationRule{Rule:${q(r.rule)}, Message:${q(r.message)}, MessageExpression:${q(r.messageExpression)}, Reason:${reason}, FieldPath:${q(r.fieldPath)}, OptionalOldSelf:${optional}}`,
+    goJson({
+      Rule: r.rule ?? "",
+      Message: r.message ?? "",
+      MessageExpression: r.messageExpression ?? "",
+      Reason: r.reason ?? null,
+      FieldPath: r.fieldPath ?? "",
+      OptionalOldSelf: r.optionalOldSelf ?? null,
+    }),
   );
 }
 
@@ -106,10 +120,14 @@ function usesOldSelf(p: Program): boolean {
 class Compiler {
   readonly errors: FieldError[] = [];
   total = 0;
+  /** The (at most four) costliest expressions of at least 1% of the CRD limit, named when the total is over. */
+  readonly mostExpensive: { field: string; cost: number }[] = [];
 
   constructor(
     private readonly env: Environment,
     private readonly types: SchemaTypes,
+    /** The resource root, whose `self` also has apiVersion, kind and metadata. */
+    private readonly root: JsonSchema,
   ) {}
 
   node(s: JsonSchema, decl: CelDecl, path: string, cardinality: number): RuleNode | undefined {
@@ -142,6 +160,15 @@ class Compiler {
       ...(itemNode ? { items: itemNode } : {}),
       ...(addNode ? { additionalProperties: addNode } : {}),
     };
+  }
+
+  /** Adds an expression's cost to the CRD's total, as upstream's TotalCost observes it. */
+  private observe(field: string, cost: number): void {
+    this.total += cost;
+    if (cost < STATIC_CRD_LIMIT / 100) return;
+    this.mostExpensive.push({ field, cost });
+    this.mostExpensive.sort((a, b) => b.cost - a.cost);
+    if (this.mostExpensive.length > 4) this.mostExpensive.pop();
   }
 
   private rules(
@@ -241,14 +268,33 @@ class Compiler {
         );
       else message = m.program;
     }
+    const shape = s === this.root ? shapeWithMeta(s) : shapeOfSchema(s);
+    if (c.ok && c.program.type === "bool") {
+      const cost = costOf(c.program.ast, shape) * cardinality;
+      if (cost > STATIC_RULE_LIMIT)
+        errs.push(
+          err(
+            "FieldValueForbidden",
+            `${at}.rule`,
+            overBudget("estimated rule cost", cost, STATIC_RULE_LIMIT),
+          ),
+        );
+      this.observe(`${at}.rule`, cost);
+    }
+    if (message) {
+      // Upstream does not multiply a messageExpression's cost by the rule's cardinality.
+      const cost = costOf(message.ast, shape);
+      if (cost > STATIC_RULE_LIMIT)
+        errs.push(
+          err(
+            "FieldValueForbidden",
+            `${at}.messageExpression`,
+            overBudget("estimated messageExpression cost", cost, STATIC_RULE_LIMIT),
+          ),
+        );
+      this.observe(`${at}.messageExpression`, cost);
+    }
     if (!c.ok || c.program.type !== "bool") return undefined;
-    const shape = shapeOfSchema(s);
-    const cost = costOf(c.program.ast, shape) * cardinality;
-    if (cost > STATIC_RULE_LIMIT)
-      errs.push(
-        err("FieldValueForbidden", `${at}.rule`, overBudget("estimated rule cost", cost, STATIC_RULE_LIMIT)),
-      );
-    this.total += cost;
     if (errs.length > before) return undefined;
     return {
       source: r,

@@ -11,6 +11,28 @@
 import type { ASTNode } from "@marcbachmann/cel-js";
 import { type Shape, UNKNOWN } from "./sizes.js";
 
+/**
+ * A size cel-go cannot bound (a converted value's string form, a map value selected by name, a dyn):
+ * its estimator takes the largest integer, which makes any traversal of it over every budget.
+ */
+const UNBOUNDED: Shape = { size: 2 ** 64 };
+/** Calls whose cost grows with their arguments' size (parsing or scanning them). */
+const LINEAR_CALLS = new Set([
+  "int",
+  "uint",
+  "double",
+  "quantity",
+  "isQuantity",
+  "ip",
+  "isIP",
+  "cidr",
+  "isCIDR",
+  "url",
+  "isURL",
+  "re2Matches",
+  "matches",
+]);
+
 /** Upstream's limits: per evaluation, per rule statically, per CRD statically, per object at runtime. */
 export const PER_CALL_LIMIT = 1_000_000;
 export const STATIC_RULE_LIMIT = 10_000_000;
@@ -106,6 +128,18 @@ function rcall(n: ASTNode, scope: Scope): Estimate {
   return { cost: base, shape: recv.shape };
 }
 
+function call(n: ASTNode, scope: Scope): Estimate {
+  const [name, params] = args(n) as [string, ASTNode[]];
+  if (name === "has") return { cost: 1, shape: SCALAR };
+  const { cost, shapes } = estimateAll(params, scope);
+  const first = shapes[0] ?? SCALAR;
+  const linear = LINEAR_CALLS.has(name) ? shapes.reduce((m, s) => m + tenth(s.size), 0) : 0;
+  const isString = params[0]?.op === "value" && typeof params[0].args === "string";
+  const shape =
+    name === "string" || name === "bytes" ? (isString ? first : UNBOUNDED) : name === "dyn" ? first : SCALAR;
+  return { cost: cost + 1 + linear, shape };
+}
+
 function binary(n: ASTNode, scope: Scope): Estimate {
   const { cost, shapes } = estimateAll(args(n), scope);
   const [a = SCALAR, b = SCALAR] = shapes;
@@ -131,7 +165,8 @@ export function estimate(n: ASTNode, scope: Scope): Estimate {
     case ".?": {
       const [recv, field] = args(n) as [ASTNode, string];
       const e = estimate(recv, scope);
-      return { cost: e.cost + 1, shape: e.shape.fields?.[field] ?? e.shape.elem ?? UNKNOWN };
+      // cel-go finds sizes by path: a field of an object type has one, a map value selected by name has none.
+      return { cost: e.cost + 1, shape: e.shape.fields?.[field] ?? UNBOUNDED };
     }
     case "[]":
     case "[?]": {
@@ -140,12 +175,8 @@ export function estimate(n: ASTNode, scope: Scope): Estimate {
     }
     case "rcall":
       return rcall(n, scope);
-    case "call": {
-      const [, params] = args(n) as [string, ASTNode[]];
-      const { cost, shapes } = estimateAll(params, scope);
-      const linear = shapes.reduce((m, s) => m + tenth(s.size), 0);
-      return { cost: cost + 1 + linear, shape: shapes[0] ?? SCALAR };
-    }
+    case "call":
+      return call(n, scope);
     case "list": {
       const { cost, shapes } = estimateAll(args(n), scope);
       const elem = shapes.reduce<Shape>((m, s) => (s.size > m.size ? s : m), { size: 0 });
@@ -186,5 +217,5 @@ export function overBudget(what: string, cost: number, limit: number): string {
   const factor = cost / limit;
   const text =
     factor > 100 ? "more than 100x" : factor < 1.5 ? `${factor.toFixed(6)}x` : `${factor.toFixed(1)}x`;
-  return `${what} exceeds budget by factor of ${text} (try simplifying the rule(s), or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
+  return `${what} exceeds budget by factor of ${text} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
 }

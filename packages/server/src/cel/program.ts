@@ -21,6 +21,20 @@ interface LocatedError {
   readonly code?: string;
   readonly message: string;
   readonly range?: { start: number };
+  readonly node?: { readonly op?: string; readonly args?: unknown };
+}
+
+/** Where cel-go points: at the dot of a selection, at the operator of an operation. */
+function celGoOffset(source: string, err: LocatedError, message: string): number {
+  const start = err.range?.start ?? 0;
+  if (message.startsWith("undefined field")) return start - 1;
+  const left = Array.isArray(err.node?.args) ? (err.node.args[0] as { range?: { end: number } }) : undefined;
+  const op = err.node?.op;
+  if (message.startsWith("found no matching overload for '_") && op && left?.range) {
+    const at = source.indexOf(op, left.range.end);
+    if (at >= 0) return at;
+  }
+  return start;
 }
 
 const OPERATORS: Record<string, string> = {
@@ -101,9 +115,7 @@ export function compileExpression(env: Environment, source: string): Compiled {
   if (!checked.valid) {
     const err = checked.error as LocatedError;
     const message = celGoMessage(err, false);
-    // The evaluator points at a selected field's name, cel-go at the dot before it.
-    const offset = (err.range?.start ?? 0) - (message.startsWith("undefined field") ? 1 : 0);
-    return { ok: false, error: celGoIssue(source, offset, message) };
+    return { ok: false, error: celGoIssue(source, celGoOffset(source, err, message), message) };
   }
   if (badPattern !== undefined) return { ok: false, error: `program instantiation failed: ${badPattern}` };
   return { ok: true, program: { type: checked.type ?? "dyn", ast: parsed.ast, run: (vars) => parsed(vars) } };

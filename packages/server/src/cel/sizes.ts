@@ -7,6 +7,7 @@
  */
 import {
   additionalPropertiesOf,
+  isEmbeddedResource,
   isObject,
   itemsOf,
   type JsonSchema,
@@ -44,8 +45,25 @@ function minJsonSize(s: JsonSchema | undefined): number {
 
 const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
 
+const META_STRING: Shape = { size: MAX_REQUEST_BYTES - 2 };
+
+/** The shape of a resource root or embedded resource: its fields plus apiVersion, kind and metadata. */
+export function shapeWithMeta(s: JsonSchema): Shape {
+  const own = shapeOfSchema(s, false);
+  return {
+    size: own.size + 3,
+    fields: {
+      ...own.fields,
+      apiVersion: META_STRING,
+      kind: META_STRING,
+      metadata: { size: 2, fields: { name: META_STRING, generateName: META_STRING } },
+    },
+  };
+}
+
 /** The static shape of a schema node. */
-export function shapeOfSchema(s: JsonSchema | undefined): Shape {
+export function shapeOfSchema(s: JsonSchema | undefined, embeddedMeta = true): Shape {
+  if (s && embeddedMeta && isEmbeddedResource(s)) return shapeWithMeta(s);
   if (!s) return UNKNOWN;
   const items = itemsOf(s);
   if (s.type === "array") {

@@ -72,11 +72,11 @@ function evaluate(
 ): void {
   const optionalOld = rule.source.optionalOldSelf === true;
   if (rule.usesOldSelf && old === undefined && !optionalOld) return;
-  const type = typeof node.schema.type === "string" ? node.schema.type : "";
+  const value = shownValue(obj);
   const invalid = (detail: string, at = path): FieldError => ({
     type: "FieldValueInvalid",
     field: shown(at),
-    value: type,
+    ...(value === undefined ? {} : { value }),
     detail,
   });
   const cost = costOf(rule.program.ast, shapeOfValue(obj), shapeOfValue(old));
@@ -111,19 +111,25 @@ function evaluate(
   const at = rule.fieldPath === "" ? path : child(path, rule.fieldPath);
   const detail = message(rule, { self, oldSelf }) ?? defaultMessage(rule);
   if (!rule.usesOldSelf && shouldRatchet(ratchet)) return;
-  run.errs.push(failure(rule.source.reason, shown(at), type, detail));
+  run.errs.push(failure(rule.source.reason, shown(at), value, detail));
 }
 
-function failure(reason: string | undefined, field: string, type: string, detail: string): FieldError {
+/** The value upstream shows in the cause: scalars as they are, objects and lists left out. */
+function shownValue(v: unknown): unknown {
+  return typeof v === "object" && v !== null ? undefined : v;
+}
+
+function failure(reason: string | undefined, field: string, value: unknown, detail: string): FieldError {
+  const shown = value === undefined ? {} : { value };
   switch (reason) {
     case "FieldValueForbidden":
       return { type: "FieldValueForbidden", field, detail };
     case "FieldValueRequired":
       return { type: "FieldValueRequired", field, detail };
     case "FieldValueDuplicate":
-      return { type: "FieldValueDuplicate", field, value: type, detail: "" };
+      return { type: "FieldValueDuplicate", field, ...shown, detail: "" };
     default:
-      return { type: "FieldValueInvalid", field, value: type, detail };
+      return { type: "FieldValueInvalid", field, ...shown, detail };
   }
 }
 
