@@ -140,9 +140,7 @@ describe("CRD validation rules (CEL)", () => {
   it("evaluates a rule at the root with the object's metadata", async () => {
     const res = await t.call("POST", base(), { body: gadget("bad-name", {}) });
     expect(res.status).toBe(422);
-    expect(causes(res)).toEqual([
-      ["<nil>", "FieldValueInvalid", 'Invalid value: name must start with g-'],
-    ]);
+    expect(causes(res)).toEqual([["<nil>", "FieldValueInvalid", "Invalid value: name must start with g-"]]);
     expect(res.json.message).toBe(
       `Gadget.${group} "bad-name" is invalid: <nil>: Invalid value: name must start with g-`,
     );
@@ -154,8 +152,8 @@ describe("CRD validation rules (CEL)", () => {
     });
     expect(res.status).toBe(422);
     expect(causes(res)).toEqual([
-      ["spec", "FieldValueInvalid", 'Invalid value: minReplicas must not exceed maxReplicas'],
-      ["spec.maxReplicas", "FieldValueInvalid", 'Invalid value: 11: failed rule: self < 10'],
+      ["spec", "FieldValueInvalid", "Invalid value: minReplicas must not exceed maxReplicas"],
+      ["spec.maxReplicas", "FieldValueInvalid", "Invalid value: 11: failed rule: self < 10"],
     ]);
   });
 
@@ -171,8 +169,8 @@ describe("CRD validation rules (CEL)", () => {
     });
     expect(res.status).toBe(422);
     expect(causes(res)).toEqual([
-      ["spec.ports[1]", "FieldValueInvalid", 'Invalid value: port http is privileged'],
-      ["spec.ports[2]", "FieldValueInvalid", 'Invalid value: port https is privileged'],
+      ["spec.ports[1]", "FieldValueInvalid", "Invalid value: port http is privileged"],
+      ["spec.ports[2]", "FieldValueInvalid", "Invalid value: port https is privileged"],
     ]);
   });
 
@@ -255,7 +253,7 @@ describe("CRD validation rules (CEL)", () => {
     });
     expect(changed.status).toBe(422);
     expect(causes(changed)).toEqual([
-      ["spec", "FieldValueInvalid", 'Invalid value: minReplicas must not exceed maxReplicas'],
+      ["spec", "FieldValueInvalid", "Invalid value: minReplicas must not exceed maxReplicas"],
     ]);
   });
 });
