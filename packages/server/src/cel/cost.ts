@@ -9,7 +9,7 @@
  * numbers exactly (docs/divergences.md).
  */
 import type { ASTNode } from "@marcbachmann/cel-js";
-import { type Shape, UNKNOWN } from "./sizes.js";
+import { ABSENT, type Shape, UNKNOWN } from "./sizes.js";
 
 /**
  * A size cel-go cannot bound (a converted value's string form, a map value selected by name, a dyn):
@@ -112,20 +112,36 @@ function rcall(n: ASTNode, scope: Scope): Estimate {
     const [a, b] = rest.shapes;
     return { cost: base + (a?.size ?? 1) * (b?.size ?? 1), shape: SCALAR };
   }
-  if (LINEAR.has(name)) {
-    const argSize = rest.shapes.reduce((m, s) => Math.max(m, s.size), 0);
-    const linear = recv.shape.elem ? recv.shape.size : tenth(recv.shape.size) * Math.max(1, tenth(argSize));
-    return {
-      cost: base + linear,
-      shape:
-        name === "split" || name === "findAll"
-          ? { size: recv.shape.size, elem: recv.shape }
-          : recv.shape.elem && (name === "min" || name === "max")
-            ? recv.shape.elem
-            : recv.shape,
-    };
-  }
-  return { cost: base, shape: recv.shape };
+  const linear = LINEAR.has(name) ? traversal(recv.shape, rest.shapes) : 0;
+  return { cost: base + linear, shape: resultShape(name, recv.shape) };
+}
+
+/** The cost of walking a receiver (a list's items, a string's characters against the arguments). */
+function traversal(recv: Shape, params: readonly Shape[]): number {
+  if (recv.elem) return recv.size;
+  const argSize = params.reduce((m, s) => Math.max(m, s.size), 0);
+  return tenth(recv.size) * Math.max(1, tenth(argSize));
+}
+
+const SAME_SIZE = new Set([
+  "lowerAscii",
+  "upperAscii",
+  "trim",
+  "substring",
+  "replace",
+  "orValue",
+  "value",
+  "or",
+]);
+
+/** The shape of a method's result: strings keep their bound, lists give items, counts are scalars. */
+function resultShape(name: string, recv: Shape): Shape {
+  if (SAME_SIZE.has(name)) return recv;
+  if (name === "split" || name === "findAll") return { size: recv.size, elem: recv };
+  if ((name === "min" || name === "max") && recv.elem) return recv.elem;
+  if (name === "join") return { size: recv.size * ((recv.elem?.size ?? 0) + 1) };
+  if (name === "format") return UNBOUNDED;
+  return SCALAR;
 }
 
 function call(n: ASTNode, scope: Scope): Estimate {
@@ -166,7 +182,9 @@ export function estimate(n: ASTNode, scope: Scope): Estimate {
       const [recv, field] = args(n) as [ASTNode, string];
       const e = estimate(recv, scope);
       // cel-go finds sizes by path: a field of an object type has one, a map value selected by name has none.
-      return { cost: e.cost + 1, shape: e.shape.fields?.[field] ?? UNBOUNDED };
+      const known = e.shape.fields?.[field];
+      if (known) return { cost: e.cost + 1, shape: known };
+      return { cost: e.cost + 1, shape: e.shape.measured ? (e.shape.elem ?? ABSENT) : UNBOUNDED };
     }
     case "[]":
     case "[?]": {

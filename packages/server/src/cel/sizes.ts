@@ -25,7 +25,12 @@ export interface Shape {
   readonly elem?: Shape;
   /** Object fields by their CEL name. */
   readonly fields?: Readonly<Record<string, Shape>>;
+  /** Measured on a value (not bounded by a schema): a field it lacks is absent, not unbounded. */
+  readonly measured?: boolean;
 }
+
+/** What an absent field of a measured value weighs. */
+export const ABSENT: Shape = { size: 0, measured: true };
 
 /** What nothing is known about: as long as a request allows. */
 export const UNKNOWN: Shape = { size: MAX_REQUEST_BYTES };
@@ -96,16 +101,17 @@ function maxShape(a: Shape | undefined, b: Shape): Shape {
     size: Math.max(a.size, b.size),
     ...(elem ? { elem } : {}),
     ...(fields ? { fields } : {}),
+    measured: true,
   };
 }
 
 /** The measured shape of a decoded JSON value (lists and maps: the largest element). */
 export function shapeOfValue(v: unknown): Shape {
-  if (typeof v === "string") return { size: v.length };
+  if (typeof v === "string") return { size: v.length, measured: true };
   if (Array.isArray(v)) {
     let elem: Shape | undefined;
     for (const x of v) elem = maxShape(elem, shapeOfValue(x));
-    return { size: v.length, elem: elem ?? { size: 0 } };
+    return { size: v.length, elem: elem ?? ABSENT, measured: true };
   }
   if (isObject(v)) {
     let elem: Shape | undefined;
@@ -116,7 +122,7 @@ export function shapeOfValue(v: unknown): Shape {
       const cel = celFieldName(k);
       if (cel !== undefined) fields[cel] = s;
     }
-    return { size: Object.keys(v).length, elem: elem ?? { size: 0 }, fields };
+    return { size: Object.keys(v).length, elem: elem ?? ABSENT, fields, measured: true };
   }
-  return { size: 1 };
+  return { size: 1, measured: true };
 }
