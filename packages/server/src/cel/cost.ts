@@ -18,9 +18,6 @@ import { ABSENT, type Shape, UNKNOWN } from "./sizes.js";
 const UNBOUNDED: Shape = { size: 2 ** 64 };
 /** Calls whose cost grows with their arguments' size (parsing or scanning them). */
 const LINEAR_CALLS = new Set([
-  "int",
-  "uint",
-  "double",
   "quantity",
   "isQuantity",
   "ip",
