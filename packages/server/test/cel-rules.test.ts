@@ -71,6 +71,7 @@ describe("CEL rules of a CRD schema", () => {
       {
         type: "FieldValueInvalid",
         field: "tags",
+        value: "array",
         detail:
           "'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: self.all(x, self.exists(y, x == y))",
       },

@@ -6,7 +6,7 @@
  * exits 1 on a disagreement that no entry of accepted.ts (each naming its entry
  * in docs/divergences.md) explains.
  *
- *   pnpm diff:cel [--seed N] [--crds N] [--objects N] [--verbose] [--reference-only]
+ *   pnpm diff:cel [--seed N] [--crds N] [--objects N] [--min-cases N] [--verbose] [--reference-only]
  */
 import { parseArgs } from "node:util";
 import { explain } from "./accepted.js";
@@ -29,6 +29,8 @@ const { values } = parseArgs({
     seed: { type: "string" },
     crds: { type: "string", default: "10" },
     objects: { type: "string", default: "30" },
+    // More CRDs are generated (up to 40) until this many cases have run.
+    "min-cases": { type: "string", default: "300" },
     verbose: { type: "boolean", default: false },
     // Runs the embedded server on both sides: checks the generator without a real apiserver.
     "reference-only": { type: "boolean", default: false },
@@ -58,7 +60,8 @@ async function main(): Promise<number> {
       const body = crd(100 + i, specSchema({ spec: [rule] }));
       record(`broken CRD ${JSON.stringify(rule)}`, body, await both(servers, "POST", crds, body));
     }
-    for (let c = 0; c < Number(values.crds); c++) {
+    const enough = (c: number) => c >= Number(values.crds) && cases.length >= Number(values["min-cases"]);
+    for (let c = 0; c < 40 && !enough(c); c++) {
       const body = crd(c, specSchema(randomRules(r)));
       const made = await both(servers, "POST", crds, body);
       record(`CRD things${c}`, body, made);

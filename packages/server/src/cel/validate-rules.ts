@@ -72,11 +72,12 @@ function evaluate(
 ): void {
   const optionalOld = rule.source.optionalOldSelf === true;
   if (rule.usesOldSelf && old === undefined && !optionalOld) return;
-  const value = shownValue(obj);
-  const invalid = (detail: string, at = path): FieldError => ({
+  // Evaluation and cost errors show the node's schema type, failed rules the value itself.
+  const type = typeof node.schema.type === "string" ? node.schema.type : "";
+  const invalid = (detail: string): FieldError => ({
     type: "FieldValueInvalid",
-    field: shown(at),
-    ...(value === undefined ? {} : { value }),
+    field: shown(path),
+    value: type,
     detail,
   });
   const cost = costOf(rule.program.ast, shapeOfValue(obj), shapeOfValue(old));
@@ -111,7 +112,7 @@ function evaluate(
   const at = rule.fieldPath === "" ? path : child(path, rule.fieldPath);
   const detail = message(rule, { self, oldSelf }) ?? defaultMessage(rule);
   if (!rule.usesOldSelf && shouldRatchet(ratchet)) return;
-  run.errs.push(failure(rule.source.reason, shown(at), value, detail));
+  run.errs.push(failure(rule.source.reason, shown(at), shownValue(obj), detail));
 }
 
 /** The value upstream shows in the cause: scalars as they are, objects and lists left out. */
