@@ -42,6 +42,11 @@ const TEMPLATES: Record<Node, ((r: Random) => string)[]> = {
     () => "has(self.flag) ? self.flag || !has(self.n) : true",
   ],
   n: [
+    () => "self / 2 < 4",
+    () => "12 / self > 2",
+    () => "self % 3 != 1",
+    () => "duration('1h') > duration('30m') && self != 7",
+    () => "[1, 2, 3].exists(x, x == self)",
     (r) => `self < ${r.int(0, 12)}`,
     () => "self % 2 == 0",
     (r) => `self >= ${r.int(-3, 3)} && self <= ${r.int(4, 12)}`,
@@ -50,6 +55,13 @@ const TEMPLATES: Record<Node, ((r: Random) => string)[]> = {
     (r) => `int(string(self)) == self && string(self).size() <= ${r.int(1, 2)}`,
   ],
   s: [
+    () => "isQuantity(self) || self.size() > 2",
+    () => "self.charAt(0) != 'b'",
+    () => "'%s!'.format([self]) != 'a!'",
+    () => "self.lastIndexOf('a') < 1",
+    () => "self.trim() == self && !self.endsWith('c')",
+    () => "self.matches('(?i)^ab')",
+    () => "!isURL(self) || self.size() > 3",
     (r) => `self.startsWith('${str(r)}')`,
     () => "self.matches('^[a-z]+$')",
     (r) => `self.size() <= ${r.int(0, 4)}`,
@@ -65,6 +77,9 @@ const TEMPLATES: Record<Node, ((r: Random) => string)[]> = {
     (r) => `self.findAll('[a-z]').size() < ${r.int(1, 4)}`,
   ],
   tags: [
+    () => "self.size() == 0 || self.min() != 'a'",
+    () => "self.all(x, self.exists_one(y, y == x))",
+    () => "self.map(x, x + '!').exists(x, x == 'z!')",
     (r) => `self.all(x, x.size() < ${r.int(1, 3)})`,
     (r) => `self.exists(x, x == '${str(r)}')`,
     () => "self.isSorted()",
@@ -81,6 +96,9 @@ const TEMPLATES: Record<Node, ((r: Random) => string)[]> = {
   ],
   tag: [(r) => `self != '${str(r)}'`, () => "self.size() > 1", () => "self.matches('^[ab]')"],
   ports: [
+    () => "self.exists_one(p, p.name == 'main')",
+    () => "self.filter(p, has(p.port)).size() <= 2",
+    () => "self.all(p, p.name.matches('^[a-z]+$') && p.name.size() > 1)",
     (r) => `self.all(p, p.port > ${r.pick([79, 100, 1024])})`,
     () => "self.exists(p, p.name == 'main')",
     () => "self.map(p, p.port).isSorted()",
@@ -93,13 +111,21 @@ const TEMPLATES: Record<Node, ((r: Random) => string)[]> = {
     () => "!has(self.port) || !has(oldSelf.port) || self.port == oldSelf.port",
   ],
   labels: [
+    () => "self.exists(k, self[k] == 'blue')",
+    () => "self.map(k, self[k]).all(v, v.size() < 3)",
+    () => "self == oldSelf || !('team' in oldSelf)",
     () => "self.all(k, k.size() < 4)",
     () => "'team' in self",
     (r) => `self.size() < ${r.int(1, 3)}`,
     () => "!('team' in self) || self['team'].size() < 4",
   ],
   label: [() => "self.matches('^[a-z]*$')", () => "self != ''", (r) => `self.size() < ${r.int(1, 4)}`],
-  ratio: [(r) => `self < ${r.pick(["1.0", "2.5", "0.0"])}`, () => "self * 2.0 != 3.0"],
+  ratio: [
+    () => "int(self) < 5",
+    () => "self > -1.0 || self < -2.0",
+    (r) => `self < ${r.pick(["1.0", "2.5", "0.0"])}`,
+    () => "self * 2.0 != 3.0",
+  ],
   ios: [() => "type(self) == int", () => "type(self) == string || self > 10", () => "string(self) != '1'"],
 };
 
