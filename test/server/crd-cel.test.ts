@@ -221,6 +221,46 @@ describe("CRD validation rules (CEL)", () => {
     ]);
   });
 
+  it("refuses a CRD whose rule is estimated over the cost budget (an unbounded list walked twice)", async () => {
+    const crd = gadgets([]);
+    crd.metadata.name = `costly.${group}`;
+    crd.spec.names = { plural: "costly", singular: "costly", kind: "Costly", listKind: "CostlyList" };
+    const root = crd.spec.versions[0]?.schema.openAPIV3Schema as Record<string, unknown>;
+    root.properties = {
+      spec: {
+        type: "object",
+        properties: {
+          tags: {
+            type: "array",
+            items: { type: "string" },
+            "x-kubernetes-validations": [{ rule: "self.all(x, self.exists(y, x == y))" }],
+          },
+        },
+      },
+    };
+    const res = await t.call("POST", CRDS, { body: crd });
+    expect(res.status).toBe(422);
+    const rule =
+      "spec.validation.openAPIV3Schema.properties[spec].properties[tags].x-kubernetes-validations[0].rule";
+    const hint =
+      "exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)";
+    expect(causes(res).sort()).toEqual(
+      [
+        [rule, "FieldValueForbidden", `Forbidden: estimated rule cost ${hint}`],
+        [
+          rule,
+          "FieldValueForbidden",
+          "Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema",
+        ],
+        [
+          "spec.validation.openAPIV3Schema",
+          "FieldValueForbidden",
+          `Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema ${hint}`,
+        ],
+      ].sort(),
+    );
+  });
+
   it("ratchets: an unchanged value that breaks a rule added later is still accepted on update", async () => {
     const created = await t.call("POST", base(), {
       body: gadget("g-ratchet", { mode: "legacy", maxReplicas: 5 }),
