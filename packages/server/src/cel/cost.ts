@@ -120,20 +120,14 @@ function traversal(recv: Shape, params: readonly Shape[]): number {
   return tenth(recv.size) * Math.max(1, tenth(argSize));
 }
 
-const SAME_SIZE = new Set([
-  "lowerAscii",
-  "upperAscii",
-  "trim",
-  "substring",
-  "replace",
-  "orValue",
-  "value",
-  "or",
-]);
+const SAME_SIZE = new Set(["lowerAscii", "upperAscii", "trim", "substring", "replace"]);
+/** An optional's value has no size bound in cel-go's estimate. */
+const OPTIONAL_VALUE = new Set(["orValue", "value", "or"]);
 
 /** The shape of a method's result: strings keep their bound, lists give items, counts are scalars. */
 function resultShape(name: string, recv: Shape): Shape {
   if (SAME_SIZE.has(name)) return recv;
+  if (OPTIONAL_VALUE.has(name)) return UNBOUNDED;
   if (name === "split" || name === "findAll") return { size: recv.size, elem: recv };
   if ((name === "min" || name === "max") && recv.elem) return recv.elem;
   if (name === "join") return { size: recv.size * ((recv.elem?.size ?? 0) + 1) };
