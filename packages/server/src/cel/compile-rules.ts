@@ -211,10 +211,45 @@ class Compiler {
     at: string,
     cardinality: number,
   ): CompiledRule | undefined {
-    const errs = this.errors;
-    const before = errs.length;
+    const before = this.errors.length;
+    const fieldPath = this.checkReasonAndFieldPath(s, r, at);
+    if (!r.rule || r.rule.trim() === "") {
+      this.errors.push(err("FieldValueRequired", `${at}.rule`, "rule is not specified"));
+      return undefined;
+    }
+    const c = compileExpression(env, r.rule);
+    if (!c.ok)
+      this.errors.push(err("FieldValueInvalid", `${at}.rule`, `compilation failed: ${c.error}`, goRule(r)));
+    else if (c.program.type !== "bool")
+      this.errors.push(
+        err("FieldValueInvalid", `${at}.rule`, "cel expression must evaluate to a bool", goRule(r)),
+      );
+    const message = r.messageExpression ? this.messageExpression(r, messageEnv, at) : undefined;
+    const shape = s === this.root ? shapeWithMeta(s) : shapeOfSchema(s);
+    const program = c.ok && c.program.type === "bool" ? c.program : undefined;
+    if (program)
+      this.checkCost(`${at}.rule`, "estimated rule cost", costOf(program.ast, shape) * cardinality);
+    // Upstream does not multiply a messageExpression's cost by the rule's cardinality.
+    if (message)
+      this.checkCost(
+        `${at}.messageExpression`,
+        "estimated messageExpression cost",
+        costOf(message.ast, shape),
+      );
+    if (!program || this.errors.length > before) return undefined;
+    return {
+      source: r,
+      program,
+      ...(message ? { message } : {}),
+      usesOldSelf: usesOldSelf(program),
+      fieldPath,
+    };
+  }
+
+  /** Checks reason and fieldPath; returns the printed fieldPath ("" when none or invalid). */
+  private checkReasonAndFieldPath(s: JsonSchema, r: ValidationRule, at: string): string {
     if (r.reason !== undefined && !REASONS.includes(r.reason))
-      errs.push(
+      this.errors.push(
         err(
           "FieldValueNotSupported",
           `${at}.reason`,
@@ -222,86 +257,40 @@ class Compiler {
           r.reason,
         ),
       );
-    let fieldPath = "";
-    if (r.fieldPath) {
-      try {
-        fieldPath = normalizeFieldPath(r.fieldPath, s);
-      } catch (e) {
-        errs.push(
-          err(
-            "FieldValueInvalid",
-            `${at}.fieldPath`,
-            `fieldPath must be a valid path: ${(e as Error).message}`,
-            r.fieldPath,
-          ),
-        );
-      }
+    if (!r.fieldPath) return "";
+    try {
+      return normalizeFieldPath(r.fieldPath, s);
+    } catch (e) {
+      this.errors.push(
+        err(
+          "FieldValueInvalid",
+          `${at}.fieldPath`,
+          `fieldPath must be a valid path: ${(e as Error).message}`,
+          r.fieldPath,
+        ),
+      );
+      return "";
     }
-    if (!r.rule || r.rule.trim() === "") {
-      errs.push(err("FieldValueRequired", `${at}.rule`, "rule is not specified"));
-      return undefined;
-    }
-    const c = compileExpression(env, r.rule);
-    if (!c.ok) errs.push(err("FieldValueInvalid", `${at}.rule`, `compilation failed: ${c.error}`, goRule(r)));
-    else if (c.program.type !== "bool")
-      errs.push(err("FieldValueInvalid", `${at}.rule`, "cel expression must evaluate to a bool", goRule(r)));
-    let message: Program | undefined;
-    if (r.messageExpression) {
-      const m = compileExpression(messageEnv, r.messageExpression);
-      if (!m.ok)
-        errs.push(
-          err(
-            "FieldValueInvalid",
-            `${at}.messageExpression`,
-            `messageExpression compilation failed: ${m.error}`,
-            goRule(r),
-          ),
-        );
-      else if (m.program.type !== "string")
-        errs.push(
-          err(
-            "FieldValueInvalid",
-            `${at}.messageExpression`,
-            "messageExpression must evaluate to a string",
-            goRule(r),
-          ),
-        );
-      else message = m.program;
-    }
-    const shape = s === this.root ? shapeWithMeta(s) : shapeOfSchema(s);
-    if (c.ok && c.program.type === "bool") {
-      const cost = costOf(c.program.ast, shape) * cardinality;
-      if (cost > STATIC_RULE_LIMIT)
-        errs.push(
-          err(
-            "FieldValueForbidden",
-            `${at}.rule`,
-            overBudget("estimated rule cost", cost, STATIC_RULE_LIMIT),
-          ),
-        );
-      this.observe(`${at}.rule`, cost);
-    }
-    if (message) {
-      // Upstream does not multiply a messageExpression's cost by the rule's cardinality.
-      const cost = costOf(message.ast, shape);
-      if (cost > STATIC_RULE_LIMIT)
-        errs.push(
-          err(
-            "FieldValueForbidden",
-            `${at}.messageExpression`,
-            overBudget("estimated messageExpression cost", cost, STATIC_RULE_LIMIT),
-          ),
-        );
-      this.observe(`${at}.messageExpression`, cost);
-    }
-    if (!c.ok || c.program.type !== "bool") return undefined;
-    if (errs.length > before) return undefined;
-    return {
-      source: r,
-      program: c.program,
-      ...(message ? { message } : {}),
-      usesOldSelf: usesOldSelf(c.program),
-      fieldPath,
-    };
+  }
+
+  private messageExpression(r: ValidationRule, env: Environment, at: string): Program | undefined {
+    const m = compileExpression(env, r.messageExpression ?? "");
+    const where = `${at}.messageExpression`;
+    if (!m.ok)
+      this.errors.push(
+        err("FieldValueInvalid", where, `messageExpression compilation failed: ${m.error}`, goRule(r)),
+      );
+    else if (m.program.type !== "string")
+      this.errors.push(
+        err("FieldValueInvalid", where, "messageExpression must evaluate to a string", goRule(r)),
+      );
+    else return m.program;
+    return undefined;
+  }
+
+  private checkCost(field: string, what: string, cost: number): void {
+    if (cost > STATIC_RULE_LIMIT)
+      this.errors.push(err("FieldValueForbidden", field, overBudget(what, cost, STATIC_RULE_LIMIT)));
+    this.observe(field, cost);
   }
 }
