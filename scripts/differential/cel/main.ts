@@ -56,9 +56,9 @@ async function main(): Promise<number> {
   try {
     await both(servers, "POST", "/api/v1/namespaces", { metadata: { name: NS } });
     const crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
-    for (const [i, rule] of BROKEN_RULES.entries()) {
-      const body = crd(100 + i, specSchema({ spec: [rule] }));
-      record(`broken CRD ${JSON.stringify(rule)}`, body, await both(servers, "POST", crds, body));
+    for (const [i, { node, rule }] of BROKEN_RULES.entries()) {
+      const body = crd(100 + i, specSchema({ [node]: [rule] }));
+      record(`CRD with ${node} rule ${JSON.stringify(rule)}`, body, await both(servers, "POST", crds, body));
     }
     const enough = (c: number) => c >= Number(values.crds) && cases.length >= Number(values["min-cases"]);
     for (let c = 0; c < 40 && !enough(c); c++) {

@@ -166,19 +166,28 @@ export function randomRule(r: Random, node: Node): Rule {
   return rule;
 }
 
-/** CRDs the apiserver must refuse: compile errors of rules and messageExpressions. */
-export const BROKEN_RULES: Rule[] = [
-  { rule: "self.nope > 1" },
-  { rule: "self.n + 1" },
-  { rule: "self.n > 'a'" },
-  { rule: "unknownVar == 1" },
-  { rule: "self.n > 1", messageExpression: "self.n" },
-  { rule: "self.n > 1", reason: "FieldValueUnknown" },
-  { rule: "" },
+/** CRDs the apiserver must refuse (or, for the last ones, accept): rules placed on one node each. */
+export const BROKEN_RULES: { node: Node; rule: Rule }[] = [
+  { node: "spec", rule: { rule: "self.nope > 1" } },
+  { node: "spec", rule: { rule: "self.n + 1" } },
+  { node: "spec", rule: { rule: "self.n > 'a'" } },
+  { node: "spec", rule: { rule: "unknownVar == 1" } },
+  { node: "spec", rule: { rule: "self.n > 1", messageExpression: "self.n" } },
+  { node: "spec", rule: { rule: "self.n > 1", reason: "FieldValueUnknown" } },
+  { node: "spec", rule: { rule: "" } },
+  { node: "spec", rule: { rule: "self.n > 1", fieldPath: ".nope" } },
   // Over the cost budget on a real apiserver: a map value selected by name has no size bound there,
   // and string() of a number has none either.
   {
-    rule: "!has(self.labels) || !('team' in self.labels) || self.labels.team.lowerAscii() == self.labels.team",
+    node: "spec",
+    rule: {
+      rule: "!has(self.labels) || !('team' in self.labels) || self.labels.team.lowerAscii() == self.labels.team",
+    },
   },
-  { rule: "true", messageExpression: "'n: ' + string(self.n)" },
+  { node: "spec", rule: { rule: "true", messageExpression: "'n: ' + string(self.n)" } },
+  // Transition rules where old items do not pair with new ones, and optionalOldSelf without oldSelf.
+  { node: "tag", rule: { rule: "self == oldSelf" } },
+  { node: "n", rule: { rule: "self > 0", optionalOldSelf: true } },
+  // Accepted: object equality, and a transition rule on items of a map-list.
+  { node: "port", rule: { rule: "self == oldSelf" } },
 ];

@@ -122,6 +122,8 @@ class Compiler {
   total = 0;
   /** The (at most four) costliest expressions of at least 1% of the CRD limit, named when the total is over. */
   readonly mostExpensive: { field: string; cost: number }[] = [];
+  /** See node(): where the rules being compiled may not use oldSelf. */
+  private uncorrelatable: string | undefined;
 
   constructor(
     private readonly env: Environment,
@@ -130,20 +132,39 @@ class Compiler {
     private readonly root: JsonSchema,
   ) {}
 
-  node(s: JsonSchema, decl: CelDecl, path: string, cardinality: number): RuleNode | undefined {
+  /**
+   * `uncorrelatable` is the path of the outermost list above this node whose items do not pair with
+   * old items (any list but `x-kubernetes-list-type: map`): transition rules are refused there.
+   */
+  node(
+    s: JsonSchema,
+    decl: CelDecl,
+    path: string,
+    cardinality: number,
+    uncorrelatable?: string,
+  ): RuleNode | undefined {
     if (!hasRules(s)) return undefined;
     const raw = Array.isArray(s["x-kubernetes-validations"]) ? s["x-kubernetes-validations"] : [];
+    this.uncorrelatable = uncorrelatable;
     const rules = raw.length > 0 ? this.rules(s, decl, raw, path, cardinality) : [];
     const shape = shapeOfSchema(s);
     const properties = new Map<string, RuleNode>();
     for (const [k, p] of Object.entries(propertiesOf(s))) {
-      const child = this.node(p, this.types.declare(p), key(path, k), cardinality);
+      const child = this.node(p, this.types.declare(p), key(path, k), cardinality, uncorrelatable);
       if (child) properties.set(k, child);
     }
     const items = itemsOf(s);
     const additional = additionalPropertiesOf(s);
+    const itemsPair = s["x-kubernetes-list-type"] === "map";
     const itemNode =
-      items && this.node(items, this.types.declare(items), `${path}.items`, cardinality * shape.size);
+      items &&
+      this.node(
+        items,
+        this.types.declare(items),
+        `${path}.items`,
+        cardinality * shape.size,
+        itemsPair ? uncorrelatable : (uncorrelatable ?? path),
+      );
     const addNode =
       additional &&
       this.node(
@@ -151,6 +172,7 @@ class Compiler {
         this.types.declare(additional),
         `${path}.additionalProperties`,
         cardinality * shape.size,
+        uncorrelatable,
       );
     return {
       schema: s,
@@ -236,6 +258,7 @@ class Compiler {
         "estimated messageExpression cost",
         costOf(message.ast, shape),
       );
+    if (program) this.checkOldSelf(r, usesOldSelf(program), at);
     if (!program || this.errors.length > before) return undefined;
     return {
       source: r,
@@ -244,6 +267,28 @@ class Compiler {
       usesOldSelf: usesOldSelf(program),
       fieldPath,
     };
+  }
+
+  /** Transition rules only where old values pair with new ones; optionalOldSelf only with oldSelf. */
+  private checkOldSelf(r: ValidationRule, uses: boolean, at: string): void {
+    if (uses && this.uncorrelatable !== undefined)
+      this.errors.push(
+        err(
+          "FieldValueInvalid",
+          `${at}.rule`,
+          `oldSelf cannot be used on the uncorrelatable portion of the schema within ${this.uncorrelatable}`,
+          r.rule,
+        ),
+      );
+    if (!uses && r.optionalOldSelf !== undefined)
+      this.errors.push(
+        err(
+          "FieldValueInvalid",
+          `${at}.optionalOldSelf`,
+          "may not be set if oldSelf is not used in rule",
+          r.optionalOldSelf,
+        ),
+      );
   }
 
   /** Checks reason and fieldPath; returns the printed fieldPath ("" when none or invalid). */
@@ -260,15 +305,9 @@ class Compiler {
     if (!r.fieldPath) return "";
     try {
       return normalizeFieldPath(r.fieldPath, s);
-    } catch (e) {
-      this.errors.push(
-        err(
-          "FieldValueInvalid",
-          `${at}.fieldPath`,
-          `fieldPath must be a valid path: ${(e as Error).message}`,
-          r.fieldPath,
-        ),
-      );
+    } catch {
+      // Upstream does not say why the path is invalid.
+      this.errors.push(err("FieldValueInvalid", `${at}.fieldPath`, "must be a valid path", r.fieldPath));
       return "";
     }
   }

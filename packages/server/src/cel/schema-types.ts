@@ -21,6 +21,7 @@ import {
   propertiesOf,
 } from "../crd/json-schema.js";
 import { celFieldName } from "./escaping.js";
+import { celEquals } from "./library/values.js";
 
 export interface CelDecl {
   /** The type as the evaluator spells it: int, list<T>, map<string, T>, an object type's name, dyn. */
@@ -159,6 +160,9 @@ export class SchemaTypes {
     const Ctor = class extends Map<string, unknown> {};
     Object.defineProperty(Ctor, "name", { value: name });
     this.env.registerType(name, { ctor: Ctor, fields });
+    // CEL compares objects field by field; the evaluator knows equality of its own types only
+    // (registering == gives != too).
+    this.env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) => celEquals(a, b));
     return {
       type: name,
       toCel: (v) => {
