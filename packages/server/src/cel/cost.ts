@@ -127,7 +127,7 @@ const OPTIONAL_VALUE = new Set(["orValue", "value", "or"]);
 /** The shape of a method's result: strings keep their bound, lists give items, counts are scalars. */
 function resultShape(name: string, recv: Shape): Shape {
   if (SAME_SIZE.has(name)) return recv;
-  if (OPTIONAL_VALUE.has(name)) return UNBOUNDED;
+  if (OPTIONAL_VALUE.has(name)) return recv.map ? { ...UNBOUNDED, map: true } : UNBOUNDED;
   if (name === "split" || name === "findAll") return { size: recv.size, elem: recv };
   if ((name === "min" || name === "max") && recv.elem) return recv.elem;
   if (name === "join") return { size: recv.size * ((recv.elem?.size ?? 0) + 1) };
@@ -155,7 +155,7 @@ function binary(n: ASTNode, scope: Scope): Estimate {
       cost: cost + 1 + tenth(a.size + b.size),
       shape: { size: a.size + b.size, ...(a.elem ? { elem: a.elem } : {}) },
     };
-  if (n.op === "in") return { cost: cost + 1 + b.size, shape: SCALAR };
+  if (n.op === "in") return { cost: cost + 1 + (b.map ? 0 : b.size), shape: SCALAR };
   if (n.op === "==" || n.op === "!=" || n.op === "<" || n.op === "<=" || n.op === ">" || n.op === ">=")
     return { cost: cost + 1 + tenth(Math.min(a.size, b.size)), shape: SCALAR };
   return { cost: cost + 1, shape: SCALAR };

@@ -27,6 +27,8 @@ export interface Shape {
   readonly fields?: Readonly<Record<string, Shape>>;
   /** Measured on a value (not bounded by a schema): a field it lacks is absent, not unbounded. */
   readonly measured?: boolean;
+  /** A map: `in` looks a key up instead of walking the items. */
+  readonly map?: boolean;
 }
 
 /** What an absent field of a measured value weighs. */
@@ -79,7 +81,7 @@ export function shapeOfSchema(s: JsonSchema | undefined, embeddedMeta = true): S
   const additional = additionalPropertiesOf(s);
   if (additional) {
     const max = num(s.maxProperties) ?? Math.floor((MAX_REQUEST_BYTES - 2) / (minJsonSize(additional) + 4));
-    return { size: max, elem: shapeOfSchema(additional) };
+    return { size: max, elem: shapeOfSchema(additional), map: true };
   }
   const props = propertiesOf(s);
   if (Object.keys(props).length > 0) {
@@ -122,7 +124,7 @@ export function shapeOfValue(v: unknown): Shape {
       const cel = celFieldName(k);
       if (cel !== undefined) fields[cel] = s;
     }
-    return { size: Object.keys(v).length, elem: elem ?? ABSENT, fields, measured: true };
+    return { size: Object.keys(v).length, elem: elem ?? ABSENT, fields, measured: true, map: true };
   }
   return { size: 1, measured: true };
 }
