@@ -14,10 +14,32 @@ import { isObject } from "../crd/json-schema.js";
 import { Correlated, oldItem, type Ratchet, ratchetIndex, ratchetKey, shouldRatchet } from "./correlation.js";
 import { costOf, PER_CALL_LIMIT, RUNTIME_BUDGET } from "./cost.js";
 import { type CompiledRule, type RuleNode, ruleErrorString } from "./rule-tree.js";
-import { shapeOfValue } from "./sizes.js";
+import { type Shape, shapeOfValue } from "./sizes.js";
 
 /** Longest message a messageExpression may produce (upstream's MaxEvaluatedMessageExpressionSizeBytes). */
 const MAX_MESSAGE_BYTES = 5 * 1024;
+
+/** What every rule of one node reads, computed once for the node. */
+class NodeValues {
+  private cel?: { self: unknown; oldSelf: unknown };
+  private shapes?: [Shape, Shape];
+  constructor(
+    private readonly node: RuleNode,
+    readonly obj: unknown,
+    readonly old: unknown,
+  ) {}
+  get vars(): { self: unknown; oldSelf: unknown } {
+    this.cel ??= {
+      self: this.node.decl.toCel(this.obj),
+      oldSelf: this.old === undefined ? undefined : this.node.decl.toCel(this.old),
+    };
+    return this.cel;
+  }
+  get sizes(): [Shape, Shape] {
+    this.shapes ??= [shapeOfValue(this.obj), shapeOfValue(this.old)];
+    return this.shapes;
+  }
+}
 
 interface Run {
   budget: number;
@@ -38,8 +60,9 @@ export function validateRules(root: RuleNode, obj: unknown, old: unknown): Field
 
 function walk(node: RuleNode, path: string, obj: unknown, old: unknown, ratchet: Ratchet, run: Run): void {
   if (obj === null || obj === undefined || run.stopped) return;
+  const values = new NodeValues(node, obj, old);
   for (const rule of node.rules) {
-    evaluate(node, rule, path, obj, old, ratchet, run);
+    evaluate(node, rule, path, values, ratchet, run);
     if (run.stopped) return;
   }
   if (Array.isArray(obj) && node.items) {
@@ -65,11 +88,11 @@ function evaluate(
   node: RuleNode,
   rule: CompiledRule,
   path: string,
-  obj: unknown,
-  old: unknown,
+  values: NodeValues,
   ratchet: Ratchet,
   run: Run,
 ): void {
+  const { obj, old } = values;
   const optionalOld = rule.source.optionalOldSelf === true;
   if (rule.usesOldSelf && old === undefined && !optionalOld) return;
   // Evaluation and cost errors show the node's schema type, failed rules the value itself.
@@ -80,7 +103,7 @@ function evaluate(
     value: type,
     detail,
   });
-  const cost = costOf(rule.program.ast, shapeOfValue(obj), shapeOfValue(old));
+  const cost = costOf(rule.program.ast, ...values.sizes);
   if (cost > PER_CALL_LIMIT) {
     run.errs.push(
       invalid(
@@ -98,8 +121,7 @@ function evaluate(
     return;
   }
   run.budget -= cost;
-  const self = node.decl.toCel(obj);
-  const oldSelf = old === undefined ? undefined : node.decl.toCel(old);
+  const { self, oldSelf } = values.vars;
   const vars = { self, oldSelf: optionalOld ? Optional.of(oldSelf) : oldSelf };
   let result: unknown;
   try {
