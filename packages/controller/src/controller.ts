@@ -19,6 +19,7 @@
  *   aborts when the controller's own does or any gate's signal for the key does, and its `check()`
  *   asks the gates again synchronously before each runtime write.
  */
+import type { KubeClient } from "@kubesdk/client";
 import type { KubernetesObject } from "@kubesdk/models";
 import { type Clock, systemClock, type Timer } from "./clock.js";
 import { ControllerError, checkNumber } from "./errors.js";
@@ -41,6 +42,7 @@ import {
   type Reconciler,
   splitKey,
 } from "./reconcile.js";
+import { Sharding, type ShardingOptions } from "./sharding.js";
 import { type EventSource, type KeyMapper, ownerKeys, ownKey, type Wiring, wire } from "./watches.js";
 import type { WorkGate } from "./work-gate.js";
 import { WorkQueue } from "./work-queue.js";
@@ -96,6 +98,13 @@ export interface ControllerOptions<T extends KubernetesObject> {
   readonly rateLimiter?: () => RateLimiter<string>;
   readonly metrics?: ControllerMetrics;
   readonly logger?: Logger;
+  /**
+   * Run as one of several replicas that share the keys (see {@link Sharding}); keys another replica
+   * owns are dropped from this one's queue. Default: this replica reconciles every key.
+   */
+  readonly sharding?: ShardingOptions;
+  /** The client sharding writes its member Lease with (`manager.controller()` passes the manager's). */
+  readonly kube?: KubeClient;
 }
 
 interface Run {
@@ -121,6 +130,7 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
   #others: Informer<KubernetesObject>[] = [];
   #run: Run | undefined;
   #synced = false;
+  readonly #sharding: Sharding | undefined;
 
   constructor(options: ControllerOptions<T>) {
     checkNumber("concurrency", options.concurrency ?? 1, 1);
@@ -132,6 +142,24 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
     this.#logger = options.logger ?? consoleLogger;
     this.#factory = options.informers;
     this.#gates = options.gates ?? [];
+    if (options.sharding !== undefined && options.kube === undefined)
+      throw new ControllerError(
+        "INVALID_DECLARATION",
+        "sharding needs `kube` (manager.controller() passes it)",
+      );
+    this.#sharding =
+      options.sharding &&
+      new Sharding({
+        ...options.sharding,
+        kube: options.kube as KubeClient,
+        clock: this.#clock,
+        logger: this.#logger,
+      });
+  }
+
+  /** The gate sharing keys with the other replicas, when `sharding` was given. */
+  get sharding(): Sharding | undefined {
+    return this.#sharding;
   }
 
   /** True while started and every informer it uses has synced. */
@@ -189,6 +217,10 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
     const debounce = this.#o.debounceMs ?? 0;
     const enqueue = (key: string) => (debounce > 0 ? queue.addAfter(key, debounce) : queue.add(key));
     this.#wireAll(run, enqueue);
+    this.#sharding?.start({
+      keys: () => this.#primary?.store.keys() ?? [],
+      enqueue: (key) => queue.add(key),
+    });
     this.#factory.start();
     try {
       await Promise.all(this.#informers.map((i) => i.waitForSync({ signal: run.abort.signal })));
@@ -223,6 +255,8 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
     const inTime = await Promise.race([drained, deadline]);
     timer?.cancel();
     run.abort.abort(new ControllerError("SHUT_DOWN", `${this.name} stopped`));
+    // Only now: reconciles finishing in the drain still hold their keys.
+    await this.#sharding?.stop();
     if (!inTime)
       this.#logger.error("reconciles still running at the shutdown deadline", { controller: this.name });
     return inTime;
@@ -288,7 +322,13 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
     while (!run.queue.shuttingDown) {
       const key = await run.queue.get();
       if (key === undefined) return;
-      // Synchronously, in the same task that took the key: nothing can run in between.
+      // Checked synchronously as the key is taken; another replica owns a key sharding does not admit.
+      if (this.#sharding !== undefined && !this.#sharding.admits(key)) {
+        this.#sharding.dropped(key);
+        run.queue.done(key);
+        continue;
+      }
+      // A key a gate (leadership) turns away now is kept for the next term or readmit().
       if (!this.#gates.every((g) => g.admits(key))) {
         this.#parked.add(key);
         run.queue.done(key);
@@ -314,7 +354,7 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
     const object = this.#primary?.store.get(key);
     const lastKnown = object === undefined ? this.#lastKnown.get(key) : undefined;
     if (object !== undefined) this.#lastKnown.delete(key);
-    const gates = this.#gates;
+    const gates: readonly WorkGate[] = this.#sharding ? [...this.#gates, this.#sharding] : this.#gates;
     const linked =
       gates.length === 0 ? undefined : linkedSignal([run.abort.signal, ...gates.map((g) => g.signal(key))]);
     const signal = linked?.signal ?? run.abort.signal;
@@ -325,7 +365,7 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
       lastKnown,
       retries: run.queue.retries(key),
       signal,
-      check(): void {
+      check: (): void => {
         for (const g of gates)
           if (!g.admits(key))
             throw (

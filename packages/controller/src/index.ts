@@ -40,6 +40,11 @@ export {
   type ManagerOptions,
   type ManagerStatus,
 } from "./manager.js";
+export {
+  type MemberRecord,
+  SHARD_GROUP_LABEL,
+  SHARD_VIEW_ANNOTATION,
+} from "./member-leases.js";
 export { PrometheusMetrics } from "./metrics.js";
 export type { ControllerMetrics, ReconcileResult } from "./metrics-api.js";
 export { type OperationsServer, serveOperations } from "./operations.js";
@@ -77,6 +82,8 @@ export {
   silentLogger,
   splitKey,
 } from "./reconcile.js";
+export { hash32, rendezvousWeight, shardOwner } from "./rendezvous.js";
+export { SHARDING_DEFAULTS, type ShardedWork, Sharding, type ShardingOptions } from "./sharding.js";
 export { applyStatus } from "./status.js";
 export type { KeyMapper } from "./watches.js";
 export type { WorkGate } from "./work-gate.js";

@@ -110,6 +110,7 @@ export class Manager {
     const controller = new Controller<T>({
       ...options,
       informers: this.#factory,
+      kube: this.#o.kube,
       gates: [...this.#gates, ...(options.gates ?? [])],
       logger: options.logger ?? this.#logger,
       ...((options.clock ?? this.#o.clock) ? { clock: options.clock ?? this.#o.clock } : {}),

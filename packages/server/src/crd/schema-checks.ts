@@ -8,6 +8,7 @@
  * follow apiextensions-apiserver so clients see the same 422 causes.
  */
 import type { FieldError } from "../api/status.js";
+import { compileSchemaRules } from "../cel/index.js";
 import {
   asSchema,
   isEmbeddedResource,
@@ -20,7 +21,7 @@ import { openAPIErrors } from "./keyword-checks.js";
 import { pruneCustomResource } from "./prune.js";
 import { err, key } from "./schema-paths.js";
 import { structuralErrors } from "./structural.js";
-import { compileSchema, SchemaCompileError } from "./validator.js";
+import { checkSchemaUsable, compileSchema, SchemaCompileError } from "./validator.js";
 
 /** JSON names of the keywords allowed at the root when the status subresource is on. */
 const ROOT_KEYWORDS_WITH_STATUS = new Set([
@@ -77,10 +78,11 @@ export function checkVersionSchema(validation: unknown, path: string, statusEnab
   const structural = structuralErrors(schema, "root", base);
   errs.push(...structural);
   if (structural.length === 0) errs.push(...defaultErrors(schema, base, true));
+  if (structural.length === 0) errs.push(...compileSchemaRules(schema, base).errors);
   errs.push(...openAPIErrors(schema, base, true, false));
   if (errs.length === 0) {
     try {
-      compileSchema(schema);
+      checkSchemaUsable(schema);
     } catch (e) {
       if (!(e instanceof SchemaCompileError)) throw e;
       errs.push(err("FieldValueInvalid", path, `error building validator: ${e.message}`, ""));
