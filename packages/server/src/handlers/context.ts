@@ -2,6 +2,7 @@
  * HandlerContext: what every API handler shares — the store, the served
  * resources, settings — plus the small object helpers they all use.
  */
+import type { AdmissionChain } from "../admission/chain.js";
 import { errors, type Qualified } from "../api/status.js";
 import { MAX_BODY_BYTES, MAX_DATA_BYTES, MAX_OBJECT_BYTES, OFF_THREAD_DECODE_BYTES } from "../http/limits.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
@@ -46,6 +47,8 @@ export interface HandlerContext {
   readonly resources: ResourceTable;
   readonly settings: ServerSettings;
   readonly now: () => number;
+  /** The admission plugins writes pass (admission/index.ts); the server's default chain when unset. */
+  readonly admission?: AdmissionChain;
 }
 
 /** The response of an API handler before encoding. */

@@ -15,12 +15,12 @@ import { checkTypes } from "../openapi/typed-check.js";
 import { applyPatchOfType } from "../patch/apply-patch.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { PreconditionError } from "../store/mvcc.js";
+import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import { applyBuiltinDefaults } from "./builtin-defaults.js";
 import { commitUpdate, pausedOrAtOnce } from "./commit-update.js";
 import * as c from "./context.js";
 import { hooksFor } from "./kind-hooks.js";
 import { withManagedFields, withManagedFieldsYielding } from "./managed.js";
-import { checkNamespaceWritable } from "./namespace-lifecycle.js";
 import { parseDryRun } from "./options.js";
 import { pause } from "./steps.js";
 import { builtinSchema, checkIdentity, checkTypeMeta, SERVER_METADATA, validate } from "./write-checks.js";
@@ -46,6 +46,10 @@ export interface WriteRequest {
 
 export type PatchRequest = Omit<WriteRequest, "body"> & { name: string; patchType: BodyType; patch: unknown };
 
+/**
+ * POST: the create pipeline, stage by stage — decode, server metadata, mutating admission,
+ * defaulting, the kind's strategy, validation, managed fields, validating admission, storage.
+ */
 export async function createObject(
   ctx: c.HandlerContext,
   r: ServedResource,
@@ -59,21 +63,24 @@ export async function createObject(
   const dryRun = parseDryRun(req.query);
   checkTypeMeta(r, checked.object);
   if (req.large) await pause();
-  let obj = newObject(ctx, r, req, checked.object);
+  let obj = withServerMetadata(ctx, r, req, checked.object);
   const name = String(obj.metadata.name);
-  if (r.namespaced) checkNamespaceWritable(ctx, r, req.namespace as string, name);
-  if (!req.managedFieldsDone && req.large && !hooksFor(r.group, r.resource).allocates) {
+  const admitting = { operation: "CREATE", namespace: req.namespace, name, user: req.user, dryRun } as const;
+  const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: obj }));
+  if (admitted) await admitted;
+  prepareNew(ctx, r, req, obj);
+  if (!req.managedFieldsDone && req.large && !hooksFor(r.group, r.resource).allocates)
     obj = await withManagedFieldsYielding(ctx, r, undefined, obj, req);
-    // The namespace may have gone away meanwhile.
-    if (r.namespaced) checkNamespaceWritable(ctx, r, req.namespace as string, name);
-  } else if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
+  else if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
+  const validated = validatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: obj }));
+  if (validated) await validated;
   const res = persistNew(ctx, r, c.objectKey(r, req.namespace, name), obj, dryRun);
   if (req.large) await pause();
   return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
 }
 
-/** The object a create stores: server metadata set, defaulted, prepared and validated. */
-function newObject(
+/** A new object's metadata: identity checked, name generated, server-owned fields set. */
+function withServerMetadata(
   ctx: c.HandlerContext,
   r: ServedResource,
   req: WriteRequest,
@@ -94,7 +101,11 @@ function newObject(
   meta.uid = randomUUID();
   meta.creationTimestamp = nowTimestamp(ctx.now());
   if (r.tracksGeneration) meta.generation = 1;
-  const obj = { ...body, apiVersion: apiVersionOf(r), kind: r.kind, metadata: meta } as c.KubeObject;
+  return { ...body, apiVersion: apiVersionOf(r), kind: r.kind, metadata: meta } as c.KubeObject;
+}
+
+/** Defaulting, status reset, the kind's prepare-for-create and validation, in place. */
+function prepareNew(ctx: c.HandlerContext, r: ServedResource, req: WriteRequest, obj: c.KubeObject): void {
   if (r.custom) {
     // A CR keeps a status it was created with unless the status subresource owns it.
     if (hasStatus(r)) delete obj.status;
@@ -106,7 +117,6 @@ function newObject(
   hooksFor(r.group, r.resource).prepareCreate?.(obj, ctx, req.user);
   r.strategy?.prepareCreate?.(obj);
   validate(r, obj, undefined, ctx.settings.maxDataBytes);
-  return obj;
 }
 
 function persistNew(
