@@ -26,7 +26,7 @@ import { serviceProxyRoutes } from "./pods/service-proxy.js";
 import { podUpgradeHandler } from "./pods/streams.js";
 import { toolApiRoutes } from "./pods/tool-apis.js";
 import type { PodRuntimeOptions } from "./pods/types.js";
-import { builtinResourceTable } from "./resources/builtin.js";
+import { builtinResourceTable } from "./registry/index.js";
 import type { ResourceTable } from "./resources/table.js";
 import { DEFAULT_HISTORY, type HistoryWindow, MvccStore } from "./store/mvcc.js";
 import type { KeyPair } from "./tls.js";

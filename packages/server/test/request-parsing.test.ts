@@ -7,7 +7,7 @@ import { nestsDeeperThan } from "../src/http/limits.js";
 import { parseRequestInfo } from "../src/http/request-info.js";
 import { parseRequestTarget } from "../src/http/request-target.js";
 import { checkTypes } from "../src/openapi/typed-check.js";
-import { builtinResourceTable } from "../src/resources/builtin.js";
+import { builtinResourceTable } from "../src/registry/index.js";
 
 const statusOf = (f: () => unknown): number => {
   try {

@@ -13,7 +13,6 @@ import { checkTypes } from "../openapi/typed-check.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { PreconditionError } from "../store/mvcc.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
-import { applyBuiltinDefaults } from "./builtin-defaults.js";
 import * as c from "./context.js";
 import { withManagedFields, withManagedFieldsYielding } from "./managed.js";
 import { parseDryRun } from "./options.js";
@@ -190,7 +189,7 @@ function prepareUpdate(
   const oldMeta = c.metadataOf(old);
   let next = candidate;
   if (r.custom) r.custom.applyDefaults(next);
-  else applyBuiltinDefaults(r.group, r.resource, next);
+  else r.strategy?.defaults?.(next);
   r.strategy?.prepareUpdate?.(next, old, req.subresource);
   if (r.tracksGeneration && specChanged(old, next))
     next = { ...next, metadata: { ...next.metadata, generation: Number(oldMeta.generation ?? 0) + 1 } };

@@ -16,10 +16,8 @@ import { applyPatchOfType } from "../patch/apply-patch.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { PreconditionError } from "../store/mvcc.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
-import { applyBuiltinDefaults } from "./builtin-defaults.js";
 import { commitUpdate, pausedOrAtOnce } from "./commit-update.js";
 import * as c from "./context.js";
-import { hooksFor } from "./kind-hooks.js";
 import { withManagedFields, withManagedFieldsYielding } from "./managed.js";
 import { parseDryRun } from "./options.js";
 import { pause } from "./steps.js";
@@ -69,7 +67,7 @@ export async function createObject(
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: obj }));
   if (admitted) await admitted;
   prepareNew(ctx, r, req, obj);
-  if (!req.managedFieldsDone && req.large && !hooksFor(r.group, r.resource).allocates)
+  if (!req.managedFieldsDone && req.large && !r.strategy?.allocates)
     obj = await withManagedFieldsYielding(ctx, r, undefined, obj, req);
   else if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
   const validated = validatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: obj }));
@@ -111,11 +109,10 @@ function prepareNew(ctx: c.HandlerContext, r: ServedResource, req: WriteRequest,
     if (hasStatus(r)) delete obj.status;
     r.custom.applyDefaults(obj);
   } else {
-    applyBuiltinDefaults(r.group, r.resource, obj);
+    r.strategy?.defaults?.(obj);
     if (hasStatus(r)) obj.status = {};
   }
-  hooksFor(r.group, r.resource).prepareCreate?.(obj, ctx, req.user);
-  r.strategy?.prepareCreate?.(obj);
+  r.strategy?.prepareCreate?.(obj, ctx, req.user);
   validate(r, obj, undefined, ctx.settings.maxDataBytes);
 }
 

@@ -1,41 +1,15 @@
 /**
  * The built-in resources the reference server serves, derived from the
  * generated registry: every GA group/version resource that can be stored
- * (has get and list). Adding a built-in kind is a registry entry, not code.
+ * (has get and list), each with its kind's strategy (registry/<group>/<resource>.ts).
  * Where one resource appears in several GA versions (autoscaling v1/v2) only
  * the preferred one is served, because we do not convert between versions.
  */
 import { compareKubeVersions, type ResourceInfo, registry } from "@kubesdk/models";
-import { crdStrategy } from "../crd/crd-strategy.js";
-import { keepServiceAllocations } from "../handlers/service-allocation.js";
-import { coreEventsStorage, eventsConversion } from "./event-conversion.js";
-import { validateCoreEvent, validateEventsApiEvent } from "./event-validation.js";
-import { fieldLabelsOf, returnsDeletedObject, tracksGeneration } from "./kind-traits.js";
-import type { ServedResource, StorageConversion, SubresourceSpec, WriteStrategy } from "./served.js";
-import { type GroupVersions, ResourceTable } from "./table.js";
-
-/** Kinds whose writes need more than the generic pipeline, keyed by `group/resource`. */
-const STRATEGIES: Record<string, WriteStrategy> = {
-  "apiextensions.k8s.io/customresourcedefinitions": crdStrategy,
-  "/services": { prepareUpdate: keepServiceAllocations },
-  "events.k8s.io/events": { validate: validateEventsApiEvent },
-  "/events": { validate: validateCoreEvent },
-  // A certificate request's spec is what its requester asked for: updates keep the stored one.
-  "certificates.k8s.io/certificatesigningrequests": {
-    prepareUpdate(next, old, subresource) {
-      if (subresource === undefined) next.spec = old.spec;
-    },
-  },
-};
-
-/**
- * Resources whose bucket keeps a shape of its own: core and events.k8s.io events share one bucket
- * of core events (one object, two APIs), stored with the values Go writes for unset fields.
- */
-const SHARED_STORAGE: Record<string, { bucket: string; convert: StorageConversion }> = {
-  "events.k8s.io/events": { bucket: "/events", convert: eventsConversion },
-  "/events": { bucket: "/events", convert: coreEventsStorage },
-};
+import type { ServedResource, SubresourceSpec } from "../resources/served.js";
+import { type GroupVersions, ResourceTable } from "../resources/table.js";
+import { strategyFor } from "./kinds.js";
+import { writeStepsOf } from "./strategy.js";
 
 /** Subresources with behaviour implemented here; others are left out of discovery. */
 const IMPLEMENTED_SUBRESOURCES = new Set(["status", "scale"]);
@@ -46,6 +20,8 @@ export function toServed(info: ResourceInfo): ServedResource {
   const subresources = new Map<string, SubresourceSpec>();
   for (const s of info.subresources)
     if (IMPLEMENTED_SUBRESOURCES.has(s.name)) subresources.set(s.name, { ...s, verbs: [...s.verbs] });
+  const kind = strategyFor(info.group, info.plural);
+  const steps = kind && writeStepsOf(kind);
   return {
     group: info.group,
     version: info.version,
@@ -58,15 +34,14 @@ export function toServed(info: ResourceInfo): ServedResource {
     shortNames: info.shortNames,
     categories: info.categories,
     subresources,
-    bucket: `${info.group}/${info.plural}`,
-    ...SHARED_STORAGE[`${info.group}/${info.plural}`],
-    fieldLabels: fieldLabelsOf(info.group, info.plural),
-    tracksGeneration: tracksGeneration(info.group, info.plural),
+    bucket: kind?.storage?.bucket ?? `${info.group}/${info.plural}`,
+    ...(kind?.storage ? { convert: kind.storage.convert } : {}),
+    fieldLabels: kind?.fieldLabels ?? [],
+    ...(kind?.fieldLabelPaths ? { fieldLabelPaths: kind.fieldLabelPaths } : {}),
+    tracksGeneration: kind?.tracksGeneration ?? false,
     allowUnconditionalUpdate: true,
-    returnDeletedObject: returnsDeletedObject(info.group, info.plural),
-    ...(STRATEGIES[`${info.group}/${info.plural}`]
-      ? { strategy: STRATEGIES[`${info.group}/${info.plural}`] }
-      : {}),
+    returnDeletedObject: kind?.returnsDeletedObject ?? false,
+    ...(steps ? { strategy: steps } : {}),
   };
 }
 

@@ -5,8 +5,8 @@
  * an eventTime and a Normal or Warning type and may not set the deprecated fields, and an update may
  * change only metadata and the series.
  */
-import { qualifiedNameErrors } from "../api/metadata-validation.js";
-import type { FieldError } from "../api/status.js";
+import { qualifiedNameErrors } from "../../api/metadata-validation.js";
+import type { FieldError } from "../../api/status.js";
 import { eventToCore } from "./event-conversion.js";
 
 type Json = Record<string, unknown>;

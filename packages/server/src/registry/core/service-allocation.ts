@@ -3,7 +3,9 @@
  * service range (10.96.0.0/12 here), the IP family fields, and node ports for
  * NodePort and LoadBalancer services; an update that leaves them out keeps them.
  */
-import type { HandlerContext, KubeObject } from "./context.js";
+import type { StrategyContext } from "../strategy.js";
+
+type KubeObject = Record<string, unknown>;
 
 type Spec = Record<string, unknown> & {
   type?: string;
@@ -21,7 +23,7 @@ const NODE_PORT_MAX = 32767;
 
 const ipOf = (n: number): string => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join(".");
 
-function used(ctx: HandlerContext): { ips: Set<string>; nodePorts: Set<number> } {
+function used(ctx: StrategyContext): { ips: Set<string>; nodePorts: Set<number> } {
   const ips = new Set<string>();
   const nodePorts = new Set<number>();
   for (const svc of ctx.store.list("/services").items) {
@@ -33,7 +35,7 @@ function used(ctx: HandlerContext): { ips: Set<string>; nodePorts: Set<number> }
 }
 
 /** Fills in the cluster IP, IP families and node ports of a new Service. */
-export function allocateServiceFields(ctx: HandlerContext, obj: KubeObject): void {
+export function allocateServiceFields(ctx: StrategyContext, obj: KubeObject): void {
   const spec = (obj.spec ?? {}) as Spec;
   obj.spec = spec;
   if (spec.type === "ExternalName") return;

@@ -6,7 +6,7 @@
  * writes for unset fields: null times, empty source/reference objects, and core's empty reporting
  * strings.
  */
-import type { StorageConversion } from "./served.js";
+import type { StorageConversion } from "../../resources/served.js";
 
 type Json = Record<string, unknown>;
 

@@ -1,0 +1,18 @@
+/** Namespaces: labelled with their own name, the "kubernetes" finalizer, Active at create. */
+import type { KindStrategy } from "../strategy.js";
+
+export const namespaces: KindStrategy = {
+  group: "",
+  resource: "namespaces",
+  fieldLabels: ["status.phase"],
+  prepareCreate(obj) {
+    // The apiserver labels every namespace with its own name.
+    const metadata = obj.metadata as Record<string, unknown>;
+    const name = String(metadata.name);
+    metadata.labels = { ...(metadata.labels as object), "kubernetes.io/metadata.name": name };
+    const spec = (obj.spec ?? {}) as Record<string, unknown>;
+    if (!Array.isArray(spec.finalizers)) spec.finalizers = ["kubernetes"];
+    obj.spec = spec;
+    obj.status = { phase: "Active" };
+  },
+};
