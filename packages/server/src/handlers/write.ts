@@ -6,13 +6,11 @@
 import { randomUUID } from "node:crypto";
 import { generateName, nowTimestamp } from "../api/names.js";
 import { errors } from "../api/status.js";
-import { applyObject } from "../apply/apply-handler.js";
 import type { UserInfo } from "../http/auth.js";
 import { checkObjectSize } from "../http/limits.js";
 import type { BodyType } from "../http/negotiate.js";
 import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
 import { checkTypes } from "../openapi/typed-check.js";
-import { applyPatchOfType } from "../patch/apply-patch.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { PreconditionError } from "../store/mvcc.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
@@ -168,26 +166,4 @@ function checkUidPrecondition(
     name,
     `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${uid}, UID in object meta: ${String(stored)}`,
   );
-}
-
-export async function patchObject(
-  ctx: c.HandlerContext,
-  r: ServedResource,
-  req: PatchRequest,
-): Promise<c.ApiResponse> {
-  if (req.patchType === "apply") return applyObject(ctx, r, { ...req, patch: req.patch });
-  if (req.query.has("force"))
-    throw errors.invalid("PatchOptions", "meta.k8s.io", "", [
-      { type: "FieldValueForbidden", field: "force", detail: "may not be specified for non-apply patch" },
-    ]);
-  return pausedOrAtOnce(req.large, (large) => {
-    const old = c.loadObject(ctx, r, req.namespace, req.name);
-    const patched = applyPatchOfType(old, {
-      patchType: req.patchType,
-      patch: req.patch,
-      strategic: !r.custom,
-      schema: r.custom ? undefined : builtinSchema(r),
-    });
-    return commitUpdate(ctx, r, { ...req, large }, old, patched, "patch");
-  });
 }

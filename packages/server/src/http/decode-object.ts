@@ -2,8 +2,8 @@
 import { decodeObject, WireError } from "@kubesdk/models";
 import YAML, { isMap, isScalar, visit } from "yaml";
 import { errors } from "../api/status.js";
-import { checkDepth } from "../http/limits.js";
-import type { BodyType } from "../http/negotiate.js";
+import { checkDepth } from "./limits.js";
+import type { BodyType } from "./negotiate.js";
 
 /**
  * YAML with duplicate keys rejected. The yaml library's own check compares every key with every

@@ -8,10 +8,10 @@
  */
 import type { ServerResponse } from "node:http";
 import { errors } from "../api/status.js";
-import type { RouteExtension } from "../http/dispatch.js";
 import { writeError } from "../http/respond.js";
+import { etagOf, OpenApiDocuments } from "../openapi/documents.js";
 import type { ResourceTable } from "../resources/table.js";
-import { etagOf, OpenApiDocuments } from "./documents.js";
+import type { RouteExtension } from "./dispatch.js";
 
 const PREFIX = "/openapi/v3";
 

@@ -9,12 +9,13 @@ import { deleteCollection, deleteObject, parseDeleteOptions } from "../handlers/
 import { getObject } from "../handlers/get.js";
 import { listObjects } from "../handlers/list.js";
 import { checkFieldManager } from "../handlers/options.js";
+import { patchObject } from "../handlers/patch.js";
 import { getScale, patchScale, updateScale } from "../handlers/scale.js";
-import { createObject, patchObject, updateObject } from "../handlers/write.js";
+import { createObject, updateObject } from "../handlers/write.js";
+import type { UserInfo } from "../http/auth.js";
+import { readDeleteBody, readObject, readPatch } from "../http/request-body.js";
+import type { ResourceRequestInfo, Verb } from "../http/request-info.js";
 import type { ServedResource } from "../resources/served.js";
-import type { UserInfo } from "./auth.js";
-import { readDeleteBody, readObject, readPatch } from "./request-body.js";
-import type { ResourceRequestInfo, Verb } from "./request-info.js";
 
 export interface VerbRequest {
   readonly ctx: HandlerContext;

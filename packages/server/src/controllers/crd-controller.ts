@@ -9,11 +9,12 @@
  *   objects (upstream's customresourcecleanup finalizer does that before the
  *   CRD disappears; here the CRD goes first and the objects right after).
  */
+
+import { desiredStatus, groupOf } from "../crd/crd-status.js";
+import { CRD_BUCKET, namesOf, specOf, str } from "../crd/crd-view.js";
+import { crdNameOf, customResourcesOf } from "../crd/custom-resource.js";
 import type { HandlerContext } from "../handlers/context.js";
 import type { StoredObject, StoreEvent } from "../store/mvcc.js";
-import { desiredStatus, groupOf } from "./crd-status.js";
-import { CRD_BUCKET, namesOf, specOf, str } from "./crd-view.js";
-import { crdNameOf, customResourcesOf } from "./custom-resource.js";
 
 export interface CrdControllerOptions {
   /** Called after a CRD's resources stopped being served (e.g. to end their open watches). */
