@@ -102,13 +102,17 @@ interface ServerState {
   readonly controllers: Controllers | undefined;
 }
 
-async function createState(options: StartOptions): Promise<ServerState> {
+async function createState(
+  options: StartOptions,
+  tokens: ReadonlyMap<string, UserInfo>,
+): Promise<ServerState> {
   const store = new MvccStore({ ...DEFAULT_HISTORY, ...options.history });
   const context: HandlerContext = {
     store,
     resources: builtinResourceTable(),
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
     now: Date.now,
+    authenticateToken: (token) => tokens.get(token),
   };
   const watch: WatchRegistry = {
     hub: new WatchHub(store),
@@ -134,7 +138,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const token = options.token ?? randomBytes(24).toString("base64url");
   const tokens = new Map<string, UserInfo>(Object.entries(options.tokens ?? {}));
   tokens.set(token, { name: "kubesdk-admin", groups: ["system:masters", "system:authenticated"] });
-  const state = await createState(options);
+  const state = await createState(options, tokens);
   const { context, watch, faults } = state;
   const auth = { tokens, anonymous: options.anonymous ?? "forbidden" } as const;
   // Pod I/O: pods/log and pods/eviction routes; exec/attach/portforward upgrades on the transport.

@@ -4,6 +4,7 @@
  */
 import type { AdmissionChain } from "../admission/chain.js";
 import { errors, type Qualified } from "../api/status.js";
+import type { UserInfo } from "../http/auth.js";
 import { MAX_BODY_BYTES, MAX_DATA_BYTES, MAX_OBJECT_BYTES, OFF_THREAD_DECODE_BYTES } from "../http/limits.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
 import type { ResourceTable } from "../resources/table.js";
@@ -49,6 +50,8 @@ export interface HandlerContext {
   readonly now: () => number;
   /** The admission plugins writes pass (admission/index.ts); the server's default chain when unset. */
   readonly admission?: AdmissionChain;
+  /** Who a bearer token belongs to (TokenReview); unset: no token authenticates. */
+  readonly authenticateToken?: (token: string) => UserInfo | undefined;
 }
 
 /** The response of an API handler before encoding. */

@@ -58,6 +58,7 @@ export async function createObject(
   const checked = enforceFieldValidation(r, req.body, req.query, "create", req.duplicateFields);
   const dryRun = parseDryRun(req.query);
   checkTypeMeta(r, checked.object);
+  if (r.virtual) return answerVirtual(ctx, r, req, checked.object, dryRun);
   if (req.large) await pause();
   let obj = withServerMetadata(ctx, r, req, checked.object);
   const name = String(obj.metadata.name);
@@ -73,6 +74,30 @@ export async function createObject(
   const res = persistNew(ctx, r, c.objectKey(r, req.namespace, name), obj, dryRun);
   if (req.large) await pause();
   return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
+}
+
+/**
+ * A create of a virtual kind (a review): admission, defaults and the kind's prepare-for-create,
+ * which fills in the answer; nothing is stored. The metadata is the request's, as upstream echoes it.
+ */
+async function answerVirtual(
+  ctx: c.HandlerContext,
+  r: ServedResource,
+  req: WriteRequest,
+  body: Record<string, unknown>,
+  dryRun: boolean,
+): Promise<c.ApiResponse> {
+  const metadata: Record<string, unknown> = { ...c.metadataOf(body), creationTimestamp: null };
+  const obj = { ...body, apiVersion: apiVersionOf(r), kind: r.kind, metadata } as c.KubeObject;
+  const name = String(metadata.name ?? "");
+  const admitting = { operation: "CREATE", namespace: req.namespace, name, user: req.user, dryRun } as const;
+  const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: obj }));
+  if (admitted) await admitted;
+  r.strategy?.defaults?.(obj);
+  r.strategy?.prepareCreate?.(obj, ctx, req.user);
+  const validated = validatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: obj }));
+  if (validated) await validated;
+  return { code: 201, body: obj };
 }
 
 /** A new object's metadata: identity checked, name generated, server-owned fields set. */

@@ -1,7 +1,7 @@
 /**
  * The built-in resources the reference server serves, derived from the
  * generated registry: every GA group/version resource that can be stored
- * (has get and list), each with its kind's strategy (registry/<group>/<resource>.ts).
+ * (has get and list) or is a review answered at create (a virtual kind), each with its kind's strategy (registry/<group>/<resource>.ts).
  * Where one resource appears in several GA versions (autoscaling v1/v2) only
  * the preferred one is served, because we do not convert between versions.
  */
@@ -42,6 +42,7 @@ export function toServed(info: ResourceInfo): ServedResource {
     allowUnconditionalUpdate: true,
     returnDeletedObject: kind?.returnsDeletedObject ?? false,
     ...(steps ? { strategy: steps } : {}),
+    ...(kind?.virtual ? { virtual: true } : {}),
   };
 }
 
@@ -55,7 +56,8 @@ export function builtinResourceTable(): ResourceTable {
     for (const version of versions) {
       let any = false;
       for (const info of registry.resourcesFor(g.group, version)) {
-        if (taken.has(info.plural) || !info.verbs.includes("get") || !info.verbs.includes("list")) continue;
+        const stored = info.verbs.includes("get") && info.verbs.includes("list");
+        if (taken.has(info.plural) || !(stored || strategyFor(g.group, info.plural)?.virtual)) continue;
         taken.add(info.plural);
         served.push(toServed(info));
         any = true;

@@ -10,6 +10,7 @@ import { daemonsets } from "./apps/daemonsets.js";
 import { deployments } from "./apps/deployments.js";
 import { replicasets } from "./apps/replicasets.js";
 import { statefulsets } from "./apps/statefulsets.js";
+import { tokenreviews } from "./authentication/tokenreviews.js";
 import { horizontalpodautoscalers } from "./autoscaling/horizontalpodautoscalers.js";
 import { cronjobs } from "./batch/cronjobs.js";
 import { jobs } from "./batch/jobs.js";
@@ -48,6 +49,7 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   validatingadmissionpolicies,
   customresourcedefinitions,
   apiservices,
+  tokenreviews,
   daemonsets,
   deployments,
   replicasets,

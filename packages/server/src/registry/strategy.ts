@@ -20,6 +20,8 @@ export interface KindStrategy extends WriteStrategy {
   readonly fieldLabelPaths?: Readonly<Record<string, string>>;
   /** Whether DELETE answers with the deleted object instead of a Success Status. */
   readonly returnsDeletedObject?: boolean;
+  /** Created objects are answered, never stored (upstream: a REST with only Create). */
+  readonly virtual?: boolean;
   /** A bucket shared with another API, and the conversion to its stored shape. */
   readonly storage?: { readonly bucket: string; readonly convert: StorageConversion };
 }

@@ -44,6 +44,8 @@ export interface ServedResource extends Qualified {
   readonly custom?: CustomResourceInfo;
   /** Kind-specific write steps beyond the generic pipeline (e.g. CustomResourceDefinitions). */
   readonly strategy?: WriteStrategy;
+  /** Created objects are answered, never stored (reviews such as TokenReview): create is the only verb. */
+  readonly virtual?: boolean;
   /** Set when the bucket holds another API's shape (events.k8s.io events are stored as core events). */
   readonly convert?: StorageConversion;
 }
@@ -58,6 +60,8 @@ export interface StorageConversion {
 export interface StrategyContext {
   readonly store: Pick<MvccStore, "get" | "list">;
   readonly now: () => number;
+  /** Who a bearer token belongs to, as the server authenticates requests (undefined: nobody). */
+  readonly authenticateToken?: (token: string) => UserInfo | undefined;
 }
 
 /** Kind-specific steps of the write pipeline, like upstream's registry strategies (registry/). */
