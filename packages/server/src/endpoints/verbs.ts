@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { ApiResponse, HandlerContext } from "../handlers/context.js";
-import { deleteCollection, deleteObject, parseDeleteOptions } from "../handlers/delete.js";
+import { deleteCollection, deleteRequested, parseDeleteOptions } from "../handlers/delete.js";
 import { getObject } from "../handlers/get.js";
 import { listObjects } from "../handlers/list.js";
 import { checkFieldManager } from "../handlers/options.js";
@@ -78,7 +78,8 @@ async function patchVerb(v: VerbRequest): Promise<ApiResponse> {
 
 async function deleteVerb(v: VerbRequest): Promise<ApiResponse> {
   const options = parseDeleteOptions(v.query, await readDeleteBody(v.req, limitOf(v)));
-  return deleteObject(v.ctx, v.resource, v.info.namespace, nameOf(v), options);
+  const target = { namespace: v.info.namespace, name: nameOf(v), user: v.user };
+  return deleteRequested(v.ctx, v.resource, target, options);
 }
 
 async function deleteCollectionVerb(v: VerbRequest): Promise<ApiResponse> {
