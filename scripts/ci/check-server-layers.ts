@@ -15,8 +15,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../../packages/serve
  * forms.
  */
 export const LAYERS: readonly (readonly string[])[] = [
-  // Foundation: API machinery types and errors, TLS material.
-  ["api", "tls.ts", "kubeconfig.ts"],
+  // Foundation: API machinery types and errors, name and metadata validation, TLS material.
+  ["api", "validation", "tls.ts", "kubeconfig.ts"],
   // The wire (auth, negotiation, body decoding, limits) and the MVCC store.
   ["http", "store"],
   // What a served resource is, table cells, patch formats.

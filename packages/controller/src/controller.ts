@@ -259,7 +259,8 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
   }
 
   async #worker(run: Run): Promise<void> {
-    for (;;) {
+    // stop() ends the run: keys still queued then are not reconciled (the queue would hand them out).
+    while (!run.queue.shuttingDown) {
       const key = await run.queue.get();
       if (key === undefined) return;
       try {

@@ -12,6 +12,7 @@ import { enforceFieldValidation, warningHeaders } from "../openapi/field-validat
 import { checkTypes } from "../openapi/typed-check.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { PreconditionError } from "../store/mvcc.js";
+import { normalizeDecodedMetadata } from "../validation/metadata-decode.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import * as c from "./context.js";
 import { withManagedFields, withManagedFieldsYielding } from "./managed.js";
@@ -155,7 +156,7 @@ function candidateUpdate(
   candidate: Record<string, unknown>,
 ): c.KubeObject {
   const oldMeta = c.metadataOf(old);
-  const newMeta = { ...c.metadataOf(candidate) };
+  const newMeta = normalizeDecodedMetadata({ ...c.metadataOf(candidate) });
   for (const k of KEPT_METADATA) {
     if (oldMeta[k] === undefined) delete newMeta[k];
     else newMeta[k] = oldMeta[k];
@@ -163,11 +164,6 @@ function candidateUpdate(
   newMeta.name = req.name;
   if (r.namespaced) newMeta.namespace = req.namespace;
   else delete newMeta.namespace;
-  // Every ObjectMeta list and map is omitempty: an emptied one is gone, as after a decode into Go.
-  for (const k of ["ownerReferences", "finalizers", "labels", "annotations"]) {
-    const v = newMeta[k];
-    if ((Array.isArray(v) && v.length === 0) || (isEmptyMap(v) && k !== "finalizers")) delete newMeta[k];
-  }
   const typed = {
     ...candidate,
     apiVersion: apiVersionOf(r),
@@ -195,10 +191,6 @@ function prepareUpdate(
     next = { ...next, metadata: { ...next.metadata, generation: Number(oldMeta.generation ?? 0) + 1 } };
   validate(r, next, old, ctx.settings.maxDataBytes);
   return next;
-}
-
-function isEmptyMap(v: unknown): boolean {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 }
 
 function persist(

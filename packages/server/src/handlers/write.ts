@@ -13,6 +13,7 @@ import { enforceFieldValidation, warningHeaders } from "../openapi/field-validat
 import { checkTypes } from "../openapi/typed-check.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { PreconditionError } from "../store/mvcc.js";
+import { normalizeDecodedMetadata } from "../validation/metadata-decode.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import { commitUpdate, pausedOrAtOnce } from "./commit-update.js";
 import * as c from "./context.js";
@@ -61,15 +62,20 @@ export async function createObject(
   if (r.virtual) return answerVirtual(ctx, r, req, checked.object, dryRun);
   if (req.large) await pause();
   let obj = withServerMetadata(ctx, r, req, checked.object);
-  const name = String(obj.metadata.name);
-  const admitting = { operation: "CREATE", namespace: req.namespace, name, user: req.user, dryRun } as const;
-  const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: obj }));
+  const admitting = { operation: "CREATE", namespace: req.namespace, user: req.user, dryRun } as const;
+  // The name may still be unset here: a kind's prepareCreate may choose it (LimitRanges).
+  const unnamed = String(obj.metadata.name ?? "");
+  const admitted = mutatingAdmission(
+    ctx,
+    admissionAttributes(r, { ...admitting, name: unnamed, object: obj }),
+  );
   if (admitted) await admitted;
   prepareNew(ctx, r, req, obj);
+  const name = String(obj.metadata.name);
   if (!req.managedFieldsDone && req.large && !r.strategy?.allocates)
     obj = await withManagedFieldsYielding(ctx, r, undefined, obj, req);
   else if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
-  const validated = validatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: obj }));
+  const validated = validatingAdmission(ctx, admissionAttributes(r, { ...admitting, name, object: obj }));
   if (validated) await validated;
   const res = persistNew(ctx, r, c.objectKey(r, req.namespace, name), obj, dryRun);
   if (req.large) await pause();
@@ -107,17 +113,13 @@ function withServerMetadata(
   req: WriteRequest,
   body: Record<string, unknown>,
 ): c.KubeObject {
-  const meta = { ...c.metadataOf(body) };
+  const meta = normalizeDecodedMetadata({ ...c.metadataOf(body) });
   checkIdentity(r, meta, { namespace: req.namespace });
   if (r.namespaced) meta.namespace = req.namespace;
   else delete meta.namespace;
-  if (!meta.name) {
-    if (typeof meta.generateName !== "string" || meta.generateName === "")
-      throw errors.invalid(r.kind, r.group, "", [
-        { type: "FieldValueRequired", field: "metadata.name", detail: "name or generateName is required" },
-      ]);
+  // A name that is still missing after this is refused by validation (or chosen by the kind's hooks).
+  if (!meta.name && typeof meta.generateName === "string" && meta.generateName !== "")
     meta.name = generateName(meta.generateName);
-  }
   for (const k of SERVER_METADATA) delete meta[k];
   meta.uid = randomUUID();
   meta.creationTimestamp = nowTimestamp(ctx.now());
@@ -137,6 +139,7 @@ function prepareNew(ctx: c.HandlerContext, r: ServedResource, req: WriteRequest,
   }
   r.strategy?.prepareCreate?.(obj, ctx, req.user);
   validate(r, obj, undefined, ctx.settings.maxDataBytes);
+  r.strategy?.canonicalize?.(obj);
 }
 
 function persistNew(

@@ -28,12 +28,13 @@ export interface KindStrategy extends WriteStrategy {
 
 /** The kind's write steps, without its traits: what ServedResource.strategy carries. */
 export function writeStepsOf(s: KindStrategy): WriteStrategy | undefined {
-  const { defaults, prepareCreate, allocates, prepareUpdate, validate } = s;
-  if (!defaults && !prepareCreate && !prepareUpdate && !validate) return undefined;
+  const { defaults, prepareCreate, allocates, canonicalize, prepareUpdate, validate } = s;
+  if (!defaults && !prepareCreate && !canonicalize && !prepareUpdate && !validate) return undefined;
   return {
     ...(defaults ? { defaults } : {}),
     ...(prepareCreate ? { prepareCreate } : {}),
     ...(allocates ? { allocates } : {}),
+    ...(canonicalize ? { canonicalize } : {}),
     ...(prepareUpdate ? { prepareUpdate } : {}),
     ...(validate ? { validate } : {}),
   };

@@ -76,6 +76,8 @@ export interface WriteStrategy {
   ) => void;
   /** prepareCreate allocates from what is stored: the create commits in the same turn, never paused. */
   readonly allocates?: boolean;
+  /** Adjusts a new object after it passed validation (upstream's Canonicalize). */
+  readonly canonicalize?: (obj: Record<string, unknown>) => void;
   /** Adjusts an update after the status/main split; `subresource` is "status" for /status writes. */
   readonly prepareUpdate?: (
     next: Record<string, unknown>,

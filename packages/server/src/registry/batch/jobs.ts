@@ -11,7 +11,8 @@ type Labels = Record<string, string>;
 
 /**
  * The template gets the uid and name labels (legacy and prefixed) and the selector matches the uid.
- * A Job without labels of its own shares the template's (upstream's defaulting makes both the same map).
+ * A Job without labels of its own shares the template's (upstream's defaulting makes both the same map);
+ * one whose template had none gets the generated ones after validation (as kube-apiserver 1.37 answers).
  */
 function generateJobSelector(obj: Record<string, unknown>): void {
   const spec = (obj.spec ?? {}) as Record<string, unknown>;
@@ -52,4 +53,11 @@ export const jobs: KindStrategy = {
     defaultTemplate(spec);
   },
   prepareCreate: generateJobSelector,
+  canonicalize(obj) {
+    const metadata = obj.metadata as Record<string, unknown>;
+    const own = metadata.labels as Labels | undefined;
+    const template = (obj.spec as { template?: { metadata?: { labels?: Labels } } } | undefined)?.template;
+    if ((own === undefined || Object.keys(own).length === 0) && template?.metadata?.labels)
+      metadata.labels = { ...template.metadata.labels };
+  },
 };

@@ -1,7 +1,9 @@
 /**
  * LimitRanges: a Container limit's default limit comes from its max, and its default request from
- * the default limit, then from its min.
+ * the default limit, then from its min. An unnamed LimitRange is named with a random UUID, as
+ * upstream's strategy does.
  */
+import { randomUUID } from "node:crypto";
 import { isObj, type Obj, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
 
@@ -26,5 +28,9 @@ export const limitranges: KindStrategy = {
       fillAmounts(item, "defaultRequest", "default");
       fillAmounts(item, "defaultRequest", "min");
     }
+  },
+  prepareCreate(obj) {
+    const metadata = obj.metadata as Record<string, unknown>;
+    if (!metadata.name) metadata.name = randomUUID();
   },
 };
