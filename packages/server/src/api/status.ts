@@ -180,7 +180,13 @@ const TYPE_TEXT: Record<FieldError["type"], string> = {
   FieldValueTypeInvalid: "Invalid value",
 };
 
+/** A value upstream prints with Go's %#v (e.g. a struct): written into messages as is. */
+export class GoSyntax {
+  constructor(readonly text: string) {}
+}
+
 function renderValue(v: unknown): string {
+  if (v instanceof GoSyntax) return v.text;
   if (typeof v === "string") return JSON.stringify(v);
   if (v === null || v === undefined) return "null";
   if (typeof v === "number" || typeof v === "boolean") return String(v);

@@ -5,6 +5,7 @@
  * columns, selectable fields and subresources.
  */
 import type { FieldError } from "../api/status.js";
+import { ruleValidator } from "../cel/index.js";
 import type { PrinterColumn, ScalePaths, ServedResource, SubresourceSpec } from "../resources/served.js";
 import {
   type CrdVersion,
@@ -88,6 +89,7 @@ function servedVersion(v: CrdVersion, c: CommonFacts): ServedResource {
       verbs: ["get", "patch", "update"],
     });
   const validateSchema = schema ? compileSchema(schema) : () => [];
+  const validateRules = schema ? ruleValidator(schema) : undefined;
   const normalize = (obj: Record<string, unknown>) =>
     applyStructuralDefaults(pruneCustomResource(obj, schema).value, schema);
   const columns = printerColumnsOf(v);
@@ -111,8 +113,10 @@ function servedVersion(v: CrdVersion, c: CommonFacts): ServedResource {
     custom: {
       crdName: c.crdName,
       storageVersion: c.storageVersion,
-      validate: (obj, old) =>
-        ratchet([...validateSchema(obj), ...(scale ? scaleErrors(obj, scale) : [])], obj, old),
+      validate: (obj, old) => {
+        const errs = ratchet([...validateSchema(obj), ...(scale ? scaleErrors(obj, scale) : [])], obj, old);
+        return validateRules ? [...errs, ...validateRules(obj, old, errs)] : errs;
+      },
       applyDefaults(obj) {
         const out = normalize(obj);
         for (const k of Object.keys(obj)) if (!(k in out)) delete obj[k];

@@ -8,6 +8,7 @@
  * follow apiextensions-apiserver so clients see the same 422 causes.
  */
 import type { FieldError } from "../api/status.js";
+import { compileSchemaRules } from "../cel/index.js";
 import {
   asSchema,
   isEmbeddedResource,
@@ -77,6 +78,7 @@ export function checkVersionSchema(validation: unknown, path: string, statusEnab
   const structural = structuralErrors(schema, "root", base);
   errs.push(...structural);
   if (structural.length === 0) errs.push(...defaultErrors(schema, base, true));
+  if (structural.length === 0) errs.push(...compileSchemaRules(schema, base).errors);
   errs.push(...openAPIErrors(schema, base, true, false));
   if (errs.length === 0) {
     try {

@@ -1,0 +1,230 @@
+/**
+ * A conservative cost estimate of a CEL expression, in the units of cel-go's
+ * cost model (one unit per operation, a tenth per character compared or
+ * copied, comprehensions multiplied by their range's size), computed from the
+ * sizes of the values it reads. With a schema's sizes it is the static estimate
+ * a CRD's rules must stay under; with the sizes of the object being validated
+ * it bounds what evaluating the rule can cost, so a rule that would run past
+ * the per-call limit is stopped before it runs. It does not reproduce cel-go's
+ * numbers exactly (docs/divergences.md).
+ */
+import type { ASTNode } from "@marcbachmann/cel-js";
+import { ABSENT, type Shape, UNKNOWN } from "./sizes.js";
+
+/**
+ * A size cel-go cannot bound (a converted value's string form, a map value selected by name, a dyn):
+ * its estimator takes the largest integer, which makes any traversal of it over every budget.
+ */
+const UNBOUNDED: Shape = { size: 2 ** 64 };
+/** Calls whose cost grows with their arguments' size (parsing or scanning them). */
+const LINEAR_CALLS = new Set([
+  "quantity",
+  "isQuantity",
+  "ip",
+  "isIP",
+  "cidr",
+  "isCIDR",
+  "url",
+  "isURL",
+  "re2Matches",
+  "matches",
+]);
+
+/** Upstream's limits: per evaluation, per rule statically, per CRD statically, per object at runtime. */
+export const PER_CALL_LIMIT = 1_000_000;
+export const STATIC_RULE_LIMIT = 10_000_000;
+export const STATIC_CRD_LIMIT = 100_000_000;
+export const RUNTIME_BUDGET = 10_000_000;
+
+interface Estimate {
+  readonly cost: number;
+  readonly shape: Shape;
+}
+
+type Scope = ReadonlyMap<string, Shape>;
+
+const SCALAR: Shape = { size: 1 };
+const MACROS = new Set(["all", "exists", "exists_one", "map", "filter"]);
+/** Functions linear in the receiver's size (strings scanned, lists walked). */
+const LINEAR = new Set([
+  "contains",
+  "startsWith",
+  "endsWith",
+  "indexOf",
+  "lastIndexOf",
+  "lowerAscii",
+  "upperAscii",
+  "trim",
+  "split",
+  "join",
+  "replace",
+  "substring",
+  "charAt",
+  "format",
+  "isSorted",
+  "sum",
+  "min",
+  "max",
+  "re2Matches",
+  "find",
+  "findAll",
+]);
+
+const tenth = (n: number) => Math.ceil(n * 0.1);
+
+function args(n: ASTNode): unknown[] {
+  return n.args as unknown[];
+}
+
+function estimateAll(nodes: readonly unknown[], scope: Scope): { cost: number; shapes: Shape[] } {
+  let cost = 0;
+  const shapes: Shape[] = [];
+  for (const x of nodes) {
+    const e = estimate(x as ASTNode, scope);
+    cost += e.cost;
+    shapes.push(e.shape);
+  }
+  return { cost, shapes };
+}
+
+function macro(name: string, recv: Estimate, params: ASTNode[], scope: Scope): Estimate {
+  const n = recv.shape.size;
+  const iterVar = params[0]?.op === "id" ? String(params[0].args) : "";
+  const inner = new Map(scope).set(iterVar, recv.shape.elem ?? UNKNOWN);
+  const body = estimateAll(params.slice(1), inner);
+  const cost = recv.cost + n * (body.cost + 1) + 1;
+  if (name === "map") return { cost, shape: { size: n, elem: body.shapes.at(-1) ?? UNKNOWN } };
+  if (name === "filter") return { cost, shape: { size: n, elem: recv.shape.elem ?? UNKNOWN } };
+  return { cost, shape: SCALAR };
+}
+
+function rcall(n: ASTNode, scope: Scope): Estimate {
+  const [name, receiver, params] = args(n) as [string, ASTNode, ASTNode[]];
+  if (name === "has") return { cost: 1 + estimate(params[0] as ASTNode, scope).cost, shape: SCALAR };
+  const recv = estimate(receiver, scope);
+  if (MACROS.has(name)) return macro(name, recv, params, scope);
+  const rest = estimateAll(params, scope);
+  const base = recv.cost + rest.cost + 1;
+  if (name.startsWith("k8s.sets.") || (receiver.op === "id" && receiver.args === "sets")) {
+    const [a, b] = rest.shapes;
+    return { cost: base + (a?.size ?? 1) * (b?.size ?? 1), shape: SCALAR };
+  }
+  const linear = LINEAR.has(name) ? traversal(recv.shape, rest.shapes) : 0;
+  return { cost: base + linear, shape: resultShape(name, recv.shape) };
+}
+
+/** The cost of walking a receiver (a list's items, a string's characters against the arguments). */
+function traversal(recv: Shape, params: readonly Shape[]): number {
+  if (recv.elem) return recv.size;
+  const argSize = params.reduce((m, s) => Math.max(m, s.size), 0);
+  return tenth(recv.size) * Math.max(1, tenth(argSize));
+}
+
+const SAME_SIZE = new Set(["lowerAscii", "upperAscii", "trim", "substring", "replace"]);
+/** An optional's value has no size bound in cel-go's estimate. */
+const OPTIONAL_VALUE = new Set(["orValue", "value", "or"]);
+
+/** The shape of a method's result: strings keep their bound, lists give items, counts are scalars. */
+function resultShape(name: string, recv: Shape): Shape {
+  if (SAME_SIZE.has(name)) return recv;
+  if (OPTIONAL_VALUE.has(name)) return recv.map ? { ...UNBOUNDED, map: true } : UNBOUNDED;
+  if (name === "split" || name === "findAll") return { size: recv.size, elem: recv };
+  if ((name === "min" || name === "max") && recv.elem) return recv.elem;
+  if (name === "join") return { size: recv.size * ((recv.elem?.size ?? 0) + 1) };
+  if (name === "format") return UNBOUNDED;
+  return SCALAR;
+}
+
+function call(n: ASTNode, scope: Scope): Estimate {
+  const [name, params] = args(n) as [string, ASTNode[]];
+  if (name === "has") return { cost: 1, shape: SCALAR };
+  const { cost, shapes } = estimateAll(params, scope);
+  const first = shapes[0] ?? SCALAR;
+  const linear = LINEAR_CALLS.has(name) ? shapes.reduce((m, s) => m + tenth(s.size), 0) : 0;
+  const isString = params[0]?.op === "value" && typeof params[0].args === "string";
+  const shape =
+    name === "string" || name === "bytes" ? (isString ? first : UNBOUNDED) : name === "dyn" ? first : SCALAR;
+  return { cost: cost + 1 + linear, shape };
+}
+
+function binary(n: ASTNode, scope: Scope): Estimate {
+  const { cost, shapes } = estimateAll(args(n), scope);
+  const [a = SCALAR, b = SCALAR] = shapes;
+  if (n.op === "+")
+    return {
+      cost: cost + 1 + tenth(a.size + b.size),
+      shape: { size: a.size + b.size, ...(a.elem ? { elem: a.elem } : {}) },
+    };
+  if (n.op === "in") return { cost: cost + 1 + (b.map ? 0 : b.size), shape: SCALAR };
+  if (n.op === "==" || n.op === "!=" || n.op === "<" || n.op === "<=" || n.op === ">" || n.op === ">=")
+    return { cost: cost + 1 + tenth(Math.min(a.size, b.size)), shape: SCALAR };
+  return { cost: cost + 1, shape: SCALAR };
+}
+
+/** The estimated cost and result shape of an expression, given the shapes of its variables. */
+export function estimate(n: ASTNode, scope: Scope): Estimate {
+  switch (n.op) {
+    case "value":
+      return { cost: 0, shape: typeof n.args === "string" ? { size: n.args.length } : SCALAR };
+    case "id":
+      return { cost: 1, shape: scope.get(String(n.args)) ?? UNKNOWN };
+    case ".":
+    case ".?": {
+      const [recv, field] = args(n) as [ASTNode, string];
+      const e = estimate(recv, scope);
+      // cel-go finds sizes by path: a field of an object type has one, a map value selected by name has none.
+      const known = e.shape.fields?.[field];
+      if (known) return { cost: e.cost + 1, shape: known };
+      return { cost: e.cost + 1, shape: e.shape.measured ? (e.shape.elem ?? ABSENT) : UNBOUNDED };
+    }
+    case "[]":
+    case "[?]": {
+      const { cost, shapes } = estimateAll(args(n), scope);
+      return { cost: cost + 1, shape: shapes[0]?.elem ?? UNKNOWN };
+    }
+    case "rcall":
+      return rcall(n, scope);
+    case "call":
+      return call(n, scope);
+    case "list": {
+      const { cost, shapes } = estimateAll(args(n), scope);
+      const elem = shapes.reduce<Shape>((m, s) => (s.size > m.size ? s : m), { size: 0 });
+      return { cost: cost + 1, shape: { size: shapes.length, elem } };
+    }
+    case "map": {
+      const entries = args(n) as [ASTNode, ASTNode][];
+      const { cost } = estimateAll(entries.flat(), scope);
+      return { cost: cost + 1, shape: { size: entries.length, elem: UNKNOWN } };
+    }
+    case "?:":
+    case "&&":
+    case "||":
+    case "!_":
+    case "-_": {
+      const list = Array.isArray(n.args) ? n.args : [n.args];
+      const { cost, shapes } = estimateAll(list, scope);
+      return { cost, shape: shapes.at(-1) ?? SCALAR };
+    }
+    default:
+      return binary(n, scope);
+  }
+}
+
+/** The cost of an expression with `self` (and `oldSelf`) of the given shape. */
+export function costOf(ast: ASTNode, self: Shape, oldSelf: Shape = self): number {
+  return estimate(
+    ast,
+    new Map([
+      ["self", self],
+      ["oldSelf", oldSelf],
+    ]),
+  ).cost;
+}
+
+/** Upstream's wording of how far a cost is over its limit. */
+export function overBudget(what: string, cost: number, limit: number): string {
+  const factor = cost / limit;
+  const text =
+    factor > 100 ? "more than 100x" : factor < 1.5 ? `${factor.toFixed(6)}x` : `${factor.toFixed(1)}x`;
+  return `${what} exceeds budget by factor of ${text} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
+}

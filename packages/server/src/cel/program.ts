@@ -1,0 +1,122 @@
+/**
+ * Compiling one CEL expression in an environment: parse, route `matches` to
+ * RE2, type-check, and report failures in cel-go's format
+ * (`ERROR: <input>:1:5: undefined field 'foo'` plus the source line and a caret),
+ * translating the evaluator's wording where cel-go's is known.
+ */
+import type { ASTNode, Environment } from "@marcbachmann/cel-js";
+import { RE2_MATCHES, re2SyntaxError } from "./library/regex.js";
+
+export interface Program {
+  /** The checked type of the expression, e.g. `bool`, `string`. */
+  readonly type: string;
+  readonly ast: ASTNode;
+  /** Evaluates; throws on an evaluation error. */
+  readonly run: (vars: Record<string, unknown>) => unknown;
+}
+
+export type Compiled = { ok: true; program: Program } | { ok: false; error: string };
+
+interface LocatedError {
+  readonly code?: string;
+  readonly message: string;
+  readonly range?: { start: number };
+  readonly node?: { readonly op?: string; readonly args?: unknown };
+}
+
+/** Where cel-go points: at the dot of a selection, at the operator of an operation. */
+function celGoOffset(source: string, err: LocatedError, message: string): number {
+  const start = err.range?.start ?? 0;
+  if (message.startsWith("undefined field")) return start - 1;
+  const left = Array.isArray(err.node?.args) ? (err.node.args[0] as { range?: { end: number } }) : undefined;
+  const op = err.node?.op;
+  if (message.startsWith("found no matching overload for '_") && op && left?.range) {
+    const at = source.indexOf(op, left.range.end);
+    if (at >= 0) return at;
+  }
+  return start;
+}
+
+const OPERATORS: Record<string, string> = {
+  "+": "_+_",
+  "-": "_-_",
+  "*": "_*_",
+  "/": "_/_",
+  "%": "_%_",
+  "<": "_<_",
+  "<=": "_<=_",
+  ">": "_>_",
+  ">=": "_>=_",
+  "==": "_==_",
+  "!=": "_!=_",
+  in: "@in",
+};
+
+/** cel-go's wording for the evaluator's check errors it has an equivalent for. */
+function celGoMessage(e: LocatedError, parse: boolean): string {
+  const first = (e.message.split("\n")[0] ?? "").replaceAll(RE2_MATCHES, "matches");
+  if (parse) return `Syntax error: ${first.charAt(0).toLowerCase()}${first.slice(1)}`;
+  let m = /^No such key: (.*)$/.exec(first);
+  if (m) return `undefined field '${m[1]}'`;
+  m = /^Unknown variable: (.*)$/.exec(first);
+  if (m) return `undeclared reference to '${m[1]}' (in container '')`;
+  m = /^no such overload: (\S+) (\S+) (\S+)$/.exec(first);
+  if (m?.[2] && OPERATORS[m[2]])
+    return `found no matching overload for '${OPERATORS[m[2]]}' applied to '(${m[1]}, ${m[3]})'`;
+  return first;
+}
+
+/** `ERROR: <input>:L:C: msg` with the source line and a caret under column C. */
+export function celGoIssue(source: string, offset: number, message: string): string {
+  const before = source.slice(0, Math.max(0, Math.min(offset, source.length)));
+  const line = before.split("\n").length;
+  const lineStart = before.lastIndexOf("\n") + 1;
+  const col = [...source.slice(lineStart, offset)].length;
+  const text = source.split("\n")[line - 1] ?? "";
+  return `ERROR: <input>:${line}:${col + 1}: ${message}\n | ${text}\n | ${".".repeat(col)}^`;
+}
+
+export function visit(node: unknown, f: (n: ASTNode) => void): void {
+  if (Array.isArray(node)) {
+    for (const x of node) visit(x, f);
+    return;
+  }
+  if (typeof node !== "object" || node === null || !("op" in node)) return;
+  f(node as ASTNode);
+  visit((node as unknown as { args: unknown }).args, f);
+}
+
+/** Routes `matches` to RE2 and returns the first constant pattern RE2 refuses. */
+function useRe2(ast: ASTNode): string | undefined {
+  let bad: string | undefined;
+  visit(ast, (n) => {
+    const args = n.args as unknown[];
+    if ((n.op === "rcall" || n.op === "call") && args[0] === "matches") {
+      args[0] = RE2_MATCHES;
+      const params = args[n.op === "rcall" ? 2 : 1] as ASTNode[];
+      const pattern = params[params.length - 1];
+      if (pattern?.op === "value" && typeof pattern.args === "string")
+        bad ??= re2SyntaxError(pattern.args as string);
+    }
+  });
+  return bad;
+}
+
+export function compileExpression(env: Environment, source: string): Compiled {
+  let parsed: ReturnType<Environment["parse"]>;
+  try {
+    parsed = env.parse(source);
+  } catch (e) {
+    const err = e as LocatedError;
+    return { ok: false, error: celGoIssue(source, err.range?.start ?? 0, celGoMessage(err, true)) };
+  }
+  const badPattern = useRe2(parsed.ast);
+  const checked = parsed.check();
+  if (!checked.valid) {
+    const err = checked.error as LocatedError;
+    const message = celGoMessage(err, false);
+    return { ok: false, error: celGoIssue(source, celGoOffset(source, err, message), message) };
+  }
+  if (badPattern !== undefined) return { ok: false, error: `program instantiation failed: ${badPattern}` };
+  return { ok: true, program: { type: checked.type ?? "dyn", ast: parsed.ast, run: (vars) => parsed(vars) } };
+}
