@@ -21,8 +21,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["http", "store"],
   // What a served resource is, table cells, patch formats.
   ["resources", "tables", "patch"],
-  // Per-kind knowledge: built-in strategies, custom resources, OpenAPI schemas.
-  ["registry", "crd", "openapi"],
+  // Per-kind knowledge: built-in strategies, custom resources and their CEL rules, OpenAPI schemas.
+  ["registry", "crd", "cel", "openapi"],
   // Admission plugins.
   ["admission"],
   // The request stages: create/update/patch/apply/delete/get/list, managed fields.
