@@ -40,6 +40,16 @@ export function widgetDefinition(group: string) {
     replicas: Type.Optional(Type.Integer()),
     phase: Type.Optional(Type.String()),
     observedAt: Type.Optional(Type.String({ format: "date-time" })),
+    conditions: Type.Optional(
+      Type.Array(
+        Type.Object({
+          type: Type.String(),
+          status: Type.Enum(["True", "False", "Unknown"]),
+          reason: Type.Optional(Type.String()),
+        }),
+        { "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["type"] },
+      ),
+    ),
   });
   return defineCustomResource({
     group,
