@@ -216,7 +216,7 @@ export class KubeClient {
   waitFor<T>(
     client: ReadClient<T, { items: T[] }>,
     name: string,
-    condition: WaitCondition<T> | WaitCondition<unknown>,
+    condition: WaitCondition<NoInfer<T>>,
     options: WaitOptions = {},
   ): Promise<T | undefined> {
     return waitFor(client, name, condition, options);

@@ -26,14 +26,14 @@ export interface CustomResourceDefinitionOf<
   readonly namespaced: boolean;
   readonly versions: V;
   /** The name of the version with `storage: true`. */
-  readonly storageVersion: keyof V & string;
+  readonly storageVersion: string;
   /** The CRD's name, `<plural>.<group>`. */
   readonly name: string;
   readonly options: CustomResourceOptions<G, K, V>;
   /** The CustomResourceDefinition to create or apply. */
   manifest(): apiextensionsV1.CustomResourceDefinition;
   /** The structural schema of one version, as in the manifest. */
-  schemaOf(version: keyof V & string): JsonSchemaProps;
+  schemaOf(version: string): JsonSchemaProps;
   /** What is wrong with an object for its version (its apiVersion's, else the storage version); [] if nothing. */
   validate(object: unknown): ValidationIssue[];
   /** Throws a ClientError INVALID_OBJECT listing what {@link validate} finds. */
@@ -81,7 +81,7 @@ export function defineCustomResource<
     }
     return validator;
   };
-  const storageVersion = storage[0] as keyof V & string;
+  const storageVersion = storage[0] as string;
   const definition: CustomResourceDefinitionOf<G, K, V> = {
     group: options.group,
     kind: options.kind,

@@ -39,7 +39,7 @@ export class WaitTimeoutError<T = unknown> extends ClientError {
 export async function waitFor<T>(
   client: ReadClient<T, { items: T[] }>,
   name: string,
-  condition: WaitCondition<T> | WaitCondition<unknown>,
+  condition: WaitCondition<NoInfer<T>>,
   options: WaitOptions = {},
 ): Promise<T | undefined> {
   const awaited = `${condition.description} of ${client.requests.target.plural}/${name}`;
@@ -48,7 +48,7 @@ export async function waitFor<T>(
   const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
   const state: { last: T | undefined } = { last: undefined };
   try {
-    return await watchUntil(client, name, condition as WaitCondition<T>, state, {
+    return await watchUntil(client, name, condition, state, {
       ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
       ...(signal !== undefined ? { signal } : {}),
     });
