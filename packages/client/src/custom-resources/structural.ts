@@ -102,6 +102,7 @@ function collapseUnion(node: Node, path: string): Node {
   const nonNull = members.filter((m) => m.type !== "null");
   const nullable = nonNull.length < members.length ? { nullable: true } : {};
   const types = new Set(nonNull.map((m) => m.type));
+  if (nonNull.length === 1) return { ...nonNull[0], ...outer, ...nullable };
   if (nonNull.length > 0 && nonNull.every((m) => m.const !== undefined || Array.isArray(m.enum))) {
     const values = nonNull.flatMap((m) => (m.const !== undefined ? [m.const] : (m.enum as unknown[])));
     const type = types.size === 1 ? [...types][0] : undefined;
@@ -109,7 +110,6 @@ function collapseUnion(node: Node, path: string): Node {
   }
   if (nonNull.length === 2 && types.has("integer") && types.has("string"))
     return { "x-kubernetes-int-or-string": true, ...outer, ...nullable };
-  if (nonNull.length === 1) return { ...nonNull[0], ...outer, ...nullable };
   throw invalid(path, "is a union of several types, which a structural schema cannot express");
 }
 
