@@ -24,6 +24,7 @@ export {
   type StorageVersionOf,
 } from "./custom-resources/definition.js";
 export type {
+  CustomResourceDefinitionManifest,
   CustomResourceOptions,
   CustomResourceVersion,
   CustomResourceVersions,

@@ -3,11 +3,16 @@
  * version gives the object type (by inference), the CRD manifest (structural OpenAPI v3), and a
  * client-side validator; `kube.custom(definition)` gives a typed client for it.
  */
-import type { apiextensionsV1, metaV1 } from "@kubesdk/models";
+import type { metaV1 } from "@kubesdk/models";
 import type { Static } from "typebox";
 import { ClientError } from "../errors.js";
 import { buildManifest } from "./manifest.js";
-import type { CustomResourceOptions, CustomResourceVersions, ResourceNames } from "./options.js";
+import type {
+  CustomResourceDefinitionManifest,
+  CustomResourceOptions,
+  CustomResourceVersions,
+  ResourceNames,
+} from "./options.js";
 import { type JsonSchemaProps, toStructuralSchema } from "./structural.js";
 import { compileValidator, type ObjectValidator, type ValidationIssue } from "./validation.js";
 
@@ -31,7 +36,7 @@ export interface CustomResourceDefinitionOf<
   readonly name: string;
   readonly options: CustomResourceOptions<G, K, V>;
   /** The CustomResourceDefinition to create or apply. */
-  manifest(): apiextensionsV1.CustomResourceDefinition;
+  manifest(): CustomResourceDefinitionManifest;
   /** The structural schema of one version, as in the manifest. */
   schemaOf(version: string): JsonSchemaProps;
   /** What is wrong with an object for its version (its apiVersion's, else the storage version); [] if nothing. */

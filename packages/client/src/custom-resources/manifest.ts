@@ -1,6 +1,7 @@
 /** The CustomResourceDefinition object of a {@link defineCustomResource} definition. */
 import type { apiextensionsV1 } from "@kubesdk/models";
 import type {
+  CustomResourceDefinitionManifest,
   CustomResourceOptions,
   CustomResourceVersions,
   ResourceNames,
@@ -8,14 +9,13 @@ import type {
 } from "./options.js";
 import type { JsonSchemaProps } from "./structural.js";
 
-type CRD = apiextensionsV1.CustomResourceDefinition;
 type Version = apiextensionsV1.CustomResourceDefinitionVersion;
 
 export function buildManifest(
   options: CustomResourceOptions<string, string, CustomResourceVersions>,
   names: ResourceNames,
   schemas: ReadonlyMap<string, JsonSchemaProps>,
-): CRD {
+): CustomResourceDefinitionManifest {
   const versions = Object.entries(options.versions).map(([name, v]): Version => {
     const subresources = subresourcesOf(v.subresources ?? options.subresources);
     return {

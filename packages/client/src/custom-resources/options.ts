@@ -1,4 +1,5 @@
 /** What `defineCustomResource` is given: names, scope, versions with their schemas, subresources. */
+import type { apiextensionsV1 } from "@kubesdk/models";
 import type { TSchema } from "typebox";
 
 /** A column of `kubectl get` (additionalPrinterColumns). */
@@ -71,3 +72,10 @@ export interface ResourceNames {
   readonly singular: string;
   readonly listKind: string;
 }
+
+/** A CRD object as `manifest()` builds it: ready to create or apply. */
+export type CustomResourceDefinitionManifest = apiextensionsV1.CustomResourceDefinition & {
+  apiVersion: "apiextensions.k8s.io/v1";
+  kind: "CustomResourceDefinition";
+  metadata: { name: string };
+};
