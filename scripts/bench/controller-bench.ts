@@ -27,60 +27,13 @@ import {
   silentLogger,
   WorkQueue,
 } from "@kubesdk/controller";
-import type { KubernetesObject } from "@kubesdk/models";
 import { renderKubeconfig } from "@kubesdk/server";
 import { startReference } from "./bench-targets.js";
+import { NAMESPACE, seedWidgets, type Widget, widgets } from "./widget-workload.js";
 
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 10_000);
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? "1,4,16").split(",").map(Number);
 const QUEUE_OPS = Number(process.env.BENCH_QUEUE_OPS ?? 200_000);
-const NAMESPACE = "bench";
-const GROUP = "bench.kubesdk.io";
-
-interface Widget extends KubernetesObject {
-  spec: { size: number };
-  status?: { observedGeneration?: number };
-}
-
-function widgets(kube: KubeClient) {
-  return kube.custom<Widget>({
-    group: GROUP,
-    version: "v1",
-    plural: "widgets",
-    kind: "Widget",
-    namespaced: true,
-    subresources: ["status"],
-  });
-}
-
-const crd = {
-  apiVersion: "apiextensions.k8s.io/v1" as const,
-  kind: "CustomResourceDefinition" as const,
-  metadata: { name: `widgets.${GROUP}` },
-  spec: {
-    group: GROUP,
-    scope: "Namespaced",
-    names: { plural: "widgets", singular: "widget", kind: "Widget", listKind: "WidgetList" },
-    versions: [
-      {
-        name: "v1",
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: "object",
-            properties: {
-              spec: { type: "object", properties: { size: { type: "integer" } } },
-              status: { type: "object", properties: { observedGeneration: { type: "integer" } } },
-            },
-          },
-        },
-      },
-    ],
-  },
-};
-
 interface RunResult {
   readonly ms: number;
   readonly peakRssMiB: number;
@@ -129,42 +82,13 @@ async function child(kubeconfig: string, concurrency: number, count: number): Pr
 
 // ---- parent ----
 
-async function seed(kube: KubeClient): Promise<void> {
-  await kube.resource("apiextensions.k8s.io/v1", "CustomResourceDefinition").create(crd);
-  // The reference server establishes a CRD at once; a short retry covers the gap anyway.
-  await kube.resource("v1", "Namespace").create({ metadata: { name: NAMESPACE } });
-  const resource = widgets(kube);
-  let next = 0;
-  const worker = async () => {
-    while (next < OBJECTS) {
-      const i = next++;
-      const obj: Widget = {
-        apiVersion: `${GROUP}/v1`,
-        kind: "Widget",
-        metadata: { name: `w-${i}` },
-        spec: { size: i },
-      };
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await resource.create(obj, { namespace: NAMESPACE });
-          break;
-        } catch (err) {
-          if (attempt > 20) throw err;
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 32 }, worker));
-}
-
 async function endToEnd(concurrency: number): Promise<RunResult> {
   const server = await startReference();
   try {
     const path = join(mkdtempSync(join(tmpdir(), "controller-bench-")), "kubeconfig");
     writeFileSync(path, renderKubeconfig({ url: server.url, token: server.token, caPem: server.ca }));
     const kube = await KubeClient.fromKubeconfig({ kubeconfig: { path } });
-    await seed(kube);
+    await seedWidgets(kube, OBJECTS);
     await kube.close();
     const self = fileURLToPath(import.meta.url);
     const proc = fork(self, ["--child", path, String(concurrency), String(OBJECTS)], { stdio: "inherit" });

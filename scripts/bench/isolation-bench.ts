@@ -2,16 +2,18 @@
  * Isolation benchmark: how much one client's limit-sized requests slow another client's small GET
  * on the reference server. Phases (each --seconds long, default 8): idle, then one heavy client in
  * a loop sending 3 MiB JSON bodies, a 40k-key YAML apply, 10k-operation JSON patches, or listing
- * 100k ConfigMaps as protobuf and JSON. Reports per phase the small GET's p50/p99, p99 as a ratio
+ * 100k ConfigMaps as protobuf and JSON, or creating a CRD with a 60k-value enum or 20k properties
+ * (isolation-crds.ts). Reports per phase the small GET's p50/p99, p99 as a ratio
  * to the idle p99, and the server's longest event-loop block (perf_hooks.monitorEventLoopDelay,
  * measured in the server's own process), in wall time and in CPU time of the server's main thread
  * (Linux only; wall time also counts the time a busy machine did not run the server at all).
  *
- *   pnpm bench:isolation [--seconds 8] [--items 100000]
+ *   pnpm bench:isolation [--seconds 8] [--items 100000] [--only CRD]   (--only: phases whose name has it)
  */
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Agent } from "undici";
+import { largeCrds } from "./isolation-crds.js";
 import { percentile } from "./stats.js";
 
 const arg = (name: string, fallback: number): number => {
@@ -19,6 +21,7 @@ const arg = (name: string, fallback: number): number => {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const SECONDS = arg("seconds", 8);
+const ONLY = process.argv.includes("--only") ? String(process.argv[process.argv.indexOf("--only") + 1]) : "";
 const ITEMS = arg("items", 100_000);
 const MiB = 1024 * 1024;
 const NS = "iso";
@@ -169,7 +172,8 @@ async function main(): Promise<void> {
   child.send({ type: "seed", namespace: BIG_NS, count: ITEMS });
   await nextMessage();
   const results = [await phase("idle", undefined)];
-  for (const heavy of heavyRequests()) results.push(await phase(heavy.name, heavy));
+  const heavies = [...heavyRequests(), ...largeCrds(call)].filter((h) => h.name.includes(ONLY));
+  for (const heavy of heavies) results.push(await phase(heavy.name, heavy));
   const idle = results[0] as PhaseResult;
   console.log(
     `isolation: small GET latency while another client sends limit-sized requests (${SECONDS} s each)`,

@@ -37,6 +37,7 @@ import {
   type Reconciler,
   splitKey,
 } from "./reconcile.js";
+import { Sharding, type ShardingOptions } from "./sharding.js";
 import { type EventSource, type KeyMapper, ownerKeys, ownKey, type Wiring, wire } from "./watches.js";
 import { WorkQueue } from "./work-queue.js";
 
@@ -90,6 +91,11 @@ export interface ControllerOptions<T extends KubernetesObject> {
   readonly rateLimiter?: () => RateLimiter<string>;
   readonly metrics?: ControllerMetrics;
   readonly logger?: Logger;
+  /**
+   * Run as one of several replicas that share the keys (see {@link Sharding}); keys another replica
+   * owns are dropped from this one's queue. Default: this replica reconciles every key.
+   */
+  readonly sharding?: ShardingOptions;
 }
 
 interface Run {
@@ -112,6 +118,7 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
   #others: Informer<KubernetesObject>[] = [];
   #run: Run | undefined;
   #synced = false;
+  readonly #sharding: Sharding | undefined;
 
   constructor(options: ControllerOptions<T>) {
     checkNumber("concurrency", options.concurrency ?? 1, 1);
@@ -122,6 +129,14 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? consoleLogger;
     this.#factory = options.informers ?? sharedFactory(options.kube);
+    this.#sharding =
+      options.sharding &&
+      new Sharding({ ...options.sharding, kube: options.kube, clock: this.#clock, logger: this.#logger });
+  }
+
+  /** The gate sharing keys with the other replicas, when `sharding` was given. */
+  get sharding(): Sharding | undefined {
+    return this.#sharding;
   }
 
   /** True while started and every informer it uses has synced. */
@@ -179,6 +194,10 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
     const debounce = this.#o.debounceMs ?? 0;
     const enqueue = (key: string) => (debounce > 0 ? queue.addAfter(key, debounce) : queue.add(key));
     this.#wireAll(run, enqueue);
+    this.#sharding?.start({
+      keys: () => this.#primary?.store.keys() ?? [],
+      enqueue: (key) => queue.add(key),
+    });
     this.#factory.start();
     try {
       await Promise.all(this.#informers.map((i) => i.waitForSync({ signal: run.abort.signal })));
@@ -212,6 +231,8 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
     const inTime = await Promise.race([drained, deadline]);
     timer?.cancel();
     run.abort.abort(new ControllerError("SHUT_DOWN", `${this.name} stopped`));
+    // Only now: reconciles finishing in the drain still hold their keys.
+    await this.#sharding?.stop();
     if (!inTime)
       this.#logger.error("reconciles still running at the shutdown deadline", { controller: this.name });
     return inTime;
@@ -259,9 +280,16 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
   }
 
   async #worker(run: Run): Promise<void> {
-    for (;;) {
+    // stop() ends the run: keys still queued then are not reconciled (the queue would hand them out).
+    while (!run.queue.shuttingDown) {
       const key = await run.queue.get();
       if (key === undefined) return;
+      // Checked synchronously as the key is taken; another replica owns a key not admitted here.
+      if (this.#sharding !== undefined && !this.#sharding.admits(key)) {
+        this.#sharding.dropped(key);
+        run.queue.done(key);
+        continue;
+      }
       try {
         await this.#reconcileKey(run, key);
       } catch (err) {
@@ -288,7 +316,10 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
       object,
       lastKnown,
       retries: run.queue.retries(key),
-      signal: run.abort.signal,
+      signal:
+        this.#sharding === undefined
+          ? run.abort.signal
+          : AbortSignal.any([run.abort.signal, this.#sharding.signal(key)]),
     };
     const started = this.#clock.now();
     let action: ReconcileAction;

@@ -33,6 +33,11 @@ export {
   LeaderElector,
 } from "./leader-election.js";
 export { Manager, type ManagerOptions, type ManagerStatus } from "./manager.js";
+export {
+  type MemberRecord,
+  SHARD_GROUP_LABEL,
+  SHARD_VIEW_ANNOTATION,
+} from "./member-leases.js";
 export { PrometheusMetrics } from "./metrics.js";
 export type { ControllerMetrics, ReconcileResult } from "./metrics-api.js";
 export { type OperationsServer, serveOperations } from "./operations.js";
@@ -70,6 +75,9 @@ export {
   silentLogger,
   splitKey,
 } from "./reconcile.js";
+export { hash32, rendezvousWeight, shardOwner } from "./rendezvous.js";
+export { SHARDING_DEFAULTS, type ShardedWork, Sharding, type ShardingOptions } from "./sharding.js";
 export { applyStatus } from "./status.js";
 export type { KeyMapper } from "./watches.js";
+export type { WorkGate } from "./work-gate.js";
 export { WorkQueue, type WorkQueueMetrics, type WorkQueueOptions } from "./work-queue.js";

@@ -1,20 +1,38 @@
 /**
- * WorkQueue: the queue between event handlers and reconcile workers.
+ * WorkQueue: the queue between event handlers and reconcile workers. It behaves as client-go's
+ * rate-limiting work queue (k8s.io/client-go/util/workqueue: the typed queue under the delaying
+ * queue under the rate-limiting queue); scripts/workqueue-diff runs both on the same random
+ * operation sequences and compares every result.
  *
  * Contract (keys compare like Map keys, so use strings or numbers for structured keys):
  * - A key waiting in the queue is stored once, however often it is added before a worker takes it.
  * - A key is never handed to two workers at once: a key added while a worker processes it is
  *   handed out again only after that worker calls `done(key)`.
- * - No key is lost: every key added before shutdown is handed out (again) after its delay.
- * - `addAfter(key, ms)` adds the key once `ms` have passed on the queue's clock; several pending
- *   delays of one key collapse to the earliest.
+ * - `addAfter(key, ms)` adds the key once `ms` have passed on the queue's clock (`ms` ≤ 0: at once);
+ *   several pending delays of one key collapse to the earliest. Keys due at the same instant are
+ *   queued in client-go's order (see delay-heap.ts), not necessarily the order they were delayed.
  * - `addRateLimited(key)` is `addAfter(key, rateLimiter.when(key))`; `forget(key)` ends the key's
  *   backoff history, `retries(key)` counts the rate-limited adds since.
- * - `shutDown()`: adds are ignored, nothing more is handed out, waiting `get()`s resolve to
- *   undefined. `shutDownWithDrain()` does the same and resolves once every key handed out was done.
+ * - `shutDown()`: adds (also delayed and rate-limited ones) are ignored from then on and keys still
+ *   waiting for a delay are dropped. Keys already queued are still handed out, and so is a key
+ *   that was re-added while processed, once it is done; `get()` resolves to undefined only when
+ *   nothing is queued, and getters already waiting (so nothing was queued) get undefined at once.
+ *   It also releases a pending `shutDownWithDrain()`.
+ * - `shutDownWithDrain()` shuts down the same way and resolves once no key is being processed
+ *   (keys still queued do not hold it up), or when `shutDown()` is called.
+ *
+ * Where we differ from client-go, on purpose (each has a unit test in test/work-queue.test.ts):
+ * - `done(key)` for a key that is not being processed does nothing; client-go queues the key a
+ *   second time if it is waiting, so one key could reach two workers.
+ * - A key finishing releases every pending `shutDownWithDrain()`; client-go wakes one of them.
+ * - Every `shutDown()` releases a pending drain; client-go's delaying queue ignores all but the
+ *   first `shutDown()`, so shutDown, shutDownWithDrain, shutDown leaves its drain waiting.
+ * - Which of several waiting `get()`s receives a key: the one waiting longest; in client-go any.
+ * - `addAfter` with NaN or ±Infinity throws a typed error (a Go duration cannot be either).
  */
 import { type Clock, systemClock, type Timer } from "./clock.js";
-import { checkNumber } from "./errors.js";
+import { DelayHeap } from "./delay-heap.js";
+import { ControllerError } from "./errors.js";
 import { defaultRateLimiter, type RateLimiter } from "./rate-limiter.js";
 
 /** Observes a queue (Prometheus metrics implement it); every method is optional. */
@@ -49,9 +67,11 @@ export class WorkQueue<K> {
   readonly #dirty = new Map<K, number>();
   /** Keys handed out and not yet done, with the time they were handed out. */
   readonly #processing = new Map<K, number>();
-  readonly #delayed = new Map<K, { at: number; timer: Timer }>();
+  /** Keys waiting for a delay; one timer, set for the earliest. */
+  readonly #delayed = new DelayHeap<K>();
+  #timer: { readonly at: number; readonly handle: Timer } | undefined;
   readonly #getters: ((key: K | undefined) => void)[] = [];
-  readonly #drained: (() => void)[] = [];
+  readonly #drains: (() => void)[] = [];
   #shuttingDown = false;
 
   constructor(options: WorkQueueOptions<K> = {}) {
@@ -88,31 +108,25 @@ export class WorkQueue<K> {
     this.#enqueue(key);
   }
 
+  /** Adds the key after `ms` (at once when `ms` ≤ 0); a finite number, else a typed error. */
   addAfter(key: K, ms: number): void {
-    checkNumber("delay", ms);
+    if (typeof ms !== "number" || !Number.isFinite(ms))
+      throw new ControllerError("INVALID_OPTION", `delay must be a finite number, got ${ms}`);
     if (this.#shuttingDown) return;
-    if (ms === 0) {
+    if (ms <= 0) {
       this.add(key);
       return;
     }
-    const at = this.#clock.now() + ms;
-    const pending = this.#delayed.get(key);
-    if (pending !== undefined) {
-      if (pending.at <= at) return;
-      pending.timer.cancel();
-    }
-    const timer = this.#clock.setTimer(() => {
-      if (this.#delayed.get(key)?.timer !== timer) return;
-      this.#delayed.delete(key);
-      this.add(key);
-    }, ms);
-    this.#delayed.set(key, { at, timer });
+    this.#delayed.schedule(key, this.#clock.now() + ms);
+    this.#armTimer();
   }
 
   addRateLimited(key: K): void {
+    // when() counts the retry even after shutdown, as client-go's limiter does.
+    const ms = this.#limiter.when(key);
     if (this.#shuttingDown) return;
     this.#metrics.retried?.(key);
-    this.addAfter(key, this.#limiter.when(key));
+    this.addAfter(key, ms);
   }
 
   forget(key: K): void {
@@ -123,10 +137,14 @@ export class WorkQueue<K> {
     return this.#limiter.retries(key);
   }
 
-  /** The next key without waiting, or undefined when none is ready (or the queue shut down). */
+  /**
+   * The next key without waiting, or undefined when none is queued. After shutdown it still hands
+   * out the keys queued; undefined with `shuttingDown` true means the worker should stop.
+   */
   tryGet(): K | undefined {
-    if (this.#shuttingDown || this.length === 0) return undefined;
+    if (this.length === 0) return undefined;
     const key = this.#queue[this.#head] as K;
+    this.#queue[this.#head] = undefined as K;
     this.#head++;
     if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
       this.#queue = this.#queue.slice(this.#head);
@@ -140,7 +158,7 @@ export class WorkQueue<K> {
     return key;
   }
 
-  /** The next key, waiting for one; undefined once the queue shuts down. */
+  /** The next key, waiting for one; undefined once the queue is shut down and empty. */
   get(): Promise<K | undefined> {
     const key = this.tryGet();
     if (key !== undefined || this.#shuttingDown) return Promise.resolve(key);
@@ -153,37 +171,63 @@ export class WorkQueue<K> {
     if (since === undefined) return;
     this.#processing.delete(key);
     this.#metrics.finished?.(key, this.#clock.now() - since);
-    if (this.#dirty.has(key) && !this.#shuttingDown) this.#enqueue(key);
-    if (this.#processing.size === 0) for (const resolve of this.#drained.splice(0)) resolve();
+    if (this.#dirty.has(key)) this.#enqueue(key);
+    if (this.#processing.size === 0) this.#releaseDrains();
   }
 
+  /** Ignores adds from now on; queued keys are still handed out (see the file's header). */
   shutDown(): void {
+    this.#stop();
+    this.#releaseDrains();
+  }
+
+  /** Shuts down, then resolves once no key is being processed, or when shutDown() is called. */
+  shutDownWithDrain(): Promise<void> {
+    this.#stop();
+    if (this.#processing.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#drains.push(resolve));
+  }
+
+  #stop(): void {
     if (this.#shuttingDown) return;
     this.#shuttingDown = true;
-    for (const { timer } of this.#delayed.values()) timer.cancel();
+    this.#timer?.handle.cancel();
+    this.#timer = undefined;
     this.#delayed.clear();
-    this.#queue = [];
-    this.#head = 0;
-    this.#dirty.clear();
+    // A getter waits only while nothing is queued, so each one is told to stop.
     for (const resolve of this.#getters.splice(0)) resolve(undefined);
-    this.#metrics.depth?.(0);
   }
 
-  /** Shuts down, then resolves once every handed-out key is done. */
-  shutDownWithDrain(): Promise<void> {
-    this.shutDown();
-    if (this.#processing.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.#drained.push(resolve));
+  #releaseDrains(): void {
+    for (const resolve of this.#drains.splice(0)) resolve();
   }
 
   #enqueue(key: K): void {
+    this.#queue.push(key);
     const getter = this.#getters.shift();
     if (getter !== undefined) {
-      this.#queue.push(key);
       getter(this.tryGet());
       return;
     }
-    this.#queue.push(key);
     this.#metrics.depth?.(this.length);
+  }
+
+  /** Keeps one timer, due when the earliest delayed key is. */
+  #armTimer(): void {
+    const at = this.#delayed.peekAt();
+    if (this.#timer?.at === at) return;
+    this.#timer?.handle.cancel();
+    this.#timer = undefined;
+    if (at === undefined) return;
+    const handle = this.#clock.setTimer(() => this.#fire(), at - this.#clock.now());
+    this.#timer = { at, handle };
+  }
+
+  #fire(): void {
+    this.#timer = undefined;
+    const now = this.#clock.now();
+    for (let key = this.#delayed.popDue(now); key !== undefined; key = this.#delayed.popDue(now))
+      this.add(key);
+    this.#armTimer();
   }
 }

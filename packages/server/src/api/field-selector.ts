@@ -34,15 +34,18 @@ function unescapeSelector(s: string): string {
 
 export function parseFieldSelector(s: string): readonly FieldRequirement[] {
   if (s.trim() === "") return [];
-  return splitUnescaped(s, ",").map((part) => {
-    const m = /^((?:\\.|[^=!\\])+)(==|=|!=)(.*)$/.exec(part.trim());
-    if (!m) throw new SelectorParseError(`invalid selector: '${part}'; can't understand '${part}'`);
-    return {
-      field: unescapeSelector((m[1] as string).trim()),
-      op: m[2] === "!=" ? "!=" : "=",
-      value: unescapeSelector(m[3] as string),
-    };
-  });
+  // Upstream skips empty terms: a trailing comma or `a=b,,c=d` is fine.
+  return splitUnescaped(s, ",")
+    .filter((part) => part !== "")
+    .map((part) => {
+      const m = /^((?:\\.|[^=!\\])+)(==|=|!=)(.*)$/.exec(part.trim());
+      if (!m) throw new SelectorParseError(`invalid selector: '${part}'; can't understand '${part}'`);
+      return {
+        field: unescapeSelector((m[1] as string).trim()),
+        op: m[2] === "!=" ? "!=" : "=",
+        value: unescapeSelector(m[3] as string),
+      };
+    });
 }
 
 export function matchesFields(

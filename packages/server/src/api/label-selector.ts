@@ -67,8 +67,9 @@ function parseRequirement(raw: string): LabelRequirement {
   const set = /^(\S+)\s+(in|notin)\s*\((.*)\)$/.exec(s);
   if (set) {
     const inner = (set[3] as string).trim();
+    // Upstream's parser reads `()` as the set holding the empty value: `a in ()` is `a in ("")`.
     if (inner === "")
-      throw new SelectorParseError(`unable to parse requirement: empty value set in "${raw}"`);
+      return { key: checkKey(set[1] as string, raw), op: set[2] as "in" | "notin", values: [""] };
     const values = inner.split(",").map((v) => v.trim());
     for (const v of values) checkValue(v, raw);
     return { key: checkKey(set[1] as string, raw), op: set[2] as "in" | "notin", values };
@@ -94,13 +95,16 @@ export function parseLabelSelector(s: string): readonly LabelRequirement[] {
   return splitTopLevel(s).map(parseRequirement);
 }
 
-export function matchesLabels(
-  reqs: readonly LabelRequirement[],
-  labels: Record<string, string> | undefined,
-): boolean {
+/**
+ * Whether `labels` (an object's metadata.labels as stored) meets every requirement. Anything that is
+ * not a map of strings counts as no labels, so that no stored object can fail another request.
+ */
+export function matchesLabels(reqs: readonly LabelRequirement[], labels: unknown): boolean {
+  const map = typeof labels === "object" && labels !== null && !Array.isArray(labels) ? labels : {};
   for (const r of reqs) {
-    const has = labels !== undefined && Object.hasOwn(labels, r.key);
-    const v = has ? (labels as Record<string, string>)[r.key] : undefined;
+    const raw: unknown = Object.hasOwn(map, r.key) ? (map as Record<string, unknown>)[r.key] : undefined;
+    const v = typeof raw === "string" ? raw : undefined;
+    const has = v !== undefined;
     switch (r.op) {
       case "=":
         if (v !== r.value) return false;

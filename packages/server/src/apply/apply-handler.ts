@@ -3,8 +3,10 @@
  * upstream does, runs server-side apply against the live object (or an empty
  * one: apply creates), and commits through the shared write pipeline.
  */
+
 import { schemaFor } from "@kubesdk/models";
 import { nowTimestamp } from "../api/names.js";
+import { queryOptionalBool } from "../api/query-bool.js";
 import { errors, StatusError } from "../api/status.js";
 import type { FieldScope } from "../fieldmanager/object-fields.js";
 import { ChangedWhilePaused, pausedOrAtOnce } from "../handlers/commit-update.js";
@@ -30,13 +32,6 @@ export interface ApplyRequest {
   readonly large?: boolean;
 }
 
-function parseForce(q: URLSearchParams): boolean {
-  const v = q.get("force");
-  if (v === null || v === "" || v === "false") return false;
-  if (v === "true") return true;
-  throw errors.badRequest(`force: invalid boolean value "${v}"`);
-}
-
 export async function applyObject(
   ctx: HandlerContext,
   r: ServedResource,
@@ -48,7 +43,7 @@ export async function applyObject(
       { type: "FieldValueRequired", field: "fieldManager", detail: "is required for apply patch" },
     ]);
   checkFieldManager(manager, "PatchOptions");
-  const force = parseForce(req.query);
+  const force = queryOptionalBool(req.query, "force") ?? false;
   const body = checkApplyBody(r, req);
   return pausedOrAtOnce(req.large, (large) => applyOnce(ctx, r, req, { manager, force, body, large }));
 }

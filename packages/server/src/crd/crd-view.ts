@@ -53,9 +53,10 @@ export function hoistedFields(versions: readonly CrdVersion[]): Hoisted {
     pick: (v: CrdVersion) => unknown,
     empty: (x: unknown) => boolean = (x) => x === undefined,
   ) => {
-    if (versions.length === 0) return true;
+    // One version is trivially the same as itself (no need to serialize a large schema for that).
+    if (versions.length <= 1) return true;
     const first = JSON.stringify(normal(pick(versions[0] as CrdVersion), empty));
-    return versions.every((v) => JSON.stringify(normal(pick(v), empty)) === first);
+    return versions.slice(1).every((v) => JSON.stringify(normal(pick(v), empty)) === first);
   };
   const emptyList = (x: unknown) => x === undefined || (Array.isArray(x) && x.length === 0);
   return {

@@ -14,16 +14,25 @@ export function asSchema(v: unknown): JsonSchema | undefined {
   return isObject(v) ? (v as JsonSchema) : undefined;
 }
 
-export function propertiesOf(s: JsonSchema | undefined): Record<string, JsonSchema> {
+/**
+ * The schema-valued entries of `properties`. Read-only: the result is cached per properties
+ * object, since a schema's checks, defaulting and pruning ask for it again and again and copying
+ * 20,000 properties each time made large schemas slow.
+ */
+export function propertiesOf(s: JsonSchema | undefined): Readonly<Record<string, JsonSchema>> {
   const p = s?.properties;
   if (!isObject(p)) return {};
+  const cached = propertiesCache.get(p);
+  if (cached) return cached;
   const out: Record<string, JsonSchema> = {};
   for (const [k, v] of Object.entries(p)) {
     const child = asSchema(v);
     if (child) out[k] = child;
   }
+  propertiesCache.set(p, out);
   return out;
 }
+const propertiesCache = new WeakMap<object, Record<string, JsonSchema>>();
 
 /** The item schema of an array schema (a schema object, never the tuple form). */
 export function itemsOf(s: JsonSchema | undefined): JsonSchema | undefined {

@@ -20,7 +20,7 @@ import { openAPIErrors } from "./keyword-checks.js";
 import { pruneCustomResource } from "./prune.js";
 import { err, key } from "./schema-paths.js";
 import { structuralErrors } from "./structural.js";
-import { compileSchema, SchemaCompileError } from "./validator.js";
+import { checkSchemaUsable, compileSchema, SchemaCompileError } from "./validator.js";
 
 /** JSON names of the keywords allowed at the root when the status subresource is on. */
 const ROOT_KEYWORDS_WITH_STATUS = new Set([
@@ -80,7 +80,7 @@ export function checkVersionSchema(validation: unknown, path: string, statusEnab
   errs.push(...openAPIErrors(schema, base, true, false));
   if (errs.length === 0) {
     try {
-      compileSchema(schema);
+      checkSchemaUsable(schema);
     } catch (e) {
       if (!(e instanceof SchemaCompileError)) throw e;
       errs.push(err("FieldValueInvalid", path, `error building validator: ${e.message}`, ""));

@@ -7,6 +7,7 @@
  * sorts them.
  */
 import type { FieldError } from "../api/status.js";
+import { goRegexpError } from "./go-regexp.js";
 import {
   asSchema,
   isEmbeddedResource,
@@ -158,6 +159,22 @@ function valueValidationErrors(s: JsonSchema, path: string, errs: FieldError[]):
   }
   const not = asSchema(s.not);
   if (not) nestedValueValidation(not, `${path}.not`, errs, false);
+  patternErrors(s, path, errs);
+}
+
+/** A `pattern` must compile as Go's regexp (RE2 syntax); the cause carries Go's parse error. */
+function patternErrors(s: JsonSchema, path: string, errs: FieldError[]): void {
+  if (typeof s.pattern !== "string" || s.pattern === "") return;
+  const why = goRegexpError(s.pattern);
+  if (why !== undefined)
+    errs.push(
+      err(
+        "FieldValueInvalid",
+        `${path}.pattern`,
+        `must be a valid regular expression, but isn't: ${why}`,
+        s.pattern,
+      ),
+    );
 }
 
 function nestedValueValidation(s: JsonSchema, path: string, errs: FieldError[], skipAnyOf: boolean): void {
@@ -185,4 +202,5 @@ function nestedValueValidation(s: JsonSchema, path: string, errs: FieldError[], 
   if (items) nestedValueValidation(items, `${path}.items`, errs, false);
   const not = asSchema(s.not);
   if (not) nestedValueValidation(not, `${path}.not`, errs, false);
+  patternErrors(s, path, errs);
 }

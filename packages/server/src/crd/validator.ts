@@ -1,18 +1,16 @@
 /**
- * Schema validation of custom resources with ajv, reporting failures the way
- * the apiserver does (kube-openapi's validator messages turned into field
- * errors by apiextensions-apiserver), e.g.
+ * Schema validation of custom resources, reporting failures the way the apiserver does
+ * (kube-openapi's validator messages turned into field errors by apiextensions-apiserver), e.g.
  * `spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`.
+ * The walk itself is schema-walk.ts (ajv's semantics without its per-schema code generation);
+ * formats are ajv-formats' definitions plus go-openapi's extra ones below.
  */
 import { KubesdkError } from "@kubesdk/models";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import { fullFormats } from "ajv-formats/dist/formats.js";
 import type { FieldError } from "../api/status.js";
 import { TYPE_NAMES, toAjvSchema } from "./ajv-schema.js";
 import type { JsonSchema } from "./json-schema.js";
-
-// ajv-formats is CommonJS with a `default` export; under NodeNext the default import is the module.
-const addFormats = addFormatsModule.default;
+import { type Failure, type FormatCheck, prepareSchema, SchemaWalker } from "./schema-walk.js";
 
 /** Formats go-openapi knows and ajv-formats does not; regexes follow go-openapi's definitions. */
 const EXTRA_FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
@@ -40,51 +38,95 @@ const EXTRA_FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
     s.length <= 253 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(s),
 };
 
-function newAjv(): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: true, verbose: true, logger: false, unicodeRegExp: false });
-  addFormats(ajv, [
-    "date",
-    "date-time",
-    "uri",
-    "email",
-    "hostname",
-    "ipv4",
-    "ipv6",
-    "uuid",
-    "byte",
-    "password",
-  ]);
-  for (const [name, f] of Object.entries(EXTRA_FORMATS)) ajv.addFormat(name, f);
-  ajv.addFormat("datetime", EXTRA_FORMATS.datetime as (s: string) => boolean);
-  return ajv;
+/** ajv-formats' formats the apiserver knows (its "full" definitions, as ajv-formats installs them). */
+const AJV_FORMATS = [
+  "date",
+  "date-time",
+  "uri",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "uuid",
+  "byte",
+  "password",
+];
+
+type FormatDefinition = RegExp | ((s: string) => boolean) | boolean | { validate: FormatDefinition };
+
+function toCheck(def: FormatDefinition): FormatCheck {
+  if (def instanceof RegExp) return (s) => def.test(s);
+  if (typeof def === "function") return def;
+  if (typeof def === "boolean") return () => def;
+  return toCheck(def.validate);
 }
 
-let shared: Ajv | undefined;
+function buildFormats(): Map<string, FormatCheck> {
+  const formats = new Map<string, FormatCheck>();
+  const full = fullFormats as unknown as Record<string, FormatDefinition>;
+  for (const name of AJV_FORMATS) formats.set(name, toCheck(full[name] as FormatDefinition));
+  for (const [name, f] of Object.entries(EXTRA_FORMATS)) formats.set(name, toCheck(f));
+  return formats;
+}
 
-/** A schema ajv cannot compile (e.g. a pattern that is not an ECMAScript regular expression). */
+let walker: SchemaWalker | undefined;
+
+/** A schema that cannot be used (a pattern that is not a Go regular expression, an empty enum). */
 export class SchemaCompileError extends KubesdkError {
   readonly code = "SCHEMA_COMPILE" as const;
 }
 
 export type SchemaValidator = (obj: unknown) => FieldError[];
 
-/** Compiles a CRD version schema; the result validates whole objects (paths from the object root). */
+/** Prepares a CRD version schema; the result validates whole objects (paths from the object root). */
 export function compileSchema(schema: JsonSchema): SchemaValidator {
-  shared ??= newAjv();
-  let validate: ValidateFunction;
+  const key = JSON.stringify(schema);
+  const cached = recent.get(key);
+  if (cached) return cached;
+  const walkSchema = toAjvSchema(schema);
   try {
-    validate = shared.compile(toAjvSchema(schema));
+    prepareSchema(walkSchema);
   } catch (e) {
     throw new SchemaCompileError((e as Error).message);
   }
-  return (obj) => (validate(obj) ? [] : firstStringErrors(validate.errors ?? []).flatMap(toFieldError));
+  walker ??= new SchemaWalker(buildFormats());
+  const w = walker;
+  const validator: SchemaValidator = (obj) =>
+    firstStringErrors(w.validate(walkSchema, obj)).flatMap(toFieldError);
+  remember(key, validator);
+  return validator;
+}
+
+/**
+ * Throws SchemaCompileError when `schema` could not be used to validate (a pattern Go refuses, an
+ * empty enum). Cheaper than compileSchema: a CRD write checks this, and the schema is compiled
+ * for serving in a later turn of the event loop.
+ */
+export function checkSchemaUsable(schema: JsonSchema): void {
+  try {
+    prepareSchema(schema);
+  } catch (e) {
+    throw new SchemaCompileError((e as Error).message);
+  }
+}
+
+/**
+ * The last few compiled schemas by their JSON text: writing a CRD compiles each version's schema
+ * to check it, and serving it compiles the same schema again right after.
+ */
+const recent = new Map<string, SchemaValidator>();
+const RECENT_LIMIT = 16;
+
+function remember(key: string, validator: SchemaValidator): void {
+  recent.set(key, validator);
+  if (recent.size > RECENT_LIMIT) recent.delete(recent.keys().next().value as string);
 }
 
 const STRING_CHECKS = ["maxLength", "minLength", "pattern"];
 
 /** kube-openapi checks maxLength, minLength, pattern in that order and reports only the first failure. */
-function firstStringErrors(errs: readonly ErrorObject[]): ErrorObject[] {
-  const rank = (e: ErrorObject) => STRING_CHECKS.indexOf(e.keyword);
+function firstStringErrors(errs: readonly Failure[]): Failure[] {
+  const rank = (e: Failure) => STRING_CHECKS.indexOf(e.keyword);
   return errs.filter(
     (e) =>
       rank(e) < 0 ||
@@ -120,9 +162,9 @@ const COMPARISON: Record<string, string> = {
   "<": "less than",
 };
 
-/** One ajv error with what its translation needs: kube-openapi names a value by its path ("" for the root). */
+/** One failure with what its translation needs: kube-openapi names a value by its path ("" for the root). */
 interface Failed {
-  readonly e: ErrorObject;
+  readonly e: Failure;
   readonly path: string;
   readonly data: unknown;
   readonly params: Record<string, unknown>;
@@ -142,7 +184,7 @@ const sizeOf = (data: unknown) =>
       : data;
 
 function typeError(f: Failed): FieldError[] {
-  const expected = (f.e.parentSchema as Record<string, unknown> | undefined)?.[TYPE_NAMES] ?? f.params.type;
+  const expected = f.e.parentSchema[TYPE_NAMES] ?? f.params.type;
   const t = jsonTypeOf(f.data);
   const detail = `${f.path} in body must be of type ${String(expected)}: "${t}"`;
   return [{ type: "FieldValueTypeInvalid", field: f.path, value: t, detail }];
@@ -227,7 +269,7 @@ const TRANSLATIONS: Readonly<Record<string, (f: Failed) => FieldError[]>> = {
   not: (f) => combinator(`"${f.path}" must not validate the schema (not)`),
 };
 
-function toFieldError(e: ErrorObject): FieldError[] {
+function toFieldError(e: Failure): FieldError[] {
   // allOf failures are reported through the failing branch; other keywords are not used by CRD schemas.
   const translate = Object.hasOwn(TRANSLATIONS, e.keyword) ? TRANSLATIONS[e.keyword] : undefined;
   if (!translate) return [];
@@ -235,7 +277,7 @@ function toFieldError(e: ErrorObject): FieldError[] {
     e,
     path: pathOf(e.instancePath),
     data: e.data,
-    params: e.params as Record<string, unknown>,
+    params: e.params,
   });
 }
 

@@ -49,6 +49,16 @@ function defaultReplicasAndTemplate(obj: Obj): void {
   defaultTemplate(spec);
 }
 
+/** A ReplicationController without labels of its own takes its template's (core/v1 defaulting). */
+function defaultReplicationController(obj: Obj): void {
+  defaultReplicasAndTemplate(obj);
+  const meta = child(obj, "metadata");
+  const template = (obj.spec as Obj).template as { metadata?: { labels?: Obj } } | undefined;
+  const own = meta.labels as Obj | undefined;
+  if ((own === undefined || Object.keys(own).length === 0) && template?.metadata?.labels)
+    meta.labels = { ...template.metadata.labels };
+}
+
 /** A strategy defaults to RollingUpdate, whose parameters get `values` where unset. */
 function defaultRollingUpdate(strategy: Record<string, unknown>, values: Record<string, unknown>): void {
   set(strategy, "type", "RollingUpdate");
@@ -109,7 +119,7 @@ const DEFAULTERS: Record<string, (obj: Obj) => void> = {
     defaultPodSpec(spec);
     set(spec, "enableServiceLinks", true);
   },
-  "/replicationcontrollers": defaultReplicasAndTemplate,
+  "/replicationcontrollers": defaultReplicationController,
   "/secrets"(obj) {
     // stringData is write-only: merged into data (base64) and dropped, as upstream converts it.
     if (isObj(obj.stringData)) {

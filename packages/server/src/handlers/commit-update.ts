@@ -11,6 +11,7 @@ import { enforceFieldValidation, warningHeaders } from "../openapi/field-validat
 import { checkTypes } from "../openapi/typed-check.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { PreconditionError } from "../store/mvcc.js";
+import { normalizeDecodedMetadata } from "../validation/metadata-decode.js";
 import { applyBuiltinDefaults } from "./builtin-defaults.js";
 import * as c from "./context.js";
 import { withManagedFields, withManagedFieldsYielding } from "./managed.js";
@@ -147,7 +148,7 @@ function nextObject(
   candidate: Record<string, unknown>,
 ): c.KubeObject {
   const oldMeta = c.metadataOf(old);
-  const newMeta = { ...c.metadataOf(candidate) };
+  const newMeta = normalizeDecodedMetadata({ ...c.metadataOf(candidate) });
   for (const k of KEPT_METADATA) {
     if (oldMeta[k] === undefined) delete newMeta[k];
     else newMeta[k] = oldMeta[k];
@@ -155,11 +156,6 @@ function nextObject(
   newMeta.name = req.name;
   if (r.namespaced) newMeta.namespace = req.namespace;
   else delete newMeta.namespace;
-  // Every ObjectMeta list and map is omitempty: an emptied one is gone, as after a decode into Go.
-  for (const k of ["ownerReferences", "finalizers", "labels", "annotations"]) {
-    const v = newMeta[k];
-    if ((Array.isArray(v) && v.length === 0) || (isEmptyMap(v) && k !== "finalizers")) delete newMeta[k];
-  }
   const typed = {
     ...candidate,
     apiVersion: apiVersionOf(r),
@@ -175,10 +171,6 @@ function nextObject(
     next = { ...next, metadata: { ...next.metadata, generation: Number(oldMeta.generation ?? 0) + 1 } };
   validate(r, next, old, ctx.settings.maxDataBytes);
   return next;
-}
-
-function isEmptyMap(v: unknown): boolean {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 }
 
 function persist(

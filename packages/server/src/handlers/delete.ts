@@ -4,6 +4,7 @@
  * body win over query parameters.
  */
 import { nowTimestamp } from "../api/names.js";
+import { queryOptionalBool } from "../api/query-bool.js";
 import { errors, failure, StatusError } from "../api/status.js";
 import type { ServedResource } from "../resources/served.js";
 import * as c from "./context.js";
@@ -46,8 +47,10 @@ export function parseDeleteOptions(
     (fromBody.gracePeriodSeconds as number | undefined) ??
     (rawGrace !== null && rawGrace !== "" ? parseInt64Param(rawGrace) : undefined);
   const pre = fromBody.preconditions as DeleteOptions["preconditions"] | undefined;
-  const rawOrphan = fromBody.orphanDependents ?? q.get("orphanDependents") ?? undefined;
-  const orphan = rawOrphan === undefined ? undefined : rawOrphan === true || rawOrphan === "true";
+  const orphan =
+    fromBody.orphanDependents !== undefined
+      ? fromBody.orphanDependents === true
+      : queryOptionalBool(q, "orphanDependents");
   return {
     ...(orphan !== undefined ? { orphanDependents: orphan } : {}),
     dryRun,

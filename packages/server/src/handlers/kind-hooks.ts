@@ -3,6 +3,7 @@
  * defaults set at create, and what a fresh status looks like. Keyed by
  * `group/resource`; a kind without an entry gets the generic behaviour.
  */
+import { randomUUID } from "node:crypto";
 import type { UserInfo } from "../http/auth.js";
 import type { HandlerContext, KubeObject } from "./context.js";
 import { allocateServiceFields } from "./service-allocation.js";
@@ -12,6 +13,8 @@ export interface KindHooks {
   readonly prepareCreate?: (obj: KubeObject, ctx: HandlerContext, user: UserInfo | undefined) => void;
   /** prepareCreate allocates from what is stored: the create commits in the same turn, never paused. */
   readonly allocates?: boolean;
+  /** Mutates a new object after it passed validation (upstream's Canonicalize). */
+  readonly canonicalize?: (obj: KubeObject) => void;
 }
 
 type Labels = Record<string, string>;
@@ -19,7 +22,8 @@ type Labels = Record<string, string>;
 /**
  * A Job without manualSelector selects its own pods by its uid: the template gets the uid and name
  * labels (legacy and prefixed) and the selector matches the uid. A Job without labels of its own
- * shares the template's (upstream's defaulting makes both the same map).
+ * shares the template's (upstream's defaulting makes both the same map); one whose template had none
+ * gets the generated ones after validation (as kube-apiserver 1.37 answers).
  */
 function generateJobSelector(obj: KubeObject): void {
   const spec = (obj.spec ?? {}) as Record<string, unknown>;
@@ -43,19 +47,39 @@ function generateJobSelector(obj: KubeObject): void {
   if (shared) obj.metadata.labels = { ...labels };
 }
 
+function labelWithName(obj: KubeObject): void {
+  const name = String(obj.metadata.name);
+  obj.metadata.labels = { ...(obj.metadata.labels as object), "kubernetes.io/metadata.name": name };
+}
+
 const hooks: Record<string, KindHooks> = {
   "/namespaces": {
     prepareCreate(obj) {
-      // The apiserver labels every namespace with its own name.
-      const name = String(obj.metadata.name);
-      obj.metadata.labels = { ...(obj.metadata.labels as object), "kubernetes.io/metadata.name": name };
+      // The apiserver labels every namespace with its own name: defaulting does it when the name is
+      // known (so the label is validated with it), canonicalize when the name was generated.
+      if (!obj.metadata.generateName) labelWithName(obj);
       const spec = (obj.spec ?? {}) as Record<string, unknown>;
       if (!Array.isArray(spec.finalizers)) spec.finalizers = ["kubernetes"];
       obj.spec = spec;
       obj.status = { phase: "Active" };
     },
+    canonicalize: labelWithName,
   },
-  "batch/jobs": { prepareCreate: generateJobSelector },
+  "batch/jobs": {
+    prepareCreate: generateJobSelector,
+    canonicalize(obj) {
+      const own = obj.metadata.labels as Labels | undefined;
+      const template = (obj.spec as { template?: { metadata?: { labels?: Labels } } } | undefined)?.template;
+      if ((own === undefined || Object.keys(own).length === 0) && template?.metadata?.labels)
+        obj.metadata.labels = { ...template.metadata.labels };
+    },
+  },
+  // Upstream's LimitRange strategy names an unnamed LimitRange with a random UUID.
+  "/limitranges": {
+    prepareCreate(obj) {
+      if (!obj.metadata.name) obj.metadata.name = randomUUID();
+    },
+  },
   "/services": { prepareCreate: allocateServices, allocates: true },
   "/pods": {
     prepareCreate(obj) {

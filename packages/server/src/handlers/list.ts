@@ -8,6 +8,7 @@ import { CompactedError, type StoredObject } from "../store/mvcc.js";
 import { type ApiResponse, type HandlerContext, listPrefix, present } from "./context.js";
 import { decodeContinue, encodeContinue } from "./continue-token.js";
 import { buildFilter } from "./filter.js";
+import { parseInt64Param } from "./options.js";
 import { parseResourceVersion, waitForRevision } from "./resource-version.js";
 
 const EXPIRED_LIST = "The resourceVersion for the provided list is too old.";
@@ -64,10 +65,8 @@ function validateListOptions(q: URLSearchParams): void {
 
 export function parseLimit(q: URLSearchParams): number {
   const raw = q.get("limit");
-  if (raw === null || raw === "") return 0;
-  if (!/^-?\d+$/.test(raw)) throw errors.badRequest(`limit: Invalid value: "${raw}": must be an integer`);
-  const n = Number(raw);
-  return Math.max(n, 0);
+  // An int64 (strconv's 400 otherwise, the empty value too); zero or negative means no limit.
+  return raw === null ? 0 : Math.max(parseInt64Param(raw), 0);
 }
 
 /** Where a list reads: at which revision (undefined: the latest) and from which key. */

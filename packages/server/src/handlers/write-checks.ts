@@ -1,10 +1,11 @@
 /** Checks every write makes: type meta, identity against the URL, metadata and object validation. */
 import { schemaFor, type TypeNode } from "@kubesdk/models";
-import { validateLabelsAndAnnotations } from "../api/metadata-validation.js";
-import { validateName } from "../api/names.js";
 import { errors, type FieldError } from "../api/status.js";
 import { dataSizeErrors } from "../resources/data-limits.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
+import { anyName, dnsSubdomain, pathSegment } from "../validation/name-formats.js";
+import { type KindNameRule, nameFormatOf, nameRuleFor } from "../validation/names.js";
+import { validateObjectMeta } from "../validation/object-meta.js";
 import { type KubeObject, metadataOf } from "./context.js";
 
 /** Metadata fields the server owns: clients cannot set them on create, and updates keep the stored ones. */
@@ -63,20 +64,11 @@ export function checkIdentity(
     );
 }
 
-function nameRule(r: ServedResource): "label" | "subdomain" {
-  return r.group === "" && r.resource === "namespaces" ? "label" : "subdomain";
-}
-
-/** generateName follows the name rule as a prefix: a trailing dash is allowed. */
-function generateNameErrors(r: ServedResource, generateName: unknown): FieldError[] {
-  if (typeof generateName !== "string" || generateName === "") return [];
-  const masked = generateName.endsWith("-") ? `${generateName.slice(0, -1)}a` : generateName;
-  return validateName(masked, nameRule(r), "metadata.generateName").map((e) => ({
-    ...e,
-    value: generateName,
-  }));
-}
-
+/**
+ * The object's own validation (metadata under the kind's name rule, validation/names.ts, then the
+ * kind's), then, on create and only when that passed, the common metadata pass every create gets
+ * upstream, with path-segment names. Updates do not re-check the name: it cannot change.
+ */
 export function validate(
   r: ServedResource,
   obj: KubeObject,
@@ -85,16 +77,33 @@ export function validate(
 ): void {
   const meta = metadataOf(obj);
   const name = String(meta.name ?? "");
-  const errs: FieldError[] = [
-    ...validateName(name, nameRule(r)),
-    ...generateNameErrors(r, meta.generateName),
-    ...validateLabelsAndAnnotations(meta),
-  ];
+  const rule = r.custom ? CUSTOM_RESOURCE_RULE : nameRuleFor(r.group, r.resource);
+  const errs: FieldError[] = [];
+  if (rule.meta !== "none")
+    errs.push(
+      ...validateObjectMeta(meta, {
+        nameFormat: old ? anyName : nameFormatOf(rule, obj),
+        checksGenerateName: old === undefined && rule.checksGenerateName !== false,
+        kubeFinalizers: rule.meta === "core",
+      }),
+    );
+  if (!old && rule.extra) errs.push(...rule.extra(obj, name));
   errs.push(...dataSizeErrors(r, obj, maxDataBytes));
   if (r.custom) errs.push(...r.custom.validate(obj, old));
   if (r.strategy?.validate) errs.push(...r.strategy.validate(obj, old));
+  if (errs.length === 0 && !old)
+    errs.push(
+      ...validateObjectMeta(meta, {
+        nameFormat: pathSegment,
+        checksGenerateName: true,
+        kubeFinalizers: false,
+      }),
+    );
   if (errs.length > 0) throw errors.invalid(r.kind, r.group, name, errs);
 }
+
+/** Custom resources: DNS-1123 subdomain names, apimachinery's metadata validation. */
+const CUSTOM_RESOURCE_RULE: KindNameRule = { format: dnsSubdomain, meta: "generic" };
 
 /** The uid of a stored object never changes (a patch that sets another one is a 422). */
 export function checkUidUnchanged(

@@ -15,6 +15,7 @@ import { checkTypes } from "../openapi/typed-check.js";
 import { applyPatchOfType } from "../patch/apply-patch.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { PreconditionError } from "../store/mvcc.js";
+import { normalizeDecodedMetadata } from "../validation/metadata-decode.js";
 import { applyBuiltinDefaults } from "./builtin-defaults.js";
 import { commitUpdate, pausedOrAtOnce } from "./commit-update.js";
 import * as c from "./context.js";
@@ -79,17 +80,13 @@ function newObject(
   req: WriteRequest,
   body: Record<string, unknown>,
 ): c.KubeObject {
-  const meta = { ...c.metadataOf(body) };
+  const meta = normalizeDecodedMetadata({ ...c.metadataOf(body) });
   checkIdentity(r, meta, { namespace: req.namespace });
   if (r.namespaced) meta.namespace = req.namespace;
   else delete meta.namespace;
-  if (!meta.name) {
-    if (typeof meta.generateName !== "string" || meta.generateName === "")
-      throw errors.invalid(r.kind, r.group, "", [
-        { type: "FieldValueRequired", field: "metadata.name", detail: "name or generateName is required" },
-      ]);
+  // A name that is still missing after this is refused by validation (or chosen by the kind's hooks).
+  if (!meta.name && typeof meta.generateName === "string" && meta.generateName !== "")
     meta.name = generateName(meta.generateName);
-  }
   for (const k of SERVER_METADATA) delete meta[k];
   meta.uid = randomUUID();
   meta.creationTimestamp = nowTimestamp(ctx.now());
@@ -106,6 +103,7 @@ function newObject(
   hooksFor(r.group, r.resource).prepareCreate?.(obj, ctx, req.user);
   r.strategy?.prepareCreate?.(obj);
   validate(r, obj, undefined, ctx.settings.maxDataBytes);
+  hooksFor(r.group, r.resource).canonicalize?.(obj);
   return obj;
 }
 

@@ -66,10 +66,9 @@ function impersonated(req: IncomingMessage, requester: UserInfo): UserInfo {
 }
 
 function authenticateRequester(req: IncomingMessage, settings: AuthSettings): UserInfo {
-  const header = req.headers.authorization;
-  if (header !== undefined) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const user = m ? settings.tokens.get(m[1] as string) : undefined;
+  const token = bearerToken(req.headers.authorization);
+  if (token !== undefined) {
+    const user = settings.tokens.get(token);
     if (!user) throw errors.unauthorized();
     return user;
   }
@@ -82,6 +81,22 @@ function authenticateRequester(req: IncomingMessage, settings: AuthSettings): Us
   }
   if (settings.anonymous === "unauthorized") throw errors.unauthorized();
   return ANONYMOUS;
+}
+
+/**
+ * The token of an Authorization header as kube-apiserver's bearer-token authenticator reads it:
+ * trimmed, split at single spaces into at most three parts, the first `bearer` in any case, the
+ * second the token. A header of any other shape (`Basic …`, `Bearer` alone, two spaces before
+ * the token) carries no token, and the request goes on as anonymous; a token that is not known
+ * is 401.
+ */
+export function bearerToken(header: string | undefined): string | undefined {
+  const auth = (header ?? "").trim();
+  if (auth === "") return undefined;
+  const parts = auth.split(" ");
+  if (parts.length < 2 || (parts[0] as string).toLowerCase() !== "bearer") return undefined;
+  const token = parts[1] as string;
+  return token === "" ? undefined : token;
 }
 
 const PUBLIC_PATHS = new Set(["/version", "/version/", "/healthz", "/livez", "/readyz"]);

@@ -38,8 +38,8 @@ export type RouteExtension = (
   user: UserInfo,
 ) => Promise<boolean> | boolean;
 
-/** Methods the API serves; others are 405 like upstream. */
-const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
+/** Methods the API serves; others, HEAD too (go-restful registers no HEAD route), are 405 like upstream. */
+const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 const HEALTH = new Set(["/healthz", "/readyz", "/livez"]);
 const SHAPES_FOR_READ: readonly Shape[] = ["Table", "PartialObjectMetadata", "PartialObjectMetadataList"];
 
@@ -165,7 +165,7 @@ class Dispatcher {
     target: RequestTarget,
     info: RequestInfo,
   ): void {
-    if (req.method !== "GET" && req.method !== "HEAD") throw errors.notFoundPath();
+    if (req.method !== "GET") throw errors.notFoundPath();
     if (info.type !== "other") throw errors.notFoundPath();
     const doc = discoveryDocument(this.ctx.resources, target.pathname, info, this.opts.serverAddress());
     if (!doc) throw errors.notFoundPath();

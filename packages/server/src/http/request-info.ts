@@ -3,6 +3,8 @@
  * RequestInfoFactory: API prefix, group/version, namespace, resource, name,
  * subresource, and the verb implied by method and query.
  */
+import { queryBool } from "../api/query-bool.js";
+
 export type Verb = "get" | "list" | "watch" | "create" | "update" | "patch" | "delete" | "deletecollection";
 
 export interface ResourceRequestInfo {
@@ -74,7 +76,7 @@ export function parseRequestInfo(
   const [resource, name, subresource] = rest;
   if (resource === undefined || rest.length > 3) return { type: "other", path: pathname };
   // For /namespaces/<name>, the namespace being addressed is the object, not a scope.
-  const watch = watchPrefix || query.get("watch") === "true" || query.get("watch") === "1";
+  const watch = watchPrefix || queryBool(query, "watch");
   const verb = verbFor(method, name !== undefined, watch);
   return { type: "resource", group, version, namespace, resource, name, subresource, verb };
 }

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
+import { queryBool } from "../api/query-bool.js";
 import { errors } from "../api/status.js";
 import type { AuthSettings } from "../http/auth.js";
 import type { PodRuntime } from "../pods/runtime.js";
@@ -74,7 +75,7 @@ export function processSetup(
   q: URLSearchParams,
   kubeletNames: boolean,
 ) {
-  const flag = (name: string) => q.get(name) === "1" || q.get(name) === "true";
+  const flag = (name: string) => queryBool(q, name);
   const [stdin, stdout, stderr] = kubeletNames ? ["input", "output", "error"] : ["stdin", "stdout", "stderr"];
   const tty = flag("tty");
   const command = q.getAll("command");

@@ -3,6 +3,7 @@
  * follow until the container stops) and `POST pods/eviction` (honouring PodDisruptionBudgets).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { queryBool } from "../api/query-bool.js";
 import { errors } from "../api/status.js";
 import type { HandlerContext } from "../handlers/context.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
@@ -53,7 +54,7 @@ export function serveLog(
 ): void {
   const q = url.searchParams;
   const ref = runtime.resolve(namespace, name, q.get("container"));
-  const log = runtime.logsOf(ref, q.get("previous") === "true");
+  const log = runtime.logsOf(ref, queryBool(q, "previous"));
   const tail = numberParam(q, "tailLines");
   const sinceSeconds = numberParam(q, "sinceSeconds");
   const sinceTime = q.get("sinceTime");
@@ -64,8 +65,8 @@ export function serveLog(
         ? Date.parse(sinceTime)
         : undefined;
   let budget = numberParam(q, "limitBytes") ?? Number.POSITIVE_INFINITY;
-  const timestamps = q.get("timestamps") === "true";
-  const follow = q.get("follow") === "true" && !log.stopped;
+  const timestamps = queryBool(q, "timestamps");
+  const follow = queryBool(q, "follow") && !log.stopped;
   const format = (e: LogEntry) => `${timestamps ? `${e.time.toISOString()} ` : ""}${e.text}\n`;
   res.writeHead(200, { "Content-Type": "text/plain", "Transfer-Encoding": "chunked" });
   // Returns false once limitBytes is used up.

@@ -6,6 +6,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { createWebSocketStream, type WebSocket, WebSocketServer } from "ws";
+import { queryBool } from "../api/query-bool.js";
 import { errors, StatusError } from "../api/status.js";
 import type { AuthSettings } from "../http/auth.js";
 import { serveSpdyPortForward } from "../kubelet/spdy-port-forward.js";
@@ -77,7 +78,7 @@ function prepare(runtime: PodRuntime, auth: AuthSettings, req: IncomingMessage):
   const protocol = offered.find((p) => CHANNEL_PROTOCOLS.includes(p));
   if (protocol === undefined)
     throw errors.badRequest(`none of the offered subprotocols [${offered.join(", ")}] is supported`);
-  const flag = (name: string) => q.get(name) === "true" || q.get(name) === "1";
+  const flag = (name: string) => queryBool(q, name);
   if (!flag("stdin") && !flag("stdout") && !flag("stderr"))
     throw errors.badRequest("you must specify at least 1 of stdin, stdout, stderr");
   const setup = {

@@ -1,5 +1,7 @@
 /** Parsing and validating the query of a watch request (docs/api-semantics.md §4). */
+import { queryBool, queryOptionalBool } from "../api/query-bool.js";
 import { errors, type FieldError } from "../api/status.js";
+import { parseInt64Param } from "../handlers/options.js";
 import { parseResourceVersion } from "../handlers/resource-version.js";
 
 export interface WatchOptions {
@@ -11,21 +13,29 @@ export interface WatchOptions {
   readonly sendInitialEvents: boolean | undefined;
 }
 
-function parseBool(q: URLSearchParams, name: string): boolean | undefined {
-  const v = q.get(name);
-  if (v === null || v === "") return undefined;
-  if (v === "true" || v === "1") return true;
-  if (v === "false" || v === "0") return false;
-  throw errors.badRequest(`${name}: invalid boolean value "${v}"`);
-}
-
 /** Upstream picks a timeout in [minRequestTimeout, 2×minRequestTimeout) when the client gives none. */
 function defaultTimeoutSeconds(): number {
   return 1800 + Math.floor(Math.random() * 1800);
 }
 
+const NS_PER_SECOND = 1_000_000_000n;
+
+/**
+ * timeoutSeconds as kube-apiserver applies it: an int64 (400 with strconv's wording otherwise),
+ * 0 meaning the default, and otherwise `time.Duration(n) * time.Second`, which wraps around int64;
+ * a duration that comes out zero or negative (`-1`, or a huge value that wrapped) ends the watch
+ * at once.
+ */
+function watchTimeoutSeconds(raw: string | null): number {
+  if (raw === null) return defaultTimeoutSeconds();
+  const n = parseInt64Param(raw);
+  if (n === 0) return defaultTimeoutSeconds();
+  const ns = BigInt.asIntN(64, BigInt(raw.replace(/^\+/, "")) * NS_PER_SECOND);
+  return ns <= 0n ? 0 : Number(ns / NS_PER_SECOND);
+}
+
 export function parseWatchOptions(q: URLSearchParams, watchListEnabled: boolean): WatchOptions {
-  const sendInitialEvents = parseBool(q, "sendInitialEvents");
+  const sendInitialEvents = queryOptionalBool(q, "sendInitialEvents");
   const match = q.get("resourceVersionMatch") ?? "";
   const errs: FieldError[] = [];
   if (sendInitialEvents !== undefined) {
@@ -64,15 +74,10 @@ export function parseWatchOptions(q: URLSearchParams, watchListEnabled: boolean)
       });
   }
   if (errs.length > 0) throw errors.invalid("ListOptions", "meta.k8s.io", "", errs);
-  const rawTimeout = q.get("timeoutSeconds");
-  let timeoutSeconds = defaultTimeoutSeconds();
-  if (rawTimeout !== null && rawTimeout !== "") {
-    if (!/^\d+$/.test(rawTimeout)) throw errors.badRequest(`timeoutSeconds: invalid value "${rawTimeout}"`);
-    if (Number(rawTimeout) > 0) timeoutSeconds = Number(rawTimeout);
-  }
+  const timeoutSeconds = watchTimeoutSeconds(q.get("timeoutSeconds"));
   return {
     resourceVersion: parseResourceVersion(q.get("resourceVersion")),
-    allowBookmarks: parseBool(q, "allowWatchBookmarks") ?? false,
+    allowBookmarks: queryBool(q, "allowWatchBookmarks"),
     timeoutSeconds,
     sendInitialEvents,
   };

@@ -1,0 +1,219 @@
+/**
+ * `pnpm diff:server [--seed N] [--cases N] [--out FILE]`: sends the same seeded create requests
+ * (dryRun=All) to the reference server and to a real kube-apiserver 1.37.1 and compares the answers
+ * (compare.ts). Prints the seed and `N cases, N agree, N disagree`; exits 1 on a disagreement that
+ * docs/divergences.md does not accept. Replay a run with its seed.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startServer } from "@kubesdk/server";
+import { Agent, request } from "undici";
+import { startRealApiserver } from "../real-apiserver/start.js";
+import { type DiffCase, generateCases } from "./cases.js";
+import { type Answer, loadAccepted, sameAnswer, summarise } from "./compare.js";
+import { type Fixtures, KINDS, type KindUnderTest, kindId, pathOf } from "./kinds.js";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const NAMESPACE = "diff";
+const CONCURRENCY = 8;
+
+interface Endpoint {
+  readonly name: "reference" | "real";
+  send(method: string, path: string, body?: unknown): Promise<{ code: number; body: unknown }>;
+}
+
+function endpoint(name: Endpoint["name"], url: string, token: string, ca: string): Endpoint {
+  const dispatcher = new Agent({ connect: { ca } });
+  return {
+    name,
+    async send(method, path, body) {
+      const res = await request(url + path, {
+        method: method as "POST",
+        dispatcher,
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          accept: "application/json",
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.body.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+      return { code: res.statusCode, body: parsed };
+    },
+  };
+}
+
+function args(argv: readonly string[]): { seed: number; cases: number; out: string | undefined } {
+  const value = (flag: string) => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const seed = value("--seed") === undefined ? Date.now() % 2 ** 31 : Number(value("--seed"));
+  const cases = Number(value("--cases") ?? 1200);
+  if (!Number.isInteger(seed) || !Number.isInteger(cases) || cases <= 0)
+    throw new Error("usage: diff:server [--seed <integer>] [--cases <positive integer>] [--out <file>]");
+  return { seed, cases, out: value("--out") };
+}
+
+/** A PKCS#10 request from openssl, base64 as CertificateSigningRequest.spec.request carries it. */
+function csrBase64(): string {
+  const dir = mkdtempSync(join(tmpdir(), "kubesdk-diff-"));
+  try {
+    const pem = execFileSync(
+      "openssl",
+      [
+        "req",
+        "-new",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        join(dir, "k"),
+        "-subj",
+        "/CN=diff",
+      ],
+      { stdio: ["ignore", "pipe", "ignore"] },
+    );
+    return Buffer.from(pem).toString("base64");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function bodyOf(
+  kind: KindUnderTest,
+  fx: Fixtures,
+  metadata: Record<string, unknown>,
+): Record<string, unknown> {
+  const apiVersion = kind.group === "" ? kind.version : `${kind.group}/${kind.version}`;
+  return { apiVersion, kind: kind.kind, metadata, ...kind.body(fx) };
+}
+
+async function answer(
+  ep: Endpoint,
+  kind: KindUnderTest,
+  fx: Fixtures,
+  metadata: Record<string, unknown>,
+): Promise<Answer> {
+  const res = await ep.send("POST", `${pathOf(kind, fx.ns)}?dryRun=All`, bodyOf(kind, fx, metadata));
+  return summarise(res.code, res.body, metadata);
+}
+
+/** Kinds whose minimal object the real server refuses are a fixture bug: reported and left out. */
+async function baseline(
+  ends: Endpoint[],
+  fx: Fixtures,
+): Promise<{ kinds: KindUnderTest[]; problems: string[] }> {
+  const kinds: KindUnderTest[] = [];
+  const problems: string[] = [];
+  for (const kind of KINDS) {
+    const name = kind.fixedName ?? (kind.ipName ? "10.9.0.1" : "baseline");
+    const [ref, real] = await Promise.all(ends.map((e) => answer(e, kind, fx, { name })));
+    if (real?.code !== 201)
+      problems.push(`${kindId(kind)}: the real server refuses the minimal object: ${JSON.stringify(real)}`);
+    else kinds.push(kind);
+    if (real?.code === 201 && ref?.code !== 201)
+      problems.push(`${kindId(kind)}: reference refuses the minimal object: ${JSON.stringify(ref)}`);
+  }
+  return { kinds, problems };
+}
+
+async function runAll<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i] as T);
+      }
+    }),
+  );
+  return out;
+}
+
+interface Outcome {
+  readonly c: DiffCase;
+  readonly reference: Answer;
+  readonly real: Answer;
+}
+
+async function main(): Promise<number> {
+  const { seed, cases: count, out } = args(process.argv.slice(2));
+  const accepted = await loadAccepted(join(repoRoot, "docs/divergences.md"));
+  console.log(
+    `diff:server: seed ${seed}, ${count} cases (replay: pnpm diff:server --seed ${seed} --cases ${count})`,
+  );
+  const reference = await startServer({});
+  const real = await startRealApiserver();
+  try {
+    const ends = [
+      endpoint("reference", reference.url, reference.token, reference.ca as string),
+      endpoint("real", real.url, real.token, real.caPem),
+    ];
+    const fx: Fixtures = { ns: NAMESPACE, caPem: reference.ca as string, csrBase64: csrBase64() };
+    for (const e of ends) {
+      await e.send("POST", "/api/v1/namespaces", { metadata: { name: NAMESPACE } });
+      // Pods need their service account (no controller-manager creates `default` here).
+      await e.send("POST", `/api/v1/namespaces/${NAMESPACE}/serviceaccounts`, {
+        metadata: { name: "default" },
+      });
+    }
+    const { kinds, problems } = await baseline(ends, fx);
+    for (const p of problems) console.log(`baseline: ${p}`);
+    const cases = generateCases(kinds, seed, count);
+    const outcomes = await runAll(cases, CONCURRENCY, async (c): Promise<Outcome> => {
+      const [ref, re] = await Promise.all(ends.map((e) => answer(e, c.kind, fx, c.metadata)));
+      return { c, reference: ref as Answer, real: re as Answer };
+    });
+    return report(outcomes, problems, accepted, out);
+  } finally {
+    await real.stop();
+    await reference.stop();
+  }
+}
+
+function report(
+  outcomes: readonly Outcome[],
+  baselineProblems: readonly string[],
+  accepted: Awaited<ReturnType<typeof loadAccepted>>,
+  out: string | undefined,
+): number {
+  const differing = outcomes.filter((o) => !sameAnswer(o.reference, o.real));
+  const unaccepted = differing.filter((o) => !accepted.some((a) => a.matches(o.c.id)));
+  const byId = new Map<string, Outcome[]>();
+  for (const o of unaccepted) byId.set(o.c.id, [...(byId.get(o.c.id) ?? []), o]);
+  for (const [id, list] of byId) {
+    const o = list[0] as Outcome;
+    console.log(`DIFF ${id} (${list.length}x) metadata=${JSON.stringify(o.c.metadata).slice(0, 200)}`);
+    console.log(`  reference: ${JSON.stringify(o.reference)}`);
+    console.log(`  real:      ${JSON.stringify(o.real)}`);
+  }
+  if (out) writeFileSync(out, JSON.stringify({ outcomes: differing }, null, 2));
+  const agree = outcomes.length - differing.length;
+  console.log(
+    `diff:server: ${outcomes.length} cases, ${agree} agree, ${differing.length} disagree ` +
+      `(${differing.length - unaccepted.length} accepted in docs/divergences.md, ${unaccepted.length} not)` +
+      `; ${baselineProblems.length} baseline problems`,
+  );
+  return unaccepted.length > 0 || baselineProblems.some((p) => p.includes("reference refuses")) ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(2);
+  },
+);
