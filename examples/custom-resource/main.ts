@@ -1,5 +1,5 @@
 // Installs a CustomResourceDefinition, then creates, lists and patches its objects with a typed client.
-import { isNotFound, Kube, type KubernetesObject } from "kubesdk";
+import { established, isNotFound, Kube, type KubernetesObject } from "kubesdk";
 
 interface CronTab extends KubernetesObject {
   apiVersion?: "stable.example.com/v1";
@@ -41,16 +41,9 @@ await crds.create({
   },
 });
 
-// Wait until the API server reports the definition Established (it then serves the new resource).
-const established = (crd: Awaited<ReturnType<typeof crds.get>>) =>
-  crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True") ?? false;
-if (!established(await crds.get("crontabs.stable.example.com"))) {
-  for await (const event of crds.watch({
-    fieldSelector: { "metadata.name": "crontabs.stable.example.com" },
-  })) {
-    if (event.type !== "BOOKMARK" && established(event.object)) break;
-  }
-}
+// Wait until the API server reports the definition Established (it then serves the new resource):
+// a list, then a watch from its resourceVersion.
+await kube.waitFor(crds, "crontabs.stable.example.com", established(), { timeoutMs: 30_000 });
 
 // A typed client: you describe the resource and supply the object type.
 const cronTabs = kube.custom<CronTab>({

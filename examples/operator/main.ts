@@ -10,7 +10,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { KubeClient } from "@kubesdk/client";
+import { condition, KubeClient } from "@kubesdk/client";
 import { EventRecorder, Manager, PrometheusMetrics, serveOperations } from "@kubesdk/controller";
 import { startServer } from "@kubesdk/server";
 import { createWebAppController } from "./operator.js";
@@ -102,21 +102,7 @@ async function main(): Promise<void> {
 
 /** Follows the sample through a watch until its status reports the Reconciled condition. */
 async function waitForReconciled(kube: KubeClient, namespace: string): Promise<void> {
-  const apps = webApps(kube);
-  const fieldSelector = "metadata.name=hello";
-  const list = await apps.list({ namespace, fieldSelector });
-  const done = (app: WebApp | undefined) =>
-    app?.status?.conditions?.some((c) => c.type === "Reconciled" && c.status === "True") === true;
-  let current = list.items[0];
-  if (!done(current))
-    for await (const event of apps.watch({
-      namespace,
-      fieldSelector,
-      resourceVersion: list.metadata?.resourceVersion ?? "",
-    })) {
-      current = event.object;
-      if (done(current)) break;
-    }
+  const current = await kube.waitFor(webApps(kube), "hello", condition("Reconciled"), { namespace });
   const deployment = await kube.resource("apps/v1", "Deployment").get("hello", { namespace });
   const service = await kube.resource("v1", "Service").get("hello", { namespace });
   console.log(`WebApp ${namespace}/hello status: ${JSON.stringify(current?.status)}`);

@@ -2,7 +2,7 @@
  * The example's custom resource: a WebApp (image, replicas, port) that the operator runs as a
  * Deployment and a Service, reporting `Available` and `Reconciled` conditions in its status.
  */
-import type { KubeClient, ResourceClient } from "@kubesdk/client";
+import { established, type KubeClient, type ResourceClient } from "@kubesdk/client";
 import type { KubernetesObject, metaV1 } from "@kubesdk/models";
 
 export const GROUP = "example.kubesdk.io";
@@ -105,14 +105,5 @@ export const webAppCrd = {
 export async function installWebAppCrd(kube: KubeClient): Promise<void> {
   const crds = kube.resource("apiextensions.k8s.io/v1", "CustomResourceDefinition");
   await crds.apply(webAppCrd, { fieldManager: "webapp-operator", force: true });
-  const established = (crd: { status?: { conditions?: { type: string; status: string }[] } } | undefined) =>
-    crd?.status?.conditions?.some((c) => c.type === "Established" && c.status === "True") === true;
-  const fieldSelector = `metadata.name=${webAppCrd.metadata.name}`;
-  const list = await crds.list({ fieldSelector });
-  if (established(list.items[0])) return;
-  for await (const event of crds.watch({
-    fieldSelector,
-    resourceVersion: list.metadata?.resourceVersion ?? "",
-  }))
-    if (established(event.object)) return;
+  await kube.waitFor(crds, webAppCrd.metadata.name, established());
 }

@@ -21,7 +21,13 @@ export type ClientErrorCode =
   /** Protobuf was requested for a kind that has no protobuf form (custom resources, Table). */
   | "PROTOBUF_UNSUPPORTED"
   /** A response body that does not have the shape the call promises. */
-  | "UNEXPECTED_RESPONSE";
+  | "UNEXPECTED_RESPONSE"
+  /** A custom resource definition whose schema the API server would refuse (not structural). */
+  | "INVALID_SCHEMA"
+  /** An object that does not match its custom resource's schema, refused before it is sent. */
+  | "INVALID_OBJECT"
+  /** `waitFor` did not see the awaited state in time (a {@link WaitTimeoutError}). */
+  | "WAIT_TIMEOUT";
 
 /** Bad input or an unusable answer, detected by the client itself (API failures are transport's `ApiError`). */
 export class ClientError extends CodedError<ClientErrorCode> {}

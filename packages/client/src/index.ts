@@ -15,6 +15,25 @@ export { JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE } from "@kubesdk/models";
 // KubesdkError) is re-exported so a project depending only on @kubesdk/client can catch what it throws.
 export * from "@kubesdk/transport/errors";
 export type { ApplyOptions } from "./apply-call.js";
+export { CrdType, type EmbeddedObject } from "./custom-resources/crd-types.js";
+export { DefinedResourceClient } from "./custom-resources/defined-client.js";
+export {
+  type CustomResourceDefinitionOf,
+  type CustomResourceOf,
+  defineCustomResource,
+  type StorageVersionOf,
+} from "./custom-resources/definition.js";
+export type {
+  CustomResourceDefinitionManifest,
+  CustomResourceOptions,
+  CustomResourceVersion,
+  CustomResourceVersions,
+  PrinterColumn,
+  ScaleSubresource,
+  Subresources,
+} from "./custom-resources/options.js";
+export { type JsonSchemaProps, toStructuralSchema } from "./custom-resources/structural.js";
+export type { ValidationIssue } from "./custom-resources/validation.js";
 export { Discovery } from "./discovery/discovery.js";
 export { groupsOf, resourcesOfList } from "./discovery/resource-list.js";
 export { ClientError, type ClientErrorCode } from "./errors.js";
@@ -118,3 +137,12 @@ export { isStatus, ResourceClient, type Status } from "./resource-client.js";
 export { type ResourceTarget, targetOf } from "./resource-target.js";
 export { SubresourceClient } from "./subresource-client.js";
 export { type IncludeObject, TableClient, type TableOptions } from "./table-client.js";
+export {
+  condition,
+  deleted,
+  established,
+  matches,
+  rolloutComplete,
+  type WaitCondition,
+} from "./wait/conditions.js";
+export { type WaitOptions, WaitTimeoutError, waitFor } from "./wait/wait-for.js";

@@ -16,6 +16,12 @@ import {
   loadClusterConnection,
   type TransportOptions,
 } from "@kubesdk/transport";
+import { DefinedResourceClient } from "./custom-resources/defined-client.js";
+import type {
+  CustomResourceDefinitionOf,
+  CustomResourceOf,
+  StorageVersionOf,
+} from "./custom-resources/definition.js";
 import { Discovery } from "./discovery/discovery.js";
 import { ClientError } from "./errors.js";
 import { BodyCodec, type ProtobufCodec } from "./io/body-codec.js";
@@ -30,8 +36,11 @@ import {
   type TokenOptions,
 } from "./pods/cluster-tools.js";
 import { PodOperations } from "./pods/pod-operations.js";
+import type { ReadClient } from "./read-client.js";
 import { ResourceClient } from "./resource-client.js";
 import { type ResourceTarget, targetOf } from "./resource-target.js";
+import type { WaitCondition } from "./wait/conditions.js";
+import { type WaitOptions, waitFor } from "./wait/wait-for.js";
 
 /** A resource the client has no generated types for (a CRD's, or any resource addressed by name). */
 export interface CustomResource {
@@ -152,11 +161,35 @@ export class KubeClient {
     return new ResourceClient(this.#context, targetOf(info, isBuiltinGroup(info.group)));
   }
 
+  /**
+   * A client for a resource defined with `defineCustomResource`, typed by its schema: the storage
+   * version unless `version` names another. Created and replaced objects are validated before
+   * they are sent (see docs/guides/custom-resources.md).
+   */
+  custom<D extends CustomResourceDefinitionOf, V extends keyof D["versions"] & string = StorageVersionOf<D>>(
+    definition: D,
+    version?: V,
+  ): DefinedResourceClient<CustomResourceOf<D, V> & KubernetesObject>;
   /** A client for a resource described by hand, typed by the caller: `custom<CronTab>({ … })`. */
   custom<T extends KubernetesObject = DynamicObject, L extends KubernetesList<T> = KubernetesList<T>>(
     resource: CustomResource,
-  ): ResourceClient<T, L> {
-    return new ResourceClient<T, L>(this.#context, customTarget(resource));
+  ): ResourceClient<T, L>;
+  custom(
+    resource: CustomResource | CustomResourceDefinitionOf,
+    version?: string,
+  ): ResourceClient<KubernetesObject> {
+    if (!isDefinition(resource)) return new ResourceClient(this.#context, customTarget(resource));
+    const name = version ?? resource.storageVersion;
+    const target = customTarget({
+      group: resource.group,
+      version: name,
+      plural: resource.plural,
+      kind: resource.kind,
+      namespaced: resource.namespaced,
+    });
+    if (!(name in resource.versions))
+      throw new ClientError("UNKNOWN_RESOURCE", `${resource.kind} has no version ${name}`);
+    return new DefinedResourceClient(this.#context, target, resource);
   }
 
   /**
@@ -172,6 +205,21 @@ export class KubeClient {
         ? await this.discovery.resolve(reference, control)
         : await this.discovery.find(reference.apiVersion, reference.kind, control);
     return new ResourceClient<T, L>(this.#context, targetOf(info, isBuiltinGroup(info.group)));
+  }
+
+  /**
+   * Resolves once the object named `name` satisfies `condition` (`condition("Ready")`, `deleted()`,
+   * `established()`, `rolloutComplete()`, `matches(...)`): a list, then a watch from its
+   * resourceVersion. `timeoutMs` ends it with a WaitTimeoutError naming the awaited state and the
+   * last state seen; `signal` aborts it.
+   */
+  waitFor<T>(
+    client: ReadClient<T, { items: T[] }>,
+    name: string,
+    condition: WaitCondition<NoInfer<T>>,
+    options: WaitOptions = {},
+  ): Promise<T | undefined> {
+    return waitFor(client, name, condition, options);
   }
 
   // --- pod I/O and tool helpers (docs/guides/pod-io.md) ---
@@ -222,6 +270,12 @@ function int64Option(value: unknown): Int64Mode {
     "INVALID_OPTION",
     `int64: expected "number", "bigint" or "string", got ${String(value)}`,
   );
+}
+
+function isDefinition(
+  value: CustomResource | CustomResourceDefinitionOf,
+): value is CustomResourceDefinitionOf {
+  return typeof (value as { manifest?: unknown }).manifest === "function";
 }
 
 // What Kubernetes accepts for API groups, versions and CRD plurals.

@@ -14,7 +14,7 @@ export * from "@kubesdk/controller";
 export * from "@kubesdk/informer";
 export * from "@kubesdk/models";
 export * from "@kubesdk/transport";
-
+export { type GenerateOptions, generateTypes } from "./gen/generate.js";
 export {
   Kube,
   type KubeConnectOptions,

@@ -7,17 +7,17 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { bootstrap, bootstrapSystemConfigMaps } from "./bootstrap.js";
+import { CrdController } from "./controllers/crd-controller.js";
 import { type Controllers, startControllers } from "./controllers/index.js";
-import { CrdController } from "./crd/controller.js";
+import { coreSubresourceRoutes } from "./endpoints/core-subresources.js";
+import { createDispatcher, type RouteExtension } from "./endpoints/dispatch.js";
+import { openApiRoute } from "./endpoints/openapi-route.js";
 import { faultApiRoute } from "./faults/fault-api.js";
 import { FaultController } from "./faults/fault-controller.js";
 import { DEFAULT_SETTINGS, type HandlerContext, type ServerSettings } from "./handlers/context.js";
 import type { AnonymousPolicy, UserInfo } from "./http/auth.js";
-import { coreSubresourceRoutes } from "./http/core-subresources.js";
-import { createDispatcher, type RouteExtension } from "./http/dispatch.js";
 import { closeTransport, createTransport, listen, type Transport } from "./http/transport.js";
 import { renderKubeconfig } from "./kubeconfig.js";
-import { openApiRoute } from "./openapi/route.js";
 import { metricsRoutes } from "./pods/metrics-routes.js";
 import { podProxyRoutes } from "./pods/pod-http.js";
 import { podRoutes } from "./pods/routes.js";
@@ -26,7 +26,7 @@ import { serviceProxyRoutes } from "./pods/service-proxy.js";
 import { podUpgradeHandler } from "./pods/streams.js";
 import { toolApiRoutes } from "./pods/tool-apis.js";
 import type { PodRuntimeOptions } from "./pods/types.js";
-import { builtinResourceTable } from "./resources/builtin.js";
+import { builtinResourceTable } from "./registry/index.js";
 import type { ResourceTable } from "./resources/table.js";
 import { DEFAULT_HISTORY, type HistoryWindow, MvccStore } from "./store/mvcc.js";
 import type { KeyPair } from "./tls.js";
@@ -102,13 +102,17 @@ interface ServerState {
   readonly controllers: Controllers | undefined;
 }
 
-async function createState(options: StartOptions): Promise<ServerState> {
+async function createState(
+  options: StartOptions,
+  tokens: ReadonlyMap<string, UserInfo>,
+): Promise<ServerState> {
   const store = new MvccStore({ ...DEFAULT_HISTORY, ...options.history });
   const context: HandlerContext = {
     store,
     resources: builtinResourceTable(),
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
     now: Date.now,
+    authenticateToken: (token) => tokens.get(token),
   };
   const watch: WatchRegistry = {
     hub: new WatchHub(store),
@@ -134,7 +138,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const token = options.token ?? randomBytes(24).toString("base64url");
   const tokens = new Map<string, UserInfo>(Object.entries(options.tokens ?? {}));
   tokens.set(token, { name: "kubesdk-admin", groups: ["system:masters", "system:authenticated"] });
-  const state = await createState(options);
+  const state = await createState(options, tokens);
   const { context, watch, faults } = state;
   const auth = { tokens, anonymous: options.anonymous ?? "forbidden" } as const;
   // Pod I/O: pods/log and pods/eviction routes; exec/attach/portforward upgrades on the transport.

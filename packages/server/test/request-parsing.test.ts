@@ -2,12 +2,12 @@ import { schemaFor } from "@kubesdk/models";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { StatusError } from "../src/api/status.js";
-import { redactTarget } from "../src/http/dispatch.js";
+import { redactTarget } from "../src/endpoints/dispatch.js";
+import { parseRequestTarget } from "../src/endpoints/request-target.js";
 import { nestsDeeperThan } from "../src/http/limits.js";
 import { parseRequestInfo } from "../src/http/request-info.js";
-import { parseRequestTarget } from "../src/http/request-target.js";
 import { checkTypes } from "../src/openapi/typed-check.js";
-import { builtinResourceTable } from "../src/resources/builtin.js";
+import { builtinResourceTable } from "../src/registry/index.js";
 
 const statusOf = (f: () => unknown): number => {
   try {

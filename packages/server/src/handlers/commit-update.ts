@@ -6,13 +6,14 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { errors } from "../api/status.js";
+import type { UserInfo } from "../http/auth.js";
 import { checkObjectSize } from "../http/limits.js";
 import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
 import { checkTypes } from "../openapi/typed-check.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { PreconditionError } from "../store/mvcc.js";
 import { normalizeDecodedMetadata } from "../validation/metadata-decode.js";
-import { applyBuiltinDefaults } from "./builtin-defaults.js";
+import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import * as c from "./context.js";
 import { withManagedFields, withManagedFieldsYielding } from "./managed.js";
 import { parseDryRun } from "./options.js";
@@ -29,6 +30,8 @@ export type UpdateRequest = {
   duplicateFields?: readonly string[];
   /** A limit-sized request: pauses between its costly steps (handlers/steps.ts). */
   large?: boolean;
+  /** Who writes, for admission. */
+  user?: UserInfo | undefined;
 };
 
 /** A large update found its object changed while it paused: its caller runs it again, at once. */
@@ -82,11 +85,17 @@ export async function commitUpdate(
   checkResourceVersion(r, req.name, meta, c.metadataOf(old), requireResourceVersion);
   checkFinalizersWhileDeleting(r, req.name, meta, c.metadataOf(old));
   if (req.large) await pause();
-  let next = nextObject(ctx, r, req, old, checked.object);
+  let next = candidateUpdate(r, req, old, checked.object);
+  const admitting = { operation: "UPDATE", ...req, oldObject: old, dryRun } as const;
+  const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: next }));
+  if (admitted) await admitted;
+  next = prepareUpdate(ctx, r, req, old, next);
   if (!req.managedFieldsDone)
     next = req.large
       ? await withManagedFieldsYielding(ctx, r, old, next, req)
       : withManagedFields(ctx, r, old, next, req);
+  const validated = validatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: next }));
+  if (validated) await validated;
   if (req.large) {
     await pause();
     const stored = ctx.store.get(r.bucket, c.objectKey(r, req.namespace, req.name));
@@ -139,9 +148,8 @@ function checkFinalizersWhileDeleting(
     ]);
 }
 
-/** The object to store (managedFields aside): server metadata kept, scoped to the subresource, defaulted, validated. */
-function nextObject(
-  ctx: c.HandlerContext,
+/** The object an update proposes: server metadata kept, scoped to the subresource (a fresh copy). */
+function candidateUpdate(
   r: ServedResource,
   req: UpdateRequest,
   old: c.KubeObject,
@@ -163,9 +171,21 @@ function nextObject(
     metadata: newMeta,
   } as c.KubeObject;
   // Defaulting mutates in place; the candidate may share subtrees with the stored object.
-  let next = structuredClone(mergeForSubresource(r, old, typed, req.subresource));
+  return structuredClone(mergeForSubresource(r, old, typed, req.subresource));
+}
+
+/** Defaulting, the kind's prepare-for-update, generation and validation. */
+function prepareUpdate(
+  ctx: c.HandlerContext,
+  r: ServedResource,
+  req: UpdateRequest,
+  old: c.KubeObject,
+  candidate: c.KubeObject,
+): c.KubeObject {
+  const oldMeta = c.metadataOf(old);
+  let next = candidate;
   if (r.custom) r.custom.applyDefaults(next);
-  else applyBuiltinDefaults(r.group, r.resource, next);
+  else r.strategy?.defaults?.(next);
   r.strategy?.prepareUpdate?.(next, old, req.subresource);
   if (r.tracksGeneration && specChanged(old, next))
     next = { ...next, metadata: { ...next.metadata, generation: Number(oldMeta.generation ?? 0) + 1 } };

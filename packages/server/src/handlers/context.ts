@@ -2,7 +2,9 @@
  * HandlerContext: what every API handler shares — the store, the served
  * resources, settings — plus the small object helpers they all use.
  */
+import type { AdmissionChain } from "../admission/chain.js";
 import { errors, type Qualified } from "../api/status.js";
+import type { UserInfo } from "../http/auth.js";
 import { MAX_BODY_BYTES, MAX_DATA_BYTES, MAX_OBJECT_BYTES, OFF_THREAD_DECODE_BYTES } from "../http/limits.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
 import type { ResourceTable } from "../resources/table.js";
@@ -46,6 +48,10 @@ export interface HandlerContext {
   readonly resources: ResourceTable;
   readonly settings: ServerSettings;
   readonly now: () => number;
+  /** The admission plugins writes pass (admission/index.ts); the server's default chain when unset. */
+  readonly admission?: AdmissionChain;
+  /** Who a bearer token belongs to (TokenReview); unset: no token authenticates. */
+  readonly authenticateToken?: (token: string) => UserInfo | undefined;
 }
 
 /** The response of an API handler before encoding. */

@@ -6,7 +6,9 @@
 import { nowTimestamp } from "../api/names.js";
 import { queryOptionalBool } from "../api/query-bool.js";
 import { errors, failure, StatusError } from "../api/status.js";
+import type { UserInfo } from "../http/auth.js";
 import type { ServedResource } from "../resources/served.js";
+import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import * as c from "./context.js";
 import { gracePeriodOf, policyFinalizers } from "./delete-policy.js";
 import { buildFilter } from "./filter.js";
@@ -69,6 +71,27 @@ function successStatus(r: ServedResource, obj: c.KubeObject): Record<string, unk
     status: "Success",
     details: { name: meta.name, ...(r.group ? { group: r.group } : {}), kind: r.resource, uid: meta.uid },
   };
+}
+
+/**
+ * DELETE of one object as a client asks for it: the stored object, the admission chain's mutating
+ * and validating phases (operation DELETE, the stored object as oldObject), then the deletion.
+ * In-process controllers call deleteObject directly.
+ */
+export async function deleteRequested(
+  ctx: c.HandlerContext,
+  r: ServedResource,
+  target: { namespace: string | undefined; name: string; user?: UserInfo | undefined },
+  opts: DeleteOptions,
+): Promise<c.ApiResponse> {
+  const { namespace, name } = target;
+  const old = c.loadObject(ctx, r, namespace, name);
+  const admitting = { operation: "DELETE", ...target, oldObject: old, dryRun: opts.dryRun } as const;
+  const admitted = mutatingAdmission(ctx, admissionAttributes(r, admitting));
+  if (admitted) await admitted;
+  const validated = validatingAdmission(ctx, admissionAttributes(r, admitting));
+  if (validated) await validated;
+  return deleteObject(ctx, r, namespace, name, opts);
 }
 
 export function deleteObject(

@@ -7,7 +7,6 @@ import {
   SelectorParseError,
 } from "../api/label-selector.js";
 import { errors } from "../api/status.js";
-import { fieldLabelPath } from "../resources/kind-traits.js";
 import type { ServedResource } from "../resources/served.js";
 import type { StoredObject } from "../store/mvcc.js";
 import { metadataOf } from "./context.js";
@@ -30,7 +29,7 @@ export function fieldValues(r: ServedResource, stored: StoredObject): Map<string
   if (r.namespaced) out.set("metadata.namespace", String(meta.namespace ?? ""));
   for (const path of r.fieldLabels) {
     let cur: unknown = obj;
-    for (const seg of fieldLabelPath(r.group, r.resource, path).split("."))
+    for (const seg of (r.fieldLabelPaths?.[path] ?? path).split("."))
       cur = (cur as Record<string, unknown> | undefined)?.[seg];
     out.set(
       path,

@@ -6,22 +6,18 @@
 import { randomUUID } from "node:crypto";
 import { generateName, nowTimestamp } from "../api/names.js";
 import { errors } from "../api/status.js";
-import { applyObject } from "../apply/apply-handler.js";
 import type { UserInfo } from "../http/auth.js";
 import { checkObjectSize } from "../http/limits.js";
 import type { BodyType } from "../http/negotiate.js";
 import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
 import { checkTypes } from "../openapi/typed-check.js";
-import { applyPatchOfType } from "../patch/apply-patch.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { PreconditionError } from "../store/mvcc.js";
 import { normalizeDecodedMetadata } from "../validation/metadata-decode.js";
-import { applyBuiltinDefaults } from "./builtin-defaults.js";
+import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import { commitUpdate, pausedOrAtOnce } from "./commit-update.js";
 import * as c from "./context.js";
-import { hooksFor } from "./kind-hooks.js";
 import { withManagedFields, withManagedFieldsYielding } from "./managed.js";
-import { checkNamespaceWritable } from "./namespace-lifecycle.js";
 import { parseDryRun } from "./options.js";
 import { pause } from "./steps.js";
 import { builtinSchema, checkIdentity, checkTypeMeta, SERVER_METADATA, validate } from "./write-checks.js";
@@ -47,6 +43,10 @@ export interface WriteRequest {
 
 export type PatchRequest = Omit<WriteRequest, "body"> & { name: string; patchType: BodyType; patch: unknown };
 
+/**
+ * POST: the create pipeline, stage by stage — decode, server metadata, mutating admission,
+ * defaulting, the kind's strategy, validation, managed fields, validating admission, storage.
+ */
 export async function createObject(
   ctx: c.HandlerContext,
   r: ServedResource,
@@ -59,22 +59,55 @@ export async function createObject(
   const checked = enforceFieldValidation(r, req.body, req.query, "create", req.duplicateFields);
   const dryRun = parseDryRun(req.query);
   checkTypeMeta(r, checked.object);
+  if (r.virtual) return answerVirtual(ctx, r, req, checked.object, dryRun);
   if (req.large) await pause();
-  let obj = newObject(ctx, r, req, checked.object);
+  let obj = withServerMetadata(ctx, r, req, checked.object);
+  const admitting = { operation: "CREATE", namespace: req.namespace, user: req.user, dryRun } as const;
+  // The name may still be unset here: a kind's prepareCreate may choose it (LimitRanges).
+  const unnamed = String(obj.metadata.name ?? "");
+  const admitted = mutatingAdmission(
+    ctx,
+    admissionAttributes(r, { ...admitting, name: unnamed, object: obj }),
+  );
+  if (admitted) await admitted;
+  prepareNew(ctx, r, req, obj);
   const name = String(obj.metadata.name);
-  if (r.namespaced) checkNamespaceWritable(ctx, r, req.namespace as string, name);
-  if (!req.managedFieldsDone && req.large && !hooksFor(r.group, r.resource).allocates) {
+  if (!req.managedFieldsDone && req.large && !r.strategy?.allocates)
     obj = await withManagedFieldsYielding(ctx, r, undefined, obj, req);
-    // The namespace may have gone away meanwhile.
-    if (r.namespaced) checkNamespaceWritable(ctx, r, req.namespace as string, name);
-  } else if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
+  else if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
+  const validated = validatingAdmission(ctx, admissionAttributes(r, { ...admitting, name, object: obj }));
+  if (validated) await validated;
   const res = persistNew(ctx, r, c.objectKey(r, req.namespace, name), obj, dryRun);
   if (req.large) await pause();
   return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
 }
 
-/** The object a create stores: server metadata set, defaulted, prepared and validated. */
-function newObject(
+/**
+ * A create of a virtual kind (a review): admission, defaults and the kind's prepare-for-create,
+ * which fills in the answer; nothing is stored. The metadata is the request's, as upstream echoes it.
+ */
+async function answerVirtual(
+  ctx: c.HandlerContext,
+  r: ServedResource,
+  req: WriteRequest,
+  body: Record<string, unknown>,
+  dryRun: boolean,
+): Promise<c.ApiResponse> {
+  const metadata: Record<string, unknown> = { ...c.metadataOf(body), creationTimestamp: null };
+  const obj = { ...body, apiVersion: apiVersionOf(r), kind: r.kind, metadata } as c.KubeObject;
+  const name = String(metadata.name ?? "");
+  const admitting = { operation: "CREATE", namespace: req.namespace, name, user: req.user, dryRun } as const;
+  const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: obj }));
+  if (admitted) await admitted;
+  r.strategy?.defaults?.(obj);
+  r.strategy?.prepareCreate?.(obj, ctx, req.user);
+  const validated = validatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: obj }));
+  if (validated) await validated;
+  return { code: 201, body: obj };
+}
+
+/** A new object's metadata: identity checked, name generated, server-owned fields set. */
+function withServerMetadata(
   ctx: c.HandlerContext,
   r: ServedResource,
   req: WriteRequest,
@@ -91,20 +124,22 @@ function newObject(
   meta.uid = randomUUID();
   meta.creationTimestamp = nowTimestamp(ctx.now());
   if (r.tracksGeneration) meta.generation = 1;
-  const obj = { ...body, apiVersion: apiVersionOf(r), kind: r.kind, metadata: meta } as c.KubeObject;
+  return { ...body, apiVersion: apiVersionOf(r), kind: r.kind, metadata: meta } as c.KubeObject;
+}
+
+/** Defaulting, status reset, the kind's prepare-for-create and validation, in place. */
+function prepareNew(ctx: c.HandlerContext, r: ServedResource, req: WriteRequest, obj: c.KubeObject): void {
   if (r.custom) {
     // A CR keeps a status it was created with unless the status subresource owns it.
     if (hasStatus(r)) delete obj.status;
     r.custom.applyDefaults(obj);
   } else {
-    applyBuiltinDefaults(r.group, r.resource, obj);
+    r.strategy?.defaults?.(obj);
     if (hasStatus(r)) obj.status = {};
   }
-  hooksFor(r.group, r.resource).prepareCreate?.(obj, ctx, req.user);
-  r.strategy?.prepareCreate?.(obj);
+  r.strategy?.prepareCreate?.(obj, ctx, req.user);
   validate(r, obj, undefined, ctx.settings.maxDataBytes);
-  hooksFor(r.group, r.resource).canonicalize?.(obj);
-  return obj;
+  r.strategy?.canonicalize?.(obj);
 }
 
 function persistNew(
@@ -159,26 +194,4 @@ function checkUidPrecondition(
     name,
     `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${uid}, UID in object meta: ${String(stored)}`,
   );
-}
-
-export async function patchObject(
-  ctx: c.HandlerContext,
-  r: ServedResource,
-  req: PatchRequest,
-): Promise<c.ApiResponse> {
-  if (req.patchType === "apply") return applyObject(ctx, r, { ...req, patch: req.patch });
-  if (req.query.has("force"))
-    throw errors.invalid("PatchOptions", "meta.k8s.io", "", [
-      { type: "FieldValueForbidden", field: "force", detail: "may not be specified for non-apply patch" },
-    ]);
-  return pausedOrAtOnce(req.large, (large) => {
-    const old = c.loadObject(ctx, r, req.namespace, req.name);
-    const patched = applyPatchOfType(old, {
-      patchType: req.patchType,
-      patch: req.patch,
-      strategic: !r.custom,
-      schema: r.custom ? undefined : builtinSchema(r),
-    });
-    return commitUpdate(ctx, r, { ...req, large }, old, patched, "patch");
-  });
 }

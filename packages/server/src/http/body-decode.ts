@@ -4,8 +4,8 @@
  * worker (decode-pool.ts) for big ones; both give the same result.
  */
 import { errors, StatusError } from "../api/status.js";
-import { decodeObjectBody, decodeProtobufBody } from "../handlers/body.js";
-import { findDuplicateFields } from "../openapi/duplicate-fields.js";
+import { decodeObjectBody, decodeProtobufBody } from "./decode-object.js";
+import { findDuplicateFields } from "./duplicate-fields.js";
 import { checkDepth } from "./limits.js";
 import type { BodyType } from "./negotiate.js";
 

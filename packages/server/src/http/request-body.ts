@@ -6,7 +6,6 @@
  */
 import type { IncomingMessage } from "node:http";
 import { errors } from "../api/status.js";
-import { decodeObjectBody, decodeProtobufBody } from "../handlers/body.js";
 import { readBody } from "./body.js";
 import {
   type DecodedObject,
@@ -15,6 +14,7 @@ import {
   decodeObjectRequest,
   decodePatchRequest,
 } from "./body-decode.js";
+import { decodeObjectBody, decodeProtobufBody } from "./decode-object.js";
 import { decodeOffThread } from "./decode-pool.js";
 import { ACCEPTED_TYPES, bodyTypeOf } from "./negotiate.js";
 

@@ -4,6 +4,8 @@
  * registry (adding one is a registry entry); custom resources from CRDs.
  */
 import type { FieldError, Qualified } from "../api/status.js";
+import type { UserInfo } from "../http/auth.js";
+import type { MvccStore } from "../store/mvcc.js";
 
 export interface SubresourceSpec {
   readonly name: string;
@@ -30,6 +32,8 @@ export interface ServedResource extends Qualified {
   readonly bucket: string;
   /** Field paths beyond metadata.name/namespace usable in field selectors. */
   readonly fieldLabels: readonly string[];
+  /** Field labels whose value is read from another path (a core event's `source`). */
+  readonly fieldLabelPaths?: Readonly<Record<string, string>>;
   /** Whether writes to spec bump metadata.generation (upstream strategies differ per kind). */
   readonly tracksGeneration: boolean;
   /** Whether PUT without metadata.resourceVersion is allowed (CRs: no). */
@@ -40,6 +44,8 @@ export interface ServedResource extends Qualified {
   readonly custom?: CustomResourceInfo;
   /** Kind-specific write steps beyond the generic pipeline (e.g. CustomResourceDefinitions). */
   readonly strategy?: WriteStrategy;
+  /** Created objects are answered, never stored (reviews such as TokenReview): create is the only verb. */
+  readonly virtual?: boolean;
   /** Set when the bucket holds another API's shape (events.k8s.io events are stored as core events). */
   readonly convert?: StorageConversion;
 }
@@ -50,10 +56,28 @@ export interface StorageConversion {
   readonly fromStored: (obj: Record<string, unknown>) => Record<string, unknown>;
 }
 
-/** Kind-specific steps of the write pipeline, like upstream's registry strategies. */
+/** What a strategy may read while it prepares an object: the store (allocations) and the clock. */
+export interface StrategyContext {
+  readonly store: Pick<MvccStore, "get" | "list">;
+  readonly now: () => number;
+  /** Who a bearer token belongs to, as the server authenticates requests (undefined: nobody). */
+  readonly authenticateToken?: (token: string) => UserInfo | undefined;
+}
+
+/** Kind-specific steps of the write pipeline, like upstream's registry strategies (registry/). */
 export interface WriteStrategy {
-  /** Adjusts a new object after the generic metadata is set. */
-  readonly prepareCreate?: (obj: Record<string, unknown>) => void;
+  /** The kind's defaults, applied in place when a request is decoded (before admission's validation). */
+  readonly defaults?: (obj: Record<string, unknown>) => void;
+  /** Adjusts a new object after defaulting (status reset, allocations, who asked). */
+  readonly prepareCreate?: (
+    obj: Record<string, unknown>,
+    ctx: StrategyContext,
+    user: UserInfo | undefined,
+  ) => void;
+  /** prepareCreate allocates from what is stored: the create commits in the same turn, never paused. */
+  readonly allocates?: boolean;
+  /** Adjusts a new object after it passed validation (upstream's Canonicalize). */
+  readonly canonicalize?: (obj: Record<string, unknown>) => void;
   /** Adjusts an update after the status/main split; `subresource` is "status" for /status writes. */
   readonly prepareUpdate?: (
     next: Record<string, unknown>,

@@ -5,10 +5,10 @@
  * encoding); Table and PartialObjectMetadata watches reshape the object first.
  */
 import { encodeWatchEvent } from "@kubesdk/models";
+import { renderTable } from "../endpoints/table.js";
 import type { KubeObject } from "../handlers/context.js";
 import type { MediaChoice } from "../http/negotiate.js";
 import { contentTypeFor } from "../http/respond.js";
-import { renderTable } from "../http/table.js";
 import type { ServedResource } from "../resources/served.js";
 import type { WatchEventType } from "./watch-hub.js";
 

@@ -1,0 +1,48 @@
+/**
+ * The admission chain: every mutating phase of the plugins in order, then (after defaulting,
+ * the kind's strategy and validation) every validating phase in order, as kube-apiserver runs
+ * its admission plugins. The first rejection ends the request.
+ *
+ * A phase stays synchronous while its plugins are: the write path reads the store and commits in
+ * one turn of the event loop for ordinary requests (handlers/steps.ts), and an await of nothing
+ * would let other requests run in between. Only an async plugin (a webhook) makes the phase async.
+ */
+import type { AdmissionAttributes } from "./attributes.js";
+import type { AdmissionContext } from "./context.js";
+import type { AdmissionPlugin } from "./plugin.js";
+
+type Phase = "admit" | "validate";
+
+export class AdmissionChain {
+  constructor(readonly plugins: readonly AdmissionPlugin[]) {}
+
+  /** The plugin names in the order they run, for docs and tests. */
+  get names(): readonly string[] {
+    return this.plugins.map((p) => p.name);
+  }
+
+  /** The mutating phase; a promise only when a plugin answered with one. */
+  admit(attributes: AdmissionAttributes, ctx: AdmissionContext): void | Promise<void> {
+    return this.run("admit", 0, attributes, ctx);
+  }
+
+  /** The validating phase; a promise only when a plugin answered with one. */
+  validate(attributes: AdmissionAttributes, ctx: AdmissionContext): void | Promise<void> {
+    return this.run("validate", 0, attributes, ctx);
+  }
+
+  private run(
+    phase: Phase,
+    from: number,
+    a: AdmissionAttributes,
+    ctx: AdmissionContext,
+  ): void | Promise<void> {
+    for (let i = from; i < this.plugins.length; i++) {
+      const p = this.plugins[i] as AdmissionPlugin;
+      const step = p[phase];
+      if (!step || !p.handles(a.operation)) continue;
+      const pending = step.call(p, a, ctx);
+      if (pending) return pending.then(() => this.run(phase, i + 1, a, ctx));
+    }
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * An admission plugin: upstream's admission.Interface with MutationInterface / ValidationInterface.
+ * A plugin names itself, says which operations it handles, and implements `admit` (may change
+ * `attributes.object`), `validate` (may only reject), or both. A rejection is a thrown StatusError
+ * with upstream's code (api/status.ts); a plugin may be async, so that policy engines and webhooks
+ * fit the same seam.
+ */
+import type { AdmissionAttributes, AdmissionOperation } from "./attributes.js";
+import type { AdmissionContext } from "./context.js";
+
+export interface AdmissionPlugin {
+  /** Upstream's plugin name (`--enable-admission-plugins`), e.g. "NamespaceLifecycle". */
+  readonly name: string;
+  handles(operation: AdmissionOperation): boolean;
+  /** The mutating phase: runs before defaulting, may change `attributes.object`. */
+  admit?(attributes: AdmissionAttributes, ctx: AdmissionContext): void | Promise<void>;
+  /** The validating phase: runs on the final object just before storage; must not change it. */
+  validate?(attributes: AdmissionAttributes, ctx: AdmissionContext): void | Promise<void>;
+}
+
+/** A plugin's `handles` for a fixed set of operations (upstream: admission.NewHandler). */
+export function handlesOnly(...operations: AdmissionOperation[]): (operation: AdmissionOperation) => boolean {
+  const set = new Set(operations);
+  return (operation) => set.has(operation);
+}

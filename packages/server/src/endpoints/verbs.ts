@@ -1,0 +1,99 @@
+/**
+ * The routing table of resource requests: one handler per verb, each taking
+ * the resolved request, decoding what its verb needs and calling the
+ * semantics in handlers/.
+ */
+import type { IncomingMessage } from "node:http";
+import type { ApiResponse, HandlerContext } from "../handlers/context.js";
+import { deleteCollection, deleteRequested, parseDeleteOptions } from "../handlers/delete.js";
+import { getObject } from "../handlers/get.js";
+import { listObjects } from "../handlers/list.js";
+import { checkFieldManager } from "../handlers/options.js";
+import { patchObject } from "../handlers/patch.js";
+import { getScale, patchScale, updateScale } from "../handlers/scale.js";
+import { createObject, updateObject } from "../handlers/write.js";
+import type { UserInfo } from "../http/auth.js";
+import { readDeleteBody, readObject, readPatch } from "../http/request-body.js";
+import type { ResourceRequestInfo, Verb } from "../http/request-info.js";
+import type { ServedResource } from "../resources/served.js";
+
+export interface VerbRequest {
+  readonly ctx: HandlerContext;
+  readonly req: IncomingMessage;
+  readonly info: ResourceRequestInfo;
+  readonly resource: ServedResource;
+  readonly query: URLSearchParams;
+  readonly signal: AbortSignal;
+  /** The authenticated (or impersonated) requester. */
+  readonly user?: UserInfo;
+}
+
+export type VerbHandler = (v: VerbRequest) => Promise<ApiResponse>;
+
+const isScale = (v: VerbRequest): boolean => v.info.subresource === "scale";
+const nameOf = (v: VerbRequest): string => v.info.name as string;
+const limitOf = (v: VerbRequest): number => v.ctx.settings.maxBodyBytes;
+const offThreadOf = (v: VerbRequest): number => v.ctx.settings.offThreadDecodeBytes;
+
+const OPTIONS_KIND = { create: "CreateOptions", update: "UpdateOptions", patch: "PatchOptions" } as const;
+
+/** What every write passes on: where, the query, who, and the subresource addressed. */
+function writeTarget(v: VerbRequest, verb: keyof typeof OPTIONS_KIND) {
+  const manager = v.query.get("fieldManager");
+  if (manager) checkFieldManager(manager, OPTIONS_KIND[verb]);
+  return {
+    namespace: v.info.namespace,
+    query: v.query,
+    userAgent: v.req.headers["user-agent"],
+    user: v.user,
+    ...(v.info.subresource ? { subresource: v.info.subresource } : {}),
+  };
+}
+
+async function getVerb(v: VerbRequest): Promise<ApiResponse> {
+  if (isScale(v)) return getScale(v.ctx, v.resource, v.info.namespace, nameOf(v));
+  return getObject(v.ctx, v.resource, v.info.namespace, nameOf(v), v.query, v.signal);
+}
+
+async function listVerb(v: VerbRequest): Promise<ApiResponse> {
+  return listObjects(v.ctx, v.resource, v.info.namespace, v.query, v.signal);
+}
+
+async function createVerb(v: VerbRequest): Promise<ApiResponse> {
+  const decoded = await readObject(v.req, limitOf(v), isScale(v) ? "Scale" : v.resource.kind, offThreadOf(v));
+  return createObject(v.ctx, v.resource, { ...writeTarget(v, "create"), ...decoded });
+}
+
+async function updateVerb(v: VerbRequest): Promise<ApiResponse> {
+  const decoded = await readObject(v.req, limitOf(v), isScale(v) ? "Scale" : v.resource.kind, offThreadOf(v));
+  const update = isScale(v) ? updateScale : updateObject;
+  return update(v.ctx, v.resource, { ...writeTarget(v, "update"), ...decoded, name: nameOf(v) });
+}
+
+async function patchVerb(v: VerbRequest): Promise<ApiResponse> {
+  const decoded = await readPatch(v.req, limitOf(v), offThreadOf(v));
+  const patch = isScale(v) ? patchScale : patchObject;
+  return patch(v.ctx, v.resource, { ...writeTarget(v, "patch"), ...decoded, name: nameOf(v) });
+}
+
+async function deleteVerb(v: VerbRequest): Promise<ApiResponse> {
+  const options = parseDeleteOptions(v.query, await readDeleteBody(v.req, limitOf(v)));
+  const target = { namespace: v.info.namespace, name: nameOf(v), user: v.user };
+  return deleteRequested(v.ctx, v.resource, target, options);
+}
+
+async function deleteCollectionVerb(v: VerbRequest): Promise<ApiResponse> {
+  const options = parseDeleteOptions(v.query, await readDeleteBody(v.req, limitOf(v)));
+  return deleteCollection(v.ctx, v.resource, v.info.namespace, v.query, options);
+}
+
+/** Every verb but watch, which streams (watch/serve-watch.ts). */
+export const VERB_HANDLERS: Readonly<Record<Exclude<Verb, "watch">, VerbHandler>> = {
+  get: getVerb,
+  list: listVerb,
+  create: createVerb,
+  update: updateVerb,
+  patch: patchVerb,
+  delete: deleteVerb,
+  deletecollection: deleteCollectionVerb,
+};

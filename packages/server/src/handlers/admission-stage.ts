@@ -1,0 +1,53 @@
+/**
+ * The admission stages of the write path: the request's attributes, and the chain's mutating and
+ * validating phases run on them. Synchronous unless a plugin is async (admission/chain.ts).
+ */
+
+import type { AdmissionAttributes, AdmissionOperation } from "../admission/attributes.js";
+import type { AdmissionChain } from "../admission/chain.js";
+import { defaultAdmissionChain } from "../admission/index.js";
+import type { UserInfo } from "../http/auth.js";
+import type { ServedResource } from "../resources/served.js";
+import type { HandlerContext, KubeObject } from "./context.js";
+
+const DEFAULT_CHAIN = defaultAdmissionChain();
+
+function chainOf(ctx: HandlerContext): AdmissionChain {
+  return ctx.admission ?? DEFAULT_CHAIN;
+}
+
+export interface AdmissionRequest {
+  readonly operation: AdmissionOperation;
+  readonly namespace: string | undefined;
+  readonly name: string;
+  readonly subresource?: string | undefined;
+  readonly object?: KubeObject | undefined;
+  readonly oldObject?: KubeObject | undefined;
+  readonly user?: UserInfo | undefined;
+  readonly dryRun: boolean;
+}
+
+export function admissionAttributes(r: ServedResource, req: AdmissionRequest): AdmissionAttributes {
+  return {
+    operation: req.operation,
+    kind: { group: r.group, version: r.version, kind: r.kind },
+    resource: { group: r.group, version: r.version, resource: r.resource },
+    subresource: req.subresource ?? "",
+    namespace: r.namespaced ? (req.namespace ?? "") : "",
+    name: req.name,
+    object: req.object,
+    oldObject: req.oldObject,
+    userInfo: req.user,
+    dryRun: req.dryRun,
+  };
+}
+
+/** Mutating admission: plugins may change `attributes.object` in place. */
+export function mutatingAdmission(ctx: HandlerContext, a: AdmissionAttributes): void | Promise<void> {
+  return chainOf(ctx).admit(a, ctx);
+}
+
+/** Validating admission: the last word before storage. */
+export function validatingAdmission(ctx: HandlerContext, a: AdmissionAttributes): void | Promise<void> {
+  return chainOf(ctx).validate(a, ctx);
+}

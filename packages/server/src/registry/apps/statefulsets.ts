@@ -1,0 +1,22 @@
+/** StatefulSets: ordered pods, RollingUpdate from partition 0, claims retained. */
+
+import { defaultRollingUpdate, defaultTemplate } from "../core/pod-template-defaults.js";
+import { child, set } from "../default-fields.js";
+import type { KindStrategy } from "../strategy.js";
+
+export const statefulsets: KindStrategy = {
+  group: "apps",
+  resource: "statefulsets",
+  tracksGeneration: true,
+  defaults(obj) {
+    const spec = child(obj, "spec");
+    set(spec, "replicas", 1);
+    set(spec, "podManagementPolicy", "OrderedReady");
+    defaultRollingUpdate(child(spec, "updateStrategy"), { partition: 0 });
+    set(spec, "revisionHistoryLimit", 10);
+    const retention = child(spec, "persistentVolumeClaimRetentionPolicy");
+    set(retention, "whenDeleted", "Retain");
+    set(retention, "whenScaled", "Retain");
+    defaultTemplate(spec);
+  },
+};

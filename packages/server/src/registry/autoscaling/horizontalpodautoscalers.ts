@@ -1,0 +1,20 @@
+/** HorizontalPodAutoscalers: at least one replica; without metrics, 80% average CPU use. */
+import { child, set } from "../default-fields.js";
+import type { KindStrategy } from "../strategy.js";
+
+export const horizontalpodautoscalers: KindStrategy = {
+  group: "autoscaling",
+  resource: "horizontalpodautoscalers",
+  tracksGeneration: true,
+  defaults(obj) {
+    const spec = child(obj, "spec");
+    set(spec, "minReplicas", 1);
+    if (!Array.isArray(spec.metrics) || spec.metrics.length === 0)
+      spec.metrics = [
+        {
+          type: "Resource",
+          resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } },
+        },
+      ];
+  },
+};

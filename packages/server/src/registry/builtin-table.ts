@@ -1,0 +1,71 @@
+/**
+ * The built-in resources the reference server serves, derived from the
+ * generated registry: every GA group/version resource that can be stored
+ * (has get and list) or is a review answered at create (a virtual kind), each with its kind's strategy (registry/<group>/<resource>.ts).
+ * Where one resource appears in several GA versions (autoscaling v1/v2) only
+ * the preferred one is served, because we do not convert between versions.
+ */
+import { compareKubeVersions, type ResourceInfo, registry } from "@kubesdk/models";
+import type { ServedResource, SubresourceSpec } from "../resources/served.js";
+import { type GroupVersions, ResourceTable } from "../resources/table.js";
+import { strategyFor } from "./kinds.js";
+import { writeStepsOf } from "./strategy.js";
+
+/** Subresources with behaviour implemented here; others are left out of discovery. */
+const IMPLEMENTED_SUBRESOURCES = new Set(["status", "scale"]);
+
+const isGA = (v: string) => /^v\d+$/.test(v);
+
+export function toServed(info: ResourceInfo): ServedResource {
+  const subresources = new Map<string, SubresourceSpec>();
+  for (const s of info.subresources)
+    if (IMPLEMENTED_SUBRESOURCES.has(s.name)) subresources.set(s.name, { ...s, verbs: [...s.verbs] });
+  const kind = strategyFor(info.group, info.plural);
+  const steps = kind && writeStepsOf(kind);
+  return {
+    group: info.group,
+    version: info.version,
+    resource: info.plural,
+    kind: info.kind,
+    listKind: info.listKind ?? `${info.kind}List`,
+    singular: info.singular,
+    namespaced: info.namespaced,
+    verbs: new Set(info.verbs),
+    shortNames: info.shortNames,
+    categories: info.categories,
+    subresources,
+    bucket: kind?.storage?.bucket ?? `${info.group}/${info.plural}`,
+    ...(kind?.storage ? { convert: kind.storage.convert } : {}),
+    fieldLabels: kind?.fieldLabels ?? [],
+    ...(kind?.fieldLabelPaths ? { fieldLabelPaths: kind.fieldLabelPaths } : {}),
+    tracksGeneration: kind?.tracksGeneration ?? false,
+    allowUnconditionalUpdate: true,
+    returnDeletedObject: kind?.returnsDeletedObject ?? false,
+    ...(steps ? { strategy: steps } : {}),
+    ...(kind?.virtual ? { virtual: true } : {}),
+  };
+}
+
+export function builtinResourceTable(): ResourceTable {
+  const served: ServedResource[] = [];
+  const groups: GroupVersions[] = [];
+  for (const g of registry.groups()) {
+    const versions = [...g.versions].filter(isGA).sort((a, b) => compareKubeVersions(b, a));
+    const taken = new Set<string>();
+    const servedVersions: string[] = [];
+    for (const version of versions) {
+      let any = false;
+      for (const info of registry.resourcesFor(g.group, version)) {
+        const stored = info.verbs.includes("get") && info.verbs.includes("list");
+        if (taken.has(info.plural) || !(stored || strategyFor(g.group, info.plural)?.virtual)) continue;
+        taken.add(info.plural);
+        served.push(toServed(info));
+        any = true;
+      }
+      if (any) servedVersions.push(version);
+    }
+    if (servedVersions.length > 0)
+      groups.push({ group: g.group, versions: servedVersions, preferred: servedVersions[0] as string });
+  }
+  return new ResourceTable(served, groups);
+}

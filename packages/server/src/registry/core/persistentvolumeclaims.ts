@@ -1,0 +1,14 @@
+/** PersistentVolumeClaims: Filesystem; a new claim is Pending until something binds it. */
+import { child, set } from "../default-fields.js";
+import type { KindStrategy } from "../strategy.js";
+
+export const persistentvolumeclaims: KindStrategy = {
+  group: "",
+  resource: "persistentvolumeclaims",
+  defaults(obj) {
+    set(child(obj, "spec"), "volumeMode", "Filesystem");
+  },
+  prepareCreate(obj) {
+    obj.status = { phase: "Pending" };
+  },
+};

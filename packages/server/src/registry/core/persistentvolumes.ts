@@ -1,0 +1,16 @@
+/** PersistentVolumes: Retain, Filesystem; a new volume is Pending until something binds it. */
+import { child, set } from "../default-fields.js";
+import type { KindStrategy } from "../strategy.js";
+
+export const persistentvolumes: KindStrategy = {
+  group: "",
+  resource: "persistentvolumes",
+  defaults(obj) {
+    const spec = child(obj, "spec");
+    set(spec, "persistentVolumeReclaimPolicy", "Retain");
+    set(spec, "volumeMode", "Filesystem");
+  },
+  prepareCreate(obj) {
+    obj.status = { phase: "Pending" };
+  },
+};

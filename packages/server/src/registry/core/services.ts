@@ -1,0 +1,29 @@
+/**
+ * Services: ClusterIP by default, ports default their protocol and target port; the create
+ * allocates a cluster IP and node ports (service-allocation.ts) and an update keeps them.
+ */
+import { child, isObj, set } from "../default-fields.js";
+import type { KindStrategy } from "../strategy.js";
+import { allocateServiceFields, keepServiceAllocations } from "./service-allocation.js";
+
+export const services: KindStrategy = {
+  group: "",
+  resource: "services",
+  defaults(obj) {
+    const spec = child(obj, "spec");
+    set(spec, "type", "ClusterIP");
+    set(spec, "sessionAffinity", "None");
+    if (spec.type !== "ExternalName") set(spec, "internalTrafficPolicy", "Cluster");
+    if (Array.isArray(spec.ports))
+      for (const p of spec.ports)
+        if (isObj(p)) {
+          set(p, "protocol", "TCP");
+          set(p, "targetPort", p.port);
+        }
+  },
+  prepareCreate(obj, ctx) {
+    allocateServiceFields(ctx, obj);
+  },
+  allocates: true,
+  prepareUpdate: keepServiceAllocations,
+};

@@ -1,0 +1,13 @@
+/** FlowSchemas: matching precedence 1000 by default. */
+import { child } from "../default-fields.js";
+import type { KindStrategy } from "../strategy.js";
+
+export const flowschemas: KindStrategy = {
+  group: "flowcontrol.apiserver.k8s.io",
+  resource: "flowschemas",
+  tracksGeneration: true,
+  defaults(obj) {
+    const spec = child(obj, "spec");
+    if (!spec.matchingPrecedence) spec.matchingPrecedence = 1000;
+  },
+};

@@ -1,0 +1,95 @@
+/**
+ * Every built-in kind with behaviour of its own, one strategy file each (registry/<group>/<resource>.ts).
+ * Adding a kind's behaviour is adding its file and one line here.
+ */
+import { mutatingadmissionpolicies } from "./admissionregistration/mutatingadmissionpolicies.js";
+import { validatingadmissionpolicies } from "./admissionregistration/validatingadmissionpolicies.js";
+import { customresourcedefinitions } from "./apiextensions/customresourcedefinitions.js";
+import { apiservices } from "./apiregistration/apiservices.js";
+import { daemonsets } from "./apps/daemonsets.js";
+import { deployments } from "./apps/deployments.js";
+import { replicasets } from "./apps/replicasets.js";
+import { statefulsets } from "./apps/statefulsets.js";
+import { tokenreviews } from "./authentication/tokenreviews.js";
+import { horizontalpodautoscalers } from "./autoscaling/horizontalpodautoscalers.js";
+import { cronjobs } from "./batch/cronjobs.js";
+import { jobs } from "./batch/jobs.js";
+import { certificatesigningrequests } from "./certificates/certificatesigningrequests.js";
+import { clustertrustbundles } from "./certificates/clustertrustbundles.js";
+import { events as coreEvents } from "./core/events.js";
+import { limitranges } from "./core/limitranges.js";
+import { namespaces } from "./core/namespaces.js";
+import { nodes } from "./core/nodes.js";
+import { persistentvolumeclaims } from "./core/persistentvolumeclaims.js";
+import { persistentvolumes } from "./core/persistentvolumes.js";
+import { pods } from "./core/pods.js";
+import { replicationcontrollers } from "./core/replicationcontrollers.js";
+import { secrets } from "./core/secrets.js";
+import { services } from "./core/services.js";
+import { events as eventsApiEvents } from "./events/events.js";
+import { flowschemas } from "./flowcontrol/flowschemas.js";
+import { prioritylevelconfigurations } from "./flowcontrol/prioritylevelconfigurations.js";
+import { ingresses } from "./networking/ingresses.js";
+import { networkpolicies } from "./networking/networkpolicies.js";
+import { poddisruptionbudgets } from "./policy/poddisruptionbudgets.js";
+import { deviceclasses } from "./resource/deviceclasses.js";
+import { resourceclaims } from "./resource/resourceclaims.js";
+import { resourceclaimtemplates } from "./resource/resourceclaimtemplates.js";
+import { resourceslices } from "./resource/resourceslices.js";
+import { priorityclasses } from "./scheduling/priorityclasses.js";
+import { csidrivers } from "./storage/csidrivers.js";
+import { csinodes } from "./storage/csinodes.js";
+import { storageclasses } from "./storage/storageclasses.js";
+import { volumeattachments } from "./storage/volumeattachments.js";
+import { volumeattributesclasses } from "./storage/volumeattributesclasses.js";
+import type { KindStrategy } from "./strategy.js";
+
+export const KIND_STRATEGIES: readonly KindStrategy[] = [
+  mutatingadmissionpolicies,
+  validatingadmissionpolicies,
+  customresourcedefinitions,
+  apiservices,
+  tokenreviews,
+  daemonsets,
+  deployments,
+  replicasets,
+  statefulsets,
+  horizontalpodautoscalers,
+  cronjobs,
+  jobs,
+  certificatesigningrequests,
+  clustertrustbundles,
+  coreEvents,
+  limitranges,
+  namespaces,
+  nodes,
+  persistentvolumeclaims,
+  persistentvolumes,
+  pods,
+  replicationcontrollers,
+  secrets,
+  services,
+  eventsApiEvents,
+  flowschemas,
+  prioritylevelconfigurations,
+  ingresses,
+  networkpolicies,
+  poddisruptionbudgets,
+  deviceclasses,
+  resourceclaims,
+  resourceclaimtemplates,
+  resourceslices,
+  priorityclasses,
+  csidrivers,
+  csinodes,
+  storageclasses,
+  volumeattachments,
+  volumeattributesclasses,
+];
+
+const BY_RESOURCE = new Map(KIND_STRATEGIES.map((s) => [`${s.group}/${s.resource}`, s]));
+
+/** The kind's strategy; undefined for kinds with only the generic behaviour. */
+export function strategyFor(group: string, resource: string): KindStrategy | undefined {
+  return BY_RESOURCE.get(`${group}/${resource}`);
+}

@@ -1,0 +1,8 @@
+/** PodDisruptionBudgets: spec changes bump metadata.generation. */
+import type { KindStrategy } from "../strategy.js";
+
+export const poddisruptionbudgets: KindStrategy = {
+  group: "policy",
+  resource: "poddisruptionbudgets",
+  tracksGeneration: true,
+};

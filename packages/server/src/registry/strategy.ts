@@ -1,0 +1,41 @@
+/**
+ * KindStrategy: everything the server knows about one built-in kind beyond its schema, in one
+ * place, as upstream keeps it in pkg/registry/<group>/<kind>/strategy.go: traits (generation,
+ * field selectors, what DELETE answers, shared storage) and the write steps (defaults,
+ * prepare-for-create/update, validation). A kind without a file gets the generic behaviour.
+ */
+import type { StorageConversion, WriteStrategy } from "../resources/served.js";
+
+export type { StrategyContext, WriteStrategy } from "../resources/served.js";
+
+export interface KindStrategy extends WriteStrategy {
+  readonly group: string;
+  /** The plural resource name, as in URLs. */
+  readonly resource: string;
+  /** Whether writes to spec bump metadata.generation. */
+  readonly tracksGeneration?: boolean;
+  /** Field paths beyond metadata.name/namespace usable in field selectors. */
+  readonly fieldLabels?: readonly string[];
+  /** Field labels whose value is read from another path. */
+  readonly fieldLabelPaths?: Readonly<Record<string, string>>;
+  /** Whether DELETE answers with the deleted object instead of a Success Status. */
+  readonly returnsDeletedObject?: boolean;
+  /** Created objects are answered, never stored (upstream: a REST with only Create). */
+  readonly virtual?: boolean;
+  /** A bucket shared with another API, and the conversion to its stored shape. */
+  readonly storage?: { readonly bucket: string; readonly convert: StorageConversion };
+}
+
+/** The kind's write steps, without its traits: what ServedResource.strategy carries. */
+export function writeStepsOf(s: KindStrategy): WriteStrategy | undefined {
+  const { defaults, prepareCreate, allocates, canonicalize, prepareUpdate, validate } = s;
+  if (!defaults && !prepareCreate && !canonicalize && !prepareUpdate && !validate) return undefined;
+  return {
+    ...(defaults ? { defaults } : {}),
+    ...(prepareCreate ? { prepareCreate } : {}),
+    ...(allocates ? { allocates } : {}),
+    ...(canonicalize ? { canonicalize } : {}),
+    ...(prepareUpdate ? { prepareUpdate } : {}),
+    ...(validate ? { validate } : {}),
+  };
+}

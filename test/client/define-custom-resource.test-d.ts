@@ -1,0 +1,24 @@
+// The object type of a defined custom resource is inferred from its TypeBox schema.
+import type { CustomResourceOf, DefinedResourceClient, KubeClient } from "@kubesdk/client";
+import { describe, expectTypeOf, it } from "vitest";
+import type { widgetDefinition } from "./defined-widget.js";
+
+type Definition = ReturnType<typeof widgetDefinition>;
+type Widget = CustomResourceOf<Definition, "v1">;
+
+describe("CustomResourceOf", () => {
+  it("infers field types, optionality, enums, nullability and int-or-string", () => {
+    expectTypeOf<Widget["spec"]["size"]>().toEqualTypeOf<number>();
+    expectTypeOf<Widget["spec"]["color"]>().toEqualTypeOf<"red" | "green" | "blue" | undefined>();
+    expectTypeOf<Widget["spec"]["note"]>().toEqualTypeOf<string | null | undefined>();
+    expectTypeOf<Widget["spec"]["port"]>().toEqualTypeOf<number | string | undefined>();
+    expectTypeOf<Widget["apiVersion"]>().toEqualTypeOf<`${string}/v1` | undefined>();
+    expectTypeOf<CustomResourceOf<Definition, "v1alpha1">["spec"]>().toEqualTypeOf<{ size: number }>();
+  });
+
+  it("types kube.custom(definition) by the storage version unless another is named", () => {
+    expectTypeOf<ReturnType<KubeClient["custom"]>>().not.toBeNever();
+    type Client = DefinedResourceClient<Widget>;
+    expectTypeOf<Awaited<ReturnType<Client["get"]>>["spec"]["size"]>().toEqualTypeOf<number>();
+  });
+});
