@@ -75,14 +75,11 @@ async function main(): Promise<void> {
       console.log(leading ? `${identity} leads` : `${identity} stopped leading`);
     },
   });
-  manager.add(
-    createWebAppController({
-      kube,
-      ...(values.namespace !== undefined || stopServer ? { namespace } : {}),
-      events,
-      controller: { metrics, informers: manager.informers },
-    }),
-  );
+  createWebAppController(manager, {
+    ...(values.namespace !== undefined || stopServer ? { namespace } : {}),
+    events,
+    controller: { metrics },
+  });
   const ops = await serveOperations(manager, { port: Number(values.port), metrics });
   console.log(`operations endpoint: ${ops.url}/healthz ${ops.url}/readyz ${ops.url}/metrics`);
   const shutdown = async () => {

@@ -8,12 +8,15 @@ import type { ApplyConfiguration, KubeClient } from "@kubesdk/client";
 import {
   Action,
   applyStatus,
-  Controller,
-  type ControllerOptions,
+  type Controller,
   controllerReference,
   type EventRecorder,
+  type Fence,
+  fencedApply,
   generationChanged,
   type Logger,
+  type ManagedControllerOptions,
+  type Manager,
   setCondition,
   withFinalizer,
 } from "@kubesdk/controller";
@@ -25,7 +28,6 @@ export const FIELD_MANAGER = "webapp-operator";
 export const FINALIZER = "example.kubesdk.io/cleanup";
 
 export interface WebAppOperatorOptions {
-  readonly kube: KubeClient;
   /** Watch one namespace (default: all). */
   readonly namespace?: string;
   readonly concurrency?: number;
@@ -33,8 +35,8 @@ export interface WebAppOperatorOptions {
   readonly events?: EventRecorder;
   /** Runs before the finalizer's cleanup (tests hold it to observe the blocked deletion). */
   readonly beforeCleanup?: (app: WebApp) => Promise<void> | void;
-  /** Extra controller options (metrics, clock, informers, …). */
-  readonly controller?: Partial<ControllerOptions<WebApp>>;
+  /** Extra controller options (metrics, clock, …). */
+  readonly controller?: Partial<ManagedControllerOptions<WebApp>>;
 }
 
 function labelsOf(app: WebApp): Record<string, string> {
@@ -87,6 +89,7 @@ function serviceFor(app: WebApp): ApplyConfiguration<coreV1.Service> {
 
 /** What the reconcile steps share. */
 interface Context {
+  readonly kube: KubeClient;
   readonly options: WebAppOperatorOptions;
   readonly apps: ReturnType<typeof webApps>;
   readonly deployments: ReturnType<KubeClient["resource"]>;
@@ -114,54 +117,69 @@ function statusFor(app: WebApp, ready: number): WebAppStatus {
   return { readyReplicas: ready, conditions, ...observed };
 }
 
-/** Applies the Deployment and the Service, then the status. */
-async function applyWebApp(ctx: Context, app: WebApp, signal: AbortSignal): Promise<undefined> {
-  const write = { fieldManager: FIELD_MANAGER, force: true, namespace: app.metadata?.namespace, signal };
-  const deployments = ctx.options.kube.resource("apps/v1", "Deployment");
-  const deployment = await deployments.apply(deploymentFor(app), write);
-  await ctx.options.kube.resource("v1", "Service").apply(serviceFor(app), write);
+/**
+ * Applies the Deployment and the Service, then the status. Every write passes the reconcile request
+ * as its fence: once this process's leadership lapsed, none of them goes out.
+ */
+async function applyWebApp(ctx: Context, app: WebApp, fence: Fence): Promise<undefined> {
+  const write = { fieldManager: FIELD_MANAGER, force: true, namespace: app.metadata?.namespace, fence };
+  const deployment = await fencedApply(ctx.deployments, deploymentFor(app), write);
+  await fencedApply(ctx.services, serviceFor(app), write);
   const ready = deployment.status?.availableReplicas ?? 0;
-  await applyStatus(ctx.apps, app, statusFor(app, ready), { fieldManager: FIELD_MANAGER, signal });
-  ctx.options.events?.emit(app, {
-    type: "Normal",
-    reason: "Reconciled",
-    action: "Apply",
-    note: `${ready}/${app.spec.replicas ?? 1} replicas available`,
-  });
+  await applyStatus(ctx.apps, app, statusFor(app, ready), { fieldManager: FIELD_MANAGER, fence });
+  ctx.options.events?.emit(
+    app,
+    {
+      type: "Normal",
+      reason: "Reconciled",
+      action: "Apply",
+      note: `${ready}/${app.spec.replicas ?? 1} replicas available`,
+    },
+    fence,
+  );
   return undefined;
 }
 
 /** The finalizer's cleanup: deletes the Deployment and the Service. */
-async function cleanupWebApp(ctx: Context, app: WebApp, signal: AbortSignal): Promise<void> {
+async function cleanupWebApp(ctx: Context, app: WebApp, fence: Fence): Promise<void> {
   await ctx.options.beforeCleanup?.(app);
   const name = app.metadata?.name ?? "";
   const namespace = app.metadata?.namespace;
   for (const client of [ctx.deployments, ctx.services]) {
     try {
-      await client.delete(name, { namespace, signal });
+      fence.check();
+      await client.delete(name, { namespace, signal: fence.signal });
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
   }
-  ctx.options.events?.emit(app, {
-    type: "Normal",
-    reason: "CleanedUp",
-    action: "Delete",
-    note: "Deployment and Service deleted",
-  });
+  ctx.options.events?.emit(
+    app,
+    {
+      type: "Normal",
+      reason: "CleanedUp",
+      action: "Delete",
+      note: "Deployment and Service deleted",
+    },
+    fence,
+  );
 }
 
-export function createWebAppController(options: WebAppOperatorOptions): Controller<WebApp> {
-  const { kube } = options;
+/** Creates the WebApp controller on `manager` (its client, informers and leadership). */
+export function createWebAppController(
+  manager: Manager,
+  options: WebAppOperatorOptions = {},
+): Controller<WebApp> {
+  const { kube } = manager;
   const ctx: Context = {
+    kube,
     options,
     apps: webApps(kube),
     deployments: kube.resource("apps/v1", "Deployment"),
     services: kube.resource("v1", "Service"),
   };
-  return new Controller<WebApp>({
+  return manager.controller<WebApp>({
     name: "webapp",
-    kube,
     resource: ctx.apps,
     ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
     predicates: [generationChanged()],
@@ -169,13 +187,14 @@ export function createWebAppController(options: WebAppOperatorOptions): Controll
     concurrency: options.concurrency ?? 2,
     ...(options.logger ? { logger: options.logger } : {}),
     ...options.controller,
-    reconcile: async ({ object, signal }) => {
+    reconcile: async (request) => {
+      const { object } = request;
       if (object === undefined) return Action.done();
       const handlers = {
-        apply: (app: WebApp) => applyWebApp(ctx, app, signal),
-        cleanup: (app: WebApp) => cleanupWebApp(ctx, app, signal),
+        apply: (app: WebApp) => applyWebApp(ctx, app, request),
+        cleanup: (app: WebApp) => cleanupWebApp(ctx, app, request),
       };
-      return withFinalizer(ctx.apps, object, FINALIZER, handlers, signal);
+      return withFinalizer(ctx.apps, object, FINALIZER, handlers, request);
     },
   });
 }

@@ -21,9 +21,9 @@ import { fileURLToPath } from "node:url";
 import { KubeClient } from "@kubesdk/client";
 import {
   applyStatus,
-  Controller,
   ExponentialBackoffRateLimiter,
   generationChanged,
+  Manager,
   silentLogger,
   WorkQueue,
 } from "@kubesdk/controller";
@@ -51,9 +51,9 @@ async function child(kubeconfig: string, concurrency: number, count: number): Pr
   const finished = new Promise<void>((r) => {
     finish = r;
   });
-  const controller = new Controller<Widget>({
+  const manager = new Manager({ kube, logger: silentLogger });
+  manager.controller<Widget>({
     name: "widgets",
-    kube,
     resource,
     namespace: NAMESPACE,
     concurrency,
@@ -70,12 +70,12 @@ async function child(kubeconfig: string, concurrency: number, count: number): Pr
     },
   });
   const t0 = performance.now();
-  await controller.start();
+  await manager.start();
   await finished;
   const ms = performance.now() - t0;
   const result: RunResult = { ms, peakRssMiB: process.resourceUsage().maxRSS / 1024, reconciles };
   process.send?.(result);
-  await controller.stop();
+  await manager.stop();
   await kube.close();
   process.exit(0);
 }

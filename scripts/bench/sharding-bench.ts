@@ -22,6 +22,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { KubeClient } from "@kubesdk/client";
 import { Action, Controller, silentLogger } from "@kubesdk/controller";
+import { InformerFactory } from "@kubesdk/informer";
 import type { coreV1 } from "@kubesdk/models";
 import { renderKubeconfig } from "@kubesdk/server";
 import { startReference } from "./bench-targets.js";
@@ -51,6 +52,7 @@ async function replica(
   const controller: Controller<coreV1.ConfigMap> = new Controller<coreV1.ConfigMap>({
     name: "bench",
     kube,
+    informers: new InformerFactory(kube),
     resource: configMaps,
     namespace,
     concurrency: 4,

@@ -1,10 +1,19 @@
 /**
  * Controller behaviour against a server: watched resources mapped to keys by the user, the last
  * known state of a deleted object, the error policy's rate-limited requeue, concurrency without
- * one key in two workers, and two controllers on one client sharing one informer.
+ * one key in two workers, two controllers of one manager sharing one informer, and work gates
+ * (keys a gate turns away are kept; a gate's lapse aborts the reconcile and refuses fenced writes).
  */
 import type { KubeClient } from "@kubesdk/client";
-import { Action, Controller, Manager, silentLogger } from "@kubesdk/controller";
+import {
+  Action,
+  addFinalizer,
+  ControllerError,
+  Manager,
+  type ReconcileRequest,
+  silentLogger,
+  type WorkGate,
+} from "@kubesdk/controller";
 import type { coreV1 } from "@kubesdk/models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget } from "../support/target.js";
@@ -31,9 +40,9 @@ describe("controller", () => {
     const gone = deferred<coreV1.ConfigMap | undefined>();
     const retried = deferred<number>();
     let failures = 0;
-    const controller = new Controller({
+    const manager = new Manager({ kube, logger: silentLogger });
+    manager.controller({
       name: "cm",
-      kube,
       resource: cms,
       namespace: ns,
       logger: silentLogger,
@@ -54,8 +63,6 @@ describe("controller", () => {
         return Action.done();
       },
     });
-    const manager = new Manager({ kube, logger: silentLogger });
-    manager.add(controller);
     await manager.start();
     try {
       await cms.create({ metadata: { name: "flaky" } }, { namespace: ns });
@@ -93,10 +100,11 @@ describe("controller", () => {
     let maxParallel = 0;
     let reconciles = 0;
     const enough = deferred();
+    // One manager, one informer factory: both controllers watch through it.
+    const manager = new Manager({ kube, logger: silentLogger });
     const make = (name: string) =>
-      new Controller({
+      manager.controller({
         name,
-        kube,
         resource: cms,
         namespace: ns,
         concurrency: 4,
@@ -115,14 +123,66 @@ describe("controller", () => {
       });
     const a = make("a");
     const b = make("b");
-    await Promise.all([a.start(), b.start()]);
+    await manager.start();
     try {
       await enough.promise;
       expect(a.primary).toBe(b.primary);
       expect(overlaps).toEqual([]);
       expect(maxParallel).toBeGreaterThan(1);
     } finally {
-      await Promise.all([a.stop(), b.stop()]);
+      await manager.stop();
+    }
+  });
+
+  it("a gate that does not admit keeps the key (parked, not lost); its lapse aborts the reconcile and refuses fenced writes", async () => {
+    const ns = await createNamespace(kube, "ctl");
+    const cms = kube.resource("v1", "ConfigMap");
+    await cms.create({ metadata: { name: "gated" } }, { namespace: ns });
+    let open = false;
+    const permission = new AbortController();
+    const gate: WorkGate = { admits: () => open, signal: () => permission.signal };
+    const started = deferred<ReconcileRequest<coreV1.ConfigMap>>();
+    const finished = deferred<unknown>();
+    let reconciles = 0;
+    const manager = new Manager({ kube, logger: silentLogger });
+    const controller = manager.controller({
+      name: "gated",
+      resource: cms,
+      namespace: ns,
+      gates: [gate],
+      reconcile: async (request) => {
+        reconciles++;
+        started.resolve(request);
+        await new Promise((r) => request.signal.addEventListener("abort", r, { once: true }));
+        // The permission lapsed: a write given the request as fence must not go out.
+        finished.resolve(
+          await addFinalizer(cms, request.object as coreV1.ConfigMap, "example.com/x", request).catch(
+            (e) => e,
+          ),
+        );
+        return Action.done();
+      },
+    });
+    await manager.start();
+    try {
+      const parked = deferred();
+      const poll = () => (controller.parked > 0 ? parked.resolve() : setImmediate(poll));
+      poll();
+      await parked.promise;
+      expect(reconciles).toBe(0);
+      open = true;
+      controller.readmit();
+      const request = await started.promise;
+      open = false;
+      permission.abort(new ControllerError("LEADERSHIP_LOST", "test: permission lapsed"));
+      expect(request.signal.aborted).toBe(true);
+      expect(() => request.check()).toThrow(ControllerError);
+      const refused = await finished.promise;
+      expect(refused).toBeInstanceOf(ControllerError);
+      expect((refused as ControllerError).code).toBe("LEADERSHIP_LOST");
+      expect((await cms.get("gated", { namespace: ns })).metadata?.finalizers).toBeUndefined();
+    } finally {
+      await manager.stop();
     }
   });
 });

@@ -4,7 +4,6 @@
  */
 import type { KubeClient } from "@kubesdk/client";
 import {
-  Controller,
   EventRecorder,
   Manager,
   PrometheusMetrics,
@@ -85,21 +84,16 @@ describe("events and operations", () => {
       logger: silentLogger,
       onLeaderChange: (l) => metrics.leader("m", l),
     });
-    manager.add(
-      new Controller({
-        name: "cms",
-        kube,
-        resource: kube.resource("v1", "ConfigMap"),
-        namespace: ns,
-        metrics,
-        logger: silentLogger,
-        informers: manager.informers,
-        reconcile: ({ name }) => {
-          if (name === "m1") reconciled.resolve();
-          return undefined;
-        },
-      }),
-    );
+    manager.controller({
+      name: "cms",
+      resource: kube.resource("v1", "ConfigMap"),
+      namespace: ns,
+      metrics,
+      reconcile: ({ name }) => {
+        if (name === "m1") reconciled.resolve();
+        return undefined;
+      },
+    });
     const ops = await serveOperations(manager, { metrics });
     try {
       expect((await fetch(`${ops.url}/healthz`)).status).toBe(503);

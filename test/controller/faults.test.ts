@@ -76,15 +76,7 @@ describe.runIf(targetKind === "reference")("operator under fault schedules", () 
       // (the server sends bookmarks every 100 ms), as the informer's chaos schedules do.
       const informers = new InformerFactory(kube, { idleTimeoutMs: 1000 });
       const manager = new Manager({ kube, logger: silentLogger, informers });
-      manager.add(
-        createWebAppController({
-          kube,
-          namespace: ns,
-          logger: silentLogger,
-          concurrency: 3,
-          controller: { informers },
-        }),
-      );
+      createWebAppController(manager, { namespace: ns, logger: silentLogger, concurrency: 3 });
       await manager.start();
       try {
         for (let step = 0; step < STEPS; step++) {

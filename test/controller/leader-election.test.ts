@@ -12,7 +12,7 @@
  * against it only.
  */
 import type { KubeClient } from "@kubesdk/client";
-import { Controller, Manager, silentLogger } from "@kubesdk/controller";
+import { Manager, silentLogger } from "@kubesdk/controller";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget, targetKind, uniqueName } from "../support/target.js";
 import { clientOf, createNamespace, deferred } from "./support.js";
@@ -55,27 +55,22 @@ class Election {
       leaderElection: { name: this.lease, namespace: this.ns, identity: id, ...TIMING },
       onLeaderChange: (leading) => this.#changed(candidate, leading),
     });
-    manager.add(
-      new Controller({
-        name: `cm-${id}`,
-        kube,
-        resource: kube.resource("v1", "ConfigMap"),
-        namespace: this.ns,
-        resyncPeriodMs: 50,
-        logger: silentLogger,
-        informers: manager.informers,
-        reconcile: async ({ name }) => {
-          const r: Interval = { id, start: performance.now(), end: undefined };
-          this.reconciles.push(r);
-          await kube
-            .resource("v1", "ConfigMap")
-            .get(name, { namespace: this.ns })
-            .catch(() => undefined);
-          r.end = performance.now();
-          return undefined;
-        },
-      }),
-    );
+    manager.controller({
+      name: `cm-${id}`,
+      resource: kube.resource("v1", "ConfigMap"),
+      namespace: this.ns,
+      resyncPeriodMs: 50,
+      reconcile: async ({ name }) => {
+        const r: Interval = { id, start: performance.now(), end: undefined };
+        this.reconciles.push(r);
+        await kube
+          .resource("v1", "ConfigMap")
+          .get(name, { namespace: this.ns })
+          .catch(() => undefined);
+        r.end = performance.now();
+        return undefined;
+      },
+    });
     const candidate: Candidate = { id, kube, manager, terms: [], lastRenewOfTerm: [], released: false };
     this.candidates.push(candidate);
     await manager.start();
@@ -235,23 +230,18 @@ describe("leader election", () => {
       logger: silentLogger,
       leaderElection: { name: lease, namespace: ns, identity: "sig", ...TIMING },
     });
-    manager.add(
-      new Controller({
-        name: "sig",
-        kube,
-        resource: kube.resource("v1", "ConfigMap"),
-        namespace: ns,
-        logger: silentLogger,
-        informers: manager.informers,
-        reconcile: async ({ name }) => {
-          if (name !== "cm-0") return undefined;
-          inFlight.resolve();
-          await release.promise;
-          order.push("reconcile finished");
-          return undefined;
-        },
-      }),
-    );
+    manager.controller({
+      name: "sig",
+      resource: kube.resource("v1", "ConfigMap"),
+      namespace: ns,
+      reconcile: async ({ name }) => {
+        if (name !== "cm-0") return undefined;
+        inFlight.resolve();
+        await release.promise;
+        order.push("reconcile finished");
+        return undefined;
+      },
+    });
     const stopped = deferred();
     const detach = manager.handleSignals(() => stopped.resolve());
     try {

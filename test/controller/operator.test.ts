@@ -25,17 +25,14 @@ describe("example operator", () => {
     await installWebAppCrd(kube);
     ns = await createNamespace(kube, "operator");
     manager = new Manager({ kube, logger: silentLogger });
-    manager.add(
-      createWebAppController({
-        kube,
-        namespace: ns,
-        logger: silentLogger,
-        beforeCleanup: async (app) => {
-          cleanupStarted.resolve(app.metadata?.name ?? "");
-          await releaseCleanup.promise;
-        },
-      }),
-    );
+    createWebAppController(manager, {
+      namespace: ns,
+      logger: silentLogger,
+      beforeCleanup: async (app) => {
+        cleanupStarted.resolve(app.metadata?.name ?? "");
+        await releaseCleanup.promise;
+      },
+    });
     await manager.start();
   });
 

@@ -11,8 +11,13 @@
  * - `start()` resolves once every informer it uses has synced and the workers run; `stop()` stops
  *   taking work, lets in-flight reconciles finish until the deadline, then aborts their signal.
  *   A stopped controller can be started again (a new leadership term reconciles everything anew).
- * - Informers come from one factory per client (shared with every other controller on it); the
- *   controller never stops them — the Manager (or whoever owns the client) does.
+ * - Informers come from the factory it is given (a Manager gives its one factory to every
+ *   controller it creates); the controller never stops them — the factory's owner does.
+ * - Gates ({@link WorkGate}, e.g. the Manager's leadership): when a worker takes a key, every gate
+ *   is asked synchronously; a key some gate does not admit is not reconciled now but kept (parked)
+ *   and queued again on the next `start()` or `readmit()`. A reconcile runs with a signal that
+ *   aborts when the controller's own does or any gate's signal for the key does, and its `check()`
+ *   asks the gates again synchronously before each runtime write.
  */
 import type { KubeClient } from "@kubesdk/client";
 import type { KubernetesObject } from "@kubesdk/models";
@@ -23,8 +28,8 @@ import {
   type Informer,
   type InformerFactory,
   informerFor,
-  sharedFactory,
 } from "./informer-source.js";
+import { linkedSignal } from "./linked-signal.js";
 import type { ControllerMetrics, ReconcileResult } from "./metrics-api.js";
 import type { Predicate } from "./predicates.js";
 import type { RateLimiter } from "./rate-limiter.js";
@@ -39,9 +44,9 @@ import {
 } from "./reconcile.js";
 import { Sharding, type ShardingOptions } from "./sharding.js";
 import { type EventSource, type KeyMapper, ownerKeys, ownKey, type Wiring, wire } from "./watches.js";
+import type { WorkGate } from "./work-gate.js";
 import { WorkQueue } from "./work-queue.js";
 
-/** An owned resource: its objects map to the primary named by their controller owner reference. */
 /** The metrics result of a reconcile that did not throw, by the action it returned. */
 const RESULT_OF: Record<ReconcileAction["type"], ReconcileResult> = {
   done: "success",
@@ -49,6 +54,7 @@ const RESULT_OF: Record<ReconcileAction["type"], ReconcileResult> = {
   requeueRateLimited: "requeue",
 };
 
+/** An owned resource: its objects map to the primary named by their controller owner reference. */
 export interface OwnsDeclaration<O extends KubernetesObject = KubernetesObject> {
   readonly resource: AnyResourceClient<O>;
   readonly predicates?: readonly Predicate<O>[];
@@ -64,7 +70,6 @@ export interface WatchDeclaration<O extends KubernetesObject = KubernetesObject>
 export interface ControllerOptions<T extends KubernetesObject> {
   /** Names the controller in logs and metrics. */
   readonly name: string;
-  readonly kube: KubeClient;
   /** The primary resource (`kube.resource(…)` or `kube.custom<T>(…)`). */
   readonly resource: AnyResourceClient<T>;
   /** Watch only this namespace (default: every namespace). */
@@ -84,8 +89,10 @@ export interface ControllerOptions<T extends KubernetesObject> {
   readonly debounceMs?: number;
   /** Every this many ms every cached primary object is reconciled (default 0: never). */
   readonly resyncPeriodMs?: number;
-  /** The factory informers come from (default: the one shared by everything on `kube`). */
-  readonly informers?: InformerFactory;
+  /** The factory informers come from (`manager.controller()` passes the manager's). */
+  readonly informers: InformerFactory;
+  /** Permissions checked when a worker takes a key (`manager.controller()` adds leadership). */
+  readonly gates?: readonly WorkGate[];
   readonly clock?: Clock;
   /** A fresh limiter per start (default: client-go's controller limiter). */
   readonly rateLimiter?: () => RateLimiter<string>;
@@ -96,6 +103,8 @@ export interface ControllerOptions<T extends KubernetesObject> {
    * owns are dropped from this one's queue. Default: this replica reconciles every key.
    */
   readonly sharding?: ShardingOptions;
+  /** The client sharding writes its member Lease with (`manager.controller()` passes the manager's). */
+  readonly kube?: KubeClient;
 }
 
 interface Run {
@@ -113,6 +122,9 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
   readonly #logger: Logger;
   readonly #factory: InformerFactory;
   readonly #lastKnown = new Map<string, T>();
+  readonly #gates: readonly WorkGate[];
+  /** Keys a gate turned away, queued again by the next start() or readmit(). */
+  readonly #parked = new Set<string>();
   #primary: Informer<T> | undefined;
   #informers: Informer<KubernetesObject>[] = [];
   #others: Informer<KubernetesObject>[] = [];
@@ -128,10 +140,21 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
     this.#o = options;
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? consoleLogger;
-    this.#factory = options.informers ?? sharedFactory(options.kube);
+    this.#factory = options.informers;
+    this.#gates = options.gates ?? [];
+    if (options.sharding !== undefined && options.kube === undefined)
+      throw new ControllerError(
+        "INVALID_DECLARATION",
+        "sharding needs `kube` (manager.controller() passes it)",
+      );
     this.#sharding =
       options.sharding &&
-      new Sharding({ ...options.sharding, kube: options.kube, clock: this.#clock, logger: this.#logger });
+      new Sharding({
+        ...options.sharding,
+        kube: options.kube as KubeClient,
+        clock: this.#clock,
+        logger: this.#logger,
+      });
   }
 
   /** The gate sharing keys with the other replicas, when `sharding` was given. */
@@ -207,6 +230,7 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
     }
     if (this.#run !== run) return;
     this.#synced = true;
+    this.readmit();
     const concurrency = this.#o.concurrency ?? 1;
     run.workers = Array.from({ length: concurrency }, () => this.#worker(run));
     this.#scheduleResync(run);
@@ -236,6 +260,20 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
     if (!inTime)
       this.#logger.error("reconciles still running at the shutdown deadline", { controller: this.name });
     return inTime;
+  }
+
+  /** Queues again every key a gate turned away (while running; else the next start() does). */
+  readmit(): void {
+    const run = this.#run;
+    if (run === undefined) return;
+    const keys = [...this.#parked];
+    this.#parked.clear();
+    for (const key of keys) run.queue.add(key);
+  }
+
+  /** Keys a gate turned away, waiting for readmit() or the next start(). */
+  get parked(): number {
+    return this.#parked.size;
   }
 
   /** Enqueues a key by hand (ignored while stopped). */
@@ -284,9 +322,15 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
     while (!run.queue.shuttingDown) {
       const key = await run.queue.get();
       if (key === undefined) return;
-      // Checked synchronously as the key is taken; another replica owns a key not admitted here.
+      // Checked synchronously as the key is taken; another replica owns a key sharding does not admit.
       if (this.#sharding !== undefined && !this.#sharding.admits(key)) {
         this.#sharding.dropped(key);
+        run.queue.done(key);
+        continue;
+      }
+      // A key a gate (leadership) turns away now is kept for the next term or readmit().
+      if (!this.#gates.every((g) => g.admits(key))) {
+        this.#parked.add(key);
         run.queue.done(key);
         continue;
       }
@@ -310,16 +354,25 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
     const object = this.#primary?.store.get(key);
     const lastKnown = object === undefined ? this.#lastKnown.get(key) : undefined;
     if (object !== undefined) this.#lastKnown.delete(key);
+    const gates: readonly WorkGate[] = this.#sharding ? [...this.#gates, this.#sharding] : this.#gates;
+    const linked =
+      gates.length === 0 ? undefined : linkedSignal([run.abort.signal, ...gates.map((g) => g.signal(key))]);
+    const signal = linked?.signal ?? run.abort.signal;
     const request = {
       key,
       ...splitKey(key),
       object,
       lastKnown,
       retries: run.queue.retries(key),
-      signal:
-        this.#sharding === undefined
-          ? run.abort.signal
-          : AbortSignal.any([run.abort.signal, this.#sharding.signal(key)]),
+      signal,
+      check: (): void => {
+        for (const g of gates)
+          if (!g.admits(key))
+            throw (
+              g.signal(key).reason ?? new ControllerError("LEADERSHIP_LOST", `${key} is no longer admitted`)
+            );
+        signal.throwIfAborted();
+      },
     };
     const started = this.#clock.now();
     let action: ReconcileAction;
@@ -330,6 +383,8 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
       failed = true;
       this.#logger.error("reconcile failed", { controller: this.name, key, error: String(err) });
       action = this.#o.errorPolicy?.(err, request) ?? Action.requeueRateLimited();
+    } finally {
+      linked?.dispose();
     }
     const result = failed ? "error" : RESULT_OF[action.type];
     this.#o.metrics?.reconciled(this.name, result, this.#clock.now() - started);

@@ -9,10 +9,14 @@
  *   updates that Event's `series` (count, lastObservedTime) instead of creating a new Event.
  * - API writes pass a token bucket (default 1 per second, burst 25) and run one at a time; a
  *   failed write is logged and not retried.
+ * - Given a fence (the reconcile request), an event is dropped (counted in `fenced`) when the fence
+ *   has lapsed at `emit()` or when its write would go out: a controller that lost leadership
+ *   writes no more Events about the work it may no longer do.
  */
 import type { KubeClient, ResourceClient } from "@kubesdk/client";
 import type { eventsV1, KubernetesObject } from "@kubesdk/models";
 import { type Clock, systemClock } from "./clock.js";
+import type { Fence } from "./fence.js";
 import { TokenBucketRateLimiter } from "./rate-limiter.js";
 import { consoleLogger, type Logger } from "./reconcile.js";
 import { microTime } from "./time-format.js";
@@ -45,6 +49,7 @@ interface Pending {
   readonly regarding: KubernetesObject;
   readonly input: EventInput;
   repeats: number;
+  fence: Fence | undefined;
 }
 
 interface Written {
@@ -66,6 +71,15 @@ function reference(obj: KubernetesObject) {
   };
 }
 
+function passes(fence: Fence): boolean {
+  try {
+    fence.check();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export class EventRecorder {
   readonly #o: EventRecorderOptions;
   readonly #events: ResourceClient<Event>;
@@ -78,6 +92,7 @@ export class EventRecorder {
   #draining = false;
   #closed = false;
   #dropped = 0;
+  #fenced = 0;
 
   constructor(options: EventRecorderOptions) {
     this.#o = options;
@@ -92,12 +107,21 @@ export class EventRecorder {
     return this.#dropped;
   }
 
+  /** Events dropped because their fence had lapsed. */
+  get fenced(): number {
+    return this.#fenced;
+  }
+
   /** Distinct events waiting to be written. */
   get pending(): number {
     return this.#buffer.size;
   }
 
-  emit(regarding: KubernetesObject, input: EventInput): void {
+  emit(regarding: KubernetesObject, input: EventInput, fence?: Fence): void {
+    if (fence !== undefined && !passes(fence)) {
+      this.#fenced++;
+      return;
+    }
     const m = regarding.metadata ?? {};
     const key = JSON.stringify([
       m.uid ?? `${m.namespace}/${m.name}`,
@@ -111,13 +135,14 @@ export class EventRecorder {
     const waiting = this.#buffer.get(key);
     if (waiting !== undefined) {
       waiting.repeats++;
+      waiting.fence = fence;
       return;
     }
     if (this.#closed || this.#buffer.size >= (this.#o.bufferSize ?? 1024)) {
       this.#dropped++;
       return;
     }
-    this.#buffer.set(key, { regarding, input, repeats: 1 });
+    this.#buffer.set(key, { regarding, input, repeats: 1, fence });
     if (!this.#draining) void this.#drain();
   }
 
@@ -140,6 +165,10 @@ export class EventRecorder {
       this.#buffer.delete(key);
       const delay = this.#bucket.when(key);
       if (delay > 0) await new Promise<void>((r) => this.#clock.setTimer(r, delay));
+      if (pending.fence !== undefined && !passes(pending.fence)) {
+        this.#fenced++;
+        continue;
+      }
       try {
         await this.#write(key, pending);
       } catch (err) {

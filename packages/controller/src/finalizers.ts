@@ -7,9 +7,11 @@
  * that carries the finalizer, `cleanup` runs and only when it succeeds is the finalizer removed
  * (again guarded by resourceVersion); a throwing cleanup leaves the finalizer in place, so the
  * deletion waits and the error policy retries. An object being deleted without the finalizer is
- * left alone.
+ * left alone. Every write is fenced: given the reconcile request (a {@link Fence}), a write is
+ * refused with its typed error once the fence has lapsed; a bare signal is only checked.
  */
 import type { KubernetesObject } from "@kubesdk/models";
+import { type Fence, passFence } from "./fence.js";
 import type { AnyResourceClient } from "./informer-source.js";
 import type { ReconcileAction } from "./reconcile.js";
 
@@ -25,8 +27,9 @@ async function setFinalizers<T extends KubernetesObject>(
   resource: AnyResourceClient<T>,
   obj: T,
   finalizers: string[],
-  signal: AbortSignal | undefined,
+  fence: Fence | AbortSignal | undefined,
 ): Promise<T> {
+  const signal = passFence(fence);
   const metadata = { finalizers, resourceVersion: obj.metadata?.resourceVersion ?? null };
   return resource.patch(
     obj.metadata?.name ?? "",
@@ -43,10 +46,10 @@ export async function addFinalizer<T extends KubernetesObject>(
   resource: AnyResourceClient<T>,
   obj: T,
   finalizer: string,
-  signal?: AbortSignal,
+  fence?: Fence | AbortSignal,
 ): Promise<T> {
   if (hasFinalizer(obj, finalizer)) return obj;
-  return setFinalizers(resource, obj, [...(obj.metadata?.finalizers ?? []), finalizer], signal);
+  return setFinalizers(resource, obj, [...(obj.metadata?.finalizers ?? []), finalizer], fence);
 }
 
 /** Removes `finalizer` (no-op if absent); returns the updated object. */
@@ -54,11 +57,11 @@ export async function removeFinalizer<T extends KubernetesObject>(
   resource: AnyResourceClient<T>,
   obj: T,
   finalizer: string,
-  signal?: AbortSignal,
+  fence?: Fence | AbortSignal,
 ): Promise<T> {
   if (!hasFinalizer(obj, finalizer)) return obj;
   const rest = (obj.metadata?.finalizers ?? []).filter((f) => f !== finalizer);
-  return setFinalizers(resource, obj, rest, signal);
+  return setFinalizers(resource, obj, rest, fence);
 }
 
 export interface FinalizerHandlers<T> {
@@ -73,14 +76,14 @@ export async function withFinalizer<T extends KubernetesObject>(
   obj: T,
   finalizer: string,
   handlers: FinalizerHandlers<T>,
-  signal?: AbortSignal,
+  fence?: Fence | AbortSignal,
 ): Promise<ReconcileAction | undefined> {
   if (isBeingDeleted(obj)) {
     if (!hasFinalizer(obj, finalizer)) return undefined;
     await handlers.cleanup(obj);
-    await removeFinalizer(resource, obj, finalizer, signal);
+    await removeFinalizer(resource, obj, finalizer, fence);
     return undefined;
   }
-  const updated = await addFinalizer(resource, obj, finalizer, signal);
+  const updated = await addFinalizer(resource, obj, finalizer, fence);
   return handlers.apply(updated);
 }

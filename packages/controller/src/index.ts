@@ -17,6 +17,8 @@ export {
 } from "./controller.js";
 export { ControllerError, type ControllerErrorCode } from "./errors.js";
 export { type EventInput, EventRecorder, type EventRecorderOptions } from "./events.js";
+export type { Fence } from "./fence.js";
+export { fencedApply } from "./fenced-apply.js";
 export {
   addFinalizer,
   type FinalizerHandlers,
@@ -32,7 +34,12 @@ export {
   type LeaderElectionOptions,
   LeaderElector,
 } from "./leader-election.js";
-export { Manager, type ManagerOptions, type ManagerStatus } from "./manager.js";
+export {
+  type ManagedControllerOptions,
+  Manager,
+  type ManagerOptions,
+  type ManagerStatus,
+} from "./manager.js";
 export {
   type MemberRecord,
   SHARD_GROUP_LABEL,

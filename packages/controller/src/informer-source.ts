@@ -3,12 +3,11 @@
  * @kubesdk/controller uses only `Informer`'s `addEventHandler`, `store`, `hasSynced`, `waitForSync`,
  * `start` and `stop`, so a change of the informer package's construction API touches this file alone.
  *
- * Contract: `sharedFactory(kube)` returns the same factory for the same client until that factory
- * is stopped, so every controller on one client shares one list+watch per resource and scope.
- * `informerFor(factory, resource, scope)` is that factory's shared informer; `scope.namespace`
- * undefined means every namespace.
+ * Contract: no state of its own — the factory is the caller's (a Manager owns one, shared by its
+ * controllers: one list+watch per resource and scope). `informerFor(factory, resource, scope)` is
+ * that factory's shared informer; `scope.namespace` undefined means every namespace.
  */
-import type { KubeClient, LabelSelector, ResourceClient } from "@kubesdk/client";
+import type { LabelSelector, ResourceClient } from "@kubesdk/client";
 import { deletedObject, type Informer, InformerFactory } from "@kubesdk/informer";
 import type { KubernetesObject } from "@kubesdk/models";
 import { ControllerError } from "./errors.js";
@@ -24,31 +23,6 @@ export interface WatchScope {
 
 // biome-ignore lint/suspicious/noExplicitAny: any list type fits; only the target is read.
 export type AnyResourceClient<T extends KubernetesObject> = ResourceClient<T, any>;
-
-const factories = new WeakMap<KubeClient, InformerFactory>();
-const stopped = new WeakSet<InformerFactory>();
-
-/**
- * The informer factory shared by everything on `kube`: the client's own (`Kube.informers` of the
- * `kubesdk` package) when it has one, else one kept per client here (a new one once the previous
- * was stopped).
- */
-export function sharedFactory(kube: KubeClient): InformerFactory {
-  const own = (kube as { informers?: unknown }).informers;
-  if (own instanceof InformerFactory && !stopped.has(own)) return own;
-  let factory = factories.get(kube);
-  if (factory === undefined || stopped.has(factory)) {
-    factory = new InformerFactory(kube);
-    factories.set(kube, factory);
-  }
-  return factory;
-}
-
-/** Stops a factory (its informers' watches end) and forgets it as the client's shared one. */
-export async function stopFactory(factory: InformerFactory): Promise<void> {
-  stopped.add(factory);
-  await factory.stop();
-}
 
 /** The factory's shared informer for `resource` in `scope`. */
 export function informerFor<T extends KubernetesObject>(

@@ -1,20 +1,30 @@
 /**
- * Leader election on a `coordination.k8s.io/v1` Lease, with client-go's semantics.
+ * Leader election on a `coordination.k8s.io/v1` Lease, with client-go's semantics
+ * (tools/leaderelection), so kubesdk and client-go candidates can share one Lease.
  *
  * Contract:
- * - Candidates try to acquire the Lease every `retryPeriodMs` (default 2 s, plus up to 20% jitter). A Lease held by another
- *   identity counts as expired only `leaseDurationMs` (default 15 s) after this candidate last saw
- *   its record change, measured on this candidate's monotonic clock — never from the timestamps
- *   the holder wrote (another node's clock may be skewed).
+ * - Candidates try to acquire the Lease every `retryPeriodMs` (default 2 s, plus up to 20% jitter).
+ *   A Lease held by another identity counts as expired only once the duration the *holder
+ *   published* (`leaseDurationSeconds`) has passed since this candidate last saw the record
+ *   change, measured on this candidate's monotonic clock — never from the timestamps the holder
+ *   wrote (another node's clock may be skewed), never from this candidate's own duration.
+ * - Writes follow client-go: `acquireTime` is kept while the holder renews and set anew on a change
+ *   of holder, `renewTime` is set on every write, `leaseTransitions` grows by one on every change of
+ *   holder, `leaseDurationSeconds` is this candidate's duration (rounded up to seconds).
  * - Every write carries the resourceVersion it was based on, so of two candidates racing for an
  *   expired Lease exactly one wins; the other gets a conflict and stays a follower.
- * - The leader renews every `retryPeriodMs`. If no renewal has succeeded within `renewDeadlineMs`
- *   (default 10 s) of the moment the last successful renewal was *sent*, it stops leading: its
- *   in-flight request is aborted and `onStoppedLeading` runs. Since followers wait
- *   `leaseDurationMs` after they *saw* that renewal, a former leader has stopped at least
- *   `leaseDurationMs - renewDeadlineMs` before anyone else can acquire.
+ * - The leader renews every `retryPeriodMs`. Leadership is *fresh* while the last successful
+ *   renewal was *sent* less than `renewDeadlineMs` (default 10 s) ago on the monotonic clock.
+ *   `checkFresh()` answers that synchronously; the moment it lapses (seen by `checkFresh()` or by
+ *   the renew-deadline timer, whichever runs first) the term's signal is aborted, the in-flight
+ *   request is aborted and `onStoppedLeading` runs. Since followers wait the published duration
+ *   after they *saw* that renewal, a former leader has stopped at least
+ *   `leaseDurationMs - renewDeadlineMs` before anyone else can acquire — also after the process was
+ *   paused, since a pause longer than the renew deadline leaves no renewal fresh.
+ * - After a lapse the candidate may lead again only through a new successful write (a new term).
  * - `stop()` (graceful shutdown) ends leading and, if this candidate still holds the Lease,
- *   releases it (empty holder) so a follower can take over without waiting for expiry.
+ *   releases it (empty holder, `leaseDurationSeconds` 1) so a follower can take over without
+ *   waiting for expiry.
  */
 import type { KubeClient, ResourceClient } from "@kubesdk/client";
 import type { coordinationV1 } from "@kubesdk/models";
@@ -102,6 +112,24 @@ export class LeaderElector {
     return this.#observedHolder;
   }
 
+  /**
+   * True while leading with the last successful renewal sent less than `renewDeadlineMs` ago.
+   * Synchronous; when it finds leadership lapsed it ends the term at once (aborts the term's
+   * signal, steps down), before any timer gets to run.
+   */
+  checkFresh(): boolean {
+    const leading = this.#leading;
+    if (leading === undefined) return false;
+    if (this.#clock.now() - leading.renewedSentAt < this.#o.renewDeadlineMs) return true;
+    this.#lapsed();
+    return false;
+  }
+
+  /** Aborted when the current term ends; undefined while not leading. */
+  get termSignal(): AbortSignal | undefined {
+    return this.#leading?.abort.signal;
+  }
+
   /** Monotonic time at which the last successful acquire/renew was sent (undefined before one). */
   get lastRenewSentAt(): number | undefined {
     return this.#lastRenewSentAt;
@@ -155,7 +183,10 @@ export class LeaderElector {
     }
     if (this.#attempt === attempt) this.#attempt = undefined;
     if (!this.#running) return;
-    if (ok && !attempt.signal.aborted) this.#renewed(sentAt);
+    // A write sent before a pause and answered after it is no renewal: it is not fresh.
+    const fresh = this.#clock.now() - sentAt < this.#o.renewDeadlineMs;
+    if (ok && !attempt.signal.aborted && fresh) this.#renewed(sentAt);
+    else if (!fresh) this.#lapsed();
     // Followers retry with up to 20% jitter so candidates started together spread out; the leader
     // renews on the period.
     const jitter = this.#leading === undefined ? this.#o.retryPeriodMs * 0.2 * Math.random() : 0;
@@ -180,11 +211,15 @@ export class LeaderElector {
 
   #deadlineTimer(sentAt: number): Timer {
     const left = sentAt + this.#o.renewDeadlineMs - this.#clock.now();
-    return this.#clock.setTimer(() => {
-      this.#logger.error("failed to renew the lease within the renew deadline", { identity: this.identity });
-      this.#attempt?.abort();
-      this.#stepDown();
-    }, left);
+    return this.#clock.setTimer(() => this.#lapsed(), left);
+  }
+
+  /** The renew deadline passed without a successful renewal: the term ends now. */
+  #lapsed(): void {
+    if (this.#leading === undefined) return;
+    this.#logger.error("failed to renew the lease within the renew deadline", { identity: this.identity });
+    this.#attempt?.abort();
+    this.#stepDown();
   }
 
   #stepDown(): void {
@@ -235,7 +270,9 @@ export class LeaderElector {
     }
     this.#observe(current);
     const holder = current.spec?.holderIdentity ?? "";
-    const expired = this.#clock.now() >= this.#observedAt + this.#o.leaseDurationMs;
+    // client-go's isLeaseValid: the holder's published duration from when this candidate saw the change.
+    const published = (current.spec?.leaseDurationSeconds ?? 0) * 1000;
+    const expired = this.#clock.now() >= this.#observedAt + published;
     if (holder !== "" && holder !== this.identity && !expired) return false;
     try {
       return this.#observe(await this.#write(current, this.#spec(current.spec, now), signal));

@@ -1,24 +1,34 @@
 /**
- * Manager: runs controllers on one client, optionally only while this process leads.
+ * Manager: owns one client's controller wiring — one informer factory, the controllers it creates
+ * with `manager.controller({...})`, and optionally leader election fencing their work.
  *
  * Contract:
+ * - `controller(options)` creates a controller on the manager's informer factory, clock and logger,
+ *   gated by the manager's leadership when leader election is on, and registers it (before start()).
  * - `start()` creates every controller's informers (so followers keep warm caches and report
- *   ready), starts the shared factory, and starts the controllers — at once without leader
- *   election, else each time this process becomes leader.
- * - On losing leadership the controllers stop taking work at once; in-flight reconciles get
- *   `leaseDurationMs - renewDeadlineMs` to finish (the time before any other candidate can
- *   acquire the Lease), then their signal is aborted.
+ *   ready), starts the factory, and starts the controllers — at once without leader election,
+ *   else each time this process becomes leader.
+ * - With leader election, a worker starts a reconcile only while leadership is fresh (the last
+ *   successful renewal was sent less than `renewDeadlineMs` ago, checked synchronously when it
+ *   takes the key); the moment freshness lapses or leadership is lost, every running reconcile's
+ *   signal is aborted, runtime writes given the request as fence refuse to go out, and the
+ *   controllers stop. After a pause longer than the renew deadline no work starts before a new
+ *   successful write of the Lease.
  * - `stop()` (graceful shutdown) stops taking work, lets in-flight reconciles finish up to
- *   `shutdownDeadlineMs`, then releases the Lease and stops the informers.
+ *   `shutdownDeadlineMs` (leadership is still renewed meanwhile), then releases the Lease and stops
+ *   the informer factory.
  * - `handleSignals()` makes SIGTERM and SIGINT call `stop()` once.
  */
 import type { KubeClient } from "@kubesdk/client";
+import type { KubernetesObject } from "@kubesdk/models";
 import type { Clock } from "./clock.js";
-import type { Controller } from "./controller.js";
+import { Controller, type ControllerOptions } from "./controller.js";
 import { ControllerError } from "./errors.js";
-import { type InformerFactory, sharedFactory, stopFactory } from "./informer-source.js";
+import { InformerFactory } from "./informer-source.js";
 import { type LeaderElectionOptions, LeaderElector } from "./leader-election.js";
+import { leadershipGate } from "./leadership-gate.js";
 import { consoleLogger, type Logger } from "./reconcile.js";
+import type { WorkGate } from "./work-gate.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: a manager runs controllers of any object type.
 type AnyController = Controller<any>;
@@ -29,13 +39,22 @@ export interface ManagerOptions {
   readonly leaderElection?: Omit<LeaderElectionOptions, "kube" | "clock" | "logger">;
   /** Time in-flight reconciles get on graceful shutdown (default 10 s). */
   readonly shutdownDeadlineMs?: number;
-  /** The factory every controller of this manager uses (default: the client's shared one). */
+  /**
+   * The manager's one informer factory (e.g. `Kube.informers` of the `kubesdk` package, to share
+   * its watches); default: a new one on `kube`. The manager stops it in `stop()`.
+   */
   readonly informers?: InformerFactory;
   readonly clock?: Clock;
   readonly logger?: Logger;
   /** Told about leadership changes (metrics). */
   readonly onLeaderChange?: (leading: boolean) => void;
 }
+
+/** What `manager.controller()` takes: a controller's options but the wiring the manager owns. */
+export type ManagedControllerOptions<T extends KubernetesObject> = Omit<
+  ControllerOptions<T>,
+  "informers" | "clock" | "logger"
+> & { readonly clock?: Clock; readonly logger?: Logger };
 
 export interface ManagerStatus {
   readonly healthy: boolean;
@@ -51,6 +70,7 @@ export class Manager {
   readonly #controllers: AnyController[] = [];
   readonly #factory: InformerFactory;
   readonly #logger: Logger;
+  readonly #gates: readonly WorkGate[];
   readonly elector: LeaderElector | undefined;
   #transition: Promise<void> = Promise.resolve();
   #state: "new" | "running" | "stopping" | "stopped" = "new";
@@ -58,7 +78,7 @@ export class Manager {
 
   constructor(options: ManagerOptions) {
     this.#o = options;
-    this.#factory = options.informers ?? sharedFactory(options.kube);
+    this.#factory = options.informers ?? new InformerFactory(options.kube);
     this.#logger = options.logger ?? consoleLogger;
     if (options.leaderElection)
       this.elector = new LeaderElector({
@@ -67,15 +87,34 @@ export class Manager {
         ...(options.clock ? { clock: options.clock } : {}),
         logger: this.#logger,
       });
+    this.#gates = this.elector === undefined ? [] : [leadershipGate(this.elector)];
   }
 
-  /** The factory controllers of this manager should be given (`informers` option). */
+  /** The client the manager's controllers and elector use. */
+  get kube(): KubeClient {
+    return this.#o.kube;
+  }
+
+  /** The manager's informer factory (every controller of this manager watches through it). */
   get informers(): InformerFactory {
     return this.#factory;
   }
 
-  add<T extends AnyController>(controller: T): T {
-    if (this.#state !== "new") throw new ControllerError("ALREADY_STARTED", "add controllers before start()");
+  /**
+   * Creates a controller wired to this manager (its informer factory, clock, logger and, with
+   * leader election, its leadership gate) and registers it. Call before start().
+   */
+  controller<T extends KubernetesObject>(options: ManagedControllerOptions<T>): Controller<T> {
+    if (this.#state !== "new")
+      throw new ControllerError("ALREADY_STARTED", "create controllers before start()");
+    const controller = new Controller<T>({
+      ...options,
+      informers: this.#factory,
+      kube: this.#o.kube,
+      gates: [...this.#gates, ...(options.gates ?? [])],
+      logger: options.logger ?? this.#logger,
+      ...((options.clock ?? this.#o.clock) ? { clock: options.clock ?? this.#o.clock } : {}),
+    });
     this.#controllers.push(controller);
     return controller;
   }
@@ -107,7 +146,6 @@ export class Manager {
       await this.#startControllers();
       return;
     }
-    const { leaseDurationMs, renewDeadlineMs } = this.elector.options;
     this.elector.start({
       onStartedLeading: () => {
         this.#o.onLeaderChange?.(true);
@@ -115,8 +153,9 @@ export class Manager {
       },
       onStoppedLeading: () => {
         this.#o.onLeaderChange?.(false);
+        // The term's signal is already aborted, so nothing in flight may write any more: no grace.
         // At once, not after a start still in progress: stop() also aborts a start waiting for sync.
-        const stopping = this.#stopControllers(leaseDurationMs - renewDeadlineMs);
+        const stopping = this.#stopControllers(0);
         this.#transition = this.#transition.then(() => stopping);
       },
     });
@@ -150,7 +189,7 @@ export class Manager {
     await this.elector?.stop();
     await this.#transition;
     await this.#stopControllers(0);
-    await stopFactory(this.#factory);
+    await this.#factory.stop();
     this.#state = "stopped";
   }
 

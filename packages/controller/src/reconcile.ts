@@ -10,6 +10,7 @@
  */
 import type { KubernetesObject } from "@kubesdk/models";
 import { checkNumber } from "./errors.js";
+import type { Fence } from "./fence.js";
 
 export type ReconcileAction =
   | { readonly type: "done" }
@@ -22,7 +23,7 @@ export const Action = {
   requeueRateLimited: (): ReconcileAction => ({ type: "requeueRateLimited" }),
 } as const;
 
-export interface ReconcileRequest<T extends KubernetesObject> {
+export interface ReconcileRequest<T extends KubernetesObject> extends Fence {
   /** "namespace/name", or "name" for cluster-scoped objects. */
   readonly key: string;
   readonly namespace: string | undefined;
@@ -33,8 +34,17 @@ export interface ReconcileRequest<T extends KubernetesObject> {
   readonly lastKnown: T | undefined;
   /** Rate-limited requeues of this key since its last success. */
   readonly retries: number;
-  /** Aborted when the controller stops (shutdown deadline passed or leadership lost). */
+  /**
+   * Aborted when the controller stops (shutdown deadline passed) or a gate's permission lapses
+   * (leadership no longer fresh), whichever comes first.
+   */
   readonly signal: AbortSignal;
+  /**
+   * Throws (`ControllerError` `LEADERSHIP_LOST` for leadership) unless every gate still admits this
+   * reconcile; checked synchronously, so it is exact even before `signal` has been aborted. The
+   * runtime's writes call it when given the request as their fence.
+   */
+  check(): void;
 }
 
 export type Reconciler<T extends KubernetesObject> = (

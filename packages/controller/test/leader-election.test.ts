@@ -70,9 +70,19 @@ async function run(clock: FakeClock, ms: number, step = 100): Promise<void> {
   }
 }
 
-function elector(clock: FakeClock, leases: FakeLeases, identity: string) {
+const SHORT = { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 500 } as const;
+
+function elector(clock: FakeClock, leases: FakeLeases, identity: string, timing: Partial<typeof SHORT> = {}) {
   const kube = { resource: () => leases } as unknown as KubeClient;
-  const e = new LeaderElector({ kube, name: "l", namespace: "ns", identity, clock, logger: silentLogger });
+  const e = new LeaderElector({
+    kube,
+    name: "l",
+    namespace: "ns",
+    identity,
+    clock,
+    logger: silentLogger,
+    ...timing,
+  });
   const log: string[] = [];
   e.start({
     onStartedLeading: () => log.push(`start@${clock.now()}`),
@@ -147,5 +157,66 @@ describe("LeaderElector (fake time)", () => {
     await run(clock, 2_500);
     expect(follower.e.isLeader).toBe(true);
     await follower.e.stop();
+  });
+
+  it("waits out the duration the holder published, not its own shorter one (client-go's isLeaseValid)", async () => {
+    const clock = new FakeClock();
+    const leases = new FakeLeases();
+    leases.writeAs("other", "2026-01-01T00:00:00.000000Z"); // published: 15 s
+    const { e, log } = elector(clock, leases, "me", SHORT);
+    await run(clock, 14_500);
+    expect(e.isLeader).toBe(false);
+    await run(clock, 2_000);
+    expect(e.isLeader).toBe(true);
+    expect(Number(log[0]?.split("@")[1])).toBeGreaterThanOrEqual(15_000);
+    expect(leases.lease?.spec?.leaseDurationSeconds).toBe(3);
+    await e.stop();
+  });
+
+  it("keeps acquireTime and leaseTransitions while renewing; a new holder sets acquireTime and counts a transition", async () => {
+    const clock = new FakeClock();
+    const leases = new FakeLeases();
+    const a = elector(clock, leases, "a", SHORT);
+    await run(clock, 100);
+    const acquired = leases.lease?.spec?.acquireTime;
+    await run(clock, 2_000);
+    expect(leases.lease?.spec).toMatchObject({
+      holderIdentity: "a",
+      acquireTime: acquired,
+      leaseTransitions: 0,
+    });
+    expect(leases.lease?.spec?.renewTime).not.toBe(acquired);
+    await a.e.stop();
+    expect(leases.lease?.spec).toMatchObject({
+      holderIdentity: "",
+      leaseDurationSeconds: 1,
+      leaseTransitions: 0,
+    });
+    const b = elector(clock, leases, "b", SHORT);
+    await run(clock, 1_000);
+    expect(leases.lease?.spec?.holderIdentity).toBe("b");
+    expect(leases.lease?.spec?.leaseTransitions).toBe(1);
+    expect(leases.lease?.spec?.acquireTime).not.toBe(acquired);
+    await b.e.stop();
+  });
+
+  it("after a pause longer than the renew deadline, leadership is not fresh before any timer runs; it returns only through a new write", async () => {
+    const clock = new FakeClock();
+    const leases = new FakeLeases();
+    const { e, log } = elector(clock, leases, "me", SHORT);
+    await run(clock, 100);
+    expect(e.checkFresh()).toBe(true);
+    const term = e.termSignal as AbortSignal;
+    const writes = leases.writes;
+    clock.jump(2_500); // SIGSTOP for 2.5 s: every timer is overdue, none has run
+    expect(e.checkFresh()).toBe(false);
+    expect(term.aborted).toBe(true);
+    expect(log.at(-1)).toBe("stop@2600");
+    clock.advance(0);
+    await run(clock, 1_000);
+    expect(leases.writes).toBeGreaterThan(writes);
+    expect(e.checkFresh()).toBe(true);
+    expect(log.filter((l) => l.startsWith("start@"))).toHaveLength(2);
+    await e.stop();
   });
 });

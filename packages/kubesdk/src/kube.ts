@@ -48,8 +48,9 @@ export interface KubeconfigTextOptions extends KubeConnectOptions {
 
 export class Kube extends KubeClient {
   /**
-   * The informers every user of this `Kube` shares: two controllers asking for the same resource
-   * and scope get one informer, so one list and one watch.
+   * The informers every user of this `Kube` shares: two users asking for the same resource and
+   * scope get one informer, so one list and one watch. A controller `Manager` shares them when given
+   * `informers: kube.informers` (else it makes a factory of its own).
    */
   readonly informers: InformerFactory;
 

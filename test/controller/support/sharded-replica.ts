@@ -18,6 +18,7 @@ import { openSync, writeSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { KubeClient } from "@kubesdk/client";
 import { Action, Controller, silentLogger } from "@kubesdk/controller";
+import { InformerFactory } from "@kubesdk/informer";
 import type { coreV1 } from "@kubesdk/models";
 
 const [kubeconfig, namespace, group, identity, logPath, lease, deadline, retry] = process.argv.slice(2);
@@ -30,6 +31,7 @@ const configMaps = kube.resource("v1", "ConfigMap");
 const controller: Controller<coreV1.ConfigMap> = new Controller<coreV1.ConfigMap>({
   name: "sharded",
   kube,
+  informers: new InformerFactory(kube),
   resource: configMaps,
   namespace: namespace as string,
   concurrency: 4,
