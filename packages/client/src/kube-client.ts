@@ -39,7 +39,7 @@ import { PodOperations } from "./pods/pod-operations.js";
 import type { ReadClient } from "./read-client.js";
 import { ResourceClient } from "./resource-client.js";
 import { type ResourceTarget, targetOf } from "./resource-target.js";
-import type { WaitCondition } from "./wait/conditions.js";
+import type { NoInferFrom, WaitCondition } from "./wait/conditions.js";
 import { type WaitOptions, waitFor } from "./wait/wait-for.js";
 
 /** A resource the client has no generated types for (a CRD's, or any resource addressed by name). */
@@ -216,7 +216,7 @@ export class KubeClient {
   waitFor<T>(
     client: ReadClient<T, { items: T[] }>,
     name: string,
-    condition: WaitCondition<NoInfer<T>>,
+    condition: WaitCondition<NoInferFrom<T>>,
     options: WaitOptions = {},
   ): Promise<T | undefined> {
     return waitFor(client, name, condition, options);

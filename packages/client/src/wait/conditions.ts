@@ -75,3 +75,9 @@ export function rolloutComplete(): WaitCondition<unknown> {
 export function matches<T>(description: string, test: (object: T | undefined) => boolean): WaitCondition<T> {
   return { description, test };
 }
+
+/**
+ * `T` where it must not be inferred from (TypeScript 5.4's `NoInfer`, which the packages cannot use:
+ * they support TypeScript 5.0). Indexing a one-element tuple defers the type until `T` is fixed.
+ */
+export type NoInferFrom<T> = [T][T extends unknown ? 0 : never];

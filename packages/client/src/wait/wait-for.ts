@@ -7,7 +7,7 @@
 import { isExpired } from "@kubesdk/transport/errors";
 import { ClientError } from "../errors.js";
 import type { ReadClient } from "../read-client.js";
-import type { WaitCondition } from "./conditions.js";
+import type { NoInferFrom, WaitCondition } from "./conditions.js";
 
 export interface WaitOptions {
   /** Namespace of a namespaced object (default: the client's). */
@@ -39,7 +39,7 @@ export class WaitTimeoutError<T = unknown> extends ClientError {
 export async function waitFor<T>(
   client: ReadClient<T, { items: T[] }>,
   name: string,
-  condition: WaitCondition<NoInfer<T>>,
+  condition: WaitCondition<NoInferFrom<T>>,
   options: WaitOptions = {},
 ): Promise<T | undefined> {
   const awaited = `${condition.description} of ${client.requests.target.plural}/${name}`;
