@@ -6,7 +6,8 @@
  * The certificate is issued for 127.0.0.1 and localhost by a CA made for this endpoint alone, so a
  * test that forgets the `caBundle` fails the TLS handshake as it would on a cluster.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:https";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { createCertificateAuthority } from "../../packages/server/src/tls.js";
 
