@@ -82,7 +82,13 @@ export const errors = {
   invalid(kind: string, group: string, name: string, causes: FieldError[]): StatusError {
     const list = causes.map(formatFieldError);
     const joined = list.length === 1 ? list[0] : `[${list.join(", ")}]`;
-    const details: StatusDetails = { name, ...(group ? { group } : {}), kind, causes: causes.map(toCause) };
+    // As upstream's StatusDetails (omitempty): an empty name or kind is left out.
+    const details: StatusDetails = {
+      ...(name ? { name } : {}),
+      ...(group ? { group } : {}),
+      ...(kind ? { kind } : {}),
+      causes: causes.map(toCause),
+    };
     return failure(
       422,
       "Invalid",
