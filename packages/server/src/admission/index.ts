@@ -5,13 +5,18 @@
  */
 import { AdmissionChain } from "./chain.js";
 import { namespaceLifecycle } from "./plugins/namespace-lifecycle.js";
+import { resourceQuota } from "./plugins/resource-quota.js";
 
 export type { AdmissionAttributes, AdmissionOperation } from "./attributes.js";
 export { AdmissionChain } from "./chain.js";
 export type { AdmissionContext } from "./context.js";
 export { type AdmissionPlugin, handlesOnly } from "./plugin.js";
+export { quotaMatches } from "./plugins/resource-quota.js";
+export type { ResourceList } from "./quota/amounts.js";
+export { addLists, compareAmounts, mask } from "./quota/amounts.js";
+export { evaluatorFor } from "./quota/evaluators.js";
 
 /** The plugins the reference server runs, in upstream's order. */
 export function defaultAdmissionChain(): AdmissionChain {
-  return new AdmissionChain([namespaceLifecycle]);
+  return new AdmissionChain([namespaceLifecycle, resourceQuota]);
 }
