@@ -65,6 +65,9 @@ export async function createObject(
   const admitting = { operation: "CREATE", namespace: req.namespace, user: req.user, dryRun } as const;
   // The name may still be unset here: a kind's prepareCreate may choose it (LimitRanges).
   const unnamed = String(obj.metadata.name ?? "");
+  // Upstream defaults a built-in object as it decodes it, so mutating plugins (LimitRanger) see the
+  // defaults; prepareNew defaults again (defaults only fill what is missing) after they changed it.
+  if (!r.custom) r.strategy?.defaults?.(obj);
   const admitted = mutatingAdmission(
     ctx,
     admissionAttributes(r, { ...admitting, name: unnamed, object: obj }),

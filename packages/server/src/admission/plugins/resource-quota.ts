@@ -11,11 +11,10 @@
  * The check and the charge run in the same turn of the event loop as the commit that follows, so
  * concurrent writes cannot both take the last unit (upstream serialises them per namespace).
  */
-import { failure } from "../../api/status.js";
 import type { StoredObject } from "../../store/mvcc.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
-import type { AdmissionPlugin } from "../plugin.js";
+import { type AdmissionPlugin, forbidden } from "../plugin.js";
 import {
   addLists,
   compareAmounts,
@@ -58,16 +57,6 @@ export function scopeSelectorsOf(quota: Json): ScopeSelector[] {
 export function quotaMatches(quota: Json, hard: ResourceList, e: QuotaEvaluator, obj: Json): boolean {
   if (e.matching(Object.keys(hard)).length === 0) return false;
   return scopeSelectorsOf(quota).every((s) => e.matchesScope(s, obj));
-}
-
-function forbidden(a: AdmissionAttributes, message: string): Error {
-  const { group, resource } = a.resource;
-  const qualified = group ? `${resource}.${group}` : resource;
-  return failure(403, "Forbidden", `${qualified} "${a.name}" is forbidden: ${message}`, {
-    name: a.name,
-    ...(group ? { group } : {}),
-    kind: resource,
-  });
 }
 
 interface Charge {

@@ -40,7 +40,7 @@ function max(a: ResourceList, b: ResourceList): ResourceList {
 }
 
 /** The pod's effective requests or limits: containers summed, init containers at their max, overhead. */
-function podTotals(pod: Json, which: "requests" | "limits"): ResourceList {
+export function podTotals(pod: Json, which: "requests" | "limits", withOverhead = true): ResourceList {
   const spec = record(pod.spec);
   let total: ResourceList = {};
   for (const c of list(spec.containers)) total = sum(total, amounts(record(c.resources)[which]));
@@ -52,7 +52,7 @@ function podTotals(pod: Json, which: "requests" | "limits"): ResourceList {
     else init = max(init, own);
   }
   total = max(total, init);
-  return sum(total, amounts(spec.overhead));
+  return withOverhead ? sum(total, amounts(spec.overhead)) : total;
 }
 
 /** The compute part of the usage, from requests and limits (upstream's podComputeUsageHelper). */
