@@ -163,6 +163,7 @@ export interface FieldError {
     | "FieldValueForbidden"
     | "FieldValueDuplicate"
     | "FieldValueTooLong"
+    | "FieldValueTooMany"
     | "FieldValueTypeInvalid";
   readonly field: string;
   readonly detail: string;
@@ -177,6 +178,7 @@ const TYPE_TEXT: Record<FieldError["type"], string> = {
   FieldValueForbidden: "Forbidden",
   FieldValueDuplicate: "Duplicate value",
   FieldValueTooLong: "Too long",
+  FieldValueTooMany: "Too many",
   FieldValueTypeInvalid: "Invalid value",
 };
 
@@ -200,6 +202,7 @@ function causeMessage(e: FieldError): string {
     (e.type === "FieldValueInvalid" ||
       e.type === "FieldValueTypeInvalid" ||
       e.type === "FieldValueNotSupported" ||
+      e.type === "FieldValueTooMany" ||
       e.type === "FieldValueDuplicate");
   const head = showsValue ? `${text}: ${renderValue(e.value)}` : text;
   return e.detail ? `${head}: ${e.detail}` : head;

@@ -36,6 +36,10 @@ import { deviceclasses } from "./resource/deviceclasses.js";
 import { resourceclaims } from "./resource/resourceclaims.js";
 import { resourceclaimtemplates } from "./resource/resourceclaimtemplates.js";
 import { resourceslices } from "./resource/resourceslices.js";
+import { clusterrolebindings } from "./rbac/clusterrolebindings.js";
+import { clusterroles } from "./rbac/clusterroles.js";
+import { rolebindings } from "./rbac/rolebindings.js";
+import { roles } from "./rbac/roles.js";
 import { priorityclasses } from "./scheduling/priorityclasses.js";
 import { csidrivers } from "./storage/csidrivers.js";
 import { csinodes } from "./storage/csinodes.js";
@@ -80,6 +84,10 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   resourceclaimtemplates,
   resourceslices,
   priorityclasses,
+  roles,
+  clusterroles,
+  rolebindings,
+  clusterrolebindings,
   csidrivers,
   csinodes,
   storageclasses,
