@@ -29,8 +29,11 @@ import { services } from "./core/services.js";
 import { events as eventsApiEvents } from "./events/events.js";
 import { flowschemas } from "./flowcontrol/flowschemas.js";
 import { prioritylevelconfigurations } from "./flowcontrol/prioritylevelconfigurations.js";
+import { ingressclasses } from "./networking/ingressclasses.js";
 import { ingresses } from "./networking/ingresses.js";
+import { ipaddresses } from "./networking/ipaddresses.js";
 import { networkpolicies } from "./networking/networkpolicies.js";
+import { servicecidrs } from "./networking/servicecidrs.js";
 import { poddisruptionbudgets } from "./policy/poddisruptionbudgets.js";
 import { deviceclasses } from "./resource/deviceclasses.js";
 import { resourceclaims } from "./resource/resourceclaims.js";
@@ -78,6 +81,9 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   prioritylevelconfigurations,
   ingresses,
   networkpolicies,
+  ingressclasses,
+  ipaddresses,
+  servicecidrs,
   poddisruptionbudgets,
   deviceclasses,
   resourceclaims,
