@@ -80,7 +80,8 @@ export const errors = {
   },
   /** 422 for field errors; `kind` is the object's Kind, `group` its API group. */
   invalid(kind: string, group: string, name: string, causes: FieldError[]): StatusError {
-    const list = causes.map(formatFieldError);
+    // The message lists each distinct error once (apimachinery's ToAggregate); the causes keep all.
+    const list = [...new Set(causes.map(formatFieldError))];
     const joined = list.length === 1 ? list[0] : `[${list.join(", ")}]`;
     const details: StatusDetails = { name, ...(group ? { group } : {}), kind, causes: causes.map(toCause) };
     return failure(

@@ -189,7 +189,7 @@ function prepareUpdate(
   r.strategy?.prepareUpdate?.(next, old, req.subresource);
   if (r.tracksGeneration && specChanged(old, next))
     next = { ...next, metadata: { ...next.metadata, generation: Number(oldMeta.generation ?? 0) + 1 } };
-  validate(r, next, old, ctx.settings.maxDataBytes);
+  validate(r, next, old, ctx.settings.maxDataBytes, req.subresource);
   return next;
 }
 

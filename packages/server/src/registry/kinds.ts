@@ -16,6 +16,8 @@ import { cronjobs } from "./batch/cronjobs.js";
 import { jobs } from "./batch/jobs.js";
 import { certificatesigningrequests } from "./certificates/certificatesigningrequests.js";
 import { clustertrustbundles } from "./certificates/clustertrustbundles.js";
+import { leases } from "./coordination/leases.js";
+import { endpointslices } from "./discovery/endpointslices.js";
 import { events as coreEvents } from "./core/events.js";
 import { limitranges } from "./core/limitranges.js";
 import { namespaces } from "./core/namespaces.js";
@@ -66,6 +68,8 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   jobs,
   certificatesigningrequests,
   clustertrustbundles,
+  leases,
+  endpointslices,
   coreEvents,
   limitranges,
   namespaces,

@@ -84,10 +84,11 @@ export interface WriteStrategy {
     old: Record<string, unknown>,
     subresource: string | undefined,
   ) => void;
-  /** Field errors of the kind's own validation; `old` is set on updates. */
+  /** Field errors of the kind's own validation; `old` is set on updates, `subresource` on /status writes. */
   readonly validate?: (
     obj: Record<string, unknown>,
     old: Record<string, unknown> | undefined,
+    subresource?: string,
   ) => FieldError[];
 }
 

@@ -4,6 +4,7 @@
  * given; ipBlock CIDRs and their strict-subset exceptions), and the policy types.
  */
 import type { FieldError } from "../../api/status.js";
+import { child } from "../default-fields.js";
 import {
   arr,
   FieldErrors,
@@ -122,9 +123,7 @@ export function networkPolicyErrors(policy: Json, old: Json | undefined): FieldE
 
 /** networking/v1 defaulting: ports are TCP; policy types follow the rules given. */
 export function defaultNetworkPolicy(policy: Json): void {
-  const spec = policy.spec;
-  if (typeof spec !== "object" || spec === null || Array.isArray(spec)) return;
-  const s = spec as Json;
+  const s = child(policy, "spec");
   for (const r of [...arr(s.ingress), ...arr(s.egress)])
     for (const p of arr(obj(r).ports))
       if (typeof p === "object" && p !== null && !isSet((p as Json).protocol)) (p as Json).protocol = "TCP";
