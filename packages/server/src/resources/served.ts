@@ -84,6 +84,11 @@ export interface WriteStrategy {
     old: Record<string, unknown>,
     subresource: string | undefined,
   ) => void;
+  /**
+   * Metadata fields a /status write leaves as stored (upstream's status strategies differ: most
+   * keep the labels and annotations the write sends, some reset them all, Deployments only labels).
+   */
+  readonly statusResetsMetadata?: readonly string[];
   /** Field errors of the kind's own validation; `old` is set on updates, `subresource` on /status writes. */
   readonly validate?: (
     obj: Record<string, unknown>,

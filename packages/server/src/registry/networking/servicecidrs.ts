@@ -5,7 +5,7 @@
 import type { FieldError } from "../../api/status.js";
 import { immutable, invalid, type Json, obj, required, strs } from "../../validation/field-errors.js";
 import { cidrErrors, cidrFamily } from "../../validation/ip-rules.js";
-import type { KindStrategy } from "../strategy.js";
+import { type KindStrategy, RESET_FOR_STATUS } from "../strategy.js";
 
 const FIELD = "spec.cidrs";
 
@@ -31,6 +31,7 @@ function updateErrors(now: string[], before: string[], spec: Json): FieldError[]
 export const servicecidrs: KindStrategy = {
   group: "networking.k8s.io",
   resource: "servicecidrs",
+  statusResetsMetadata: RESET_FOR_STATUS,
   validate(obj_, old) {
     const spec = obj(obj_.spec);
     if (!old) return cidrListErrors(spec);

@@ -6,7 +6,7 @@
 import type { FieldError } from "../../api/status.js";
 import { arr, duplicate, FieldErrors, immutable, invalid, type Json, obj, required, sameValue, str, strs } from "../../validation/field-errors.js";
 import { qualifiedNameProblems } from "../../validation/object-meta.js";
-import type { KindStrategy } from "../strategy.js";
+import { type KindStrategy, RESET_FOR_STATUS } from "../strategy.js";
 import { csiDriverNameErrors } from "./storage-rules.js";
 
 function driverErrors(d: Json, field: string, names: Set<string>, out: FieldErrors): void {
@@ -50,6 +50,7 @@ function csiNodeErrors(node: Json, old: Json | undefined): FieldError[] {
 export const csinodes: KindStrategy = {
   group: "storage.k8s.io",
   resource: "csinodes",
+  statusResetsMetadata: RESET_FOR_STATUS,
   returnsDeletedObject: true,
   validate: csiNodeErrors,
 };

@@ -18,7 +18,7 @@ import {
   tooLong,
 } from "../../validation/field-errors.js";
 import { dns1123SubdomainProblems } from "../../validation/name-formats.js";
-import type { KindStrategy } from "../strategy.js";
+import { type KindStrategy, RESET_FOR_STATUS } from "../strategy.js";
 import { csiDriverNameErrors } from "./storage-rules.js";
 
 const EXACTLY_ONE = "must specify exactly one of inlineVolumeSpec and persistentVolumeName";
@@ -63,6 +63,7 @@ function volumeAttachmentErrors(va: Json, old: Json | undefined): FieldError[] {
 export const volumeattachments: KindStrategy = {
   group: "storage.k8s.io",
   resource: "volumeattachments",
+  statusResetsMetadata: RESET_FOR_STATUS,
   returnsDeletedObject: true,
   validate: volumeAttachmentErrors,
 };
