@@ -80,10 +80,17 @@ export const errors = {
   },
   /** 422 for field errors; `kind` is the object's Kind, `group` its API group. */
   invalid(kind: string, group: string, name: string, causes: FieldError[]): StatusError {
-    // The message lists each distinct error once (apimachinery's ToAggregate); the causes keep all.
-    const list = [...new Set(causes.map(formatFieldError))];
+    // kube-apiserver 1.37 reports each distinct error once, in the message and in the causes.
+    const seen = new Set<string>();
+    const distinct = causes.filter((c) => {
+      const key = formatFieldError(c);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    const list = distinct.map(formatFieldError);
     const joined = list.length === 1 ? list[0] : `[${list.join(", ")}]`;
-    const details: StatusDetails = { name, ...(group ? { group } : {}), kind, causes: causes.map(toCause) };
+    const details: StatusDetails = { name, ...(group ? { group } : {}), kind, causes: distinct.map(toCause) };
     return failure(
       422,
       "Invalid",

@@ -97,7 +97,8 @@ export function csrErrors(csr: Json, old: Json | undefined, subresource?: string
   const out = new FieldErrors();
   const request = str(spec.request);
   const problem = requestProblem(Buffer.from(request, "base64"));
-  if (problem) out.add(invalid("spec.request", request, problem));
+  // An absent request is Go's nil byte slice, printed as null.
+  if (problem) out.add(invalid("spec.request", spec.request === undefined || spec.request === null ? null : request, problem));
   out.add(...usageErrors(strs(spec.usages), old));
   const signer = str(spec.signerName);
   const oldSigner = old ? str(obj(old.spec).signerName) : "";

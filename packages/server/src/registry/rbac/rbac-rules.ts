@@ -21,6 +21,7 @@ import {
 } from "../../validation/field-errors.js";
 import { dns1123SubdomainProblems, pathSegment } from "../../validation/name-formats.js";
 import { labelSelectorErrors, selectorConversionFails } from "../../validation/selector-rules.js";
+import { child } from "../default-fields.js";
 
 const RBAC_GROUP = "rbac.authorization.k8s.io";
 
@@ -111,8 +112,13 @@ function roleRefValue(ref: Json): unknown {
   return { APIGroup: str(ref.apiGroup), Kind: str(ref.kind), Name: str(ref.name) };
 }
 
-/** rbac/v1 defaulting: a User or Group subject without an API group is in the RBAC group. */
-export function defaultSubjects(binding: Json): void {
+/**
+ * rbac/v1 defaulting: a role reference without an API group is in the RBAC group, so is a User or
+ * Group subject without one.
+ */
+export function defaultBinding(binding: Json): void {
+  const ref = child(binding, "roleRef");
+  if (str(ref.apiGroup) === "") ref.apiGroup = RBAC_GROUP;
   for (const s of arr(binding.subjects)) {
     const subject = obj(s);
     if (str(subject.apiGroup) !== "" || typeof s !== "object" || s === null) continue;

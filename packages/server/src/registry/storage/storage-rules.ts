@@ -14,7 +14,8 @@ export function csiDriverNameErrors(name: string, field: string, out: FieldError
     push(required(field));
     return;
   }
-  if (name.length > 63) push(tooLong(field, 63));
+  // The declarative length check counts characters in its message.
+  if (name.length > 63) push(covered ? { ...tooLong(field, 63), detail: "may not be more than 63 characters" } : tooLong(field, 63));
   const problems = dns1123SubdomainProblems(name.toLowerCase());
   // The declarative check words the same rule for names of any case.
   for (const m of covered ? problems.map(caseless) : problems) push(invalid(field, name, m));
