@@ -65,7 +65,7 @@ function endpointSliceErrors(slice: Json, old: Json | undefined): FieldError[] {
         endpointErrors(obj(ep), addressType, `endpoints[${i}]`, out);
       });
   }
-  if (old && addressType !== str(old.addressType)) out.covered(immutable("addressType", addressType));
+  if (old && addressType !== str(old.addressType)) out.covered(immutable("addressType", null));
   return out.list();
 }
 

@@ -21,7 +21,7 @@ function ipAddressErrors(ip: Json, old: Json | undefined): FieldError[] {
   const out = new FieldErrors();
   const spec = obj(ip.spec);
   if (old) {
-    if (!sameValue(spec.parentRef, obj(old.spec).parentRef)) out.covered(immutable("spec.parentRef", spec.parentRef ?? null));
+    if (!sameValue(spec.parentRef, obj(old.spec).parentRef)) out.covered(immutable("spec.parentRef", null));
     return out.list();
   }
   if (!isSet(spec.parentRef)) out.covered(required("spec.parentRef"));

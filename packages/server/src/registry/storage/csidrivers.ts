@@ -72,7 +72,7 @@ function csiDriverErrors(driver: Json, old: Json | undefined): FieldError[] {
     if (!sameValue(spec.attachRequired, before.attachRequired))
       out.add(immutable("spec.attachedRequired", spec.attachRequired ?? null));
     if (!sameValue(spec.volumeLifecycleModes, before.volumeLifecycleModes))
-      out.covered(immutable("spec.volumeLifecycleModes", spec.volumeLifecycleModes ?? null));
+      out.covered(immutable("spec.volumeLifecycleModes", null));
   }
   return out.list();
 }

@@ -74,8 +74,8 @@ function storageClassErrors(sc: Json, old: Json | undefined): FieldError[] {
     out.add(notSupported("volumeBindingMode", str(sc.volumeBindingMode), BINDING));
   out.add(...topologyErrors(arr(sc.allowedTopologies)));
   if (old)
-    for (const key of ["parameters", "provisioner", "reclaimPolicy", "volumeBindingMode"])
-      if (!sameValue(sc[key], old[key])) out.covered(immutable(key, sc[key] ?? null));
+    for (const key of ["provisioner", "parameters", "reclaimPolicy", "volumeBindingMode"])
+      if (!sameValue(sc[key], old[key])) out.covered(immutable(key, null));
   return out.list();
 }
 

@@ -56,7 +56,7 @@ function volumeAttachmentErrors(va: Json, old: Json | undefined): FieldError[] {
   const pv = obj(spec.source).persistentVolumeName;
   if (typeof pv === "string")
     out.add(...dns1123SubdomainProblems(pv).map((m) => invalid("spec.source.persistentVolumeName", pv, m)));
-  if (old && !sameValue(spec, old.spec)) out.covered(immutable("spec", spec));
+  if (old && !sameValue(spec, old.spec)) out.covered(immutable("spec", null));
   return out.list();
 }
 
