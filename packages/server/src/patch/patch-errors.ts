@@ -10,12 +10,25 @@ type Obj = Record<string, unknown>;
 
 /** A 500 Status with only a message, as the apiserver writes an unclassified patch error. */
 export function patchFailure(message: string): StatusError {
-  return new StatusError({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message, code: 500 });
+  return new StatusError({
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message,
+    code: 500,
+  });
 }
 
 export const smpErrors = {
   notAnObject(patch: unknown): StatusError {
-    const kind = Array.isArray(patch) ? "array" : typeof patch === "number" ? "number" : typeof patch === "boolean" ? "bool" : "string";
+    const kind = Array.isArray(patch)
+      ? "array"
+      : typeof patch === "number"
+        ? "number"
+        : typeof patch === "boolean"
+          ? "bool"
+          : "string";
     return errors.badRequest(`json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`);
   },
   badPatchType(directive: unknown, m: Obj): StatusError {

@@ -69,7 +69,11 @@ function mergeMap(original: Obj, patch: Obj, schema: TypeNode | undefined): Obj 
     if (Array.isArray(value)) {
       const order = patch[`${SET_ORDER}${key}`] as unknown[] | undefined;
       out[key] = mergeList(Array.isArray(cur) ? cur : [], value, child, order);
-    } else if (isObj(value) && (child === undefined || child.kind !== "scalar") && child?.mapType !== "atomic") {
+    } else if (
+      isObj(value) &&
+      (child === undefined || child.kind !== "scalar") &&
+      child?.mapType !== "atomic"
+    ) {
       const merged = mergeMap(isObj(cur) ? cur : {}, value, child);
       if (merged === undefined) delete out[key];
       else out[key] = merged;
@@ -198,7 +202,9 @@ function mergeKeyedList(
     if (next !== undefined && !named.includes(id)) named.push(id);
   }
   if (order) {
-    const all = [...new Set([...base.map(k), ...named])].filter((id) => merged.has(id)).map((id) => merged.get(id));
+    const all = [...new Set([...base.map(k), ...named])]
+      .filter((id) => merged.has(id))
+      .map((id) => merged.get(id));
     return reorder(all, order, k, k);
   }
   return upstreamOrder(base.map(k), named, merged);

@@ -28,7 +28,8 @@ export interface KindStrategy extends WriteStrategy {
 
 /** The kind's write steps, without its traits: what ServedResource.strategy carries. */
 export function writeStepsOf(s: KindStrategy): WriteStrategy | undefined {
-  const { defaults, prepareCreate, allocates, canonicalize, prepareUpdate, validate, statusResetsMetadata } = s;
+  const { defaults, prepareCreate, allocates, canonicalize, prepareUpdate, validate, statusResetsMetadata } =
+    s;
   if (!defaults && !prepareCreate && !canonicalize && !prepareUpdate && !validate && !statusResetsMetadata)
     return undefined;
   return {

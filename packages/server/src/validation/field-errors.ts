@@ -37,7 +37,8 @@ export const notSupported = (field: string, value: unknown, supported: readonly 
   type: "FieldValueNotSupported",
   field,
   value,
-  detail: supported.length > 0 ? `supported values: ${supported.map((s) => JSON.stringify(s)).join(", ")}` : "",
+  detail:
+    supported.length > 0 ? `supported values: ${supported.map((s) => JSON.stringify(s)).join(", ")}` : "",
 });
 export const tooLong = (field: string, max: number): FieldError => ({
   type: "FieldValueTooLong",

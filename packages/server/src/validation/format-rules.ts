@@ -7,7 +7,8 @@ import type { FieldError } from "../api/status.js";
 import { invalid, required } from "./field-errors.js";
 import { dns1123SubdomainProblems, regexError } from "./name-formats.js";
 
-export const inclusiveRange = (lo: number, hi: number): string => `must be between ${lo} and ${hi}, inclusive`;
+export const inclusiveRange = (lo: number, hi: number): string =>
+  `must be between ${lo} and ${hi}, inclusive`;
 export const NEGATIVE = "must be greater than or equal to 0";
 
 export function portNumberProblems(port: number): string[] {
@@ -17,7 +18,8 @@ export function portNumberProblems(port: number): string[] {
 export function portNameProblems(port: string): string[] {
   const out: string[] = [];
   if (port.length > 15) out.push("must be no more than 15 characters");
-  if (!/^[-a-z0-9]+$/.test(port)) out.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+  if (!/^[-a-z0-9]+$/.test(port))
+    out.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
   if (!/[a-z]/.test(port)) out.push("must contain at least one letter (a-z)");
   if (port.includes("--")) out.push("must not contain consecutive hyphens");
   if (port.startsWith("-") || port.endsWith("-")) out.push("must not begin or end with a hyphen");

@@ -76,7 +76,7 @@ export function formatIp(b: Bytes): string {
 /** What netip.ParseAddr refuses that the sloppy parse accepts: leading zeros in IPv4 parts. */
 function hasLeadingZero(s: string): boolean {
   const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(s);
-  return quad !== null && quad.slice(1).some((p) => p.length > 1 && p.startsWith("0"));
+  return quad?.slice(1).some((p) => p.length > 1 && p.startsWith("0")) === true;
 }
 
 function ipProblems(value: string, strict: boolean): { bytes?: Bytes; problems: string[] } {
@@ -84,12 +84,17 @@ function ipProblems(value: string, strict: boolean): { bytes?: Bytes; problems: 
   if (!bytes) return { problems: ["must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"] };
   const problems: string[] = [];
   if (strict && hasLeadingZero(value)) problems.push("must not have leading 0s");
-  if (strict && value.includes(":") && isMapped(bytes)) problems.push("must not be an IPv4-mapped IPv6 address");
+  if (strict && value.includes(":") && isMapped(bytes))
+    problems.push("must not be an IPv4-mapped IPv6 address");
   return { bytes, problems };
 }
 
 /** apimachinery's IsValidIPForLegacyField (strict checks on, as the 1.37 default is). */
-export function legacyIpErrors(field: string, value: string, oldValues: readonly string[] = []): FieldError[] {
+export function legacyIpErrors(
+  field: string,
+  value: string,
+  oldValues: readonly string[] = [],
+): FieldError[] {
   if (oldValues.includes(value)) return [];
   return ipProblems(value, true).problems.map((m) => invalid(field, value, m));
 }
@@ -99,7 +104,9 @@ export function ipErrors(field: string, value: string): FieldError[] {
   const { bytes, problems } = ipProblems(value, true);
   if (problems.length > 0 || !bytes) return problems.map((m) => invalid(field, value, m));
   const canonical = formatIp(bytes);
-  return canonical === value ? [] : [invalid(field, value, `must be in canonical form (${JSON.stringify(canonical)})`)];
+  return canonical === value
+    ? []
+    : [invalid(field, value, `must be in canonical form (${JSON.stringify(canonical)})`)];
 }
 
 export interface Cidr {
@@ -142,7 +149,11 @@ function cidrProblems(value: string): { cidr?: Cidr; problems: string[] } {
 }
 
 /** apimachinery's IsValidCIDRForLegacyField (strict checks on). */
-export function legacyCidrErrors(field: string, value: string, oldValues: readonly string[] = []): FieldError[] {
+export function legacyCidrErrors(
+  field: string,
+  value: string,
+  oldValues: readonly string[] = [],
+): FieldError[] {
   if (oldValues.includes(value)) return [];
   return cidrProblems(value).problems.map((m) => invalid(field, value, m));
 }
@@ -152,7 +163,9 @@ export function cidrErrors(field: string, value: string): FieldError[] {
   const { cidr, problems } = cidrProblems(value);
   if (problems.length > 0 || !cidr) return problems.map((m) => invalid(field, value, m));
   const canonical = formatCidr(cidr);
-  return canonical === value ? [] : [invalid(field, value, `must be in canonical form (${JSON.stringify(canonical)})`)];
+  return canonical === value
+    ? []
+    : [invalid(field, value, `must be in canonical form (${JSON.stringify(canonical)})`)];
 }
 
 /** Whether `inner` lies strictly inside `outer` (same family, longer prefix, inside the network). */

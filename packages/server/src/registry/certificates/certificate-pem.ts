@@ -11,7 +11,8 @@ export function certificateProblem(pem: Buffer): string | undefined {
   const blocks = pemBlocks(pem.toString("latin1"));
   if (blocks.length === 0) return "must contain at least one CERTIFICATE PEM block";
   for (const b of blocks) {
-    if (b.type !== "CERTIFICATE") return `only CERTIFICATE PEM blocks are allowed, found ${JSON.stringify(b.type)}`;
+    if (b.type !== "CERTIFICATE")
+      return `only CERTIFICATE PEM blocks are allowed, found ${JSON.stringify(b.type)}`;
     if (b.hasHeaders) return "no PEM block headers are permitted";
     if (!parses(b.der)) return "x509: malformed certificate";
   }

@@ -4,7 +4,15 @@
  * CERTIFICATE blocks without headers (not re-parsed when an update leaves it unchanged).
  */
 import type { FieldError } from "../../api/status.js";
-import { FieldErrors, immutable, invalid, type Json, obj, str, tooLong } from "../../validation/field-errors.js";
+import {
+  FieldErrors,
+  immutable,
+  invalid,
+  type Json,
+  obj,
+  str,
+  tooLong,
+} from "../../validation/field-errors.js";
 import { pemBlocks } from "../../validation/pem-blocks.js";
 import type { KindStrategy } from "../strategy.js";
 import { parses } from "./certificate-pem.js";

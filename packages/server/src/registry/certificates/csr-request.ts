@@ -61,7 +61,7 @@ const FAILURE: Readonly<Record<string, string>> = {
 /** What is wrong with a base64-decoded `spec.request`, or undefined when it is a signed request. */
 export function requestProblem(pem: Buffer): string | undefined {
   const block = pemBlocks(pem.toString("latin1"))[0];
-  if (!block || block.type !== "CERTIFICATE REQUEST") return "PEM block type must be CERTIFICATE REQUEST";
+  if (block?.type !== "CERTIFICATE REQUEST") return "PEM block type must be CERTIFICATE REQUEST";
   try {
     const [info, alg, sig] = children(readTlv(block.der, 0));
     if (!info || !alg || !sig || sig.tag !== 0x03) throw new Error("shape");

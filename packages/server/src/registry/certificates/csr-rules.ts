@@ -24,10 +24,29 @@ import { signerNameErrors } from "./signer-names.js";
 
 const LEGACY_SIGNER = "kubernetes.io/legacy-unknown";
 const USAGES = [
-  "any", "cert sign", "client auth", "code signing", "content commitment", "crl sign", "data encipherment",
-  "decipher only", "digital signature", "email protection", "encipher only", "ipsec end system", "ipsec tunnel",
-  "ipsec user", "key agreement", "key encipherment", "microsoft sgc", "netscape sgc", "ocsp signing", "s/mime",
-  "server auth", "signing", "timestamping",
+  "any",
+  "cert sign",
+  "client auth",
+  "code signing",
+  "content commitment",
+  "crl sign",
+  "data encipherment",
+  "decipher only",
+  "digital signature",
+  "email protection",
+  "encipher only",
+  "ipsec end system",
+  "ipsec tunnel",
+  "ipsec user",
+  "key agreement",
+  "key encipherment",
+  "microsoft sgc",
+  "netscape sgc",
+  "ocsp signing",
+  "s/mime",
+  "server auth",
+  "signing",
+  "timestamping",
 ];
 const TRUE_ONLY = new Set(["Approved", "Denied", "Failed"]);
 const ALL_STATUS = ["False", "True", "Unknown"];
@@ -76,18 +95,24 @@ function updateErrors(csr: Json, old: Json, subresource: string | undefined): Fi
   const errs: FieldError[] = [];
   for (const t of ["Approved", "Denied", "Failed"])
     if (ofType(now, t).length < ofType(before, t).length)
-      errs.push(forbidden("status.conditions", `updates may not remove a condition of type ${JSON.stringify(t)}`));
+      errs.push(
+        forbidden("status.conditions", `updates may not remove a condition of type ${JSON.stringify(t)}`),
+      );
   if (subresource !== "approval")
     for (const t of ["Approved", "Denied"]) {
       const [n, b] = [ofType(now, t), ofType(before, t)];
       if (n.length > b.length)
-        errs.push(forbidden("status.conditions", `updates may not add a condition of type ${JSON.stringify(t)}`));
+        errs.push(
+          forbidden("status.conditions", `updates may not add a condition of type ${JSON.stringify(t)}`),
+        );
     }
   const cert = str(obj(csr.status).certificate);
   const oldCert = str(obj(old.status).certificate);
   if (cert !== oldCert) {
-    if (subresource !== "status") errs.push(forbidden("status.certificate", "updates may not set certificate content"));
-    else if (oldCert !== "") errs.push(forbidden("status.certificate", "updates may not modify existing certificate content"));
+    if (subresource !== "status")
+      errs.push(forbidden("status.certificate", "updates may not set certificate content"));
+    else if (oldCert !== "")
+      errs.push(forbidden("status.certificate", "updates may not modify existing certificate content"));
   }
   return errs;
 }
@@ -98,7 +123,10 @@ export function csrErrors(csr: Json, old: Json | undefined, subresource?: string
   const request = str(spec.request);
   const problem = requestProblem(Buffer.from(request, "base64"));
   // An absent request is Go's nil byte slice, printed as null.
-  if (problem) out.add(invalid("spec.request", spec.request === undefined || spec.request === null ? null : request, problem));
+  if (problem)
+    out.add(
+      invalid("spec.request", spec.request === undefined || spec.request === null ? null : request, problem),
+    );
   out.add(...usageErrors(strs(spec.usages), old));
   const signer = str(spec.signerName);
   const oldSigner = old ? str(obj(old.spec).signerName) : "";
@@ -106,7 +134,13 @@ export function csrErrors(csr: Json, old: Json | undefined, subresource?: string
     out.add(invalid("spec.signerName", signer, "the legacy signerName is not allowed via this API version"));
   else out.add(...signerNameErrors("spec.signerName", signer));
   if (typeof spec.expirationSeconds === "number" && spec.expirationSeconds < 600)
-    out.add(invalid("spec.expirationSeconds", spec.expirationSeconds, "may not specify a duration less than 600 seconds (10 minutes)"));
+    out.add(
+      invalid(
+        "spec.expirationSeconds",
+        spec.expirationSeconds,
+        "may not specify a duration less than 600 seconds (10 minutes)",
+      ),
+    );
   conditionErrors(arr(obj(csr.status).conditions).map(obj), out);
   const cert = str(obj(csr.status).certificate);
   const oldCert = old ? str(obj(old.status).certificate) : "";

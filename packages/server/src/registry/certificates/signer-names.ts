@@ -9,7 +9,12 @@ import { dns1123LabelProblems, dns1123SubdomainProblems } from "../../validation
 const MAX_DOMAIN = 253;
 const MAX_PATH = 253 + 63 + 1;
 
-function labelErrors(field: string, segment: string, labels: string[], check: (l: string) => string[]): FieldError[] {
+function labelErrors(
+  field: string,
+  segment: string,
+  labels: string[],
+  check: (l: string) => string[],
+): FieldError[] {
   for (const label of labels) {
     const problems = check(label);
     if (problems.length > 0)
@@ -22,13 +27,20 @@ export function signerNameErrors(field: string, signerName: string): FieldError[
   if (signerName === "") return [required(field)];
   const segments = signerName.split("/");
   if (segments.length !== 2)
-    return [invalid(field, signerName, "must be a fully qualified domain and path of the form 'example.com/signer-name'")];
+    return [
+      invalid(
+        field,
+        signerName,
+        "must be a fully qualified domain and path of the form 'example.com/signer-name'",
+      ),
+    ];
   const [domain, path] = segments as [string, string];
   const errs: FieldError[] = [];
   if (domain.length > MAX_DOMAIN) errs.push(tooLong(field, MAX_DOMAIN));
   const domainLabels = domain.split(".");
   errs.push(...labelErrors(field, domain, domainLabels, dns1123LabelProblems));
-  if (domainLabels.length < 2) errs.push(invalid(field, domain, "should be a domain with at least two segments separated by dots"));
+  if (domainLabels.length < 2)
+    errs.push(invalid(field, domain, "should be a domain with at least two segments separated by dots"));
   errs.push(...labelErrors(field, path, path.split("."), dns1123SubdomainProblems));
   if (signerName.length > MAX_DOMAIN + MAX_PATH + 1) errs.push(tooLong(field, MAX_DOMAIN + MAX_PATH + 1));
   return errs;

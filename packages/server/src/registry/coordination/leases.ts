@@ -3,7 +3,15 @@
  * with a slash), and a preferred holder only together with a strategy.
  */
 import type { FieldError } from "../../api/status.js";
-import { forbidden, invalid, isSet, type Json, notSupported, obj, str } from "../../validation/field-errors.js";
+import {
+  forbidden,
+  invalid,
+  isSet,
+  type Json,
+  notSupported,
+  obj,
+  str,
+} from "../../validation/field-errors.js";
 import { qualifiedNameProblems } from "../../validation/object-meta.js";
 import { isObj } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
@@ -11,7 +19,8 @@ import type { KindStrategy } from "../strategy.js";
 const STRATEGIES = ["OldestEmulationVersion"];
 
 function strategyErrors(strategy: string, field: string): FieldError[] {
-  if (!strategy.includes("/")) return STRATEGIES.includes(strategy) ? [] : [notSupported(field, strategy, STRATEGIES)];
+  if (!strategy.includes("/"))
+    return STRATEGIES.includes(strategy) ? [] : [notSupported(field, strategy, STRATEGIES)];
   return qualifiedNameProblems(strategy).map((m) => invalid(field, strategy, m));
 }
 

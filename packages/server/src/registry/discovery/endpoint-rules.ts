@@ -32,11 +32,14 @@ function endpointIpErrors(ip: string, field: string): FieldError[] {
   const v6 = b.length === 16 ? b : undefined;
   const problems: string[] = [];
   if (b.every((x) => x === 0)) problems.push(`may not be unspecified (${ip})`);
-  if (v4?.[0] === 127 || (v6 && v6.slice(0, 15).every((x) => x === 0) && v6[15] === 1))
+  if (v4?.[0] === 127 || (v6?.slice(0, 15).every((x) => x === 0) && v6[15] === 1))
     problems.push("may not be in the loopback range (127.0.0.0/8, ::1/128)");
   if ((v4?.[0] === 169 && v4[1] === 254) || (v6?.[0] === 0xfe && ((v6[1] as number) & 0xc0) === 0x80))
     problems.push("may not be in the link-local range (169.254.0.0/16, fe80::/10)");
-  if ((v4?.[0] === 224 && v4[1] === 0 && v4[2] === 0) || (v6?.[0] === 0xff && ((v6[1] as number) & 0x0f) === 0x02))
+  if (
+    (v4?.[0] === 224 && v4[1] === 0 && v4[2] === 0) ||
+    (v6?.[0] === 0xff && ((v6[1] as number) & 0x0f) === 0x02)
+  )
     problems.push("may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)");
   return problems.map((m) => invalid(field, ip, m));
 }
@@ -47,7 +50,8 @@ function fqdnErrors(name: string, field: string): FieldError[] {
   const sub = dns1123SubdomainProblems(trimmed);
   if (sub.length > 0) return [invalid(field, trimmed, sub.join(","))];
   const labels = trimmed.split(".");
-  if (labels.length < 2) return [invalid(field, trimmed, "should be a domain with at least two segments separated by dots")];
+  if (labels.length < 2)
+    return [invalid(field, trimmed, "should be a domain with at least two segments separated by dots")];
   for (const label of labels) {
     const problems = dns1123LabelProblems(label);
     if (problems.length > 0) return [invalid(field, label, problems.join(","))];

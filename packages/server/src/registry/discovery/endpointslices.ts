@@ -43,7 +43,8 @@ function portErrors(ports: unknown[], out: FieldErrors): void {
     if (names.has(name)) out.add(duplicate(`${field}.name`, name));
     names.add(name);
     if (!isSet(port.protocol)) out.add(required(`${field}.protocol`));
-    else if (!PROTOCOLS.includes(str(port.protocol))) out.add(notSupported(`${field}.protocol`, str(port.protocol), PROTOCOLS));
+    else if (!PROTOCOLS.includes(str(port.protocol)))
+      out.add(notSupported(`${field}.protocol`, str(port.protocol), PROTOCOLS));
     if (isSet(port.appProtocol)) {
       const app = str(port.appProtocol);
       out.add(...qualifiedNameProblems(app).map((m) => invalid(`${field}.appProtocol`, app, m)));
@@ -55,7 +56,8 @@ function endpointSliceErrors(slice: Json, old: Json | undefined): FieldError[] {
   const out = new FieldErrors();
   const addressType = str(slice.addressType);
   if (addressType === "") out.covered(required("addressType"));
-  else if (!ADDRESS_TYPES.includes(addressType)) out.covered(notSupported("addressType", addressType, ADDRESS_TYPES));
+  else if (!ADDRESS_TYPES.includes(addressType))
+    out.covered(notSupported("addressType", addressType, ADDRESS_TYPES));
   portErrors(arr(slice.ports), out);
   const endpoints = arr(slice.endpoints);
   if (!(old && sameValue(old.endpoints, slice.endpoints))) {

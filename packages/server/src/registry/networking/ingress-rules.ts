@@ -16,7 +16,11 @@ import {
   str,
   strs,
 } from "../../validation/field-errors.js";
-import { portNameProblems, portNumberProblems, wildcardSubdomainProblems } from "../../validation/format-rules.js";
+import {
+  portNameProblems,
+  portNumberProblems,
+  wildcardSubdomainProblems,
+} from "../../validation/format-rules.js";
 import { parseIpSloppy } from "../../validation/ip-rules.js";
 import {
   dns1035LabelProblems,
@@ -37,7 +41,9 @@ const problemsAt = (field: string, value: string, problems: string[]): FieldErro
 export function resourceRefErrors(ref: Json, field: string): FieldError[] {
   const errs: FieldError[] = [];
   if (isSet(ref.apiGroup))
-    errs.push(...problemsAt(`${field}.apiGroup`, str(ref.apiGroup), dns1123SubdomainProblems(str(ref.apiGroup))));
+    errs.push(
+      ...problemsAt(`${field}.apiGroup`, str(ref.apiGroup), dns1123SubdomainProblems(str(ref.apiGroup))),
+    );
   for (const key of ["kind", "name"]) {
     const v = str(ref[key]);
     if (v === "") errs.push(required(`${field}.${key}`));
@@ -58,15 +64,23 @@ function backendErrors(backend: Json, field: string, relaxedNames: boolean): Fie
   if (name === "") errs.push(required(`${field}.service.name`));
   else
     errs.push(
-      ...problemsAt(`${field}.service.name`, name, relaxedNames ? dns1123LabelProblems(name) : dns1035LabelProblems(name)),
+      ...problemsAt(
+        `${field}.service.name`,
+        name,
+        relaxedNames ? dns1123LabelProblems(name) : dns1035LabelProblems(name),
+      ),
     );
   const port = obj(service.port);
   const portName = str(port.name);
   const portNumber = typeof port.number === "number" ? port.number : 0;
-  if (portName !== "" && portNumber !== 0) errs.push(invalid(field, "", "cannot set both port name & port number"));
-  else if (portName !== "") errs.push(...problemsAt(`${field}.service.port.name`, portName, portNameProblems(portName)));
+  if (portName !== "" && portNumber !== 0)
+    errs.push(invalid(field, "", "cannot set both port name & port number"));
+  else if (portName !== "")
+    errs.push(...problemsAt(`${field}.service.port.name`, portName, portNameProblems(portName)));
   else if (portNumber !== 0)
-    errs.push(...portNumberProblems(portNumber).map((m) => invalid(`${field}.service.port.number`, portNumber, m)));
+    errs.push(
+      ...portNumberProblems(portNumber).map((m) => invalid(`${field}.service.port.number`, portNumber, m)),
+    );
   else errs.push(required(field, "port name or number is required"));
   return errs;
 }
@@ -83,7 +97,8 @@ function pathErrors(p: Json, field: string, relaxedNames: boolean): FieldError[]
     for (const suffix of BAD_SUFFIXES)
       if (path.endsWith(suffix)) errs.push(invalid(`${field}.path`, path, `cannot end with '${suffix}'`));
   } else if (pathType === "ImplementationSpecific") {
-    if (path !== "" && !path.startsWith("/")) errs.push(invalid(`${field}.path`, path, "must be an absolute path"));
+    if (path !== "" && !path.startsWith("/"))
+      errs.push(invalid(`${field}.path`, path, "must be an absolute path"));
   } else errs.push(notSupported(`${field}.pathType`, pathType, PATH_TYPES));
   errs.push(...backendErrors(obj(p.backend), `${field}.backend`, relaxedNames));
   return errs;
@@ -99,7 +114,8 @@ function ruleErrors(rule: Json, field: string, relaxedNames: boolean): FieldErro
   const errs: FieldError[] = [];
   const host = str(rule.host);
   if (host !== "") {
-    if (parseIpSloppy(host)) errs.push(invalid(`${field}.host`, host, "must be a DNS name, not an IP address"));
+    if (parseIpSloppy(host))
+      errs.push(invalid(`${field}.host`, host, "must be a DNS name, not an IP address"));
     errs.push(...hostErrors(host, `${field}.host`));
   }
   if (isSet(rule.http)) {
@@ -117,7 +133,8 @@ function tlsErrors(tls: unknown[]): FieldError[] {
     const entry = obj(t);
     const errs = strs(entry.hosts).flatMap((h, j) => hostErrors(h, `spec.tls[${i}].hosts[${j}]`));
     const secret = str(entry.secretName);
-    if (secret !== "") errs.push(...problemsAt(`spec.tls[${i}].secretName`, secret, dns1123SubdomainProblems(secret)));
+    if (secret !== "")
+      errs.push(...problemsAt(`spec.tls[${i}].secretName`, secret, dns1123SubdomainProblems(secret)));
     return errs;
   });
 }
@@ -129,8 +146,15 @@ export function ingressErrors(ingress: Json, old: Json | undefined): FieldError[
   const errs: FieldError[] = [];
   const rules = arr(spec.rules);
   if (rules.length === 0 && !isSet(spec.defaultBackend))
-    errs.push(invalid("spec", rules.length === 0 && spec.rules === undefined ? null : [], "either `defaultBackend` or `rules` must be specified"));
-  if (isSet(spec.defaultBackend)) errs.push(...backendErrors(obj(spec.defaultBackend), "spec.defaultBackend", relaxedNames));
+    errs.push(
+      invalid(
+        "spec",
+        rules.length === 0 && spec.rules === undefined ? null : [],
+        "either `defaultBackend` or `rules` must be specified",
+      ),
+    );
+  if (isSet(spec.defaultBackend))
+    errs.push(...backendErrors(obj(spec.defaultBackend), "spec.defaultBackend", relaxedNames));
   rules.forEach((r, i) => {
     errs.push(...ruleErrors(obj(r), `spec.rules[${i}]`, relaxedNames));
   });
@@ -140,7 +164,18 @@ export function ingressErrors(ingress: Json, old: Json | undefined): FieldError[
     errs.push(...problemsAt("spec.ingressClassName", name, dns1123SubdomainProblems(name)));
   }
   const annotation = obj(obj(ingress.metadata).annotations)[CLASS_ANNOTATION];
-  if (!old && typeof annotation === "string" && isSet(spec.ingressClassName) && annotation !== spec.ingressClassName)
-    errs.push(invalid(`annotations.${CLASS_ANNOTATION}`, annotation, "must match `ingressClassName` when both are specified"));
+  if (
+    !old &&
+    typeof annotation === "string" &&
+    isSet(spec.ingressClassName) &&
+    annotation !== spec.ingressClassName
+  )
+    errs.push(
+      invalid(
+        `annotations.${CLASS_ANNOTATION}`,
+        annotation,
+        "must match `ingressClassName` when both are specified",
+      ),
+    );
   return errs;
 }

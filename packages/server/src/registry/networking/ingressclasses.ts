@@ -17,7 +17,11 @@ import {
   tooLong,
 } from "../../validation/field-errors.js";
 import { domainPrefixedPathErrors } from "../../validation/format-rules.js";
-import { dns1123LabelProblems, dns1123SubdomainProblems, pathSegment } from "../../validation/name-formats.js";
+import {
+  dns1123LabelProblems,
+  dns1123SubdomainProblems,
+  pathSegment,
+} from "../../validation/name-formats.js";
 import { isObj } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
 
@@ -26,7 +30,11 @@ const SCOPES = ["Cluster", "Namespace"];
 function parametersErrors(params: Json, out: FieldErrors): void {
   const field = "spec.parameters";
   if (isSet(params.apiGroup))
-    out.add(...dns1123SubdomainProblems(str(params.apiGroup)).map((m) => invalid(`${field}.apiGroup`, params.apiGroup, m)));
+    out.add(
+      ...dns1123SubdomainProblems(str(params.apiGroup)).map((m) =>
+        invalid(`${field}.apiGroup`, params.apiGroup, m),
+      ),
+    );
   for (const key of ["kind", "name"]) {
     const v = str(params[key]);
     if (v === "") out.covered(required(`${field}.${key}`));
@@ -39,12 +47,14 @@ function parametersErrors(params: Json, out: FieldErrors): void {
   const scope = str(params.scope);
   if (!SCOPES.includes(scope)) out.add(notSupported(`${field}.scope`, scope, SCOPES));
   else if (scope === "Namespace") {
-    if (!isSet(params.namespace)) out.add(required(`${field}.namespace`, "`parameters.scope` is set to 'Namespace'"));
+    if (!isSet(params.namespace))
+      out.add(required(`${field}.namespace`, "`parameters.scope` is set to 'Namespace'"));
     else {
       const ns = str(params.namespace);
       out.add(...dns1123LabelProblems(ns).map((m) => invalid(`${field}.namespace`, ns, m)));
     }
-  } else if (isSet(params.namespace)) out.add(forbidden(`${field}.namespace`, "`parameters.scope` is set to 'Cluster'"));
+  } else if (isSet(params.namespace))
+    out.add(forbidden(`${field}.namespace`, "`parameters.scope` is set to 'Cluster'"));
 }
 
 function ingressClassErrors(ic: Json, old: Json | undefined): FieldError[] {

@@ -1,13 +1,24 @@
 /** IPAddresses: the parent reference names a resource and an object, and never changes. */
 import type { FieldError } from "../../api/status.js";
-import { FieldErrors, immutable, invalid, isSet, type Json, obj, required, sameValue, str } from "../../validation/field-errors.js";
+import {
+  FieldErrors,
+  immutable,
+  invalid,
+  isSet,
+  type Json,
+  obj,
+  required,
+  sameValue,
+  str,
+} from "../../validation/field-errors.js";
 import { dns1123SubdomainProblems, pathSegment } from "../../validation/name-formats.js";
 import type { KindStrategy } from "../strategy.js";
 
 function parentRefErrors(ref: Json, out: FieldErrors): void {
   const field = "spec.parentRef";
   const group = str(ref.group);
-  if (group !== "") out.add(...dns1123SubdomainProblems(group).map((m) => invalid(`${field}.group`, group, m)));
+  if (group !== "")
+    out.add(...dns1123SubdomainProblems(group).map((m) => invalid(`${field}.group`, group, m)));
   for (const key of ["resource", "name"]) {
     const v = str(ref[key]);
     if (v === "") out.covered(required(`${field}.${key}`));

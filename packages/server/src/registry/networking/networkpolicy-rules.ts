@@ -4,7 +4,6 @@
  * given; ipBlock CIDRs and their strict-subset exceptions), and the policy types.
  */
 import type { FieldError } from "../../api/status.js";
-import { child } from "../default-fields.js";
 import {
   arr,
   FieldErrors,
@@ -21,6 +20,7 @@ import {
 import { portNameProblems, portNumberProblems } from "../../validation/format-rules.js";
 import { legacyCidrErrors, parseCidrSloppy, strictSubset } from "../../validation/ip-rules.js";
 import { labelSelectorErrors } from "../../validation/selector-rules.js";
+import { child } from "../default-fields.js";
 
 const PROTOCOLS = ["TCP", "UDP", "SCTP"];
 const POLICY_TYPES = ["Ingress", "Egress"];
@@ -33,11 +33,13 @@ function portErrors(port: Json, field: string): FieldError[] {
   if (typeof port.port === "number") {
     errs.push(...portNumberProblems(port.port).map((m) => invalid(`${field}.port`, port.port, m)));
     if (typeof endPort === "number") {
-      if (endPort < port.port) errs.push(invalid(`${field}.endPort`, endPort, "must be greater than or equal to `port`"));
+      if (endPort < port.port)
+        errs.push(invalid(`${field}.endPort`, endPort, "must be greater than or equal to `port`"));
       errs.push(...portNumberProblems(endPort).map((m) => invalid(`${field}.endPort`, endPort, m)));
     }
   } else if (typeof port.port === "string") {
-    if (isSet(endPort)) errs.push(invalid(`${field}.endPort`, endPort, "may not be specified when `port` is non-numeric"));
+    if (isSet(endPort))
+      errs.push(invalid(`${field}.endPort`, endPort, "may not be specified when `port` is non-numeric"));
     errs.push(...portNameProblems(port.port).map((m) => invalid(`${field}.port`, port.port, m)));
   } else if (isSet(endPort))
     errs.push(invalid(`${field}.endPort`, endPort, "may not be specified when `port` is not specified"));
@@ -73,10 +75,16 @@ function peerErrors(peer: Json, field: string, oldCidrs: readonly string[], out:
     ipBlockErrors(obj(peer.ipBlock), `${field}.ipBlock`, oldCidrs, out);
   }
   if (peers === 0) out.add(required(field, "must specify a peer"));
-  else if (peers > 1 && isSet(peer.ipBlock)) out.add(forbidden(field, "may not specify both ipBlock and another peer"));
+  else if (peers > 1 && isSet(peer.ipBlock))
+    out.add(forbidden(field, "may not specify both ipBlock and another peer"));
 }
 
-function rulesErrors(spec: Json, key: "ingress" | "egress", oldCidrs: readonly string[], out: FieldErrors): void {
+function rulesErrors(
+  spec: Json,
+  key: "ingress" | "egress",
+  oldCidrs: readonly string[],
+  out: FieldErrors,
+): void {
   const peersKey = key === "ingress" ? "from" : "to";
   arr(spec[key]).forEach((r, i) => {
     const rule = obj(r);
@@ -108,12 +116,18 @@ export function networkPolicyErrors(policy: Json, old: Json | undefined): FieldE
   const spec = obj(policy.spec);
   const out = new FieldErrors();
   const oldCidrs = cidrsOf(old);
-  const oldSelectorInvalid = old !== undefined && labelSelectorErrors(obj(old.spec).podSelector, "").length > 0;
-  out.add(...labelSelectorErrors(spec.podSelector ?? {}, "spec.podSelector", { allowInvalidLabelValues: oldSelectorInvalid }));
+  const oldSelectorInvalid =
+    old !== undefined && labelSelectorErrors(obj(old.spec).podSelector, "").length > 0;
+  out.add(
+    ...labelSelectorErrors(spec.podSelector ?? {}, "spec.podSelector", {
+      allowInvalidLabelValues: oldSelectorInvalid,
+    }),
+  );
   rulesErrors(spec, "ingress", oldCidrs, out);
   rulesErrors(spec, "egress", oldCidrs, out);
   const types = strs(spec.policyTypes);
-  if (types.length > 2) out.add(invalid("spec.policyTypes", types, "may not specify more than two policyTypes"));
+  if (types.length > 2)
+    out.add(invalid("spec.policyTypes", types, "may not specify more than two policyTypes"));
   else
     types.forEach((t, i) => {
       if (!POLICY_TYPES.includes(t)) out.add(notSupported(`spec.policyTypes[${i}]`, t, POLICY_TYPES));
@@ -127,5 +141,6 @@ export function defaultNetworkPolicy(policy: Json): void {
   for (const r of [...arr(s.ingress), ...arr(s.egress)])
     for (const p of arr(obj(r).ports))
       if (typeof p === "object" && p !== null && !isSet((p as Json).protocol)) (p as Json).protocol = "TCP";
-  if (strs(s.policyTypes).length === 0) s.policyTypes = arr(s.egress).length > 0 ? ["Ingress", "Egress"] : ["Ingress"];
+  if (strs(s.policyTypes).length === 0)
+    s.policyTypes = arr(s.egress).length > 0 ? ["Ingress", "Egress"] : ["Ingress"];
 }

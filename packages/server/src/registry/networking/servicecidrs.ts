@@ -16,7 +16,13 @@ function cidrListErrors(spec: Json): FieldError[] {
   const errs = cidrs.flatMap((c, i) => cidrErrors(`${FIELD}[${i}]`, c));
   const [a, b] = cidrs;
   if (b !== undefined && cidrFamily(a as string) === cidrFamily(b) && cidrFamily(b) !== "")
-    errs.push(invalid(FIELD, cidrs, "may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64"));
+    errs.push(
+      invalid(
+        FIELD,
+        cidrs,
+        "may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64",
+      ),
+    );
   return errs;
 }
 

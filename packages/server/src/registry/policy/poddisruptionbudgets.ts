@@ -29,9 +29,20 @@ function pdbErrors(pdb: Json, old: Json | undefined): FieldError[] {
   for (const key of ["minAvailable", "maxUnavailable"])
     if (isSet(spec[key])) errs.push(...intOrPercentErrors(`spec.${key}`, spec[key] as IntOrString));
   const oldSelectorInvalid = old !== undefined && labelSelectorErrors(obj(old.spec).selector, "").length > 0;
-  errs.push(...labelSelectorErrors(spec.selector, "spec.selector", { allowInvalidLabelValues: oldSelectorInvalid }));
-  if (isSet(spec.unhealthyPodEvictionPolicy) && !EVICTION_POLICIES.includes(str(spec.unhealthyPodEvictionPolicy)))
-    errs.push(notSupported("spec.unhealthyPodEvictionPolicy", str(spec.unhealthyPodEvictionPolicy), EVICTION_POLICIES));
+  errs.push(
+    ...labelSelectorErrors(spec.selector, "spec.selector", { allowInvalidLabelValues: oldSelectorInvalid }),
+  );
+  if (
+    isSet(spec.unhealthyPodEvictionPolicy) &&
+    !EVICTION_POLICIES.includes(str(spec.unhealthyPodEvictionPolicy))
+  )
+    errs.push(
+      notSupported(
+        "spec.unhealthyPodEvictionPolicy",
+        str(spec.unhealthyPodEvictionPolicy),
+        EVICTION_POLICIES,
+      ),
+    );
   return errs;
 }
 

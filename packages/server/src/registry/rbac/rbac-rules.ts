@@ -30,7 +30,9 @@ function policyRuleErrors(rule: Json, namespaced: boolean, field: string, out: F
   const urls = strs(rule.nonResourceURLs);
   if (urls.length > 0) {
     if (namespaced)
-      out.add(invalid(`${field}.nonResourceURLs`, urls, "namespaced rules cannot apply to non-resource URLs"));
+      out.add(
+        invalid(`${field}.nonResourceURLs`, urls, "namespaced rules cannot apply to non-resource URLs"),
+      );
     if (strs(rule.apiGroups).length + strs(rule.resources).length + strs(rule.resourceNames).length > 0)
       out.add(
         invalid(
@@ -93,7 +95,8 @@ function subjectErrors(subject: Json, namespaced: boolean, field: string, out: F
 export function bindingErrors(binding: Json, old: Json | undefined, namespaced: boolean): FieldError[] {
   const out = new FieldErrors();
   const ref = obj(binding.roleRef);
-  if (str(ref.apiGroup) !== RBAC_GROUP) out.add(notSupported("roleRef.apiGroup", str(ref.apiGroup), [RBAC_GROUP]));
+  if (str(ref.apiGroup) !== RBAC_GROUP)
+    out.add(notSupported("roleRef.apiGroup", str(ref.apiGroup), [RBAC_GROUP]));
   const kinds = namespaced ? ["Role", "ClusterRole"] : ["ClusterRole"];
   if (!kinds.includes(str(ref.kind))) out.add(notSupported("roleRef.kind", str(ref.kind), kinds));
   const name = str(ref.name);

@@ -4,7 +4,16 @@
  * the preemption policy never change.
  */
 import type { FieldError } from "../../api/status.js";
-import { forbidden, immutable, isSet, type Json, notSupported, obj, required, str } from "../../validation/field-errors.js";
+import {
+  forbidden,
+  immutable,
+  isSet,
+  type Json,
+  notSupported,
+  obj,
+  required,
+  str,
+} from "../../validation/field-errors.js";
 import { set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
 
@@ -29,7 +38,8 @@ function priorityClassErrors(pc: Json, old: Json | undefined): FieldError[] {
     const errs: FieldError[] = [];
     if (value !== (typeof old.value === "number" ? old.value : 0))
       errs.push(forbidden("value", "may not be changed in an update."));
-    if (str(pc.preemptionPolicy) !== str(old.preemptionPolicy)) errs.push(immutable("preemptionPolicy", pc.preemptionPolicy ?? null));
+    if (str(pc.preemptionPolicy) !== str(old.preemptionPolicy))
+      errs.push(immutable("preemptionPolicy", pc.preemptionPolicy ?? null));
     return errs;
   }
   const errs: FieldError[] = [];
@@ -44,7 +54,9 @@ function priorityClassErrors(pc: Json, old: Json | undefined): FieldError[] {
         ),
       );
   } else if (value > HIGHEST_USER_PRIORITY)
-    errs.push(forbidden("value", `maximum allowed value of a user defined priority is ${HIGHEST_USER_PRIORITY}`));
+    errs.push(
+      forbidden("value", `maximum allowed value of a user defined priority is ${HIGHEST_USER_PRIORITY}`),
+    );
   if (isSet(pc.preemptionPolicy)) {
     const policy = str(pc.preemptionPolicy);
     if (policy === "") errs.push(required("preemptionPolicy"));

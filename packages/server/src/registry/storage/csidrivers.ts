@@ -40,9 +40,13 @@ function tokenRequestErrors(requests: unknown[]): FieldError[] {
     if (typeof req.expirationSeconds !== "number") return;
     const secs = req.expirationSeconds;
     if (secs < MIN_TOKEN_SECONDS)
-      errs.push(invalid(`${field}.expirationSeconds`, secs, "may not specify a duration less than 10 minutes"));
+      errs.push(
+        invalid(`${field}.expirationSeconds`, secs, "may not specify a duration less than 10 minutes"),
+      );
     if (secs > 2 ** 32)
-      errs.push(invalid(`${field}.expirationSeconds`, secs, "may not specify a duration larger than 2^32 seconds"));
+      errs.push(
+        invalid(`${field}.expirationSeconds`, secs, "may not specify a duration larger than 2^32 seconds"),
+      );
   });
   return errs;
 }
@@ -54,10 +58,17 @@ function csiDriverErrors(driver: Json, old: Json | undefined): FieldError[] {
     out.add(notSupported("spec.fsGroupPolicy", str(spec.fsGroupPolicy), FS_GROUP_POLICIES));
   out.add(...tokenRequestErrors(arr(spec.tokenRequests)));
   for (const mode of strs(spec.volumeLifecycleModes))
-    if (!LIFECYCLE_MODES.includes(mode)) out.add(notSupported("spec.volumeLifecycleModes", mode, LIFECYCLE_MODES));
+    if (!LIFECYCLE_MODES.includes(mode))
+      out.add(notSupported("spec.volumeLifecycleModes", mode, LIFECYCLE_MODES));
   const period = spec.nodeAllocatableUpdatePeriodSeconds;
   if (typeof period === "number" && period < 10)
-    out.add(invalid("spec.nodeAllocatableUpdatePeriodSeconds", period, "must be greater than or equal to 10 seconds"));
+    out.add(
+      invalid(
+        "spec.nodeAllocatableUpdatePeriodSeconds",
+        period,
+        "must be greater than or equal to 10 seconds",
+      ),
+    );
   if (isSet(spec.serviceAccountTokenInSecrets) && arr(spec.tokenRequests).length === 0)
     out.add(
       invalid(

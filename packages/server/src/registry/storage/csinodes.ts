@@ -4,7 +4,19 @@
  * driver's entry never changes but for its allocatable count.
  */
 import type { FieldError } from "../../api/status.js";
-import { arr, duplicate, FieldErrors, immutable, invalid, type Json, obj, required, sameValue, str, strs } from "../../validation/field-errors.js";
+import {
+  arr,
+  duplicate,
+  FieldErrors,
+  immutable,
+  invalid,
+  type Json,
+  obj,
+  required,
+  sameValue,
+  str,
+  strs,
+} from "../../validation/field-errors.js";
 import { qualifiedNameProblems } from "../../validation/object-meta.js";
 import { type KindStrategy, RESET_FOR_STATUS } from "../strategy.js";
 import { csiDriverNameErrors } from "./storage-rules.js";

@@ -15,7 +15,10 @@ export function csiDriverNameErrors(name: string, field: string, out: FieldError
     return;
   }
   // The declarative length check counts characters in its message.
-  if (name.length > 63) push(covered ? { ...tooLong(field, 63), detail: "may not be more than 63 characters" } : tooLong(field, 63));
+  if (name.length > 63)
+    push(
+      covered ? { ...tooLong(field, 63), detail: "may not be more than 63 characters" } : tooLong(field, 63),
+    );
   const problems = dns1123SubdomainProblems(name.toLowerCase());
   // The declarative check words the same rule for names of any case.
   for (const m of covered ? problems.map(caseless) : problems) push(invalid(field, name, m));
@@ -23,7 +26,12 @@ export function csiDriverNameErrors(name: string, field: string, out: FieldError
 
 export function provisionerErrors(provisioner: string, field: string, out: FieldErrors): void {
   if (provisioner === "") out.covered(required(field));
-  else out.add(...qualifiedNameProblems(provisioner.toLowerCase()).map((m) => invalid(field, provisioner.toLowerCase(), m)));
+  else
+    out.add(
+      ...qualifiedNameProblems(provisioner.toLowerCase()).map((m) =>
+        invalid(field, provisioner.toLowerCase(), m),
+      ),
+    );
 }
 
 const MAX_PARAMETERS = 512;
@@ -39,13 +47,17 @@ export function parametersErrors(params: unknown, allowEmpty: boolean, field: st
     size += Buffer.byteLength(k) + Buffer.byteLength(typeof v === "string" ? v : "");
   }
   if (size > MAX_PARAMETER_BYTES) errs.push(tooLong(field, MAX_PARAMETER_BYTES));
-  if (!allowEmpty && entries.length === 0) errs.push(required(field, "must contain at least one key/value pair"));
+  if (!allowEmpty && entries.length === 0)
+    errs.push(required(field, "must contain at least one key/value pair"));
   return errs;
 }
 
 function caseless(problem: string): string {
   return problem
-    .replace("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric", "an RFC 1123 subdomain must consist of alphanumeric")
+    .replace(
+      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric",
+      "an RFC 1123 subdomain must consist of alphanumeric",
+    )
     .replace("'example.com'", "'Example.com'")
     .replace("253 characters", "253 bytes");
 }
