@@ -131,7 +131,7 @@ function mergeList(
   if (!key) return unionScalars(original, patch, order);
   if (patch.some((p) => !isObj(p)) || (original.length > 0 && original.some((o) => !isObj(o))))
     throw smpErrors.mixedList(original, patch);
-  return mergeKeyedList(original, patch as Obj[], key, schema ? itemOf(schema) : undefined, order);
+  return mergeKeyedList(original as Obj[], patch as Obj[], key, schema ? itemOf(schema) : undefined, order);
 }
 
 /** A merge list without a merge key: the union of both, in order if `order` says so. */
