@@ -44,7 +44,11 @@ export async function createThenPut(
   const name = created.json.metadata.name as string;
   const res = await t.call("PUT", `${path}/${name}`, { body: update(created.json) });
   await t.call("DELETE", `${path}/${name}`);
-  return { status: res.status, causes: (res.json.details?.causes ?? []).map(cause), message: res.json.message };
+  return {
+    status: res.status,
+    causes: (res.json.details?.causes ?? []).map(cause),
+    message: res.json.message,
+  };
 }
 
 export const DNS_SUBDOMAIN =

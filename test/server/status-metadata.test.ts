@@ -18,7 +18,10 @@ async function throughStatus(path: string, body: Record<string, unknown>) {
   const name = uniqueName("st");
   const created = await t.call("POST", path, { body: { ...body, metadata: { name, labels: { a: "1" } } } });
   expect(created.status, created.text).toBe(201);
-  const res = await t.call("PATCH", `${path}/${name}/status`, { rawBody: JSON.stringify(change), contentType: MERGE });
+  const res = await t.call("PATCH", `${path}/${name}/status`, {
+    rawBody: JSON.stringify(change),
+    contentType: MERGE,
+  });
   expect(res.status, res.text).toBe(200);
   const stored = await t.call("GET", `${path}/${name}`);
   await t.call("DELETE", `${path}/${name}`);
@@ -37,12 +40,19 @@ describe("metadata written through /status", () => {
   });
 
   it("a PodDisruptionBudget keeps labels and annotations of a status write", async () => {
-    const got = await throughStatus("/apis/policy/v1/namespaces/default/poddisruptionbudgets", { spec: { minAvailable: 1 } });
-    expect(got).toEqual({ labels: { a: "2", b: "new" }, annotations: { "deployment.kubernetes.io/revision": "1" } });
+    const got = await throughStatus("/apis/policy/v1/namespaces/default/poddisruptionbudgets", {
+      spec: { minAvailable: 1 },
+    });
+    expect(got).toEqual({
+      labels: { a: "2", b: "new" },
+      annotations: { "deployment.kubernetes.io/revision": "1" },
+    });
   });
 
   it("a ServiceCIDR keeps neither (its status strategy resets metadata)", async () => {
-    const got = await throughStatus("/apis/networking.k8s.io/v1/servicecidrs", { spec: { cidrs: ["10.211.0.0/16"] } });
+    const got = await throughStatus("/apis/networking.k8s.io/v1/servicecidrs", {
+      spec: { cidrs: ["10.211.0.0/16"] },
+    });
     expect(got).toEqual({ labels: { a: "1" }, annotations: undefined });
   });
 });

@@ -45,14 +45,19 @@ const CSR_ROWS: SpecRow[] = [
     name: "a tampered signature",
     path: CSRS,
     body: csr({ request: tampered(CSR) }),
-    causes: [`spec.request | FieldValueInvalid | Invalid value: "${tampered(CSR)}": x509: ECDSA verification failure`],
+    causes: [
+      `spec.request | FieldValueInvalid | Invalid value: "${tampered(CSR)}": x509: ECDSA verification failure`,
+    ],
   },
 ];
 
 /** The request with one byte of its signature changed. */
 function tampered(requestBase64: string): string {
   const pem = Buffer.from(requestBase64, "base64").toString();
-  const body = pem.split("\n").filter((l) => l && !l.startsWith("-----")).join("");
+  const body = pem
+    .split("\n")
+    .filter((l) => l && !l.startsWith("-----"))
+    .join("");
   const der = Buffer.from(body, "base64");
   der[der.length - 5] = (der[der.length - 5] as number) ^ 0xff;
   const lines = der.toString("base64").match(/.{1,64}/g) ?? [];
@@ -68,13 +73,31 @@ describe("certificates spec validation (dryRun=All creates)", () => {
     const ca = t.ca as string;
     const first = ca.slice(0, ca.indexOf("-----END CERTIFICATE-----") + 26);
     const rows: SpecRow[] = [
-      { name: "one CA", path: CTBS, body: { metadata: { name: "v" }, spec: { trustBundle: first } }, causes: [] },
-      { name: "empty", path: CTBS, body: { metadata: { name: "v" }, spec: { trustBundle: "" } }, causes: [`${OMITTED} at least one trust anchor must be provided`] },
-      { name: "duplicate", path: CTBS, body: { metadata: { name: "v" }, spec: { trustBundle: first + first } }, causes: [`${OMITTED} duplicate trust anchor (indices [0 1])`] },
+      {
+        name: "one CA",
+        path: CTBS,
+        body: { metadata: { name: "v" }, spec: { trustBundle: first } },
+        causes: [],
+      },
+      {
+        name: "empty",
+        path: CTBS,
+        body: { metadata: { name: "v" }, spec: { trustBundle: "" } },
+        causes: [`${OMITTED} at least one trust anchor must be provided`],
+      },
+      {
+        name: "duplicate",
+        path: CTBS,
+        body: { metadata: { name: "v" }, spec: { trustBundle: first + first } },
+        causes: [`${OMITTED} duplicate trust anchor (indices [0 1])`],
+      },
       {
         name: "wrong block type",
         path: CTBS,
-        body: { metadata: { name: "v" }, spec: { trustBundle: first.replace(/CERTIFICATE/g, "PRIVATE KEY") } },
+        body: {
+          metadata: { name: "v" },
+          spec: { trustBundle: first.replace(/CERTIFICATE/g, "PRIVATE KEY") },
+        },
         causes: [`${OMITTED} entry 0 has bad block type: PRIVATE KEY`],
       },
       {
@@ -94,12 +117,19 @@ describe("certificates spec validation (dryRun=All creates)", () => {
     const created = await t.call("POST", CSRS, { body: { ...csr({}), metadata: { name } } });
     expect(created.status).toBe(201);
     const res = await t.call("PUT", `${CSRS}/${name}/status`, {
-      body: { ...created.json, status: { conditions: [{ type: "Approved", status: "True", reason: "R", message: "m" }] } },
+      body: {
+        ...created.json,
+        status: { conditions: [{ type: "Approved", status: "True", reason: "R", message: "m" }] },
+      },
     });
     await t.call("DELETE", `${CSRS}/${name}`);
     expect(res.status).toBe(422);
     expect(res.json.details.causes).toEqual([
-      { reason: "FieldValueForbidden", message: 'Forbidden: updates may not add a condition of type "Approved"', field: "status.conditions" },
+      {
+        reason: "FieldValueForbidden",
+        message: 'Forbidden: updates may not add a condition of type "Approved"',
+        field: "status.conditions",
+      },
     ]);
   });
 });

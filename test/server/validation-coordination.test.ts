@@ -11,7 +11,15 @@ afterAll(() => t.close());
 const L = "/apis/coordination.k8s.io/v1/namespaces/default/leases";
 
 const ROWS: SpecRow[] = [
-  { name: "a held lease", path: L, body: { metadata: { name: "v" }, spec: { holderIdentity: "me", leaseDurationSeconds: 15, leaseTransitions: 0 } }, causes: [] },
+  {
+    name: "a held lease",
+    path: L,
+    body: {
+      metadata: { name: "v" },
+      spec: { holderIdentity: "me", leaseDurationSeconds: 15, leaseTransitions: 0 },
+    },
+    causes: [],
+  },
   {
     name: "a zero duration and negative transitions",
     path: L,

@@ -12,7 +12,17 @@ const ES = "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices";
 const meta = { name: "v" };
 
 const ROWS: SpecRow[] = [
-  { name: "IPv4 endpoints with a default port", path: ES, body: { metadata: meta, addressType: "IPv4", ports: [{ port: 80 }], endpoints: [{ addresses: ["10.1.2.3"] }] }, causes: [] },
+  {
+    name: "IPv4 endpoints with a default port",
+    path: ES,
+    body: {
+      metadata: meta,
+      addressType: "IPv4",
+      ports: [{ port: 80 }],
+      endpoints: [{ addresses: ["10.1.2.3"] }],
+    },
+    causes: [],
+  },
   {
     name: "addresses an endpoint may not have, ports with bad names and protocols",
     path: ES,
@@ -20,7 +30,10 @@ const ROWS: SpecRow[] = [
       metadata: meta,
       addressType: "IPv4",
       ports: [{ name: "Bad", protocol: "ICMP" }],
-      endpoints: [{ addresses: [] }, { addresses: ["127.0.0.1", "0.0.0.0", "169.254.1.1", "::1"], nodeName: "N" }],
+      endpoints: [
+        { addresses: [] },
+        { addresses: ["127.0.0.1", "0.0.0.0", "169.254.1.1", "::1"], nodeName: "N" },
+      ],
     },
     causes: [
       `ports[0].name | FieldValueInvalid | Invalid value: "Bad": ${DNS_LABEL}`,
@@ -38,13 +51,17 @@ const ROWS: SpecRow[] = [
     name: "an unknown address type",
     path: ES,
     body: { metadata: meta, addressType: "IPv5" },
-    causes: ['addressType | FieldValueNotSupported | Unsupported value: "IPv5": supported values: "FQDN", "IPv4", "IPv6"'],
+    causes: [
+      'addressType | FieldValueNotSupported | Unsupported value: "IPv5": supported values: "FQDN", "IPv4", "IPv6"',
+    ],
   },
   {
     name: "FQDN addresses of one label",
     path: ES,
     body: { metadata: meta, addressType: "FQDN", endpoints: [{ addresses: ["foo"] }] },
-    causes: ['endpoints[0].addresses[0] | FieldValueInvalid | Invalid value: "foo": should be a domain with at least two segments separated by dots'],
+    causes: [
+      'endpoints[0].addresses[0] | FieldValueInvalid | Invalid value: "foo": should be a domain with at least two segments separated by dots',
+    ],
   },
 ];
 

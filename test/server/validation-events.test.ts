@@ -12,15 +12,31 @@ const CORE = "/api/v1/namespaces/default/events";
 const API = "/apis/events.k8s.io/v1/namespaces/default/events";
 const TIME = "2024-01-01T00:00:00.000000Z";
 const regarding = { kind: "Pod", name: "p", namespace: "default" };
-const apiEvent = { metadata: { name: "v" }, regarding, eventTime: TIME, reportingController: "example.com/c", reportingInstance: "i", action: "A", reason: "R", type: "Normal" };
+const apiEvent = {
+  metadata: { name: "v" },
+  regarding,
+  eventTime: TIME,
+  reportingController: "example.com/c",
+  reportingInstance: "i",
+  action: "A",
+  reason: "R",
+  type: "Normal",
+};
 
 const ROWS: SpecRow[] = [
-  { name: "core: an event about a pod in its namespace", path: CORE, body: { metadata: { name: "v" }, involvedObject: regarding, reason: "R" }, causes: [] },
+  {
+    name: "core: an event about a pod in its namespace",
+    path: CORE,
+    body: { metadata: { name: "v" }, involvedObject: regarding, reason: "R" },
+    causes: [],
+  },
   {
     name: "core: an involved object in another namespace",
     path: CORE,
     body: { metadata: { name: "v" }, involvedObject: { ...regarding, namespace: "other" } },
-    causes: ['involvedObject.namespace | FieldValueInvalid | Invalid value: "other": does not match event.namespace'],
+    causes: [
+      'involvedObject.namespace | FieldValueInvalid | Invalid value: "other": does not match event.namespace',
+    ],
   },
   {
     name: "core: an event time without reporter, instance and action",
@@ -39,7 +55,10 @@ const ROWS: SpecRow[] = [
     name: "events.k8s.io: an unknown type and a short series",
     path: API,
     body: { ...apiEvent, type: "Odd", series: { count: 1, lastObservedTime: TIME } },
-    causes: ['series.count | FieldValueInvalid | Invalid value: "": should be at least 2', 'type | FieldValueInvalid | Invalid value: "": has invalid value: Odd'],
+    causes: [
+      'series.count | FieldValueInvalid | Invalid value: "": should be at least 2',
+      'type | FieldValueInvalid | Invalid value: "": has invalid value: Odd',
+    ],
   },
 ];
 

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
-import { checkRow, createThenPut, DNS_LABEL, DNS_SUBDOMAIN, LABEL_VALUE, type SpecRow } from "./spec-validation-cases.js";
+import {
+  checkRow,
+  createThenPut,
+  DNS_LABEL,
+  DNS_SUBDOMAIN,
+  LABEL_VALUE,
+  type SpecRow,
+} from "./spec-validation-cases.js";
 
 let t: TestTarget;
 beforeAll(async () => {
@@ -25,8 +32,19 @@ const ROWS: SpecRow[] = [
         podSelector: { matchLabels: { a: "b c" } },
         ingress: [
           {
-            ports: [{ protocol: "ICMP", port: 0, endPort: 70000 }, { port: "http", endPort: 5 }, { endPort: 3 }],
-            from: [{}, { ipBlock: { cidr: "10.0.0.0/8", except: ["10.1.0.0/16", "11.0.0.0/24", "10.01.0.0/16"] }, podSelector: {} }, { ipBlock: { cidr: "" } }],
+            ports: [
+              { protocol: "ICMP", port: 0, endPort: 70000 },
+              { port: "http", endPort: 5 },
+              { endPort: 3 },
+            ],
+            from: [
+              {},
+              {
+                ipBlock: { cidr: "10.0.0.0/8", except: ["10.1.0.0/16", "11.0.0.0/24", "10.01.0.0/16"] },
+                podSelector: {},
+              },
+              { ipBlock: { cidr: "" } },
+            ],
           },
         ],
         egress: [{ to: [{ ipBlock: { cidr: "10.0.0.1/8" } }, { ipBlock: { cidr: "::ffff:1.2.3.0/120" } }] }],
@@ -50,7 +68,14 @@ const ROWS: SpecRow[] = [
       'spec.policyTypes[1] | FieldValueNotSupported | Unsupported value: "Foo": supported values: "Ingress", "Egress"',
     ],
   },
-  { name: "ingress: neither backend nor rules", path: ING, body: { metadata: meta, spec: {} }, causes: ["spec | FieldValueInvalid | Invalid value: null: either `defaultBackend` or `rules` must be specified"] },
+  {
+    name: "ingress: neither backend nor rules",
+    path: ING,
+    body: { metadata: meta, spec: {} },
+    causes: [
+      "spec | FieldValueInvalid | Invalid value: null: either `defaultBackend` or `rules` must be specified",
+    ],
+  },
   {
     name: "ingress: backends, hosts, paths, TLS and class",
     path: ING,
@@ -61,7 +86,15 @@ const ROWS: SpecRow[] = [
         defaultBackend: svc({}, "Svc"),
         rules: [
           { host: "1.2.3.4", http: { paths: [] } },
-          { http: { paths: [{ path: "a//b", pathType: "Prefix", backend: svc({ name: "http", number: 80 }) }, { path: "/x", pathType: "Foo", backend: {} }, { path: "/y", backend: svc({ number: 80 }) }] } },
+          {
+            http: {
+              paths: [
+                { path: "a//b", pathType: "Prefix", backend: svc({ name: "http", number: 80 }) },
+                { path: "/x", pathType: "Foo", backend: {} },
+                { path: "/y", backend: svc({ number: 80 }) },
+              ],
+            },
+          },
         ],
         tls: [{ hosts: ["Bad"], secretName: "Bad_Secret" }],
       },
@@ -85,7 +118,10 @@ const ROWS: SpecRow[] = [
   {
     name: "ingress class: controller and namespaced parameters",
     path: `${N}/ingressclasses`,
-    body: { metadata: meta, spec: { controller: "nodomain", parameters: { kind: "", name: "a/b", scope: "Namespace" } } },
+    body: {
+      metadata: meta,
+      spec: { controller: "nodomain", parameters: { kind: "", name: "a/b", scope: "Namespace" } },
+    },
     causes: [
       'spec.controller | FieldValueInvalid | Invalid value: "nodomain": must be a domain-prefixed path (such as "acme.io/foo")',
       "spec.parameters.name | FieldValueInvalid | Invalid value: \"a/b\": may not contain '/'",
@@ -93,7 +129,12 @@ const ROWS: SpecRow[] = [
       "spec.parameters.kind | FieldValueRequired | Required value",
     ],
   },
-  { name: "ingress class: parameters without a scope are cluster-scoped", path: `${N}/ingressclasses`, body: { metadata: meta, spec: { controller: "example.com/c", parameters: { kind: "K", name: "n" } } }, causes: [] },
+  {
+    name: "ingress class: parameters without a scope are cluster-scoped",
+    path: `${N}/ingressclasses`,
+    body: { metadata: meta, spec: { controller: "example.com/c", parameters: { kind: "K", name: "n" } } },
+    causes: [],
+  },
   {
     name: "IP address: a parent reference is required",
     path: `${N}/ipaddresses`,
@@ -123,7 +164,9 @@ describe("networking spec validation (dryRun=All creates)", () => {
       { metadata: { name: uniqueName("ic") }, spec: { controller: "example.com/a" } },
       (ic) => ({ ...ic, spec: { controller: "example.com/b" } }),
     );
-    expect(res.causes).toEqual(['spec.controller | FieldValueInvalid | Invalid value: "example.com/b": field is immutable']);
+    expect(res.causes).toEqual([
+      'spec.controller | FieldValueInvalid | Invalid value: "example.com/b": field is immutable',
+    ]);
   });
 
   it("network policy defaults: TCP ports and the policy types its rules imply", async () => {
@@ -133,5 +176,24 @@ describe("networking spec validation (dryRun=All creates)", () => {
     expect(res.status).toBe(201);
     expect(res.json.spec.policyTypes).toEqual(["Ingress", "Egress"]);
     expect(res.json.spec.egress[0].ports[0].protocol).toBe("TCP");
+  });
+
+  it("an ingress's load-balancer status is checked on /status writes", async () => {
+    const name = uniqueName("ing");
+    const created = await t.call("POST", ING, {
+      body: { metadata: { name }, spec: { defaultBackend: svc({ number: 80 }) } },
+    });
+    expect(created.status).toBe(201);
+    const res = await t.call("PATCH", `${ING}/${name}/status`, {
+      rawBody: JSON.stringify({
+        status: { loadBalancer: { ingress: [{ ip: "1.2.3.04" }, { hostname: "1.2.3.4" }] } },
+      }),
+      contentType: "application/merge-patch+json",
+    });
+    await t.call("DELETE", `${ING}/${name}`);
+    expect(res.status).toBe(422);
+    expect(res.json.message).toBe(
+      `Ingress.networking.k8s.io "${name}" is invalid: [status.loadBalancer.ingress[0].ip: Invalid value: "1.2.3.04": must not have leading 0s, status.loadBalancer.ingress[1].hostname: Invalid value: "1.2.3.4": must be a DNS name, not an IP address]`,
+    );
   });
 });

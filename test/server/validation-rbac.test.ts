@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
-import { checkRow, createThenPut, DNS_SUBDOMAIN, LABEL_VALUE, NAME_PART, type SpecRow } from "./spec-validation-cases.js";
+import {
+  checkRow,
+  createThenPut,
+  DNS_SUBDOMAIN,
+  LABEL_VALUE,
+  NAME_PART,
+  type SpecRow,
+} from "./spec-validation-cases.js";
 
 let t: TestTarget;
 beforeAll(async () => {
@@ -17,7 +24,12 @@ const ref = { apiGroup: G, kind: "ClusterRole", name: "view" };
 const meta = { name: "v" };
 
 const ROWS: SpecRow[] = [
-  { name: "a rule with verbs, groups and resources", path: CR, body: { metadata: meta, rules: [{ apiGroups: [""], resources: ["pods"], verbs: ["get"] }] }, causes: [] },
+  {
+    name: "a rule with verbs, groups and resources",
+    path: CR,
+    body: { metadata: meta, rules: [{ apiGroups: [""], resources: ["pods"], verbs: ["get"] }] },
+    causes: [],
+  },
   {
     name: "a rule without verbs or resources",
     path: CR,
@@ -31,18 +43,26 @@ const ROWS: SpecRow[] = [
     name: "a rule without API groups",
     path: R,
     body: { metadata: meta, rules: [{ resources: ["pods"], verbs: ["get"] }] },
-    causes: ["rules[0].apiGroups | FieldValueRequired | Required value: resource rules must supply at least one api group"],
+    causes: [
+      "rules[0].apiGroups | FieldValueRequired | Required value: resource rules must supply at least one api group",
+    ],
   },
   {
     name: "non-resource URLs in a Role",
     path: R,
     body: { metadata: meta, rules: [{ verbs: ["get"], nonResourceURLs: ["/x"] }] },
-    causes: ['rules[0].nonResourceURLs | FieldValueInvalid | Invalid value: ["/x"]: namespaced rules cannot apply to non-resource URLs'],
+    causes: [
+      'rules[0].nonResourceURLs | FieldValueInvalid | Invalid value: ["/x"]: namespaced rules cannot apply to non-resource URLs',
+    ],
   },
   {
     name: "non-resource URLs together with resources, and an empty aggregation rule",
     path: CR,
-    body: { metadata: meta, rules: [{ verbs: ["get"], nonResourceURLs: ["/x"], resources: ["a"] }], aggregationRule: { clusterRoleSelectors: [] } },
+    body: {
+      metadata: meta,
+      rules: [{ verbs: ["get"], nonResourceURLs: ["/x"], resources: ["a"] }],
+      aggregationRule: { clusterRoleSelectors: [] },
+    },
     causes: [
       'rules[0].nonResourceURLs | FieldValueInvalid | Invalid value: ["/x"]: rules cannot apply to both regular resources and non-resource URLs',
       "aggregationRule.clusterRoleSelectors | FieldValueRequired | Required value: at least one clusterRoleSelector required if aggregationRule is non-nil",
@@ -55,7 +75,14 @@ const ROWS: SpecRow[] = [
       metadata: meta,
       aggregationRule: {
         clusterRoleSelectors: [
-          { matchLabels: { "a b": "c d" }, matchExpressions: [{ key: "x", operator: "In" }, { key: "y", operator: "Exists", values: ["a"] }, { key: "z", operator: "Bogus" }] },
+          {
+            matchLabels: { "a b": "c d" },
+            matchExpressions: [
+              { key: "x", operator: "In" },
+              { key: "y", operator: "Exists", values: ["a"] },
+              { key: "z", operator: "Bogus" },
+            ],
+          },
         ],
       },
     },
@@ -68,15 +95,29 @@ const ROWS: SpecRow[] = [
       "aggregationRule.clusterRoleSelectors[0] | FieldValueInvalid | Invalid value: null: invalid label selector.",
     ],
   },
-  { name: "a binding to a ClusterRole with a User subject (API group defaulted)", path: RB, body: { metadata: meta, roleRef: ref, subjects: [{ kind: "User", name: "u" }] }, causes: [] },
-  { name: "a role reference without an API group (defaulted)", path: CRB, body: { metadata: meta, roleRef: { kind: "ClusterRole", name: "view" } }, causes: [] },
+  {
+    name: "a binding to a ClusterRole with a User subject (API group defaulted)",
+    path: RB,
+    body: { metadata: meta, roleRef: ref, subjects: [{ kind: "User", name: "u" }] },
+    causes: [],
+  },
+  {
+    name: "a role reference without an API group (defaulted)",
+    path: CRB,
+    body: { metadata: meta, roleRef: { kind: "ClusterRole", name: "view" } },
+    causes: [],
+  },
   {
     name: "a cluster binding to a Role, with bad subjects",
     path: CRB,
     body: {
       metadata: meta,
       roleRef: { apiGroup: "x", kind: "Role", name: "" },
-      subjects: [{ kind: "ServiceAccount", name: "A_b", apiGroup: "x" }, { kind: "Foo", name: "" }, { kind: "User", name: "u", apiGroup: "y" }],
+      subjects: [
+        { kind: "ServiceAccount", name: "A_b", apiGroup: "x" },
+        { kind: "Foo", name: "" },
+        { kind: "User", name: "u", apiGroup: "y" },
+      ],
     },
     causes: [
       'roleRef.apiGroup | FieldValueNotSupported | Unsupported value: "x": supported values: "rbac.authorization.k8s.io"',
@@ -94,7 +135,7 @@ const ROWS: SpecRow[] = [
     name: "a role reference name that is not a path segment",
     path: RB,
     body: { metadata: meta, roleRef: { ...ref, kind: "Role", name: "a/b" } },
-    causes: ['roleRef.name | FieldValueInvalid | Invalid value: "a/b": may not contain \'/\''],
+    causes: ["roleRef.name | FieldValueInvalid | Invalid value: \"a/b\": may not contain '/'"],
   },
 ];
 
@@ -104,10 +145,15 @@ describe("RBAC spec validation (dryRun=All creates)", () => {
   });
 
   it("the role reference of a binding is immutable", async () => {
-    const res = await createThenPut(t, CRB, { metadata: { name: uniqueName("crb") }, roleRef: ref }, (crb) => ({
-      ...crb,
-      roleRef: { ...ref, name: "edit" },
-    }));
+    const res = await createThenPut(
+      t,
+      CRB,
+      { metadata: { name: uniqueName("crb") }, roleRef: ref },
+      (crb) => ({
+        ...crb,
+        roleRef: { ...ref, name: "edit" },
+      }),
+    );
     expect(res.status).toBe(422);
     expect(res.causes).toEqual([
       'roleRef | FieldValueInvalid | Invalid value: {"APIGroup":"rbac.authorization.k8s.io","Kind":"ClusterRole","Name":"edit"}: field is immutable',
@@ -115,7 +161,9 @@ describe("RBAC spec validation (dryRun=All creates)", () => {
   });
 
   it("the message lists the declaratively checked errors last", async () => {
-    const res = await t.call("POST", `${CR}?dryRun=All`, { body: { metadata: meta, rules: [{ apiGroups: [""] }] } });
+    const res = await t.call("POST", `${CR}?dryRun=All`, {
+      body: { metadata: meta, rules: [{ apiGroups: [""] }] },
+    });
     expect(res.json.message).toBe(
       'ClusterRole.rbac.authorization.k8s.io "v" is invalid: [rules[0].resources: Required value: resource rules must supply at least one resource, rules[0].verbs: Required value]',
     );

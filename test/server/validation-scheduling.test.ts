@@ -9,10 +9,16 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const PC = "/apis/scheduling.k8s.io/v1/priorityclasses";
-const RESERVED = "Forbidden: priority class names with 'system-' prefix are reserved for system use only. error:";
+const RESERVED =
+  "Forbidden: priority class names with 'system-' prefix are reserved for system use only. error:";
 
 const ROWS: SpecRow[] = [
-  { name: "a user priority up to one billion", path: PC, body: { metadata: { name: "v" }, value: 1000000000 }, causes: [] },
+  {
+    name: "a user priority up to one billion",
+    path: PC,
+    body: { metadata: { name: "v" }, value: 1000000000 },
+    causes: [],
+  },
   {
     name: "a user priority over one billion and an unknown preemption policy",
     path: PC,
@@ -22,12 +28,21 @@ const ROWS: SpecRow[] = [
       'preemptionPolicy | FieldValueNotSupported | Unsupported value: "Bad": supported values: "PreemptLowerPriority", "Never"',
     ],
   },
-  { name: "an unknown system- name", path: PC, body: { metadata: { name: "system-foo" }, value: 5 }, causes: [`metadata.name | FieldValueForbidden | ${RESERVED} system-foo is not a known system priority class`] },
+  {
+    name: "an unknown system- name",
+    path: PC,
+    body: { metadata: { name: "system-foo" }, value: 5 },
+    causes: [
+      `metadata.name | FieldValueForbidden | ${RESERVED} system-foo is not a known system priority class`,
+    ],
+  },
   {
     name: "a system class with another value",
     path: PC,
     body: { metadata: { name: "system-node-critical" }, value: 5 },
-    causes: [`metadata.name | FieldValueForbidden | ${RESERVED} value of system-node-critical PriorityClass must be 2000001000`],
+    causes: [
+      `metadata.name | FieldValueForbidden | ${RESERVED} value of system-node-critical PriorityClass must be 2000001000`,
+    ],
   },
 ];
 

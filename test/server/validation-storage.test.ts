@@ -14,7 +14,12 @@ const CASELESS =
   "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'Example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
 const ROWS: SpecRow[] = [
-  { name: "storage class: a provisioner", path: `${S}/storageclasses`, body: { metadata: meta, provisioner: "example.com/fast" }, causes: [] },
+  {
+    name: "storage class: a provisioner",
+    path: `${S}/storageclasses`,
+    body: { metadata: meta, provisioner: "example.com/fast" },
+    causes: [],
+  },
   {
     name: "storage class: policies, parameters and topologies",
     path: `${S}/storageclasses`,
@@ -60,7 +65,15 @@ const ROWS: SpecRow[] = [
   {
     name: "CSI node: driver names, node ids, duplicates",
     path: `${S}/csinodes`,
-    body: { metadata: meta, spec: { drivers: [{ name: "Bad_Driver", nodeID: "" }, { name: "Bad_Driver", nodeID: "n" }] } },
+    body: {
+      metadata: meta,
+      spec: {
+        drivers: [
+          { name: "Bad_Driver", nodeID: "" },
+          { name: "Bad_Driver", nodeID: "n" },
+        ],
+      },
+    },
     causes: [
       `spec.drivers[0].name | FieldValueInvalid | Invalid value: "Bad_Driver": ${DNS_SUBDOMAIN}`,
       "spec.drivers[0].nodeID | FieldValueRequired | Required value",

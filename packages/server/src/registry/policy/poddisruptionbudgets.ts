@@ -4,8 +4,18 @@
  * a known unhealthy-pod eviction policy.
  */
 import type { FieldError } from "../../api/status.js";
-import { invalid, isSet, type Json, notSupported, obj, str } from "../../validation/field-errors.js";
-import { type IntOrString, intOrPercentErrors } from "../../validation/format-rules.js";
+import { conditionListErrors } from "../../validation/condition-rules.js";
+import {
+  arr,
+  FieldErrors,
+  invalid,
+  isSet,
+  type Json,
+  notSupported,
+  obj,
+  str,
+} from "../../validation/field-errors.js";
+import { type IntOrString, intOrPercentErrors, NEGATIVE } from "../../validation/format-rules.js";
 import { labelSelectorErrors } from "../../validation/selector-rules.js";
 import type { KindStrategy } from "../strategy.js";
 
@@ -46,9 +56,22 @@ function pdbErrors(pdb: Json, old: Json | undefined): FieldError[] {
   return errs;
 }
 
+/** A /status write is held to the status rules instead: valid conditions, non-negative counters. */
+function pdbStatusErrors(pdb: Json): FieldError[] {
+  const status = obj(pdb.status);
+  const out = new FieldErrors();
+  conditionListErrors(arr(status.conditions), "status.conditions", out);
+  for (const key of ["disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"]) {
+    const n = status[key];
+    if (typeof n === "number" && n < 0) out.add(invalid(`status.${key}`, n, NEGATIVE));
+  }
+  return out.list();
+}
+
 export const poddisruptionbudgets: KindStrategy = {
   group: "policy",
   resource: "poddisruptionbudgets",
   tracksGeneration: true,
-  validate: pdbErrors,
+  validate: (pdb, old, subresource) =>
+    subresource === "status" ? pdbStatusErrors(pdb) : pdbErrors(pdb, old),
 };
