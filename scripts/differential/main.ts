@@ -14,8 +14,8 @@ import { Agent, request } from "undici";
 import { startRealApiserver } from "../real-apiserver/start.js";
 import { type DiffCase, generateCases } from "./cases.js";
 import { type Answer, loadAccepted, sameAnswer, summarise } from "./compare.js";
-import { generateSpecCases } from "./spec-cases.js";
 import { type Fixtures, KINDS, type KindUnderTest, kindId, pathOf } from "./kinds.js";
+import { generateSpecCases } from "./spec-cases.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const NAMESPACE = "diff";

@@ -17,7 +17,8 @@ export function generateSpecCases(kinds: readonly KindUnderTest[], seed: number,
       const kind = byId.get(entry.id);
       if (!kind) continue;
       for (const [variant, body] of entry.variants(rnd, fx)) {
-        const name = entry.name ?? kind.fixedName ?? (kind.ipName ? "10.9.200.1" : `s-${variant}`.slice(0, 60));
+        const name =
+          entry.name ?? kind.fixedName ?? (kind.ipName ? "10.9.200.1" : `s-${variant}`.slice(0, 60));
         cases.push({ id: `${entry.id}:spec:${variant}`, kind, metadata: { name }, body });
       }
     }

@@ -5,7 +5,14 @@ function leases(rnd: Random): SpecVariant[] {
   const spec = (s: Record<string, unknown>) => ({ spec: s });
   return [
     ["empty", spec({})],
-    ["valid", spec({ holderIdentity: word(rnd), leaseDurationSeconds: int(rnd, 1, 60), leaseTransitions: int(rnd, 0, 9) })],
+    [
+      "valid",
+      spec({
+        holderIdentity: word(rnd),
+        leaseDurationSeconds: int(rnd, 1, 60),
+        leaseTransitions: int(rnd, 0, 9),
+      }),
+    ],
     ["duration-zero", spec({ leaseDurationSeconds: 0 })],
     ["duration-negative", spec({ leaseDurationSeconds: -int(rnd, 1, 9) })],
     ["transitions-negative", spec({ leaseTransitions: -1 })],

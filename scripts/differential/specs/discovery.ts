@@ -36,7 +36,16 @@ function endpointSlices(rnd: Random): SpecVariant[] {
     ["port-valid", { addressType: "IPv4", ports: [{ name: w(), port: 80, protocol: "TCP" }] }],
     ["port-defaults", { addressType: "IPv4", ports: [{ port: 80 }] }],
     ["port-bad-name", { addressType: "IPv4", ports: [{ name: "Http_1", port: 80 }] }],
-    ["port-duplicate-name", { addressType: "IPv4", ports: [{ name: "a", port: 80 }, { name: "a", port: 81 }] }],
+    [
+      "port-duplicate-name",
+      {
+        addressType: "IPv4",
+        ports: [
+          { name: "a", port: 80 },
+          { name: "a", port: 81 },
+        ],
+      },
+    ],
     ["port-bad-protocol", { addressType: "IPv4", ports: [{ name: "a", protocol: "ICMP" }] }],
     ["port-bad-app-protocol", { addressType: "IPv4", ports: [{ name: "a", appProtocol: "a b" }] }],
   ];

@@ -7,7 +7,14 @@ const TIME = "2024-01-01T00:00:00.000000Z";
 function coreEvents(rnd: Random, fx: Fixtures): SpecVariant[] {
   const w = () => word(rnd);
   const involved = { kind: "Pod", name: w(), namespace: fx.ns };
-  const reported = { involvedObject: involved, eventTime: TIME, reportingComponent: `example.com/${w()}`, reportingInstance: w(), action: "Act", reason: "Why" };
+  const reported = {
+    involvedObject: involved,
+    eventTime: TIME,
+    reportingComponent: `example.com/${w()}`,
+    reportingInstance: w(),
+    action: "Act",
+    reason: "Why",
+  };
   return [
     ["valid", { involvedObject: involved, reason: "R", message: "m", type: "Normal" }],
     ["namespace-mismatch", { involvedObject: { ...involved, namespace: "other" } }],

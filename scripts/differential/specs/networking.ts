@@ -11,7 +11,14 @@ function networkPolicies(rnd: Random): SpecVariant[] {
   const from = (peer: unknown) => spec({ ingress: [{ from: [peer] }] });
   const out: SpecVariant[] = [
     ["valid-empty", spec({})],
-    ["valid-rule", spec({ ingress: [{ ports: [{ port, protocol: "TCP" }], from: [{ podSelector: { matchLabels: { a: w() } } }] }] })],
+    [
+      "valid-rule",
+      spec({
+        ingress: [
+          { ports: [{ port, protocol: "TCP" }], from: [{ podSelector: { matchLabels: { a: w() } } }] },
+        ],
+      }),
+    ],
     ["port-zero", spec({ ingress: [{ ports: [{ port: 0 }] }] })],
     ["port-high", spec({ egress: [{ ports: [{ port: 70000 }] }] })],
     ["port-name", spec({ ingress: [{ ports: [{ port: w() }] }] })],
@@ -25,7 +32,12 @@ function networkPolicies(rnd: Random): SpecVariant[] {
     ["peer-ipblock", from({ ipBlock: { cidr: "10.0.0.0/8", except: ["10.1.0.0/16"] } })],
     ["peer-ipblock-and-pods", from({ ipBlock: { cidr: "10.0.0.0/8" }, podSelector: {} })],
     ["peer-ipblock-no-cidr", from({ ipBlock: { cidr: "" } })],
-    ["peer-ipblock-bad-cidr", from({ ipBlock: { cidr: pick(rnd, ["10.0.0.1/8", "010.0.0.0/8", "x", "10.0.0.0/33", "::ffff:1.2.3.0/120"]) } })],
+    [
+      "peer-ipblock-bad-cidr",
+      from({
+        ipBlock: { cidr: pick(rnd, ["10.0.0.1/8", "010.0.0.0/8", "x", "10.0.0.0/33", "::ffff:1.2.3.0/120"]) },
+      }),
+    ],
     ["peer-except-outside", from({ ipBlock: { cidr: "10.0.0.0/16", except: ["11.0.0.0/24"] } })],
     ["peer-except-same", from({ ipBlock: { cidr: "10.0.0.0/16", except: ["10.0.0.0/16"] } })],
     ["peer-ipv6", from({ ipBlock: { cidr: "2001:db8::/32", except: ["2001:db8:1::/48"] } })],
@@ -36,7 +48,8 @@ function networkPolicies(rnd: Random): SpecVariant[] {
     ["no-spec", {}],
   ];
   for (const [v, sel] of selectorVariants(rnd)) out.push([`pod-${v}`, spec({ podSelector: sel })]);
-  for (const [v, sel] of selectorVariants(rnd).slice(2, 6)) out.push([`peer-ns-${v}`, from({ namespaceSelector: sel })]);
+  for (const [v, sel] of selectorVariants(rnd).slice(2, 6))
+    out.push([`peer-ns-${v}`, from({ namespaceSelector: sel })]);
   return out;
 }
 
@@ -63,9 +76,15 @@ function ingresses(rnd: Random): SpecVariant[] {
     ["backend-service-upper", { spec: { defaultBackend: svc({ number: 80 }, "Svc") } }],
     ["backend-service-digit", { spec: { defaultBackend: svc({ number: 80 }, `1${w()}`) } }],
     ["backend-none", { spec: { defaultBackend: {} } }],
-    ["backend-resource", { spec: { defaultBackend: { resource: { apiGroup: "example.com", kind: "Bucket", name: w() } } } }],
+    [
+      "backend-resource",
+      { spec: { defaultBackend: { resource: { apiGroup: "example.com", kind: "Bucket", name: w() } } } },
+    ],
     ["backend-resource-bad", { spec: { defaultBackend: { resource: { kind: "", name: "a/b" } } } }],
-    ["backend-both", { spec: { defaultBackend: { ...svc({ number: 80 }), resource: { kind: "K", name: "n" } } } }],
+    [
+      "backend-both",
+      { spec: { defaultBackend: { ...svc({ number: 80 }), resource: { kind: "K", name: "n" } } } },
+    ],
     ["host-ip", rule(path("/", "Prefix"), "10.1.2.3")],
     ["host-wildcard", rule(path("/", "Prefix"), `*.${w()}.com`)],
     ["host-bad-wildcard", rule(path("/", "Prefix"), `${w()}.*.com`)],
@@ -79,8 +98,16 @@ function ingresses(rnd: Random): SpecVariant[] {
     ["path-type-bad", rule(path("/", w()))],
     ["path-type-missing", rule(path("/", undefined))],
     ["http-no-paths", { spec: { rules: [{ host: "a.com", http: { paths: [] } }] } }],
-    ["tls-valid", { spec: { defaultBackend: svc({ number: 80 }), tls: [{ hosts: [`${w()}.com`], secretName: w() }] } }],
-    ["tls-bad", { spec: { defaultBackend: svc({ number: 80 }), tls: [{ hosts: ["Bad Host"], secretName: "Bad_Name" }] } }],
+    [
+      "tls-valid",
+      { spec: { defaultBackend: svc({ number: 80 }), tls: [{ hosts: [`${w()}.com`], secretName: w() }] } },
+    ],
+    [
+      "tls-bad",
+      {
+        spec: { defaultBackend: svc({ number: 80 }), tls: [{ hosts: ["Bad Host"], secretName: "Bad_Name" }] },
+      },
+    ],
     ["class-bad", { spec: { ingressClassName: "Bad Class", defaultBackend: svc({ number: 80 }) } }],
   ];
 }

@@ -13,7 +13,10 @@ function ruleVariants(rnd: Random, namespaced: boolean): SpecVariant[] {
     ["rule-empty", { rules: [{}] }],
     ["rule-urls", { rules: [{ nonResourceURLs: [`/${w()}`], verbs: ["get"] }] }],
     ["rule-urls-and-resources", { rules: [{ nonResourceURLs: ["/x"], resources: [w()], verbs: ["get"] }] }],
-    ["rule-resource-names", { rules: [{ apiGroups: [""], resources: ["configmaps"], resourceNames: [w()], verbs: ["*"] }] }],
+    [
+      "rule-resource-names",
+      { rules: [{ apiGroups: [""], resources: ["configmaps"], resourceNames: [w()], verbs: ["*"] }] },
+    ],
     ["rules-two-bad", { rules: [{ verbs: ["get"] }, { apiGroups: [""], resources: [w()] }] }],
     ["rules-none", {}],
   ];
@@ -50,8 +53,18 @@ function bindingVariants(rnd: Random, namespaced: boolean): SpecVariant[] {
     ["subject-bad-kind", { roleRef: ref, subjects: [{ kind: "Robot", name: w() }] }],
     ["subject-no-name", { roleRef: ref, subjects: [{ kind: "User", name: "" }] }],
     ["subject-no-kind", { roleRef: ref, subjects: [{ name: w() }] }],
-    ["subjects-several-bad", { roleRef: { ...ref, name: "" }, subjects: [{ kind: "X" }, { kind: "ServiceAccount" }] }],
-    ...(namespaced ? [] : ([["ref-kind-and-sa", { roleRef: { ...ref, kind: "Role" }, subjects: [{ kind: "ServiceAccount", name: w() }] }]] as SpecVariant[])),
+    [
+      "subjects-several-bad",
+      { roleRef: { ...ref, name: "" }, subjects: [{ kind: "X" }, { kind: "ServiceAccount" }] },
+    ],
+    ...(namespaced
+      ? []
+      : ([
+          [
+            "ref-kind-and-sa",
+            { roleRef: { ...ref, kind: "Role" }, subjects: [{ kind: "ServiceAccount", name: w() }] },
+          ],
+        ] as SpecVariant[])),
   ];
 }
 

@@ -21,8 +21,16 @@ export const scheduling: SpecGroup = {
   name: "scheduling",
   kinds: [
     { id: "scheduling.k8s.io/priorityclasses", variants: priorityClasses },
-    { id: "scheduling.k8s.io/priorityclasses", name: "system-node-critical", variants: () => [["system-node-wrong-value", { value: 5 }]] },
-    { id: "scheduling.k8s.io/priorityclasses", name: "system-custom", variants: () => [["system-unknown", { value: 5 }]] },
+    {
+      id: "scheduling.k8s.io/priorityclasses",
+      name: "system-node-critical",
+      variants: () => [["system-node-wrong-value", { value: 5 }]],
+    },
+    {
+      id: "scheduling.k8s.io/priorityclasses",
+      name: "system-custom",
+      variants: () => [["system-unknown", { value: 5 }]],
+    },
     {
       id: "scheduling.k8s.io/priorityclasses",
       name: "system-cluster-critical",

@@ -6,7 +6,10 @@ const G = "storage.k8s.io";
 function storageClasses(rnd: Random): SpecVariant[] {
   const w = () => word(rnd);
   const p = `${w()}.example.com/${w()}`;
-  const topo = (exprs: unknown[]) => ({ provisioner: p, allowedTopologies: [{ matchLabelExpressions: exprs }] });
+  const topo = (exprs: unknown[]) => ({
+    provisioner: p,
+    allowedTopologies: [{ matchLabelExpressions: exprs }],
+  });
   return [
     ["valid", { provisioner: p, parameters: { [w()]: w() } }],
     ["no-provisioner", {}],
@@ -22,7 +25,13 @@ function storageClasses(rnd: Random): SpecVariant[] {
     ["topology-no-values", topo([{ key: "zone", values: [] }])],
     ["topology-bad-key", topo([{ key: "a b", values: ["x"] }])],
     ["topology-duplicate-values", topo([{ key: "zone", values: ["x", "x"] }])],
-    ["topology-duplicate-keys", topo([{ key: "zone", values: ["x"] }, { key: "zone", values: ["y"] }])],
+    [
+      "topology-duplicate-keys",
+      topo([
+        { key: "zone", values: ["x"] },
+        { key: "zone", values: ["y"] },
+      ]),
+    ],
     ["topology-empty-term", { provisioner: p, allowedTopologies: [{}] }],
     ["mount-options", { provisioner: p, mountOptions: ["ro"], allowVolumeExpansion: true }],
   ];
@@ -36,7 +45,10 @@ function csiDrivers(rnd: Random): SpecVariant[] {
     ["fs-group-bad", spec({ fsGroupPolicy: "Sometimes" })],
     ["modes-ephemeral", spec({ volumeLifecycleModes: ["Persistent", "Ephemeral"] })],
     ["modes-bad", spec({ volumeLifecycleModes: ["Forever"] })],
-    ["tokens-valid", spec({ tokenRequests: [{ audience: word(rnd), expirationSeconds: int(rnd, 600, 86400) }] })],
+    [
+      "tokens-valid",
+      spec({ tokenRequests: [{ audience: word(rnd), expirationSeconds: int(rnd, 600, 86400) }] }),
+    ],
     ["tokens-short", spec({ tokenRequests: [{ audience: "a", expirationSeconds: int(rnd, 1, 599) }] })],
     ["tokens-long", spec({ tokenRequests: [{ audience: "a", expirationSeconds: 2 ** 33 }] })],
     ["tokens-duplicate", spec({ tokenRequests: [{ audience: "a" }, { audience: "a" }] })],
@@ -52,14 +64,23 @@ function csiNodes(rnd: Random): SpecVariant[] {
   const drivers = (d: unknown[]) => ({ spec: { drivers: d } });
   return [
     ["empty", drivers([])],
-    ["valid", drivers([{ name: `${w()}.csi.io`, nodeID: w(), topologyKeys: ["topology.kubernetes.io/zone"] }])],
+    [
+      "valid",
+      drivers([{ name: `${w()}.csi.io`, nodeID: w(), topologyKeys: ["topology.kubernetes.io/zone"] }]),
+    ],
     ["driver-no-name", drivers([{ name: "", nodeID: "n" }])],
     ["driver-bad-name", drivers([{ name: "Bad_Driver", nodeID: "n" }])],
     ["driver-upper-name", drivers([{ name: "Example.COM", nodeID: "n" }])],
     ["driver-long-name", drivers([{ name: `${"a".repeat(64)}`, nodeID: "n" }])],
     ["driver-no-node-id", drivers([{ name: "d.io", nodeID: "" }])],
     ["driver-long-node-id", drivers([{ name: "d.io", nodeID: "n".repeat(257) }])],
-    ["driver-duplicate", drivers([{ name: "d.io", nodeID: "n" }, { name: "d.io", nodeID: "m" }])],
+    [
+      "driver-duplicate",
+      drivers([
+        { name: "d.io", nodeID: "n" },
+        { name: "d.io", nodeID: "m" },
+      ]),
+    ],
     ["driver-negative-count", drivers([{ name: "d.io", nodeID: "n", allocatable: { count: -1 } }])],
     ["driver-bad-topology", drivers([{ name: "d.io", nodeID: "n", topologyKeys: ["", "a b", "a b"] }])],
   ];
@@ -67,7 +88,9 @@ function csiNodes(rnd: Random): SpecVariant[] {
 
 function volumeAttachments(rnd: Random): SpecVariant[] {
   const w = () => word(rnd);
-  const spec = (s: Record<string, unknown>) => ({ spec: { attacher: "csi.example.com", nodeName: w(), source: { persistentVolumeName: w() }, ...s } });
+  const spec = (s: Record<string, unknown>) => ({
+    spec: { attacher: "csi.example.com", nodeName: w(), source: { persistentVolumeName: w() }, ...s },
+  });
   return [
     ["valid", spec({})],
     ["no-attacher", spec({ attacher: "" })],

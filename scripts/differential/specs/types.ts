@@ -48,7 +48,10 @@ export function selectorVariants(rnd: Random): [string, unknown][] {
     ["selector-bad-operator", { matchExpressions: [{ key: w(), operator: "Bogus" }] }],
     ["selector-bad-key", { matchLabels: { [`${w()} ${w()}`]: "v" } }],
     ["selector-bad-value", { matchLabels: { [w()]: `-${w()}` } }],
-    ["selector-bad-expression-value", { matchExpressions: [{ key: w(), operator: "NotIn", values: ["a b"] }] }],
+    [
+      "selector-bad-expression-value",
+      { matchExpressions: [{ key: w(), operator: "NotIn", values: ["a b"] }] },
+    ],
     ["selector-empty", {}],
   ];
 }
