@@ -38,9 +38,11 @@ export const servicecidrs: KindStrategy = {
   group: "networking.k8s.io",
   resource: "servicecidrs",
   statusResetsMetadata: RESET_FOR_STATUS,
-  validate(obj_, old) {
+  validate(obj_, old, subresource) {
     const spec = obj(obj_.spec);
     if (!old) return cidrListErrors(spec);
+    // A status write is checked for its metadata only (the spec is the stored one).
+    if (subresource === "status") return [];
     return updateErrors(strs(spec.cidrs), strs(obj(old.spec).cidrs), spec);
   },
 };
