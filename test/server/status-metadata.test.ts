@@ -55,4 +55,30 @@ describe("metadata written through /status", () => {
     });
     expect(got).toEqual({ labels: { a: "1" }, annotations: undefined });
   });
+
+  it("a PUT to deployments/<name>/status that adds the revision annotation keeps it (kube-controller-manager's write)", async () => {
+    const path = "/apis/apps/v1/namespaces/default/deployments";
+    const name = uniqueName("rev");
+    const created = await t.call("POST", path, {
+      body: {
+        metadata: { name },
+        spec: {
+          selector: { matchLabels: { app: "x" } },
+          template: { metadata: { labels: { app: "x" } }, spec: { containers: [{ name: "c", image: "i" }] } },
+        },
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const body = structuredClone(created.json);
+    body.metadata.annotations = { "deployment.kubernetes.io/revision": "1" };
+    body.status = { observedGeneration: 1 };
+    const put = await t.call("PUT", `${path}/${name}/status`, { body });
+    expect(put.status, put.text).toBe(200);
+    expect(put.json.metadata.annotations).toEqual({ "deployment.kubernetes.io/revision": "1" });
+    expect(put.json.metadata.resourceVersion).not.toBe(created.json.metadata.resourceVersion);
+    const stored = await t.call("GET", `${path}/${name}`);
+    await t.call("DELETE", `${path}/${name}`);
+    expect(stored.json.metadata.annotations).toEqual({ "deployment.kubernetes.io/revision": "1" });
+    expect(stored.json.status.observedGeneration).toBe(1);
+  });
 });
