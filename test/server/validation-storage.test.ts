@@ -109,4 +109,39 @@ describe("storage spec validation (dryRun=All creates)", () => {
     // The declarative immutability check prints no value.
     expect(res.causes).toEqual(["provisioner | FieldValueInvalid | Invalid value: null: field is immutable"]);
   });
+
+  it("a volume attributes class needs parameters, and its driver and parameters never change", async () => {
+    await checkRow(t, {
+      name: "no parameters",
+      path: `${S}/volumeattributesclasses`,
+      body: { metadata: meta, driverName: "example.com" },
+      causes: ["parameters | FieldValueRequired | Required value: must contain at least one key/value pair"],
+    });
+    const res = await createThenPut(
+      t,
+      `${S}/volumeattributesclasses`,
+      { metadata: { name: uniqueName("vac") }, driverName: "example.com", parameters: { a: "b" } },
+      (vac) => ({ ...vac, driverName: "example.org", parameters: { a: "c" } }),
+    );
+    expect(res.causes).toEqual([
+      "driverName | FieldValueForbidden | Forbidden: updates to driverName are forbidden.",
+      "parameters | FieldValueForbidden | Forbidden: updates to parameters are forbidden.",
+    ]);
+  });
+
+  it("a CSI storage capacity names a storage class and has a valid topology", async () => {
+    await checkRow(t, {
+      name: "bad class and topology",
+      path: `/apis/storage.k8s.io/v1/namespaces/default/csistoragecapacities`,
+      body: {
+        metadata: meta,
+        storageClassName: "Bad_Class",
+        nodeTopology: { matchExpressions: [{ key: "k", operator: "In" }] },
+      },
+      causes: [
+        "nodeTopology.matchExpressions[0].values | FieldValueRequired | Required value: must be specified when `operator` is 'In' or 'NotIn'",
+        `storageClassName | FieldValueInvalid | Invalid value: "Bad_Class": ${DNS_SUBDOMAIN}`,
+      ],
+    });
+  });
 });

@@ -106,6 +106,39 @@ function volumeAttachments(rnd: Random): SpecVariant[] {
   ];
 }
 
+function attributesClasses(rnd: Random): SpecVariant[] {
+  const w = () => word(rnd);
+  return [
+    ["valid", { driverName: `${w()}.example.com`, parameters: { [w()]: w() } }],
+    ["no-driver", { parameters: { a: "b" } }],
+    ["driver-bad", { driverName: "a b", parameters: { a: "b" } }],
+    ["no-parameters", { driverName: "example.com" }],
+    ["parameter-empty-key", { driverName: "example.com", parameters: { "": "x" } }],
+  ];
+}
+
+function capacities(rnd: Random): SpecVariant[] {
+  const sc = word(rnd);
+  return [
+    [
+      "valid",
+      {
+        storageClassName: sc,
+        capacity: `${int(rnd, 1, 99)}Gi`,
+        nodeTopology: { matchLabels: { zone: "a" } },
+      },
+    ],
+    ["no-class", {}],
+    ["class-bad", { storageClassName: "Bad_Class" }],
+    ["capacity-negative", { storageClassName: sc, capacity: "-1Gi" }],
+    [
+      "topology-bad",
+      { storageClassName: sc, nodeTopology: { matchExpressions: [{ key: "k", operator: "In" }] } },
+    ],
+    ["max-volume-size", { storageClassName: sc, maximumVolumeSize: "10Gi" }],
+  ];
+}
+
 export const storage: SpecGroup = {
   name: "storage",
   kinds: [
@@ -113,5 +146,7 @@ export const storage: SpecGroup = {
     { id: `${G}/csidrivers`, variants: csiDrivers },
     { id: `${G}/csinodes`, variants: csiNodes },
     { id: `${G}/volumeattachments`, variants: volumeAttachments },
+    { id: `${G}/volumeattributesclasses`, variants: attributesClasses },
+    { id: `${G}/csistoragecapacities`, variants: capacities },
   ],
 };

@@ -48,6 +48,7 @@ import { resourceslices } from "./resource/resourceslices.js";
 import { priorityclasses } from "./scheduling/priorityclasses.js";
 import { csidrivers } from "./storage/csidrivers.js";
 import { csinodes } from "./storage/csinodes.js";
+import { csistoragecapacities } from "./storage/csistoragecapacities.js";
 import { storageclasses } from "./storage/storageclasses.js";
 import { volumeattachments } from "./storage/volumeattachments.js";
 import { volumeattributesclasses } from "./storage/volumeattributesclasses.js";
@@ -100,6 +101,7 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   clusterrolebindings,
   csidrivers,
   csinodes,
+  csistoragecapacities,
   storageclasses,
   volumeattachments,
   volumeattributesclasses,
