@@ -174,6 +174,7 @@ export class LeaderElector {
     const attempt = new AbortController();
     this.#attempt = attempt;
     const sentAt = this.#clock.now();
+    this.#logger.debug?.("lease round", { identity: this.identity, leading: this.#leading !== undefined });
     let ok = false;
     try {
       ok = await this.#tryAcquireOrRenew(attempt.signal);
@@ -195,6 +196,9 @@ export class LeaderElector {
 
   #renewed(sentAt: number): void {
     this.#lastRenewSentAt = sentAt;
+    // The round that started at `sentAt` (traced as "lease round") succeeded: leadership is fresh
+    // until `sentAt + renewDeadlineMs`.
+    this.#logger.debug?.("lease renewed", { identity: this.identity });
     const leading = this.#leading;
     if (leading !== undefined) {
       leading.renewedSentAt = sentAt;
@@ -261,6 +265,7 @@ export class LeaderElector {
     } catch (err) {
       if (!isNotFound(err)) throw err;
       const lease: Lease = { metadata: { name, namespace }, spec: this.#spec(undefined, now) };
+      this.#logger.debug?.("lease write", { identity: this.identity, holder: this.identity });
       try {
         return this.#observe(await this.#leases.create(lease, { namespace, signal }));
       } catch (e) {
@@ -283,6 +288,7 @@ export class LeaderElector {
   }
 
   #write(base: Lease, spec: LeaseSpec, signal: AbortSignal): Promise<Lease> {
+    this.#logger.debug?.("lease write", { identity: this.identity, holder: spec.holderIdentity });
     const lease: Lease = { ...base, spec };
     return this.#leases.replace(lease, { namespace: this.#o.namespace, signal });
   }
@@ -299,7 +305,15 @@ export class LeaderElector {
       before.leaseTransitions !== after?.leaseTransitions ||
       before.leaseDurationSeconds !== after?.leaseDurationSeconds;
     this.#observed = lease;
-    if (changed) this.#observedAt = this.#clock.now();
+    if (changed) {
+      // Traced before the clock is read, so a trace's time is never later than the elector's.
+      this.#logger.debug?.("lease observed", {
+        identity: this.identity,
+        holder: after?.holderIdentity ?? "",
+        leaseDurationSeconds: after?.leaseDurationSeconds ?? 0,
+      });
+      this.#observedAt = this.#clock.now();
+    }
     const holder = after?.holderIdentity ?? "";
     if (holder !== this.#observedHolder) {
       this.#observedHolder = holder;
@@ -308,22 +322,32 @@ export class LeaderElector {
     return holder === this.identity;
   }
 
-  /** Gives the Lease up (empty holder), if this candidate still holds it as last written. */
+  /**
+   * Gives the Lease up (empty holder), if this candidate still holds it. A renewal that stop()
+   * aborted may have reached the server all the same, leaving the last record seen here stale: the
+   * release then conflicts, and is sent once more based on a fresh read if that still names this
+   * candidate (without it, followers would wait out the whole lease).
+   */
   async #release(): Promise<void> {
-    const lease = this.#observed;
-    if (lease === undefined || lease.spec?.holderIdentity !== this.identity) return;
-    const now = microTime(this.#clock.wallTime());
-    const spec: LeaseSpec = {
-      ...lease.spec,
-      holderIdentity: "",
-      leaseDurationSeconds: 1,
-      renewTime: now,
-      acquireTime: now,
-    };
-    try {
-      this.#observe(await this.#write(lease, spec, AbortSignal.timeout(this.#o.renewDeadlineMs)));
-    } catch (err) {
-      this.#logger.error("releasing the lease failed", { identity: this.identity, error: String(err) });
+    const signal = AbortSignal.timeout(this.#o.renewDeadlineMs);
+    const { name, namespace } = this.#o;
+    let lease = this.#observed;
+    for (let attempt = 1; lease?.spec?.holderIdentity === this.identity; attempt++) {
+      try {
+        this.#observe(await this.#write(lease, this.#releasedSpec(lease.spec), signal));
+        return;
+      } catch (err) {
+        if (attempt > 1 || !isConflict(err)) {
+          this.#logger.error("releasing the lease failed", { identity: this.identity, error: String(err) });
+          return;
+        }
+      }
+      lease = await this.#leases.get(name, { namespace, signal }).catch(() => undefined);
     }
+  }
+
+  #releasedSpec(held: LeaseSpec): LeaseSpec {
+    const now = microTime(this.#clock.wallTime());
+    return { ...held, holderIdentity: "", leaseDurationSeconds: 1, renewTime: now, acquireTime: now };
   }
 }
