@@ -31,6 +31,13 @@ import type { coordinationV1 } from "@kubesdk/models";
 import { isAlreadyExists, isConflict, isNotFound } from "@kubesdk/transport";
 import { type Clock, systemClock, type Timer } from "./clock.js";
 import { ControllerError, checkNumber } from "./errors.js";
+import {
+  holderSpec,
+  isLive,
+  LeaseObserver,
+  publishedDurationMs,
+  recordVersion,
+} from "./lease-observation.js";
 import { consoleLogger, type Logger } from "./reconcile.js";
 import { microTime } from "./time-format.js";
 
@@ -76,6 +83,7 @@ export class LeaderElector {
   /** The Lease as last read or written, and when (monotonic) its record last changed. */
   #observed: Lease | undefined;
   #observedAt = 0;
+  readonly #observer: LeaseObserver;
   #observedHolder = "";
   #leading: { abort: AbortController; renewedSentAt: number; deadline: Timer | undefined } | undefined;
   #attempt: AbortController | undefined;
@@ -100,6 +108,7 @@ export class LeaderElector {
     };
     this.#leases = options.kube.resource("coordination.k8s.io/v1", "Lease");
     this.#clock = options.clock ?? systemClock;
+    this.#observer = new LeaseObserver(this.#clock);
     this.#logger = options.logger ?? consoleLogger;
   }
 
@@ -237,11 +246,10 @@ export class LeaderElector {
 
   #spec(previous: LeaseSpec | undefined, now: Date): LeaseSpec {
     const mine = previous?.holderIdentity === this.identity;
+    const spec = holderSpec(this.identity, this.#o.leaseDurationMs, now);
     return {
-      holderIdentity: this.identity,
-      leaseDurationSeconds: Math.ceil(this.#o.leaseDurationMs / 1000),
-      acquireTime: mine && previous?.acquireTime ? previous.acquireTime : microTime(now),
-      renewTime: microTime(now),
+      ...spec,
+      acquireTime: mine && previous?.acquireTime ? previous.acquireTime : spec.acquireTime,
       leaseTransitions: (previous?.leaseTransitions ?? 0) + (mine || previous === undefined ? 0 : 1),
     };
   }
@@ -276,9 +284,8 @@ export class LeaderElector {
     this.#observe(current);
     const holder = current.spec?.holderIdentity ?? "";
     // client-go's isLeaseValid: the holder's published duration from when this candidate saw the change.
-    const published = (current.spec?.leaseDurationSeconds ?? 0) * 1000;
-    const expired = this.#clock.now() >= this.#observedAt + published;
-    if (holder !== "" && holder !== this.identity && !expired) return false;
+    const observed = { observedAt: this.#observedAt, durationMs: publishedDurationMs(current.spec) };
+    if (holder !== "" && holder !== this.identity && isLive(observed, this.#clock.now())) return false;
     try {
       return this.#observe(await this.#write(current, this.#spec(current.spec, now), signal));
     } catch (err) {
@@ -295,25 +302,17 @@ export class LeaderElector {
 
   /** Records a Lease read or written; returns whether this candidate holds it. */
   #observe(lease: Lease): boolean {
-    const before = this.#observed?.spec;
     const after = lease.spec;
-    const changed =
-      before === undefined ||
-      before.holderIdentity !== after?.holderIdentity ||
-      before.renewTime !== after?.renewTime ||
-      before.acquireTime !== after?.acquireTime ||
-      before.leaseTransitions !== after?.leaseTransitions ||
-      before.leaseDurationSeconds !== after?.leaseDurationSeconds;
-    this.#observed = lease;
-    if (changed) {
-      // Traced before the clock is read, so a trace's time is never later than the elector's.
+    const version = recordVersion(after);
+    // Traced before the clock is read, so a trace's time is never later than the elector's.
+    if (this.#observer.differs(this.#o.name, version))
       this.#logger.debug?.("lease observed", {
         identity: this.identity,
         holder: after?.holderIdentity ?? "",
         leaseDurationSeconds: after?.leaseDurationSeconds ?? 0,
       });
-      this.#observedAt = this.#clock.now();
-    }
+    this.#observed = lease;
+    this.#observedAt = this.#observer.observe(this.#o.name, version).observedAt;
     const holder = after?.holderIdentity ?? "";
     if (holder !== this.#observedHolder) {
       this.#observedHolder = holder;
