@@ -15,7 +15,7 @@ import type { KubeClient, ResourceClient } from "@kubesdk/client";
 import type { coordinationV1 } from "@kubesdk/models";
 import { isAlreadyExists, isConflict, isNotFound } from "@kubesdk/transport";
 import type { Clock } from "./clock.js";
-import { holderSpec, LeaseObserver, type ObservedLease, publishedDurationMs } from "./lease-observation.js";
+import { holderSpec, LeaseObserver, publishedDurationMs } from "./lease-observation.js";
 
 type Lease = coordinationV1.Lease;
 
@@ -24,11 +24,15 @@ export const SHARD_GROUP_LABEL = "sharding.kubesdk.io/group";
 /** Annotation holding the view (JSON array of identities) the member acts on. */
 export const SHARD_VIEW_ANNOTATION = "sharding.kubesdk.io/view";
 
-/** A member as last read from its Lease (live by lease-observation.ts's rule). */
-export interface MemberRecord extends ObservedLease {
+/** A member as last read from its Lease (an `ObservedLease`: live by lease-observation.ts's rule). */
+export interface MemberRecord {
   readonly identity: string;
   /** The membership view it published; keys it owns under this view may be in its hands. */
   readonly view: readonly string[];
+  /** From its `leaseDurationSeconds`. */
+  readonly durationMs: number;
+  /** Local monotonic time at which this process last saw the Lease change. */
+  readonly observedAt: number;
   readonly name: string;
   readonly resourceVersion: string;
 }
