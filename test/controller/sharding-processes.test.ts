@@ -186,6 +186,9 @@ class Group {
   }
 }
 
+/** A hang guard, not a timing assertion: on a loaded machine one run takes well over a minute. */
+const RUN_GUARD_MS = 600_000;
+
 describe("sharding across processes", () => {
   let t: TestTarget;
   let kube: KubeClient;
@@ -201,67 +204,74 @@ describe("sharding across processes", () => {
   });
 
   for (let run = 0; run < RUNS; run++) {
-    it(`join, pause past the lease, graceful leave, crash: no overlap, only moved keys move (run ${run + 1}/${RUNS})`, async () => {
-      const ns = await createNamespace(kube, "sharding");
-      const keys: string[] = [];
-      for (let i = 0; i < KEYS; i++) {
-        await kube.resource("v1", "ConfigMap").create({ metadata: { name: `cm-${i}` } }, { namespace: ns });
-        keys.push(`${ns}/cm-${i}`);
-      }
-      const g = new Group(t, kube, ns, uniqueName("shard"), keys);
-      const [a, b, c] = ["a", "b", "c"].map((x) => `${x}-${process.pid}-${run}`) as [string, string, string];
-      try {
-        for (const id of [a, b, c]) g.spawn(id);
-        // Loading the SDK through tsx takes a while on a busy machine; no change is timed from here.
-        await g.until("replicas loaded", () => g.ready.size === 3, START_GUARD_MS);
-        g.change("a alone", [a]);
-        g.start(a);
-        await g.converge();
-        g.change("b joins", [a, b]);
-        g.start(b);
-        await g.converge();
-        g.change("c joins", [a, b, c]);
-        g.start(c);
-        await g.converge();
+    it(
+      `join, pause past the lease, graceful leave, crash: no overlap, only moved keys move (run ${run + 1}/${RUNS})`,
+      async () => {
+        const ns = await createNamespace(kube, "sharding");
+        const keys: string[] = [];
+        for (let i = 0; i < KEYS; i++) {
+          await kube.resource("v1", "ConfigMap").create({ metadata: { name: `cm-${i}` } }, { namespace: ns });
+          keys.push(`${ns}/cm-${i}`);
+        }
+        const g = new Group(t, kube, ns, uniqueName("shard"), keys);
+        const [a, b, c] = ["a", "b", "c"].map((x) => `${x}-${process.pid}-${run}`) as [
+          string,
+          string,
+          string,
+        ];
+        try {
+          for (const id of [a, b, c]) g.spawn(id);
+          // Loading the SDK through tsx takes a while on a busy machine; no change is timed from here.
+          await g.until("replicas loaded", () => g.ready.size === 3, START_GUARD_MS);
+          g.change("a alone", [a]);
+          g.start(a);
+          await g.converge();
+          g.change("b joins", [a, b]);
+          g.start(b);
+          await g.converge();
+          g.change("c joins", [a, b, c]);
+          g.start(c);
+          await g.converge();
 
-        const stoppedAt = performance.now();
-        g.change("b paused", [a, c]);
-        g.signal(b, "SIGSTOP");
-        await g.converge();
-        const pausedMs = performance.now() - stoppedAt;
-        g.change("b resumed", [a, b, c]);
-        g.signal(b, "SIGCONT");
-        await g.converge();
+          const stoppedAt = performance.now();
+          g.change("b paused", [a, c]);
+          g.signal(b, "SIGSTOP");
+          await g.converge();
+          const pausedMs = performance.now() - stoppedAt;
+          g.change("b resumed", [a, b, c]);
+          g.signal(b, "SIGCONT");
+          await g.converge();
 
-        g.change("c leaves (SIGTERM)", [a, b]);
-        g.signal(c, "SIGTERM");
-        await g.exited(c);
-        await g.converge();
-        expect(g.procs.get(c)?.exitCode).toBe(0);
+          g.change("c leaves (SIGTERM)", [a, b]);
+          g.signal(c, "SIGTERM");
+          await g.exited(c);
+          await g.converge();
+          expect(g.procs.get(c)?.exitCode).toBe(0);
 
-        g.change("a crashes (SIGKILL)", [b]);
-        g.signal(a, "SIGKILL");
-        await g.converge();
+          g.change("a crashes (SIGKILL)", [b]);
+          g.signal(a, "SIGKILL");
+          await g.converge();
 
-        const log = readLog(g.log);
-        const fenced = log.filter((r) => r.end === undefined).length;
-        console.log(
-          `sharding run ${run + 1}: ${log.length - fenced} committed reconciles, ${fenced} fenced out, b paused ${Math.round(pausedMs)} ms`,
-        );
-        expect(overlaps(log)).toEqual([]);
-        expect(strayReconciles(log, g.phases)).toEqual([]);
-        // The others took b's keys only after its Lease expired, so the pause outlasted the lease.
-        expect(pausedMs).toBeGreaterThan(TIMING.leaseDurationMs);
-        // Each change moved keys, and each replica reconciled some.
-        for (const id of [a, b, c]) expect(log.some((r) => r.id === id && r.end !== undefined)).toBe(true);
-      } finally {
-        await g.close();
-        await kube
-          .resource("v1", "Namespace")
-          .delete(ns)
-          .catch(() => {});
-      }
-    }, // A hang guard, not a timing assertion: on a loaded machine one run takes well over a minute.
-    600_000);
+          const log = readLog(g.log);
+          const fenced = log.filter((r) => r.end === undefined).length;
+          console.log(
+            `sharding run ${run + 1}: ${log.length - fenced} committed reconciles, ${fenced} fenced out, b paused ${Math.round(pausedMs)} ms`,
+          );
+          expect(overlaps(log)).toEqual([]);
+          expect(strayReconciles(log, g.phases)).toEqual([]);
+          // The others took b's keys only after its Lease expired, so the pause outlasted the lease.
+          expect(pausedMs).toBeGreaterThan(TIMING.leaseDurationMs);
+          // Each change moved keys, and each replica reconciled some.
+          for (const id of [a, b, c]) expect(log.some((r) => r.id === id && r.end !== undefined)).toBe(true);
+        } finally {
+          await g.close();
+          await kube
+            .resource("v1", "Namespace")
+            .delete(ns)
+            .catch(() => {});
+        }
+      },
+      RUN_GUARD_MS,
+    );
   }
 });
