@@ -14,14 +14,9 @@ import { HandlerQueue } from "./handler-queue.js";
 import type { EventHandlers, HandlerOptions, Notification } from "./handlers.js";
 import { clientListerWatcher } from "./list-watcher.js";
 import { resourceVersionOf } from "./object-meta.js";
-import {
-  count,
-  type InformerOptions,
-  type InformerSelection,
-  type ResolvedOptions,
-  resolveOptions,
-} from "./options.js";
+import { count, type InformerOptions, type ResolvedOptions, resolveOptions } from "./options.js";
 import { Reflector, type ReflectorEmit, type ReflectorSink } from "./reflector.js";
+import type { InformerSelection } from "./selection.js";
 import { InformerStats, type InformerStatsSnapshot } from "./stats.js";
 import { type ReadonlyStore, Store } from "./store.js";
 import { SyncWaiters, type WaitForSyncOptions } from "./sync-waiters.js";
