@@ -6,7 +6,15 @@
  */
 import type { FieldError } from "../api/status.js";
 import { ruleValidator } from "../cel/index.js";
-import type { PrinterColumn, ScalePaths, ServedResource, SubresourceSpec } from "../resources/served.js";
+import type {
+  CustomConversion,
+  PrinterColumn,
+  ScalePaths,
+  ServedResource,
+  SubresourceSpec,
+} from "../resources/served.js";
+import { conversionOf } from "./conversion.js";
+import type { ServiceResolver } from "./conversion-webhook.js";
 import {
   type CrdVersion,
   namesOf,
@@ -36,8 +44,17 @@ export function crdNameOf(crd: unknown): string {
   return str(meta?.name);
 }
 
-export function customResourcesOf(crd: unknown): ServedResource[] {
+/**
+ * The served resources of a CRD; `resolveService` finds the address of a conversion webhook given
+ * by `service` (none: such a webhook cannot be called).
+ */
+export function customResourcesOf(crd: unknown, resolveService?: ServiceResolver): ServedResource[] {
   const spec = specOf(crd);
+  const conversion = decodingFirst(
+    conversionOf(crd, resolveService ?? (() => "no service resolver")),
+    str(spec.group),
+    versionsOf(crd),
+  );
   const group = str(spec.group);
   const names = namesOf(crd);
   const plural = str(names.plural);
@@ -56,8 +73,29 @@ export function customResourcesOf(crd: unknown): ServedResource[] {
         shortNames: strList(names.shortNames),
         categories: strList(names.categories),
         storageVersion,
+        conversion,
       }),
     );
+}
+
+/** Prunes and defaults a stored object by the schema of the version it is in, as upstream decodes it. */
+function normalizerOf(v: CrdVersion): (obj: Record<string, unknown>) => Record<string, unknown> {
+  const schema = asSchema(asSchema(v.schema)?.openAPIV3Schema);
+  return (obj) => applyStructuralDefaults(pruneCustomResource(obj, schema).value, schema);
+}
+
+/** The conversion, given objects decoded in their own version first (the webhook sees them defaulted). */
+function decodingFirst(
+  conversion: CustomConversion,
+  group: string,
+  versions: CrdVersion[],
+): CustomConversion {
+  const byApiVersion = new Map(versions.map((v) => [`${group}/${v.name}`, normalizerOf(v)]));
+  const decode = (o: Record<string, unknown>) => byApiVersion.get(String(o.apiVersion))?.(o) ?? o;
+  return {
+    byWebhook: conversion.byWebhook,
+    convert: (objects, apiVersion) => conversion.convert(objects.map(decode), apiVersion),
+  };
 }
 
 interface CommonFacts {
@@ -71,6 +109,7 @@ interface CommonFacts {
   shortNames: string[];
   categories: string[];
   storageVersion: string;
+  conversion: CustomConversion;
 }
 
 function servedVersion(v: CrdVersion, c: CommonFacts): ServedResource {
@@ -113,6 +152,7 @@ function servedVersion(v: CrdVersion, c: CommonFacts): ServedResource {
     custom: {
       crdName: c.crdName,
       storageVersion: c.storageVersion,
+      conversion: c.conversion,
       validate: (obj, old) => {
         const errs = ratchet([...validateSchema(obj), ...(scale ? scaleErrors(obj, scale) : [])], obj, old);
         return validateRules ? [...errs, ...validateRules(obj, old, errs)] : errs;
