@@ -50,10 +50,10 @@ export function crdNameOf(crd: unknown): string {
  */
 export function customResourcesOf(crd: unknown, resolveService?: ServiceResolver): ServedResource[] {
   const spec = specOf(crd);
+  const decode = decoderOf(str(spec.group), versionsOf(crd));
   const conversion = decodingFirst(
     conversionOf(crd, resolveService ?? (() => "no service resolver")),
-    str(spec.group),
-    versionsOf(crd),
+    decode,
   );
   const group = str(spec.group);
   const names = namesOf(crd);
@@ -74,6 +74,7 @@ export function customResourcesOf(crd: unknown, resolveService?: ServiceResolver
         categories: strList(names.categories),
         storageVersion,
         conversion,
+        decode,
       }),
     );
 }
@@ -84,14 +85,16 @@ function normalizerOf(v: CrdVersion): (obj: Record<string, unknown>) => Record<s
   return (obj) => applyStructuralDefaults(pruneCustomResource(obj, schema).value, schema);
 }
 
-/** The conversion, given objects decoded in their own version first (the webhook sees them defaulted). */
-function decodingFirst(
-  conversion: CustomConversion,
-  group: string,
-  versions: CrdVersion[],
-): CustomConversion {
+type Decode = (obj: Record<string, unknown>) => Record<string, unknown>;
+
+/** Decodes a stored object by the version it is in (an unknown version: as it is). */
+function decoderOf(group: string, versions: CrdVersion[]): Decode {
   const byApiVersion = new Map(versions.map((v) => [`${group}/${v.name}`, normalizerOf(v)]));
-  const decode = (o: Record<string, unknown>) => byApiVersion.get(String(o.apiVersion))?.(o) ?? o;
+  return (o) => byApiVersion.get(String(o.apiVersion))?.(o) ?? o;
+}
+
+/** The conversion, given objects decoded in their own version first (the webhook sees them defaulted). */
+function decodingFirst(conversion: CustomConversion, decode: Decode): CustomConversion {
   return {
     byWebhook: conversion.byWebhook,
     convert: (objects, apiVersion) => conversion.convert(objects.map(decode), apiVersion),
@@ -110,6 +113,7 @@ interface CommonFacts {
   categories: string[];
   storageVersion: string;
   conversion: CustomConversion;
+  decode: Decode;
 }
 
 function servedVersion(v: CrdVersion, c: CommonFacts): ServedResource {
@@ -129,8 +133,13 @@ function servedVersion(v: CrdVersion, c: CommonFacts): ServedResource {
     });
   const validateSchema = schema ? compileSchema(schema) : () => [];
   const validateRules = schema ? ruleValidator(schema) : undefined;
+  const apiVersion = `${c.group}/${v.name}`;
+  // An object of this version is decoded with its defaults; one of another version (conversion
+  // None) with that version's defaults, then pruned to this version's schema, as upstream reads it.
   const normalize = (obj: Record<string, unknown>) =>
-    applyStructuralDefaults(pruneCustomResource(obj, schema).value, schema);
+    obj.apiVersion === apiVersion || obj.apiVersion === undefined
+      ? applyStructuralDefaults(pruneCustomResource(obj, schema).value, schema)
+      : pruneCustomResource(c.decode(obj), schema).value;
   const columns = printerColumnsOf(v);
   return {
     group: c.group,
