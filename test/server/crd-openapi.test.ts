@@ -1,7 +1,7 @@
 /**
  * CRDs in the published OpenAPI: `/openapi/v3` has a group/version document for each served version
  * with that version's schema, and `/openapi/v2` has a definition per served version; a version that
- * stops being served leaves both. kube-apiserver republishes asynchronously, so reads are retried.
+ * stops being served leaves the v2 definitions. kube-apiserver republishes asynchronously, so reads are retried.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
@@ -86,17 +86,14 @@ describe("CRDs in OpenAPI", () => {
     expect(read.responses["200"].schema.$ref).toBe(`#/definitions/${definition("v1")}`);
   });
 
-  it("drops a version that stops being served from both", async () => {
+  it("drops a version that stops being served from the v2 definitions", async () => {
     const crd = (await t.call("GET", `${CRDS}/${name}`)).json;
     crd.spec.versions[1].served = false;
     expect((await t.call("PUT", `${CRDS}/${name}`, { body: crd })).status).toBe(200);
     const defs = await retryUntil(v2Definitions, (d) => !(definition("v2") in d));
     expect(definition("v2") in defs).toBe(false);
     expect(definition("v1") in defs).toBe(true);
-    const index = await retryUntil(
-      () => t.call("GET", "/openapi/v3"),
-      (r) => !(`apis/${group}/v2` in (r.json.paths ?? {})),
-    );
-    expect(Object.keys(index.json.paths)).not.toContain(`apis/${group}/v2`);
+    // The v3 index is not asserted here: kube-apiserver 1.37.1 keeps listing the group/version for
+    // a while after its version stops being served (docs/divergences.md CV8).
   });
 });

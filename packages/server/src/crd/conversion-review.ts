@@ -1,5 +1,6 @@
 /**
- * ConversionReview (apiextensions.k8s.io/v1) as the API server sends and checks it: the request for
+ * ConversionReview as the API server sends and checks it, in the first version of the CRD's
+ * `conversionReviewVersions` it knows (v1 or v1beta1; v1beta1 answers skip the kind and uid checks): the request for
  * the objects not yet in the desired version, and the checks of the webhook's answer — the kind and
  * uid of the review, a Success result, one converted object per object sent, each of the desired
  * apiVersion and the same kind, name, namespace and uid. The converted object keeps the original's
@@ -10,27 +11,41 @@ import { isObject } from "./json-schema.js";
 
 export type Obj = Record<string, unknown>;
 
+export type ReviewVersion = "v1" | "v1beta1";
+
+/** The review version to send: the first of the CRD's list that the server knows. */
+export function reviewVersionOf(versions: unknown): ReviewVersion {
+  const list = Array.isArray(versions) ? versions : [];
+  return list.find((v): v is ReviewVersion => v === "v1" || v === "v1beta1") ?? "v1";
+}
+
 export interface ConversionRequest {
   readonly kind: "ConversionReview";
-  readonly apiVersion: "apiextensions.k8s.io/v1";
+  readonly apiVersion: `apiextensions.k8s.io/${ReviewVersion}`;
   readonly request: { readonly uid: string; readonly desiredAPIVersion: string; readonly objects: Obj[] };
 }
 
 /** A webhook answer the server refuses; the message follows "conversion webhook for <gvk> " upstream. */
 export class ConversionFailed extends Error {}
 
-export function reviewRequest(uid: string, desiredAPIVersion: string, objects: Obj[]): ConversionRequest {
+export function reviewRequest(
+  version: ReviewVersion,
+  uid: string,
+  desiredAPIVersion: string,
+  objects: Obj[],
+): ConversionRequest {
   return {
     kind: "ConversionReview",
-    apiVersion: "apiextensions.k8s.io/v1",
+    apiVersion: `apiextensions.k8s.io/${version}`,
     request: { uid, desiredAPIVersion, objects },
   };
 }
 
 /** The converted objects of a webhook's answer, after the review-level checks. */
-export function convertedObjects(uid: string, answer: unknown): unknown[] {
+export function convertedObjects(version: ReviewVersion, uid: string, answer: unknown): unknown[] {
   const review = isObject(answer) ? answer : {};
-  if (review.apiVersion !== "apiextensions.k8s.io/v1" || review.kind !== "ConversionReview") {
+  const v1 = version === "v1";
+  if ((v1 && review.apiVersion !== "apiextensions.k8s.io/v1") || review.kind !== "ConversionReview") {
     const apiVersion = typeof review.apiVersion === "string" ? review.apiVersion : "";
     const gv = apiVersion.includes("/") ? apiVersion : `/${apiVersion}`;
     throw new ConversionFailed(
@@ -40,7 +55,7 @@ export function convertedObjects(uid: string, answer: unknown): unknown[] {
   const response = review.response;
   if (!isObject(response)) throw new ConversionFailed("failed: no response provided");
   const got = typeof response.uid === "string" ? response.uid : "";
-  if (got !== uid) throw new ConversionFailed(`failed: expected response.uid="${uid}", got "${got}"`);
+  if (v1 && got !== uid) throw new ConversionFailed(`failed: expected response.uid="${uid}", got "${got}"`);
   const result = isObject(response.result) ? response.result : {};
   if (result.status !== "Success") {
     const message = typeof result.message === "string" ? result.message : "";

@@ -11,7 +11,9 @@ import {
   checkConverted,
   convertedObjects,
   type Obj,
+  type ReviewVersion,
   reviewRequest,
+  reviewVersionOf,
 } from "./conversion-review.js";
 import { postJson, type ServiceResolver, WebhookCallFailed, webhookTarget } from "./conversion-webhook.js";
 import { specOf } from "./crd-view.js";
@@ -36,7 +38,9 @@ export function conversionOf(crd: unknown, resolve: ServiceResolver): CustomConv
       if (pending.length === 0) return [...objects];
       const first = pending[0] as Obj;
       const gvk = `${groupVersionText(String(first.apiVersion ?? ""))}, Kind=${String(first.kind ?? "")}`;
-      return callWebhook(webhook.clientConfig, resolve, pending, apiVersion, pending.length === 1).then(
+      const version = reviewVersionOf(webhook.conversionReviewVersions);
+      const call = { clientConfig: webhook.clientConfig, resolve, version };
+      return callWebhook(call, pending, apiVersion).then(
         (converted) => {
           let next = 0;
           return objects.map((o) => (o.apiVersion === apiVersion ? o : (converted[next++] as Obj)));
@@ -58,18 +62,19 @@ function groupVersionText(apiVersion: string): string {
   return apiVersion.includes("/") ? apiVersion : `/${apiVersion}`;
 }
 
-async function callWebhook(
-  clientConfig: unknown,
-  resolve: ServiceResolver,
-  pending: Obj[],
-  apiVersion: string,
-  single: boolean,
-): Promise<Obj[]> {
-  const target = webhookTarget(clientConfig, resolve);
+interface WebhookCall {
+  readonly clientConfig: unknown;
+  readonly resolve: ServiceResolver;
+  readonly version: ReviewVersion;
+}
+
+async function callWebhook(call: WebhookCall, pending: Obj[], apiVersion: string): Promise<Obj[]> {
+  const target = webhookTarget(call.clientConfig, call.resolve);
   if (typeof target === "string") throw new WebhookCallFailed(target);
   const uid = randomUUID();
-  const answer = await postJson(target, reviewRequest(uid, apiVersion, pending));
-  const converted = convertedObjects(uid, answer);
+  const answer = await postJson(target, reviewRequest(call.version, uid, apiVersion, pending));
+  const converted = convertedObjects(call.version, uid, answer);
+  const single = pending.length === 1;
   if (converted.length !== pending.length)
     throw new ConversionFailed(`returned ${converted.length} objects, expected ${pending.length}`);
   return pending.map((original, index) =>
