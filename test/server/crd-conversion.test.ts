@@ -5,6 +5,7 @@
  * nothing stored and other requests unaffected.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHttpsWebhook } from "../support/https-webhook.js";
 import { openWatch } from "../support/watch-client.js";
 import {
   backendV1,
@@ -244,6 +245,37 @@ describe("a failing conversion webhook", () => {
       );
     } finally {
       s.wh.handle("/convert", convertReview);
+    }
+  });
+
+  it("a webhook that refuses the connection: 500 naming the dial error", async () => {
+    // A port nothing listens on: an endpoint started and closed again.
+    const closed = await startHttpsWebhook();
+    await closed.close();
+    const crdPath = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/backends.${group}`;
+    const point = async (url: string) => {
+      const crd = (await s.t.call("GET", crdPath)).json;
+      crd.spec.conversion.webhook.clientConfig.url = url;
+      expect((await s.t.call("PUT", crdPath, { body: crd })).status).toBe(200);
+    };
+    await point(`${closed.url}/convert`);
+    try {
+      // The new clientConfig reaches kube-apiserver's handlers asynchronously: retry, bounded.
+      const res = await retryUntil(
+        () => s.t.call("GET", `${s.base("v2")}/bad`),
+        (r) => r.status === 500,
+      );
+      expect(res.status).toBe(500);
+      const port = new URL(closed.url).port;
+      expect(res.json.message).toContain(
+        `conversion webhook for ${group}/v1, Kind=Backend failed: Post "${closed.url}/convert?timeout=30s": dial tcp 127.0.0.1:${port}: connect: connection refused`,
+      );
+    } finally {
+      await point(`${s.wh.url}/convert`);
+      await retryUntil(
+        () => s.t.call("GET", `${s.base("v2")}/bad`),
+        (r) => r.status === 200,
+      );
     }
   });
 
