@@ -86,7 +86,7 @@ export async function commitUpdate(
   checkFinalizersWhileDeleting(r, req.name, meta, c.metadataOf(old));
   if (req.large) await pause();
   let next = candidateUpdate(r, req, old, checked.object);
-  const admitting = { operation: "UPDATE", ...req, oldObject: old, dryRun } as const;
+  const admitting = { operation: "UPDATE", ...req, oldObject: old, dryRun, warnings: [] as string[] } as const;
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: next }));
   if (admitted) await admitted;
   next = prepareUpdate(ctx, r, req, old, next);
@@ -105,7 +105,8 @@ export async function commitUpdate(
     ? { code: 200, body: c.present(r, c.toStored(r, next)) }
     : persist(ctx, r, req, old, next);
   if (req.large) await pause();
-  return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
+  const warnings = [...checked.warnings, ...admitting.warnings];
+  return { ...res, headers: { ...res.headers, ...warningHeaders(warnings) } };
 }
 
 function checkResourceVersion(

@@ -62,7 +62,7 @@ export async function createObject(
   if (r.virtual) return answerVirtual(ctx, r, req, checked.object, dryRun);
   if (req.large) await pause();
   let obj = withServerMetadata(ctx, r, req, checked.object);
-  const admitting = { operation: "CREATE", namespace: req.namespace, user: req.user, dryRun } as const;
+  const admitting = { operation: "CREATE", namespace: req.namespace, user: req.user, dryRun, warnings: [] as string[] } as const;
   // The name may still be unset here: a kind's prepareCreate may choose it (LimitRanges).
   const unnamed = String(obj.metadata.name ?? "");
   const admitted = mutatingAdmission(
@@ -79,7 +79,8 @@ export async function createObject(
   if (validated) await validated;
   const res = persistNew(ctx, r, c.objectKey(r, req.namespace, name), obj, dryRun);
   if (req.large) await pause();
-  return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
+  const warnings = [...checked.warnings, ...admitting.warnings];
+  return { ...res, headers: { ...res.headers, ...warningHeaders(warnings) } };
 }
 
 /**

@@ -25,11 +25,11 @@ export interface CompileOptions extends AdmissionVariables {
 
 /** How the evaluator names a type vs how cel-go prints it in `must evaluate to …`. */
 function celGoType(t: string): string {
-  return t.replaceAll("<", "(").replaceAll(">", ")");
+  return t === "null" ? "null_type" : t.replaceAll("<", "(").replaceAll(">", ")");
 }
 
 function accepts(returnTypes: readonly string[], type: string): boolean {
-  if (type === "dyn") return true;
+  if (type === "dyn" || returnTypes.includes("dyn")) return true;
   return returnTypes.some((t) => t === type || (t === "map" && type.startsWith("map<")) || (t === "list" && type.startsWith("list<")));
 }
 

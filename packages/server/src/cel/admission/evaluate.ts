@@ -7,7 +7,7 @@
  * the evaluation with upstream's message. Costs are our estimate on the actual values (cel/cost.ts).
  */
 import type { ASTNode } from "@marcbachmann/cel-js";
-import { estimate, PER_CALL_LIMIT, RUNTIME_BUDGET } from "../cost.js";
+import { estimate, PER_CALL_LIMIT, RUNTIME_BUDGET, RUNTIME_SCOPE } from "../cost.js";
 import { type Program, visit } from "../program.js";
 import { dynToCel } from "../schema-types.js";
 import { type Shape, shapeOfValue } from "../sizes.js";
@@ -91,6 +91,7 @@ export class AdmissionActivation {
       ["request", shapeOfValue(request)],
       ["namespaceObject", shapeOfValue(ns)],
       ["variables", { size: 0, fields: this.varShapes, measured: true }],
+      [RUNTIME_SCOPE, { size: 0 }],
     ]);
     for (const v of variables) this.byName.set(v.name, v);
   }

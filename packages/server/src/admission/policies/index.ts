@@ -1,0 +1,6 @@
+/**
+ * CEL admission policies: MutatingAdmissionPolicy (mutating phase, last) and
+ * ValidatingAdmissionPolicy (validating phase), each read from the store with its bindings.
+ */
+export { mutatingAdmissionPolicy } from "./mutating.js";
+export { validatingAdmissionPolicy } from "./validating.js";
