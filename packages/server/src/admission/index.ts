@@ -5,14 +5,19 @@
  */
 import { AdmissionChain } from "./chain.js";
 import { namespaceLifecycle } from "./plugins/namespace-lifecycle.js";
-import { mutatingAdmissionPolicy, validatingAdmissionPolicy } from "./policies/index.js";
+import { type ApplyMerge, mutatingAdmissionPolicy, validatingAdmissionPolicy } from "./policies/index.js";
 
 export type { AdmissionAttributes, AdmissionOperation } from "./attributes.js";
 export { AdmissionChain } from "./chain.js";
 export type { AdmissionContext } from "./context.js";
 export { type AdmissionPlugin, handlesOnly } from "./plugin.js";
 
-/** The plugins the reference server runs, in upstream's order. */
-export function defaultAdmissionChain(): AdmissionChain {
-  return new AdmissionChain([namespaceLifecycle, mutatingAdmissionPolicy(), validatingAdmissionPolicy()]);
+export type { ApplyMerge } from "./policies/index.js";
+
+/**
+ * The plugins the reference server runs, in upstream's order; `applyMerge` is the server's typed
+ * apply merge, which MutatingAdmissionPolicy's apply configurations use (it lives above this layer).
+ */
+export function defaultAdmissionChain(applyMerge?: ApplyMerge): AdmissionChain {
+  return new AdmissionChain([namespaceLifecycle, mutatingAdmissionPolicy(applyMerge), validatingAdmissionPolicy()]);
 }
