@@ -272,3 +272,77 @@ describe("ValidatingAdmissionPolicyBinding matchResources", () => {
     expect(held.json).toEqual(denied(p, "h", "labelled only"));
   });
 });
+
+describe("ValidatingAdmissionPolicy objects", () => {
+  const policyBody = (name: string, validations: Json[]) => ({
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "ValidatingAdmissionPolicy",
+    metadata: { name },
+    spec: { matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"] }] }, validations },
+  });
+  const POLICIES = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies";
+
+  it("defaults failurePolicy, matchPolicy, selectors and rule scope", async () => {
+    const name = uniqueName("vap-defaults");
+    const res = await s.t.call("POST", POLICIES, { body: policyBody(name, [{ expression: "true" }]) });
+    expect(res.status, res.text).toBe(201);
+    s.deleteAfter(`${POLICIES}/${name}`);
+    expect(res.json.spec.failurePolicy).toBe("Fail");
+    expect(res.json.spec.matchConstraints).toEqual({
+      matchPolicy: "Equivalent",
+      namespaceSelector: {},
+      objectSelector: {},
+      resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"], scope: "*" }],
+    });
+  });
+
+  it("refuses an expression that does not compile or has the wrong type, with cel-go's message, storing nothing", async () => {
+    const name = uniqueName("vap-bad");
+    const res = await s.t.call("POST", POLICIES, {
+      body: policyBody(name, [{ expression: "request.nmae == 'x'" }, { expression: "'not a bool'" }, { expression: "true", messageExpression: "1" }]),
+    });
+    expect(res.status, res.text).toBe(422);
+    expect(res.json.details.causes).toEqual([
+      {
+        reason: "FieldValueInvalid",
+        field: "spec.validations[0].expression",
+        message: `Invalid value: "request.nmae == 'x'": compilation failed: ERROR: <input>:1:8: undefined field 'nmae'\n | request.nmae == 'x'\n | .......^`,
+      },
+      {
+        reason: "FieldValueInvalid",
+        field: "spec.validations[1].expression",
+        message: `Invalid value: "'not a bool'": must evaluate to bool but got string`,
+      },
+      {
+        reason: "FieldValueInvalid",
+        field: "spec.validations[2].messageExpression",
+        message: `Invalid value: "1": must evaluate to string but got int`,
+      },
+    ]);
+    const get = await s.t.call("GET", `${POLICIES}/${name}`);
+    expect(get.status).toBe(404);
+  });
+
+  it("refuses a binding with both Deny and Warn, or without actions", async () => {
+    const BINDINGS = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings";
+    const both = await s.t.call("POST", BINDINGS, {
+      body: { metadata: { name: uniqueName("vapb") }, spec: { policyName: "p", validationActions: ["Deny", "Warn"] } },
+    });
+    expect(both.status, both.text).toBe(422);
+    expect(both.json.details.causes).toEqual([
+      {
+        reason: "FieldValueInvalid",
+        field: "spec.validationActions",
+        message:
+          'Invalid value: ["Deny","Warn"]: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)',
+      },
+    ]);
+    const none = await s.t.call("POST", BINDINGS, {
+      body: { metadata: { name: uniqueName("vapb") }, spec: { policyName: "p", validationActions: [] } },
+    });
+    expect(none.status, none.text).toBe(422);
+    expect(none.json.details.causes).toEqual([
+      { reason: "FieldValueRequired", field: "spec.validationActions", message: "Required value: at least one validation action is required" },
+    ]);
+  });
+});
