@@ -37,7 +37,8 @@ function validateActions(value: unknown): FieldError[] {
       detail:
         "must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)",
     });
-  if (seen.size === 0) errs.push(required(path, "at least one validation action is required"));
+  // Declarative validation reports this one (upstream 1.37), without the handwritten detail.
+  if (seen.size === 0) errs.push(required(path));
   return errs;
 }
 
