@@ -8,7 +8,13 @@
 import { describe, expect, it } from "vitest";
 import type { CallResult } from "../support/target.js";
 import { uniqueName } from "../support/target.js";
-import { configMapsIn, dryRunConfigMap, type Json, policyApi, probeUntil } from "./admission-policy-support.js";
+import {
+  configMapsIn,
+  dryRunConfigMap,
+  type Json,
+  policyApi,
+  probeUntil,
+} from "./admission-policy-support.js";
 import { useTableSuite } from "./table-read.js";
 
 const s = useTableSuite("map");
@@ -27,14 +33,23 @@ interface Setup {
 }
 
 /** Creates policies (each with one binding) for ConfigMaps in a fresh namespace; waits until `ready` holds for a probe. */
-async function inForce(specs: Json[], ready: (res: CallResult) => boolean, bindingSpec: Json = {}): Promise<Setup> {
+async function inForce(
+  specs: Json[],
+  ready: (res: CallResult) => boolean,
+  bindingSpec: Json = {},
+): Promise<Setup> {
   const ns = await api.namespace();
   const setup: Setup = { policies: [], bindings: [], ns };
   for (const spec of specs) {
     const policy = uniqueName("map");
     await api.create("mutatingadmissionpolicies", {
       metadata: { name: policy },
-      spec: { failurePolicy: "Fail", reinvocationPolicy: "Never", matchConstraints: configMapsIn(ns), ...spec },
+      spec: {
+        failurePolicy: "Fail",
+        reinvocationPolicy: "Never",
+        matchConstraints: configMapsIn(ns),
+        ...spec,
+      },
     });
     await api.create("mutatingadmissionpolicybindings", {
       metadata: { name: `${policy}-b` },
@@ -43,16 +58,29 @@ async function inForce(specs: Json[], ready: (res: CallResult) => boolean, bindi
     setup.policies.push(policy);
     setup.bindings.push(`${policy}-b`);
   }
-  await probeUntil(() => dryRunConfigMap(s.t, ns, { metadata: { name: "probe" }, data: { probe: "1" } }), ready, `policies of ${ns}`);
+  await probeUntil(
+    () => dryRunConfigMap(s.t, ns, { metadata: { name: "probe" }, data: { probe: "1" } }),
+    ready,
+    `policies of ${ns}`,
+  );
   return setup;
 }
 
-const labelled = (key: string) => (res: CallResult) => res.status === 201 && res.json.metadata?.labels?.[key] !== undefined;
+const labelled = (key: string) => (res: CallResult) =>
+  res.status === 201 && res.json.metadata?.labels?.[key] !== undefined;
 
 describe("MutatingAdmissionPolicy mutations", () => {
   it("merges an ApplyConfiguration into the object, keeping what the request had", async () => {
     const p = await inForce(
-      [{ mutations: [applyConfiguration(`Object{metadata: Object.metadata{labels: {"mutated": "yes"}}, data: {"added": object.metadata.name}}`)] }],
+      [
+        {
+          mutations: [
+            applyConfiguration(
+              `Object{metadata: Object.metadata{labels: {"mutated": "yes"}}, data: {"added": object.metadata.name}}`,
+            ),
+          ],
+        },
+      ],
       labelled("mutated"),
     );
     const res = await s.t.call("POST", `/api/v1/namespaces/${p.ns}/configmaps`, {
@@ -80,7 +108,10 @@ describe("MutatingAdmissionPolicy mutations", () => {
       ],
       labelled("patched"),
     );
-    const res = await dryRunConfigMap(s.t, p.ns, { metadata: { name: "patched" }, data: { probe: "0", other: "1" } });
+    const res = await dryRunConfigMap(s.t, p.ns, {
+      metadata: { name: "patched" },
+      data: { probe: "0", other: "1" },
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.json.metadata.labels).toEqual({ patched: "yes", "example.com/owner": "team-2" });
     expect(res.json.data).toEqual({ probe: "replaced", other: "1" });
@@ -97,7 +128,9 @@ describe("MutatingAdmissionPolicy mutations", () => {
       [
         {
           paramKind: { apiVersion: "v1", kind: "ConfigMap" },
-          mutations: [applyConfiguration(`Object{metadata: Object.metadata{labels: {"team": params.data.team}}}`)],
+          mutations: [
+            applyConfiguration(`Object{metadata: Object.metadata{labels: {"team": params.data.team}}}`),
+          ],
         },
       ],
       labelled("team"),
@@ -181,7 +214,10 @@ describe("MutatingAdmissionPolicy failures", () => {
   it("admits the request unchanged when a mutation fails under failurePolicy Ignore", async () => {
     const p = await inForce(
       [
-        { failurePolicy: "Ignore", mutations: [applyConfiguration(`Object{data: {"copy": object.data.source}}`)] },
+        {
+          failurePolicy: "Ignore",
+          mutations: [applyConfiguration(`Object{data: {"copy": object.data.source}}`)],
+        },
         { mutations: [applyConfiguration(`Object{metadata: Object.metadata{labels: {"ready": "yes"}}}`)] },
       ],
       labelled("ready"),

@@ -66,7 +66,10 @@ export async function probeUntil(
   for (;;) {
     const res = await probe();
     if (done(res)) return res;
-    if (Date.now() > deadline) throw new Error(`${what}: not in effect within ${ENFORCE_WITHIN_MS} ms; last answer ${res.status} ${res.text}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${what}: not in effect within ${ENFORCE_WITHIN_MS} ms; last answer ${res.status} ${res.text}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
   }
 }

@@ -37,7 +37,12 @@ async function inForce(spec: Json, bindingSpec: Json = {}, extraBindings: Json[]
   const ns = await api.namespace();
   await api.create("validatingadmissionpolicies", {
     metadata: { name: policy },
-    spec: { failurePolicy: "Fail", matchConstraints: configMapsIn(ns), ...spec, validations: [PROBE, ...(spec.validations ?? [])] },
+    spec: {
+      failurePolicy: "Fail",
+      matchConstraints: configMapsIn(ns),
+      ...spec,
+      validations: [PROBE, ...(spec.validations ?? [])],
+    },
   });
   await api.create("validatingadmissionpolicybindings", {
     metadata: { name: binding },
@@ -51,7 +56,8 @@ async function inForce(spec: Json, bindingSpec: Json = {}, extraBindings: Json[]
   const actions: string[] = bindingSpec.validationActions ?? ["Deny"];
   await probeUntil(
     () => dryRunConfigMap(s.t, ns, { metadata: { name: "probe" } }),
-    (res) => (actions.includes("Deny") ? res.status !== 201 : warningsOf(res).some((w) => w.includes(policy))),
+    (res) =>
+      actions.includes("Deny") ? res.status !== 201 : warningsOf(res).some((w) => w.includes(policy)),
     `policy ${policy}`,
   );
   return { policy, binding, ns };
@@ -74,7 +80,9 @@ const denied = (p: Setup, name: string, message: string, reason = "Invalid", cod
 describe("ValidatingAdmissionPolicy denials", () => {
   it("refuses a create with the validation's message and reason Invalid (422), storing nothing", async () => {
     const p = await inForce({
-      validations: [{ expression: "!has(object.data) || !('secret' in object.data)", message: "no secret key" }],
+      validations: [
+        { expression: "!has(object.data) || !('secret' in object.data)", message: "no secret key" },
+      ],
     });
     const res = await s.t.call("POST", `/api/v1/namespaces/${p.ns}/configmaps`, {
       body: { metadata: { name: "holds-secret" }, data: { secret: "x" } },
@@ -98,7 +106,10 @@ describe("ValidatingAdmissionPolicy denials", () => {
         { expression: "!('x' in object.data)" },
       ],
     });
-    const many = await dryRunConfigMap(s.t, p.ns, { metadata: { name: "many" }, data: { a: "1", b: "2", c: "3" } });
+    const many = await dryRunConfigMap(s.t, p.ns, {
+      metadata: { name: "many" },
+      data: { a: "1", b: "2", c: "3" },
+    });
     expect(many.json).toEqual(denied(p, "many", "too many keys: 3", "Forbidden", 403));
     const x = await dryRunConfigMap(s.t, p.ns, { metadata: { name: "has-x" }, data: { x: "1" } });
     expect(x.json).toEqual(denied(p, "has-x", "failed expression: !('x' in object.data)"));
@@ -164,7 +175,10 @@ describe("ValidatingAdmissionPolicy validationActions", () => {
 
 describe("ValidatingAdmissionPolicy params", () => {
   const paramKind = { apiVersion: "v1", kind: "ConfigMap" };
-  const limit = { expression: "object.data.size() <= int(params.data.max)", messageExpression: "'at most ' + params.data.max" };
+  const limit = {
+    expression: "object.data.size() <= int(params.data.max)",
+    messageExpression: "'at most ' + params.data.max",
+  };
 
   async function paramMap(name: string, max: string, labels: Record<string, string> = {}): Promise<void> {
     const res = await s.t.call("POST", `/api/v1/namespaces/${s.ns}/configmaps`, {
@@ -177,13 +191,26 @@ describe("ValidatingAdmissionPolicy params", () => {
   it("denies by the param's value, and under parameterNotFoundAction Deny when the param is missing", async () => {
     const name = uniqueName("limits");
     await paramMap(name, "1");
-    const p = await inForce({ paramKind, validations: [limit] }, { paramRef: { name, namespace: s.ns, parameterNotFoundAction: "Deny" } });
-    const two = await dryRunConfigMap(s.t, p.ns, { metadata: { name: "two-keys" }, data: { a: "1", b: "2" } });
+    const p = await inForce(
+      { paramKind, validations: [limit] },
+      { paramRef: { name, namespace: s.ns, parameterNotFoundAction: "Deny" } },
+    );
+    const two = await dryRunConfigMap(s.t, p.ns, {
+      metadata: { name: "two-keys" },
+      data: { a: "1", b: "2" },
+    });
     expect(two.json).toEqual(denied(p, "two-keys", "at most 1"));
-    const missing = await inForce({ paramKind, validations: [limit] }, { paramRef: { name: "absent", parameterNotFoundAction: "Deny" } });
+    const missing = await inForce(
+      { paramKind, validations: [limit] },
+      { paramRef: { name: "absent", parameterNotFoundAction: "Deny" } },
+    );
     const res = await dryRunConfigMap(s.t, missing.ns, { metadata: { name: "any" } });
     expect(res.json).toEqual(
-      denied(missing, "any", "failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction"),
+      denied(
+        missing,
+        "any",
+        "failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction",
+      ),
     );
   });
 
@@ -193,7 +220,13 @@ describe("ValidatingAdmissionPolicy params", () => {
     await paramMap(`${low}-2`, "1", { tier: low });
     const p = await inForce(
       { paramKind, validations: [limit] },
-      { paramRef: { selector: { matchLabels: { tier: low } }, namespace: s.ns, parameterNotFoundAction: "Allow" } },
+      {
+        paramRef: {
+          selector: { matchLabels: { tier: low } },
+          namespace: s.ns,
+          parameterNotFoundAction: "Allow",
+        },
+      },
       [{ validationActions: ["Deny"], paramRef: { name: "absent", parameterNotFoundAction: "Allow" } }],
     );
     // Two params: the one with max 1 refuses two keys; the binding without its param lets it pass.
@@ -207,7 +240,12 @@ describe("ValidatingAdmissionPolicy params", () => {
 describe("ValidatingAdmissionPolicy matchConditions, variables and failurePolicy", () => {
   it("applies only where every matchCondition holds", async () => {
     const p = await inForce({
-      matchConditions: [{ name: "not-exempt", expression: "!has(object.metadata.labels) || !('exempt' in object.metadata.labels)" }],
+      matchConditions: [
+        {
+          name: "not-exempt",
+          expression: "!has(object.metadata.labels) || !('exempt' in object.metadata.labels)",
+        },
+      ],
       validations: [{ expression: "false", message: "refused" }],
     });
     const exempt = await dryRunConfigMap(s.t, p.ns, { metadata: { name: "free", labels: { exempt: "y" } } });
@@ -240,7 +278,10 @@ describe("ValidatingAdmissionPolicy matchConditions, variables and failurePolicy
   });
 
   it("ignores an evaluation error under failurePolicy Ignore", async () => {
-    const p = await inForce({ failurePolicy: "Ignore", validations: [{ expression: "object.data.missing == 'x'" }] });
+    const p = await inForce({
+      failurePolicy: "Ignore",
+      validations: [{ expression: "object.data.missing == 'x'" }],
+    });
     const res = await dryRunConfigMap(s.t, p.ns, { metadata: { name: "no-data" }, data: { a: "1" } });
     expect(res.status, res.text).toBe(201);
   });
@@ -255,7 +296,11 @@ describe("ValidatingAdmissionPolicy matchConditions, variables and failurePolicy
     ]);
     expect(other.status).toBe(200);
     expect(res.json).toEqual(
-      denied(p, "costly", `expression '${expr}' resulted in error: operation cancelled: actual cost limit exceeded`),
+      denied(
+        p,
+        "costly",
+        `expression '${expr}' resulted in error: operation cancelled: actual cost limit exceeded`,
+      ),
     );
   });
 });
@@ -264,7 +309,11 @@ describe("ValidatingAdmissionPolicyBinding matchResources", () => {
   it("narrows the policy to the objects the binding selects", async () => {
     const p = await inForce(
       { validations: [{ expression: "false", message: "labelled only" }] },
-      { matchResources: { objectSelector: { matchExpressions: [{ key: "app", operator: "NotIn", values: ["free"] }] } } },
+      {
+        matchResources: {
+          objectSelector: { matchExpressions: [{ key: "app", operator: "NotIn", values: ["free"] }] },
+        },
+      },
     );
     const free = await dryRunConfigMap(s.t, p.ns, { metadata: { name: "f", labels: { app: "free" } } });
     expect(free.status, free.text).toBe(201);
@@ -278,7 +327,14 @@ describe("ValidatingAdmissionPolicy objects", () => {
     apiVersion: "admissionregistration.k8s.io/v1",
     kind: "ValidatingAdmissionPolicy",
     metadata: { name },
-    spec: { matchConstraints: { resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"] }] }, validations },
+    spec: {
+      matchConstraints: {
+        resourceRules: [
+          { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"] },
+        ],
+      },
+      validations,
+    },
   });
   const POLICIES = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies";
 
@@ -292,14 +348,26 @@ describe("ValidatingAdmissionPolicy objects", () => {
       matchPolicy: "Equivalent",
       namespaceSelector: {},
       objectSelector: {},
-      resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"], scope: "*" }],
+      resourceRules: [
+        {
+          apiGroups: [""],
+          apiVersions: ["v1"],
+          operations: ["CREATE"],
+          resources: ["configmaps"],
+          scope: "*",
+        },
+      ],
     });
   });
 
   it("refuses an expression that does not compile or has the wrong type, with cel-go's message, storing nothing", async () => {
     const name = uniqueName("vap-bad");
     const res = await s.t.call("POST", POLICIES, {
-      body: policyBody(name, [{ expression: "request.nmae == 'x'" }, { expression: "'not a bool'" }, { expression: "true", messageExpression: "1" }]),
+      body: policyBody(name, [
+        { expression: "request.nmae == 'x'" },
+        { expression: "'not a bool'" },
+        { expression: "true", messageExpression: "1" },
+      ]),
     });
     expect(res.status, res.text).toBe(422);
     expect(res.json.details.causes).toEqual([
@@ -326,7 +394,10 @@ describe("ValidatingAdmissionPolicy objects", () => {
   it("refuses a binding with both Deny and Warn, or without actions", async () => {
     const BINDINGS = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings";
     const both = await s.t.call("POST", BINDINGS, {
-      body: { metadata: { name: uniqueName("vapb") }, spec: { policyName: "p", validationActions: ["Deny", "Warn"] } },
+      body: {
+        metadata: { name: uniqueName("vapb") },
+        spec: { policyName: "p", validationActions: ["Deny", "Warn"] },
+      },
     });
     expect(both.status, both.text).toBe(422);
     expect(both.json.details.causes).toEqual([

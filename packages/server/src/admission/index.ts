@@ -19,5 +19,9 @@ export type { ApplyMerge } from "./policies/index.js";
  * apply merge, which MutatingAdmissionPolicy's apply configurations use (it lives above this layer).
  */
 export function defaultAdmissionChain(applyMerge?: ApplyMerge): AdmissionChain {
-  return new AdmissionChain([namespaceLifecycle, mutatingAdmissionPolicy(applyMerge), validatingAdmissionPolicy()]);
+  return new AdmissionChain([
+    namespaceLifecycle,
+    mutatingAdmissionPolicy(applyMerge),
+    validatingAdmissionPolicy(),
+  ]);
 }

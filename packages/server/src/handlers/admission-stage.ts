@@ -13,8 +13,8 @@ import type { ServedResource } from "../resources/served.js";
 import type { HandlerContext, KubeObject } from "./context.js";
 
 // Apply configurations of mutating policies merge as server-side apply does, by the kind's schema.
-const DEFAULT_CHAIN = defaultAdmissionChain((object, applied, kind) =>
-  mergeApplied(object, applied, schemaFor(kind)) as Record<string, unknown>,
+const DEFAULT_CHAIN = defaultAdmissionChain(
+  (object, applied, kind) => mergeApplied(object, applied, schemaFor(kind)) as Record<string, unknown>,
 );
 
 function chainOf(ctx: HandlerContext): AdmissionChain {

@@ -86,7 +86,13 @@ export async function commitUpdate(
   checkFinalizersWhileDeleting(r, req.name, meta, c.metadataOf(old));
   if (req.large) await pause();
   let next = candidateUpdate(r, req, old, checked.object);
-  const admitting = { operation: "UPDATE", ...req, oldObject: old, dryRun, warnings: [] as string[] } as const;
+  const admitting = {
+    operation: "UPDATE",
+    ...req,
+    oldObject: old,
+    dryRun,
+    warnings: [] as string[],
+  } as const;
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: next }));
   if (admitted) await admitted;
   next = prepareUpdate(ctx, r, req, old, next);

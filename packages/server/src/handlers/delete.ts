@@ -7,8 +7,8 @@ import { nowTimestamp } from "../api/names.js";
 import { queryOptionalBool } from "../api/query-bool.js";
 import { errors, failure, StatusError } from "../api/status.js";
 import type { UserInfo } from "../http/auth.js";
-import type { ServedResource } from "../resources/served.js";
 import { warningHeaders } from "../openapi/field-validation.js";
+import type { ServedResource } from "../resources/served.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import * as c from "./context.js";
 import { gracePeriodOf, policyFinalizers } from "./delete-policy.js";
@@ -88,7 +88,13 @@ export async function deleteRequested(
   const { namespace, name } = target;
   const old = c.loadObject(ctx, r, namespace, name);
   const warnings: string[] = [];
-  const admitting = { operation: "DELETE", ...target, oldObject: old, dryRun: opts.dryRun, warnings } as const;
+  const admitting = {
+    operation: "DELETE",
+    ...target,
+    oldObject: old,
+    dryRun: opts.dryRun,
+    warnings,
+  } as const;
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, admitting));
   if (admitted) await admitted;
   const validated = validatingAdmission(ctx, admissionAttributes(r, admitting));

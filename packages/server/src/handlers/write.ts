@@ -62,7 +62,13 @@ export async function createObject(
   if (r.virtual) return answerVirtual(ctx, r, req, checked.object, dryRun);
   if (req.large) await pause();
   let obj = withServerMetadata(ctx, r, req, checked.object);
-  const admitting = { operation: "CREATE", namespace: req.namespace, user: req.user, dryRun, warnings: [] as string[] } as const;
+  const admitting = {
+    operation: "CREATE",
+    namespace: req.namespace,
+    user: req.user,
+    dryRun,
+    warnings: [] as string[],
+  } as const;
   // The name may still be unset here: a kind's prepareCreate may choose it (LimitRanges).
   const unnamed = String(obj.metadata.name ?? "");
   const admitted = mutatingAdmission(

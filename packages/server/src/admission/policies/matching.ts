@@ -84,7 +84,9 @@ export function ruleMatches(rule: Obj, a: AdmissionAttributes, anyVersion: boole
 
 function rulesMatch(rules: unknown, a: AdmissionAttributes, equivalent: boolean): boolean {
   const list = Array.isArray(rules) ? rules.filter(isObj) : [];
-  return list.some((r) => ruleMatches(r, a, false)) || (equivalent && list.some((r) => ruleMatches(r, a, true)));
+  return (
+    list.some((r) => ruleMatches(r, a, false)) || (equivalent && list.some((r) => ruleMatches(r, a, true)))
+  );
 }
 
 /** The labels the namespaceSelector is judged on; undefined when it does not apply. */

@@ -5,16 +5,17 @@
  * literal merged into the object as server-side apply merges) or JSONPatch (a list of
  * `JSONPatch{…}` applied in order; a failed `test` leaves the object as it was).
  */
+
+import { StatusError } from "../../api/status.js";
 import {
+  AdmissionActivation,
   type AdmissionCompiled,
   type AdmissionInput,
-  AdmissionActivation,
   type CompiledMatchConditions,
   compileAdmission,
   compileMatchConditions,
   type NamedExpression,
 } from "../../cel/admission/index.js";
-import { StatusError } from "../../api/status.js";
 import { applyJsonPatch } from "../../patch/json-patch.js";
 import type { FailurePolicy } from "./validating-policy.js";
 
@@ -60,7 +61,9 @@ export function compileMutatingPolicy(policy: Obj): CompiledMutatingPolicy {
     failurePolicy: spec.failurePolicy === "Ignore" ? "Ignore" : "Fail",
     hasParams,
     reinvoke: spec.reinvocationPolicy === "IfNeeded",
-    ...(conditions.length > 0 ? { matchConditions: compileMatchConditions(conditions, { params: hasParams }) } : {}),
+    ...(conditions.length > 0
+      ? { matchConditions: compileMatchConditions(conditions, { params: hasParams }) }
+      : {}),
     variables: list(spec.variables).map((v) => ({
       name: String(v.name ?? ""),
       compiled: compileAdmission(String(v.expression ?? ""), { ...vars, returnTypes: ["dyn"] }),
@@ -71,7 +74,11 @@ export function compileMutatingPolicy(policy: Obj): CompiledMutatingPolicy {
       const source = String(holder?.expression ?? "");
       return {
         patchType: apply ? "ApplyConfiguration" : "JSONPatch",
-        expression: compileAdmission(source, { ...vars, patchTypes: true, returnTypes: [apply ? "map" : "list"] }),
+        expression: compileAdmission(source, {
+          ...vars,
+          patchTypes: true,
+          returnTypes: [apply ? "map" : "list"],
+        }),
       };
     }),
   };
@@ -87,13 +94,16 @@ function toJson(v: unknown): unknown {
 }
 
 function applyPatch(object: Obj, ops: unknown): Obj {
-  if (!Array.isArray(ops)) throw new Error("type mismatch: JSONPatchType.expression should evaluate to array");
+  if (!Array.isArray(ops))
+    throw new Error("type mismatch: JSONPatchType.expression should evaluate to array");
   try {
     return applyJsonPatch(object, toJson(ops)) as Obj;
   } catch (e) {
-    const text = e instanceof StatusError ? e.status.message ?? "" : String(e);
+    const text = e instanceof StatusError ? (e.status.message ?? "") : String(e);
     if (text.endsWith("test operation failed")) return object;
-    throw new Error(`JSON Patch: ${text.replace(/^the server rejected our request due to an error in our request: /, "")}`);
+    throw new Error(
+      `JSON Patch: ${text.replace(/^the server rejected our request due to an error in our request: /, "")}`,
+    );
   }
 }
 
@@ -110,11 +120,16 @@ export function mutate(p: CompiledMutatingPolicy, input: AdmissionInput, merge: 
   }
   for (const m of p.mutations) {
     if (!m.expression.ok) throw new Error(m.expression.detail);
-    const act = new AdmissionActivation({ ...input, object }, { params: p.hasParams, authorizer: true, patchTypes: true }, p.variables);
+    const act = new AdmissionActivation(
+      { ...input, object },
+      { params: p.hasParams, authorizer: true, patchTypes: true },
+      p.variables,
+    );
     const out = act.evaluate(m.expression);
     if (!out.ok) throw new Error(out.error);
     if (m.patchType === "JSONPatch") object = applyPatch(object, out.value);
-    else if (out.value instanceof Map || isObj(out.value)) object = merge(object, toJson(out.value) as Obj, input.request.kind);
+    else if (out.value instanceof Map || isObj(out.value))
+      object = merge(object, toJson(out.value) as Obj, input.request.kind);
     else throw new Error("unsupported return type from ApplyConfiguration expression");
   }
   return object;

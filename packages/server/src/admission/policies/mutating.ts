@@ -13,7 +13,12 @@ import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 import type { AdmissionPlugin } from "../plugin.js";
 import { isExemptFromPolicies, matchResourcesSelect } from "./matching.js";
-import { type ApplyMerge, type CompiledMutatingPolicy, compileMutatingPolicy, mutate } from "./mutating-policy.js";
+import {
+  type ApplyMerge,
+  type CompiledMutatingPolicy,
+  compileMutatingPolicy,
+  mutate,
+} from "./mutating-policy.js";
 import { collectParams, gvkText, type ParamResource, resolveParamKind } from "./params.js";
 import { PolicySource } from "./policy-source.js";
 import { admissionInput } from "./request-input.js";
@@ -62,7 +67,9 @@ function invocationsOf(
     if (paramKind) {
       resource = resolveParamKind(paramKind, ctx);
       if (!resource) {
-        fail(`policy "${p.name}" denied request: failed to configure policy: failed to find resource referenced by paramKind: '${gvkText(paramKind)}'`);
+        fail(
+          `policy "${p.name}" denied request: failed to configure policy: failed to find resource referenced by paramKind: '${gvkText(paramKind)}'`,
+        );
         continue;
       }
     }
@@ -76,7 +83,9 @@ function invocationsOf(
         continue;
       }
       for (const param of params.params) {
-        const paramName = isObj(param) ? `${String((param.metadata as Obj | undefined)?.namespace ?? "")}/${nameOf(param)}` : "";
+        const paramName = isObj(param)
+          ? `${String((param.metadata as Obj | undefined)?.namespace ?? "")}/${nameOf(param)}`
+          : "";
         out.push({ policy: p, binding, param, key: `${p.name}\0${nameOf(binding)}\0${paramName}` });
       }
     }

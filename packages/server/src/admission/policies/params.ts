@@ -31,14 +31,20 @@ export function resolveParamKind(paramKind: Obj, ctx: AdmissionContext): ParamRe
   const kind = String(paramKind.kind ?? "");
   const { group, version } = parseApiVersion(apiVersion);
   const builtin = builtinResources.find((r) => r.group === group && r.version === version && r.kind === kind);
-  if (builtin) return { bucket: `${group}/${builtin.plural}`, namespaced: builtin.namespaced, apiVersion, kind };
+  if (builtin)
+    return { bucket: `${group}/${builtin.plural}`, namespaced: builtin.namespaced, apiVersion, kind };
   for (const crd of ctx.store.list(CRDS).items) {
     const spec = isObj(crd.spec) ? crd.spec : {};
     const names = isObj(spec.names) ? spec.names : {};
     if (spec.group !== group || names.kind !== kind) continue;
     const versions = Array.isArray(spec.versions) ? spec.versions.filter(isObj) : [];
     if (!versions.some((v) => v.name === version && v.served === true)) continue;
-    return { bucket: `${group}/${String(names.plural)}`, namespaced: spec.scope === "Namespaced", apiVersion, kind };
+    return {
+      bucket: `${group}/${String(names.plural)}`,
+      namespaced: spec.scope === "Namespaced",
+      apiVersion,
+      kind,
+    };
   }
   return undefined;
 }
@@ -64,9 +70,15 @@ export function collectParams(
   if (!resource || !isObj(paramRef)) return { ok: true, params: [null] };
   let prefix = "";
   if (resource.namespaced) {
-    const ns = typeof paramRef.namespace === "string" && paramRef.namespace !== "" ? paramRef.namespace : requestNamespace;
+    const ns =
+      typeof paramRef.namespace === "string" && paramRef.namespace !== ""
+        ? paramRef.namespace
+        : requestNamespace;
     if (ns === "")
-      return { ok: false, error: "cannot use namespaced paramRef in policy binding that matches cluster-scoped resources" };
+      return {
+        ok: false,
+        error: "cannot use namespaced paramRef in policy binding that matches cluster-scoped resources",
+      };
     prefix = `${ns}/`;
   } else if (typeof paramRef.namespace === "string" && paramRef.namespace !== "") {
     return { ok: false, error: "paramRef.namespace must not be provided for a cluster-scoped `paramKind`" };
@@ -86,5 +98,8 @@ export function collectParams(
   if (found.length === 0 && paramRef.parameterNotFoundAction === "Deny")
     return { ok: false, error: "no params found for policy binding with `Deny` parameterNotFoundAction" };
   // Expressions see the param with the paramKind's apiVersion and kind, whatever version stored it.
-  return { ok: true, params: found.map((p) => ({ ...p, apiVersion: resource.apiVersion, kind: resource.kind })) };
+  return {
+    ok: true,
+    params: found.map((p) => ({ ...p, apiVersion: resource.apiVersion, kind: resource.kind })),
+  };
 }

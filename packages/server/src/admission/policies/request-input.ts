@@ -7,9 +7,14 @@ import type { AdmissionInput } from "../../cel/admission/index.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 
-export function admissionInput(a: AdmissionAttributes, ctx: AdmissionContext, params: unknown = null): AdmissionInput {
+export function admissionInput(
+  a: AdmissionAttributes,
+  ctx: AdmissionContext,
+  params: unknown = null,
+): AdmissionInput {
   const isNamespace = a.kind.group === "" && a.kind.kind === "Namespace";
-  const namespace = a.namespace !== "" && !isNamespace ? ctx.store.get("/namespaces", a.namespace) : undefined;
+  const namespace =
+    a.namespace !== "" && !isNamespace ? ctx.store.get("/namespaces", a.namespace) : undefined;
   const user = a.userInfo;
   return {
     object: a.operation === "DELETE" ? null : (a.object ?? null),

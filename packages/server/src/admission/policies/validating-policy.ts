@@ -7,9 +7,9 @@
  * failurePolicy — then the audit annotations (string or null values; others are errors).
  */
 import {
+  AdmissionActivation,
   type AdmissionCompiled,
   type AdmissionInput,
-  AdmissionActivation,
   type CompiledMatchConditions,
   compileAdmission,
   compileMatchConditions,
@@ -75,7 +75,9 @@ export function compileValidatingPolicy(policy: Obj): CompiledValidatingPolicy {
     spec,
     failurePolicy: spec.failurePolicy === "Ignore" ? "Ignore" : "Fail",
     hasParams,
-    ...(conditions.length > 0 ? { matchConditions: compileMatchConditions(conditions, { params: hasParams }) } : {}),
+    ...(conditions.length > 0
+      ? { matchConditions: compileMatchConditions(conditions, { params: hasParams }) }
+      : {}),
     variables: list(spec.variables).map((v) => ({
       name: String(v.name ?? ""),
       compiled: compileAdmission(String(v.expression ?? ""), { ...vars, returnTypes: ["dyn"] }),
@@ -86,14 +88,23 @@ export function compileValidatingPolicy(policy: Obj): CompiledValidatingPolicy {
         expression: compileAdmission(String(v.expression ?? ""), { ...vars, returnTypes: ["bool"] }),
         message: typeof v.message === "string" ? v.message.trim() : "",
         ...(messageExpression
-          ? { messageExpression: compileAdmission(messageExpression, { params: hasParams, authorizer: false, returnTypes: ["string"] }) }
+          ? {
+              messageExpression: compileAdmission(messageExpression, {
+                params: hasParams,
+                authorizer: false,
+                returnTypes: ["string"],
+              }),
+            }
           : {}),
         ...(typeof v.reason === "string" ? { reason: v.reason } : {}),
       };
     }),
     auditAnnotations: list(spec.auditAnnotations).map((a) => ({
       key: String(a.key ?? ""),
-      value: compileAdmission(String(a.valueExpression ?? "").trim(), { ...vars, returnTypes: ["string", "null"] }),
+      value: compileAdmission(String(a.valueExpression ?? "").trim(), {
+        ...vars,
+        returnTypes: ["string", "null"],
+      }),
     })),
   };
 }
@@ -118,17 +129,24 @@ export function validatePolicy(p: CompiledValidatingPolicy, input: AdmissionInpu
   const vars = { params: p.hasParams, authorizer: true } as const;
   if (p.matchConditions) {
     const matched = p.matchConditions.match(input, p.failurePolicy);
-    if ("error" in matched) return { ...none, decisions: [{ action: onError, message: matched.error, index: 0 }] };
+    if ("error" in matched)
+      return { ...none, decisions: [{ action: onError, message: matched.error, index: 0 }] };
     if (!matched.matches) return none;
   }
   const act = new AdmissionActivation(input, vars, p.variables);
   const decisions: Decision[] = [];
   for (const [index, v] of p.validations.entries()) {
     const out = act.evaluate(v.expression);
-    if (!out.ok && out.outOfBudget) return { ...none, decisions: [{ action: onError, message: out.error, index }] };
+    if (!out.ok && out.outOfBudget)
+      return { ...none, decisions: [{ action: onError, message: out.error, index }] };
     if (!out.ok) decisions.push({ action: onError, message: out.error, index });
     else if (out.value !== true)
-      decisions.push({ action: "deny", message: failureMessage(v, act), reason: v.reason ?? "Invalid", index });
+      decisions.push({
+        action: "deny",
+        message: failureMessage(v, act),
+        reason: v.reason ?? "Invalid",
+        index,
+      });
   }
   const annotations = new Map<string, string>();
   for (const [index, a] of p.auditAnnotations.entries()) {

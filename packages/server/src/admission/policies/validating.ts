@@ -15,7 +15,11 @@ import { isExemptFromPolicies, matchResourcesSelect } from "./matching.js";
 import { collectParams, gvkText, type ParamResource, resolveParamKind } from "./params.js";
 import { PolicySource } from "./policy-source.js";
 import { admissionInput } from "./request-input.js";
-import { type CompiledValidatingPolicy, compileValidatingPolicy, validatePolicy } from "./validating-policy.js";
+import {
+  type CompiledValidatingPolicy,
+  compileValidatingPolicy,
+  validatePolicy,
+} from "./validating-policy.js";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -38,7 +42,9 @@ function dispatchPolicy(
 ): void {
   const configError = (message: string, binding?: Obj) => {
     if (p.failurePolicy === "Ignore") return;
-    const what = binding ? `failed to configure binding: ${message}` : `failed to configure policy: ${message}`;
+    const what = binding
+      ? `failed to configure binding: ${message}`
+      : `failed to configure policy: ${message}`;
     const by = binding ? ` with binding '${nameOf(binding)}'` : "";
     denied.push({ message: `ValidatingAdmissionPolicy '${p.name}'${by} denied request: ${what}` });
   };
@@ -46,7 +52,10 @@ function dispatchPolicy(
   let paramResource: ParamResource | undefined;
   if (paramKind) {
     paramResource = resolveParamKind(paramKind, ctx);
-    if (!paramResource) return configError(`failed to find resource referenced by paramKind: '${gvkText(paramKind)}'`);
+    if (!paramResource) {
+      configError(`failed to find resource referenced by paramKind: '${gvkText(paramKind)}'`);
+      return;
+    }
   }
   for (const binding of bindings) {
     const spec = isObj(binding.spec) ? binding.spec : {};
@@ -62,9 +71,15 @@ function dispatchPolicy(
       const result = validatePolicy(p, admissionInput(a, ctx, param));
       for (const d of result.decisions) {
         if (d.action !== "deny") continue;
-        if (actions.includes("Deny")) denied.push({ message: `${prefix} denied request: ${d.message}`, ...(d.reason ? { reason: d.reason } : {}) });
+        if (actions.includes("Deny"))
+          denied.push({
+            message: `${prefix} denied request: ${d.message}`,
+            ...(d.reason ? { reason: d.reason } : {}),
+          });
         if (actions.includes("Warn"))
-          a.warnings?.push(`Validation failed for ValidatingAdmissionPolicy '${p.name}' with binding '${nameOf(binding)}': ${d.message}`);
+          a.warnings?.push(
+            `Validation failed for ValidatingAdmissionPolicy '${p.name}' with binding '${nameOf(binding)}': ${d.message}`,
+          );
       }
     }
   }
@@ -72,7 +87,10 @@ function dispatchPolicy(
 
 export function validatingAdmissionPolicy(): AdmissionPlugin {
   const source = new PolicySource(
-    { policies: `${GROUP}/validatingadmissionpolicies`, bindings: `${GROUP}/validatingadmissionpolicybindings` },
+    {
+      policies: `${GROUP}/validatingadmissionpolicies`,
+      bindings: `${GROUP}/validatingadmissionpolicybindings`,
+    },
     compileValidatingPolicy,
   );
   return {

@@ -50,7 +50,10 @@ export function registerAuthorizer(env: Environment): void {
   env.registerFunction(`${A}.path(string): ${PATH}`, (a: AuthorizerValue) => new PathCheck(a.allowed));
   env.registerFunction(`${A}.group(string): ${GROUP}`, (a: AuthorizerValue) => new GroupCheck(a.allowed));
   env.registerFunction(`${A}.serviceAccount(string, string): ${A}`, () => new AuthorizerValue(false));
-  env.registerFunction(`${GROUP}.resource(string): ${RESOURCE}`, (g: GroupCheck) => new ResourceCheck(g.allowed));
+  env.registerFunction(
+    `${GROUP}.resource(string): ${RESOURCE}`,
+    (g: GroupCheck) => new ResourceCheck(g.allowed),
+  );
   for (const narrowing of ["subresource", "namespace", "name"])
     env.registerFunction(`${RESOURCE}.${narrowing}(string): ${RESOURCE}`, (r: ResourceCheck) => r);
   env.registerFunction(`${RESOURCE}.check(string): ${DECISION}`, decide);

@@ -13,7 +13,12 @@ export type CompileFailureType = "Required" | "Invalid";
 
 export type AdmissionCompiled =
   | { readonly ok: true; readonly program: Program; readonly source: string }
-  | { readonly ok: false; readonly type: CompileFailureType; readonly detail: string; readonly source: string };
+  | {
+      readonly ok: false;
+      readonly type: CompileFailureType;
+      readonly detail: string;
+      readonly source: string;
+    };
 
 export interface CompileOptions extends AdmissionVariables {
   /**
@@ -30,17 +35,23 @@ function celGoType(t: string): string {
 
 function accepts(returnTypes: readonly string[], type: string): boolean {
   if (type === "dyn" || returnTypes.includes("dyn")) return true;
-  return returnTypes.some((t) => t === type || (t === "map" && type.startsWith("map<")) || (t === "list" && type.startsWith("list<")));
+  return returnTypes.some(
+    (t) =>
+      t === type || (t === "map" && type.startsWith("map<")) || (t === "list" && type.startsWith("list<")),
+  );
 }
 
 /** Compiles one admission expression. */
 export function compileAdmission(source: string, opts: CompileOptions): AdmissionCompiled {
-  if (source.trim() === "") return { ok: false, type: "Required", detail: "expression is not specified", source };
+  if (source.trim() === "")
+    return { ok: false, type: "Required", detail: "expression is not specified", source };
   const { env } = admissionEnvironment(opts);
   const text = opts.patchTypes ? rewriteStructLiterals(source) : source;
   const compiled = compileExpression(env, text);
   if (!compiled.ok) {
-    const detail = compiled.error.startsWith("ERROR:") ? `compilation failed: ${compiled.error}` : compiled.error;
+    const detail = compiled.error.startsWith("ERROR:")
+      ? `compilation failed: ${compiled.error}`
+      : compiled.error;
     return { ok: false, type: "Invalid", detail, source };
   }
   const type = compiled.program.type;

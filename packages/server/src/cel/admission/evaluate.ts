@@ -15,7 +15,13 @@ import { celGoText } from "../validate-rules.js";
 import { authorizerFor } from "./authorizer.js";
 import type { AdmissionCompiled } from "./compile.js";
 import { type AdmissionVariables, admissionEnvironment } from "./environment.js";
-import { type AdmissionRequestInput, NAMESPACE_TYPE, namespaceJson, REQUEST_TYPE, requestJson } from "./request.js";
+import {
+  type AdmissionRequestInput,
+  NAMESPACE_TYPE,
+  namespaceJson,
+  REQUEST_TYPE,
+  requestJson,
+} from "./request.js";
 
 export const OUT_OF_BUDGET =
   "validation failed due to running out of cost budget, no further validation rules will be run";
@@ -70,7 +76,12 @@ export class AdmissionActivation {
   private readonly varErrors = new Map<string, string>();
   private readonly byName = new Map<string, NamedExpression>();
 
-  constructor(input: AdmissionInput, opts: AdmissionVariables, variables: readonly NamedExpression[] = [], budget = RUNTIME_BUDGET) {
+  constructor(
+    input: AdmissionInput,
+    opts: AdmissionVariables,
+    variables: readonly NamedExpression[] = [],
+    budget = RUNTIME_BUDGET,
+  ) {
     this.budget = budget;
     const { types } = admissionEnvironment(opts);
     const request = requestJson(input.request);
@@ -112,7 +123,10 @@ export class AdmissionActivation {
     if (cost > PER_CALL_LIMIT) {
       if (PER_CALL_LIMIT > this.budget) return { ok: false, error: OUT_OF_BUDGET, outOfBudget: true };
       this.budget -= PER_CALL_LIMIT;
-      return { ok: false, error: `expression '${source}' resulted in error: operation cancelled: actual cost limit exceeded` };
+      return {
+        ok: false,
+        error: `expression '${source}' resulted in error: operation cancelled: actual cost limit exceeded`,
+      };
     }
     if (cost > this.budget) return { ok: false, error: OUT_OF_BUDGET, outOfBudget: true };
     this.budget -= cost;

@@ -6,7 +6,7 @@
  * (one error as is, several as `[e1, e2]`) and mean no match under Ignore.
  */
 import { type AdmissionCompiled, compileAdmission } from "./compile.js";
-import { type AdmissionInput, AdmissionActivation } from "./evaluate.js";
+import { AdmissionActivation, type AdmissionInput } from "./evaluate.js";
 
 /** Upstream's budget for one webhook's match conditions. */
 export const MATCH_CONDITIONS_BUDGET = 2_500_000;
@@ -25,7 +25,11 @@ export interface CompiledMatchConditions {
   /** Compilation failures by condition index (each is also reported as an error when matching). */
   readonly compileErrors: ReadonlyMap<number, string>;
   /** Matches a request; `failurePolicy` decides what an evaluation error means. */
-  match(input: AdmissionInput, failurePolicy: "Fail" | "Ignore", activation?: AdmissionActivation): MatchResult;
+  match(
+    input: AdmissionInput,
+    failurePolicy: "Fail" | "Ignore",
+    activation?: AdmissionActivation,
+  ): MatchResult;
 }
 
 /**

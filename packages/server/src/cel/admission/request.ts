@@ -42,7 +42,13 @@ export const REQUEST_TYPE: ObjectSpec = {
 
 const NAMESPACE_CONDITION: ObjectSpec = {
   name: "kubernetes.NamespaceCondition",
-  fields: { status: "string", type: "string", lastTransitionTime: TIMESTAMP, message: "string", reason: "string" },
+  fields: {
+    status: "string",
+    type: "string",
+    lastTransitionTime: TIMESTAMP,
+    message: "string",
+    reason: "string",
+  },
 };
 
 export const NAMESPACE_TYPE: ObjectSpec = {
@@ -126,5 +132,9 @@ export function namespaceJson(ns: Record<string, unknown> | undefined): Record<s
   if (!ns) return null;
   const meta = (ns.metadata ?? {}) as Record<string, unknown>;
   const { managedFields: _m, ownerReferences: _o, uid, ...rest } = meta;
-  return { metadata: { ...rest, ...(uid ? { UID: uid } : {}) }, spec: ns.spec ?? {}, status: ns.status ?? {} };
+  return {
+    metadata: { ...rest, ...(uid ? { UID: uid } : {}) },
+    spec: ns.spec ?? {},
+    status: ns.status ?? {},
+  };
 }

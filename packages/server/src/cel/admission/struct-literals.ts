@@ -101,4 +101,3 @@ export function rewriteStructLiterals(src: string): string {
   }
   return out;
 }
-

@@ -72,6 +72,9 @@ export const mutatingadmissionpolicybindings: KindStrategy = {
   defaults,
   validate(obj) {
     const spec = isObj(obj.spec) ? obj.spec : {};
-    return [...bindingChecks(spec), ...validateMutatingOperations(spec.matchResources, "spec.matchResources")];
+    return [
+      ...bindingChecks(spec),
+      ...validateMutatingOperations(spec.matchResources, "spec.matchResources"),
+    ];
   },
 };

@@ -33,7 +33,8 @@ export function qualifiedNameErrors(field: string, value: string): FieldError[] 
         "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
       ),
     ];
-  if (prefix !== "") for (const m of dns1123SubdomainProblems(prefix)) errs.push(invalid(field, value, `prefix part ${m}`));
+  if (prefix !== "")
+    for (const m of dns1123SubdomainProblems(prefix)) errs.push(invalid(field, value, `prefix part ${m}`));
   if (name === "") errs.push(invalid(field, value, "name part must be non-empty"));
   else if (name.length > 63) errs.push(invalid(field, value, "name part must be no more than 63 bytes"));
   else if (!QUALIFIED_NAME.test(name))
@@ -51,17 +52,30 @@ export function validateMatchConditions(list: unknown, path: string, params: boo
   const errs: FieldError[] = [];
   const conditions = objects(list);
   if (conditions.length > 64)
-    errs.push({ type: "FieldValueInvalid", field: path, value: conditions.length, detail: "must have at most 64 items" });
+    errs.push({
+      type: "FieldValueInvalid",
+      field: path,
+      value: conditions.length,
+      detail: "must have at most 64 items",
+    });
   const names = new Set<string>();
   conditions.forEach((c, i) => {
     const at = `${path}[${i}]`;
     const expression = typeof c.expression === "string" ? c.expression : "";
     if (expression.trim() === "") errs.push(required(`${at}.expression`));
-    else errs.push(...compileError(`${at}.expression`, expression.trim(), { params, authorizer: true, returnTypes: ["bool"] }));
+    else
+      errs.push(
+        ...compileError(`${at}.expression`, expression.trim(), {
+          params,
+          authorizer: true,
+          returnTypes: ["bool"],
+        }),
+      );
     const name = typeof c.name === "string" ? c.name : "";
     if (name === "") errs.push(required(`${at}.name`));
     else errs.push(...qualifiedNameErrors(`${at}.name`, name));
-    if (name !== "" && names.has(name)) errs.push({ type: "FieldValueDuplicate", field: `${at}.name`, value: name, detail: "" });
+    if (name !== "" && names.has(name))
+      errs.push({ type: "FieldValueDuplicate", field: `${at}.name`, value: name, detail: "" });
     names.add(name);
   });
   return errs;
@@ -73,10 +87,14 @@ export function validateVariables(list: unknown, path: string, params: boolean):
     const errs: FieldError[] = [];
     const name = typeof v.name === "string" ? v.name : "";
     if (name.trim() === "") errs.push(required(`${at}.name`, "name is not specified"));
-    else if (!CEL_IDENTIFIER.test(name)) errs.push(invalid(`${at}.name`, name, "must be a valid CEL identifier"));
+    else if (!CEL_IDENTIFIER.test(name))
+      errs.push(invalid(`${at}.name`, name, "must be a valid CEL identifier"));
     const expression = typeof v.expression === "string" ? v.expression : "";
     if (expression.trim() === "") errs.push(required(`${at}.expression`, "expression is not specified"));
-    else errs.push(...compileError(`${at}.expression`, expression, { params, authorizer: true, returnTypes: ["dyn"] }));
+    else
+      errs.push(
+        ...compileError(`${at}.expression`, expression, { params, authorizer: true, returnTypes: ["dyn"] }),
+      );
     return errs;
   });
 }
@@ -85,21 +103,38 @@ function validateValidation(v: Obj, at: string, params: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const expression = typeof v.expression === "string" ? v.expression : "";
   if (expression.trim() === "") errs.push(required(`${at}.expression`, "expression is not specified"));
-  else errs.push(...compileError(`${at}.expression`, expression, { params, authorizer: true, returnTypes: ["bool"] }));
+  else
+    errs.push(
+      ...compileError(`${at}.expression`, expression, { params, authorizer: true, returnTypes: ["bool"] }),
+    );
   const messageExpression = typeof v.messageExpression === "string" ? v.messageExpression : "";
   if (messageExpression !== "" && messageExpression.trim() === "")
     errs.push(invalid(`${at}.messageExpression`, messageExpression, "must be non-empty if specified"));
   else if (messageExpression !== "")
-    errs.push(...compileError(`${at}.messageExpression`, messageExpression, { params, authorizer: false, returnTypes: ["string"] }));
+    errs.push(
+      ...compileError(`${at}.messageExpression`, messageExpression, {
+        params,
+        authorizer: false,
+        returnTypes: ["string"],
+      }),
+    );
   const message = typeof v.message === "string" ? v.message : "";
-  if (message !== "" && message.trim() === "") errs.push(invalid(`${at}.message`, message, "must be non-empty if specified"));
-  else if (/[\n\r]/.test(message.trim())) errs.push(invalid(`${at}.message`, message, "must not contain line breaks"));
-  if (v.reason !== undefined && !REASONS.includes(String(v.reason))) errs.push(notSupported(`${at}.reason`, v.reason, REASONS));
+  if (message !== "" && message.trim() === "")
+    errs.push(invalid(`${at}.message`, message, "must be non-empty if specified"));
+  else if (/[\n\r]/.test(message.trim()))
+    errs.push(invalid(`${at}.message`, message, "must not contain line breaks"));
+  if (v.reason !== undefined && !REASONS.includes(String(v.reason)))
+    errs.push(notSupported(`${at}.reason`, v.reason, REASONS));
   return errs;
 }
 
 /** validations and auditAnnotations of a ValidatingAdmissionPolicy spec. */
-export function validateValidations(spec: Obj, path: string, policyName: string, params: boolean): FieldError[] {
+export function validateValidations(
+  spec: Obj,
+  path: string,
+  policyName: string,
+  params: boolean,
+): FieldError[] {
   const validations = objects(spec.validations);
   const annotations = objects(spec.auditAnnotations);
   if (validations.length === 0 && annotations.length === 0) {
@@ -108,7 +143,9 @@ export function validateValidations(spec: Obj, path: string, policyName: string,
   }
   const errs = validations.flatMap((v, i) => validateValidation(v, `${path}.validations[${i}]`, params));
   if (annotations.length > 20)
-    errs.push(invalid(`${path}.auditAnnotations`, annotations, "must not have more than 20 auditAnnotations"));
+    errs.push(
+      invalid(`${path}.auditAnnotations`, annotations, "must not have more than 20 auditAnnotations"),
+    );
   const keys = new Set<string>();
   annotations.forEach((a, i) => {
     const at = `${path}.auditAnnotations[${i}]`;
@@ -119,7 +156,14 @@ export function validateValidations(spec: Obj, path: string, policyName: string,
     if (value === "") errs.push(required(`${at}.valueExpression`, "valueExpression is not specified"));
     else if (value.length > MAX_VALUE_EXPRESSION)
       errs.push(required(`${at}.valueExpression`, `must not exceed ${MAX_VALUE_EXPRESSION} bytes in length`));
-    else errs.push(...compileError(`${at}.valueExpression`, value, { params, authorizer: true, returnTypes: ["string", "null"] }));
+    else
+      errs.push(
+        ...compileError(`${at}.valueExpression`, value, {
+          params,
+          authorizer: true,
+          returnTypes: ["string", "null"],
+        }),
+      );
     if (keys.has(key)) errs.push({ type: "FieldValueDuplicate", field: `${at}.key`, value: key, detail: "" });
     keys.add(key);
   });
@@ -139,17 +183,31 @@ export function validateMutations(list: unknown, path: string, params: boolean):
     const other = own === "jsonPatch" ? "applyConfiguration" : "jsonPatch";
     const errs: FieldError[] = [];
     const holder = m[own] as Obj | undefined;
-    if (!holder) errs.push(required(`${at}.${own}`, `must be specified when patchType is ${String(m.patchType)}`));
+    if (!holder)
+      errs.push(required(`${at}.${own}`, `must be specified when patchType is ${String(m.patchType)}`));
     else {
       const expression = typeof holder.expression === "string" ? holder.expression.trim() : "";
       if (expression === "") errs.push(required(`${at}.${own}.expression`));
       else {
         const returnTypes = [own === "jsonPatch" ? "list" : "map"];
-        errs.push(...compileError(`${at}.${own}.expression`, expression, { params, authorizer: true, patchTypes: true, returnTypes }));
+        errs.push(
+          ...compileError(`${at}.${own}.expression`, expression, {
+            params,
+            authorizer: true,
+            patchTypes: true,
+            returnTypes,
+          }),
+        );
       }
     }
     if (m[other] !== undefined)
-      errs.push(invalid(`${at}.${other}`, `{${other}}`, `must not be specified when patchType is ${String(m.patchType)}`));
+      errs.push(
+        invalid(
+          `${at}.${other}`,
+          `{${other}}`,
+          `must not be specified when patchType is ${String(m.patchType)}`,
+        ),
+      );
     return errs;
   });
 }

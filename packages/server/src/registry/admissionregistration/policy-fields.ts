@@ -12,7 +12,11 @@ export type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 export const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
 
-export const required = (field: string, detail = ""): FieldError => ({ type: "FieldValueRequired", field, detail });
+export const required = (field: string, detail = ""): FieldError => ({
+  type: "FieldValueRequired",
+  field,
+  detail,
+});
 export const invalid = (field: string, value: unknown, detail: string): FieldError => ({
   type: "FieldValueInvalid",
   field,
@@ -56,7 +60,9 @@ function validateRule(rule: Obj, path: string, operations: readonly string[]): F
   const versions = strings(rule.apiVersions);
   if (versions.length === 0) errs.push(required(`${path}.apiVersions`));
   if (versions.length > 1 && versions.includes("*"))
-    errs.push(invalid(`${path}.apiVersions`, versions, "if '*' is present, must not specify other API versions"));
+    errs.push(
+      invalid(`${path}.apiVersions`, versions, "if '*' is present, must not specify other API versions"),
+    );
   versions.forEach((v, i) => {
     if (v === "") errs.push(required(`${path}.apiVersions[${i}]`));
   });
@@ -102,7 +108,8 @@ export function validateParamKind(pk: Obj, path: string): FieldError[] {
   if (apiVersion === "") errs.push(required(`${path}.apiVersion`));
   else {
     const parts = apiVersion.split("/");
-    if (parts.length > 2) errs.push(invalid(`${path}.apiVersion`, apiVersion, `unexpected GroupVersion string: ${apiVersion}`));
+    if (parts.length > 2)
+      errs.push(invalid(`${path}.apiVersion`, apiVersion, `unexpected GroupVersion string: ${apiVersion}`));
     else {
       const [group, version] = parts.length === 2 ? (parts as [string, string]) : ["", apiVersion];
       const groupErrs = group ? dns1123SubdomainProblems(group) : [];
@@ -119,7 +126,13 @@ export function validateParamKind(pk: Obj, path: string): FieldError[] {
   else {
     const kindErrs = dns1035LabelProblems(kind.toLowerCase());
     if (kindErrs.length > 0)
-      errs.push(invalid(`${path}.kind`, kind, `may have mixed case, but should otherwise match: ${kindErrs.join(",")}`));
+      errs.push(
+        invalid(
+          `${path}.kind`,
+          kind,
+          `may have mixed case, but should otherwise match: ${kindErrs.join(",")}`,
+        ),
+      );
   }
   return errs;
 }
@@ -130,9 +143,17 @@ export function validateParamRef(pr: unknown, path: string): FieldError[] {
   const name = typeof pr.name === "string" ? pr.name : "";
   const hasSelector = isObj(pr.selector);
   if (name !== "" && hasSelector)
-    errs.push({ type: "FieldValueForbidden", field: `${path}.name`, detail: "name and selector are mutually exclusive" });
+    errs.push({
+      type: "FieldValueForbidden",
+      field: `${path}.name`,
+      detail: "name and selector are mutually exclusive",
+    });
   if (hasSelector && name !== "")
-    errs.push({ type: "FieldValueForbidden", field: `${path}.selector`, detail: "name and selector are mutually exclusive" });
+    errs.push({
+      type: "FieldValueForbidden",
+      field: `${path}.selector`,
+      detail: "name and selector are mutually exclusive",
+    });
   if (name === "" && !hasSelector) errs.push(required(path, "one of name or selector must be specified"));
   const action = pr.parameterNotFoundAction;
   if (action === undefined || action === "") errs.push(required(`${path}.parameterNotFoundAction`));

@@ -5,11 +5,7 @@
  */
 import type { FieldError } from "../../api/status.js";
 import type { KindStrategy } from "../strategy.js";
-import {
-  validateMatchConditions,
-  validateValidations,
-  validateVariables,
-} from "./policy-expressions.js";
+import { validateMatchConditions, validateValidations, validateVariables } from "./policy-expressions.js";
 import {
   defaultMatchResources,
   isObj,
