@@ -30,11 +30,19 @@ const built = new Map<string, AdmissionEnvironment>();
 /** Escapes a key for a JSON Pointer (RFC 6901): `~` → `~0`, `/` → `~1`. */
 const escapeKey = (k: string) => k.replaceAll("~", "~0").replaceAll("/", "~1");
 
-function build(v: AdmissionVariables): AdmissionEnvironment {
+/**
+ * A new environment for one combination; `objectType` declares the type of `object` and
+ * `oldObject` (type checking against a kind's schema), dyn when not given.
+ */
+export function buildAdmissionEnvironment(
+  v: AdmissionVariables,
+  objectType?: (env: Environment) => string,
+): AdmissionEnvironment {
   const env = baseEnvironment();
   const types = new ObjectTypes(env);
-  env.registerVariable("object", "dyn");
-  env.registerVariable("oldObject", "dyn");
+  const object = objectType ? objectType(env) : "dyn";
+  env.registerVariable("object", object);
+  env.registerVariable("oldObject", object);
   env.registerVariable("request", types.declare(REQUEST_TYPE));
   env.registerVariable("namespaceObject", types.declare(NAMESPACE_TYPE));
   // Upstream types each variable by its expression; here their values are dyn (docs/divergences.md VAP2).
@@ -60,7 +68,7 @@ export function admissionEnvironment(v: AdmissionVariables): AdmissionEnvironmen
   const key = `${v.params}/${v.authorizer}/${v.patchTypes === true}`;
   let e = built.get(key);
   if (!e) {
-    e = build(v);
+    e = buildAdmissionEnvironment(v);
     built.set(key, e);
   }
   return e;

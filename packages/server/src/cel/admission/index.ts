@@ -23,3 +23,4 @@ export {
 } from "./match-conditions.js";
 export type { AdmissionRequestInput } from "./request.js";
 export { rewriteStructLiterals } from "./struct-literals.js";
+export { type ExpressionWarning, typeCheckValidatingPolicy } from "./type-check.js";
