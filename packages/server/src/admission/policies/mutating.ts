@@ -42,10 +42,10 @@ interface PolicyFailure {
 }
 
 /** Untyped merge (maps merge, everything else replaces): when no typed merge is given. */
-const plainMerge: ApplyMerge = (object, applied) => {
+const plainMerge: ApplyMerge = (object, applied, kind) => {
   const out: Obj = { ...object };
   for (const [k, v] of Object.entries(applied))
-    out[k] = isObj(v) && isObj(object[k]) ? plainMerge(object[k] as Obj, v) : v;
+    out[k] = isObj(v) && isObj(object[k]) ? plainMerge(object[k] as Obj, v, kind) : v;
   return out;
 };
 
