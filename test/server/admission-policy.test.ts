@@ -7,7 +7,7 @@
  * waits until the policy is in force (kube-apiserver loads policies through an informer).
  */
 import { describe, expect, it } from "vitest";
-import { uniqueName } from "../support/target.js";
+import { type CallResult, uniqueName } from "../support/target.js";
 import {
   configMapsIn,
   dryRunConfigMap,
@@ -21,7 +21,7 @@ import { useTableSuite } from "./table-read.js";
 const s = useTableSuite("vap");
 const api = policyApi(() => s.t, s.deleteAfter);
 
-const PROBE = { expression: "object.metadata.name != 'probe'", message: "probe refused" };
+const PROBE = { expression: "object == null || object.metadata.name != 'probe'", message: "probe refused" };
 
 interface Setup {
   readonly policy: string;
@@ -31,7 +31,13 @@ interface Setup {
 }
 
 /** Creates a policy and a binding for ConfigMaps in the suite's namespace; waits until the probe is answered. */
-async function inForce(spec: Json, bindingSpec: Json = {}, extraBindings: Json[] = []): Promise<Setup> {
+async function inForce(
+  spec: Json,
+  bindingSpec: Json = {},
+  extraBindings: Json[] = [],
+  constraints: (ns: string) => Json = configMapsIn,
+  inEffect?: (res: CallResult) => boolean,
+): Promise<Setup> {
   const policy = uniqueName("vap");
   const binding = `${policy}-b`;
   const ns = await api.namespace();
@@ -39,7 +45,7 @@ async function inForce(spec: Json, bindingSpec: Json = {}, extraBindings: Json[]
     metadata: { name: policy },
     spec: {
       failurePolicy: "Fail",
-      matchConstraints: configMapsIn(ns),
+      matchConstraints: constraints(ns),
       ...spec,
       validations: [PROBE, ...(spec.validations ?? [])],
     },
@@ -56,8 +62,9 @@ async function inForce(spec: Json, bindingSpec: Json = {}, extraBindings: Json[]
   const actions: string[] = bindingSpec.validationActions ?? ["Deny"];
   await probeUntil(
     () => dryRunConfigMap(s.t, ns, { metadata: { name: "probe" } }),
-    (res) =>
-      actions.includes("Deny") ? res.status !== 201 : warningsOf(res).some((w) => w.includes(policy)),
+    inEffect ??
+      ((res) =>
+        actions.includes("Deny") ? res.status !== 201 : warningsOf(res).some((w) => w.includes(policy))),
     `policy ${policy}`,
   );
   return { policy, binding, ns };
@@ -415,5 +422,53 @@ describe("ValidatingAdmissionPolicy objects", () => {
     expect(none.json.details.causes).toEqual([
       { reason: "FieldValueRequired", field: "spec.validationActions", message: "Required value" },
     ]);
+  });
+});
+
+describe("ValidatingAdmissionPolicy variables of the request", () => {
+  it("sees the namespace object, the authorizer and the request on a DELETE, with oldObject", async () => {
+    const p = await inForce(
+      {
+        validations: [
+          {
+            expression:
+              "namespaceObject.metadata.labels['kubernetes.io/metadata.name'] == request.namespace && authorizer.group('').resource('configmaps').namespace(request.namespace).check('delete').allowed() && authorizer.requestResource.check('create').allowed()",
+            message: "variables of the request",
+          },
+          {
+            expression: "request.operation != 'DELETE' || oldObject.metadata.name != 'kept'",
+            message: "kept stays",
+          },
+        ],
+      },
+      {},
+      [],
+      (ns) => configMapsIn(ns, ["CREATE", "DELETE"]),
+    );
+    const kept = await s.t.call("POST", `/api/v1/namespaces/${p.ns}/configmaps`, {
+      body: { metadata: { name: "kept" } },
+    });
+    expect(kept.status, kept.text).toBe(201);
+    const del = await s.t.call("DELETE", `/api/v1/namespaces/${p.ns}/configmaps/kept`);
+    expect(del.json).toEqual(denied(p, "kept", "kept stays"));
+    const get = await s.t.call("GET", `/api/v1/namespaces/${p.ns}/configmaps/kept`);
+    expect(get.status).toBe(200);
+  });
+
+  it("refuses when an audit annotation fails to evaluate, even for a Warn binding", async () => {
+    const p = await inForce(
+      {
+        validations: [],
+        auditAnnotations: [{ key: "source", valueExpression: "object.data.source" }],
+      },
+      { validationActions: ["Warn"] },
+      [],
+      configMapsIn,
+      (res) => res.status !== 201,
+    );
+    const res = await dryRunConfigMap(s.t, p.ns, { metadata: { name: "unannotated" }, data: { other: "1" } });
+    expect(res.json).toEqual(
+      denied(p, "unannotated", "expression 'object.data.source' resulted in error: no such key: source"),
+    );
   });
 });

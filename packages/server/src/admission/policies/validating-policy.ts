@@ -53,6 +53,8 @@ export interface Decision {
   readonly message: string;
   readonly reason?: string;
   readonly index: number;
+  /** An audit annotation's error: it denies whatever the binding's validationActions say. */
+  readonly annotation?: boolean;
 }
 
 export interface ValidateResult {
@@ -109,6 +111,15 @@ export function compileValidatingPolicy(policy: Obj): CompiledValidatingPolicy {
   };
 }
 
+/** cel-go's name of a value's type, for messages. */
+function celTypeName(v: unknown): string {
+  if (typeof v === "bigint") return "int";
+  if (typeof v === "number") return "double";
+  if (typeof v === "boolean") return "bool";
+  if (Array.isArray(v)) return "list";
+  return "map";
+}
+
 /** The message of a failed validation: messageExpression's, else the static one, else the expression. */
 function failureMessage(v: CompiledValidation, act: AdmissionActivation): string {
   if (v.messageExpression) {
@@ -152,10 +163,15 @@ export function validatePolicy(p: CompiledValidatingPolicy, input: AdmissionInpu
   for (const [index, a] of p.auditAnnotations.entries()) {
     const out = act.evaluate(a.value);
     if (!out.ok) {
-      decisions.push({ action: onError, message: out.error, index });
+      decisions.push({ action: onError, message: out.error, index, annotation: true });
       continue;
     }
-    if (typeof out.value === "string" && out.value.trim() !== "") annotations.set(a.key, out.value.trim());
+    if (typeof out.value === "string") {
+      if (out.value.trim() !== "") annotations.set(a.key, out.value.trim());
+    } else if (out.value !== null) {
+      const message = `valueExpression '${a.value.source}' resulted in unsupported return type: ${celTypeName(out.value)}. Return type must be either string or null.`;
+      decisions.push({ action: onError, message, index, annotation: true });
+    }
   }
   return { decisions, auditAnnotations: annotations };
 }

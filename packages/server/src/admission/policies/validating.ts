@@ -71,12 +71,12 @@ function dispatchPolicy(
       const result = validatePolicy(p, admissionInput(a, ctx, param));
       for (const d of result.decisions) {
         if (d.action !== "deny") continue;
-        if (actions.includes("Deny"))
+        if (d.annotation || actions.includes("Deny"))
           denied.push({
             message: `${prefix} denied request: ${d.message}`,
             ...(d.reason ? { reason: d.reason } : {}),
           });
-        if (actions.includes("Warn"))
+        if (!d.annotation && actions.includes("Warn"))
           a.warnings?.push(
             `Validation failed for ValidatingAdmissionPolicy '${p.name}' with binding '${nameOf(binding)}': ${d.message}`,
           );
