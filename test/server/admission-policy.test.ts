@@ -459,7 +459,7 @@ describe("ValidatingAdmissionPolicy variables of the request", () => {
     const p = await inForce(
       {
         validations: [],
-        auditAnnotations: [{ key: "source", valueExpression: "object.data.source" }],
+        auditAnnotations: [{ key: "source", valueExpression: "string(object.data.source)" }],
       },
       { validationActions: ["Warn"] },
       [],
@@ -468,7 +468,7 @@ describe("ValidatingAdmissionPolicy variables of the request", () => {
     );
     const res = await dryRunConfigMap(s.t, p.ns, { metadata: { name: "unannotated" }, data: { other: "1" } });
     expect(res.json).toEqual(
-      denied(p, "unannotated", "expression 'object.data.source' resulted in error: no such key: source"),
+      denied(p, "unannotated", "expression 'string(object.data.source)' resulted in error: no such key: source"),
     );
   });
 });

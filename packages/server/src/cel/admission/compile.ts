@@ -21,10 +21,7 @@ export type AdmissionCompiled =
     };
 
 export interface CompileOptions extends AdmissionVariables {
-  /**
-   * The result types accepted, as the evaluator spells them; `dyn` results pass any check, as in
-   * cel-go (an expression over `object` is dyn until evaluated).
-   */
+  /** The result types accepted, as the evaluator spells them; `dyn` accepts any. */
   readonly returnTypes: readonly string[];
 }
 
@@ -34,7 +31,8 @@ function celGoType(t: string): string {
 }
 
 function accepts(returnTypes: readonly string[], type: string): boolean {
-  if (type === "dyn" || returnTypes.includes("dyn")) return true;
+  // As cel-go's IsExactType: a dyn result passes only where any type is accepted (variables).
+  if (returnTypes.includes("dyn")) return true;
   return returnTypes.some(
     (t) =>
       t === type || (t === "map" && type.startsWith("map<")) || (t === "list" && type.startsWith("list<")),
