@@ -227,3 +227,59 @@ describe("MutatingAdmissionPolicy failures", () => {
     expect(res.json.data).toEqual({ other: "1" });
   });
 });
+
+describe("MutatingAdmissionPolicy objects", () => {
+  const POLICIES = "/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicies";
+  const rules = [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"] }];
+
+  it("defaults failurePolicy and the match constraints", async () => {
+    const name = uniqueName("map-defaults");
+    const res = await s.t.call("POST", POLICIES, {
+      body: {
+        metadata: { name },
+        spec: {
+          reinvocationPolicy: "Never",
+          matchConstraints: { resourceRules: rules },
+          mutations: [applyConfiguration(`Object{metadata: Object.metadata{labels: {"a": "b"}}}`)],
+        },
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    s.deleteAfter(`${POLICIES}/${name}`);
+    expect(res.json.spec.failurePolicy).toBe("Fail");
+    expect(res.json.spec.matchConstraints).toEqual({
+      matchPolicy: "Equivalent",
+      namespaceSelector: {},
+      objectSelector: {},
+      resourceRules: [{ ...rules[0], scope: "*" }],
+    });
+  });
+
+  it("refuses an undefined field, a DELETE rule and a missing reinvocationPolicy, storing nothing", async () => {
+    const name = uniqueName("map-bad");
+    const res = await s.t.call("POST", POLICIES, {
+      body: {
+        metadata: { name },
+        spec: {
+          matchConstraints: { resourceRules: [{ ...rules[0], operations: ["DELETE"] }] },
+          mutations: [jsonPatch(`[JSONPatch{op: "add", path: "/data/x", value: request.nmae}]`)],
+        },
+      },
+    });
+    expect(res.status, res.text).toBe(422);
+    const causes = res.json.details.causes as Json[];
+    expect(causes.map((c) => [c.field, c.reason])).toEqual([
+      ["spec.matchConstraints.resourceRules.operations", "FieldValueNotSupported"],
+      ["spec.mutations[0].jsonPatch.expression", "FieldValueInvalid"],
+      ["spec.reinvocationPolicy", "FieldValueRequired"],
+    ]);
+    expect(causes[0].message).toBe(
+      'Unsupported value: "DELETE": supported values: "*", "CONNECT", "CREATE", "UPDATE"',
+    );
+    expect(causes[1].message).toMatch(
+      /^Invalid value: ".*": compilation failed: ERROR: <input>:1:\d+: undefined field 'nmae'\n/,
+    );
+    const get = await s.t.call("GET", `${POLICIES}/${name}`);
+    expect(get.status).toBe(404);
+  });
+});
