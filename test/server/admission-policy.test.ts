@@ -468,7 +468,11 @@ describe("ValidatingAdmissionPolicy variables of the request", () => {
     );
     const res = await dryRunConfigMap(s.t, p.ns, { metadata: { name: "unannotated" }, data: { other: "1" } });
     expect(res.json).toEqual(
-      denied(p, "unannotated", "expression 'string(object.data.source)' resulted in error: no such key: source"),
+      denied(
+        p,
+        "unannotated",
+        "expression 'string(object.data.source)' resulted in error: no such key: source",
+      ),
     );
   });
 });

@@ -90,7 +90,11 @@ describe("admission chain", () => {
 
   it("the server's default chain rejects a create in a missing namespace with 404", () => {
     const chain = defaultAdmissionChain();
-    expect(chain.names).toEqual(["NamespaceLifecycle", "MutatingAdmissionPolicy", "ValidatingAdmissionPolicy"]);
+    expect(chain.names).toEqual([
+      "NamespaceLifecycle",
+      "MutatingAdmissionPolicy",
+      "ValidatingAdmissionPolicy",
+    ]);
     let caught: unknown;
     try {
       chain.validate(attributes(), ctx);
