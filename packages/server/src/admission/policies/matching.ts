@@ -7,10 +7,7 @@
  */
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+import { isObj, type Obj, stringsOf } from "./json.js";
 
 const EXEMPT_KINDS = new Set([
   "ValidatingWebhookConfiguration",
@@ -35,7 +32,7 @@ export function selectorMatches(selector: unknown, labels: Readonly<Record<strin
   return exprs.every((e) => {
     const key = String(e.key ?? "");
     const has = Object.hasOwn(labels, key);
-    const values = strings(e.values);
+    const values = stringsOf(e.values);
     switch (e.operator) {
       case "In":
         return has && values.includes(labels[key] as string);
@@ -70,15 +67,15 @@ function resourceMatches(rules: string[], resource: string, sub: string): boolea
 
 /** One NamedRuleWithOperations against the request; `anyVersion` for matchPolicy Equivalent. */
 export function ruleMatches(rule: Obj, a: AdmissionAttributes, anyVersion: boolean): boolean {
-  if (!listed(strings(rule.operations), a.operation)) return false;
-  if (!listed(strings(rule.apiGroups), a.resource.group)) return false;
-  if (!anyVersion && !listed(strings(rule.apiVersions), a.resource.version)) return false;
-  if (!resourceMatches(strings(rule.resources), a.resource.resource, a.subresource)) return false;
+  if (!listed(stringsOf(rule.operations), a.operation)) return false;
+  if (!listed(stringsOf(rule.apiGroups), a.resource.group)) return false;
+  if (!anyVersion && !listed(stringsOf(rule.apiVersions), a.resource.version)) return false;
+  if (!resourceMatches(stringsOf(rule.resources), a.resource.resource, a.subresource)) return false;
   const scope = String(rule.scope ?? "*");
   const clusterScoped = a.namespace === "";
   if (scope === "Cluster" && !clusterScoped) return false;
   if (scope === "Namespaced" && clusterScoped) return false;
-  const names = strings(rule.resourceNames);
+  const names = stringsOf(rule.resourceNames);
   return names.length === 0 || names.includes(a.name);
 }
 

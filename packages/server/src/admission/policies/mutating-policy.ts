@@ -17,11 +17,8 @@ import {
   type NamedExpression,
 } from "../../cel/admission/index.js";
 import { applyJsonPatch } from "../../patch/json-patch.js";
+import { isObj, type Obj, objectsOf } from "./json.js";
 import type { FailurePolicy } from "./validating-policy.js";
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
 
 /** Merges an apply configuration into an object of a kind (the server's structured merge for it). */
 export type ApplyMerge = (
@@ -51,7 +48,7 @@ export function compileMutatingPolicy(policy: Obj): CompiledMutatingPolicy {
   const spec = isObj(policy.spec) ? policy.spec : {};
   const hasParams = isObj(spec.paramKind);
   const vars = { params: hasParams, authorizer: true } as const;
-  const conditions = list(spec.matchConditions).map((c) => ({
+  const conditions = objectsOf(spec.matchConditions).map((c) => ({
     name: String(c.name ?? ""),
     expression: String(c.expression ?? ""),
   }));
@@ -64,11 +61,11 @@ export function compileMutatingPolicy(policy: Obj): CompiledMutatingPolicy {
     ...(conditions.length > 0
       ? { matchConditions: compileMatchConditions(conditions, { params: hasParams }) }
       : {}),
-    variables: list(spec.variables).map((v) => ({
+    variables: objectsOf(spec.variables).map((v) => ({
       name: String(v.name ?? ""),
       compiled: compileAdmission(String(v.expression ?? ""), { ...vars, returnTypes: ["dyn"] }),
     })),
-    mutations: list(spec.mutations).map((m) => {
+    mutations: objectsOf(spec.mutations).map((m) => {
       const apply = m.patchType === "ApplyConfiguration";
       const holder = (apply ? m.applyConfiguration : m.jsonPatch) as Obj | undefined;
       const source = String(holder?.expression ?? "");

@@ -12,6 +12,7 @@ import { failure } from "../../api/status.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 import type { AdmissionPlugin } from "../plugin.js";
+import { isObj, nameOf, type Obj } from "./json.js";
 import { isExemptFromPolicies, matchResourcesSelect } from "./matching.js";
 import {
   type ApplyMerge,
@@ -22,10 +23,6 @@ import {
 import { collectParams, gvkText, type ParamResource, resolveParamKind } from "./params.js";
 import { PolicySource } from "./policy-source.js";
 import { admissionInput } from "./request-input.js";
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const nameOf = (o: Obj) => String((isObj(o.metadata) ? o.metadata.name : "") ?? "");
 
 const GROUP = "admissionregistration.k8s.io";
 

@@ -7,10 +7,8 @@
  */
 import { builtinResources, parseApiVersion } from "@kubesdk/models";
 import type { AdmissionContext } from "../context.js";
+import { isObj, type Obj } from "./json.js";
 import { selectorMatches } from "./matching.js";
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export interface ParamResource {
   readonly bucket: string;

@@ -6,9 +6,7 @@
  * Policies are visited in name order, each with its bindings in name order.
  */
 import type { AdmissionContext } from "../context.js";
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+import { isObj, nameOf, type Obj } from "./json.js";
 
 const MAX_CACHED = 1000;
 
@@ -23,7 +21,6 @@ export interface PolicyWithBindings<C> {
   readonly bindings: readonly Obj[];
 }
 
-const nameOf = (o: Obj) => String((isObj(o.metadata) ? o.metadata.name : "") ?? "");
 const byName = (x: Obj, y: Obj) => (nameOf(x) < nameOf(y) ? -1 : nameOf(x) > nameOf(y) ? 1 : 0);
 
 export class PolicySource<C> {

@@ -15,10 +15,7 @@ import {
   compileMatchConditions,
   type NamedExpression,
 } from "../../cel/admission/index.js";
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
+import { isObj, type Obj, objectsOf } from "./json.js";
 
 const MAX_MESSAGE_BYTES = 5 * 1024;
 
@@ -67,7 +64,7 @@ export function compileValidatingPolicy(policy: Obj): CompiledValidatingPolicy {
   const spec = isObj(policy.spec) ? policy.spec : {};
   const hasParams = isObj(spec.paramKind);
   const vars = { params: hasParams, authorizer: true } as const;
-  const conditions = list(spec.matchConditions).map((c) => ({
+  const conditions = objectsOf(spec.matchConditions).map((c) => ({
     name: String(c.name ?? ""),
     expression: String(c.expression ?? ""),
   }));
@@ -80,11 +77,11 @@ export function compileValidatingPolicy(policy: Obj): CompiledValidatingPolicy {
     ...(conditions.length > 0
       ? { matchConditions: compileMatchConditions(conditions, { params: hasParams }) }
       : {}),
-    variables: list(spec.variables).map((v) => ({
+    variables: objectsOf(spec.variables).map((v) => ({
       name: String(v.name ?? ""),
       compiled: compileAdmission(String(v.expression ?? ""), { ...vars, returnTypes: ["dyn"] }),
     })),
-    validations: list(spec.validations).map((v) => {
+    validations: objectsOf(spec.validations).map((v) => {
       const messageExpression = opt(v.messageExpression);
       return {
         expression: compileAdmission(String(v.expression ?? ""), { ...vars, returnTypes: ["bool"] }),
@@ -101,7 +98,7 @@ export function compileValidatingPolicy(policy: Obj): CompiledValidatingPolicy {
         ...(typeof v.reason === "string" ? { reason: v.reason } : {}),
       };
     }),
-    auditAnnotations: list(spec.auditAnnotations).map((a) => ({
+    auditAnnotations: objectsOf(spec.auditAnnotations).map((a) => ({
       key: String(a.key ?? ""),
       value: compileAdmission(String(a.valueExpression ?? "").trim(), {
         ...vars,

@@ -11,6 +11,7 @@ import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 import type { AdmissionPlugin } from "../plugin.js";
 import { policyDenial } from "./denial.js";
+import { isObj, nameOf, type Obj } from "./json.js";
 import { isExemptFromPolicies, matchResourcesSelect } from "./matching.js";
 import { collectParams, gvkText, type ParamResource, resolveParamKind } from "./params.js";
 import { PolicySource } from "./policy-source.js";
@@ -20,10 +21,6 @@ import {
   compileValidatingPolicy,
   validatePolicy,
 } from "./validating-policy.js";
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const nameOf = (o: Obj) => String((isObj(o.metadata) ? o.metadata.name : "") ?? "");
 
 const GROUP = "admissionregistration.k8s.io";
 
