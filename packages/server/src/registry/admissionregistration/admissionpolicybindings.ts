@@ -4,6 +4,7 @@
  * validationActions: at least one, no duplicates, not both Deny and Warn.
  */
 import type { FieldError } from "../../api/status.js";
+import { duplicate } from "../../validation/field-errors.js";
 import type { KindStrategy } from "../strategy.js";
 import {
   defaultMatchResources,
@@ -26,7 +27,7 @@ function validateActions(value: unknown): FieldError[] {
   const seen = new Set<string>();
   actions.forEach((a, i) => {
     if (!ACTIONS.includes(a)) errs.push(notSupported(`${path}[${i}]`, a, ACTIONS));
-    if (seen.has(a)) errs.push({ type: "FieldValueDuplicate", field: `${path}[${i}]`, value: a, detail: "" });
+    if (seen.has(a)) errs.push(duplicate(`${path}[${i}]`, a));
     seen.add(a);
   });
   if (seen.has("Deny") && seen.has("Warn"))

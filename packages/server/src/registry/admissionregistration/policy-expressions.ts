@@ -6,10 +6,10 @@
  */
 import type { FieldError } from "../../api/status.js";
 import { type CompileOptions, compileAdmission } from "../../cel/admission/index.js";
-import { dns1123SubdomainProblems } from "../../validation/name-formats.js";
+import { duplicate, tooMany } from "../../validation/field-errors.js";
+import { qualifiedNameProblems } from "../../validation/object-meta.js";
 import { invalid, notSupported, type Obj, objects, required } from "./policy-fields.js";
 
-const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
 const REASONS = ["Forbidden", "Invalid", "RequestEntityTooLarge"];
 const MAX_VALUE_EXPRESSION = 5 * 1024;
@@ -21,38 +21,15 @@ function compileError(field: string, expression: string, opts: CompileOptions): 
   return [c.type === "Required" ? required(field, c.detail) : invalid(field, expression, c.detail)];
 }
 
-/** upstream's ValidateQualifiedName, reduced to what policy names and keys run into. */
+/** upstream's ValidateQualifiedName. */
 export function qualifiedNameErrors(field: string, value: string): FieldError[] {
-  const [prefix, name] = value.includes("/") ? (value.split("/", 2) as [string, string]) : ["", value];
-  const errs: FieldError[] = [];
-  if (value.split("/").length > 2)
-    return [
-      invalid(
-        field,
-        value,
-        "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-      ),
-    ];
-  if (prefix !== "")
-    for (const m of dns1123SubdomainProblems(prefix)) errs.push(invalid(field, value, `prefix part ${m}`));
-  if (name === "") errs.push(invalid(field, value, "name part must be non-empty"));
-  else if (name.length > 63) errs.push(invalid(field, value, "name part must be no more than 63 bytes"));
-  else if (!QUALIFIED_NAME.test(name))
-    errs.push(
-      invalid(
-        field,
-        value,
-        "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
-      ),
-    );
-  return errs;
+  return qualifiedNameProblems(value).map((m) => invalid(field, value, m));
 }
 
 export function validateMatchConditions(list: unknown, path: string, params: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const conditions = objects(list);
-  if (conditions.length > 64)
-    errs.push({
+  if (conditions.length > 64) errs.push(tooMany(path, conditions.length, 64));
       type: "FieldValueInvalid",
       field: path,
       value: conditions.length,
@@ -74,8 +51,7 @@ export function validateMatchConditions(list: unknown, path: string, params: boo
     const name = typeof c.name === "string" ? c.name : "";
     if (name === "") errs.push(required(`${at}.name`));
     else errs.push(...qualifiedNameErrors(`${at}.name`, name));
-    if (name !== "" && names.has(name))
-      errs.push({ type: "FieldValueDuplicate", field: `${at}.name`, value: name, detail: "" });
+    if (name !== "" && names.has(name)) errs.push(duplicate(`${at}.name`, name));
     names.add(name);
   });
   return errs;
@@ -164,7 +140,7 @@ export function validateValidations(
           returnTypes: ["string", "null"],
         }),
       );
-    if (keys.has(key)) errs.push({ type: "FieldValueDuplicate", field: `${at}.key`, value: key, detail: "" });
+    if (keys.has(key)) errs.push(duplicate(`${at}.key`, key));
     keys.add(key);
   });
   return errs;

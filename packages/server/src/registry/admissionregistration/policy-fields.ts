@@ -2,33 +2,18 @@
  * Field checks shared by the admission policy kinds and their bindings, as upstream validates
  * them: matchResources (matchPolicy, selectors, resource rules), paramKind, paramRef and the
  * defaults upstream sets on match resources (matchPolicy Equivalent, empty selectors, rule scope
- * `*`). Label selectors' syntax and the wildcard combinations of `resources` are not checked here
- * (docs/divergences.md VAP5).
+ * `*`). The wildcard combinations of `resources` are not checked here (docs/divergences.md VAP5).
  */
 import type { FieldError } from "../../api/status.js";
+import { forbidden, invalid, notSupported, required } from "../../validation/field-errors.js";
 import { dns1035LabelProblems, dns1123SubdomainProblems } from "../../validation/name-formats.js";
+import { labelSelectorErrors } from "../../validation/selector-rules.js";
+
+export { invalid, notSupported, required };
 
 export type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 export const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
-
-export const required = (field: string, detail = ""): FieldError => ({
-  type: "FieldValueRequired",
-  field,
-  detail,
-});
-export const invalid = (field: string, value: unknown, detail: string): FieldError => ({
-  type: "FieldValueInvalid",
-  field,
-  value,
-  detail,
-});
-export const notSupported = (field: string, value: unknown, supported: readonly string[]): FieldError => ({
-  type: "FieldValueNotSupported",
-  field,
-  value,
-  detail: `supported values: ${supported.map((s) => JSON.stringify(s)).join(", ")}`,
-});
 
 const OPERATIONS = ["*", "CONNECT", "CREATE", "DELETE", "UPDATE"];
 const SCOPES = ["*", "Cluster", "Namespaced"];
@@ -84,7 +69,9 @@ export function validateMatchResources(mr: unknown, path: string): FieldError[] 
   else if (mr.matchPolicy !== "Exact" && mr.matchPolicy !== "Equivalent")
     errs.push(notSupported(`${path}.matchPolicy`, mr.matchPolicy, ["Equivalent", "Exact"]));
   if (mr.namespaceSelector === undefined) errs.push(required(`${path}.namespaceSelector`));
+  else errs.push(...labelSelectorErrors(mr.namespaceSelector, `${path}.namespaceSelector`));
   if (mr.objectSelector === undefined) errs.push(required(`${path}.objectSelector`));
+  else errs.push(...labelSelectorErrors(mr.objectSelector, `${path}.objectSelector`));
   for (const list of ["resourceRules", "excludeResourceRules"])
     objects(mr[list]).forEach((rule, i) => {
       errs.push(...validateRule(rule, `${path}.${list}[${i}]`, OPERATIONS));
@@ -143,17 +130,10 @@ export function validateParamRef(pr: unknown, path: string): FieldError[] {
   const name = typeof pr.name === "string" ? pr.name : "";
   const hasSelector = isObj(pr.selector);
   if (name !== "" && hasSelector)
-    errs.push({
-      type: "FieldValueForbidden",
-      field: `${path}.name`,
-      detail: "name and selector are mutually exclusive",
-    });
+    errs.push(forbidden(`${path}.name`, "name and selector are mutually exclusive"));
+  if (hasSelector) errs.push(...labelSelectorErrors(pr.selector, `${path}.selector`));
   if (hasSelector && name !== "")
-    errs.push({
-      type: "FieldValueForbidden",
-      field: `${path}.selector`,
-      detail: "name and selector are mutually exclusive",
-    });
+    errs.push(forbidden(`${path}.selector`, "name and selector are mutually exclusive"));
   if (name === "" && !hasSelector) errs.push(required(path, "one of name or selector must be specified"));
   const action = pr.parameterNotFoundAction;
   if (action === undefined || action === "") errs.push(required(`${path}.parameterNotFoundAction`));

@@ -4,7 +4,7 @@
  * the spec, its CEL expressions compiled as admission compiles them.
  */
 import type { FieldError } from "../../api/status.js";
-import type { KindStrategy } from "../strategy.js";
+import { type KindStrategy, RESET_FOR_STATUS } from "../strategy.js";
 import { validateMatchConditions, validateValidations, validateVariables } from "./policy-expressions.js";
 import {
   defaultMatchResources,
@@ -40,6 +40,7 @@ export function validatePolicyCommon(spec: Obj): { errs: FieldError[]; params: b
 export const validatingadmissionpolicies: KindStrategy = {
   group: "admissionregistration.k8s.io",
   resource: "validatingadmissionpolicies",
+  statusResetsMetadata: RESET_FOR_STATUS,
   tracksGeneration: true,
   defaults(obj) {
     const spec = isObj(obj.spec) ? obj.spec : undefined;
