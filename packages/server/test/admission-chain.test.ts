@@ -92,8 +92,10 @@ describe("admission chain", () => {
     const chain = defaultAdmissionChain();
     expect(chain.names).toEqual([
       "NamespaceLifecycle",
+      "LimitRanger",
       "MutatingAdmissionPolicy",
       "ValidatingAdmissionPolicy",
+      "ResourceQuota",
     ]);
     let caught: unknown;
     try {
