@@ -14,11 +14,10 @@ export { AdmissionChain } from "./chain.js";
 export type { AdmissionContext } from "./context.js";
 export { type AdmissionPlugin, forbidden, handlesOnly } from "./plugin.js";
 export { quotaMatches } from "./plugins/resource-quota.js";
+export type { ApplyMerge } from "./policies/index.js";
 export type { ResourceList } from "./quota/amounts.js";
 export { addLists, compareAmounts, mask } from "./quota/amounts.js";
 export { evaluatorFor } from "./quota/evaluators.js";
-
-export type { ApplyMerge } from "./policies/index.js";
 
 /**
  * The plugins the reference server runs, in upstream's order; `applyMerge` is the server's typed
