@@ -109,7 +109,13 @@ export async function commitUpdate(
   checkFinalizersWhileDeleting(r, req.name, meta, c.metadataOf(old));
   if (req.large) await pause();
   let next = candidateUpdate(r, req, old, checked.object);
-  const admitting = { operation: "UPDATE", ...req, oldObject: old, dryRun } as const;
+  const admitting = {
+    operation: "UPDATE",
+    ...req,
+    oldObject: old,
+    dryRun,
+    warnings: [] as string[],
+  } as const;
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: next }));
   if (admitted) await admitted;
   next = prepareUpdate(ctx, r, req, old, next);
@@ -130,7 +136,8 @@ export async function commitUpdate(
   const body = res.body === old ? old : presentOne(r, res.body);
   const presented = body instanceof Promise ? await body : body;
   if (req.large) await pause();
-  return { code: res.code, body: presented, headers: warningHeaders(checked.warnings) };
+  const warnings = [...checked.warnings, ...admitting.warnings];
+  return { code: res.code, body: presented, headers: warningHeaders(warnings) };
 }
 
 function checkResourceVersion(

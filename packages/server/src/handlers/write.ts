@@ -63,7 +63,13 @@ export async function createObject(
   if (r.virtual) return answerVirtual(ctx, r, req, checked.object, dryRun);
   if (req.large) await pause();
   let obj = withServerMetadata(ctx, r, req, checked.object);
-  const admitting = { operation: "CREATE", namespace: req.namespace, user: req.user, dryRun } as const;
+  const admitting = {
+    operation: "CREATE",
+    namespace: req.namespace,
+    user: req.user,
+    dryRun,
+    warnings: [] as string[],
+  } as const;
   // The name may still be unset here: a kind's prepareCreate may choose it (LimitRanges).
   const unnamed = String(obj.metadata.name ?? "");
   // Upstream defaults a built-in object as it decodes it, so mutating plugins (LimitRanger) see the
@@ -87,7 +93,8 @@ export async function createObject(
   const presented = presentOne(r, saved);
   const body = presented instanceof Promise ? await presented : presented;
   if (req.large) await pause();
-  return { code: 201, body, headers: warningHeaders(checked.warnings) };
+  const warnings = [...checked.warnings, ...admitting.warnings];
+  return { code: 201, body, headers: warningHeaders(warnings) };
 }
 
 /**
