@@ -23,8 +23,8 @@ export type {
   StreamResponse,
 } from "./http/response.js";
 export type { RetryOptions } from "./http/retry.js";
+export type { CallOptions } from "./http/call-options.js";
 export {
-  type CallOptions,
   createTransport,
   HttpTransport,
   type TimeoutOptions,

@@ -2,6 +2,7 @@ import type { Dispatcher } from "undici";
 import type { Credentials } from "../auth/types.js";
 import type { ClusterConnection } from "../connection.js";
 import type { WatchFrameDecoder } from "../watch/watch-event.js";
+import type { CallOptions } from "./call-options.js";
 import { classifyError, type FailureContext } from "./classify-error.js";
 import { type DispatcherFactory, DispatcherPool } from "./dispatcher.js";
 import { decodeJsonBody } from "./json-body.js";
@@ -57,16 +58,6 @@ export interface TransportOptions {
   readonly keepAliveTimeoutMs?: number;
   /** Replaces the undici dispatcher construction (custom pools, interception in tests). */
   readonly dispatcherFactory?: DispatcherFactory;
-}
-
-/** Per-call options. */
-export interface CallOptions {
-  /** Aborts the call, including waits between retries and an open stream. */
-  readonly signal?: AbortSignal;
-  /** Overrides the transport's header timeout for this call. */
-  readonly timeoutMs?: number;
-  /** Overrides the retry options for this call. */
-  readonly retries?: Partial<RetryOptions> | false;
 }
 
 interface Timeouts {

@@ -6,7 +6,7 @@ import {
 } from "../watch/watch-decoder.js";
 import type { DecodedWatchEvent, WatchEvent, WatchFrameDecoder } from "../watch/watch-event.js";
 import type { BodyFlow, StreamResponse } from "./response.js";
-import type { CallOptions } from "./transport.js";
+import type { CallOptions } from "./call-options.js";
 
 /** Per-watch options. */
 export interface WatchStreamOptions extends CallOptions {
