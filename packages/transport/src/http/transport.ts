@@ -1,6 +1,7 @@
 import type { Dispatcher } from "undici";
 import type { Credentials } from "../auth/types.js";
 import type { ClusterConnection } from "../connection.js";
+import type { ProtobufBodyDecoder } from "../errors/protobuf-status.js";
 import type { WatchFrameDecoder } from "../watch/watch-event.js";
 import type { CallOptions } from "./call-options.js";
 import { classifyError, type FailureContext } from "./classify-error.js";
@@ -52,8 +53,14 @@ export interface TransportOptions {
   readonly headers?: HeaderValues;
   /** Largest accepted watch event (default 16 MiB). */
   readonly maxWatchEventBytes?: number;
-  /** Replaces the built-in protobuf watch frame decoder (@kubesdk/models' wire codec). */
+  /**
+   * Decodes protobuf watch frames. None by default: the transport carries no protobuf codec, so a
+   * protobuf watch without one fails with UnsupportedWatchContentTypeError (the client sets it
+   * from its `protobufCodec`, see docs/guides/protobuf.md).
+   */
   readonly protobufWatchFrameDecoder?: WatchFrameDecoder;
+  /** Decodes protobuf error bodies (a Status) into their JSON form; none by default, as above. */
+  readonly protobufDecoder?: ProtobufBodyDecoder;
   /** Idle keep-alive connections are kept this long (default 30 000 ms). */
   readonly keepAliveTimeoutMs?: number;
   /** Replaces the undici dispatcher construction (custom pools, interception in tests). */
@@ -237,7 +244,11 @@ export class HttpTransport {
       res = await this.#send(parts, credentials, options, failure);
     }
     if (res.statusCode >= 400)
-      throw await apiErrorOf(res, { method: parts.method, path: parts.path.split("?")[0] ?? "" });
+      throw await apiErrorOf(
+        res,
+        { method: parts.method, path: parts.path.split("?")[0] ?? "" },
+        this.#options.protobufDecoder,
+      );
     return res;
   }
 

@@ -5,8 +5,8 @@ import {
   watchDecoderForContentType,
 } from "../watch/watch-decoder.js";
 import type { DecodedWatchEvent, WatchEvent, WatchFrameDecoder } from "../watch/watch-event.js";
-import type { BodyFlow, StreamResponse } from "./response.js";
 import type { CallOptions } from "./call-options.js";
+import type { BodyFlow, StreamResponse } from "./response.js";
 
 /** Per-watch options. */
 export interface WatchStreamOptions extends CallOptions {
@@ -14,7 +14,7 @@ export interface WatchStreamOptions extends CallOptions {
   readonly idleTimeoutMs?: number;
   /** Largest accepted event (default: the transport's maxWatchEventBytes, else 16 MiB). */
   readonly maxEventBytes?: number;
-  /** Decodes protobuf frames of this watch (default: the transport's protobufWatchFrameDecoder). */
+  /** Decodes protobuf frames of this watch (default: the transport's protobufWatchFrameDecoder, if any). */
   readonly protobufFrameDecoder?: WatchFrameDecoder;
 }
 
