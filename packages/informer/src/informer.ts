@@ -12,6 +12,7 @@ import { InformerStoppedError, InvalidInformerOptionError } from "./errors.js";
 import type { ErrorContext, InformerEvents } from "./events.js";
 import { HandlerQueue } from "./handler-queue.js";
 import type { EventHandlers, HandlerOptions, Notification } from "./handlers.js";
+import { ListSpans } from "./list-spans.js";
 import { clientListerWatcher } from "./list-watcher.js";
 import { resourceVersionOf } from "./object-meta.js";
 import {
@@ -49,6 +50,7 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
   readonly #options: ResolvedOptions<T>;
   readonly #store: Store<T>;
   readonly #reflector: Reflector<T>;
+  readonly #listSpans: ListSpans;
   readonly #handlers = new Set<Registration<T>>();
   readonly #waiters = new SyncWaiters();
   readonly #abort = new AbortController();
@@ -96,8 +98,13 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
       },
       sink,
       // Reflector events are a subset of the informer's.
-      (name, ...args) => (this.#emit as ReflectorEmit)(name, ...args),
+      (name, ...args) => {
+        this.#listSpans.observe(name, args);
+        (this.#emit as ReflectorEmit)(name, ...args);
+      },
     );
+    const item = reader.itemType;
+    this.#listSpans = new ListSpans(item === undefined ? "unknown" : `${item.apiVersion} ${item.kind}`);
   }
 
   /** The cache. Read-only: the informer alone changes it. */
@@ -199,6 +206,7 @@ export class Informer<T extends KubernetesObject = KubernetesObject> extends Eve
       const err = new InformerStoppedError();
       this.#waiters.rejectAll(err);
       await this.#run;
+      this.#listSpans.end();
       this.#emit("stopped");
       return;
     }

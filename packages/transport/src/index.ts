@@ -12,6 +12,7 @@ export { TokenFileAuth } from "./auth/token-file.js";
 export type { AuthProvider, ClientCertificate, Credentials } from "./auth/types.js";
 export type { ClusterConnection, ConnectionSource, Impersonation, TlsSettings } from "./connection.js";
 export * from "./errors/index.js";
+export type { OutgoingRequest, RequestInterceptor, RequestOutcome } from "./hooks/interceptor.js";
 export type { CallOptions } from "./http/call-options.js";
 export type { DispatcherFactory, DispatcherSettings } from "./http/dispatcher.js";
 export type { ApiRequest, HeaderValues, HttpMethod, QueryValue } from "./http/request.js";
