@@ -66,7 +66,8 @@ async function metricValue(
   return values
     .filter(
       (v) =>
-        (field === "" || v.metricName === `${name}${field}`) &&
+        // A histogram's series carry their own names (`_bucket`, `_sum`, `_count`).
+        (field === "" || (v as { metricName?: string }).metricName === `${name}${field}`) &&
         Object.entries(labels).every(([k, x]) => v.labels[k] === x),
     )
     .reduce((sum, v) => sum + v.value, 0);
