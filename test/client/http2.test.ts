@@ -86,6 +86,6 @@ describe("HTTP/2", () => {
     expect(offered).toEqual([true]);
     // h2 multiplexes the list, the watch and the writes over one connection; HTTP/1.1 needs one per open watch.
     if (targetKind === "real") expect(protocols).toEqual(["h2"]);
-    else expect(new Set(protocols)).toEqual(new Set([false]));
+    else expect(new Set(protocols)).toEqual(new Set(["http/1.1"]));
   });
 });
