@@ -6,7 +6,9 @@
  * application registered. Only the few members used here are typed, so the published declarations do
  * not depend on the package.
  */
-import { createRequire } from "node:module";
+// Aliased: bundles often start with a banner `import { createRequire } from "node:module"` of their
+// own (for CommonJS dependencies), and a second top-level binding of that name would not compile.
+import { createRequire as createModuleRequire } from "node:module";
 
 export interface OtelSpanContext {
   readonly traceId: string;
@@ -57,7 +59,7 @@ export function openTelemetryApi(): OtelApi | undefined {
   if (loaded === undefined) {
     let api: OtelApi | undefined;
     try {
-      api = createRequire(import.meta.url)("@opentelemetry/api") as OtelApi;
+      api = createModuleRequire(import.meta.url)("@opentelemetry/api") as OtelApi;
     } catch {
       api = undefined;
     }
