@@ -12,7 +12,8 @@ import type { InformerSelection } from "./selection.js";
 export interface InformerOptions<T extends KubernetesObject = KubernetesObject> extends InformerSelection {
   /**
    * Wire encoding of lists and watches. Default: protobuf where the server offers it (built-in
-   * kinds; requests accept JSON too, and custom resources always get it), unless the client's
+   * kinds; requests accept JSON too, and custom resources always get it) when the client has a
+   * `protobufCodec` (`kubesdk/protobuf`), JSON without one, unless the client's
    * encoding was chosen — by the KubeClient's `protobuf` option or `withEncoding()` — which then
    * applies. An Informer made on a metadata-only client (`metadataOnly()`) uses that client's.
    */
