@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { startServer } from "@kubesdk/server";
 import { Agent, request } from "undici";
 import { startRealApiserver } from "../real-apiserver/start.js";
-import { type DiffCase, generateCases } from "./cases.js";
+import { type DiffCase, generateCases, generateSpecCases } from "./cases.js";
 import { type Answer, loadAccepted, sameAnswer, summarise } from "./compare.js";
 import { type Fixtures, KINDS, type KindUnderTest, kindId, pathOf } from "./kinds.js";
 
@@ -59,7 +59,7 @@ function args(argv: readonly string[]): { seed: number; cases: number; out: stri
   };
   const seed = value("--seed") === undefined ? Date.now() % 2 ** 31 : Number(value("--seed"));
   const cases = Number(value("--cases") ?? 1200);
-  if (!Number.isInteger(seed) || !Number.isInteger(cases) || cases <= 0)
+  if (!Number.isInteger(seed) || !Number.isInteger(cases) || cases < 0)
     throw new Error("usage: diff:server [--seed <integer>] [--cases <positive integer>] [--out <file>]");
   return { seed, cases, out: value("--out") };
 }
@@ -95,9 +95,10 @@ function bodyOf(
   kind: KindUnderTest,
   fx: Fixtures,
   metadata: Record<string, unknown>,
+  body: Record<string, unknown> | undefined,
 ): Record<string, unknown> {
   const apiVersion = kind.group === "" ? kind.version : `${kind.group}/${kind.version}`;
-  return { apiVersion, kind: kind.kind, metadata, ...kind.body(fx) };
+  return { apiVersion, kind: kind.kind, metadata, ...(body ?? kind.body(fx)) };
 }
 
 async function answer(
@@ -105,8 +106,9 @@ async function answer(
   kind: KindUnderTest,
   fx: Fixtures,
   metadata: Record<string, unknown>,
+  body?: Record<string, unknown>,
 ): Promise<Answer> {
-  const res = await ep.send("POST", `${pathOf(kind, fx.ns)}?dryRun=All`, bodyOf(kind, fx, metadata));
+  const res = await ep.send("POST", `${pathOf(kind, fx.ns)}?dryRun=All`, bodyOf(kind, fx, metadata, body));
   return summarise(res.code, res.body, metadata);
 }
 
@@ -172,9 +174,11 @@ async function main(): Promise<number> {
     }
     const { kinds, problems } = await baseline(ends, fx);
     for (const p of problems) console.log(`baseline: ${p}`);
-    const cases = generateCases(kinds, seed, count);
+    const specCases = generateSpecCases(kinds, seed, fx);
+    console.log(`diff:server: ${specCases.length} spec cases (specs/), ${count} name and metadata cases`);
+    const cases = [...generateCases(kinds, seed, count), ...specCases];
     const outcomes = await runAll(cases, CONCURRENCY, async (c): Promise<Outcome> => {
-      const [ref, re] = await Promise.all(ends.map((e) => answer(e, c.kind, fx, c.metadata)));
+      const [ref, re] = await Promise.all(ends.map((e) => answer(e, c.kind, fx, c.metadata, c.body)));
       return { c, reference: ref as Answer, real: re as Answer };
     });
     return report(outcomes, problems, accepted, out);

@@ -163,7 +163,8 @@ export interface FieldError {
     | "FieldValueForbidden"
     | "FieldValueDuplicate"
     | "FieldValueTooLong"
-    | "FieldValueTypeInvalid";
+    | "FieldValueTypeInvalid"
+    | "FieldValueNotFound";
   readonly field: string;
   readonly detail: string;
   /** The offending value, rendered into the message for Invalid/NotSupported/Duplicate. */
@@ -178,6 +179,7 @@ const TYPE_TEXT: Record<FieldError["type"], string> = {
   FieldValueDuplicate: "Duplicate value",
   FieldValueTooLong: "Too long",
   FieldValueTypeInvalid: "Invalid value",
+  FieldValueNotFound: "Not found",
 };
 
 /** A value upstream prints with Go's %#v (e.g. a struct): written into messages as is. */
@@ -200,7 +202,8 @@ function causeMessage(e: FieldError): string {
     (e.type === "FieldValueInvalid" ||
       e.type === "FieldValueTypeInvalid" ||
       e.type === "FieldValueNotSupported" ||
-      e.type === "FieldValueDuplicate");
+      e.type === "FieldValueDuplicate" ||
+      e.type === "FieldValueNotFound");
   const head = showsValue ? `${text}: ${renderValue(e.value)}` : text;
   return e.detail ? `${head}: ${e.detail}` : head;
 }

@@ -6,6 +6,7 @@ import { mutatingadmissionpolicies } from "./admissionregistration/mutatingadmis
 import { validatingadmissionpolicies } from "./admissionregistration/validatingadmissionpolicies.js";
 import { customresourcedefinitions } from "./apiextensions/customresourcedefinitions.js";
 import { apiservices } from "./apiregistration/apiservices.js";
+import { controllerrevisions } from "./apps/controllerrevisions.js";
 import { daemonsets } from "./apps/daemonsets.js";
 import { deployments } from "./apps/deployments.js";
 import { replicasets } from "./apps/replicasets.js";
@@ -50,6 +51,7 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   customresourcedefinitions,
   apiservices,
   tokenreviews,
+  controllerrevisions,
   daemonsets,
   deployments,
   replicasets,
