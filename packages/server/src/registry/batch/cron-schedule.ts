@@ -47,7 +47,7 @@ const INT64_MAX = 2n ** 63n - 1n;
 class CronError extends Error {}
 
 /** strconv.Atoi, then robfig's non-negative check. */
-function parseInt(expr: string): number {
+function atoi(expr: string): number {
   if (!/^[+-]?\d+$/.test(expr))
     throw new CronError(
       `failed to parse int from ${expr}: strconv.Atoi: parsing ${JSON.stringify(expr)}: invalid syntax`,
@@ -63,7 +63,7 @@ function parseInt(expr: string): number {
 
 function intOrName(expr: string, b: Bounds): number {
   const named = b.names?.[expr.toLowerCase()];
-  return named ?? parseInt(expr);
+  return named ?? atoi(expr);
 }
 
 function checkRange(expr: string, b: Bounds): void {
@@ -82,7 +82,7 @@ function checkRange(expr: string, b: Bounds): void {
   }
   let step = 1;
   if (rangeAndStep.length === 2) {
-    step = parseInt(rangeAndStep[1] as string);
+    step = atoi(rangeAndStep[1] as string);
     if (lowAndHigh.length === 1) end = b.max;
   } else if (rangeAndStep.length > 2) throw new CronError(`too many slashes: ${expr}`);
   if (start < b.min) throw new CronError(`beginning of range (${start}) below minimum (${b.min}): ${expr}`);
