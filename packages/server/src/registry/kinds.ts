@@ -17,6 +17,8 @@ import { cronjobs } from "./batch/cronjobs.js";
 import { jobs } from "./batch/jobs.js";
 import { certificatesigningrequests } from "./certificates/certificatesigningrequests.js";
 import { clustertrustbundles } from "./certificates/clustertrustbundles.js";
+import { configmaps } from "./core/configmaps.js";
+import { endpoints } from "./core/endpoints.js";
 import { events as coreEvents } from "./core/events.js";
 import { limitranges } from "./core/limitranges.js";
 import { namespaces } from "./core/namespaces.js";
@@ -24,7 +26,9 @@ import { nodes } from "./core/nodes.js";
 import { persistentvolumeclaims } from "./core/persistentvolumeclaims.js";
 import { persistentvolumes } from "./core/persistentvolumes.js";
 import { pods } from "./core/pods.js";
+import { podtemplates } from "./core/podtemplates.js";
 import { replicationcontrollers } from "./core/replicationcontrollers.js";
+import { resourcequotas } from "./core/resourcequotas.js";
 import { secrets } from "./core/secrets.js";
 import { services } from "./core/services.js";
 import { events as eventsApiEvents } from "./events/events.js";
@@ -61,6 +65,8 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   jobs,
   certificatesigningrequests,
   clustertrustbundles,
+  configmaps,
+  endpoints,
   coreEvents,
   limitranges,
   namespaces,
@@ -68,7 +74,9 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   persistentvolumeclaims,
   persistentvolumes,
   pods,
+  podtemplates,
   replicationcontrollers,
+  resourcequotas,
   secrets,
   services,
   eventsApiEvents,

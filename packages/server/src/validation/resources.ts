@@ -59,7 +59,8 @@ export function resourceNameErrors(name: string, field: string): FieldError[] {
   return [];
 }
 
-function containerResourceNameErrors(name: string, field: string): FieldError[] {
+/** ValidateContainerResourceName. */
+export function containerResourceNameErrors(name: string, field: string): FieldError[] {
   const out = resourceNameErrors(name, field);
   if (!name.includes("/")) {
     if (!STANDARD_CONTAINER.has(name) && !isHugePages(name))

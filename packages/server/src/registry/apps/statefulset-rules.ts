@@ -20,6 +20,7 @@ import {
 } from "../../validation/field-errors.js";
 import { renderSelector } from "../../validation/label-selector.js";
 import { controllerTemplateErrors } from "../../validation/pod-template.js";
+import { claimSpecErrors } from "../../validation/volume-claims.js";
 import {
   atMost100Percent,
   counterErrors,
@@ -114,6 +115,9 @@ export function statefulSetSpecErrors(spec: Json): FieldError[] {
   const out = podManagementErrors(stringAt(spec.podManagementPolicy));
   out.push(...updateStrategyErrors(objectAt(spec.updateStrategy)));
   out.push(...retentionErrors(spec.persistentVolumeClaimRetentionPolicy));
+  listAt(spec.volumeClaimTemplates).forEach((c, i) => {
+    out.push(...claimSpecErrors(objectAt(objectAt(c).spec), `spec.volumeClaimTemplates[${i}].spec`));
+  });
   out.push(...counterErrors(spec, ["replicas", "minReadySeconds"]));
   const start = objectAt(spec.ordinals).start;
   if (typeof start === "number" && start < 0)
