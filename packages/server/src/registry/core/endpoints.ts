@@ -59,10 +59,12 @@ function subsetErrors(subsets: unknown): FieldError[] {
     const notReady = listAt(s.notReadyAddresses);
     if (ready.length === 0 && notReady.length === 0)
       out.push(required(at, "must specify `addresses` or `notReadyAddresses`"));
-    ready.forEach((a, j) => out.push(...addressErrors(objectAt(a), `${at}.addresses[${j}]`)));
-    notReady.forEach((a, j) => out.push(...addressErrors(objectAt(a), `${at}.notReadyAddresses[${j}]`)));
+    for (const [j, a] of ready.entries()) out.push(...addressErrors(objectAt(a), `${at}.addresses[${j}]`));
+    for (const [j, a] of notReady.entries())
+      out.push(...addressErrors(objectAt(a), `${at}.notReadyAddresses[${j}]`));
     const ports = listAt(s.ports);
-    ports.forEach((p, j) => out.push(...portErrors(objectAt(p), `${at}.ports[${j}]`, ports.length > 1)));
+    for (const [j, p] of ports.entries())
+      out.push(...portErrors(objectAt(p), `${at}.ports[${j}]`, ports.length > 1));
   });
   return out;
 }

@@ -102,7 +102,8 @@ export function serviceErrors(spec: Json): FieldError[] {
   if (ports.length === 0 && !headless && type !== "ExternalName") out.push(required("spec.ports"));
   if (type === "ExternalName") out.push(...externalNameErrors(spec));
   const names = new Set<string>();
-  ports.forEach((p, i) => out.push(...portErrors(p, `spec.ports[${i}]`, ports.length > 1, names)));
+  for (const [i, p] of ports.entries())
+    out.push(...portErrors(p, `spec.ports[${i}]`, ports.length > 1, names));
   if (spec.selector != null) out.push(...labelMapErrors(spec.selector, "spec.selector"));
   const affinity = stringAt(spec.sessionAffinity);
   if (affinity === "") out.push(required("spec.sessionAffinity"));
