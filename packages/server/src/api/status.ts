@@ -78,8 +78,18 @@ export const errors = {
       "the object has been modified; please apply your changes to the latest version and try again",
     );
   },
-  /** 422 for field errors; `kind` is the object's Kind, `group` its API group. */
-  invalid(kind: string, group: string, name: string, causes: FieldError[]): StatusError {
+  /**
+   * 422 for field errors; `kind` is the object's Kind, `group` its API group. An error reported
+   * twice (two label values with the same problem) is one cause, as kube-apiserver answers.
+   */
+  invalid(kind: string, group: string, name: string, reported: FieldError[]): StatusError {
+    const seen = new Set<string>();
+    const causes = reported.filter((e) => {
+      const key = `${e.type}\u0000${formatFieldError(e)}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
     const list = causes.map(formatFieldError);
     const joined = list.length === 1 ? list[0] : `[${list.join(", ")}]`;
     const details: StatusDetails = { name, ...(group ? { group } : {}), kind, causes: causes.map(toCause) };

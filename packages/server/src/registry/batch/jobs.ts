@@ -42,8 +42,8 @@ function generateJobSelector(obj: Json): void {
   const spec = objectAt(obj.spec);
   if (spec.manualSelector === true) return;
   const metadata = obj.metadata as Json;
-  const uid = String(metadata.uid);
-  const name = String(metadata.name);
+  const uid = stringAt(metadata.uid);
+  const name = stringAt(metadata.name);
   const template = objectAt(spec.template);
   const templateMeta = objectAt(template.metadata);
   const own = metadata.labels as Labels | undefined;
