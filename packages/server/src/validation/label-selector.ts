@@ -7,6 +7,7 @@ import {
   type FieldError,
   forbidden,
   goJson,
+  immutable,
   invalid,
   isObject,
   listAt,
@@ -123,4 +124,9 @@ export function renderSelector(selector: unknown): unknown {
   });
   if (exprs.length > 0) out.matchExpressions = exprs;
   return out;
+}
+
+/** The selector at `spec.selector` may not change on update (rendered as upstream renders it). */
+export function selectorUnchanged(spec: Json, before: Json): FieldError[] {
+  return immutable("spec.selector", spec.selector, before.selector, renderSelector(spec.selector));
 }

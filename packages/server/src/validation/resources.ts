@@ -29,6 +29,12 @@ const STANDARD = new Set([
   "services.nodeports",
   "services.loadbalancers",
 ]);
+/** Resources a ResourceQuota may limit (IsStandardQuotaResourceName): the standard ones but storage. */
+export const isStandardQuotaResource = (name: string): boolean =>
+  (STANDARD.has(name) && name !== "storage") ||
+  name.startsWith("hugepages-") ||
+  name.startsWith("requests.hugepages-");
+
 const INTEGER = new Set([
   "pods",
   "quotas",

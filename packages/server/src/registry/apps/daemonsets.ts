@@ -7,7 +7,6 @@
 import {
   type FieldError,
   goStruct,
-  immutable,
   invalid,
   isObject,
   notSupported,
@@ -15,7 +14,7 @@ import {
   required,
   stringAt,
 } from "../../validation/field-errors.js";
-import { renderSelector } from "../../validation/label-selector.js";
+import { selectorUnchanged } from "../../validation/label-selector.js";
 import { alwaysRestartErrors, podTemplateSpecErrors } from "../../validation/pod-template.js";
 import { defaultRollingUpdate, defaultTemplate } from "../core/pod-template-defaults.js";
 import { child, set } from "../default-fields.js";
@@ -26,6 +25,7 @@ import {
   intOrPercentErrors,
   intOrPercentValue,
   intOrString,
+  rollingUpdateShown,
   selectorCheck,
 } from "./workload-rules.js";
 
@@ -52,9 +52,7 @@ function updateStrategyErrors(strategy: Json): FieldError[] {
   if (type === "OnDelete") return [];
   if (type === "RollingUpdate")
     return isObject(ru) ? rollingUpdateErrors(ru) : [required("spec.updateStrategy.rollingUpdate")];
-  const shown = isObject(ru)
-    ? { MaxUnavailable: intOrString(ru.maxUnavailable), MaxSurge: intOrString(ru.maxSurge) }
-    : null;
+  const shown = rollingUpdateShown(ru);
   return [
     notSupported(
       "spec.updateStrategy",
@@ -108,15 +106,7 @@ export const daemonsets: KindStrategy = {
   validate(obj, old) {
     const spec = objectAt(obj.spec);
     const out = daemonSetSpecErrors(spec);
-    if (old)
-      out.push(
-        ...immutable(
-          "spec.selector",
-          spec.selector,
-          objectAt(old.spec).selector,
-          renderSelector(spec.selector),
-        ),
-      );
+    if (old) out.push(...selectorUnchanged(spec, objectAt(old.spec)));
     return out;
   },
 };

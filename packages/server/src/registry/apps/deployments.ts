@@ -7,7 +7,6 @@ import {
   type FieldError,
   forbidden,
   goStruct,
-  immutable,
   invalid,
   isObject,
   notSupported,
@@ -15,7 +14,7 @@ import {
   required,
   stringAt,
 } from "../../validation/field-errors.js";
-import { renderSelector } from "../../validation/label-selector.js";
+import { selectorUnchanged } from "../../validation/label-selector.js";
 import { defaultRollingUpdate, defaultTemplate } from "../core/pod-template-defaults.js";
 import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
@@ -26,6 +25,7 @@ import {
   intOrPercentErrors,
   intOrPercentValue,
   intOrString,
+  rollingUpdateShown,
 } from "./workload-rules.js";
 
 type Json = Record<string, unknown>;
@@ -54,9 +54,7 @@ function strategyErrors(strategy: Json): FieldError[] {
     return isObject(ru)
       ? rollingUpdateErrors(ru, "spec.strategy.rollingUpdate")
       : [required("spec.strategy.rollingUpdate", "this should be defaulted and never be nil")];
-  const shown = isObject(ru)
-    ? { MaxUnavailable: intOrString(ru.maxUnavailable), MaxSurge: intOrString(ru.maxSurge) }
-    : null;
+  const shown = rollingUpdateShown(ru);
   return [
     notSupported(
       "spec.strategy",
@@ -95,10 +93,7 @@ export const deployments: KindStrategy = {
   validate(obj, old) {
     const spec = objectAt(obj.spec);
     const out = deploymentSpecErrors(spec);
-    if (old) {
-      const before = objectAt(old.spec).selector;
-      out.push(...immutable("spec.selector", spec.selector, before, renderSelector(spec.selector)));
-    }
+    if (old) out.push(...selectorUnchanged(spec, objectAt(old.spec)));
     return out;
   },
 };

@@ -2,8 +2,8 @@
  * ReplicaSets: one replica by default; selectable by status.replicas; validated as
  * ValidateReplicaSet and ValidateReplicaSetUpdate (the selector is immutable).
  */
-import { immutable, objectAt } from "../../validation/field-errors.js";
-import { renderSelector } from "../../validation/label-selector.js";
+import { objectAt } from "../../validation/field-errors.js";
+import { selectorUnchanged } from "../../validation/label-selector.js";
 import { defaultReplicasAndTemplate } from "../core/pod-template-defaults.js";
 import type { KindStrategy } from "../strategy.js";
 import { replicaSetSpecErrors } from "./replicaset-rules.js";
@@ -17,15 +17,7 @@ export const replicasets: KindStrategy = {
   validate(obj, old) {
     const spec = objectAt(obj.spec);
     const out = replicaSetSpecErrors(spec);
-    if (old)
-      out.push(
-        ...immutable(
-          "spec.selector",
-          spec.selector,
-          objectAt(old.spec).selector,
-          renderSelector(spec.selector),
-        ),
-      );
+    if (old) out.push(...selectorUnchanged(spec, objectAt(old.spec)));
     return out;
   },
 };

@@ -18,7 +18,7 @@ import {
   required,
   stringAt,
 } from "../../validation/field-errors.js";
-import { renderSelector } from "../../validation/label-selector.js";
+import { renderSelector, selectorUnchanged } from "../../validation/label-selector.js";
 import { controllerTemplateErrors } from "../../validation/pod-template.js";
 import { claimSpecErrors } from "../../validation/volume-claims.js";
 import {
@@ -37,7 +37,7 @@ function podManagementErrors(policy: string): FieldError[] {
   return [invalid("spec.podManagementPolicy", policy, "must be 'OrderedReady' or 'Parallel'")];
 }
 
-function rollingUpdateShown(ru: unknown): unknown {
+function statefulRollingUpdateShown(ru: unknown): unknown {
   if (!isObject(ru)) return null;
   return {
     Partition: typeof ru.partition === "number" ? ru.partition : 0,
@@ -55,7 +55,7 @@ function updateStrategyErrors(strategy: Json): FieldError[] {
       ? [
           invalid(
             at,
-            goStruct(Object.entries(rollingUpdateShown(ru) as Json)),
+            goStruct(Object.entries(statefulRollingUpdateShown(ru) as Json)),
             "only allowed for updateStrategy 'RollingUpdate'",
           ),
         ]
@@ -66,7 +66,7 @@ function updateStrategyErrors(strategy: Json): FieldError[] {
         "spec.updateStrategy",
         goStruct([
           ["Type", type],
-          ["RollingUpdate", rollingUpdateShown(ru)],
+          ["RollingUpdate", statefulRollingUpdateShown(ru)],
         ]),
         "must be 'RollingUpdate' or 'OnDelete'",
       ),
@@ -136,7 +136,7 @@ export function statefulSetSpecErrors(spec: Json): FieldError[] {
 
 export function statefulSetUpdateErrors(spec: Json, before: Json): FieldError[] {
   return [
-    ...immutable("spec.selector", spec.selector, before.selector, renderSelector(spec.selector)),
+    ...selectorUnchanged(spec, before),
     ...immutable("spec.volumeClaimTemplates", spec.volumeClaimTemplates, before.volumeClaimTemplates),
     ...immutable("spec.serviceName", spec.serviceName, before.serviceName, stringAt(spec.serviceName)),
     ...immutable(

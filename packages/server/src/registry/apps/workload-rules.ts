@@ -76,3 +76,10 @@ export function atMost100Percent(v: unknown, field: string): FieldError[] {
 
 /** An int-or-string as Go's JSON writes it inside a rendered struct (0 when unset). */
 export const intOrString = (v: unknown): unknown => (v === undefined || v === null ? 0 : v);
+
+/** A Deployment's or DaemonSet's rolling update as Go prints the internal struct (or null). */
+export function rollingUpdateShown(ru: unknown): unknown {
+  return isObject(ru)
+    ? { MaxUnavailable: intOrString(ru.maxUnavailable), MaxSurge: intOrString(ru.maxSurge) }
+    : null;
+}

@@ -20,6 +20,7 @@ import {
   renderSelector,
   selectorConverts,
   selectorMatches,
+  selectorUnchanged,
 } from "../../validation/label-selector.js";
 import { dns1123LabelProblems } from "../../validation/name-formats.js";
 import { defaultTemplate } from "../core/pod-template-defaults.js";
@@ -123,7 +124,7 @@ function jobUpdateErrors(spec: Json, before: Json): FieldError[] {
   const out: FieldError[] = [];
   if (spec.completionMode !== "Indexed")
     out.push(...immutable("spec.completions", spec.completions, before.completions));
-  out.push(...immutable("spec.selector", spec.selector, before.selector, renderSelector(spec.selector)));
+  out.push(...selectorUnchanged(spec, before));
   if (before.suspend !== true) out.push(...immutable("spec.template", spec.template, before.template));
   for (const k of [
     "completionMode",

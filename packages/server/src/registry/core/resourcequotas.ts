@@ -11,32 +11,15 @@ import {
   required,
   stringAt,
 } from "../../validation/field-errors.js";
-import { quantityValueErrors, resourceNameErrors } from "../../validation/resources.js";
+import {
+  isStandardQuotaResource,
+  quantityValueErrors,
+  resourceNameErrors,
+} from "../../validation/resources.js";
 import type { KindStrategy } from "../strategy.js";
 
 type Json = Record<string, unknown>;
 
-const QUOTA_RESOURCES = new Set([
-  "cpu",
-  "memory",
-  "ephemeral-storage",
-  "requests.cpu",
-  "requests.memory",
-  "requests.storage",
-  "requests.ephemeral-storage",
-  "limits.cpu",
-  "limits.memory",
-  "limits.ephemeral-storage",
-  "pods",
-  "quotas",
-  "services",
-  "replicationcontrollers",
-  "secrets",
-  "persistentvolumeclaims",
-  "configmaps",
-  "services.nodeports",
-  "services.loadbalancers",
-]);
 const SCOPES = new Set([
   "Terminating",
   "NotTerminating",
@@ -67,8 +50,7 @@ const CONFLICTS = [
   ["Terminating", "NotTerminating"],
 ];
 
-const isQuotaResource = (k: string) =>
-  QUOTA_RESOURCES.has(k) || k.startsWith("hugepages-") || k.startsWith("requests.hugepages-");
+const isQuotaResource = isStandardQuotaResource;
 
 function scopeAppliesTo(scope: string, resource: string): boolean {
   if (scope === "BestEffort") return resource === "pods";
