@@ -5,14 +5,13 @@
  * same cases in the same order.
  */
 import { seededRandom } from "../../packages/server/src/faults/prng.js";
-import { type Fixtures, type KindUnderTest, kindId } from "./kinds.js";
-import { SPEC_GROUPS } from "./specs/index.js";
+import { type KindUnderTest, kindId } from "./kinds.js";
 
 export interface DiffCase {
   readonly id: string;
   readonly kind: KindUnderTest;
   readonly metadata: Record<string, unknown>;
-  /** The body without metadata, when the case varies it (spec cases); the kind's smallest otherwise. */
+  /** The object without metadata, when the case varies the spec (spec-cases.ts); else the kind's own. */
   readonly body?: Record<string, unknown>;
 }
 
@@ -232,26 +231,4 @@ function shuffle<T>(rnd: Random, xs: T[]): T[] {
     [xs[i], xs[j]] = [xs[j] as T, xs[i] as T];
   }
   return xs;
-}
-
-/**
- * Every spec variant of every group in specs/, for the kinds the baseline kept, each under a fresh
- * name; the seed decides the random parts of each variant.
- */
-export function generateSpecCases(kinds: readonly KindUnderTest[], seed: number, fx: Fixtures): DiffCase[] {
-  const rnd = seededRandom(seed ^ 0x5eed);
-  const cases: DiffCase[] = [];
-  for (const group of SPEC_GROUPS)
-    for (const specs of group) {
-      const kind = kinds.find((k) => k.group === specs.kind.group && k.resource === specs.kind.resource);
-      if (!kind) continue;
-      for (const [variant, body] of specs.variants(rnd, fx))
-        cases.push({
-          id: `${kindId(kind)}:spec:${variant}`,
-          kind,
-          metadata: { name: `s-${word(rnd, 8)}` },
-          body,
-        });
-    }
-  return cases;
 }

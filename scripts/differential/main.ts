@@ -12,9 +12,10 @@ import { fileURLToPath } from "node:url";
 import { startServer } from "@kubesdk/server";
 import { Agent, request } from "undici";
 import { startRealApiserver } from "../real-apiserver/start.js";
-import { type DiffCase, generateCases, generateSpecCases } from "./cases.js";
+import { type DiffCase, generateCases } from "./cases.js";
 import { type Answer, loadAccepted, sameAnswer, summarise } from "./compare.js";
 import { type Fixtures, KINDS, type KindUnderTest, kindId, pathOf } from "./kinds.js";
+import { generateSpecCases } from "./spec-cases.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const NAMESPACE = "diff";
@@ -59,7 +60,7 @@ function args(argv: readonly string[]): { seed: number; cases: number; out: stri
   };
   const seed = value("--seed") === undefined ? Date.now() % 2 ** 31 : Number(value("--seed"));
   const cases = Number(value("--cases") ?? 1200);
-  if (!Number.isInteger(seed) || !Number.isInteger(cases) || cases < 0)
+  if (!Number.isInteger(seed) || !Number.isInteger(cases) || cases <= 0)
     throw new Error("usage: diff:server [--seed <integer>] [--cases <positive integer>] [--out <file>]");
   return { seed, cases, out: value("--out") };
 }
@@ -175,7 +176,7 @@ async function main(): Promise<number> {
     const { kinds, problems } = await baseline(ends, fx);
     for (const p of problems) console.log(`baseline: ${p}`);
     const specCases = generateSpecCases(kinds, seed, fx);
-    console.log(`diff:server: ${specCases.length} spec cases (specs/), ${count} name and metadata cases`);
+    console.log(`diff:server: ${count} metadata cases and ${specCases.length} spec cases`);
     const cases = [...generateCases(kinds, seed, count), ...specCases];
     const outcomes = await runAll(cases, CONCURRENCY, async (c): Promise<Outcome> => {
       const [ref, re] = await Promise.all(ends.map((e) => answer(e, c.kind, fx, c.metadata, c.body)));

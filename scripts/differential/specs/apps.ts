@@ -1,6 +1,6 @@
 /** Spec cases of apps/v1: Deployments, ReplicaSets, StatefulSets, DaemonSets, ControllerRevisions. */
 import { podSpecVariants } from "./pod-bodies.js";
-import { type Body, pick, type Random, type SpecVariants, word } from "./spec-case.js";
+import { type Body, pick, type Random, type SpecGroup, word } from "./types.js";
 
 const template = (spec: Body = { containers: [{ name: "c", image: "busybox" }] }): Body => ({
   metadata: { labels: { app: "x" } },
@@ -194,12 +194,13 @@ function controllerRevisionVariants(rnd: Random): [string, Body][] {
   ];
 }
 
-const kind = (resource: string) => ({ group: "apps", resource });
-
-export const appsSpecs: readonly SpecVariants[] = [
-  { kind: kind("deployments"), variants: deploymentVariants },
-  { kind: kind("replicasets"), variants: replicaSetVariants },
-  { kind: kind("statefulsets"), variants: statefulSetVariants },
-  { kind: kind("daemonsets"), variants: daemonSetVariants },
-  { kind: kind("controllerrevisions"), variants: controllerRevisionVariants },
-];
+export const apps: SpecGroup = {
+  name: "apps",
+  kinds: [
+    { id: "apps/deployments", variants: deploymentVariants },
+    { id: "apps/replicasets", variants: replicaSetVariants },
+    { id: "apps/statefulsets", variants: statefulSetVariants },
+    { id: "apps/daemonsets", variants: daemonSetVariants },
+    { id: "apps/controllerrevisions", variants: controllerRevisionVariants },
+  ],
+};

@@ -1,6 +1,6 @@
 /** Spec cases of batch/v1: Jobs and CronJobs. */
 import { podSpecVariants } from "./pod-bodies.js";
-import { type Body, pick, type Random, type SpecVariants, word } from "./spec-case.js";
+import { type Body, pick, type Random, type SpecGroup, word } from "./types.js";
 
 const containers = [{ name: "c", image: "busybox" }];
 const jobSpec = (extra: Body = {}): Body => ({
@@ -208,7 +208,10 @@ function cronJobVariants(rnd: Random): [string, Body][] {
   ];
 }
 
-export const batchSpecs: readonly SpecVariants[] = [
-  { kind: { group: "batch", resource: "jobs" }, variants: jobVariants },
-  { kind: { group: "batch", resource: "cronjobs" }, variants: cronJobVariants },
-];
+export const batch: SpecGroup = {
+  name: "batch",
+  kinds: [
+    { id: "batch/jobs", variants: jobVariants },
+    { id: "batch/cronjobs", variants: cronJobVariants },
+  ],
+};

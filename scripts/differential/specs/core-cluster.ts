@@ -1,5 +1,5 @@
 /** Spec cases of core/v1 cluster kinds: Namespaces, Nodes, volumes and claims, LimitRanges, ResourceQuotas. */
-import { type Body, pick, type Random, type SpecVariants, word } from "./spec-case.js";
+import { type Body, pick, type Random, type SpecKindCases, word } from "./types.js";
 
 function namespaceVariants(rnd: Random): [string, Body][] {
   return [
@@ -149,11 +149,11 @@ function resourceQuotaVariants(rnd: Random): [string, Body][] {
   ];
 }
 
-export const coreClusterVariants: readonly SpecVariants[] = [
-  { kind: { group: "", resource: "namespaces" }, variants: namespaceVariants },
-  { kind: { group: "", resource: "nodes" }, variants: nodeVariants },
-  { kind: { group: "", resource: "persistentvolumeclaims" }, variants: pvcVariants },
-  { kind: { group: "", resource: "persistentvolumes" }, variants: pvVariants },
-  { kind: { group: "", resource: "limitranges" }, variants: limitRangeVariants },
-  { kind: { group: "", resource: "resourcequotas" }, variants: resourceQuotaVariants },
+export const coreClusterVariants: readonly SpecKindCases[] = [
+  { id: "core/namespaces", variants: namespaceVariants },
+  { id: "core/nodes", variants: nodeVariants },
+  { id: "core/persistentvolumeclaims", variants: pvcVariants },
+  { id: "core/persistentvolumes", variants: pvVariants },
+  { id: "core/limitranges", variants: limitRangeVariants },
+  { id: "core/resourcequotas", variants: resourceQuotaVariants },
 ];

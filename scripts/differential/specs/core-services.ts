@@ -1,5 +1,5 @@
 /** Spec cases of core/v1 Services and Endpoints. */
-import { type Body, pick, type Random, type SpecVariants, word } from "./spec-case.js";
+import { type Body, pick, type Random, type SpecKindCases, word } from "./types.js";
 
 const svc = (spec: Body): Body => ({ spec });
 
@@ -93,7 +93,7 @@ function endpointsVariants(rnd: Random): [string, Body][] {
   ];
 }
 
-export const coreServiceVariants: readonly SpecVariants[] = [
-  { kind: { group: "", resource: "services" }, variants: serviceVariants },
-  { kind: { group: "", resource: "endpoints" }, variants: endpointsVariants },
+export const coreServiceVariants: readonly SpecKindCases[] = [
+  { id: "core/services", variants: serviceVariants },
+  { id: "core/endpoints", variants: endpointsVariants },
 ];

@@ -3,7 +3,7 @@
 import { coreClusterVariants } from "./core-cluster.js";
 import { coreServiceVariants } from "./core-services.js";
 import { podSpecVariants } from "./pod-bodies.js";
-import { type Body, type Random, type SpecVariants, word } from "./spec-case.js";
+import { type Body, type Random, type SpecGroup, word } from "./types.js";
 
 const containers = [{ name: "c", image: "busybox" }];
 const rcTemplate = (spec: Body = { containers }): Body => ({ metadata: { labels: { app: "x" } }, spec });
@@ -83,12 +83,15 @@ function secretVariants(rnd: Random): [string, Body][] {
   ];
 }
 
-export const coreSpecs: readonly SpecVariants[] = [
-  { kind: { group: "", resource: "pods" }, variants: podVariants },
-  { kind: { group: "", resource: "podtemplates" }, variants: podTemplateVariants },
-  { kind: { group: "", resource: "replicationcontrollers" }, variants: rcVariants },
-  { kind: { group: "", resource: "configmaps" }, variants: configMapVariants },
-  { kind: { group: "", resource: "secrets" }, variants: secretVariants },
-  ...coreServiceVariants,
-  ...coreClusterVariants,
-];
+export const core: SpecGroup = {
+  name: "core",
+  kinds: [
+    { id: "core/pods", variants: podVariants },
+    { id: "core/podtemplates", variants: podTemplateVariants },
+    { id: "core/replicationcontrollers", variants: rcVariants },
+    { id: "core/configmaps", variants: configMapVariants },
+    { id: "core/secrets", variants: secretVariants },
+    ...coreServiceVariants,
+    ...coreClusterVariants,
+  ],
+};

@@ -2,7 +2,7 @@
  * Pod spec variants shared by every kind with a pod template: each is [variant, pod spec], valid
  * ones first. Workload groups put them under their template; core puts them in Pods.
  */
-import { type Body, pick, type Random, word } from "./spec-case.js";
+import { type Body, pick, type Random, word } from "./types.js";
 
 const c = (extra: Body = {}): Body => ({ name: "c", image: "busybox", ...extra });
 

@@ -78,21 +78,19 @@ export const errors = {
       "the object has been modified; please apply your changes to the latest version and try again",
     );
   },
-  /**
-   * 422 for field errors; `kind` is the object's Kind, `group` its API group. An error reported
-   * twice (two label values with the same problem) is one cause, as kube-apiserver answers.
-   */
-  invalid(kind: string, group: string, name: string, reported: FieldError[]): StatusError {
+  /** 422 for field errors; `kind` is the object's Kind, `group` its API group. */
+  invalid(kind: string, group: string, name: string, causes: FieldError[]): StatusError {
+    // kube-apiserver 1.37 reports each distinct error once, in the message and in the causes.
     const seen = new Set<string>();
-    const causes = reported.filter((e) => {
-      const key = `${e.type}\u0000${formatFieldError(e)}`;
+    const distinct = causes.filter((c) => {
+      const key = formatFieldError(c);
       if (seen.has(key)) return false;
       seen.add(key);
       return true;
     });
-    const list = causes.map(formatFieldError);
+    const list = distinct.map(formatFieldError);
     const joined = list.length === 1 ? list[0] : `[${list.join(", ")}]`;
-    const details: StatusDetails = { name, ...(group ? { group } : {}), kind, causes: causes.map(toCause) };
+    const details: StatusDetails = { name, ...(group ? { group } : {}), kind, causes: distinct.map(toCause) };
     return failure(
       422,
       "Invalid",
@@ -173,6 +171,7 @@ export interface FieldError {
     | "FieldValueForbidden"
     | "FieldValueDuplicate"
     | "FieldValueTooLong"
+    | "FieldValueTooMany"
     | "FieldValueTypeInvalid"
     | "FieldValueNotFound";
   readonly field: string;
@@ -188,6 +187,7 @@ const TYPE_TEXT: Record<FieldError["type"], string> = {
   FieldValueForbidden: "Forbidden",
   FieldValueDuplicate: "Duplicate value",
   FieldValueTooLong: "Too long",
+  FieldValueTooMany: "Too many",
   FieldValueTypeInvalid: "Invalid value",
   FieldValueNotFound: "Not found",
 };
@@ -212,6 +212,7 @@ function causeMessage(e: FieldError): string {
     (e.type === "FieldValueInvalid" ||
       e.type === "FieldValueTypeInvalid" ||
       e.type === "FieldValueNotSupported" ||
+      e.type === "FieldValueTooMany" ||
       e.type === "FieldValueDuplicate" ||
       e.type === "FieldValueNotFound");
   const head = showsValue ? `${text}: ${renderValue(e.value)}` : text;

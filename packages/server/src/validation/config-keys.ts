@@ -1,5 +1,5 @@
 /** Keys of ConfigMap and Secret data (IsConfigMapKey), and the rule of immutable ConfigMaps and Secrets. */
-import { type FieldError, forbidden, invalid, sameValue } from "./field-errors.js";
+import { type FieldError, forbidden, invalid, sameGoValue } from "./field-errors.js";
 import { regexError } from "./name-formats.js";
 
 const KEY_RE = /^[-._a-zA-Z0-9]+$/;
@@ -40,6 +40,6 @@ export function immutableDataErrors(
   if (old.immutable !== true) return [];
   const out: FieldError[] = [];
   if (obj.immutable !== true) out.push(forbidden("immutable", IMMUTABLE));
-  for (const f of fields) if (!sameValue(obj[f], old[f])) out.push(forbidden(f, IMMUTABLE));
+  for (const f of fields) if (!sameGoValue(obj[f], old[f])) out.push(forbidden(f, IMMUTABLE));
   return out;
 }

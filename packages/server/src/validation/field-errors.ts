@@ -1,12 +1,17 @@
 /**
- * Constructors for apimachinery's field errors (field.Invalid, field.Required, …) and the few
- * value checks every spec validation shares (non-negative integers, immutable fields), with
- * upstream's wording. A validation rule returns a list of these; the request stage turns them into
- * a 422 Status with one cause each.
+ * Building blocks of a kind's validation: apimachinery's field error constructors (Invalid,
+ * Required, NotSupported, Forbidden, Duplicate, TooLong, TooMany) and readers that take decoded JSON
+ * as Go's typed decoding sees it (a missing or null field is the zero value).
+ *
+ * kube-apiserver 1.37 checks some fields declaratively; those errors come after the hand-written
+ * ones in its message, with their own (often shorter) details. `FieldErrors.covered` collects them
+ * so that a kind's rules can stay in the order upstream's file has them.
  */
 import { type FieldError, GoSyntax } from "../api/status.js";
 
 export type { FieldError } from "../api/status.js";
+
+export type Json = Record<string, unknown>;
 
 export const invalid = (field: string, value: unknown, detail: string): FieldError => ({
   type: "FieldValueInvalid",
@@ -30,23 +35,82 @@ export const duplicate = (field: string, value: unknown): FieldError => ({
   value,
   detail: "",
 });
+export const notSupported = (field: string, value: unknown, supported: readonly string[]): FieldError => ({
+  type: "FieldValueNotSupported",
+  field,
+  value,
+  detail:
+    supported.length > 0 ? `supported values: ${supported.map((s) => JSON.stringify(s)).join(", ")}` : "",
+});
+export const tooLong = (field: string, max: number): FieldError => ({
+  type: "FieldValueTooLong",
+  field,
+  detail: `may not be more than ${max} ${max === 1 ? "byte" : "bytes"}`,
+});
+export const tooMany = (field: string, actual: number, max: number): FieldError => ({
+  type: "FieldValueTooMany",
+  field,
+  value: actual,
+  detail: `must have at most ${max} ${max === 1 ? "item" : "items"}`,
+});
+/** The value is shown by hand-written checks; the declarative ones (1.37) print null. */
+export const immutable = (field: string, value: unknown): FieldError =>
+  invalid(field, value, "field is immutable");
+
+/** Hand-written errors in order, then the declaratively checked ones (upstream's message order). */
+export class FieldErrors {
+  private readonly hand: FieldError[] = [];
+  private readonly declared: FieldError[] = [];
+  add(...errs: FieldError[]): this {
+    this.hand.push(...errs);
+    return this;
+  }
+  covered(...errs: FieldError[]): this {
+    this.declared.push(...errs);
+    return this;
+  }
+  list(): FieldError[] {
+    return [...this.hand, ...this.declared];
+  }
+}
+
+/** Readers: Go's zero value for a missing, null or mistyped field. */
+export const obj = (v: unknown): Json =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : {};
+export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+export const str = (v: unknown): string => (typeof v === "string" ? v : "");
+export const strs = (v: unknown): string[] => arr(v).map(str);
+export const num = (v: unknown): number => (typeof v === "number" ? v : 0);
+/** Whether a pointer field is set (present and not null). */
+export const isSet = (v: unknown): boolean => v !== undefined && v !== null;
+export const stringMap = (v: unknown): [string, string][] =>
+  Object.entries(obj(v)).map(([k, x]) => [k, str(x)]);
+
+/** Deep equality of decoded JSON, with unset and null alike (Go's nil). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (typeof v === "object" && v !== null) {
+    const out: Json = {};
+    for (const k of Object.keys(v).sort()) {
+      const x = (v as Json)[k];
+      if (x !== undefined && x !== null) out[k] = canonical(x);
+    }
+    return out;
+  }
+  return v ?? null;
+}
+
+/** field.NotFound: a reference to something the object does not have (a volume mount's volume). */
 export const notFound = (field: string, value: unknown): FieldError => ({
   type: "FieldValueNotFound",
   field,
   value,
   detail: "",
 });
-export const tooLong = (field: string, detail: string): FieldError => ({
-  type: "FieldValueTooLong",
-  field,
-  detail,
-});
-
-/** field.NotSupported: the value and the quoted list of what is supported. */
-export function notSupported(field: string, value: unknown, supported: readonly string[]): FieldError {
-  const list = supported.map((s) => JSON.stringify(s)).join(", ");
-  return { type: "FieldValueNotSupported", field, value, detail: `supported values: ${list}` };
-}
 
 export const NEGATIVE = "must be greater than or equal to 0";
 
@@ -70,23 +134,27 @@ export function renderedMap(value: unknown): unknown {
 }
 
 /** Unset and Go's zero values (null, "", 0, false, {}, []) read the same. */
-function comparable(v: unknown): string {
+function zeroAlike(v: unknown): string {
   if (v === undefined || v === null || v === "" || v === 0 || v === false) return "";
   if (Array.isArray(v) && v.length === 0) return "";
   if (typeof v === "object" && !Array.isArray(v) && Object.keys(v as object).length === 0) return "";
   return JSON.stringify(goJson(v));
 }
 
-export const sameValue = (a: unknown, b: unknown): boolean => comparable(a) === comparable(b);
+/** Equality of decoded JSON where every zero value equals unset (a non-pointer Go field). */
+export const sameGoValue = (a: unknown, b: unknown): boolean => zeroAlike(a) === zeroAlike(b);
 
-/** ValidateImmutableField: a field that may not change on update. `shown` renders the new value. */
-export function immutable(
+/**
+ * ValidateImmutableField for a field that may not change on update (zero values equal unset);
+ * `shown` is the new value as the message renders it.
+ */
+export function unchanged(
   field: string,
   now: unknown,
   before: unknown,
   shown: unknown = now === undefined ? null : goJson(now),
 ): FieldError[] {
-  return sameValue(now, before) ? [] : [invalid(field, shown, "field is immutable")];
+  return sameGoValue(now, before) ? [] : [immutable(field, shown)];
 }
 
 /** A Go struct printed with field names as Go writes them (no json tags), e.g. {"Type":"Foo"}. */
@@ -95,12 +163,10 @@ export function goStruct(fields: readonly (readonly [string, unknown])[]): GoSyn
   return new GoSyntax(`{${body.join(",")}}`);
 }
 
-type Json = Record<string, unknown>;
 export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 /** The object at `v`, or an empty one (Go's zero struct) when unset or not an object. */
-export const objectAt = (v: unknown): Json => (isObject(v) ? v : {});
-export const listAt = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-export const stringAt = (v: unknown): string => (typeof v === "string" ? v : "");
+export const objectAt = obj;
+export const listAt = arr;
+export const stringAt = str;
 /** Entries of a string map (labels, selectors, data). */
-export const entriesOf = (v: unknown): [string, string][] =>
-  isObject(v) ? Object.entries(v).map(([k, x]) => [k, typeof x === "string" ? x : ""]) : [];
+export const entriesOf = stringMap;

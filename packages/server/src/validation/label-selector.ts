@@ -7,13 +7,13 @@ import {
   type FieldError,
   forbidden,
   goJson,
-  immutable,
   invalid,
   isObject,
   listAt,
   objectAt,
   required,
   stringAt,
+  unchanged,
 } from "./field-errors.js";
 import { labelValueProblems, qualifiedNameProblems } from "./object-meta.js";
 
@@ -128,5 +128,5 @@ export function renderSelector(selector: unknown): unknown {
 
 /** The selector at `spec.selector` may not change on update (rendered as upstream renders it). */
 export function selectorUnchanged(spec: Json, before: Json): FieldError[] {
-  return immutable("spec.selector", spec.selector, before.selector, renderSelector(spec.selector));
+  return unchanged("spec.selector", spec.selector, before.selector, renderSelector(spec.selector));
 }

@@ -4,10 +4,10 @@
  */
 import {
   type FieldError,
-  immutable,
   isObject,
   nonNegative,
   required,
+  unchanged,
 } from "../../validation/field-errors.js";
 import type { KindStrategy } from "../strategy.js";
 
@@ -22,7 +22,7 @@ export const controllerrevisions: KindStrategy = {
   validate(obj, old) {
     const out = nonNegative("revision", obj.revision);
     if (!old) out.push(...dataErrors(obj.data));
-    else out.push(...immutable("data", obj.data, old.data));
+    else out.push(...unchanged("data", obj.data, old.data));
     return out;
   },
 };

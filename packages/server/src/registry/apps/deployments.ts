@@ -81,6 +81,8 @@ function deploymentSpecErrors(spec: Json): FieldError[] {
 export const deployments: KindStrategy = {
   group: "apps",
   resource: "deployments",
+  // A status write keeps annotations (the controller writes the revision that way), not labels.
+  statusResetsMetadata: ["labels"],
   tracksGeneration: true,
   defaults(obj) {
     const spec = child(obj, "spec");

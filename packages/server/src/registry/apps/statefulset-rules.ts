@@ -8,7 +8,6 @@ import { dnsLabelErrors } from "../../validation/containers.js";
 import {
   type FieldError,
   goStruct,
-  immutable,
   invalid,
   isObject,
   listAt,
@@ -17,6 +16,7 @@ import {
   objectAt,
   required,
   stringAt,
+  unchanged,
 } from "../../validation/field-errors.js";
 import { renderSelector, selectorUnchanged } from "../../validation/label-selector.js";
 import { controllerTemplateErrors } from "../../validation/pod-template.js";
@@ -137,9 +137,9 @@ export function statefulSetSpecErrors(spec: Json): FieldError[] {
 export function statefulSetUpdateErrors(spec: Json, before: Json): FieldError[] {
   return [
     ...selectorUnchanged(spec, before),
-    ...immutable("spec.volumeClaimTemplates", spec.volumeClaimTemplates, before.volumeClaimTemplates),
-    ...immutable("spec.serviceName", spec.serviceName, before.serviceName, stringAt(spec.serviceName)),
-    ...immutable(
+    ...unchanged("spec.volumeClaimTemplates", spec.volumeClaimTemplates, before.volumeClaimTemplates),
+    ...unchanged("spec.serviceName", spec.serviceName, before.serviceName, stringAt(spec.serviceName)),
+    ...unchanged(
       "spec.podManagementPolicy",
       spec.podManagementPolicy,
       before.podManagementPolicy,

@@ -7,13 +7,13 @@
 import {
   type FieldError,
   goJson,
-  immutable,
   invalid,
   isObject,
   objectAt,
   renderedMap,
   required,
   stringAt,
+  unchanged,
 } from "../../validation/field-errors.js";
 import {
   labelSelectorErrors,
@@ -123,9 +123,9 @@ function nameAllowsCompletions(obj: Json): FieldError[] {
 function jobUpdateErrors(spec: Json, before: Json): FieldError[] {
   const out: FieldError[] = [];
   if (spec.completionMode !== "Indexed")
-    out.push(...immutable("spec.completions", spec.completions, before.completions));
+    out.push(...unchanged("spec.completions", spec.completions, before.completions));
   out.push(...selectorUnchanged(spec, before));
-  if (before.suspend !== true) out.push(...immutable("spec.template", spec.template, before.template));
+  if (before.suspend !== true) out.push(...unchanged("spec.template", spec.template, before.template));
   for (const k of [
     "completionMode",
     "podFailurePolicy",
@@ -133,7 +133,7 @@ function jobUpdateErrors(spec: Json, before: Json): FieldError[] {
     "managedBy",
     "successPolicy",
   ])
-    out.push(...immutable(`spec.${k}`, spec[k], before[k]));
+    out.push(...unchanged(`spec.${k}`, spec[k], before[k]));
   return out;
 }
 

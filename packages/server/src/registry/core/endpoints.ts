@@ -11,7 +11,7 @@ import {
   notSupported,
   objectAt,
   required,
-  sameValue,
+  sameGoValue,
   stringAt,
 } from "../../validation/field-errors.js";
 import { endpointIpErrors, legacyIpErrors } from "../../validation/ip-address.js";
@@ -80,5 +80,5 @@ export const endpoints: KindStrategy = {
         if (port.protocol === undefined && p === port) port.protocol = "TCP";
       }
   },
-  validate: (obj, old) => (old && sameValue(obj.subsets, old.subsets) ? [] : subsetErrors(obj.subsets)),
+  validate: (obj, old) => (old && sameGoValue(obj.subsets, old.subsets) ? [] : subsetErrors(obj.subsets)),
 };

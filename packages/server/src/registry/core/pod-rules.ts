@@ -2,7 +2,7 @@
  * ValidatePodCreate and ValidatePodUpdate on top of the pod spec rules (validation/pod-spec.ts): no
  * ephemeral containers at create, and an update may change only images, the active deadline (down),
  * added tolerations and removed scheduling gates. Upstream appends a field-by-field diff to the
- * forbidden-update message; here it names the changed fields (docs/divergences.md SV1).
+ * forbidden-update message; here it names the changed fields (docs/divergences.md SV1a).
  */
 import {
   type FieldError,
@@ -12,7 +12,7 @@ import {
   nonNegative,
   objectAt,
   required,
-  sameValue,
+  sameGoValue,
   stringAt,
 } from "../../validation/field-errors.js";
 import { podSpecErrors } from "../../validation/pod-spec.js";
@@ -105,7 +105,7 @@ export function podUpdateErrors(spec: Json, before: Json): FieldError[] {
   if (deadline.length > 0) return out;
   const next = munged(spec, before);
   const changed = [...new Set([...Object.keys(next), ...Object.keys(before)])].filter(
-    (k) => !sameValue(next[k], before[k]),
+    (k) => !sameGoValue(next[k], before[k]),
   );
   if (changed.length > 0)
     out.push(

@@ -18,6 +18,8 @@ function requestsFromLimits(c: unknown): void {
 export const pods: KindStrategy = {
   group: "",
   resource: "pods",
+  // Old kubelets corrupt owner references; pods/status may not touch them.
+  statusResetsMetadata: ["ownerReferences"],
   tracksGeneration: true,
   fieldLabels: [
     "spec.nodeName",

@@ -6,11 +6,11 @@
 import { configKeyErrors, immutableDataErrors } from "../../validation/config-keys.js";
 import {
   type FieldError,
-  immutable,
   invalid,
   objectAt,
   required,
   stringAt,
+  unchanged,
 } from "../../validation/field-errors.js";
 import { child, isObj, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
@@ -61,7 +61,7 @@ function typeErrors(obj: Record<string, unknown>): FieldError[] {
 function secretErrors(obj: Record<string, unknown>, old: Record<string, unknown> | undefined): FieldError[] {
   const out: FieldError[] = [];
   if (old) {
-    out.push(...immutable("type", obj.type, old.type, stringAt(obj.type)));
+    out.push(...unchanged("type", obj.type, old.type, stringAt(obj.type)));
     out.push(...immutableDataErrors(obj, old, ["data"]));
   }
   out.push(...configKeyErrors(obj.data, "data"), ...typeErrors(obj));

@@ -2,7 +2,7 @@
  * Service validation as upstream's validateService does it, for the fields that do not depend on
  * address allocation: ports (names, numbers, protocols, target ports, duplicates), type, session
  * affinity, selector, ExternalName rules, node ports by type. Cluster IP and IP family rules are
- * decided by the allocator (service-allocation.ts), not here (docs/divergences.md SV3).
+ * decided by the allocator (service-allocation.ts), not here (docs/divergences.md SV1c).
  */
 import { dnsLabelErrors } from "../../validation/containers.js";
 import {
