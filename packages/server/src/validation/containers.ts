@@ -16,8 +16,8 @@ import {
   required,
   stringAt,
 } from "./field-errors.js";
+import { portNameProblems, portNumberProblems } from "./format-rules.js";
 import { dns1123LabelProblems } from "./name-formats.js";
-import { portNameProblems, portNumberProblems } from "./ports.js";
 import { containerProbeErrors } from "./probes.js";
 import { containerResourceErrors } from "./resources.js";
 import { volumeMountErrors } from "./volumes.js";

@@ -15,7 +15,7 @@ import {
   required,
   stringAt,
 } from "./field-errors.js";
-import { portNameProblems, portNumberProblems } from "./ports.js";
+import { portNameProblems, portNumberProblems } from "./format-rules.js";
 
 type Json = Record<string, unknown>;
 

@@ -14,10 +14,11 @@ import {
   sameGoValue,
   stringAt,
 } from "../../validation/field-errors.js";
-import { endpointIpErrors, legacyIpErrors } from "../../validation/ip-address.js";
+import { portNumberProblems } from "../../validation/format-rules.js";
+import { endpointIpErrors } from "../../validation/ip-address.js";
+import { legacyIpErrors } from "../../validation/ip-rules.js";
 import { dns1123SubdomainProblems } from "../../validation/name-formats.js";
 import { qualifiedNameProblems } from "../../validation/object-meta.js";
-import { portNumberProblems } from "../../validation/ports.js";
 import type { KindStrategy } from "../strategy.js";
 
 type Json = Record<string, unknown>;
@@ -25,7 +26,7 @@ const PROTOCOLS = ["SCTP", "TCP", "UDP"];
 
 function addressErrors(a: Json, at: string): FieldError[] {
   const ip = stringAt(a.ip);
-  const out = legacyIpErrors(ip, `${at}.ip`);
+  const out = legacyIpErrors(`${at}.ip`, ip);
   const hostname = stringAt(a.hostname);
   if (hostname !== "") out.push(...dnsLabelErrors(hostname, `${at}.hostname`));
   if (typeof a.nodeName === "string")

@@ -17,10 +17,10 @@ import {
   required,
   stringAt,
 } from "../../validation/field-errors.js";
+import { portNumberProblems } from "../../validation/format-rules.js";
 import { labelMapErrors } from "../../validation/label-selector.js";
 import { dns1123SubdomainProblems } from "../../validation/name-formats.js";
 import { qualifiedNameProblems } from "../../validation/object-meta.js";
-import { portNumberProblems } from "../../validation/ports.js";
 import { portNumOrNameErrors } from "../../validation/probes.js";
 
 type Json = Record<string, unknown>;
