@@ -2,6 +2,10 @@
  * Every built-in kind with behaviour of its own, one strategy file each (registry/<group>/<resource>.ts).
  * Adding a kind's behaviour is adding its file and one line here.
  */
+import {
+  mutatingadmissionpolicybindings,
+  validatingadmissionpolicybindings,
+} from "./admissionregistration/admissionpolicybindings.js";
 import { mutatingadmissionpolicies } from "./admissionregistration/mutatingadmissionpolicies.js";
 import { validatingadmissionpolicies } from "./admissionregistration/validatingadmissionpolicies.js";
 import { customresourcedefinitions } from "./apiextensions/customresourcedefinitions.js";
@@ -11,7 +15,12 @@ import { daemonsets } from "./apps/daemonsets.js";
 import { deployments } from "./apps/deployments.js";
 import { replicasets } from "./apps/replicasets.js";
 import { statefulsets } from "./apps/statefulsets.js";
+import { selfsubjectreviews } from "./authentication/selfsubjectreviews.js";
 import { tokenreviews } from "./authentication/tokenreviews.js";
+import { localsubjectaccessreviews } from "./authorization/localsubjectaccessreviews.js";
+import { selfsubjectaccessreviews } from "./authorization/selfsubjectaccessreviews.js";
+import { selfsubjectrulesreviews } from "./authorization/selfsubjectrulesreviews.js";
+import { subjectaccessreviews } from "./authorization/subjectaccessreviews.js";
 import { horizontalpodautoscalers } from "./autoscaling/horizontalpodautoscalers.js";
 import { cronjobs } from "./batch/cronjobs.js";
 import { jobs } from "./batch/jobs.js";
@@ -61,11 +70,18 @@ import type { KindStrategy } from "./strategy.js";
 
 export const KIND_STRATEGIES: readonly KindStrategy[] = [
   mutatingadmissionpolicies,
+  mutatingadmissionpolicybindings,
   validatingadmissionpolicies,
+  validatingadmissionpolicybindings,
   customresourcedefinitions,
   apiservices,
   tokenreviews,
   controllerrevisions,
+  selfsubjectreviews,
+  subjectaccessreviews,
+  localsubjectaccessreviews,
+  selfsubjectaccessreviews,
+  selfsubjectrulesreviews,
   daemonsets,
   deployments,
   replicasets,

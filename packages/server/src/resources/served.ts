@@ -4,7 +4,7 @@
  * registry (adding one is a registry entry); custom resources from CRDs.
  */
 import type { FieldError, Qualified } from "../api/status.js";
-import type { UserInfo } from "../http/auth.js";
+import type { AccessRequest, UserInfo } from "../http/auth.js";
 import type { MvccStore } from "../store/mvcc.js";
 
 export interface SubresourceSpec {
@@ -64,6 +64,8 @@ export interface StrategyContext {
   readonly now: () => number;
   /** Who a bearer token belongs to, as the server authenticates requests (undefined: nobody). */
   readonly authenticateToken?: (token: string) => UserInfo | undefined;
+  /** Whether the server's authorizer lets `user` do `access` (the access reviews). */
+  readonly authorizes?: (user: UserInfo, access: AccessRequest) => boolean;
 }
 
 /** Kind-specific steps of the write pipeline, like upstream's registry strategies (registry/). */
@@ -122,6 +124,33 @@ export interface CustomResourceInfo {
   readonly scale?: ScalePaths;
   /** Pruning and defaulting of stored objects as they are read (the schema may have changed since). */
   readonly onRead?: (obj: Record<string, unknown>) => Record<string, unknown>;
+  /** Converts objects between the CRD's versions (`spec.conversion`); unset: apiVersion is rewritten. */
+  readonly conversion?: CustomConversion;
+}
+
+/** A conversion that failed: `detail` is upstream's "conversion webhook for <gvk> …" text. */
+export class ConversionError extends Error {
+  constructor(
+    readonly detail: string,
+    /** The first object that was to be converted (its key and revision go into the Status). */
+    readonly object: Record<string, unknown>,
+  ) {
+    super(detail);
+  }
+}
+
+/**
+ * A CRD's conversion between its versions. `convert` leaves objects already in `apiVersion` as they
+ * are and answers at once when it needs no webhook; otherwise it answers a promise (the webhook's
+ * call) that rejects with a StatusError.
+ */
+export interface CustomConversion {
+  /** The strategy is Webhook: converting an object of another version is asynchronous. */
+  readonly byWebhook: boolean;
+  readonly convert: (
+    objects: readonly Record<string, unknown>[],
+    apiVersion: string,
+  ) => Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
 }
 
 export interface PrinterColumn {
