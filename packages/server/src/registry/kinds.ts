@@ -10,6 +10,7 @@ import { mutatingadmissionpolicies } from "./admissionregistration/mutatingadmis
 import { validatingadmissionpolicies } from "./admissionregistration/validatingadmissionpolicies.js";
 import { customresourcedefinitions } from "./apiextensions/customresourcedefinitions.js";
 import { apiservices } from "./apiregistration/apiservices.js";
+import { controllerrevisions } from "./apps/controllerrevisions.js";
 import { daemonsets } from "./apps/daemonsets.js";
 import { deployments } from "./apps/deployments.js";
 import { replicasets } from "./apps/replicasets.js";
@@ -26,6 +27,8 @@ import { jobs } from "./batch/jobs.js";
 import { certificatesigningrequests } from "./certificates/certificatesigningrequests.js";
 import { clustertrustbundles } from "./certificates/clustertrustbundles.js";
 import { leases } from "./coordination/leases.js";
+import { configmaps } from "./core/configmaps.js";
+import { endpoints } from "./core/endpoints.js";
 import { events as coreEvents } from "./core/events.js";
 import { limitranges } from "./core/limitranges.js";
 import { namespaces } from "./core/namespaces.js";
@@ -33,7 +36,9 @@ import { nodes } from "./core/nodes.js";
 import { persistentvolumeclaims } from "./core/persistentvolumeclaims.js";
 import { persistentvolumes } from "./core/persistentvolumes.js";
 import { pods } from "./core/pods.js";
+import { podtemplates } from "./core/podtemplates.js";
 import { replicationcontrollers } from "./core/replicationcontrollers.js";
+import { resourcequotas } from "./core/resourcequotas.js";
 import { secrets } from "./core/secrets.js";
 import { services } from "./core/services.js";
 import { endpointslices } from "./discovery/endpointslices.js";
@@ -71,6 +76,7 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   customresourcedefinitions,
   apiservices,
   tokenreviews,
+  controllerrevisions,
   selfsubjectreviews,
   subjectaccessreviews,
   localsubjectaccessreviews,
@@ -87,6 +93,8 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   clustertrustbundles,
   leases,
   endpointslices,
+  configmaps,
+  endpoints,
   coreEvents,
   limitranges,
   namespaces,
@@ -94,7 +102,9 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   persistentvolumeclaims,
   persistentvolumes,
   pods,
+  podtemplates,
   replicationcontrollers,
+  resourcequotas,
   secrets,
   services,
   eventsApiEvents,

@@ -34,6 +34,8 @@ export interface ServedResource extends Qualified {
   readonly fieldLabels: readonly string[];
   /** Field labels whose value is read from another path (a core event's `source`). */
   readonly fieldLabelPaths?: Readonly<Record<string, string>>;
+  /** What a field label reads when its field is unset (Go's zero value, e.g. "false"). */
+  readonly fieldLabelZeros?: Readonly<Record<string, string>>;
   /** Whether writes to spec bump metadata.generation (upstream strategies differ per kind). */
   readonly tracksGeneration: boolean;
   /** Whether PUT without metadata.resourceVersion is allowed (CRs: no). */
