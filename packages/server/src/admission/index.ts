@@ -5,6 +5,7 @@
  */
 import { AdmissionChain } from "./chain.js";
 import { namespaceLifecycle } from "./plugins/namespace-lifecycle.js";
+import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from "./webhooks/index.js";
 
 export type { AdmissionAttributes, AdmissionOperation } from "./attributes.js";
 export { AdmissionChain } from "./chain.js";
@@ -13,5 +14,5 @@ export { type AdmissionPlugin, handlesOnly } from "./plugin.js";
 
 /** The plugins the reference server runs, in upstream's order. */
 export function defaultAdmissionChain(): AdmissionChain {
-  return new AdmissionChain([namespaceLifecycle]);
+  return new AdmissionChain([namespaceLifecycle, mutatingAdmissionWebhook, validatingAdmissionWebhook]);
 }

@@ -25,6 +25,8 @@ export interface AdmissionRequest {
   readonly oldObject?: KubeObject | undefined;
   readonly user?: UserInfo | undefined;
   readonly dryRun: boolean;
+  /** Collects the plugins' warnings (Warning headers of the response). */
+  readonly warnings?: string[];
 }
 
 export function admissionAttributes(r: ServedResource, req: AdmissionRequest): AdmissionAttributes {
@@ -39,6 +41,7 @@ export function admissionAttributes(r: ServedResource, req: AdmissionRequest): A
     oldObject: req.oldObject,
     userInfo: req.user,
     dryRun: req.dryRun,
+    ...(req.warnings ? { warnings: req.warnings } : {}),
   };
 }
 

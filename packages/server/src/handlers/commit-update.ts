@@ -86,7 +86,8 @@ export async function commitUpdate(
   checkFinalizersWhileDeleting(r, req.name, meta, c.metadataOf(old));
   if (req.large) await pause();
   let next = candidateUpdate(r, req, old, checked.object);
-  const admitting = { operation: "UPDATE", ...req, oldObject: old, dryRun } as const;
+  const warnings: string[] = [];
+  const admitting = { operation: "UPDATE", ...req, oldObject: old, dryRun, warnings } as const;
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: next }));
   if (admitted) await admitted;
   next = prepareUpdate(ctx, r, req, old, next);
@@ -105,7 +106,7 @@ export async function commitUpdate(
     ? { code: 200, body: c.present(r, c.toStored(r, next)) }
     : persist(ctx, r, req, old, next);
   if (req.large) await pause();
-  return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
+  return { ...res, headers: { ...res.headers, ...warningHeaders([...checked.warnings, ...warnings]) } };
 }
 
 function checkResourceVersion(

@@ -3,6 +3,7 @@
  * instead of removal), namespace termination, dry-run; DeleteOptions from the
  * body win over query parameters.
  */
+import { warningHeaders } from "../openapi/field-validation.js";
 import { nowTimestamp } from "../api/names.js";
 import { queryOptionalBool } from "../api/query-bool.js";
 import { errors, failure, StatusError } from "../api/status.js";
@@ -86,12 +87,14 @@ export async function deleteRequested(
 ): Promise<c.ApiResponse> {
   const { namespace, name } = target;
   const old = c.loadObject(ctx, r, namespace, name);
-  const admitting = { operation: "DELETE", ...target, oldObject: old, dryRun: opts.dryRun } as const;
+  const warnings: string[] = [];
+  const admitting = { operation: "DELETE", ...target, oldObject: old, dryRun: opts.dryRun, warnings } as const;
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, admitting));
   if (admitted) await admitted;
   const validated = validatingAdmission(ctx, admissionAttributes(r, admitting));
   if (validated) await validated;
-  return deleteObject(ctx, r, namespace, name, opts);
+  const res = deleteObject(ctx, r, namespace, name, opts);
+  return warnings.length === 0 ? res : { ...res, headers: { ...res.headers, ...warningHeaders(warnings) } };
 }
 
 export function deleteObject(

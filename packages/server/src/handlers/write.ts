@@ -62,7 +62,8 @@ export async function createObject(
   if (r.virtual) return answerVirtual(ctx, r, req, checked.object, dryRun);
   if (req.large) await pause();
   let obj = withServerMetadata(ctx, r, req, checked.object);
-  const admitting = { operation: "CREATE", namespace: req.namespace, user: req.user, dryRun } as const;
+  const warnings: string[] = [];
+  const admitting = { operation: "CREATE", namespace: req.namespace, user: req.user, dryRun, warnings } as const;
   // The name may still be unset here: a kind's prepareCreate may choose it (LimitRanges).
   const unnamed = String(obj.metadata.name ?? "");
   const admitted = mutatingAdmission(
@@ -79,7 +80,7 @@ export async function createObject(
   if (validated) await validated;
   const res = persistNew(ctx, r, c.objectKey(r, req.namespace, name), obj, dryRun);
   if (req.large) await pause();
-  return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
+  return { ...res, headers: { ...res.headers, ...warningHeaders([...checked.warnings, ...warnings]) } };
 }
 
 /**
@@ -96,14 +97,15 @@ async function answerVirtual(
   const metadata: Record<string, unknown> = { ...c.metadataOf(body), creationTimestamp: null };
   const obj = { ...body, apiVersion: apiVersionOf(r), kind: r.kind, metadata } as c.KubeObject;
   const name = String(metadata.name ?? "");
-  const admitting = { operation: "CREATE", namespace: req.namespace, name, user: req.user, dryRun } as const;
+  const warnings: string[] = [];
+  const admitting = { operation: "CREATE", namespace: req.namespace, name, user: req.user, dryRun, warnings } as const;
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: obj }));
   if (admitted) await admitted;
   r.strategy?.defaults?.(obj);
   r.strategy?.prepareCreate?.(obj, ctx, req.user);
   const validated = validatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: obj }));
   if (validated) await validated;
-  return { code: 201, body: obj };
+  return { code: 201, body: obj, headers: warningHeaders(warnings) };
 }
 
 /** A new object's metadata: identity checked, name generated, server-owned fields set. */

@@ -1,0 +1,139 @@
+/**
+ * One HTTPS POST of an AdmissionReview, as kube-apiserver makes it: to `clientConfig.url`, or to a
+ * ready endpoint of `clientConfig.service` (its EndpointSlices, with the TLS server name
+ * `<service>.<namespace>.svc`), trusting only `caBundle` when one is set, with `?timeout=<n>s` and
+ * the call abandoned after timeoutSeconds. Node's https client: the call never blocks the event
+ * loop, and a webhook that hangs costs a timer, not a thread. Failures carry the text Go's client
+ * gives for the same failure, as upstream puts it into its message.
+ */
+import { request as httpsRequest } from "node:https";
+import { isIP } from "node:net";
+import { MAX_BODY_BYTES } from "../../http/limits.js";
+import { readyEndpoints, servicePortName } from "../../registry/discovery/service-endpoints.js";
+import type { AdmissionContext } from "../context.js";
+import type { ClientConfig } from "./configurations.js";
+import { WebhookCallError } from "./review.js";
+
+type Json = Record<string, unknown>;
+
+interface Target {
+  /** The URL as upstream names it in messages (the service's DNS name for `service`). */
+  readonly url: URL;
+  readonly host: string;
+  readonly port: number;
+  readonly servername: string;
+}
+
+function withTimeout(base: string, timeoutSeconds: number): URL {
+  const url = new URL(base);
+  url.searchParams.set("timeout", `${timeoutSeconds}s`);
+  return url;
+}
+
+function serviceTarget(s: NonNullable<ClientConfig["service"]>, ctx: AdmissionContext, timeout: number): Target {
+  const service = ctx.store.get("/services", `${s.namespace}/${s.name}`) as Json | undefined;
+  if (!service) throw new WebhookCallError(`service "${s.name}" not found`);
+  const portName = servicePortName(service, s.port);
+  if (portName === undefined)
+    throw new WebhookCallError(`no service port ${s.port} found for service "${s.name}"`);
+  const slices = ctx.store.list("discovery.k8s.io/endpointslices", { prefix: `${s.namespace}/` }).items as Json[];
+  const endpoint = readyEndpoints(slices, s.name, portName)[0];
+  if (!endpoint) throw new WebhookCallError(`no endpoints available for service "${s.name}"`);
+  const servername = `${s.name}.${s.namespace}.svc`;
+  const url = withTimeout(`https://${servername}:${s.port}${s.path ?? ""}`, timeout);
+  return { url, host: endpoint.address, port: endpoint.port, servername };
+}
+
+function targetOf(c: ClientConfig, ctx: AdmissionContext, timeout: number): Target {
+  if (c.service) return serviceTarget(c.service, ctx, timeout);
+  const url = withTimeout(c.url ?? "", timeout);
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  return { url, host, port: Number(url.port || 443), servername: host };
+}
+
+/** Go's wording of a transport failure (net/http and crypto/tls). */
+function goError(e: NodeJS.ErrnoException, t: Target): string {
+  const addr = `${t.host}:${t.port}`;
+  switch (e.code) {
+    case "ECONNREFUSED":
+      return `dial tcp ${addr}: connect: connection refused`;
+    case "ECONNRESET":
+      return `read tcp ${addr}: read: connection reset by peer`;
+    case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
+    case "SELF_SIGNED_CERT_IN_CHAIN":
+    case "DEPTH_ZERO_SELF_SIGNED_CERT":
+      return "tls: failed to verify certificate: x509: certificate signed by unknown authority";
+    case "ERR_TLS_CERT_ALTNAME_INVALID":
+      return `tls: failed to verify certificate: x509: certificate is valid for other names, not ${t.servername}`;
+    default:
+      return e.message;
+  }
+}
+
+function serverError(status: number, text: string): string {
+  if (status === 404) return "the server could not find the requested resource";
+  return `an error on the server (${JSON.stringify(text.slice(0, 1024))}) has prevented the request from succeeding`;
+}
+
+/** POSTs `body` and resolves with the parsed answer; rejects with a WebhookCallError. */
+export function postReview(c: ClientConfig, timeoutSeconds: number, body: Json, ctx: AdmissionContext): Promise<unknown> {
+  let t: Target;
+  try {
+    t = targetOf(c, ctx, timeoutSeconds);
+  } catch (e) {
+    return Promise.reject(e instanceof WebhookCallError ? e : new WebhookCallError(String(e)));
+  }
+  const payload = Buffer.from(JSON.stringify(body), "utf8");
+  const ca = c.caBundle ? Buffer.from(c.caBundle, "base64").toString("utf8") : undefined;
+  return new Promise((resolve, reject) => {
+    const fail = (why: string) => reject(new WebhookCallError(`failed to call webhook: Post "${t.url.href}": ${why}`));
+    const req = httpsRequest(
+      {
+        host: t.host,
+        port: t.port,
+        path: `${t.url.pathname}${t.url.search}`,
+        method: "POST",
+        ...(isIP(t.servername) === 0 ? { servername: t.servername } : {}),
+        ...(ca ? { ca } : {}),
+        agent: false,
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, */*",
+          "content-length": payload.length,
+          host: t.url.host,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_BODY_BYTES) req.destroy(new Error("response body too large"));
+          else chunks.push(chunk);
+        });
+        res.on("end", () => {
+          clearTimeout(timer);
+          const text = Buffer.concat(chunks).toString("utf8");
+          const status = res.statusCode ?? 0;
+          if (status < 200 || status > 299)
+            return reject(new WebhookCallError(`failed to call webhook: ${serverError(status, text)}`));
+          try {
+            resolve(JSON.parse(text));
+          } catch (e) {
+            reject(new WebhookCallError(`failed to call webhook: ${(e as Error).message}`));
+          }
+        });
+        res.on("error", () => undefined);
+      },
+    );
+    const timer = setTimeout(() => {
+      req.destroy();
+      fail("context deadline exceeded");
+    }, timeoutSeconds * 1000);
+    req.on("error", (e: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      fail(goError(e, t));
+    });
+    req.end(payload);
+  });
+}

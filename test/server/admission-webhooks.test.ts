@@ -1,0 +1,212 @@
+/**
+ * Admission webhooks as kube-apiserver calls them: ValidatingWebhookConfiguration and
+ * MutatingWebhookConfiguration by `url`, AdmissionReview v1 requests, rejections, JSONPatch
+ * answers, warnings, the order mutating → validation → validating, subresources and DELETE.
+ * Webhooks are served from this process (test/support/https-webhook.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  allow,
+  createTestNamespace,
+  deny,
+  installWebhooks,
+  patch,
+  removeWebhooks,
+  reviewsAt,
+  webhookFor,
+} from "../support/admission-webhooks.js";
+import { type HttpsWebhook, startHttpsWebhook } from "../support/https-webhook.js";
+import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
+
+let t: TestTarget;
+let hook: HttpsWebhook;
+const configs: { kind: "validating" | "mutating"; name: string }[] = [];
+
+beforeAll(async () => {
+  t = await startTarget();
+  hook = await startHttpsWebhook();
+});
+afterAll(async () => {
+  for (const c of configs) await removeWebhooks(t, c.kind, c.name);
+  await hook.close();
+  await t.close();
+});
+
+/** A fresh namespace and configuration name for one test. */
+async function scope(prefix: string): Promise<{ ns: string; config: string }> {
+  const ns = uniqueName(prefix);
+  await createTestNamespace(t, ns);
+  return { ns, config: ns };
+}
+
+async function install(kind: "validating" | "mutating", config: string, ns: string, webhooks: object[]) {
+  configs.push({ kind, name: config });
+  await installWebhooks(t, kind, hook, config, ns, webhooks as Record<string, unknown>[]);
+}
+
+const cm = (name: string, extra: Record<string, unknown> = {}) => ({
+  body: { metadata: { name }, data: { a: "1" }, ...extra },
+});
+
+describe("validating admission webhooks", () => {
+  it("a webhook that denies a create rejects it with upstream's message and code, and nothing is stored", async () => {
+    const { ns, config } = await scope("vwh-deny");
+    hook.handle(`/deny-${ns}`, (review) => deny(review, { message: "no configmaps here", code: 403 }));
+    await install("validating", config, ns, [webhookFor(hook, "deny.kubesdk.test", `/deny-${ns}`, ns)]);
+    const res = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, cm("refused"));
+    expect(res.status).toBe(403);
+    expect(res.json.message).toBe('admission webhook "deny.kubesdk.test" denied the request: no configmaps here');
+    expect(res.json.code).toBe(403);
+    expect((await t.call("GET", `/api/v1/namespaces/${ns}/configmaps/refused`)).status).toBe(404);
+  });
+
+  it("a denial keeps the webhook's code and reason, and one without a message says so", async () => {
+    const { ns, config } = await scope("vwh-code");
+    hook.handle(`/code-${ns}`, (review) => {
+      const name = (review as { request: { name: string } }).request.name;
+      return name === "bare"
+        ? deny(review, {})
+        : deny(review, { message: "too many", reason: "TooManyRequests", code: 429 });
+    });
+    await install("validating", config, ns, [webhookFor(hook, "code.kubesdk.test", `/code-${ns}`, ns)]);
+    const coded = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, cm("coded"));
+    expect(coded.status).toBe(429);
+    expect(coded.json.reason).toBe("TooManyRequests");
+    expect(coded.json.message).toBe('admission webhook "code.kubesdk.test" denied the request: too many');
+    const bare = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, cm("bare"));
+    expect(bare.status).toBe(403);
+    expect(bare.json.message).toBe('admission webhook "code.kubesdk.test" denied the request without explanation');
+  });
+
+  it("the AdmissionReview request carries the request's fields, and warnings come back as Warning headers", async () => {
+    const { ns, config } = await scope("vwh-fields");
+    hook.handle(`/fields-${ns}`, (review) => allow(review, { warnings: ["checked by the webhook"] }));
+    await install("validating", config, ns, [webhookFor(hook, "fields.kubesdk.test", `/fields-${ns}`, ns)]);
+    const res = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, cm("seen"));
+    expect(res.status).toBe(201);
+    expect(res.headers.warning).toBe('299 - "checked by the webhook"');
+    const [request] = reviewsAt(hook, `/fields-${ns}`) as Record<string, any>[];
+    expect(request?.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(request).toMatchObject({
+      kind: { group: "", version: "v1", kind: "ConfigMap" },
+      resource: { group: "", version: "v1", resource: "configmaps" },
+      requestKind: { group: "", version: "v1", kind: "ConfigMap" },
+      requestResource: { group: "", version: "v1", resource: "configmaps" },
+      name: "seen",
+      namespace: ns,
+      operation: "CREATE",
+      oldObject: null,
+      dryRun: false,
+      options: { kind: "CreateOptions", apiVersion: "meta.k8s.io/v1" },
+    });
+    expect(request?.subResource).toBeUndefined();
+    expect(typeof request?.userInfo?.username).toBe("string");
+    expect(request?.object).toMatchObject({ apiVersion: "v1", kind: "ConfigMap", data: { a: "1" } });
+    expect(request?.object.metadata).toMatchObject({ name: "seen", namespace: ns });
+  });
+
+  it("UPDATE sends the stored object as oldObject; DELETE sends oldObject only, and a denied delete keeps the object", async () => {
+    const { ns, config } = await scope("vwh-del");
+    hook.handle(`/del-${ns}`, (review) => {
+      const op = (review as { request: { operation: string } }).request.operation;
+      return op === "DELETE" ? deny(review, { message: "keep it" }) : allow(review);
+    });
+    const rules = [{ operations: ["UPDATE", "DELETE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] }];
+    await install("validating", config, ns, [webhookFor(hook, "del.kubesdk.test", `/del-${ns}`, ns, { rules })]);
+    expect((await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, cm("kept"))).status).toBe(201);
+    const put = await t.call("PUT", `/api/v1/namespaces/${ns}/configmaps/kept`, cm("kept", { data: { a: "2" } }));
+    expect(put.status).toBe(200);
+    const del = await t.call("DELETE", `/api/v1/namespaces/${ns}/configmaps/kept`);
+    expect(del.status).toBe(403);
+    expect(del.json.message).toBe('admission webhook "del.kubesdk.test" denied the request: keep it');
+    expect((await t.call("GET", `/api/v1/namespaces/${ns}/configmaps/kept`)).status).toBe(200);
+    const [update, remove] = reviewsAt(hook, `/del-${ns}`) as Record<string, any>[];
+    expect(update?.operation).toBe("UPDATE");
+    expect(update?.object.data).toEqual({ a: "2" });
+    expect(update?.oldObject.data).toEqual({ a: "1" });
+    expect(update?.options).toMatchObject({ kind: "UpdateOptions", apiVersion: "meta.k8s.io/v1" });
+    expect(remove?.operation).toBe("DELETE");
+    expect(remove?.name).toBe("kept");
+    expect(remove?.object).toBeNull();
+    expect(remove?.oldObject.data).toEqual({ a: "2" });
+    expect(remove?.options).toMatchObject({ kind: "DeleteOptions", apiVersion: "meta.k8s.io/v1" });
+  });
+
+  it("a rule for a subresource is called for it and not for the main resource, and `*` means main resources only", async () => {
+    const { ns, config } = await scope("vwh-sub");
+    hook.handle(`/status-${ns}`, (review) => allow(review));
+    hook.handle(`/star-${ns}`, (review) => allow(review));
+    const on = (resources: string[]) => ({
+      rules: [{ operations: ["UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources }],
+    });
+    await install("validating", config, ns, [
+      webhookFor(hook, "status.kubesdk.test", `/status-${ns}`, ns, on(["resourcequotas/status"])),
+      webhookFor(hook, "star.kubesdk.test", `/star-${ns}`, ns, on(["*"])),
+    ]);
+    const base = `/api/v1/namespaces/${ns}/resourcequotas`;
+    const created = await t.call("POST", base, { body: { metadata: { name: "q" }, spec: { hard: { pods: "1" } } } });
+    expect(created.status).toBe(201);
+    const status = { ...created.json, status: { hard: { pods: "1" }, used: { pods: "0" } } };
+    expect((await t.call("PUT", `${base}/q/status`, { body: status })).status).toBe(200);
+    const statusCalls = reviewsAt(hook, `/status-${ns}`) as Record<string, any>[];
+    expect(statusCalls.map((r) => r.subResource)).toEqual(["status"]);
+    expect(statusCalls[0]?.requestSubResource).toBe("status");
+    expect(reviewsAt(hook, `/star-${ns}`)).toEqual([]);
+    const current = (await t.call("GET", `${base}/q`)).json;
+    const main = { ...current, spec: { hard: { pods: "2" } } };
+    expect((await t.call("PUT", `${base}/q`, { body: main })).status).toBe(200);
+    expect((reviewsAt(hook, `/star-${ns}`) as Record<string, any>[]).map((r) => r.subResource)).toEqual([undefined]);
+    expect(reviewsAt(hook, `/status-${ns}`)).toHaveLength(1);
+  });
+});
+
+describe("mutating admission webhooks", () => {
+  it("a JSONPatch answer changes the stored object, and validating webhooks see the mutated object", async () => {
+    const { ns, config } = await scope("mwh-patch");
+    hook.handle(`/label-${ns}`, (review) =>
+      patch(review, [{ op: "add", path: "/metadata/labels", value: { mutated: "yes" } }], {
+        warnings: ["labelled"],
+      }),
+    );
+    hook.handle(`/check-${ns}`, (review) => allow(review));
+    await install("mutating", config, ns, [webhookFor(hook, "label.kubesdk.test", `/label-${ns}`, ns)]);
+    configs.push({ kind: "validating", name: `${config}-v` });
+    await installWebhooks(t, "validating", hook, `${config}-v`, ns, [
+      webhookFor(hook, "check.kubesdk.test", `/check-${ns}`, ns),
+    ]);
+    const res = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, cm("patched"));
+    expect(res.status).toBe(201);
+    expect(res.json.metadata.labels).toEqual({ mutated: "yes" });
+    expect(res.headers.warning).toBe('299 - "labelled"');
+    const stored = await t.call("GET", `/api/v1/namespaces/${ns}/configmaps/patched`);
+    expect(stored.json.metadata.labels).toEqual({ mutated: "yes" });
+    const [seen] = reviewsAt(hook, `/check-${ns}`) as Record<string, any>[];
+    expect(seen?.object.metadata.labels).toEqual({ mutated: "yes" });
+  });
+
+  it("reinvocationPolicy IfNeeded calls an earlier webhook again once a later one changed the object, never a third time", async () => {
+    const { ns, config } = await scope("mwh-reinv");
+    // first: always changes the object (a counter), asks to be called again; second: adds a label once.
+    hook.handle(`/first-${ns}`, (review) => {
+      const obj = (review as { request: { object: { data?: Record<string, string> } } }).request.object;
+      const n = Number(obj.data?.count ?? "0") + 1;
+      return patch(review, [{ op: "add", path: "/data/count", value: String(n) }]);
+    });
+    hook.handle(`/second-${ns}`, (review) => {
+      const obj = (review as { request: { object: { metadata: { labels?: object } } } }).request.object;
+      return obj.metadata.labels
+        ? allow(review)
+        : patch(review, [{ op: "add", path: "/metadata/labels", value: { second: "x" } }]);
+    });
+    await install("mutating", config, ns, [
+      webhookFor(hook, "first.kubesdk.test", `/first-${ns}`, ns, { reinvocationPolicy: "IfNeeded" }),
+      webhookFor(hook, "second.kubesdk.test", `/second-${ns}`, ns),
+    ]);
+    const res = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, cm("again"));
+    expect(res.status).toBe(201);
+    expect(res.json.data.count).toBe("2");
+    expect(res.json.metadata.labels).toEqual({ second: "x" });
+    expect(reviewsAt(hook, `/first-${ns}`)).toHaveLength(2);
+    expect(reviewsAt(hook, `/second-${ns}`)).toHaveLength(1);
+  });
+});
