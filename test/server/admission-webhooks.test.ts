@@ -60,7 +60,7 @@ describe("validating admission webhooks", () => {
     expect((await t.call("GET", `/api/v1/namespaces/${ns}/configmaps/refused`)).status).toBe(404);
   });
 
-  it("a denial keeps the webhook's code and reason, and one without a message says so", async () => {
+  it("a denial keeps the webhook's code and reason; one without a code is 400, one without a message says so", async () => {
     const { ns, config } = await scope("vwh-code");
     hook.handle(`/code-${ns}`, (review) => {
       const name = (review as { request: { name: string } }).request.name;
@@ -74,8 +74,15 @@ describe("validating admission webhooks", () => {
     expect(coded.json.reason).toBe("TooManyRequests");
     expect(coded.json.message).toBe('admission webhook "code.kubesdk.test" denied the request: too many');
     const bare = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, cm("bare"));
-    expect(bare.status).toBe(403);
-    expect(bare.json.message).toBe('admission webhook "code.kubesdk.test" denied the request without explanation');
+    expect(bare.status).toBe(400);
+    expect(bare.json).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: 'admission webhook "code.kubesdk.test" denied the request without explanation',
+      code: 400,
+    });
   });
 
   it("the AdmissionReview request carries the request's fields, and warnings come back as Warning headers", async () => {
@@ -117,7 +124,7 @@ describe("validating admission webhooks", () => {
     const put = await t.call("PUT", `/api/v1/namespaces/${ns}/configmaps/kept`, cm("kept", { data: { a: "2" } }));
     expect(put.status).toBe(200);
     const del = await t.call("DELETE", `/api/v1/namespaces/${ns}/configmaps/kept`);
-    expect(del.status).toBe(403);
+    expect(del.status).toBe(400);
     expect(del.json.message).toBe('admission webhook "del.kubesdk.test" denied the request: keep it');
     expect((await t.call("GET", `/api/v1/namespaces/${ns}/configmaps/kept`)).status).toBe(200);
     const [update, remove] = reviewsAt(hook, `/del-${ns}`) as Record<string, any>[];

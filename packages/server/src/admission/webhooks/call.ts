@@ -75,6 +75,37 @@ function serverError(status: number, text: string): string {
   return `an error on the server (${JSON.stringify(text.slice(0, 1024))}) has prevented the request from succeeding`;
 }
 
+const TYPE_META_STRUCT = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+function goJsonType(v: unknown): string {
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "boolean") return "bool";
+  return typeof v;
+}
+
+/**
+ * The answer decoded as Go's client decodes it, or why not: a body that is not JSON is read as YAML
+ * (a plain string, then), anything but an object has no type meta, and the type must be a
+ * registered AdmissionReview version.
+ */
+function decodeReview(text: string): Json | string {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    v = text;
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v))
+    return `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonType(v)} into Go value of type ${TYPE_META_STRUCT}`;
+  const review = v as Json;
+  const apiVersion = String(review.apiVersion ?? "");
+  const kind = String(review.kind ?? "");
+  if (kind === "") return `Object 'Kind' is missing in '${text}'`;
+  if (!["admission.k8s.io/v1", "admission.k8s.io/v1beta1"].includes(apiVersion) || kind !== "AdmissionReview")
+    return `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/runtime/scheme.go:111"`;
+  return review;
+}
+
 /** POSTs `body` and resolves with the parsed answer; rejects with a WebhookCallError. */
 export function postReview(c: ClientConfig, timeoutSeconds: number, body: Json, ctx: AdmissionContext): Promise<unknown> {
   let t: Target;
@@ -117,11 +148,9 @@ export function postReview(c: ClientConfig, timeoutSeconds: number, body: Json, 
           const status = res.statusCode ?? 0;
           if (status < 200 || status > 299)
             return reject(new WebhookCallError(`failed to call webhook: ${serverError(status, text)}`));
-          try {
-            resolve(JSON.parse(text));
-          } catch (e) {
-            reject(new WebhookCallError(`failed to call webhook: ${(e as Error).message}`));
-          }
+          const decoded = decodeReview(text);
+          if (typeof decoded === "string") reject(new WebhookCallError(`failed to call webhook: ${decoded}`));
+          else resolve(decoded);
         });
         res.on("error", () => undefined);
       },

@@ -1,6 +1,6 @@
 /**
  * The Status a webhook's failure becomes, as kube-apiserver writes it: a rejection keeps the
- * webhook's own status (code 403 and reason Forbidden when it gave none) with the message
+ * webhook's own status (its code raised to 400 when below, its reason and details as given) with the message
  * `admission webhook "<name>" denied the request: <message>`; a failed call under
  * failurePolicy Fail is a 500 InternalError naming the webhook; a dry run sent to a webhook with
  * side effects is a 400.
@@ -12,7 +12,7 @@ type Json = Record<string, unknown>;
 /** A webhook's `allowed: false` answer as the request's error. */
 export function rejection(webhook: string, result: Json | undefined): StatusError {
   const r = result ?? {};
-  const code = typeof r.code === "number" && r.code !== 0 ? r.code : 403;
+  const code = typeof r.code === "number" && r.code >= 400 ? r.code : 400;
   const deniedBy = `admission webhook ${JSON.stringify(webhook)} denied the request`;
   const message =
     typeof r.message === "string" && r.message !== ""

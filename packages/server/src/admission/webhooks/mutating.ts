@@ -51,7 +51,14 @@ async function mutateWith(w: Webhook, a: AdmissionAttributes, ctx: AdmissionCont
     return false;
   }
   if (response.patch === undefined) return false;
-  const next = patchedObject(w, a, response.patch, response.patchType);
+  let next: Json | undefined;
+  try {
+    next = patchedObject(w, a, response.patch, response.patchType);
+  } catch (e) {
+    const failure = failureOf(w, e);
+    if (failure) throw failure;
+    return false;
+  }
   if (next === undefined || a.object === undefined) return false;
   const changed = !isDeepStrictEqual(next, a.object);
   if (changed) replaceObject(a.object, next);

@@ -2,11 +2,14 @@
  * A mutating webhook's JSONPatch applied to the request's object, with upstream's failure classes:
  * a patch that cannot be decoded or is of another type is a failed call (the failure policy
  * decides); a patch that does not apply, or that leaves no object of the request's kind, is a 500
- * whatever the policy; any patch on a request without an object (DELETE) is a 500.
+ * whatever the policy, one that moves the object to another namespace a 400; any patch on a
+ * request without an object (DELETE) is a 500.
  */
+import { schemaFor } from "@kubesdk/models";
 import jsonpatch from "fast-json-patch";
-import { errors } from "../../api/status.js";
+import { errors, failure } from "../../api/status.js";
 import { MAX_JSON_PATCH_OPERATIONS } from "../../http/limits.js";
+import { typeMismatch } from "../../openapi/typed-check.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { Webhook } from "./configurations.js";
 import { WebhookCallError } from "./review.js";
@@ -29,17 +32,47 @@ function decodePatch(patch: string): jsonpatch.Operation[] {
   return ops as jsonpatch.Operation[];
 }
 
-/** The object a patch leaves must still be an object of the request's kind. */
-function checkKind(a: AdmissionAttributes, next: unknown): Json {
+/**
+ * The patched object must still decode as an object of the request's kind (Go's decoder message,
+ * a 500 as upstream) and stay in the request's namespace (a 400, as upstream's create checks).
+ */
+function checkDecodes(a: AdmissionAttributes, next: unknown): Json {
   if (typeof next !== "object" || next === null || Array.isArray(next))
-    throw errors.internal("couldn't get version/kind; json parse error: expected an object");
+    throw errors.internal("couldn't get version/kind; json parse error: the patched object is not an object");
   const obj = next as Json;
-  const want = a.kind.group ? `${a.kind.group}/${a.kind.version}` : a.kind.version;
-  if (obj.apiVersion !== want || obj.kind !== a.kind.kind)
-    throw errors.internal(
-      `admission webhook changed the object's type to ${String(obj.apiVersion)}, Kind=${String(obj.kind)}`,
-    );
+  const group = a.kind.group;
+  const [g, v] = String(obj.apiVersion ?? "").includes("/")
+    ? String(obj.apiVersion).split("/", 2)
+    : ["", String(obj.apiVersion ?? "")];
+  const kind = String(obj.kind ?? "");
+  const same = g === group && v === a.kind.version && kind === a.kind.kind;
+  const schema = schemaFor({ group: g ?? "", version: v ?? "", kind });
+  const mismatch = typeMismatch(kind, schema, obj);
+  if (mismatch !== undefined) throw errors.internal(mismatch);
+  if (!same) throw errors.internal(`converting ${String(obj.apiVersion)}, Kind=${kind} to ${a.kind.kind}: unknown conversion`);
+  const namespace = (obj.metadata as Json | undefined)?.namespace;
+  if (a.namespace !== "" && namespace !== undefined && namespace !== a.namespace)
+    throw failure(400, "BadRequest", "the namespace of the provided object does not match the namespace sent on the request");
   return obj;
+}
+
+/**
+ * Go's JSON patch replaces a missing member of an object as if it were there (an add); only a
+ * missing parent or array index fails.
+ */
+function normalizedOp(doc: unknown, op: jsonpatch.Operation): jsonpatch.Operation {
+  if (op.op !== "replace") return op;
+  const slash = op.path.lastIndexOf("/");
+  if (slash < 0) return op;
+  let parent: unknown;
+  try {
+    parent = jsonpatch.getValueByPointer(doc, op.path.slice(0, slash));
+  } catch {
+    return op;
+  }
+  const key = op.path.slice(slash + 1).replaceAll("~1", "/").replaceAll("~0", "~");
+  if (typeof parent !== "object" || parent === null || Array.isArray(parent) || Object.hasOwn(parent, key)) return op;
+  return { op: "add", path: op.path, value: op.value };
 }
 
 /**
@@ -61,9 +94,9 @@ export function patchedObject(
   if (patchType !== "JSONPatch") throw new WebhookCallError(`unsupported patch type ${JSON.stringify(patchType)}`);
   let doc: unknown = structuredClone(a.object);
   try {
-    for (const op of ops) doc = jsonpatch.applyOperation(doc, op, true, true).newDocument;
+    for (const op of ops) doc = jsonpatch.applyOperation(doc, normalizedOp(doc, op), true, true).newDocument;
   } catch (e) {
     throw errors.internal(((e as Error).message ?? String(e)).split("\n")[0] as string);
   }
-  return checkKind(a, doc);
+  return checkDecodes(a, doc);
 }

@@ -32,13 +32,10 @@ function userInfoOf(a: AdmissionAttributes): Json {
   };
 }
 
-/**
- * The namespace admission sees: a Namespace's own name for requests on an existing Namespace (the
- * request path names it), else the request's.
- */
+/** The namespace admission sees: a Namespace's own name for requests on Namespaces, else the request's. */
 function namespaceOf(a: AdmissionAttributes): string {
   const isNamespace = a.resource.group === "" && a.resource.resource === "namespaces";
-  return isNamespace && a.operation !== "CREATE" ? a.name : a.namespace;
+  return isNamespace ? a.name : a.namespace;
 }
 
 export interface ReviewRequest {
