@@ -3,7 +3,9 @@
  * Adding a kind's behaviour is adding its file and one line here.
  */
 import { mutatingadmissionpolicies } from "./admissionregistration/mutatingadmissionpolicies.js";
+import { mutatingwebhookconfigurations } from "./admissionregistration/mutatingwebhookconfigurations.js";
 import { validatingadmissionpolicies } from "./admissionregistration/validatingadmissionpolicies.js";
+import { validatingwebhookconfigurations } from "./admissionregistration/validatingwebhookconfigurations.js";
 import { customresourcedefinitions } from "./apiextensions/customresourcedefinitions.js";
 import { apiservices } from "./apiregistration/apiservices.js";
 import { daemonsets } from "./apps/daemonsets.js";
@@ -47,6 +49,8 @@ import type { KindStrategy } from "./strategy.js";
 export const KIND_STRATEGIES: readonly KindStrategy[] = [
   mutatingadmissionpolicies,
   validatingadmissionpolicies,
+  mutatingwebhookconfigurations,
+  validatingwebhookconfigurations,
   customresourcedefinitions,
   apiservices,
   tokenreviews,

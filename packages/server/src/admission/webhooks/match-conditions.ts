@@ -1,11 +1,53 @@
-/** matchConditions: CEL expressions that must all be true for the webhook to be called. */
+/**
+ * matchConditions at request time: every CEL condition must be true for the webhook to be called
+ * (one false wins over errors); an evaluation error is the webhook's failure under failurePolicy
+ * Fail (a 403 naming the webhook, as upstream) and skips it under Ignore. Built on the server's
+ * CEL evaluator (cel/); compiled once per expression (registry/admissionregistration/match-conditions.ts).
+ */
+import { failure, qualifiedName, type StatusError } from "../../api/status.js";
+import { dynToCel } from "../../cel/schema-types.js";
+import { compileMatchCondition } from "../../registry/admissionregistration/match-conditions.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { Webhook } from "./configurations.js";
+import { reviewRequest } from "./review.js";
 
+function evaluationError(w: Webhook, a: AdmissionAttributes, why: string): StatusError {
+  const gr = qualifiedName({ group: a.resource.group, resource: a.resource.resource });
+  const name = a.name;
+  return failure(403, "Forbidden", `${gr} "${name}" is forbidden: failed calling webhook ${JSON.stringify(w.name)}: ${why}`, {
+    name,
+    ...(a.resource.group ? { group: a.resource.group } : {}),
+    kind: a.resource.resource,
+  });
+}
+
+/** Whether the conditions select the request; throws the request's error when one cannot be evaluated. */
 export function matchConditionsSelect(
   w: Webhook,
-  _a: AdmissionAttributes,
-  _object: Record<string, unknown> | undefined,
+  a: AdmissionAttributes,
+  object: Record<string, unknown> | undefined,
 ): boolean {
-  return w.matchConditions.length === 0;
+  if (w.matchConditions.length === 0) return true;
+  const vars = {
+    object: dynToCel(object ?? null),
+    oldObject: dynToCel(a.oldObject ?? null),
+    request: dynToCel(reviewRequest(a, undefined).body.request),
+    authorizer: null,
+  };
+  const errors: string[] = [];
+  for (const c of w.matchConditions) {
+    const compiled = compileMatchCondition(c.expression);
+    if (!compiled.ok) {
+      errors.push(`compilation failed: ${compiled.error}`);
+      continue;
+    }
+    try {
+      if (compiled.program.run(vars) === false) return false;
+    } catch (e) {
+      errors.push(`failed to evaluate match condition ${JSON.stringify(c.name)}: ${(e as Error).message}`);
+    }
+  }
+  if (errors.length === 0) return true;
+  if (w.failurePolicy === "Ignore") return false;
+  throw evaluationError(w, a, errors[0] as string);
 }
