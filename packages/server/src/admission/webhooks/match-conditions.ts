@@ -1,7 +1,7 @@
 /**
  * matchConditions at request time: every CEL condition must be true for the webhook to be called
  * (one false wins over errors); an evaluation error is the webhook's failure under failurePolicy
- * Fail (a 403 naming the webhook, as upstream) and skips it under Ignore. Built on the server's
+ * Fail (a 403 naming the expression, as upstream) and skips it under Ignore. Built on the server's
  * CEL evaluator (cel/); compiled once per expression (registry/admissionregistration/match-conditions.ts).
  */
 import { failure, qualifiedName, type StatusError } from "../../api/status.js";
@@ -11,10 +11,17 @@ import type { AdmissionAttributes } from "../attributes.js";
 import type { Webhook } from "./configurations.js";
 import { reviewRequest } from "./review.js";
 
-function evaluationError(w: Webhook, a: AdmissionAttributes, why: string): StatusError {
+/** cel-go's wording of the evaluator's runtime errors it has an equivalent for. */
+function celGoError(message: string): string {
+  const first = message.split("\n")[0] ?? "";
+  const key = /^No such key: (.*)$/i.exec(first);
+  return key ? `no such key: ${key[1]}` : first;
+}
+
+function evaluationError(a: AdmissionAttributes, why: string): StatusError {
   const gr = qualifiedName({ group: a.resource.group, resource: a.resource.resource });
   const name = a.name;
-  return failure(403, "Forbidden", `${gr} "${name}" is forbidden: failed calling webhook ${JSON.stringify(w.name)}: ${why}`, {
+  return failure(403, "Forbidden", `${gr} "${name}" is forbidden: ${why}`, {
     name,
     ...(a.resource.group ? { group: a.resource.group } : {}),
     kind: a.resource.resource,
@@ -44,10 +51,10 @@ export function matchConditionsSelect(
     try {
       if (compiled.program.run(vars) === false) return false;
     } catch (e) {
-      errors.push(`failed to evaluate match condition ${JSON.stringify(c.name)}: ${(e as Error).message}`);
+      errors.push(`expression '${c.expression}' resulted in error: ${celGoError((e as Error).message)}`);
     }
   }
   if (errors.length === 0) return true;
   if (w.failurePolicy === "Ignore") return false;
-  throw evaluationError(w, a, errors[0] as string);
+  throw evaluationError(a, errors[0] as string);
 }
