@@ -23,9 +23,17 @@ export interface SlowWebhook {
 
 export async function slowWebhook(call: Call): Promise<SlowWebhook> {
   const hook = await startHttpsWebhook();
-  hook.handle("/slow", (review) => new Promise((resolve) => setTimeout(() => resolve(allow(review)), ANSWER_AFTER_MS)));
+  hook.handle(
+    "/slow",
+    (review) => new Promise((resolve) => setTimeout(() => resolve(allow(review)), ANSWER_AFTER_MS)),
+  );
   const json = (v: unknown) => JSON.stringify(v);
-  await call("POST", "/api/v1/namespaces", json({ metadata: { name: NS, labels: { bench: NS } } }), "application/json");
+  await call(
+    "POST",
+    "/api/v1/namespaces",
+    json({ metadata: { name: NS, labels: { bench: NS } } }),
+    "application/json",
+  );
   await call(
     "POST",
     "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
@@ -35,7 +43,9 @@ export async function slowWebhook(call: Call): Promise<SlowWebhook> {
         {
           name: "slow.kubesdk.bench",
           clientConfig: { url: `${hook.url}/slow`, caBundle: hook.caBundle },
-          rules: [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] }],
+          rules: [
+            { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+          ],
           namespaceSelector: { matchLabels: { bench: NS } },
           sideEffects: "None",
           admissionReviewVersions: ["v1"],

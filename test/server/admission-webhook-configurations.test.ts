@@ -19,12 +19,15 @@ const base = {
   sideEffects: "None",
   admissionReviewVersions: ["v1"],
 };
-const without = (key: keyof typeof base) => Object.fromEntries(Object.entries(base).filter(([k]) => k !== key));
+const without = (key: keyof typeof base) =>
+  Object.fromEntries(Object.entries(base).filter(([k]) => k !== key));
 const rule = (extra: object) => ({ ...base, rules: [{ ...base.rules[0], ...extra }] });
 
 async function create(kind: "validating" | "mutating", webhooks: unknown[]) {
   const name = uniqueName("whc");
-  const res = await t.call("POST", `${API}/${kind}webhookconfigurations`, { body: { metadata: { name }, webhooks } });
+  const res = await t.call("POST", `${API}/${kind}webhookconfigurations`, {
+    body: { metadata: { name }, webhooks },
+  });
   if (res.status === 201) await t.call("DELETE", `${API}/${kind}webhookconfigurations/${name}`);
   return { name, res };
 }
@@ -138,7 +141,11 @@ describe("webhook configurations", () => {
       [rule({ scope: "Maybe" })],
       'webhooks[0].rules[0].scope: Unsupported value: "Maybe": supported values: "*", "Cluster", "Namespaced"',
     ],
-    ["a rule without operations", [rule({ operations: [] })], "webhooks[0].rules[0].operations: Required value"],
+    [
+      "a rule without operations",
+      [rule({ operations: [] })],
+      "webhooks[0].rules[0].operations: Required value",
+    ],
     [
       "an unknown operation",
       [rule({ operations: ["GET"] })],
@@ -172,7 +179,15 @@ describe("webhook configurations", () => {
     ],
     [
       "duplicate matchCondition names",
-      [{ ...base, matchConditions: [{ name: "a", expression: "true" }, { name: "a", expression: "true" }] }],
+      [
+        {
+          ...base,
+          matchConditions: [
+            { name: "a", expression: "true" },
+            { name: "a", expression: "true" },
+          ],
+        },
+      ],
       'webhooks[0].matchConditions[1].name: Duplicate value: "a"',
     ],
   ];
@@ -186,7 +201,9 @@ describe("webhook configurations", () => {
   }
 
   it("refuse a matchCondition that does not compile", async () => {
-    const { res } = await create("validating", [{ ...base, matchConditions: [{ name: "a", expression: "1 +" }] }]);
+    const { res } = await create("validating", [
+      { ...base, matchConditions: [{ name: "a", expression: "1 +" }] },
+    ]);
     expect(res.status).toBe(422);
     expect(res.json.message).toContain(
       `webhooks[0].matchConditions[0].expression: Invalid value: "1 +": compilation failed: ERROR: <input>:1:4: Syntax error: `,

@@ -6,9 +6,16 @@
  */
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allow, createTestNamespace, installWebhooks, patch, removeWebhooks, webhookFor } from "../support/admission-webhooks.js";
+import {
+  allow,
+  createTestNamespace,
+  installWebhooks,
+  patch,
+  removeWebhooks,
+  webhookFor,
+} from "../support/admission-webhooks.js";
 import { type HttpsWebhook, startHttpsWebhook } from "../support/https-webhook.js";
-import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
+import { type CallResult, startTarget, type TestTarget, uniqueName } from "../support/target.js";
 
 let t: TestTarget;
 let hook: HttpsWebhook;
@@ -16,7 +23,12 @@ let ns: string;
 /** A loopback port nothing listens on. */
 let closedPort: number;
 
-type Case = { name: string; path: string; answer?: (review: unknown) => unknown; extra?: Record<string, unknown> };
+type Case = {
+  name: string;
+  path: string;
+  answer?: (review: unknown) => unknown;
+  extra?: Record<string, unknown>;
+};
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 const CASES: Case[] = [
@@ -25,19 +37,36 @@ const CASES: Case[] = [
   { name: "hang", path: "/hang", answer: () => new Promise(() => undefined), extra: { timeoutSeconds: 1 } },
   { name: "garbage", path: "/garbage", answer: () => "this is not json" },
   { name: "garbage-ignore", path: "/garbage", extra: { failurePolicy: "Ignore" } },
-  { name: "uid", path: "/uid", answer: (r) => ({ ...allow(r), response: { uid: "not-the-uid", allowed: true } }) },
-  { name: "apiversion", path: "/apiversion", answer: (r) => ({ ...allow(r), apiVersion: "admission.k8s.io/v2" }) },
+  {
+    name: "uid",
+    path: "/uid",
+    answer: (r) => ({ ...allow(r), response: { uid: "not-the-uid", allowed: true } }),
+  },
+  {
+    name: "apiversion",
+    path: "/apiversion",
+    answer: (r) => ({ ...allow(r), apiVersion: "admission.k8s.io/v2" }),
+  },
   { name: "http500", path: "/http500", answer: () => Promise.reject(new Error("boom")) },
   { name: "no-ca", path: "/garbage", extra: { clientConfig: "no-ca" } },
   { name: "no-patchtype", path: "/no-patchtype", answer: (r) => allow(r, { patch: b64("[]") }) },
-  { name: "undecodable", path: "/undecodable", answer: (r) => allow(r, { patchType: "JSONPatch", patch: b64("{{") }) },
+  {
+    name: "undecodable",
+    path: "/undecodable",
+    answer: (r) => allow(r, { patchType: "JSONPatch", patch: b64("{{") }),
+  },
   {
     name: "merge",
     path: "/merge",
-    answer: (r) => allow(r, { patchType: "MergePatch", patch: b64('[{"op":"add","path":"/data/b","value":"x"}]') }),
+    answer: (r) =>
+      allow(r, { patchType: "MergePatch", patch: b64('[{"op":"add","path":"/data/b","value":"x"}]') }),
   },
   { name: "breaks", path: "/breaks", answer: (r) => patch(r, [{ op: "replace", path: "/data", value: 5 }]) },
-  { name: "kind", path: "/kind", answer: (r) => patch(r, [{ op: "replace", path: "/kind", value: "Secret" }]) },
+  {
+    name: "kind",
+    path: "/kind",
+    answer: (r) => patch(r, [{ op: "replace", path: "/kind", value: "Secret" }]),
+  },
   {
     name: "namespace",
     path: "/namespace",
@@ -47,13 +76,17 @@ const CASES: Case[] = [
     name: "rename-update",
     path: "/rename",
     answer: (r) => patch(r, [{ op: "replace", path: "/metadata/name", value: "renamed" }]),
-    extra: { rules: [{ operations: ["UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] }] },
+    extra: {
+      rules: [{ operations: ["UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] }],
+    },
   },
   {
     name: "patch-delete",
     path: "/patch-delete",
     answer: (r) => patch(r, [{ op: "add", path: "/data/b", value: "x" }]),
-    extra: { rules: [{ operations: ["DELETE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] }] },
+    extra: {
+      rules: [{ operations: ["DELETE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] }],
+    },
   },
 ];
 
@@ -99,7 +132,7 @@ function createFor(name: string) {
 }
 
 /** The 500 upstream answers for a failed call under failurePolicy Fail. */
-function expectCallFailure(res: { status: number; json: any }, webhook: string, why: string) {
+function expectCallFailure(res: CallResult, webhook: string, why: string) {
   const message = `failed calling webhook "${webhook}.kubesdk.test": ${why}`;
   expect(res.status).toBe(500);
   expect(res.json).toMatchObject({
@@ -156,7 +189,8 @@ describe("webhooks that cannot be called", () => {
 
 describe("answers that cannot be used", () => {
   it("garbage is a call failure, ignored under failurePolicy Ignore", async () => {
-    const typeMeta = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+    const typeMeta =
+      'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
     expectCallFailure(
       await createFor("garbage"),
       "garbage",
@@ -237,7 +271,9 @@ describe("patches that break the object or change what they may not", () => {
     expect(put.json.message).toBe(
       'ConfigMap "renamed" is invalid: metadata.name: Invalid value: "renamed": field is immutable',
     );
-    expect((await t.call("GET", `/api/v1/namespaces/${ns}/configmaps/rename-update`)).json.data).toEqual({ a: "1" });
+    expect((await t.call("GET", `/api/v1/namespaces/${ns}/configmaps/rename-update`)).json.data).toEqual({
+      a: "1",
+    });
     await expectNotStored("renamed");
   });
 

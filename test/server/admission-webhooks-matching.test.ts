@@ -46,7 +46,9 @@ async function install(kind: "validating" | "mutating", ns: string, webhooks: ob
 
 const names = (path: string) => reviewsAt(hook, path).map((r) => `${r.operation} ${r.name}`);
 const create = (ns: string, name: string, labels: Record<string, string> = {}) =>
-  t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, { body: { metadata: { name, labels }, data: { a: "1" } } });
+  t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+    body: { metadata: { name, labels }, data: { a: "1" } },
+  });
 
 describe("selecting requests", () => {
   it("objectSelector matches the new or the old object's labels; operations pick the verbs", async () => {
@@ -55,7 +57,14 @@ describe("selecting requests", () => {
     await install("validating", ns, [
       webhookFor(hook, "obj.kubesdk.test", `/obj-${ns}`, ns, {
         objectSelector: { matchLabels: { watched: "yes" } },
-        rules: [{ operations: ["CREATE", "UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] }],
+        rules: [
+          {
+            operations: ["CREATE", "UPDATE"],
+            apiGroups: [""],
+            apiVersions: ["v1"],
+            resources: ["configmaps"],
+          },
+        ],
       }),
     ]);
     expect((await create(ns, "plain")).status).toBe(201);
@@ -75,7 +84,9 @@ describe("selecting requests", () => {
     await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: other } } });
     hook.handle(`/ns-${ns}`, (r) => allow(r));
     hook.handle(`/cluster-${ns}`, (r) => allow(r));
-    const namespaces = [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["namespaces"] }];
+    const namespaces = [
+      { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["namespaces"] },
+    ];
     await install("validating", ns, [
       webhookFor(hook, "ns.kubesdk.test", `/ns-${ns}`, ns),
       webhookFor(hook, "cluster.kubesdk.test", `/cluster-${ns}`, ns, {
@@ -115,8 +126,10 @@ describe("dry run", () => {
       body: { metadata: { name: "dry" } },
     });
     expect(res.status).toBe(403);
-    expect(res.json.message).toBe('admission webhook "dry.kubesdk.test" denied the request: not even in a dry run');
-    const [review] = reviewsAt(hook, `/dry-${ns}`) as Record<string, any>[];
+    expect(res.json.message).toBe(
+      'admission webhook "dry.kubesdk.test" denied the request: not even in a dry run',
+    );
+    const [review] = reviewsAt(hook, `/dry-${ns}`);
     expect(review?.dryRun).toBe(true);
     expect(review?.options).toEqual({ kind: "CreateOptions", apiVersion: "meta.k8s.io/v1", dryRun: ["All"] });
   });
@@ -171,7 +184,10 @@ describe("webhooks called by service", () => {
       const targetPort = Number(new URL(served.url).port);
       await createServiceEndpoint(t, { namespace: ns, name: service, port, ip: host, targetPort });
       const webhook = webhookFor(served, "svc.kubesdk.test", "/validate", ns, {
-        clientConfig: { service: { namespace: ns, name: service, path: "/validate" }, caBundle: served.caBundle },
+        clientConfig: {
+          service: { namespace: ns, name: service, path: "/validate" },
+          caBundle: served.caBundle,
+        },
       });
       configs.push({ kind: "validating", name: ns });
       await installWebhooks(t, "validating", served, ns, ns, [webhook]);

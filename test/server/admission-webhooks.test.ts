@@ -55,7 +55,9 @@ describe("validating admission webhooks", () => {
     await install("validating", config, ns, [webhookFor(hook, "deny.kubesdk.test", `/deny-${ns}`, ns)]);
     const res = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, cm("refused"));
     expect(res.status).toBe(403);
-    expect(res.json.message).toBe('admission webhook "deny.kubesdk.test" denied the request: no configmaps here');
+    expect(res.json.message).toBe(
+      'admission webhook "deny.kubesdk.test" denied the request: no configmaps here',
+    );
     expect(res.json.code).toBe(403);
     expect((await t.call("GET", `/api/v1/namespaces/${ns}/configmaps/refused`)).status).toBe(404);
   });
@@ -92,7 +94,7 @@ describe("validating admission webhooks", () => {
     const res = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, cm("seen"));
     expect(res.status).toBe(201);
     expect(res.headers.warning).toBe('299 - "checked by the webhook"');
-    const [request] = reviewsAt(hook, `/fields-${ns}`) as Record<string, any>[];
+    const [request] = reviewsAt(hook, `/fields-${ns}`);
     expect(request?.uid).toMatch(/^[0-9a-f-]{36}$/);
     expect(request).toMatchObject({
       kind: { group: "", version: "v1", kind: "ConfigMap" },
@@ -118,16 +120,24 @@ describe("validating admission webhooks", () => {
       const op = (review as { request: { operation: string } }).request.operation;
       return op === "DELETE" ? deny(review, { message: "keep it" }) : allow(review);
     });
-    const rules = [{ operations: ["UPDATE", "DELETE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] }];
-    await install("validating", config, ns, [webhookFor(hook, "del.kubesdk.test", `/del-${ns}`, ns, { rules })]);
+    const rules = [
+      { operations: ["UPDATE", "DELETE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
+    ];
+    await install("validating", config, ns, [
+      webhookFor(hook, "del.kubesdk.test", `/del-${ns}`, ns, { rules }),
+    ]);
     expect((await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, cm("kept"))).status).toBe(201);
-    const put = await t.call("PUT", `/api/v1/namespaces/${ns}/configmaps/kept`, cm("kept", { data: { a: "2" } }));
+    const put = await t.call(
+      "PUT",
+      `/api/v1/namespaces/${ns}/configmaps/kept`,
+      cm("kept", { data: { a: "2" } }),
+    );
     expect(put.status).toBe(200);
     const del = await t.call("DELETE", `/api/v1/namespaces/${ns}/configmaps/kept`);
     expect(del.status).toBe(400);
     expect(del.json.message).toBe('admission webhook "del.kubesdk.test" denied the request: keep it');
     expect((await t.call("GET", `/api/v1/namespaces/${ns}/configmaps/kept`)).status).toBe(200);
-    const [update, remove] = reviewsAt(hook, `/del-${ns}`) as Record<string, any>[];
+    const [update, remove] = reviewsAt(hook, `/del-${ns}`);
     expect(update?.operation).toBe("UPDATE");
     expect(update?.object.data).toEqual({ a: "2" });
     expect(update?.oldObject.data).toEqual({ a: "1" });
@@ -151,18 +161,20 @@ describe("validating admission webhooks", () => {
       webhookFor(hook, "star.kubesdk.test", `/star-${ns}`, ns, on(["*"])),
     ]);
     const base = `/api/v1/namespaces/${ns}/resourcequotas`;
-    const created = await t.call("POST", base, { body: { metadata: { name: "q" }, spec: { hard: { pods: "1" } } } });
+    const created = await t.call("POST", base, {
+      body: { metadata: { name: "q" }, spec: { hard: { pods: "1" } } },
+    });
     expect(created.status).toBe(201);
     const status = { ...created.json, status: { hard: { pods: "1" }, used: { pods: "0" } } };
     expect((await t.call("PUT", `${base}/q/status`, { body: status })).status).toBe(200);
-    const statusCalls = reviewsAt(hook, `/status-${ns}`) as Record<string, any>[];
+    const statusCalls = reviewsAt(hook, `/status-${ns}`);
     expect(statusCalls.map((r) => r.subResource)).toEqual(["status"]);
     expect(statusCalls[0]?.requestSubResource).toBe("status");
     expect(reviewsAt(hook, `/star-${ns}`)).toEqual([]);
     const current = (await t.call("GET", `${base}/q`)).json;
     const main = { ...current, spec: { hard: { pods: "2" } } };
     expect((await t.call("PUT", `${base}/q`, { body: main })).status).toBe(200);
-    expect((reviewsAt(hook, `/star-${ns}`) as Record<string, any>[]).map((r) => r.subResource)).toEqual([undefined]);
+    expect(reviewsAt(hook, `/star-${ns}`).map((r) => r.subResource)).toEqual([undefined]);
     expect(reviewsAt(hook, `/status-${ns}`)).toHaveLength(1);
   });
 });
@@ -187,7 +199,7 @@ describe("mutating admission webhooks", () => {
     expect(res.headers.warning).toBe('299 - "labelled"');
     const stored = await t.call("GET", `/api/v1/namespaces/${ns}/configmaps/patched`);
     expect(stored.json.metadata.labels).toEqual({ mutated: "yes" });
-    const [seen] = reviewsAt(hook, `/check-${ns}`) as Record<string, any>[];
+    const [seen] = reviewsAt(hook, `/check-${ns}`);
     expect(seen?.object.metadata.labels).toEqual({ mutated: "yes" });
   });
 

@@ -21,12 +21,20 @@ const PATH: Record<WebhookKind, string> = {
 /** The answer of an AdmissionReview request: allowed, with optional extra response fields. */
 export function allow(review: unknown, extra: Json = {}): Json {
   const uid = (review as { request: { uid: string } }).request.uid;
-  return { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid, allowed: true, ...extra } };
+  return {
+    apiVersion: "admission.k8s.io/v1",
+    kind: "AdmissionReview",
+    response: { uid, allowed: true, ...extra },
+  };
 }
 
 export function deny(review: unknown, status: Json): Json {
   const uid = (review as { request: { uid: string } }).request.uid;
-  return { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid, allowed: false, status } };
+  return {
+    apiVersion: "admission.k8s.io/v1",
+    kind: "AdmissionReview",
+    response: { uid, allowed: false, status },
+  };
 }
 
 /** A JSONPatch answer. */
@@ -47,7 +55,13 @@ export async function createTestNamespace(t: TestTarget, name: string): Promise<
 }
 
 /** A webhook on `hook` at `path` for configmaps in namespace `ns`, with overrides. */
-export function webhookFor(hook: HttpsWebhook, name: string, path: string, ns: string, extra: Json = {}): Json {
+export function webhookFor(
+  hook: HttpsWebhook,
+  name: string,
+  path: string,
+  ns: string,
+  extra: Json = {},
+): Json {
   return {
     name,
     clientConfig: { url: `${hook.url}${path}`, caBundle: hook.caBundle },
@@ -103,6 +117,7 @@ export async function removeWebhooks(t: TestTarget, kind: WebhookKind, config: s
 }
 
 /** The AdmissionReview requests `hook` received on `path`. */
-export function reviewsAt(hook: HttpsWebhook, path: string): Json[] {
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes.
+export function reviewsAt(hook: HttpsWebhook, path: string): any[] {
   return hook.requests.filter((r) => r.path === path).map((r) => (r.body as { request: Json }).request);
 }

@@ -3,11 +3,12 @@
  * instead of removal), namespace termination, dry-run; DeleteOptions from the
  * body win over query parameters.
  */
-import { warningHeaders } from "../openapi/field-validation.js";
+
 import { nowTimestamp } from "../api/names.js";
 import { queryOptionalBool } from "../api/query-bool.js";
 import { errors, failure, StatusError } from "../api/status.js";
 import type { UserInfo } from "../http/auth.js";
+import { warningHeaders } from "../openapi/field-validation.js";
 import type { ServedResource } from "../resources/served.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import * as c from "./context.js";
@@ -88,7 +89,13 @@ export async function deleteRequested(
   const { namespace, name } = target;
   const old = c.loadObject(ctx, r, namespace, name);
   const warnings: string[] = [];
-  const admitting = { operation: "DELETE", ...target, oldObject: old, dryRun: opts.dryRun, warnings } as const;
+  const admitting = {
+    operation: "DELETE",
+    ...target,
+    oldObject: old,
+    dryRun: opts.dryRun,
+    warnings,
+  } as const;
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, admitting));
   if (admitted) await admitted;
   const validated = validatingAdmission(ctx, admissionAttributes(r, admitting));

@@ -81,7 +81,12 @@ export function validate(
   const errs: FieldError[] = [];
   // Only admission can rename an update (a mutating webhook's patch): the stored name stays.
   if (old && name !== String(metadataOf(old).name ?? ""))
-    errs.push({ type: "FieldValueInvalid", field: "metadata.name", value: name, detail: "field is immutable" });
+    errs.push({
+      type: "FieldValueInvalid",
+      field: "metadata.name",
+      value: name,
+      detail: "field is immutable",
+    });
   if (rule.meta !== "none")
     errs.push(
       ...validateObjectMeta(meta, {

@@ -63,7 +63,13 @@ export async function createObject(
   if (req.large) await pause();
   let obj = withServerMetadata(ctx, r, req, checked.object);
   const warnings: string[] = [];
-  const admitting = { operation: "CREATE", namespace: req.namespace, user: req.user, dryRun, warnings } as const;
+  const admitting = {
+    operation: "CREATE",
+    namespace: req.namespace,
+    user: req.user,
+    dryRun,
+    warnings,
+  } as const;
   // The name may still be unset here: a kind's prepareCreate may choose it (LimitRanges).
   const unnamed = String(obj.metadata.name ?? "");
   const admitted = mutatingAdmission(
@@ -98,7 +104,14 @@ async function answerVirtual(
   const obj = { ...body, apiVersion: apiVersionOf(r), kind: r.kind, metadata } as c.KubeObject;
   const name = String(metadata.name ?? "");
   const warnings: string[] = [];
-  const admitting = { operation: "CREATE", namespace: req.namespace, name, user: req.user, dryRun, warnings } as const;
+  const admitting = {
+    operation: "CREATE",
+    namespace: req.namespace,
+    name,
+    user: req.user,
+    dryRun,
+    warnings,
+  } as const;
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: obj }));
   if (admitted) await admitted;
   r.strategy?.defaults?.(obj);

@@ -30,13 +30,18 @@ function withTimeout(base: string, timeoutSeconds: number): URL {
   return url;
 }
 
-function serviceTarget(s: NonNullable<ClientConfig["service"]>, ctx: AdmissionContext, timeout: number): Target {
+function serviceTarget(
+  s: NonNullable<ClientConfig["service"]>,
+  ctx: AdmissionContext,
+  timeout: number,
+): Target {
   const service = ctx.store.get("/services", `${s.namespace}/${s.name}`) as Json | undefined;
   if (!service) throw new WebhookCallError(`service "${s.name}" not found`);
   const portName = servicePortName(service, s.port);
   if (portName === undefined)
     throw new WebhookCallError(`no service port ${s.port} found for service "${s.name}"`);
-  const slices = ctx.store.list("discovery.k8s.io/endpointslices", { prefix: `${s.namespace}/` }).items as Json[];
+  const slices = ctx.store.list("discovery.k8s.io/endpointslices", { prefix: `${s.namespace}/` })
+    .items as Json[];
   const endpoint = readyEndpoints(slices, s.name, portName)[0];
   if (!endpoint) throw new WebhookCallError(`no endpoints available for service "${s.name}"`);
   const servername = `${s.name}.${s.namespace}.svc`;
@@ -75,7 +80,8 @@ function serverError(status: number, text: string): string {
   return `an error on the server (${JSON.stringify(text.slice(0, 1024))}) has prevented the request from succeeding`;
 }
 
-const TYPE_META_STRUCT = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+const TYPE_META_STRUCT =
+  'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
 function goJsonType(v: unknown): string {
   if (Array.isArray(v)) return "array";
@@ -107,7 +113,12 @@ function decodeReview(text: string): Json | string {
 }
 
 /** POSTs `body` and resolves with the parsed answer; rejects with a WebhookCallError. */
-export function postReview(c: ClientConfig, timeoutSeconds: number, body: Json, ctx: AdmissionContext): Promise<unknown> {
+export function postReview(
+  c: ClientConfig,
+  timeoutSeconds: number,
+  body: Json,
+  ctx: AdmissionContext,
+): Promise<unknown> {
   let t: Target;
   try {
     t = targetOf(c, ctx, timeoutSeconds);
@@ -117,7 +128,8 @@ export function postReview(c: ClientConfig, timeoutSeconds: number, body: Json, 
   const payload = Buffer.from(JSON.stringify(body), "utf8");
   const ca = c.caBundle ? Buffer.from(c.caBundle, "base64").toString("utf8") : undefined;
   return new Promise((resolve, reject) => {
-    const fail = (why: string) => reject(new WebhookCallError(`failed to call webhook: Post "${t.url.href}": ${why}`));
+    const fail = (why: string) =>
+      reject(new WebhookCallError(`failed to call webhook: Post "${t.url.href}": ${why}`));
     const req = httpsRequest(
       {
         host: t.host,

@@ -27,7 +27,9 @@ export function rejection(webhook: string, result: Json | undefined): StatusErro
     status: "Failure",
     message,
     ...(typeof r.reason === "string" && r.reason !== "" ? { reason: r.reason } : {}),
-    ...(typeof r.details === "object" && r.details !== null ? { details: r.details as Status["details"] } : {}),
+    ...(typeof r.details === "object" && r.details !== null
+      ? { details: r.details as Status["details"] }
+      : {}),
     code,
   };
   return new StatusError(status);

@@ -44,7 +44,8 @@ export async function callWebhook(
  * error. Rejections and other Status errors pass through whatever the policy.
  */
 export function failureOf(w: Webhook, e: unknown): StatusError | undefined {
-  if (e instanceof WebhookCallError) return w.failurePolicy === "Ignore" ? undefined : callFailure(w.name, e.message);
+  if (e instanceof WebhookCallError)
+    return w.failurePolicy === "Ignore" ? undefined : callFailure(w.name, e.message);
   if (e instanceof StatusError) return e;
   return errors.internal(e instanceof Error ? e.message : String(e));
 }

@@ -4,7 +4,7 @@
  * objectSelector and the rules (operation, group, version, resource with subresource, scope).
  * matchConditions come after these (match-conditions.ts).
  */
-import { matchesLabels, requirementsOfSelector, type LabelSelectorObject } from "../../api/label-selector.js";
+import { type LabelSelectorObject, matchesLabels, requirementsOfSelector } from "../../api/label-selector.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 import type { RuleWithOperations, Webhook } from "./configurations.js";
@@ -53,7 +53,8 @@ export function matchesNamespaceSelector(w: Webhook, a: AdmissionAttributes, ctx
 export function matchesObjectSelector(w: Webhook, a: AdmissionAttributes): boolean {
   if (isEmpty(w.objectSelector)) return true;
   const reqs = requirementsOfSelector(w.objectSelector);
-  const matches = (o: Record<string, unknown> | undefined) => o !== undefined && matchesLabels(reqs, labelsOf(o));
+  const matches = (o: Record<string, unknown> | undefined) =>
+    o !== undefined && matchesLabels(reqs, labelsOf(o));
   return matches(a.object) || matches(a.oldObject);
 }
 

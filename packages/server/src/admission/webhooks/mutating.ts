@@ -79,7 +79,11 @@ async function round(
   }
 }
 
-async function mutate(hooks: readonly Webhook[], a: AdmissionAttributes, ctx: AdmissionContext): Promise<void> {
+async function mutate(
+  hooks: readonly Webhook[],
+  a: AdmissionAttributes,
+  ctx: AdmissionContext,
+): Promise<void> {
   const r = new Reinvocation();
   await round(hooks, a, ctx, r);
   if (!r.changed || r.again.size === 0) return;

@@ -28,7 +28,9 @@ function decodePatch(patch: string): jsonpatch.Operation[] {
       "received undecodable patch in webhook response: json: cannot unmarshal object into Go value of type jsonpatch.Patch",
     );
   if (ops.length > MAX_JSON_PATCH_OPERATIONS)
-    throw new WebhookCallError(`received undecodable patch in webhook response: too many operations (${ops.length})`);
+    throw new WebhookCallError(
+      `received undecodable patch in webhook response: too many operations (${ops.length})`,
+    );
   return ops as jsonpatch.Operation[];
 }
 
@@ -49,10 +51,17 @@ function checkDecodes(a: AdmissionAttributes, next: unknown): Json {
   const schema = schemaFor({ group: g ?? "", version: v ?? "", kind });
   const mismatch = typeMismatch(kind, schema, obj);
   if (mismatch !== undefined) throw errors.internal(mismatch);
-  if (!same) throw errors.internal(`converting ${String(obj.apiVersion)}, Kind=${kind} to ${a.kind.kind}: unknown conversion`);
+  if (!same)
+    throw errors.internal(
+      `converting ${String(obj.apiVersion)}, Kind=${kind} to ${a.kind.kind}: unknown conversion`,
+    );
   const namespace = (obj.metadata as Json | undefined)?.namespace;
   if (a.namespace !== "" && namespace !== undefined && namespace !== a.namespace)
-    throw failure(400, "BadRequest", "the namespace of the provided object does not match the namespace sent on the request");
+    throw failure(
+      400,
+      "BadRequest",
+      "the namespace of the provided object does not match the namespace sent on the request",
+    );
   return obj;
 }
 
@@ -70,8 +79,12 @@ function normalizedOp(doc: unknown, op: jsonpatch.Operation): jsonpatch.Operatio
   } catch {
     return op;
   }
-  const key = op.path.slice(slash + 1).replaceAll("~1", "/").replaceAll("~0", "~");
-  if (typeof parent !== "object" || parent === null || Array.isArray(parent) || Object.hasOwn(parent, key)) return op;
+  const key = op.path
+    .slice(slash + 1)
+    .replaceAll("~1", "/")
+    .replaceAll("~0", "~");
+  if (typeof parent !== "object" || parent === null || Array.isArray(parent) || Object.hasOwn(parent, key))
+    return op;
   return { op: "add", path: op.path, value: op.value };
 }
 
@@ -91,7 +104,8 @@ export function patchedObject(
     throw errors.internal(
       `admission webhook ${JSON.stringify(w.name)} attempted to modify the object, which is not supported for this operation`,
     );
-  if (patchType !== "JSONPatch") throw new WebhookCallError(`unsupported patch type ${JSON.stringify(patchType)}`);
+  if (patchType !== "JSONPatch")
+    throw new WebhookCallError(`unsupported patch type ${JSON.stringify(patchType)}`);
   let doc: unknown = structuredClone(a.object);
   try {
     for (const op of ops) doc = jsonpatch.applyOperation(doc, normalizedOp(doc, op), true, true).newDocument;

@@ -44,7 +44,10 @@ export interface ReviewRequest {
 }
 
 /** The AdmissionReview sent for `a`; `object` is the object as it stands for this webhook. */
-export function reviewRequest(a: AdmissionAttributes, object: Record<string, unknown> | undefined): ReviewRequest {
+export function reviewRequest(
+  a: AdmissionAttributes,
+  object: Record<string, unknown> | undefined,
+): ReviewRequest {
   const uid = randomUUID();
   const gvk = { group: a.kind.group, version: a.kind.version, kind: a.kind.kind };
   const gvr = { group: a.resource.group, version: a.resource.version, resource: a.resource.resource };
@@ -90,7 +93,9 @@ export function verifyResponse(uid: string, mutating: boolean, review: unknown):
   const response = r.response as Json | undefined;
   if (typeof response !== "object" || response === null) throw invalid("webhook response was absent");
   if (response.uid !== uid)
-    throw invalid(`expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(String(response.uid ?? ""))}`);
+    throw invalid(
+      `expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(String(response.uid ?? ""))}`,
+    );
   if (r.apiVersion !== "admission.k8s.io/v1" || r.kind !== "AdmissionReview") {
     const got = `${String(r.apiVersion ?? "")}, Kind=${String(r.kind ?? "")}`;
     throw invalid(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${got}`);

@@ -10,8 +10,8 @@ import type { AdmissionContext } from "../context.js";
 import { type AdmissionPlugin, handlesOnly } from "../plugin.js";
 import { webhooksOf } from "./configurations.js";
 import { callWebhook, failureOf } from "./invoke.js";
-import { isExempt, selects } from "./matching.js";
 import { matchConditionsSelect } from "./match-conditions.js";
+import { isExempt, selects } from "./matching.js";
 
 async function callAll(
   hooks: ReturnType<typeof webhooksOf>,

@@ -41,13 +41,19 @@ export function matchConditionErrors(conditions: unknown, field: string): FieldE
   if (!Array.isArray(conditions)) return [];
   const errs: FieldError[] = [];
   if (conditions.length > MAX_CONDITIONS)
-    errs.push({ type: "FieldValueTooLong", field, detail: `must have at most ${MAX_CONDITIONS} items`, value: conditions.length });
+    errs.push({
+      type: "FieldValueTooLong",
+      field,
+      detail: `must have at most ${MAX_CONDITIONS} items`,
+      value: conditions.length,
+    });
   const seen = new Set<string>();
   conditions.forEach((c: Json, i) => {
     const at = `${field}[${i}]`;
     const name = String(c?.name ?? "");
     if (name === "") errs.push({ type: "FieldValueRequired", field: `${at}.name`, detail: "" });
-    else if (seen.has(name)) errs.push({ type: "FieldValueDuplicate", field: `${at}.name`, value: name, detail: "" });
+    else if (seen.has(name))
+      errs.push({ type: "FieldValueDuplicate", field: `${at}.name`, value: name, detail: "" });
     else errs.push(...qualifiedNameErrors(name, `${at}.name`));
     seen.add(name);
     const expression = String(c?.expression ?? "");
@@ -57,7 +63,12 @@ export function matchConditionErrors(conditions: unknown, field: string): FieldE
     }
     const compiled = compileMatchCondition(expression);
     if (!compiled.ok)
-      errs.push({ type: "FieldValueInvalid", field: `${at}.expression`, value: expression, detail: `compilation failed: ${compiled.error}` });
+      errs.push({
+        type: "FieldValueInvalid",
+        field: `${at}.expression`,
+        value: expression,
+        detail: `compilation failed: ${compiled.error}`,
+      });
     else if (compiled.program.type !== "bool" && compiled.program.type !== "dyn")
       errs.push({
         type: "FieldValueInvalid",

@@ -9,7 +9,9 @@ type Json = Record<string, unknown>;
 const FORMAT = "desired format: https://host[/path]";
 
 function urlErrors(raw: string, field: string): FieldError[] {
-  const invalid = (value: unknown, detail: string): FieldError[] => [{ type: "FieldValueInvalid", field, value, detail }];
+  const invalid = (value: unknown, detail: string): FieldError[] => [
+    { type: "FieldValueInvalid", field, value, detail },
+  ];
   let url: URL;
   try {
     url = new URL(raw);
@@ -22,7 +24,8 @@ function urlErrors(raw: string, field: string): FieldError[] {
   const scheme = url.protocol.slice(0, -1);
   if (scheme !== "https") return invalid(scheme, `'https' is the only allowed URL scheme; ${FORMAT}`);
   // WHATWG URLs skip extra slashes (https:///x has host "x"); Go's parser sees no host there.
-  if (url.hostname === "" || /^https:\/\/(\/|$)/i.test(raw)) return invalid("", `host must be specified; ${FORMAT}`);
+  if (url.hostname === "" || /^https:\/\/(\/|$)/i.test(raw))
+    return invalid("", `host must be specified; ${FORMAT}`);
   if (url.username !== "" || url.password !== "") {
     const user = url.password !== "" ? `${url.username}:${url.password}` : url.username;
     return invalid(decodeURIComponent(user), "user information is not permitted in the URL");
@@ -39,7 +42,12 @@ function serviceErrors(s: Json, field: string): FieldError[] {
   if (s.name && !s.namespace) errs.push({ type: "FieldValueRequired", field: `${field}.name`, detail: "" });
   const path = s.path;
   if (typeof path === "string" && path !== "" && !path.startsWith("/"))
-    errs.push({ type: "FieldValueInvalid", field: `${field}.path`, value: path, detail: "must start with a '/'" });
+    errs.push({
+      type: "FieldValueInvalid",
+      field: `${field}.path`,
+      value: path,
+      detail: "must start with a '/'",
+    });
   const port = s.port;
   if (typeof port === "number" && (port < 1 || port > 65535 || !Number.isInteger(port)))
     errs.push({

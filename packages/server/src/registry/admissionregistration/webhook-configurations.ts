@@ -16,7 +16,9 @@ export type WebhookKind = "validating" | "mutating";
 const REVIEW_VERSIONS = ["v1", "v1beta1"];
 
 function webhooksOf(obj: Record<string, unknown>): Json[] {
-  return Array.isArray(obj.webhooks) ? (obj.webhooks as Json[]).filter((w) => typeof w === "object" && w !== null) : [];
+  return Array.isArray(obj.webhooks)
+    ? (obj.webhooks as Json[]).filter((w) => typeof w === "object" && w !== null)
+    : [];
 }
 
 export function defaultWebhooks(kind: WebhookKind, obj: Record<string, unknown>): void {
@@ -37,9 +39,17 @@ function nameErrors(name: unknown, field: string): FieldError[] {
   const value = typeof name === "string" ? name : "";
   if (value === "") return [{ type: "FieldValueRequired", field, detail: "" }];
   const problems = dns1123SubdomainProblems(value);
-  if (problems.length > 0) return problems.map((detail) => ({ type: "FieldValueInvalid", field, value, detail }));
+  if (problems.length > 0)
+    return problems.map((detail) => ({ type: "FieldValueInvalid", field, value, detail }));
   if (value.split(".").length < 3)
-    return [{ type: "FieldValueInvalid", field, value, detail: "should be a domain with at least three segments separated by dots" }];
+    return [
+      {
+        type: "FieldValueInvalid",
+        field,
+        value,
+        detail: "should be a domain with at least three segments separated by dots",
+      },
+    ];
   return [];
 }
 
@@ -50,14 +60,18 @@ function oneOf(value: unknown, allowed: readonly string[], field: string): Field
 
 function versionsErrors(versions: unknown, field: string): FieldError[] {
   const list = Array.isArray(versions) ? (versions as string[]) : [];
-  if (list.length === 0) return [{ type: "FieldValueRequired", field, detail: "must specify one of v1, v1beta1" }];
+  if (list.length === 0)
+    return [{ type: "FieldValueRequired", field, detail: "must specify one of v1, v1beta1" }];
   if (!list.some((v) => REVIEW_VERSIONS.includes(v)))
-    return [{ type: "FieldValueInvalid", field, value: list, detail: "must include at least one of v1, v1beta1" }];
+    return [
+      { type: "FieldValueInvalid", field, value: list, detail: "must include at least one of v1, v1beta1" },
+    ];
   return [];
 }
 
 function sideEffectsErrors(value: unknown, field: string): FieldError[] {
-  if (value === undefined) return [{ type: "FieldValueRequired", field, detail: "must specify one of None, NoneOnDryRun" }];
+  if (value === undefined)
+    return [{ type: "FieldValueRequired", field, detail: "must specify one of None, NoneOnDryRun" }];
   return oneOf(value, ["None", "NoneOnDryRun"], field);
 }
 
@@ -69,11 +83,17 @@ function webhookErrors(kind: WebhookKind, w: Json, at: string): FieldError[] {
   errs.push(...sideEffectsErrors(w.sideEffects, `${at}.sideEffects`));
   const timeout = w.timeoutSeconds;
   if (typeof timeout === "number" && (timeout < 1 || timeout > 30))
-    errs.push({ type: "FieldValueInvalid", field: `${at}.timeoutSeconds`, value: timeout, detail: "the timeout value must be between 1 and 30 seconds" });
+    errs.push({
+      type: "FieldValueInvalid",
+      field: `${at}.timeoutSeconds`,
+      value: timeout,
+      detail: "the timeout value must be between 1 and 30 seconds",
+    });
   errs.push(...versionsErrors(w.admissionReviewVersions, `${at}.admissionReviewVersions`));
   errs.push(...selectorErrors(w.namespaceSelector as Json | undefined, `${at}.namespaceSelector`));
   errs.push(...selectorErrors(w.objectSelector as Json | undefined, `${at}.objectSelector`));
-  if (kind === "mutating") errs.push(...oneOf(w.reinvocationPolicy, ["IfNeeded", "Never"], `${at}.reinvocationPolicy`));
+  if (kind === "mutating")
+    errs.push(...oneOf(w.reinvocationPolicy, ["IfNeeded", "Never"], `${at}.reinvocationPolicy`));
   errs.push(...clientConfigErrors(w.clientConfig as Json | undefined, `${at}.clientConfig`));
   errs.push(...matchConditionErrors(w.matchConditions, `${at}.matchConditions`));
   return errs;
@@ -86,7 +106,8 @@ export function validateWebhooks(kind: WebhookKind, obj: Record<string, unknown>
     const at = `webhooks[${i}]`;
     errs.push(...webhookErrors(kind, w, at));
     const name = typeof w.name === "string" ? w.name : "";
-    if (name !== "" && seen.has(name)) errs.push({ type: "FieldValueDuplicate", field: `${at}.name`, value: name, detail: "" });
+    if (name !== "" && seen.has(name))
+      errs.push({ type: "FieldValueDuplicate", field: `${at}.name`, value: name, detail: "" });
     seen.add(name);
   });
   return errs;

@@ -12,7 +12,8 @@ const OPERATIONS = ["*", "CONNECT", "CREATE", "DELETE", "UPDATE"];
 const SCOPES = ["*", "Cluster", "Namespaced"];
 const SELECTOR_OPERATORS = ["In", "NotIn", "Exists", "DoesNotExist"];
 
-export const supported = (values: readonly string[]) => `supported values: ${values.map((v) => JSON.stringify(v)).join(", ")}`;
+export const supported = (values: readonly string[]) =>
+  `supported values: ${values.map((v) => JSON.stringify(v)).join(", ")}`;
 
 function listErrors(list: unknown, field: string): FieldError[] {
   return Array.isArray(list) && list.length > 0 ? [] : [{ type: "FieldValueRequired", field, detail: "" }];
@@ -60,7 +61,12 @@ function ruleErrors(rule: Json, field: string): FieldError[] {
   errs.push(...listErrors(rule.apiVersions, `${field}.apiVersions`));
   errs.push(...resourcesErrors(rule.resources, `${field}.resources`));
   if (rule.scope !== undefined && !SCOPES.includes(rule.scope as string))
-    errs.push({ type: "FieldValueNotSupported", field: `${field}.scope`, value: rule.scope, detail: supported(SCOPES) });
+    errs.push({
+      type: "FieldValueNotSupported",
+      field: `${field}.scope`,
+      value: rule.scope,
+      detail: supported(SCOPES),
+    });
   return errs;
 }
 
