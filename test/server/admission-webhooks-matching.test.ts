@@ -5,44 +5,21 @@
  * EndpointSlice to this process.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  allow,
-  createTestNamespace,
-  deny,
-  installWebhooks,
-  removeWebhooks,
-  reviewsAt,
-  webhookFor,
-} from "../support/admission-webhooks.js";
+import { allow, deny, reviewsAt, WebhookSuite, webhookFor } from "../support/admission-webhooks.js";
 import { type HttpsWebhook, startHttpsWebhook } from "../support/https-webhook.js";
 import { requirePodAddress } from "../support/kubelet.js";
 import { createServiceEndpoint } from "../support/service-endpoint.js";
-import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
+import { type TestTarget, uniqueName } from "../support/target.js";
 
+let s: WebhookSuite;
 let t: TestTarget;
 let hook: HttpsWebhook;
-const configs: { kind: "validating" | "mutating"; name: string }[] = [];
 
 beforeAll(async () => {
-  t = await startTarget();
-  hook = await startHttpsWebhook();
+  s = await WebhookSuite.start();
+  ({ t, hook } = s);
 });
-afterAll(async () => {
-  for (const c of configs) await removeWebhooks(t, c.kind, c.name);
-  await hook.close();
-  await t.close();
-});
-
-async function scope(prefix: string): Promise<string> {
-  const ns = uniqueName(prefix);
-  await createTestNamespace(t, ns);
-  return ns;
-}
-
-async function install(kind: "validating" | "mutating", ns: string, webhooks: object[], on = hook) {
-  configs.push({ kind, name: ns });
-  await installWebhooks(t, kind, on, ns, ns, webhooks as Record<string, unknown>[]);
-}
+afterAll(() => s.close());
 
 const names = (path: string) => reviewsAt(hook, path).map((r) => `${r.operation} ${r.name}`);
 const create = (ns: string, name: string, labels: Record<string, string> = {}) =>
@@ -52,9 +29,9 @@ const create = (ns: string, name: string, labels: Record<string, string> = {}) =
 
 describe("selecting requests", () => {
   it("objectSelector matches the new or the old object's labels; operations pick the verbs", async () => {
-    const ns = await scope("wh-objsel");
+    const ns = await s.namespace("wh-objsel");
     hook.handle(`/obj-${ns}`, (r) => allow(r));
-    await install("validating", ns, [
+    await s.install("validating", ns, ns, [
       webhookFor(hook, "obj.kubesdk.test", `/obj-${ns}`, ns, {
         objectSelector: { matchLabels: { watched: "yes" } },
         rules: [
@@ -79,7 +56,7 @@ describe("selecting requests", () => {
   });
 
   it("namespaceSelector matches the namespace's labels; scope Cluster matches Namespace objects, named as their own namespace", async () => {
-    const ns = await scope("wh-nssel");
+    const ns = await s.namespace("wh-nssel");
     const other = uniqueName("wh-nssel-other");
     await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: other } } });
     hook.handle(`/ns-${ns}`, (r) => allow(r));
@@ -87,7 +64,7 @@ describe("selecting requests", () => {
     const namespaces = [
       { operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["namespaces"] },
     ];
-    await install("validating", ns, [
+    await s.install("validating", ns, ns, [
       webhookFor(hook, "ns.kubesdk.test", `/ns-${ns}`, ns),
       webhookFor(hook, "cluster.kubesdk.test", `/cluster-${ns}`, ns, {
         namespaceSelector: { matchLabels: { "cluster-probe": ns } },
@@ -117,9 +94,9 @@ describe("selecting requests", () => {
 
 describe("dry run", () => {
   it("a webhook with sideEffects NoneOnDryRun is called with dryRun true and its denial holds", async () => {
-    const ns = await scope("wh-dry");
+    const ns = await s.namespace("wh-dry");
     hook.handle(`/dry-${ns}`, (r) => deny(r, { message: "not even in a dry run", code: 403 }));
-    await install("validating", ns, [
+    await s.install("validating", ns, ns, [
       webhookFor(hook, "dry.kubesdk.test", `/dry-${ns}`, ns, { sideEffects: "NoneOnDryRun" }),
     ]);
     const res = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps?dryRun=All`, {
@@ -137,10 +114,10 @@ describe("dry run", () => {
 
 describe("matchConditions", () => {
   it("a false condition skips the webhook; an error fails the request under Fail and skips it under Ignore", async () => {
-    const ns = await scope("wh-mc");
+    const ns = await s.namespace("wh-mc");
     hook.handle(`/mc-${ns}`, (r) => deny(r, { message: "called", code: 403 }));
     const conditions = (expression: string) => [{ name: "only-selected", expression }];
-    await install("validating", ns, [
+    await s.install("validating", ns, ns, [
       webhookFor(hook, "cond.kubesdk.test", `/mc-${ns}`, ns, {
         objectSelector: { matchLabels: { case: "cond" } },
         matchConditions: conditions("object.metadata.name.startsWith('deny')"),
@@ -173,7 +150,7 @@ describe("matchConditions", () => {
 
 describe("webhooks called by service", () => {
   it("resolve the Service through its EndpointSlice and verify the certificate for <service>.<namespace>.svc", async () => {
-    const ns = await scope("wh-svc");
+    const ns = await s.namespace("wh-svc");
     const service = "admission";
     const host = requirePodAddress();
     const served = await startHttpsWebhook({ host, dnsNames: [`${service}.${ns}.svc`] });
@@ -189,8 +166,7 @@ describe("webhooks called by service", () => {
           caBundle: served.caBundle,
         },
       });
-      configs.push({ kind: "validating", name: ns });
-      await installWebhooks(t, "validating", served, ns, ns, [webhook]);
+      await s.install("validating", ns, ns, [webhook], served);
       const res = await create(ns, "via-service");
       expect(res.status).toBe(403);
       expect(res.json.message).toBe('admission webhook "svc.kubesdk.test" denied the request: by service');

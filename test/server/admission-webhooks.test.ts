@@ -5,44 +5,19 @@
  * Webhooks are served from this process (test/support/https-webhook.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  allow,
-  createTestNamespace,
-  deny,
-  installWebhooks,
-  patch,
-  removeWebhooks,
-  reviewsAt,
-  webhookFor,
-} from "../support/admission-webhooks.js";
-import { type HttpsWebhook, startHttpsWebhook } from "../support/https-webhook.js";
-import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
+import { allow, deny, patch, reviewsAt, WebhookSuite, webhookFor } from "../support/admission-webhooks.js";
+import type { HttpsWebhook } from "../support/https-webhook.js";
+import type { TestTarget } from "../support/target.js";
 
+let s: WebhookSuite;
 let t: TestTarget;
 let hook: HttpsWebhook;
-const configs: { kind: "validating" | "mutating"; name: string }[] = [];
 
 beforeAll(async () => {
-  t = await startTarget();
-  hook = await startHttpsWebhook();
+  s = await WebhookSuite.start();
+  ({ t, hook } = s);
 });
-afterAll(async () => {
-  for (const c of configs) await removeWebhooks(t, c.kind, c.name);
-  await hook.close();
-  await t.close();
-});
-
-/** A fresh namespace and configuration name for one test. */
-async function scope(prefix: string): Promise<{ ns: string; config: string }> {
-  const ns = uniqueName(prefix);
-  await createTestNamespace(t, ns);
-  return { ns, config: ns };
-}
-
-async function install(kind: "validating" | "mutating", config: string, ns: string, webhooks: object[]) {
-  configs.push({ kind, name: config });
-  await installWebhooks(t, kind, hook, config, ns, webhooks as Record<string, unknown>[]);
-}
+afterAll(() => s.close());
 
 const cm = (name: string, extra: Record<string, unknown> = {}) => ({
   body: { metadata: { name }, data: { a: "1" }, ...extra },
@@ -50,9 +25,9 @@ const cm = (name: string, extra: Record<string, unknown> = {}) => ({
 
 describe("validating admission webhooks", () => {
   it("a webhook that denies a create rejects it with upstream's message and code, and nothing is stored", async () => {
-    const { ns, config } = await scope("vwh-deny");
+    const ns = await s.namespace("vwh-deny");
     hook.handle(`/deny-${ns}`, (review) => deny(review, { message: "no configmaps here", code: 403 }));
-    await install("validating", config, ns, [webhookFor(hook, "deny.kubesdk.test", `/deny-${ns}`, ns)]);
+    await s.install("validating", ns, ns, [webhookFor(hook, "deny.kubesdk.test", `/deny-${ns}`, ns)]);
     const res = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, cm("refused"));
     expect(res.status).toBe(403);
     expect(res.json.message).toBe(
@@ -63,14 +38,14 @@ describe("validating admission webhooks", () => {
   });
 
   it("a denial keeps the webhook's code and reason; one without a code is 400, one without a message says so", async () => {
-    const { ns, config } = await scope("vwh-code");
+    const ns = await s.namespace("vwh-code");
     hook.handle(`/code-${ns}`, (review) => {
       const name = (review as { request: { name: string } }).request.name;
       return name === "bare"
         ? deny(review, {})
         : deny(review, { message: "too many", reason: "TooManyRequests", code: 429 });
     });
-    await install("validating", config, ns, [webhookFor(hook, "code.kubesdk.test", `/code-${ns}`, ns)]);
+    await s.install("validating", ns, ns, [webhookFor(hook, "code.kubesdk.test", `/code-${ns}`, ns)]);
     const coded = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, cm("coded"));
     expect(coded.status).toBe(429);
     expect(coded.json.reason).toBe("TooManyRequests");
@@ -88,9 +63,9 @@ describe("validating admission webhooks", () => {
   });
 
   it("the AdmissionReview request carries the request's fields, and warnings come back as Warning headers", async () => {
-    const { ns, config } = await scope("vwh-fields");
+    const ns = await s.namespace("vwh-fields");
     hook.handle(`/fields-${ns}`, (review) => allow(review, { warnings: ["checked by the webhook"] }));
-    await install("validating", config, ns, [webhookFor(hook, "fields.kubesdk.test", `/fields-${ns}`, ns)]);
+    await s.install("validating", ns, ns, [webhookFor(hook, "fields.kubesdk.test", `/fields-${ns}`, ns)]);
     const res = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, cm("seen"));
     expect(res.status).toBe(201);
     expect(res.headers.warning).toBe('299 - "checked by the webhook"');
@@ -115,7 +90,7 @@ describe("validating admission webhooks", () => {
   });
 
   it("UPDATE sends the stored object as oldObject; DELETE sends oldObject only, and a denied delete keeps the object", async () => {
-    const { ns, config } = await scope("vwh-del");
+    const ns = await s.namespace("vwh-del");
     hook.handle(`/del-${ns}`, (review) => {
       const op = (review as { request: { operation: string } }).request.operation;
       return op === "DELETE" ? deny(review, { message: "keep it" }) : allow(review);
@@ -123,7 +98,7 @@ describe("validating admission webhooks", () => {
     const rules = [
       { operations: ["UPDATE", "DELETE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
     ];
-    await install("validating", config, ns, [
+    await s.install("validating", ns, ns, [
       webhookFor(hook, "del.kubesdk.test", `/del-${ns}`, ns, { rules }),
     ]);
     expect((await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, cm("kept"))).status).toBe(201);
@@ -150,13 +125,13 @@ describe("validating admission webhooks", () => {
   });
 
   it("a rule for a subresource is called for it and not for the main resource, and `*` means main resources only", async () => {
-    const { ns, config } = await scope("vwh-sub");
+    const ns = await s.namespace("vwh-sub");
     hook.handle(`/status-${ns}`, (review) => allow(review));
     hook.handle(`/star-${ns}`, (review) => allow(review));
     const on = (resources: string[]) => ({
       rules: [{ operations: ["UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources }],
     });
-    await install("validating", config, ns, [
+    await s.install("validating", ns, ns, [
       webhookFor(hook, "status.kubesdk.test", `/status-${ns}`, ns, on(["resourcequotas/status"])),
       webhookFor(hook, "star.kubesdk.test", `/star-${ns}`, ns, on(["*"])),
     ]);
@@ -181,16 +156,15 @@ describe("validating admission webhooks", () => {
 
 describe("mutating admission webhooks", () => {
   it("a JSONPatch answer changes the stored object, and validating webhooks see the mutated object", async () => {
-    const { ns, config } = await scope("mwh-patch");
+    const ns = await s.namespace("mwh-patch");
     hook.handle(`/label-${ns}`, (review) =>
       patch(review, [{ op: "add", path: "/metadata/labels", value: { mutated: "yes" } }], {
         warnings: ["labelled"],
       }),
     );
     hook.handle(`/check-${ns}`, (review) => allow(review));
-    await install("mutating", config, ns, [webhookFor(hook, "label.kubesdk.test", `/label-${ns}`, ns)]);
-    configs.push({ kind: "validating", name: `${config}-v` });
-    await installWebhooks(t, "validating", hook, `${config}-v`, ns, [
+    await s.install("mutating", ns, ns, [webhookFor(hook, "label.kubesdk.test", `/label-${ns}`, ns)]);
+    await s.install("validating", `${ns}-v`, ns, [
       webhookFor(hook, "check.kubesdk.test", `/check-${ns}`, ns),
     ]);
     const res = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, cm("patched"));
@@ -204,7 +178,7 @@ describe("mutating admission webhooks", () => {
   });
 
   it("reinvocationPolicy IfNeeded calls an earlier webhook again once a later one changed the object, never a third time", async () => {
-    const { ns, config } = await scope("mwh-reinv");
+    const ns = await s.namespace("mwh-reinv");
     // first: always changes the object (a counter), asks to be called again; second: adds a label once.
     hook.handle(`/first-${ns}`, (review) => {
       const obj = (review as { request: { object: { data?: Record<string, string> } } }).request.object;
@@ -217,7 +191,7 @@ describe("mutating admission webhooks", () => {
         ? allow(review)
         : patch(review, [{ op: "add", path: "/metadata/labels", value: { second: "x" } }]);
     });
-    await install("mutating", config, ns, [
+    await s.install("mutating", ns, ns, [
       webhookFor(hook, "first.kubesdk.test", `/first-${ns}`, ns, { reinvocationPolicy: "IfNeeded" }),
       webhookFor(hook, "second.kubesdk.test", `/second-${ns}`, ns),
     ]);

@@ -6,9 +6,9 @@
  * namespace through its `webhook-test` label.
  */
 import { vi } from "vitest";
-import type { HttpsWebhook } from "./https-webhook.js";
+import { type HttpsWebhook, startHttpsWebhook } from "./https-webhook.js";
 import { expectOk } from "./kubelet.js";
-import type { TestTarget } from "./target.js";
+import { startTarget, type TestTarget, uniqueName } from "./target.js";
 
 type Json = Record<string, unknown>;
 export type WebhookKind = "validating" | "mutating";
@@ -120,4 +120,42 @@ export async function removeWebhooks(t: TestTarget, kind: WebhookKind, config: s
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes.
 export function reviewsAt(hook: HttpsWebhook, path: string): any[] {
   return hook.requests.filter((r) => r.path === path).map((r) => (r.body as { request: Json }).request);
+}
+
+/** One test file's target, webhook endpoint and the configurations it installed (removed by `close`). */
+export class WebhookSuite {
+  private readonly configs: { kind: WebhookKind; name: string }[] = [];
+  private constructor(
+    readonly t: TestTarget,
+    readonly hook: HttpsWebhook,
+  ) {}
+
+  static async start(): Promise<WebhookSuite> {
+    return new WebhookSuite(await startTarget(), await startHttpsWebhook());
+  }
+
+  /** A fresh namespace the suite's webhooks select (webhookFor), named after `prefix`. */
+  async namespace(prefix: string): Promise<string> {
+    const ns = uniqueName(prefix);
+    await createTestNamespace(this.t, ns);
+    return ns;
+  }
+
+  /** installWebhooks, remembering the configuration for `close`. */
+  async install(
+    kind: WebhookKind,
+    config: string,
+    ns: string,
+    webhooks: object[],
+    on = this.hook,
+  ): Promise<void> {
+    this.configs.push({ kind, name: config });
+    await installWebhooks(this.t, kind, on, config, ns, webhooks as Json[]);
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.configs) await removeWebhooks(this.t, c.kind, c.name);
+    await this.hook.close();
+    await this.t.close();
+  }
 }
