@@ -49,6 +49,7 @@ const CASES: Case[] = [
   },
   { name: "http500", path: "/http500", answer: () => Promise.reject(new Error("boom")) },
   { name: "no-ca", path: "/garbage", extra: { clientConfig: "no-ca" } },
+  { name: "bad-ca", path: "/garbage", extra: { clientConfig: "bad-ca" } },
   { name: "no-patchtype", path: "/no-patchtype", answer: (r) => allow(r, { patch: b64("[]") }) },
   {
     name: "undecodable",
@@ -109,7 +110,9 @@ beforeAll(async () => {
         ? { clientConfig: { url: `https://127.0.0.1:${closedPort}${c.path}`, caBundle: hook.caBundle } }
         : clientConfig === "no-ca"
           ? { clientConfig: { url: `${hook.url}${c.path}` } }
-          : {};
+          : clientConfig === "bad-ca"
+            ? { clientConfig: { url: `${hook.url}${c.path}`, caBundle: b64("not a certificate") } }
+            : {};
     return webhookFor(hook, `${c.name}.kubesdk.test`, c.path, ns, {
       objectSelector: { matchLabels: { case: c.name } },
       ...client,
@@ -176,6 +179,14 @@ describe("webhooks that cannot be called", () => {
       `failed to call webhook: Post "${hook.url}/hang?timeout=1s": context deadline exceeded`,
     );
     await expectNotStored("hang");
+  });
+
+  it("a caBundle that holds no certificate fails the call", async () => {
+    expectCallFailure(
+      await createFor("bad-ca"),
+      "bad-ca",
+      "could not get REST client: unable to load root certificates: unable to parse bytes as PEM block",
+    );
   });
 
   it("a certificate the caBundle does not sign fails the TLS handshake", async () => {

@@ -87,6 +87,12 @@ describe("validating admission webhooks", () => {
     expect(typeof request?.userInfo?.username).toBe("string");
     expect(request?.object).toMatchObject({ apiVersion: "v1", kind: "ConfigMap", data: { a: "1" } });
     expect(request?.object.metadata).toMatchObject({ name: "seen", namespace: ns });
+    // A generated name is in the request validating webhooks see.
+    const gen = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+      body: { metadata: { generateName: "gen-" } },
+    });
+    expect(gen.status).toBe(201);
+    expect(reviewsAt(hook, `/fields-${ns}`)[1]?.name).toBe(gen.json.metadata.name);
   });
 
   it("UPDATE sends the stored object as oldObject; DELETE sends oldObject only, and a denied delete keeps the object", async () => {
@@ -122,6 +128,15 @@ describe("validating admission webhooks", () => {
     expect(remove?.object).toBeNull();
     expect(remove?.oldObject.data).toEqual({ a: "2" });
     expect(remove?.options).toMatchObject({ kind: "DeleteOptions", apiVersion: "meta.k8s.io/v1" });
+    // A collection delete asks for each item, under the collection's request (no name).
+    const collection = await t.call("DELETE", `/api/v1/namespaces/${ns}/configmaps`);
+    expect(collection.status).toBe(400);
+    expect(collection.json.message).toBe('admission webhook "del.kubesdk.test" denied the request: keep it');
+    const [item] = reviewsAt(hook, `/del-${ns}`).slice(2);
+    expect(item?.operation).toBe("DELETE");
+    expect(item?.name).toBeUndefined();
+    expect(item?.oldObject.metadata.name).toBe("kept");
+    expect((await t.call("GET", `/api/v1/namespaces/${ns}/configmaps/kept`)).status).toBe(200);
   });
 
   it("a rule for a subresource is called for it and not for the main resource, and `*` means main resources only", async () => {

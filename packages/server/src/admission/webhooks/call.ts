@@ -127,6 +127,10 @@ export function postReview(
   }
   const payload = Buffer.from(JSON.stringify(body), "utf8");
   const ca = c.caBundle ? Buffer.from(c.caBundle, "base64").toString("utf8") : undefined;
+  if (ca !== undefined && !ca.includes("-----BEGIN CERTIFICATE-----"))
+    return Promise.reject(
+      new WebhookCallError("could not get REST client: unable to load root certificates: unable to parse bytes as PEM block"),
+    );
   return new Promise((resolve, reject) => {
     const fail = (why: string) =>
       reject(new WebhookCallError(`failed to call webhook: Post "${t.url.href}": ${why}`));
