@@ -112,25 +112,13 @@ function decodeReview(text: string): Json | string {
   return review;
 }
 
-/** POSTs `body` and resolves with the parsed answer; rejects with a WebhookCallError. */
-export function postReview(
-  c: ClientConfig,
-  timeoutSeconds: number,
-  body: Json,
-  ctx: AdmissionContext,
-): Promise<unknown> {
-  let t: Target;
-  try {
-    t = targetOf(c, ctx, timeoutSeconds);
-  } catch (e) {
-    return Promise.reject(e instanceof WebhookCallError ? e : new WebhookCallError(String(e)));
-  }
-  const payload = Buffer.from(JSON.stringify(body), "utf8");
-  const ca = c.caBundle ? Buffer.from(c.caBundle, "base64").toString("utf8") : undefined;
-  if (ca !== undefined && !ca.includes("-----BEGIN CERTIFICATE-----"))
-    return Promise.reject(
-      new WebhookCallError("could not get REST client: unable to load root certificates: unable to parse bytes as PEM block"),
-    );
+interface Answer {
+  readonly status: number;
+  readonly text: string;
+}
+
+/** One POST; rejects with Go's wording of a transport failure or of the deadline. */
+function send(t: Target, ca: string | undefined, payload: Buffer, timeoutSeconds: number): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const fail = (why: string) =>
       reject(new WebhookCallError(`failed to call webhook: Post "${t.url.href}": ${why}`));
@@ -155,18 +143,13 @@ export function postReview(
         let size = 0;
         res.on("data", (chunk: Buffer) => {
           size += chunk.length;
-          if (size > MAX_BODY_BYTES) req.destroy(new Error("response body too large"));
+          // Past the limit the answer is dropped; the deadline then fails the call.
+          if (size > MAX_BODY_BYTES) req.destroy();
           else chunks.push(chunk);
         });
         res.on("end", () => {
           clearTimeout(timer);
-          const text = Buffer.concat(chunks).toString("utf8");
-          const status = res.statusCode ?? 0;
-          if (status < 200 || status > 299)
-            return reject(new WebhookCallError(`failed to call webhook: ${serverError(status, text)}`));
-          const decoded = decodeReview(text);
-          if (typeof decoded === "string") reject(new WebhookCallError(`failed to call webhook: ${decoded}`));
-          else resolve(decoded);
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });
         });
         res.on("error", () => undefined);
       },
@@ -181,4 +164,25 @@ export function postReview(
     });
     req.end(payload);
   });
+}
+
+/** POSTs the AdmissionReview `body`; resolves with the decoded answer, rejects with a WebhookCallError. */
+export async function postReview(
+  c: ClientConfig,
+  timeoutSeconds: number,
+  body: Json,
+  ctx: AdmissionContext,
+): Promise<Json> {
+  const t = targetOf(c, ctx, timeoutSeconds);
+  const ca = c.caBundle ? Buffer.from(c.caBundle, "base64").toString("utf8") : undefined;
+  if (ca !== undefined && !ca.includes("-----BEGIN CERTIFICATE-----"))
+    throw new WebhookCallError(
+      "could not get REST client: unable to load root certificates: unable to parse bytes as PEM block",
+    );
+  const { status, text } = await send(t, ca, Buffer.from(JSON.stringify(body), "utf8"), timeoutSeconds);
+  if (status < 200 || status > 299)
+    throw new WebhookCallError(`failed to call webhook: ${serverError(status, text)}`);
+  const decoded = decodeReview(text);
+  if (typeof decoded === "string") throw new WebhookCallError(`failed to call webhook: ${decoded}`);
+  return decoded;
 }
