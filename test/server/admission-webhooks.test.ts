@@ -95,6 +95,33 @@ describe("validating admission webhooks", () => {
     expect(reviewsAt(hook, `/fields-${ns}`)[1]?.name).toBe(gen.json.metadata.name);
   });
 
+  it("validating webhooks are called at once: each is called even when another denies, and its warnings come back", async () => {
+    const ns = await s.namespace("vwh-parallel");
+    // The first answers only once the second was called: called one after the other, it would time out.
+    let secondCalled: () => void = () => undefined;
+    const second = new Promise<void>((resolve) => {
+      secondCalled = resolve;
+    });
+    hook.handle(`/first-${ns}`, async (review) => {
+      await second;
+      return deny(review, { message: "first says no", code: 403 });
+    });
+    hook.handle(`/second-${ns}`, (review) => {
+      secondCalled();
+      return allow(review, { warnings: ["second was here"] });
+    });
+    await s.install("validating", ns, ns, [
+      webhookFor(hook, "first.kubesdk.test", `/first-${ns}`, ns, { timeoutSeconds: 5 }),
+      webhookFor(hook, "second.kubesdk.test", `/second-${ns}`, ns),
+    ]);
+    const res = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, cm("both"));
+    expect(res.status).toBe(403);
+    expect(res.json.message).toBe('admission webhook "first.kubesdk.test" denied the request: first says no');
+    // Warnings come back on a refusal too.
+    expect(res.headers.warning).toBe('299 - "second was here"');
+    expect(reviewsAt(hook, `/second-${ns}`)).toHaveLength(1);
+  });
+
   it("UPDATE sends the stored object as oldObject; DELETE sends oldObject only, and a denied delete keeps the object", async () => {
     const ns = await s.namespace("vwh-del");
     hook.handle(`/del-${ns}`, (review) => {
