@@ -69,6 +69,11 @@ const CASES: Case[] = [
     answer: (r) => patch(r, [{ op: "replace", path: "/kind", value: "Secret" }]),
   },
   {
+    name: "set-uid",
+    path: "/set-uid",
+    answer: (r) => patch(r, [{ op: "add", path: "/metadata/uid", value: "chosen-by-the-webhook" }]),
+  },
+  {
     name: "namespace",
     path: "/namespace",
     answer: (r) => patch(r, [{ op: "replace", path: "/metadata/namespace", value: "default" }]),
@@ -261,6 +266,12 @@ describe("patches that break the object or change what they may not", () => {
     expect(res.status).toBe(500);
     expect(res.json.reason).toBe("InternalError");
     await expectNotStored("kind");
+  });
+
+  it("a uid a patch sets on CREATE is replaced by the server's", async () => {
+    const res = await createFor("set-uid");
+    expect(res.status).toBe(201);
+    expect(res.json.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("a patch that moves the object to another namespace is a 400", async () => {

@@ -217,6 +217,11 @@ describe("mutating admission webhooks", () => {
     expect(stored.json.metadata.labels).toEqual({ mutated: "yes" });
     const [seen] = reviewsAt(hook, `/check-${ns}`);
     expect(seen?.object.metadata.labels).toEqual({ mutated: "yes" });
+    // On CREATE a mutating webhook is shown no uid or creationTimestamp: the store sets them later.
+    const [shown] = reviewsAt(hook, `/label-${ns}`);
+    expect(shown?.object.metadata.uid).toBeUndefined();
+    expect(shown?.object.metadata.creationTimestamp).toBeUndefined();
+    expect(seen?.object.metadata.uid).toBe(res.json.metadata.uid);
   });
 
   it("reinvocationPolicy IfNeeded calls an earlier webhook again once a later one changed the object, never a third time", async () => {

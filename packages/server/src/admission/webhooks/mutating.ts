@@ -40,11 +40,37 @@ function replaceObject(target: Json, next: Json): void {
   Object.assign(target, next);
 }
 
+/**
+ * Set when a new object is stored (upstream: after mutating admission), so on CREATE a webhook
+ * neither sees nor changes them; the server sets them earlier.
+ */
+const SET_ON_STORE = ["uid", "creationTimestamp"];
+
+/** The object as a webhook is shown it. */
+function shownObject(a: AdmissionAttributes): Json | undefined {
+  if (a.operation !== "CREATE" || a.object === undefined) return a.object;
+  const metadata = { ...((a.object.metadata ?? {}) as Json) };
+  for (const key of SET_ON_STORE) delete metadata[key];
+  return { ...a.object, metadata };
+}
+
+/** The patched object with the fields a webhook may not set on CREATE as the server set them. */
+function keepStoreFields(a: AdmissionAttributes, next: Json): Json {
+  if (a.operation !== "CREATE") return next;
+  const before = (a.object?.metadata ?? {}) as Json;
+  const metadata = { ...((next.metadata ?? {}) as Json) };
+  for (const key of SET_ON_STORE)
+    if (before[key] === undefined) delete metadata[key];
+    else metadata[key] = before[key];
+  return { ...next, metadata };
+}
+
 /** Calls `w`; true when its patch changed the object. */
 async function mutateWith(w: Webhook, a: AdmissionAttributes, ctx: AdmissionContext): Promise<boolean> {
+  const shown = shownObject(a);
   let response: Awaited<ReturnType<typeof callWebhook>>;
   try {
-    response = await callWebhook(w, a, a.object, true, ctx);
+    response = await callWebhook(w, a, shown, true, ctx);
   } catch (e) {
     const failure = failureOf(w, e);
     if (failure) throw failure;
@@ -53,13 +79,14 @@ async function mutateWith(w: Webhook, a: AdmissionAttributes, ctx: AdmissionCont
   if (response.patch === undefined) return false;
   let next: Json | undefined;
   try {
-    next = patchedObject(w, a, response.patch, response.patchType);
+    next = patchedObject(w, a, shown, { patch: response.patch, patchType: response.patchType });
   } catch (e) {
     const failure = failureOf(w, e);
     if (failure) throw failure;
     return false;
   }
   if (next === undefined || a.object === undefined) return false;
+  next = keepStoreFields(a, next);
   const changed = !isDeepStrictEqual(next, a.object);
   if (changed) replaceObject(a.object, next);
   return changed;
@@ -74,7 +101,7 @@ async function round(
 ): Promise<void> {
   for (const w of hooks) {
     if (only && !only.has(w.uid)) continue;
-    if (!selects(w, a, ctx) || !matchConditionsSelect(w, a, a.object)) continue;
+    if (!selects(w, a, ctx) || !matchConditionsSelect(w, a, shownObject(a))) continue;
     r.noteCall(w, await mutateWith(w, a, ctx));
   }
 }

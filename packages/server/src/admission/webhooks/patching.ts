@@ -89,24 +89,24 @@ function normalizedOp(doc: unknown, op: jsonpatch.Operation): jsonpatch.Operatio
 }
 
 /**
- * The patched object (undefined: an empty patch); throws a WebhookCallError or a StatusError as
+ * `base` (the object the webhook was shown) patched (undefined: an empty patch); throws a WebhookCallError or a StatusError as
  * the module comment says.
  */
 export function patchedObject(
   w: Webhook,
   a: AdmissionAttributes,
-  patch: string,
-  patchType: string | undefined,
+  base: Json | undefined,
+  patch: { readonly patch: string; readonly patchType: string | undefined },
 ): Json | undefined {
-  const ops = decodePatch(patch);
+  const ops = decodePatch(patch.patch);
   if (ops.length === 0) return undefined;
-  if (a.object === undefined)
+  if (base === undefined)
     throw errors.internal(
       `admission webhook ${JSON.stringify(w.name)} attempted to modify the object, which is not supported for this operation`,
     );
-  if (patchType !== "JSONPatch")
-    throw new WebhookCallError(`unsupported patch type ${JSON.stringify(patchType)}`);
-  let doc: unknown = structuredClone(a.object);
+  if (patch.patchType !== "JSONPatch")
+    throw new WebhookCallError(`unsupported patch type ${JSON.stringify(patch.patchType)}`);
+  let doc: unknown = structuredClone(base);
   try {
     for (const op of ops) doc = jsonpatch.applyOperation(doc, normalizedOp(doc, op), true, true).newDocument;
   } catch (e) {
