@@ -84,10 +84,16 @@ export interface WriteStrategy {
     old: Record<string, unknown>,
     subresource: string | undefined,
   ) => void;
-  /** Field errors of the kind's own validation; `old` is set on updates. */
+  /**
+   * Metadata fields a /status write leaves as stored (upstream's status strategies differ: most
+   * keep the labels and annotations the write sends, some reset them all, Deployments only labels).
+   */
+  readonly statusResetsMetadata?: readonly string[];
+  /** Field errors of the kind's own validation; `old` is set on updates, `subresource` on /status writes. */
   readonly validate?: (
     obj: Record<string, unknown>,
     old: Record<string, unknown> | undefined,
+    subresource?: string,
   ) => FieldError[];
 }
 
