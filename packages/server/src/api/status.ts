@@ -92,7 +92,13 @@ export const errors = {
     });
     const list = distinct.map(formatFieldError);
     const joined = list.length === 1 ? list[0] : `[${list.join(", ")}]`;
-    const details: StatusDetails = { name, ...(group ? { group } : {}), kind, causes: distinct.map(toCause) };
+    // As upstream's StatusDetails (omitempty): an empty name or kind is left out.
+    const details: StatusDetails = {
+      ...(name ? { name } : {}),
+      ...(group ? { group } : {}),
+      ...(kind ? { kind } : {}),
+      causes: distinct.map(toCause),
+    };
     return failure(
       422,
       "Invalid",

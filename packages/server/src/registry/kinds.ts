@@ -12,7 +12,12 @@ import { daemonsets } from "./apps/daemonsets.js";
 import { deployments } from "./apps/deployments.js";
 import { replicasets } from "./apps/replicasets.js";
 import { statefulsets } from "./apps/statefulsets.js";
+import { selfsubjectreviews } from "./authentication/selfsubjectreviews.js";
 import { tokenreviews } from "./authentication/tokenreviews.js";
+import { localsubjectaccessreviews } from "./authorization/localsubjectaccessreviews.js";
+import { selfsubjectaccessreviews } from "./authorization/selfsubjectaccessreviews.js";
+import { selfsubjectrulesreviews } from "./authorization/selfsubjectrulesreviews.js";
+import { subjectaccessreviews } from "./authorization/subjectaccessreviews.js";
 import { horizontalpodautoscalers } from "./autoscaling/horizontalpodautoscalers.js";
 import { cronjobs } from "./batch/cronjobs.js";
 import { jobs } from "./batch/jobs.js";
@@ -64,6 +69,11 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   customresourcedefinitions,
   apiservices,
   tokenreviews,
+  selfsubjectreviews,
+  subjectaccessreviews,
+  localsubjectaccessreviews,
+  selfsubjectaccessreviews,
+  selfsubjectrulesreviews,
   daemonsets,
   deployments,
   replicasets,
