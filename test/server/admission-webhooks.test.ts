@@ -170,27 +170,32 @@ describe("validating admission webhooks", () => {
     const ns = await s.namespace("vwh-sub");
     hook.handle(`/status-${ns}`, (review) => allow(review));
     hook.handle(`/star-${ns}`, (review) => allow(review));
+    // Deployments: no controller of either target writes them here.
     const on = (resources: string[]) => ({
-      rules: [{ operations: ["UPDATE"], apiGroups: [""], apiVersions: ["v1"], resources }],
+      rules: [{ operations: ["UPDATE"], apiGroups: ["apps"], apiVersions: ["v1"], resources }],
     });
     await s.install("validating", ns, ns, [
-      webhookFor(hook, "status.kubesdk.test", `/status-${ns}`, ns, on(["resourcequotas/status"])),
+      webhookFor(hook, "status.kubesdk.test", `/status-${ns}`, ns, on(["deployments/status"])),
       webhookFor(hook, "star.kubesdk.test", `/star-${ns}`, ns, on(["*"])),
     ]);
-    const base = `/api/v1/namespaces/${ns}/resourcequotas`;
-    const created = await t.call("POST", base, {
-      body: { metadata: { name: "q" }, spec: { hard: { pods: "1" } } },
-    });
-    expect(created.status).toBe(201);
-    const status = { ...created.json, status: { hard: { pods: "1" }, used: { pods: "0" } } };
-    expect((await t.call("PUT", `${base}/q/status`, { body: status })).status).toBe(200);
+    const base = `/apis/apps/v1/namespaces/${ns}/deployments`;
+    const labels = { app: "sub" };
+    const spec = {
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: "c", image: "nginx" }] } },
+    };
+    expect((await t.call("POST", base, { body: { metadata: { name: "d" }, spec } })).status).toBe(201);
+    const merge = "application/merge-patch+json";
+    const statusPatch = { status: { observedGeneration: 1 } };
+    expect(
+      (await t.call("PATCH", `${base}/d/status`, { body: statusPatch, contentType: merge })).status,
+    ).toBe(200);
     const statusCalls = reviewsAt(hook, `/status-${ns}`);
     expect(statusCalls.map((r) => r.subResource)).toEqual(["status"]);
     expect(statusCalls[0]?.requestSubResource).toBe("status");
     expect(reviewsAt(hook, `/star-${ns}`)).toEqual([]);
-    const current = (await t.call("GET", `${base}/q`)).json;
-    const main = { ...current, spec: { hard: { pods: "2" } } };
-    expect((await t.call("PUT", `${base}/q`, { body: main })).status).toBe(200);
+    const scaled = { spec: { replicas: 2 } };
+    expect((await t.call("PATCH", `${base}/d`, { body: scaled, contentType: merge })).status).toBe(200);
     expect(reviewsAt(hook, `/star-${ns}`).map((r) => r.subResource)).toEqual([undefined]);
     expect(reviewsAt(hook, `/status-${ns}`)).toHaveLength(1);
   });
