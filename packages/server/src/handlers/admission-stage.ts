@@ -3,16 +3,21 @@
  * validating phases run on them. Synchronous unless a plugin is async (admission/chain.ts).
  */
 
+import { schemaFor } from "@kubesdk/models";
 import type { AdmissionAttributes, AdmissionOperation } from "../admission/attributes.js";
 import type { AdmissionChain } from "../admission/chain.js";
 import { defaultAdmissionChain } from "../admission/index.js";
 import { StatusError } from "../api/status.js";
+import { mergeApplied } from "../apply/structured-merge.js";
 import type { UserInfo } from "../http/auth.js";
 import { warningHeaders } from "../openapi/field-validation.js";
 import type { ServedResource } from "../resources/served.js";
 import type { HandlerContext, KubeObject } from "./context.js";
 
-const DEFAULT_CHAIN = defaultAdmissionChain();
+// Apply configurations of mutating policies merge as server-side apply does, by the kind's schema.
+const DEFAULT_CHAIN = defaultAdmissionChain(
+  (object, applied, kind) => mergeApplied(object, applied, schemaFor(kind)) as Record<string, unknown>,
+);
 
 function chainOf(ctx: HandlerContext): AdmissionChain {
   return ctx.admission ?? DEFAULT_CHAIN;

@@ -12,6 +12,7 @@ import { warningHeaders } from "../openapi/field-validation.js";
 import type { ServedResource } from "../resources/served.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import * as c from "./context.js";
+import { convertsByWebhook, loadPresented, presentOne } from "./converted.js";
 import { gracePeriodOf, policyFinalizers } from "./delete-policy.js";
 import { buildFilter } from "./filter.js";
 import { listObjects } from "./list.js";
@@ -87,7 +88,8 @@ export async function deleteRequested(
   opts: DeleteOptions,
 ): Promise<c.ApiResponse> {
   const { namespace, name, user } = target;
-  const old = c.loadObject(ctx, r, namespace, name);
+  const loaded = loadPresented(ctx, r, namespace, name);
+  const old = loaded instanceof Promise ? await loaded : loaded;
   const warnings: string[] = [];
   const admitting = {
     operation: "DELETE",
@@ -104,7 +106,12 @@ export async function deleteRequested(
   const validated = validatingAdmission(ctx, admissionAttributes(r, admitting));
   if (validated) await validated;
   const res = deleteObject(ctx, r, namespace, name, opts);
-  return warnings.length === 0 ? res : { ...res, headers: { ...res.headers, ...warningHeaders(warnings) } };
+  const withWarnings = (out: c.ApiResponse): c.ApiResponse =>
+    warnings.length === 0 ? out : { ...out, headers: { ...out.headers, ...warningHeaders(warnings) } };
+  // A conversion webhook's custom resource is deleted in its stored form and answered in this version.
+  const body = res.body as c.KubeObject;
+  if (!convertsByWebhook(r) || body.kind !== r.kind) return withWarnings(res);
+  return withWarnings({ ...res, body: await presentOne(r, body) });
 }
 
 export function deleteObject(

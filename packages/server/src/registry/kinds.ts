@@ -2,6 +2,10 @@
  * Every built-in kind with behaviour of its own, one strategy file each (registry/<group>/<resource>.ts).
  * Adding a kind's behaviour is adding its file and one line here.
  */
+import {
+  mutatingadmissionpolicybindings,
+  validatingadmissionpolicybindings,
+} from "./admissionregistration/admissionpolicybindings.js";
 import { mutatingadmissionpolicies } from "./admissionregistration/mutatingadmissionpolicies.js";
 import { mutatingwebhookconfigurations } from "./admissionregistration/mutatingwebhookconfigurations.js";
 import { validatingadmissionpolicies } from "./admissionregistration/validatingadmissionpolicies.js";
@@ -63,7 +67,9 @@ import type { KindStrategy } from "./strategy.js";
 
 export const KIND_STRATEGIES: readonly KindStrategy[] = [
   mutatingadmissionpolicies,
+  mutatingadmissionpolicybindings,
   validatingadmissionpolicies,
+  validatingadmissionpolicybindings,
   mutatingwebhookconfigurations,
   validatingwebhookconfigurations,
   customresourcedefinitions,
