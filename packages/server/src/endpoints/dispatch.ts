@@ -177,8 +177,10 @@ class Dispatcher {
     if (d && d.version === undefined && (d.legacy || d.group === undefined)) {
       const format = discoveryFormat(req.headers.accept);
       if (format === "none") throw notAcceptable();
-      if (format !== "legacy")
-        return serveAggregated(req, res, aggregatedDiscovery(this.ctx.resources, d.legacy), format);
+      if (format !== "legacy") {
+        serveAggregated(req, res, aggregatedDiscovery(this.ctx.resources, d.legacy), format);
+        return;
+      }
     }
     const doc = discoveryDocument(this.ctx.resources, target.pathname, info, this.opts.serverAddress());
     if (!doc) throw errors.notFoundPath();
