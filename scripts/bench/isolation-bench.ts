@@ -3,7 +3,8 @@
  * on the reference server. Phases (each --seconds long, default 8): idle, then one heavy client in
  * a loop sending 3 MiB JSON bodies, a 40k-key YAML apply, 10k-operation JSON patches, or listing
  * 100k ConfigMaps as protobuf and JSON, or creating a CRD with a 60k-value enum or 20k properties
- * (isolation-crds.ts). Reports per phase the small GET's p50/p99, p99 as a ratio
+ * (isolation-crds.ts), or creating ConfigMaps that a webhook answering after 500 ms must admit
+ * (isolation-webhook.ts). Reports per phase the small GET's p50/p99, p99 as a ratio
  * to the idle p99, and the server's longest event-loop block (perf_hooks.monitorEventLoopDelay,
  * measured in the server's own process), in wall time and in CPU time of the server's main thread
  * (Linux only; wall time also counts the time a busy machine did not run the server at all).
@@ -14,6 +15,7 @@ import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Agent } from "undici";
 import { largeCrds } from "./isolation-crds.js";
+import { slowWebhook } from "./isolation-webhook.js";
 import { percentile } from "./stats.js";
 
 const arg = (name: string, fallback: number): number => {
@@ -174,6 +176,14 @@ async function main(): Promise<void> {
   const results = [await phase("idle", undefined)];
   const heavies = [...heavyRequests(), ...largeCrds(call)].filter((h) => h.name.includes(ONLY));
   for (const heavy of heavies) results.push(await phase(heavy.name, heavy));
+  if ("slow webhook".includes(ONLY)) {
+    const hook = await slowWebhook(call);
+    try {
+      results.push(await phase(hook.name, hook));
+    } finally {
+      await hook.close();
+    }
+  }
   const idle = results[0] as PhaseResult;
   console.log(
     `isolation: small GET latency while another client sends limit-sized requests (${SECONDS} s each)`,

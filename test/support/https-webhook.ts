@@ -18,7 +18,7 @@ export type WebhookHandler = (
 ) => unknown | Promise<unknown>;
 
 export interface HttpsWebhook {
-  /** `https://127.0.0.1:<port>` — append the path the handler serves. */
+  /** `https://<host>:<port>` — append the path the handler serves. */
   readonly url: string;
   /** Base64 of the CA's PEM, as `clientConfig.caBundle` wants it. */
   readonly caBundle: string;
@@ -29,12 +29,20 @@ export interface HttpsWebhook {
   close(): Promise<void>;
 }
 
-export async function startHttpsWebhook(): Promise<HttpsWebhook> {
+export interface HttpsWebhookOptions {
+  /** The address to listen on and to name in `url` (default 127.0.0.1). */
+  readonly host?: string;
+  /** More DNS names for the certificate, e.g. `<service>.<namespace>.svc` for a webhook called by `service`. */
+  readonly dnsNames?: readonly string[];
+}
+
+export async function startHttpsWebhook(options: HttpsWebhookOptions = {}): Promise<HttpsWebhook> {
+  const host = options.host ?? "127.0.0.1";
   const ca = createCertificateAuthority("kubesdk-test-webhook-ca");
   const serving = ca.issue({
     commonName: "test-webhook",
-    dnsNames: ["localhost"],
-    ipAddresses: ["127.0.0.1"],
+    dnsNames: ["localhost", ...(options.dnsNames ?? [])],
+    ipAddresses: [...new Set(["127.0.0.1", host])],
     usage: "server",
   });
   const handlers = new Map<string, WebhookHandler>();
@@ -68,10 +76,10 @@ export async function startHttpsWebhook(): Promise<HttpsWebhook> {
       res.writeHead(500, { "content-type": "text/plain" }).end(String(err));
     }
   }
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `https://127.0.0.1:${port}`,
+    url: `https://${host}:${port}`,
     caBundle: Buffer.from(ca.certPem).toString("base64"),
     requests,
     handle: (path, handler) => handlers.set(path, handler),

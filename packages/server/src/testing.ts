@@ -14,6 +14,9 @@ import type { KubernetesObject } from "@kubesdk/models";
 import { KubeConfig } from "@kubesdk/transport";
 import { type RunningServer, type StartOptions, startServer } from "./server.js";
 
+/** A certificate authority for HTTPS endpoints a test serves to the server (admission and conversion webhooks). */
+export { type CertificateAuthority, createCertificateAuthority, type IssueOptions } from "./tls.js";
+
 export interface TestServerOptions extends Omit<StartOptions, "seed"> {
   /** Objects stored before the server answers, in order (namespaces before what they hold). */
   readonly seed?: readonly KubernetesObject[];

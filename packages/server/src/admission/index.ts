@@ -8,6 +8,7 @@ import { limitRanger } from "./plugins/limit-ranger.js";
 import { namespaceLifecycle } from "./plugins/namespace-lifecycle.js";
 import { resourceQuota } from "./plugins/resource-quota.js";
 import { type ApplyMerge, mutatingAdmissionPolicy, validatingAdmissionPolicy } from "./policies/index.js";
+import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from "./webhooks/index.js";
 
 export type { AdmissionAttributes, AdmissionOperation } from "./attributes.js";
 export { AdmissionChain } from "./chain.js";
@@ -28,7 +29,9 @@ export function defaultAdmissionChain(applyMerge?: ApplyMerge): AdmissionChain {
     namespaceLifecycle,
     limitRanger,
     mutatingAdmissionPolicy(applyMerge),
+    mutatingAdmissionWebhook,
     validatingAdmissionPolicy(),
+    validatingAdmissionWebhook,
     resourceQuota,
   ]);
 }

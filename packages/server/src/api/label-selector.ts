@@ -135,3 +135,37 @@ export function matchesLabels(reqs: readonly LabelRequirement[], labels: unknown
   }
   return true;
 }
+
+/** A metav1.LabelSelector as stored in objects: matchLabels ANDed with matchExpressions. */
+export interface LabelSelectorObject {
+  readonly matchLabels?: Readonly<Record<string, string>>;
+  readonly matchExpressions?: readonly {
+    readonly key: string;
+    readonly operator: string;
+    readonly values?: readonly string[];
+  }[];
+}
+
+const OPERATORS: Record<string, "in" | "notin" | "exists" | "!"> = {
+  In: "in",
+  NotIn: "notin",
+  Exists: "exists",
+  DoesNotExist: "!",
+};
+
+/**
+ * The requirements of a structured selector (upstream: metav1.LabelSelectorAsSelector). An empty
+ * selector has none and selects everything; the operators are the four validation accepts.
+ */
+export function requirementsOfSelector(s: LabelSelectorObject): LabelRequirement[] {
+  const out: LabelRequirement[] = Object.entries(s.matchLabels ?? {}).map(([key, value]) => ({
+    key,
+    op: "=" as const,
+    value,
+  }));
+  for (const e of s.matchExpressions ?? []) {
+    const op = OPERATORS[e.operator] ?? "!";
+    out.push(op === "in" || op === "notin" ? { key: e.key, op, values: e.values ?? [] } : { key: e.key, op });
+  }
+  return out;
+}

@@ -15,6 +15,8 @@ export type Status = metaV1.Status &
 /** A request failure that the HTTP layer writes as a Status body with `status.code`. */
 export class StatusError extends KubesdkError {
   readonly code = "STATUS_ERROR" as const;
+  /** Response headers besides the Status (e.g. admission webhooks' warnings). */
+  headers: Record<string, string> = {};
   constructor(readonly status: Status) {
     super(status.message ?? status.reason ?? "error");
   }

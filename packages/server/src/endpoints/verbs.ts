@@ -84,7 +84,7 @@ async function deleteVerb(v: VerbRequest): Promise<ApiResponse> {
 
 async function deleteCollectionVerb(v: VerbRequest): Promise<ApiResponse> {
   const options = parseDeleteOptions(v.query, await readDeleteBody(v.req, limitOf(v)));
-  return deleteCollection(v.ctx, v.resource, v.info.namespace, v.query, options);
+  return deleteCollection(v.ctx, v.resource, v.info.namespace, v.query, options, v.user);
 }
 
 /** Every verb but watch, which streams (watch/serve-watch.ts). */

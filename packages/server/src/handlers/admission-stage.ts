@@ -7,8 +7,10 @@ import { schemaFor } from "@kubesdk/models";
 import type { AdmissionAttributes, AdmissionOperation } from "../admission/attributes.js";
 import type { AdmissionChain } from "../admission/chain.js";
 import { defaultAdmissionChain } from "../admission/index.js";
+import { StatusError } from "../api/status.js";
 import { mergeApplied } from "../apply/structured-merge.js";
 import type { UserInfo } from "../http/auth.js";
+import { warningHeaders } from "../openapi/field-validation.js";
 import type { ServedResource } from "../resources/served.js";
 import type { HandlerContext, KubeObject } from "./context.js";
 
@@ -30,6 +32,7 @@ export interface AdmissionRequest {
   readonly oldObject?: KubeObject | undefined;
   readonly user?: UserInfo | undefined;
   readonly dryRun: boolean;
+  /** Collects the plugins' warnings (Warning headers of the response). */
   readonly warnings?: string[];
 }
 
@@ -49,12 +52,31 @@ export function admissionAttributes(r: ServedResource, req: AdmissionRequest): A
   };
 }
 
+/** A refusal still carries the warnings admission gave so far (upstream writes them on errors too). */
+function withWarnings(a: AdmissionAttributes, e: unknown): unknown {
+  if (e instanceof StatusError && a.warnings && a.warnings.length > 0)
+    e.headers = { ...e.headers, ...warningHeaders(a.warnings) };
+  return e;
+}
+
+function run(a: AdmissionAttributes, phase: () => void | Promise<void>): void | Promise<void> {
+  try {
+    const pending = phase();
+    if (pending)
+      return pending.catch((e: unknown) => {
+        throw withWarnings(a, e);
+      });
+  } catch (e) {
+    throw withWarnings(a, e);
+  }
+}
+
 /** Mutating admission: plugins may change `attributes.object` in place. */
 export function mutatingAdmission(ctx: HandlerContext, a: AdmissionAttributes): void | Promise<void> {
-  return chainOf(ctx).admit(a, ctx);
+  return run(a, () => chainOf(ctx).admit(a, ctx));
 }
 
 /** Validating admission: the last word before storage. */
 export function validatingAdmission(ctx: HandlerContext, a: AdmissionAttributes): void | Promise<void> {
-  return chainOf(ctx).validate(a, ctx);
+  return run(a, () => chainOf(ctx).validate(a, ctx));
 }

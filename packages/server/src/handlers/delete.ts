@@ -3,6 +3,7 @@
  * instead of removal), namespace termination, dry-run; DeleteOptions from the
  * body win over query parameters.
  */
+
 import { nowTimestamp } from "../api/names.js";
 import { queryOptionalBool } from "../api/query-bool.js";
 import { errors, failure, StatusError } from "../api/status.js";
@@ -83,16 +84,19 @@ function successStatus(r: ServedResource, obj: c.KubeObject): Record<string, unk
 export async function deleteRequested(
   ctx: c.HandlerContext,
   r: ServedResource,
-  target: { namespace: string | undefined; name: string; user?: UserInfo | undefined },
+  target: { namespace: string | undefined; name: string; user?: UserInfo | undefined; collection?: boolean },
   opts: DeleteOptions,
 ): Promise<c.ApiResponse> {
-  const { namespace, name } = target;
+  const { namespace, name, user } = target;
   const loaded = loadPresented(ctx, r, namespace, name);
   const old = loaded instanceof Promise ? await loaded : loaded;
   const warnings: string[] = [];
   const admitting = {
     operation: "DELETE",
-    ...target,
+    namespace,
+    // An item of a collection delete is admitted under the collection's request, which names no object.
+    name: target.collection ? "" : name,
+    user,
     oldObject: old,
     dryRun: opts.dryRun,
     warnings,
@@ -212,6 +216,7 @@ export async function deleteCollection(
   namespace: string | undefined,
   q: URLSearchParams,
   opts: DeleteOptions,
+  user?: UserInfo,
 ): Promise<c.ApiResponse> {
   buildFilter(r, q);
   const listed = await listObjects(ctx, r, namespace, q);
@@ -220,7 +225,14 @@ export async function deleteCollection(
   for (const item of items) {
     const meta = c.metadataOf(item);
     try {
-      const res = deleteObject(ctx, r, meta.namespace as string | undefined, String(meta.name), opts);
+      // Each item passes admission as a DELETE (the item as oldObject), as upstream's DeleteCollection does.
+      const target = {
+        namespace: meta.namespace as string | undefined,
+        name: String(meta.name),
+        user,
+        collection: true,
+      };
+      const res = await deleteRequested(ctx, r, target, opts);
       out.push((res.body as c.KubeObject).kind === "Status" ? item : (res.body as c.KubeObject));
     } catch (e) {
       // Deleted concurrently: upstream ignores NotFound here.

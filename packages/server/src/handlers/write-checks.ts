@@ -80,6 +80,14 @@ export function validate(
   const name = String(meta.name ?? "");
   const rule = r.custom ? CUSTOM_RESOURCE_RULE : nameRuleFor(r.group, r.resource);
   const errs: FieldError[] = [];
+  // Only admission can rename an update (a mutating webhook's patch): the stored name stays.
+  if (old && name !== String(metadataOf(old).name ?? ""))
+    errs.push({
+      type: "FieldValueInvalid",
+      field: "metadata.name",
+      value: name,
+      detail: "field is immutable",
+    });
   if (rule.meta !== "none")
     errs.push(
       ...validateObjectMeta(meta, {

@@ -112,7 +112,15 @@ async function answerVirtual(
   if (r.namespaced) metadata.namespace = req.namespace;
   const obj = { ...body, apiVersion: apiVersionOf(r), kind: r.kind, metadata } as c.KubeObject;
   const name = String(metadata.name ?? "");
-  const admitting = { operation: "CREATE", namespace: req.namespace, name, user: req.user, dryRun } as const;
+  const warnings: string[] = [];
+  const admitting = {
+    operation: "CREATE",
+    namespace: req.namespace,
+    name,
+    user: req.user,
+    dryRun,
+    warnings,
+  } as const;
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: obj }));
   if (admitted) await admitted;
   r.strategy?.defaults?.(obj);
@@ -122,7 +130,7 @@ async function answerVirtual(
   r.strategy?.prepareCreate?.(obj, ctx, req.user);
   const validated = validatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: obj }));
   if (validated) await validated;
-  return { code: 201, body: obj };
+  return { code: 201, body: obj, headers: warningHeaders(warnings) };
 }
 
 /** A new object's metadata: identity checked, name generated, server-owned fields set. */

@@ -92,6 +92,7 @@ export function writeError(res: ServerResponse, err: unknown): void {
   }
   const retry = status.status.details?.retryAfterSeconds;
   const headers: Record<string, string> = retry && retry > 0 ? { "Retry-After": String(retry) } : {};
-  if (!res.headersSent) writeBody(res, status.statusCode, status.status, errorChoice(res), headers);
+  if (!res.headersSent)
+    writeBody(res, status.statusCode, status.status, errorChoice(res), { ...status.headers, ...headers });
   else res.destroy();
 }

@@ -160,3 +160,8 @@ export function checkTypes(
     { type: "FieldValueInvalid", field: "patch", value: JSON.stringify(obj), detail: m },
   ]);
 }
+
+/** The first place `obj` does not decode into the kind's Go types, as Go's decoder words it. */
+export function typeMismatch(kind: string, schema: TypeNode | undefined, obj: unknown): string | undefined {
+  return schema ? mismatch(obj, schema, { struct: kind, path: "" }) : undefined;
+}

@@ -10,15 +10,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, failure } from "../api/status.js";
 import type { HandlerContext } from "../handlers/context.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
+import { readyEndpoints, servicePortName } from "../registry/discovery/service-endpoints.js";
 import { servePodHttp, verbOf } from "./pod-http.js";
 import type { PodRuntime } from "./runtime.js";
 
 const SERVICE_PROXY = /^\/api\/v1\/namespaces\/([^/]+)\/services\/([^/]+)\/proxy(\/.*)?$/;
 
-interface Port {
-  name?: string;
-  port?: number;
-}
 interface Target {
   pod: string;
   port: number;
@@ -36,11 +33,10 @@ function stored(ctx: HandlerContext, group: string, version: string, resource: s
  */
 function portName(service: Json, name: string, wanted: string): string {
   if (!/^\d+$/.test(wanted)) return wanted;
-  const ports = ((service.spec as Json | undefined)?.ports ?? []) as Port[];
-  const port = ports.find((p) => String(p.port) === wanted);
-  if (!port)
+  const port = servicePortName(service, wanted);
+  if (port === undefined)
     throw failure(503, "ServiceUnavailable", `no service port ${wanted} found for service "${name}"`);
-  return port.name ?? "";
+  return port;
 }
 
 /** A ready pod endpoint of the Service's EndpointSlices with a port of that name. */
@@ -52,15 +48,8 @@ function endpointFor(
 ): Target | undefined {
   const slices = ctx.resources.find("discovery.k8s.io", "v1", "endpointslices");
   const all = slices ? (ctx.store.list(slices.bucket, { prefix: `${namespace}/` }).items as Json[]) : [];
-  for (const slice of all) {
-    const labels = ((slice.metadata as Json | undefined)?.labels ?? {}) as Record<string, string>;
-    if (labels["kubernetes.io/service-name"] !== service) continue;
-    const p = ((slice.ports ?? []) as Port[]).find((x) => (x.name ?? "") === name);
-    const endpoints = (slice.endpoints ?? []) as { conditions?: { ready?: boolean }; targetRef?: Json }[];
-    const ready = endpoints.find((e) => e.conditions?.ready !== false && e.targetRef?.kind === "Pod");
-    if (p?.port !== undefined && ready) return { pod: String(ready.targetRef?.name), port: p.port };
-  }
-  return undefined;
+  const ready = readyEndpoints(all, service, name).find((e) => e.targetRef?.kind === "Pod");
+  return ready ? { pod: String(ready.targetRef?.name), port: ready.port } : undefined;
 }
 
 export function serviceProxyRoutes(runtime: PodRuntime, ctx: HandlerContext, auth: AuthSettings) {

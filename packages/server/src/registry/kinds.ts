@@ -7,7 +7,9 @@ import {
   validatingadmissionpolicybindings,
 } from "./admissionregistration/admissionpolicybindings.js";
 import { mutatingadmissionpolicies } from "./admissionregistration/mutatingadmissionpolicies.js";
+import { mutatingwebhookconfigurations } from "./admissionregistration/mutatingwebhookconfigurations.js";
 import { validatingadmissionpolicies } from "./admissionregistration/validatingadmissionpolicies.js";
+import { validatingwebhookconfigurations } from "./admissionregistration/validatingwebhookconfigurations.js";
 import { customresourcedefinitions } from "./apiextensions/customresourcedefinitions.js";
 import { apiservices } from "./apiregistration/apiservices.js";
 import { controllerrevisions } from "./apps/controllerrevisions.js";
@@ -73,6 +75,8 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   mutatingadmissionpolicybindings,
   validatingadmissionpolicies,
   validatingadmissionpolicybindings,
+  mutatingwebhookconfigurations,
+  validatingwebhookconfigurations,
   customresourcedefinitions,
   apiservices,
   tokenreviews,

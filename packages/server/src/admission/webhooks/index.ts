@@ -1,0 +1,3 @@
+/** Admission webhooks: the two plugins that call ValidatingWebhookConfigurations and MutatingWebhookConfigurations. */
+export { mutatingAdmissionWebhook } from "./mutating.js";
+export { validatingAdmissionWebhook } from "./validating.js";

@@ -1,0 +1,129 @@
+/**
+ * MutatingAdmissionWebhook: matching mutating webhooks are called one after another, each seeing
+ * the object as the ones before left it; a JSONPatch answer is applied to the request's object.
+ * Reinvocation as upstream: when a webhook changes the object, webhooks with
+ * reinvocationPolicy IfNeeded called before it are called once more in a second round (never a
+ * third, so a webhook that always changes the object cannot loop).
+ * Synchronous when no webhook matches, so ordinary writes still commit in one turn.
+ */
+import { isDeepStrictEqual } from "node:util";
+import type { AdmissionAttributes } from "../attributes.js";
+import type { AdmissionContext } from "../context.js";
+import { type AdmissionPlugin, handlesOnly } from "../plugin.js";
+import { type Webhook, webhooksOf } from "./configurations.js";
+import { callWebhook, failureOf } from "./invoke.js";
+import { matchConditionsSelect } from "./match-conditions.js";
+import { isExempt, selects } from "./matching.js";
+import { patchedObject } from "./patching.js";
+
+type Json = Record<string, unknown>;
+
+/** Which webhooks a change calls again (upstream's webhook reinvocation context). */
+class Reinvocation {
+  private invoked = new Set<string>();
+  readonly again = new Set<string>();
+  changed = false;
+
+  noteCall(w: Webhook, changed: boolean): void {
+    if (changed) {
+      this.changed = true;
+      for (const uid of this.invoked) this.again.add(uid);
+      this.invoked.clear();
+    }
+    if (w.reinvocationPolicy === "IfNeeded") this.invoked.add(w.uid);
+  }
+}
+
+/** Replaces the request's object in place: the handler keeps its reference to it. */
+function replaceObject(target: Json, next: Json): void {
+  for (const key of Object.keys(target)) delete target[key];
+  Object.assign(target, next);
+}
+
+/**
+ * Set when a new object is stored (upstream: after mutating admission), so on CREATE a webhook
+ * neither sees nor changes them; the server sets them earlier.
+ */
+const SET_ON_STORE = ["uid", "creationTimestamp"];
+
+/** The object as a webhook is shown it. */
+function shownObject(a: AdmissionAttributes): Json | undefined {
+  if (a.operation !== "CREATE" || a.object === undefined) return a.object;
+  const metadata = { ...((a.object.metadata ?? {}) as Json) };
+  for (const key of SET_ON_STORE) delete metadata[key];
+  return { ...a.object, metadata };
+}
+
+/** The patched object with the fields a webhook may not set on CREATE as the server set them. */
+function keepStoreFields(a: AdmissionAttributes, next: Json): Json {
+  if (a.operation !== "CREATE") return next;
+  const before = (a.object?.metadata ?? {}) as Json;
+  const metadata = { ...((next.metadata ?? {}) as Json) };
+  for (const key of SET_ON_STORE)
+    if (before[key] === undefined) delete metadata[key];
+    else metadata[key] = before[key];
+  return { ...next, metadata };
+}
+
+/** Calls `w`; true when its patch changed the object. */
+async function mutateWith(w: Webhook, a: AdmissionAttributes, ctx: AdmissionContext): Promise<boolean> {
+  const shown = shownObject(a);
+  let response: Awaited<ReturnType<typeof callWebhook>>;
+  try {
+    response = await callWebhook(w, a, shown, true, ctx);
+  } catch (e) {
+    const failure = failureOf(w, e);
+    if (failure) throw failure;
+    return false;
+  }
+  if (response.patch === undefined) return false;
+  let next: Json | undefined;
+  try {
+    next = patchedObject(w, a, shown, { patch: response.patch, patchType: response.patchType });
+  } catch (e) {
+    const failure = failureOf(w, e);
+    if (failure) throw failure;
+    return false;
+  }
+  if (next === undefined || a.object === undefined) return false;
+  next = keepStoreFields(a, next);
+  const changed = !isDeepStrictEqual(next, a.object);
+  if (changed) replaceObject(a.object, next);
+  return changed;
+}
+
+async function round(
+  hooks: readonly Webhook[],
+  a: AdmissionAttributes,
+  ctx: AdmissionContext,
+  r: Reinvocation,
+  only?: ReadonlySet<string>,
+): Promise<void> {
+  for (const w of hooks) {
+    if (only && !only.has(w.uid)) continue;
+    if (!selects(w, a, ctx) || !matchConditionsSelect(w, a, shownObject(a))) continue;
+    r.noteCall(w, await mutateWith(w, a, ctx));
+  }
+}
+
+async function mutate(
+  hooks: readonly Webhook[],
+  a: AdmissionAttributes,
+  ctx: AdmissionContext,
+): Promise<void> {
+  const r = new Reinvocation();
+  await round(hooks, a, ctx, r);
+  if (!r.changed || r.again.size === 0) return;
+  await round(hooks, a, ctx, r, new Set(r.again));
+}
+
+export const mutatingAdmissionWebhook: AdmissionPlugin = {
+  name: "MutatingAdmissionWebhook",
+  handles: handlesOnly("CREATE", "UPDATE", "DELETE", "CONNECT"),
+  admit(a, ctx) {
+    if (isExempt(a)) return;
+    const hooks = webhooksOf("mutating", ctx);
+    if (!hooks.some((w) => selects(w, a, ctx))) return;
+    return mutate(hooks, a, ctx);
+  },
+};
