@@ -161,24 +161,29 @@ export class WebhookServer {
   async start(): Promise<void> {
     if (this.#state !== "new") throw new ControllerError("ALREADY_STARTED", "the webhook server was started");
     this.#state = "running";
-    const pair = await this.#loadCertificates();
-    const server = createServer({ cert: pair.certPem, key: pair.keyPem }, (req, res) =>
-      this.#track(req, res),
-    );
-    this.#server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(this.#o.port ?? 9443, this.#o.host ?? "127.0.0.1", () => {
-        server.off("error", reject);
-        resolve();
+    try {
+      const pair = await this.#loadCertificates();
+      const server = createServer({ cert: pair.certPem, key: pair.keyPem }, (req, res) =>
+        this.#track(req, res),
+      );
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(this.#o.port ?? 9443, this.#o.host ?? "127.0.0.1", () => {
+          server.off("error", reject);
+          resolve();
+        });
       });
-    });
-    if ("certFile" in this.#o.tls) this.#watch(this.#o.tls, pair);
+      this.#server = server;
+      if ("certFile" in this.#o.tls) this.#watch(this.#o.tls, pair);
+    } catch (err) {
+      this.#state = "stopped";
+      throw err;
+    }
   }
 
   /** Stops listening, lets requests in flight be answered (each is bounded by its deadline), then closes. */
   async stop(): Promise<void> {
-    if (this.#state !== "running") {
+    if (this.#state !== "running" || this.#server === undefined) {
       this.#state = "stopped";
       return;
     }
