@@ -4,7 +4,7 @@
  * error or deadline — with the uid and review version echoed.
  */
 import { defineCustomResource } from "@kubesdk/client";
-import { deny } from "@kubesdk/controller";
+import { type AdmissionRequest, deny } from "@kubesdk/controller";
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { converterEntry } from "../../packages/controller/src/webhooks/conversion.js";
@@ -68,7 +68,7 @@ describe("admission dispatch", () => {
   it("gives a validating handler the typed request and answers its denial with message and code", async () => {
     const registry = new WebhookRegistry();
     const seen: unknown[] = [];
-    registry.addAdmission("validating", Widget, (req) => {
+    registry.addAdmission("validating", Widget, (req: AdmissionRequest<unknown>) => {
       seen.push([req.operation, req.userInfo.username, req.dryRun, req.oldObject, req.name, req.namespace]);
       req.warn("width is experimental");
       return deny("width must be even", { code: 422 });
@@ -120,7 +120,7 @@ describe("admission dispatch", () => {
 
   it("answers no patch when the mutating handler changed nothing", async () => {
     const registry = new WebhookRegistry();
-    registry.addAdmission("mutating", Widget, (obj) => obj, { path: "/m" });
+    registry.addAdmission("mutating", Widget, (obj: unknown) => obj, { path: "/m" });
     const r = await answer(registry, "/m", review("CREATE", widget({ width: 2 })));
     expect(r.json.response).toEqual({ uid: "req-1", allowed: true });
   });
@@ -284,7 +284,7 @@ describe("conversion dispatch", () => {
     expect(() =>
       converterEntry(Widget, {
         hub: "v1",
-        spokes: { v1alpha1: { toHub: (o) => o as never, fromHub: (o) => o as never } },
+        spokes: { v1alpha1: { toHub: (o: unknown) => o as never, fromHub: (o: unknown) => o as never } },
       } as never),
     ).toThrow(/v1beta1/);
   });

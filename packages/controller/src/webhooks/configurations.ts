@@ -8,7 +8,6 @@
 import type { CustomResourceDefinitionManifest, CustomResourceDefinitionOf } from "@kubesdk/client";
 import type { AdmissionRegistration } from "./registry.js";
 import { CONVERSION_PATH } from "./registry.js";
-import { webhookName } from "./targets.js";
 
 /** Where the API server reaches the webhook server: a base URL, or a Service in the cluster. */
 export type WebhookEndpoint =
@@ -40,7 +39,7 @@ function webhookOf(r: AdmissionRegistration, endpoint: WebhookEndpoint): Record<
   const { target: t, options: o } = r;
   const resources = [t.resource, ...(o.subresources ?? []).map((s) => `${t.resource}/${s}`)];
   return {
-    name: webhookName(r.type === "validating" ? "validate" : "mutate", t),
+    name: r.name,
     clientConfig: clientConfigFor(endpoint, r.path),
     rules: [
       {

@@ -18,12 +18,14 @@ import {
   CONVERSION_REVIEW_VERSIONS,
   type ConversionReview,
 } from "./review-types.js";
-import { defaultPath, type KindTarget, resolveTarget, type WebhookTarget } from "./targets.js";
+import { defaultPath, type KindTarget, resolveTarget, type WebhookTarget, webhookName } from "./targets.js";
 
 /** How a webhook is registered with the API server (used by the configuration helpers). */
 export interface AdmissionWebhookOptions {
   /** URL path (default: controller-runtime's `/validate-…` or `/mutate-…`). */
   readonly path?: string;
+  /** The webhook's name in its configuration (default: `v<kind>.<group>`, or from the path if given). */
+  readonly name?: string;
   /** The definition's version the handler sees (default: the storage version). */
   readonly version?: string;
   /** Default CREATE and UPDATE. */
@@ -43,6 +45,7 @@ export interface AdmissionWebhookOptions {
 export interface AdmissionRegistration {
   readonly type: "validating" | "mutating";
   readonly path: string;
+  readonly name: string;
   readonly target: KindTarget;
   readonly options: AdmissionWebhookOptions;
   // biome-ignore lint/suspicious/noExplicitAny: handlers of every kind share the table.
@@ -84,7 +87,9 @@ export class WebhookRegistry {
     const path = options.path ?? defaultPath(type === "validating" ? "validate" : "mutate", kind);
     if (!path.startsWith("/") || path === CONVERSION_PATH || this.#admission.has(path))
       throw new ControllerError("INVALID_DECLARATION", `webhook path ${path} is taken or invalid`);
-    const registration = { type, path, target: kind, options, handler };
+    const name =
+      options.name ?? webhookName(type === "validating" ? "validate" : "mutate", kind, options.path);
+    const registration = { type, path, name, target: kind, options, handler };
     this.#admission.set(path, registration);
     return registration;
   }

@@ -45,8 +45,18 @@ export function defaultPath(prefix: "validate" | "mutate", t: KindTarget): strin
   return `/${prefix}-${group}-${t.version}-${t.kind.toLowerCase()}`;
 }
 
-/** The webhook's name in a configuration: a fully qualified name, unique per kind and purpose. */
-export function webhookName(prefix: "validate" | "mutate", t: KindTarget): string {
+/**
+ * The webhook's name in a configuration: a fully qualified name, unique per kind and purpose, and
+ * per path when the handler has a path of its own (several handlers for one kind).
+ */
+export function webhookName(prefix: "validate" | "mutate", t: KindTarget, path?: string): string {
   const domain = t.group === "" ? "core.k8s.io" : t.group;
-  return `${prefix === "validate" ? "v" : "m"}${t.kind.toLowerCase()}.${domain}`;
+  const own =
+    path === undefined
+      ? ""
+      : `${path
+          .replace(/[^a-z0-9]+/gi, "-")
+          .replace(/^-+|-+$/g, "")
+          .toLowerCase()}.`;
+  return `${own}${prefix === "validate" ? "v" : "m"}${t.kind.toLowerCase()}.${domain}`;
 }
