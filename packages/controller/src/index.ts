@@ -100,7 +100,7 @@ export {
   type WebhookClientConfig,
   type WebhookEndpoint,
 } from "./webhooks/configurations.js";
-export type { HubAndSpokes, Spoke } from "./webhooks/conversion.js";
+export type { Converted, HubAndSpokes, Spoke } from "./webhooks/conversion.js";
 export { diffPatch } from "./webhooks/json-patch.js";
 export { type AdmissionWebhookOptions, CONVERSION_PATH } from "./webhooks/registry.js";
 export type {

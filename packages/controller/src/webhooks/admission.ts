@@ -54,15 +54,19 @@ export function deny(message: string, options: { code?: number; reason?: string 
   return new Denial(message, options.code ?? 403, options.reason);
 }
 
+/** What a handler may return: `void` too, so a handler with no `return` type-checks. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler that allows by falling off its end returns void.
+type Returned<R> = R | undefined | void;
+
 export type ValidatingHandler<T = KubernetesObject> = (
   request: AdmissionRequest<T>,
-) => Denial | undefined | Promise<Denial | undefined>;
+) => Returned<Denial> | Promise<Returned<Denial>>;
 
 /** Gets a deep copy of the incoming object; returns the object to admit (or nothing: the copy). */
 export type MutatingHandler<T = KubernetesObject> = (
   object: T,
   request: AdmissionRequest<T>,
-) => T | Denial | undefined | Promise<T | Denial | undefined>;
+) => Returned<T | Denial> | Promise<Returned<T | Denial>>;
 
 type Answer = Omit<AdmissionReviewResponse, "uid">;
 

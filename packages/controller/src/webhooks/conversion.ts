@@ -14,17 +14,20 @@ import type { ConversionReviewRequest, ConversionReviewResponse } from "./review
 
 type VersionOf<D extends CustomResourceDefinitionOf> = keyof D["versions"] & string;
 
+/** An object as a converter returns it: any apiVersion (the runtime sets the desired one). */
+export type Converted<T> = Omit<T, "apiVersion"> & { apiVersion?: string };
+
 /** The two functions of one spoke version. */
 export interface Spoke<Hub, Version> {
-  toHub(object: Version): Hub;
-  fromHub(object: Hub): Version;
+  toHub(object: Version): Converted<Hub>;
+  fromHub(object: Hub): Converted<Version>;
 }
 
 /** Hub and spokes of a definition: every version but the hub needs its spoke. */
 export interface HubAndSpokes<D extends CustomResourceDefinitionOf, H extends VersionOf<D>> {
   readonly hub: H;
   readonly spokes: {
-    readonly [V in Exclude<VersionOf<D>, H>]: Spoke<CustomResourceOf<D, H>, CustomResourceOf<D, V>>;
+    readonly [V in Exclude<VersionOf<D>, NoInfer<H>>]: Spoke<CustomResourceOf<D, H>, CustomResourceOf<D, V>>;
   };
 }
 
@@ -91,7 +94,7 @@ function convertAll(
 
 export function converterEntry<D extends CustomResourceDefinitionOf, H extends VersionOf<D>>(
   definition: D,
-  converter: HubAndSpokes<D, H>,
+  converter: HubAndSpokes<NoInfer<D>, H>,
 ): ConverterEntry {
   const spokes = converter.spokes as unknown as Record<string, Spoke<unknown, unknown>>;
   for (const v of Object.keys(definition.versions))

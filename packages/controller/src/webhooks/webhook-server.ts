@@ -101,7 +101,7 @@ export class WebhookServer {
   /** Registers hub-and-spoke conversion between the definition's versions, served at `/convert`. */
   conversion<D extends Def, H extends keyof D["versions"] & string>(
     definition: D,
-    converter: HubAndSpokes<D, H>,
+    converter: HubAndSpokes<NoInfer<D>, H>,
   ): this {
     this.#checkNew();
     this.#registry.addConverter(definition, converterEntry(definition, converter));
