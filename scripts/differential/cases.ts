@@ -11,6 +11,8 @@ export interface DiffCase {
   readonly id: string;
   readonly kind: KindUnderTest;
   readonly metadata: Record<string, unknown>;
+  /** The object without metadata, when the case varies the spec (spec-cases.ts); else the kind's own. */
+  readonly body?: Record<string, unknown>;
 }
 
 type Random = () => number;

@@ -15,6 +15,7 @@ import { startRealApiserver } from "../real-apiserver/start.js";
 import { type DiffCase, generateCases } from "./cases.js";
 import { type Answer, loadAccepted, sameAnswer, summarise } from "./compare.js";
 import { type Fixtures, KINDS, type KindUnderTest, kindId, pathOf } from "./kinds.js";
+import { generateSpecCases } from "./spec-cases.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const NAMESPACE = "diff";
@@ -95,9 +96,10 @@ function bodyOf(
   kind: KindUnderTest,
   fx: Fixtures,
   metadata: Record<string, unknown>,
+  body: Record<string, unknown> | undefined,
 ): Record<string, unknown> {
   const apiVersion = kind.group === "" ? kind.version : `${kind.group}/${kind.version}`;
-  return { apiVersion, kind: kind.kind, metadata, ...kind.body(fx) };
+  return { apiVersion, kind: kind.kind, metadata, ...(body ?? kind.body(fx)) };
 }
 
 async function answer(
@@ -105,8 +107,9 @@ async function answer(
   kind: KindUnderTest,
   fx: Fixtures,
   metadata: Record<string, unknown>,
+  body?: Record<string, unknown>,
 ): Promise<Answer> {
-  const res = await ep.send("POST", `${pathOf(kind, fx.ns)}?dryRun=All`, bodyOf(kind, fx, metadata));
+  const res = await ep.send("POST", `${pathOf(kind, fx.ns)}?dryRun=All`, bodyOf(kind, fx, metadata, body));
   return summarise(res.code, res.body, metadata);
 }
 
@@ -172,9 +175,11 @@ async function main(): Promise<number> {
     }
     const { kinds, problems } = await baseline(ends, fx);
     for (const p of problems) console.log(`baseline: ${p}`);
-    const cases = generateCases(kinds, seed, count);
+    const specCases = generateSpecCases(kinds, seed, fx);
+    console.log(`diff:server: ${count} metadata cases and ${specCases.length} spec cases`);
+    const cases = [...generateCases(kinds, seed, count), ...specCases];
     const outcomes = await runAll(cases, CONCURRENCY, async (c): Promise<Outcome> => {
-      const [ref, re] = await Promise.all(ends.map((e) => answer(e, c.kind, fx, c.metadata)));
+      const [ref, re] = await Promise.all(ends.map((e) => answer(e, c.kind, fx, c.metadata, c.body)));
       return { c, reference: ref as Answer, real: re as Answer };
     });
     return report(outcomes, problems, accepted, out);

@@ -75,6 +75,32 @@ export async function bootstrapSystemConfigMaps(ctx: HandlerContext, clientCaPem
     });
 }
 
+/**
+ * `default/kubernetes`: the Service kube-apiserver keeps for itself (the first IP of the service range,
+ * port 443 named https, targeting the port it serves on); in-cluster clients and upstream's e2e
+ * framework look it up. kube-apiserver also publishes its address as the Service's endpoints, but
+ * endpoint validation refuses loopback addresses, so a server on 127.0.0.1 (this one, and
+ * kube-apiserver in test:real) publishes none.
+ */
+export async function bootstrapKubernetesService(ctx: HandlerContext, port: number) {
+  const services = ctx.resources.find("", "v1", "services");
+  if (!services) return;
+  const body = {
+    metadata: { name: "kubernetes", labels: { component: "apiserver", provider: "kubernetes" } },
+    spec: {
+      type: "ClusterIP",
+      clusterIP: KUBERNETES_SERVICE_IP,
+      sessionAffinity: "None",
+      ports: [{ name: "https", port: 443, protocol: "TCP", targetPort: port }],
+    },
+  };
+  const request = { namespace: "default", query: new URLSearchParams(), body, userAgent: "kube-apiserver" };
+  await createObject(ctx, services, request);
+}
+
+/** The first address of the service range (registry/core/service-allocation.ts keeps it free). */
+const KUBERNETES_SERVICE_IP = "10.96.0.1";
+
 function splitApiVersion(apiVersion: string): [string, string] {
   const slash = apiVersion.indexOf("/");
   return slash < 0 ? ["", apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];

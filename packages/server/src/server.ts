@@ -6,16 +6,17 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { bootstrap, bootstrapSystemConfigMaps } from "./bootstrap.js";
+import { bootstrap, bootstrapKubernetesService, bootstrapSystemConfigMaps } from "./bootstrap.js";
 import { CrdController } from "./controllers/crd-controller.js";
 import { type Controllers, startControllers } from "./controllers/index.js";
 import { coreSubresourceRoutes } from "./endpoints/core-subresources.js";
 import { createDispatcher, type RouteExtension } from "./endpoints/dispatch.js";
 import { openApiRoute } from "./endpoints/openapi-route.js";
+import { serviceAccountTokenRoute } from "./endpoints/serviceaccount-token.js";
 import { faultApiRoute } from "./faults/fault-api.js";
 import { FaultController } from "./faults/fault-controller.js";
 import { DEFAULT_SETTINGS, type HandlerContext, type ServerSettings } from "./handlers/context.js";
-import type { AnonymousPolicy, UserInfo } from "./http/auth.js";
+import { type AnonymousPolicy, type AuthSettings, allows, type UserInfo } from "./http/auth.js";
 import { closeTransport, createTransport, listen, type Transport } from "./http/transport.js";
 import { renderKubeconfig } from "./kubeconfig.js";
 import { metricsRoutes } from "./pods/metrics-routes.js";
@@ -24,7 +25,6 @@ import { podRoutes } from "./pods/routes.js";
 import { PodRuntime } from "./pods/runtime.js";
 import { serviceProxyRoutes } from "./pods/service-proxy.js";
 import { podUpgradeHandler } from "./pods/streams.js";
-import { toolApiRoutes } from "./pods/tool-apis.js";
 import type { PodRuntimeOptions } from "./pods/types.js";
 import { builtinResourceTable } from "./registry/index.js";
 import type { ResourceTable } from "./resources/table.js";
@@ -102,17 +102,15 @@ interface ServerState {
   readonly controllers: Controllers | undefined;
 }
 
-async function createState(
-  options: StartOptions,
-  tokens: ReadonlyMap<string, UserInfo>,
-): Promise<ServerState> {
+async function createState(options: StartOptions, auth: AuthSettings): Promise<ServerState> {
   const store = new MvccStore({ ...DEFAULT_HISTORY, ...options.history });
   const context: HandlerContext = {
     store,
     resources: builtinResourceTable(),
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
     now: Date.now,
-    authenticateToken: (token) => tokens.get(token),
+    authenticateToken: (token) => auth.tokens.get(token),
+    authorizes: (user, access) => allows(user, auth, access),
   };
   const watch: WatchRegistry = {
     hub: new WatchHub(store),
@@ -138,9 +136,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const token = options.token ?? randomBytes(24).toString("base64url");
   const tokens = new Map<string, UserInfo>(Object.entries(options.tokens ?? {}));
   tokens.set(token, { name: "kubesdk-admin", groups: ["system:masters", "system:authenticated"] });
-  const state = await createState(options, tokens);
-  const { context, watch, faults } = state;
   const auth = { tokens, anonymous: options.anonymous ?? "forbidden" } as const;
+  const state = await createState(options, auth);
+  const { context, watch, faults } = state;
   // Pod I/O: pods/log and pods/eviction routes; exec/attach/portforward upgrades on the transport.
   const pods = new PodRuntime(context, options.pods);
   const extensions = [
@@ -149,7 +147,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     serviceProxyRoutes(pods, context, auth),
     metricsRoutes(pods, context, auth),
     coreSubresourceRoutes(context, auth),
-    toolApiRoutes(context, auth, tokens),
+    serviceAccountTokenRoute(context, auth, tokens),
     ...(options.faultApi ? [faultApiRoute(faults)] : []),
     openApiRoute(context.resources),
     ...(options.extensions ?? []),
@@ -170,6 +168,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   transport.server.on("upgrade", podUpgradeHandler(pods, auth));
   const port = await listen(transport, options.port ?? 0, host);
   address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  await bootstrapKubernetesService(context, port);
   const url = `${options.insecureHttp ? "http" : "https"}://${address}`;
   const kubeconfig = renderKubeconfig({ url, ...(ca ? { caPem: ca.certPem } : {}), token });
   if (options.kubeconfigPath) {

@@ -4,14 +4,20 @@
  * CEL policies and webhooks slot in where upstream runs them (before ResourceQuota, last).
  */
 import { AdmissionChain } from "./chain.js";
+import { limitRanger } from "./plugins/limit-ranger.js";
 import { namespaceLifecycle } from "./plugins/namespace-lifecycle.js";
+import { resourceQuota } from "./plugins/resource-quota.js";
 
 export type { AdmissionAttributes, AdmissionOperation } from "./attributes.js";
 export { AdmissionChain } from "./chain.js";
 export type { AdmissionContext } from "./context.js";
-export { type AdmissionPlugin, handlesOnly } from "./plugin.js";
+export { type AdmissionPlugin, forbidden, handlesOnly } from "./plugin.js";
+export { quotaMatches } from "./plugins/resource-quota.js";
+export type { ResourceList } from "./quota/amounts.js";
+export { addLists, compareAmounts, mask } from "./quota/amounts.js";
+export { evaluatorFor } from "./quota/evaluators.js";
 
 /** The plugins the reference server runs, in upstream's order. */
 export function defaultAdmissionChain(): AdmissionChain {
-  return new AdmissionChain([namespaceLifecycle]);
+  return new AdmissionChain([namespaceLifecycle, limitRanger, resourceQuota]);
 }

@@ -5,6 +5,7 @@
  * with upstream's code (api/status.ts); a plugin may be async, so that policy engines and webhooks
  * fit the same seam.
  */
+import { failure, type StatusError } from "../api/status.js";
 import type { AdmissionAttributes, AdmissionOperation } from "./attributes.js";
 import type { AdmissionContext } from "./context.js";
 
@@ -22,4 +23,15 @@ export interface AdmissionPlugin {
 export function handlesOnly(...operations: AdmissionOperation[]): (operation: AdmissionOperation) => boolean {
   const set = new Set(operations);
   return (operation) => set.has(operation);
+}
+
+/** A plugin's refusal: 403 Forbidden, `<resource> "<name>" is forbidden: <why>` (admission.NewForbidden). */
+export function forbidden(a: AdmissionAttributes, why: string): StatusError {
+  const { group, resource } = a.resource;
+  const qualified = group ? `${resource}.${group}` : resource;
+  return failure(403, "Forbidden", `${qualified} "${a.name}" is forbidden: ${why}`, {
+    name: a.name,
+    ...(group ? { group } : {}),
+    kind: resource,
+  });
 }

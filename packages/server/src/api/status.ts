@@ -80,9 +80,23 @@ export const errors = {
   },
   /** 422 for field errors; `kind` is the object's Kind, `group` its API group. */
   invalid(kind: string, group: string, name: string, causes: FieldError[]): StatusError {
-    const list = causes.map(formatFieldError);
+    // kube-apiserver 1.37 reports each distinct error once, in the message and in the causes.
+    const seen = new Set<string>();
+    const distinct = causes.filter((c) => {
+      const key = formatFieldError(c);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    const list = distinct.map(formatFieldError);
     const joined = list.length === 1 ? list[0] : `[${list.join(", ")}]`;
-    const details: StatusDetails = { name, ...(group ? { group } : {}), kind, causes: causes.map(toCause) };
+    // As upstream's StatusDetails (omitempty): an empty name or kind is left out.
+    const details: StatusDetails = {
+      ...(name ? { name } : {}),
+      ...(group ? { group } : {}),
+      ...(kind ? { kind } : {}),
+      causes: distinct.map(toCause),
+    };
     return failure(
       422,
       "Invalid",
@@ -163,6 +177,7 @@ export interface FieldError {
     | "FieldValueForbidden"
     | "FieldValueDuplicate"
     | "FieldValueTooLong"
+    | "FieldValueTooMany"
     | "FieldValueTypeInvalid";
   readonly field: string;
   readonly detail: string;
@@ -177,6 +192,7 @@ const TYPE_TEXT: Record<FieldError["type"], string> = {
   FieldValueForbidden: "Forbidden",
   FieldValueDuplicate: "Duplicate value",
   FieldValueTooLong: "Too long",
+  FieldValueTooMany: "Too many",
   FieldValueTypeInvalid: "Invalid value",
 };
 
@@ -200,6 +216,7 @@ function causeMessage(e: FieldError): string {
     (e.type === "FieldValueInvalid" ||
       e.type === "FieldValueTypeInvalid" ||
       e.type === "FieldValueNotSupported" ||
+      e.type === "FieldValueTooMany" ||
       e.type === "FieldValueDuplicate");
   const head = showsValue ? `${text}: ${renderValue(e.value)}` : text;
   return e.detail ? `${head}: ${e.detail}` : head;

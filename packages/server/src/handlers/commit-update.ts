@@ -189,7 +189,7 @@ function prepareUpdate(
   r.strategy?.prepareUpdate?.(next, old, req.subresource);
   if (r.tracksGeneration && specChanged(old, next))
     next = { ...next, metadata: { ...next.metadata, generation: Number(oldMeta.generation ?? 0) + 1 } };
-  validate(r, next, old, ctx.settings.maxDataBytes);
+  validate(r, next, old, ctx.settings.maxDataBytes, req.subresource);
   return next;
 }
 
@@ -244,9 +244,17 @@ function mergeForSubresource(
   subresource: string | undefined,
 ): c.KubeObject {
   if (subresource === "status") {
-    // A /status write keeps the stored metadata but for managedFields (recomputed, or set by apply).
+    // Custom resources keep the stored metadata but for managedFields (recomputed, or set by apply);
+    // built-in kinds keep what the write sends but for the fields their status strategy resets.
     const mf = next.metadata.managedFields;
-    const metadata = mf === undefined ? old.metadata : { ...old.metadata, managedFields: mf };
+    const reset = r.custom ? undefined : (r.strategy?.statusResetsMetadata ?? []);
+    const metadata = reset ? { ...next.metadata } : { ...old.metadata };
+    for (const k of reset ?? []) {
+      if (old.metadata[k] === undefined) delete metadata[k];
+      else metadata[k] = old.metadata[k];
+    }
+    if (mf === undefined) delete metadata.managedFields;
+    else metadata.managedFields = mf;
     return { ...old, metadata, status: next.status } as c.KubeObject;
   }
   if (hasStatus(r)) {

@@ -4,7 +4,7 @@
  */
 import type { AdmissionChain } from "../admission/chain.js";
 import { errors, type Qualified } from "../api/status.js";
-import type { UserInfo } from "../http/auth.js";
+import type { AccessRequest, UserInfo } from "../http/auth.js";
 import { MAX_BODY_BYTES, MAX_DATA_BYTES, MAX_OBJECT_BYTES, OFF_THREAD_DECODE_BYTES } from "../http/limits.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
 import type { ResourceTable } from "../resources/table.js";
@@ -52,6 +52,8 @@ export interface HandlerContext {
   readonly admission?: AdmissionChain;
   /** Who a bearer token belongs to (TokenReview); unset: no token authenticates. */
   readonly authenticateToken?: (token: string) => UserInfo | undefined;
+  /** Whether the authorizer lets `user` do `access` (SubjectAccessReview and its kin). */
+  readonly authorizes?: (user: UserInfo, access: AccessRequest) => boolean;
 }
 
 /** The response of an API handler before encoding. */

@@ -74,6 +74,7 @@ export function validate(
   obj: KubeObject,
   old: KubeObject | undefined,
   maxDataBytes: number,
+  subresource?: string,
 ): void {
   const meta = metadataOf(obj);
   const name = String(meta.name ?? "");
@@ -90,7 +91,7 @@ export function validate(
   if (!old && rule.extra) errs.push(...rule.extra(obj, name));
   errs.push(...dataSizeErrors(r, obj, maxDataBytes));
   if (r.custom) errs.push(...r.custom.validate(obj, old));
-  if (r.strategy?.validate) errs.push(...r.strategy.validate(obj, old));
+  if (r.strategy?.validate) errs.push(...r.strategy.validate(obj, old, subresource));
   if (errs.length === 0 && !old)
     errs.push(
       ...validateObjectMeta(meta, {

@@ -65,6 +65,9 @@ export async function createObject(
   const admitting = { operation: "CREATE", namespace: req.namespace, user: req.user, dryRun } as const;
   // The name may still be unset here: a kind's prepareCreate may choose it (LimitRanges).
   const unnamed = String(obj.metadata.name ?? "");
+  // Upstream defaults a built-in object as it decodes it, so mutating plugins (LimitRanger) see the
+  // defaults; prepareNew defaults again (defaults only fill what is missing) after they changed it.
+  if (!r.custom) r.strategy?.defaults?.(obj);
   const admitted = mutatingAdmission(
     ctx,
     admissionAttributes(r, { ...admitting, name: unnamed, object: obj }),
@@ -94,12 +97,16 @@ async function answerVirtual(
   dryRun: boolean,
 ): Promise<c.ApiResponse> {
   const metadata: Record<string, unknown> = { ...c.metadataOf(body), creationTimestamp: null };
+  if (r.namespaced) metadata.namespace = req.namespace;
   const obj = { ...body, apiVersion: apiVersionOf(r), kind: r.kind, metadata } as c.KubeObject;
   const name = String(metadata.name ?? "");
   const admitting = { operation: "CREATE", namespace: req.namespace, name, user: req.user, dryRun } as const;
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: obj }));
   if (admitted) await admitted;
   r.strategy?.defaults?.(obj);
+  const causes = r.strategy?.validate?.(obj, undefined) ?? [];
+  // Upstream's reviews name no kind in this error: their internal objects carry none.
+  if (causes.length > 0) throw errors.invalid("", r.group, name, causes);
   r.strategy?.prepareCreate?.(obj, ctx, req.user);
   const validated = validatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: obj }));
   if (validated) await validated;

@@ -45,8 +45,8 @@ const MASTERS = "system:masters";
  */
 function impersonated(req: IncomingMessage, requester: UserInfo): UserInfo {
   const user = req.headers["impersonate-user"];
-  const groupHeader = req.headers["impersonate-group"];
-  const groups = groupHeader === undefined ? [] : String(groupHeader).split(/,\s*/);
+  // One group per header line, as Go reads them: a comma inside a line is part of the group name.
+  const groups = req.headersDistinct["impersonate-group"] ?? [];
   if (user === undefined) {
     const others = Object.keys(req.headers).filter((h) => h.startsWith("impersonate-"));
     if (others.length > 0)
@@ -140,4 +140,11 @@ export function authorize(user: UserInfo, settings: AuthSettings, access: Access
       kind: access.resource,
     },
   );
+}
+
+/** Whether `user` may do `access`: the authorizer's decision without the 403 (the access reviews). */
+export function allows(user: UserInfo, settings: AuthSettings, access: AccessRequest): boolean {
+  return user.restricted !== true && (user !== ANONYMOUS || settings.anonymous === "allowed")
+    ? true
+    : "path" in access && PUBLIC_PATHS.has(access.path);
 }

@@ -2,12 +2,14 @@
  * Strategic merge patch for built-in kinds: a merge patch whose lists follow
  * the schema's patch strategy — `merge` with a merge key merges items by key,
  * `merge` without one unions scalars, anything else replaces — plus the
- * directives `$patch` (replace/delete/merge), `$retainKeys`,
- * `$deleteFromPrimitiveList/<f>` and `$setElementOrder/<f>`.
+ * directives `$patch` (replace/delete, and in lists delete/replace by item),
+ * `$retainKeys`, `$deleteFromPrimitiveList/<f>` and `$setElementOrder/<f>`,
+ * refused as kube-apiserver refuses them when malformed (patch-errors.ts).
+ * Items of a patch list naming one merge key more than once merge into one.
  * Hand-written: no JavaScript library implements Kubernetes' patch strategies.
  */
 import { fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
-import { errors } from "../api/status.js";
+import { smpErrors } from "./patch-errors.js";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -20,26 +22,42 @@ export function applyStrategicMergePatch(
   patch: unknown,
   schema: TypeNode | undefined,
 ): unknown {
-  if (!isObj(patch)) throw errors.badRequest("strategic merge patch must be a JSON object");
-  return mergeMap(isObj(target) ? target : {}, patch, schema);
+  const original = isObj(target) ? target : {};
+  // `null` decodes to an empty patch.
+  if (patch === null) return original;
+  if (!isObj(patch)) throw smpErrors.notAnObject(patch);
+  return mergeMap(original, patch, schema) ?? {};
+}
+
+/** `$retainKeys` is a list naming every field the patch sets. */
+function checkRetainKeys(patch: Obj): string[] | undefined {
+  if (!("$retainKeys" in patch)) return undefined;
+  const retain = patch.$retainKeys;
+  if (!Array.isArray(retain)) throw smpErrors.badRetainKeys();
+  const keep = new Set(retain.map((v) => (typeof v === "string" ? v : JSON.stringify(v))));
+  for (const [k, v] of Object.entries(patch))
+    if (v !== null && !k.startsWith("$") && !keep.has(k)) throw smpErrors.badRetainKeys();
+  return retain.filter((v): v is string => typeof v === "string");
 }
 
 function mergeMap(original: Obj, patch: Obj, schema: TypeNode | undefined): Obj | undefined {
-  const directive = patch.$patch;
-  if (directive === "delete") return undefined;
-  if (directive === "replace") {
+  if ("$patch" in patch) {
+    const directive = patch.$patch;
+    if (directive === "delete") return undefined;
+    if (directive !== "replace") throw smpErrors.badPatchType(directive, patch);
     const { $patch: _p, ...rest } = patch;
     return stripDirectives(rest) as Obj;
   }
+  const retain = checkRetainKeys(patch);
   const out: Obj = { ...original };
-  const retain = patch.$retainKeys;
   for (const [key, value] of Object.entries(patch)) {
-    if (key === "$patch" || key === "$retainKeys" || key.startsWith(SET_ORDER)) continue;
+    if (key === "$retainKeys") continue;
+    if (key.startsWith(SET_ORDER)) {
+      if (!Array.isArray(value)) throw smpErrors.notAList(value);
+      continue;
+    }
     if (key.startsWith(DELETE_PRIMITIVE)) {
-      const field = key.slice(DELETE_PRIMITIVE.length);
-      const drop = new Set((Array.isArray(value) ? value : []).map((v) => JSON.stringify(v)));
-      const cur = out[field];
-      if (Array.isArray(cur)) out[field] = cur.filter((v) => !drop.has(JSON.stringify(v)));
+      deleteFromPrimitiveList(out, key.slice(DELETE_PRIMITIVE.length), value);
       continue;
     }
     if (value === null) {
@@ -49,13 +67,8 @@ function mergeMap(original: Obj, patch: Obj, schema: TypeNode | undefined): Obj 
     const child = schema ? fieldOf(schema, key) : undefined;
     const cur = out[key];
     if (Array.isArray(value)) {
-      const order = patch[`${SET_ORDER}${key}`];
-      out[key] = mergeList(
-        Array.isArray(cur) ? cur : [],
-        value,
-        child,
-        Array.isArray(order) ? order : undefined,
-      );
+      const order = patch[`${SET_ORDER}${key}`] as unknown[] | undefined;
+      out[key] = mergeList(Array.isArray(cur) ? cur : [], value, child, order);
     } else if (
       isObj(value) &&
       (child === undefined || child.kind !== "scalar") &&
@@ -68,11 +81,42 @@ function mergeMap(original: Obj, patch: Obj, schema: TypeNode | undefined): Obj 
       out[key] = value;
     }
   }
-  if (Array.isArray(retain)) {
-    const keep = new Set(retain.map(String));
+  reorderUnpatchedLists(out, patch, schema);
+  if (retain) {
+    const keep = new Set(retain);
     for (const k of Object.keys(out)) if (!keep.has(k)) delete out[k];
   }
   return out;
+}
+
+function deleteFromPrimitiveList(out: Obj, field: string, value: unknown): void {
+  if (!Array.isArray(value)) return;
+  const cur = out[field];
+  if (!Array.isArray(cur)) return;
+  if (cur.some((v) => isObj(v) || Array.isArray(v))) throw smpErrors.mixedList(cur, value);
+  const drop = new Set(value.map((v) => JSON.stringify(v)));
+  out[field] = cur.filter((v) => !drop.has(JSON.stringify(v)));
+}
+
+/** `$setElementOrder/<f>` without `<f>` in the patch reorders the stored list. */
+function reorderUnpatchedLists(out: Obj, patch: Obj, schema: TypeNode | undefined): void {
+  for (const [key, order] of Object.entries(patch)) {
+    if (!key.startsWith(SET_ORDER)) continue;
+    const field = key.slice(SET_ORDER.length);
+    if (field in patch || !Array.isArray(out[field]) || !Array.isArray(order)) continue;
+    const mergeKey = schema ? fieldOf(schema, field)?.patchMergeKey : undefined;
+    const keyOf = mergeKey ? keyedBy(mergeKey) : (v: unknown) => JSON.stringify(v);
+    if (mergeKey) for (const o of order) requireKey(o, mergeKey);
+    out[field] = reorder(out[field] as unknown[], order, keyOf, keyOf);
+  }
+}
+
+const keyedBy = (key: string) => (o: unknown) => JSON.stringify(isObj(o) ? o[key] : o);
+
+function requireKey(item: unknown, key: string): Obj {
+  if (!isObj(item)) throw smpErrors.noMergeKey({}, key);
+  if (!(key in item)) throw smpErrors.noMergeKey(item, key);
+  return item;
 }
 
 function mergeList(
@@ -83,12 +127,11 @@ function mergeList(
 ): unknown[] {
   const strategy = schema?.patchStrategy?.split(",") ?? [];
   if (!strategy.includes("merge")) return stripDirectives(patch) as unknown[];
-  // A `{"$patch": "replace"}` item replaces the whole list with the other items.
-  if (patch.some((p) => isObj(p) && p.$patch === "replace" && Object.keys(p).length === 1))
-    return stripDirectives(patch.filter((p) => !(isObj(p) && p.$patch === "replace"))) as unknown[];
   const key = schema?.patchMergeKey;
   if (!key) return unionScalars(original, patch, order);
-  return mergeKeyedList(original, patch, key, schema ? itemOf(schema) : undefined, order);
+  if (patch.some((p) => !isObj(p)) || (original.length > 0 && original.some((o) => !isObj(o))))
+    throw smpErrors.mixedList(original, patch);
+  return mergeKeyedList(original as Obj[], patch as Obj[], key, schema ? itemOf(schema) : undefined, order);
 }
 
 /** A merge list without a merge key: the union of both, in order if `order` says so. */
@@ -100,40 +143,71 @@ function unionScalars(original: unknown[], patch: unknown[], order: unknown[] | 
   return order ? reorder(out, order, json, json) : out;
 }
 
+/**
+ * Items with a `$patch` directive first, in order: delete removes every stored item with that key,
+ * replace makes the list the patch's other items, anything else is refused.
+ */
+function applyListDirectives(
+  original: Obj[],
+  patch: Obj[],
+  key: string,
+): { base: Obj[]; items: Obj[]; replaced: boolean } {
+  let base = original;
+  let replaced = false;
+  const items: Obj[] = [];
+  for (const p of patch) {
+    if (!("$patch" in p)) {
+      items.push(p);
+      continue;
+    }
+    if (p.$patch === "delete") {
+      const id = JSON.stringify(requireKey(p, key)[key]);
+      base = base.filter((o) => JSON.stringify(o[key]) !== id);
+    } else if (p.$patch === "replace") replaced = true;
+    else if (p.$patch === "merge") throw smpErrors.mergeDirectiveInList();
+    else throw smpErrors.badPatchType(p.$patch, p);
+  }
+  return { base, items, replaced };
+}
+
+/** Every item the patch names (but those it deletes) in `order`'s relative order. */
+function checkOrder(patch: Obj[], order: unknown[], key: string): void {
+  const ids = order.map((o) => JSON.stringify(requireKey(o, key)[key]));
+  const named = patch.filter((p) => !("$patch" in p)).map((p) => JSON.stringify(p[key]));
+  let at = 0;
+  for (const id of ids) if (at < named.length && named[at] === id) at++;
+  if (at < named.length) throw smpErrors.orderMismatch(patch, order);
+}
+
 function mergeKeyedList(
-  original: unknown[],
-  patch: unknown[],
+  original: Obj[],
+  patch: Obj[],
   key: string,
   itemSchema: TypeNode | undefined,
   order: unknown[] | undefined,
 ): unknown[] {
-  const k = (o: unknown) => JSON.stringify(isObj(o) ? o[key] : o);
-  const merged = new Map(original.map((o) => [k(o), o]));
+  const { base, items, replaced } = applyListDirectives(original, patch, key);
+  if (replaced) return stripDirectives(items) as unknown[];
+  if (order && order.length > 0 && patch.length > 0) checkOrder(patch, order, key);
+  const k = keyedBy(key);
+  const merged = new Map(base.map((o) => [k(o), o as unknown]));
   const named: string[] = [];
-  for (const p of patch) {
-    if (!isObj(p))
-      throw errors.badRequest(`strategic merge patch: list items keyed by "${key}" must be objects`);
-    const id = k(p);
+  for (const p of items) {
+    const id = JSON.stringify(requireKey(p, key)[key]);
     const cur = merged.get(id);
-    const next =
-      p.$patch === "delete"
-        ? undefined
-        : cur === undefined
-          ? stripDirectives(p)
-          : mergeMap(cur as Obj, p, itemSchema);
+    const next = cur === undefined ? stripDirectives(p) : mergeMap(cur as Obj, p, itemSchema);
     if (next === undefined) merged.delete(id);
-    else {
-      merged.set(id, next);
-      named.push(id);
-    }
+    else merged.set(id, next);
+    // A key named twice merges into one item.
+    if (next !== undefined && !named.includes(id)) named.push(id);
   }
   if (order) {
-    const all = [...new Set([...original.map(k), ...named])]
+    const all = [...new Set([...base.map(k), ...named])]
       .filter((id) => merged.has(id))
       .map((id) => merged.get(id));
     return reorder(all, order, k, k);
   }
-  return upstreamOrder(original.map(k), named, merged);
+  return upstreamOrder(base.map(k), named, merged);
 }
 
 /**

@@ -47,13 +47,12 @@ function resolveCount(
   return roundUp ? Math.ceil(raw) : Math.floor(raw);
 }
 
-export function evict(ctx: HandlerContext, namespace: string, name: string, raw: Buffer): ApiResponse {
-  let body: Record<string, unknown> = {};
-  try {
-    body = raw.length > 0 ? (JSON.parse(raw.toString("utf8")) as Record<string, unknown>) : {};
-  } catch {
-    throw errors.badRequest("the eviction body is not JSON");
-  }
+export function evict(
+  ctx: HandlerContext,
+  namespace: string,
+  name: string,
+  body: Record<string, unknown>,
+): ApiResponse {
   const pods = ctx.resources.find("", "v1", "pods");
   const budgets = ctx.resources.find("policy", "v1", "poddisruptionbudgets");
   if (!pods) throw errors.notFoundPath();

@@ -7,7 +7,7 @@ import { queryBool } from "../api/query-bool.js";
 import { errors } from "../api/status.js";
 import type { HandlerContext } from "../handlers/context.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
-import { readBody } from "../http/body.js";
+import { readObject } from "../http/request-body.js";
 import { evict } from "./eviction.js";
 import type { LogEntry, PodRuntime } from "./runtime.js";
 
@@ -25,7 +25,7 @@ export function podRoutes(runtime: PodRuntime, ctx: HandlerContext, auth: AuthSe
       throw errors.methodNotSupported({ group: "", resource: `pods/${sub}` }, verb);
     authorize(user, auth, { verb, group: "", resource: "pods", subresource: sub, namespace, name });
     if (sub === "eviction") {
-      const body = await readBody(req, 1024 * 1024);
+      const { body } = await readObject(req, 1024 * 1024, "Eviction");
       const result = evict(ctx, namespace, name, body);
       res.writeHead(result.code, { "Content-Type": "application/json" }).end(JSON.stringify(result.body));
       return true;

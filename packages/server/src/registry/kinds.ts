@@ -10,12 +10,18 @@ import { daemonsets } from "./apps/daemonsets.js";
 import { deployments } from "./apps/deployments.js";
 import { replicasets } from "./apps/replicasets.js";
 import { statefulsets } from "./apps/statefulsets.js";
+import { selfsubjectreviews } from "./authentication/selfsubjectreviews.js";
 import { tokenreviews } from "./authentication/tokenreviews.js";
+import { localsubjectaccessreviews } from "./authorization/localsubjectaccessreviews.js";
+import { selfsubjectaccessreviews } from "./authorization/selfsubjectaccessreviews.js";
+import { selfsubjectrulesreviews } from "./authorization/selfsubjectrulesreviews.js";
+import { subjectaccessreviews } from "./authorization/subjectaccessreviews.js";
 import { horizontalpodautoscalers } from "./autoscaling/horizontalpodautoscalers.js";
 import { cronjobs } from "./batch/cronjobs.js";
 import { jobs } from "./batch/jobs.js";
 import { certificatesigningrequests } from "./certificates/certificatesigningrequests.js";
 import { clustertrustbundles } from "./certificates/clustertrustbundles.js";
+import { leases } from "./coordination/leases.js";
 import { events as coreEvents } from "./core/events.js";
 import { limitranges } from "./core/limitranges.js";
 import { namespaces } from "./core/namespaces.js";
@@ -26,12 +32,20 @@ import { pods } from "./core/pods.js";
 import { replicationcontrollers } from "./core/replicationcontrollers.js";
 import { secrets } from "./core/secrets.js";
 import { services } from "./core/services.js";
+import { endpointslices } from "./discovery/endpointslices.js";
 import { events as eventsApiEvents } from "./events/events.js";
 import { flowschemas } from "./flowcontrol/flowschemas.js";
 import { prioritylevelconfigurations } from "./flowcontrol/prioritylevelconfigurations.js";
+import { ingressclasses } from "./networking/ingressclasses.js";
 import { ingresses } from "./networking/ingresses.js";
+import { ipaddresses } from "./networking/ipaddresses.js";
 import { networkpolicies } from "./networking/networkpolicies.js";
+import { servicecidrs } from "./networking/servicecidrs.js";
 import { poddisruptionbudgets } from "./policy/poddisruptionbudgets.js";
+import { clusterrolebindings } from "./rbac/clusterrolebindings.js";
+import { clusterroles } from "./rbac/clusterroles.js";
+import { rolebindings } from "./rbac/rolebindings.js";
+import { roles } from "./rbac/roles.js";
 import { deviceclasses } from "./resource/deviceclasses.js";
 import { resourceclaims } from "./resource/resourceclaims.js";
 import { resourceclaimtemplates } from "./resource/resourceclaimtemplates.js";
@@ -39,6 +53,7 @@ import { resourceslices } from "./resource/resourceslices.js";
 import { priorityclasses } from "./scheduling/priorityclasses.js";
 import { csidrivers } from "./storage/csidrivers.js";
 import { csinodes } from "./storage/csinodes.js";
+import { csistoragecapacities } from "./storage/csistoragecapacities.js";
 import { storageclasses } from "./storage/storageclasses.js";
 import { volumeattachments } from "./storage/volumeattachments.js";
 import { volumeattributesclasses } from "./storage/volumeattributesclasses.js";
@@ -50,6 +65,11 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   customresourcedefinitions,
   apiservices,
   tokenreviews,
+  selfsubjectreviews,
+  subjectaccessreviews,
+  localsubjectaccessreviews,
+  selfsubjectaccessreviews,
+  selfsubjectrulesreviews,
   daemonsets,
   deployments,
   replicasets,
@@ -59,6 +79,8 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   jobs,
   certificatesigningrequests,
   clustertrustbundles,
+  leases,
+  endpointslices,
   coreEvents,
   limitranges,
   namespaces,
@@ -74,14 +96,22 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   prioritylevelconfigurations,
   ingresses,
   networkpolicies,
+  ingressclasses,
+  ipaddresses,
+  servicecidrs,
   poddisruptionbudgets,
   deviceclasses,
   resourceclaims,
   resourceclaimtemplates,
   resourceslices,
   priorityclasses,
+  roles,
+  clusterroles,
+  rolebindings,
+  clusterrolebindings,
   csidrivers,
   csinodes,
+  csistoragecapacities,
   storageclasses,
   volumeattachments,
   volumeattributesclasses,

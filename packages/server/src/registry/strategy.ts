@@ -28,8 +28,10 @@ export interface KindStrategy extends WriteStrategy {
 
 /** The kind's write steps, without its traits: what ServedResource.strategy carries. */
 export function writeStepsOf(s: KindStrategy): WriteStrategy | undefined {
-  const { defaults, prepareCreate, allocates, canonicalize, prepareUpdate, validate } = s;
-  if (!defaults && !prepareCreate && !canonicalize && !prepareUpdate && !validate) return undefined;
+  const { defaults, prepareCreate, allocates, canonicalize, prepareUpdate, validate, statusResetsMetadata } =
+    s;
+  if (!defaults && !prepareCreate && !canonicalize && !prepareUpdate && !validate && !statusResetsMetadata)
+    return undefined;
   return {
     ...(defaults ? { defaults } : {}),
     ...(prepareCreate ? { prepareCreate } : {}),
@@ -37,5 +39,9 @@ export function writeStepsOf(s: KindStrategy): WriteStrategy | undefined {
     ...(canonicalize ? { canonicalize } : {}),
     ...(prepareUpdate ? { prepareUpdate } : {}),
     ...(validate ? { validate } : {}),
+    ...(statusResetsMetadata ? { statusResetsMetadata } : {}),
   };
 }
+
+/** The metadata upstream's metav1.ResetObjectMetaForStatus keeps from the stored object. */
+export const RESET_FOR_STATUS: readonly string[] = ["labels", "annotations", "finalizers", "ownerReferences"];

@@ -4,7 +4,7 @@
  * registry (adding one is a registry entry); custom resources from CRDs.
  */
 import type { FieldError, Qualified } from "../api/status.js";
-import type { UserInfo } from "../http/auth.js";
+import type { AccessRequest, UserInfo } from "../http/auth.js";
 import type { MvccStore } from "../store/mvcc.js";
 
 export interface SubresourceSpec {
@@ -62,6 +62,8 @@ export interface StrategyContext {
   readonly now: () => number;
   /** Who a bearer token belongs to, as the server authenticates requests (undefined: nobody). */
   readonly authenticateToken?: (token: string) => UserInfo | undefined;
+  /** Whether the server's authorizer lets `user` do `access` (the access reviews). */
+  readonly authorizes?: (user: UserInfo, access: AccessRequest) => boolean;
 }
 
 /** Kind-specific steps of the write pipeline, like upstream's registry strategies (registry/). */
@@ -84,10 +86,16 @@ export interface WriteStrategy {
     old: Record<string, unknown>,
     subresource: string | undefined,
   ) => void;
-  /** Field errors of the kind's own validation; `old` is set on updates. */
+  /**
+   * Metadata fields a /status write leaves as stored (upstream's status strategies differ: most
+   * keep the labels and annotations the write sends, some reset them all, Deployments only labels).
+   */
+  readonly statusResetsMetadata?: readonly string[];
+  /** Field errors of the kind's own validation; `old` is set on updates, `subresource` on /status writes. */
   readonly validate?: (
     obj: Record<string, unknown>,
     old: Record<string, unknown> | undefined,
+    subresource?: string,
   ) => FieldError[];
 }
 

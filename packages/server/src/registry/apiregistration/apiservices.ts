@@ -1,8 +1,9 @@
 /** APIServices: spec changes bump metadata.generation. */
-import type { KindStrategy } from "../strategy.js";
+import { type KindStrategy, RESET_FOR_STATUS } from "../strategy.js";
 
 export const apiservices: KindStrategy = {
   group: "apiregistration.k8s.io",
   resource: "apiservices",
+  statusResetsMetadata: RESET_FOR_STATUS,
   tracksGeneration: true,
 };

@@ -7,6 +7,8 @@ import type { KindStrategy } from "../strategy.js";
 export const deployments: KindStrategy = {
   group: "apps",
   resource: "deployments",
+  // A status write keeps annotations (the controller writes the revision that way), not labels.
+  statusResetsMetadata: ["labels"],
   tracksGeneration: true,
   defaults(obj) {
     const spec = child(obj, "spec");

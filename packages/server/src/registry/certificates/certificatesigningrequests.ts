@@ -1,9 +1,12 @@
 /**
  * CertificateSigningRequests: the request names who asked for it (set at create from the
- * requester), and its spec is what the requester asked for: updates keep the stored one.
+ * requester), and its spec is what the requester asked for: updates keep the stored one. Validated
+ * as upstream: a signed PKCS#10 request, known and unique usages, a signer name (not the legacy
+ * one), at least ten minutes of validity, well-formed conditions and certificate.
  */
 import type { UserInfo } from "../../http/auth.js";
 import type { KindStrategy } from "../strategy.js";
+import { csrErrors } from "./csr-rules.js";
 
 /** The requester's name, uid, groups and extra replace whatever the client sent; no status yet. */
 function recordRequester(obj: Record<string, unknown>, user: UserInfo | undefined): void {
@@ -30,4 +33,5 @@ export const certificatesigningrequests: KindStrategy = {
   prepareUpdate(next, old, subresource) {
     if (subresource === undefined) next.spec = old.spec;
   },
+  validate: csrErrors,
 };

@@ -6,6 +6,8 @@ import { defaultPodSpec } from "./pod-template-defaults.js";
 export const pods: KindStrategy = {
   group: "",
   resource: "pods",
+  // Old kubelets corrupt owner references; pods/status may not touch them.
+  statusResetsMetadata: ["ownerReferences"],
   tracksGeneration: true,
   fieldLabels: [
     "spec.nodeName",

@@ -1,10 +1,11 @@
 /** PriorityLevelConfigurations: limited levels get 30 shares; queuing 64 queues, hands of 8, 50 a queue. */
 import { isObj, type Obj, set } from "../default-fields.js";
-import type { KindStrategy } from "../strategy.js";
+import { type KindStrategy, RESET_FOR_STATUS } from "../strategy.js";
 
 export const prioritylevelconfigurations: KindStrategy = {
   group: "flowcontrol.apiserver.k8s.io",
   resource: "prioritylevelconfigurations",
+  statusResetsMetadata: RESET_FOR_STATUS,
   tracksGeneration: true,
   defaults(obj) {
     const limited = (obj.spec as Obj | undefined)?.limited;

@@ -1,0 +1,9 @@
+/** ClusterRoles: policy rules validated as upstream validates them (registry/rbac/rbac-rules.ts). */
+import type { KindStrategy } from "../strategy.js";
+import { roleErrors } from "./rbac-rules.js";
+
+export const clusterroles: KindStrategy = {
+  group: "rbac.authorization.k8s.io",
+  resource: "clusterroles",
+  validate: (obj) => roleErrors(obj, false),
+};
