@@ -96,7 +96,9 @@ export {
 export type { CertificateFilesOptions, CertificatePair } from "./webhooks/certificate-files.js";
 export {
   conversionStanza,
+  type MutatingConfiguration,
   manifestWithConversion,
+  type ValidatingConfiguration,
   type WebhookClientConfig,
   type WebhookEndpoint,
 } from "./webhooks/configurations.js";

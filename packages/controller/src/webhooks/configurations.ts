@@ -6,6 +6,7 @@
  * by `service` (in-cluster).
  */
 import type { CustomResourceDefinitionManifest, CustomResourceDefinitionOf } from "@kubesdk/client";
+import type { admissionregistrationV1 } from "@kubesdk/models";
 import type { AdmissionRegistration } from "./registry.js";
 import { CONVERSION_PATH } from "./registry.js";
 
@@ -28,14 +29,26 @@ export function clientConfigFor(endpoint: WebhookEndpoint, path: string): Webhoo
   return { service: { ...endpoint.service, path }, caBundle: endpoint.caBundle };
 }
 
-type Configuration = {
+/** A ValidatingWebhookConfiguration as the helpers build it: ready to create or apply. */
+export type ValidatingConfiguration = admissionregistrationV1.ValidatingWebhookConfiguration & {
   apiVersion: "admissionregistration.k8s.io/v1";
-  kind: "ValidatingWebhookConfiguration" | "MutatingWebhookConfiguration";
+  kind: "ValidatingWebhookConfiguration";
   metadata: { name: string };
-  webhooks: Record<string, unknown>[];
+  webhooks: admissionregistrationV1.ValidatingWebhook[];
 };
 
-function webhookOf(r: AdmissionRegistration, endpoint: WebhookEndpoint): Record<string, unknown> {
+/** A MutatingWebhookConfiguration as the helpers build it: ready to create or apply. */
+export type MutatingConfiguration = admissionregistrationV1.MutatingWebhookConfiguration & {
+  apiVersion: "admissionregistration.k8s.io/v1";
+  kind: "MutatingWebhookConfiguration";
+  metadata: { name: string };
+  webhooks: admissionregistrationV1.MutatingWebhook[];
+};
+
+function webhookOf(
+  r: AdmissionRegistration,
+  endpoint: WebhookEndpoint,
+): admissionregistrationV1.MutatingWebhook {
   const { target: t, options: o } = r;
   const resources = [t.resource, ...(o.subresources ?? []).map((s) => `${t.resource}/${s}`)];
   return {
@@ -56,24 +69,40 @@ function webhookOf(r: AdmissionRegistration, endpoint: WebhookEndpoint): Record<
     sideEffects: o.sideEffects ?? "None",
     timeoutSeconds: o.timeoutSeconds ?? 10,
     admissionReviewVersions: ["v1"],
-    ...(o.namespaceSelector !== undefined ? { namespaceSelector: o.namespaceSelector } : {}),
-    ...(o.objectSelector !== undefined ? { objectSelector: o.objectSelector } : {}),
+    ...(o.namespaceSelector !== undefined ? { namespaceSelector: o.namespaceSelector as LabelSelector } : {}),
+    ...(o.objectSelector !== undefined ? { objectSelector: o.objectSelector as LabelSelector } : {}),
     // A mutation may enable another mutating webhook's match: ask to be called again then.
     ...(r.type === "mutating" ? { reinvocationPolicy: "IfNeeded" } : {}),
   };
 }
 
-export function admissionConfiguration(
-  type: "validating" | "mutating",
+type LabelSelector = NonNullable<admissionregistrationV1.MutatingWebhook["objectSelector"]>;
+
+export function validatingConfiguration(
   name: string,
   registrations: readonly AdmissionRegistration[],
   endpoint: WebhookEndpoint,
-): Configuration {
+): ValidatingConfiguration {
+  const webhooks = registrations.filter((r) => r.type === "validating").map((r) => webhookOf(r, endpoint));
   return {
     apiVersion: "admissionregistration.k8s.io/v1",
-    kind: type === "validating" ? "ValidatingWebhookConfiguration" : "MutatingWebhookConfiguration",
+    kind: "ValidatingWebhookConfiguration",
     metadata: { name },
-    webhooks: registrations.filter((r) => r.type === type).map((r) => webhookOf(r, endpoint)),
+    webhooks,
+  };
+}
+
+export function mutatingConfiguration(
+  name: string,
+  registrations: readonly AdmissionRegistration[],
+  endpoint: WebhookEndpoint,
+): MutatingConfiguration {
+  const webhooks = registrations.filter((r) => r.type === "mutating").map((r) => webhookOf(r, endpoint));
+  return {
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: "MutatingWebhookConfiguration",
+    metadata: { name },
+    webhooks,
   };
 }
 

@@ -22,7 +22,14 @@ import {
   readCertificateFiles,
   watchCertificateFiles,
 } from "./certificate-files.js";
-import { admissionConfiguration, manifestWithConversion, type WebhookEndpoint } from "./configurations.js";
+import {
+  type MutatingConfiguration,
+  manifestWithConversion,
+  mutatingConfiguration,
+  type ValidatingConfiguration,
+  validatingConfiguration,
+  type WebhookEndpoint,
+} from "./configurations.js";
 import { converterEntry, type HubAndSpokes } from "./conversion.js";
 import { handlerDeadlineMs } from "./deadline.js";
 import { type AdmissionWebhookOptions, type DispatchResult, WebhookRegistry } from "./registry.js";
@@ -145,12 +152,12 @@ export class WebhookServer {
     return { url: (override as { url?: string } | undefined)?.url ?? this.url, caBundle };
   }
 
-  validatingWebhookConfiguration(name: string, endpoint?: Partial<WebhookEndpoint>) {
-    return admissionConfiguration("validating", name, this.#registry.admission, this.endpoint(endpoint));
+  validatingWebhookConfiguration(name: string, endpoint?: Partial<WebhookEndpoint>): ValidatingConfiguration {
+    return validatingConfiguration(name, this.#registry.admission, this.endpoint(endpoint));
   }
 
-  mutatingWebhookConfiguration(name: string, endpoint?: Partial<WebhookEndpoint>) {
-    return admissionConfiguration("mutating", name, this.#registry.admission, this.endpoint(endpoint));
+  mutatingWebhookConfiguration(name: string, endpoint?: Partial<WebhookEndpoint>): MutatingConfiguration {
+    return mutatingConfiguration(name, this.#registry.admission, this.endpoint(endpoint));
   }
 
   /** The CRD of a definition registered with `conversion()`, converting through this server. */
