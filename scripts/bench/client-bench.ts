@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as k8s from "@kubernetes/client-node";
 import { KubeClient } from "@kubesdk/client";
+import { protobufCodec } from "@kubesdk/client/protobuf";
 import { decodeObject, encodeObject } from "@kubesdk/models";
 import { Agent, request } from "undici";
 import YAML from "yaml";
@@ -205,6 +206,7 @@ async function main(): Promise<void> {
     const kubeProtobuf = await KubeClient.fromKubeconfig({
       kubeconfig: { path: kubeconfigPath },
       protobuf: true,
+      protobufCodec,
     });
     const nodeConfig = new k8s.KubeConfig();
     nodeConfig.loadFromFile(kubeconfigPath);

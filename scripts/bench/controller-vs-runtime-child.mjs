@@ -1,6 +1,6 @@
 // The kubesdk side of controller-vs-runtime.ts, in its own process and in plain JavaScript against
 // the built packages (dist/, as a user's controller runs; the parent builds them first), so the
-// TypeScript loader's memory is not counted: a Controller caching the Widgets of one namespace and,
+// TypeScript loader's memory is not counted: a Manager with one controller caching the Widgets of one namespace and,
 // for each, merge-patching status.observedGeneration to the object's generation, as
 // controller-runtime-go/main.go does. Prints one JSON line once every object was reconciled (time
 // since this script started running, after its imports; peak RSS from /proc/self/status VmHWM),
@@ -9,7 +9,7 @@
 // Usage: node controller-vs-runtime-child.mjs <kubeconfig> <namespace> <objects> <concurrency>
 import { readFileSync } from "node:fs";
 import { KubeClient } from "@kubesdk/client";
-import { Controller, generationChanged, silentLogger } from "@kubesdk/controller";
+import { generationChanged, Manager, silentLogger } from "@kubesdk/controller";
 
 const t0 = performance.now();
 const [kubeconfig, namespace, objects, concurrency] = process.argv.slice(2);
@@ -37,14 +37,14 @@ let all = () => {};
 const finished = new Promise((resolve) => {
   all = resolve;
 });
-const controller = new Controller({
+// A manager owns the wiring (informer factory, clock, logger), as controller-runtime's does.
+const manager = new Manager({ kube, logger: silentLogger });
+manager.controller({
   name: "widgets",
-  kube,
   resource,
   namespace,
   concurrency: Number(concurrency),
   predicates: [generationChanged()],
-  logger: silentLogger,
   reconcile: async ({ key, name, object }) => {
     if (object === undefined) return undefined;
     const observedGeneration = object.metadata?.generation ?? 0;
@@ -58,7 +58,7 @@ const controller = new Controller({
     return undefined;
   },
 });
-await controller.start();
+await manager.start();
 await finished;
 console.log(JSON.stringify({ ms: performance.now() - t0, peakRssMiB: peakRssMiB() }));
 process.exit(0);

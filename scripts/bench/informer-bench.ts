@@ -166,7 +166,7 @@ async function runKubesdk(
   const { Informer } = await import("@kubesdk/informer");
   const { createClient } = await import("@kubesdk/client");
   const { loadClusterConnection } = await import("@kubesdk/transport");
-  // JSON, as the raw limit and client-node read it (an informer's default is protobuf).
+  // JSON, as the raw limit and client-node read it (chosen, though a client without a codec is JSON anyway).
   const kube = createClient(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }), {
     protobuf: false,
   });

@@ -43,8 +43,11 @@ function cpuMsOf(pid: number): number {
 async function child(kubeconfigPath: string, encoding: Encoding): Promise<void> {
   const { Informer } = await import("@kubesdk/informer");
   const { createClient } = await import("@kubesdk/client");
+  const { protobufCodec } = await import("@kubesdk/client/protobuf");
   const { loadClusterConnection } = await import("@kubesdk/transport");
-  const kube = createClient(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }));
+  const kube = createClient(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }), {
+    protobufCodec,
+  });
   const informer = new Informer(kube.resource("v1", "ConfigMap"), {
     namespace: NAMESPACE,
     encoding: encoding.startsWith("json") ? "json" : "protobuf",

@@ -109,6 +109,7 @@ async function main(): Promise<number> {
     programsDir: join(root, "test", "pack"),
     typescript: devDeps.typescript ?? "latest",
     typesNode: devDeps["@types/node"] ?? "20",
+    clientNode: devDeps["@kubernetes/client-node"] ?? "1.4.0",
   };
   if (report(createProject(project))) {
     for (const step of typeCheckSteps(project.dir, project.typescript)) ok = report(step) && ok;

@@ -6,8 +6,8 @@
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
+import { bundleSizeStep, copyBundlePrograms, loadEsbuild } from "./pack-bundle-size.js";
 
 /** The oldest TypeScript the packages support (stated in every README and in docs/packaging.md). */
 export const MIN_TYPESCRIPT = "5.0.4";
@@ -52,6 +52,8 @@ export interface ProjectSetup {
   readonly programsDir: string;
   readonly typescript: string;
   readonly typesNode: string;
+  /** The @kubernetes/client-node version the bundle-size comparison installs. */
+  readonly clientNode: string;
 }
 
 export function createProject(setup: ProjectSetup): Step {
@@ -64,6 +66,7 @@ export function createProject(setup: ProjectSetup): Step {
   for (const file of readdirSync(setup.programsDir)) {
     if (file.endsWith(".ts")) copyFileSync(join(setup.programsDir, file), join(src, file));
   }
+  copyBundlePrograms(setup.programsDir, setup.dir);
   // Every published package imported whole, so new packages are covered without a new program.
   const lines = setup.packageNames.map((name, i) => `import * as p${i} from "${name}";`);
   lines.push('import { typed } from "./typing.js";');
@@ -103,6 +106,7 @@ export function createProject(setup: ProjectSetup): Step {
       `typescript@${setup.typescript}`,
       `typescript-min@npm:typescript@${MIN_TYPESCRIPT}`,
       `@types/node@${setup.typesNode}`,
+      `@kubernetes/client-node@${setup.clientNode}`,
     ],
     setup.dir,
   );
@@ -132,11 +136,7 @@ export function typeCheckSteps(dir: string, typescript: string): Step[] {
 async function bundle(dir: string): Promise<Step> {
   const t0 = performance.now();
   try {
-    // esbuild from the workspace (a dependency of tsx), standing in for any bundler.
-    const fromTsx = createRequire(createRequire(import.meta.url).resolve("tsx"));
-    const esbuild = (await import(fromTsx.resolve("esbuild"))) as {
-      build(options: Record<string, unknown>): Promise<unknown>;
-    };
+    const esbuild = await loadEsbuild();
     await esbuild.build({
       absWorkingDir: dir,
       entryPoints: ["src/e2e.ts"],
@@ -188,5 +188,6 @@ export async function runtimeSteps(dir: string, packageNames: readonly string[])
   const bundled = await bundle(dir);
   steps.push(bundled);
   if (bundled.ok) steps.push(run("node bundle/e2e.mjs", node, ["bundle/e2e.mjs"], dir));
+  steps.push(await bundleSizeStep(dir));
   return steps;
 }

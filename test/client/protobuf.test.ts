@@ -1,4 +1,5 @@
 import type { KubeClient } from "@kubesdk/client";
+import { protobufCodec } from "@kubesdk/client/protobuf";
 import type { coreV1 } from "@kubesdk/models";
 import { isAlreadyExists, isNotFound, type WatchEvent } from "@kubesdk/transport";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +13,7 @@ let kube: KubeClient;
 beforeAll(async () => {
   kube = await clientFor(suite.t, suite.ns, {
     protobuf: true,
+    protobufCodec,
     transport: { dispatcherFactory: recorder.factory },
   });
 });

@@ -1,9 +1,11 @@
 /**
- * Informers read built-in kinds in protobuf by default, in the client's encoding when it was chosen
- * (KubeClient option `protobuf`), and in JSON when one informer asks for it. Runs against the
+ * Informers read built-in kinds in protobuf by default when the client has a protobuf codec (JSON
+ * without one), in the client's encoding when it was chosen (KubeClient option `protobuf`), and in
+ * JSON when one informer asks for it. Runs against the
  * reference server and a real kube-apiserver.
  */
 import { KubeClient } from "@kubesdk/client";
+import { protobufCodec } from "@kubesdk/client/protobuf";
 import { Informer, InformerFactory } from "@kubesdk/informer";
 import type { ApiRequest, HttpTransport } from "@kubesdk/transport";
 import { describe, expect, it } from "vitest";
@@ -47,7 +49,7 @@ describe("informer encodings", () => {
   it("an informer of a protobuf client lists and watches in protobuf; encoding: json overrides it", async () => {
     const ns = await s.namespace("enc", 3);
     const { transport, accepts } = recording(s.transport);
-    const kube = new KubeClient(transport, { protobuf: true, namespace: ns });
+    const kube = new KubeClient(transport, { protobuf: true, protobufCodec, namespace: ns });
     const proto = new Informer(kube.resource("v1", "ConfigMap"), { backoff: FAST_BACKOFF });
     const json = new Informer(kube.resource("v1", "ConfigMap"), { backoff: FAST_BACKOFF, encoding: "json" });
     try {
@@ -77,8 +79,8 @@ describe("informer encodings", () => {
     const ns = await s.namespace("enc-default", 2);
     const plain = recording(s.transport);
     const jsonOnly = recording(s.transport);
-    const unchosen = new KubeClient(plain.transport, { namespace: ns });
-    const chosen = new KubeClient(jsonOnly.transport, { protobuf: false, namespace: ns });
+    const unchosen = new KubeClient(plain.transport, { protobufCodec, namespace: ns });
+    const chosen = new KubeClient(jsonOnly.transport, { protobuf: false, protobufCodec, namespace: ns });
     const byDefault = new Informer(unchosen.resource("v1", "ConfigMap"), { backoff: FAST_BACKOFF });
     const json = new Informer(chosen.resource("v1", "ConfigMap"), { backoff: FAST_BACKOFF });
     // The factory applies the same default; one informer per resource, and per factory.
@@ -107,10 +109,30 @@ describe("informer encodings", () => {
     expect(new Set(jsonOnly.accepts)).toEqual(new Set(["list application/json", "watch application/json"]));
   });
 
+  it("without a protobuf codec an informer reads JSON, and asking for protobuf is a ClientError", async () => {
+    const ns = await s.namespace("enc-nocodec", 2);
+    const { transport, accepts } = recording(s.transport);
+    const kube = new KubeClient(transport, { namespace: ns });
+    const informer = new Informer(kube.resource("v1", "ConfigMap"), { backoff: FAST_BACKOFF });
+    try {
+      await s.synced(informer);
+      expect(storeState(informer)).toEqual(await serverState(s.t, configMapsPath(ns)));
+    } finally {
+      await informer.stop();
+    }
+    expect(new Set(accepts)).toEqual(new Set(["list application/json", "watch application/json"]));
+    expect(() => new Informer(kube.resource("v1", "ConfigMap"), { encoding: "protobuf" })).toThrow(
+      expect.objectContaining({ code: "PROTOBUF_UNSUPPORTED" }),
+    );
+    expect(() => new KubeClient(transport, { protobuf: true })).toThrow(
+      expect.objectContaining({ code: "INVALID_OPTION" }),
+    );
+  });
+
   it("a metadata-only informer of a protobuf client caches PartialObjectMetadata", async () => {
     const ns = await s.namespace("enc-meta", 2);
     const { transport, accepts } = recording(s.transport);
-    const kube = new KubeClient(transport, { protobuf: true, namespace: ns });
+    const kube = new KubeClient(transport, { protobuf: true, protobufCodec, namespace: ns });
     const names = new Informer(kube.resource("v1", "ConfigMap").metadataOnly(), { backoff: FAST_BACKOFF });
     try {
       await s.synced(names);

@@ -39,7 +39,6 @@ export { groupsOf, resourcesOfList } from "./discovery/resource-list.js";
 export { ClientError, type ClientErrorCode } from "./errors.js";
 export { BodyCodec, type ItemType, type ProtobufCodec } from "./io/body-codec.js";
 export type { RequestControl, WatchControl } from "./io/context.js";
-export { modelsProtobufCodec, modelsProtobufCodecFor } from "./io/protobuf.js";
 export { type ApiWarning, parseWarnings } from "./io/warnings.js";
 export type { BuiltinApiVersion, BuiltinList, BuiltinObject, BuiltinResourceKind } from "./kinds.js";
 export {

@@ -26,7 +26,6 @@ import { Discovery } from "./discovery/discovery.js";
 import { ClientError } from "./errors.js";
 import { BodyCodec, type ProtobufCodec } from "./io/body-codec.js";
 import type { ClientContext, RequestControl } from "./io/context.js";
-import { modelsProtobufCodecFor } from "./io/protobuf.js";
 import type { ApiWarning } from "./io/warnings.js";
 import type { BuiltinApiVersion, BuiltinList, BuiltinObject, BuiltinResourceKind } from "./kinds.js";
 import {
@@ -68,17 +67,22 @@ export interface KubeClientOptions {
   /**
    * Ask for protobuf for built-in kinds (`Accept: application/vnd.kubernetes.protobuf,
    * application/json`; responses are decoded by their Content-Type) and send protobuf bodies on
-   * create/replace. Custom resources and Tables stay JSON. Unset: requests are JSON, informers
-   * use protobuf for built-in kinds (see the informer option `encoding`); false: JSON everywhere.
+   * create/replace; needs `protobufCodec`. Custom resources and Tables stay JSON. Unset: requests
+   * are JSON, informers use protobuf for built-in kinds when there is a `protobufCodec` (see the
+   * informer option `encoding`); false: JSON everywhere.
    */
   readonly protobuf?: boolean;
-  /** Encodes and decodes protobuf bodies and watch frames (default: @kubesdk/models' wire codec). */
+  /**
+   * Encodes and decodes protobuf bodies and watch frames: `protobufCodec` from `kubesdk/protobuf`
+   * (or `@kubesdk/client/protobuf`). None by default, so that a program that never speaks protobuf
+   * does not carry the generated codec; without one, everything is JSON.
+   */
   readonly protobufCodec?: ProtobufCodec;
   /**
    * How protobuf responses and watch events give an int64 beyond ±(2^53 − 1) (a generation, a
    * user id, a quota): "number" (the default) fails the call with a WireError PROTOBUF_INT64
    * rather than round it; "bigint" and "string" give it exactly. Values within the safe range are
-   * numbers in every mode. Applies to the default codec (not to a custom `protobufCodec`).
+   * numbers in every mode. Applies to a `protobufCodec` that has `withInt64` (the built-in one does).
    */
   readonly int64?: Int64Mode;
   /** Receives the server's Warning headers (deprecations, dropped fields under fieldValidation=Warn). */
@@ -134,14 +138,11 @@ export class KubeClient {
     this.namespace = options.namespace ?? transport.connection.namespace;
     this.discovery = new Discovery(transport);
     this.#registry = options.registry ?? builtinRegistry;
-    const int64 = int64Option(options.int64);
+    const codec = protobufCodecOf(options);
     this.#context = {
       transport,
-      codec: new BodyCodec(options.protobufCodec ?? modelsProtobufCodecFor(int64)),
-      watchFrameDecoder:
-        options.protobufCodec === undefined && int64 !== "number"
-          ? modelsProtobufCodecFor(int64).decodeWatchFrame
-          : undefined,
+      codec: new BodyCodec(codec),
+      watchFrameDecoder: codec?.decodeWatchFrame,
       defaultNamespace: this.namespace,
       protobuf: options.protobuf === true,
       encodingChosen: options.protobuf !== undefined,
@@ -254,13 +255,34 @@ export class KubeClient {
 
 /** A client for a connection, with its own transport. */
 export function createClient(connection: ClusterConnection, options: CreateClientOptions = {}): KubeClient {
-  const codec = options.protobufCodec ?? modelsProtobufCodecFor(int64Option(options.int64));
-  const transport = createTransport(connection, {
-    ...options.transport,
-    // Frames are decoded by the response's Content-Type, so the decoder is harmless without protobuf.
-    protobufWatchFrameDecoder: codec.decodeWatchFrame,
-  });
+  const codec = protobufCodecOf(options);
+  const transport = createTransport(
+    connection,
+    codec === undefined
+      ? options.transport
+      : {
+          ...options.transport,
+          // Decoded by the response's Content-Type, so harmless for JSON responses.
+          protobufWatchFrameDecoder: codec.decodeWatchFrame,
+          protobufDecoder: codec.decode,
+        },
+  );
   return new KubeClient(transport, options);
+}
+
+/** The client's protobuf codec in its `int64` mode; undefined for a JSON-only client. */
+function protobufCodecOf(options: KubeClientOptions): ProtobufCodec | undefined {
+  const int64 = int64Option(options.int64);
+  const codec = options.protobufCodec;
+  if (codec === undefined) {
+    if (options.protobuf === true)
+      throw new ClientError(
+        "INVALID_OPTION",
+        'protobuf: true needs a protobufCodec: import { protobufCodec } from "kubesdk/protobuf" and pass both',
+      );
+    return undefined;
+  }
+  return int64 === "number" ? codec : (codec.withInt64?.(int64) ?? codec);
 }
 
 function int64Option(value: unknown): Int64Mode {

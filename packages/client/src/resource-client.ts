@@ -70,6 +70,11 @@ export class ResourceClient<
         "INVALID_OPTION",
         `encoding must be "json" or "protobuf", got ${String(encoding)}`,
       );
+    if (encoding === "protobuf" && !this.protobufAvailable)
+      throw new ClientError(
+        "PROTOBUF_UNSUPPORTED",
+        'protobuf needs a protobufCodec on the client: import { protobufCodec } from "kubesdk/protobuf"',
+      );
     return new ResourceClient<T, L>(
       { ...this.context, protobuf: encoding === "protobuf", encodingChosen: true },
       this.target,
@@ -80,6 +85,11 @@ export class ResourceClient<
    * The encoding chosen for this client — by the KubeClient's `protobuf` option or by
    * {@link withEncoding} — or undefined when it was left to the default (JSON for requests).
    */
+  /** Whether the client has a protobuf codec (its `protobufCodec` option), so "protobuf" can be chosen. */
+  get protobufAvailable(): boolean {
+    return this.context.codec.protobuf !== undefined;
+  }
+
   get chosenEncoding(): Encoding | undefined {
     if (!this.context.encodingChosen) return undefined;
     return this.context.protobuf ? "protobuf" : "json";

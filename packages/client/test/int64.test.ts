@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { useHarness } from "../../transport/test/helpers/harness.js";
 import { rejection } from "../../transport/test/helpers/rejection.js";
 import { ClientError, KubeClient, type KubeClientOptions } from "../src/index.js";
+import { protobufCodec } from "../src/protobuf.js";
 
 const harness = useHarness();
 const PROTOBUF = "application/vnd.kubernetes.protobuf";
@@ -29,7 +30,7 @@ async function clientWith(options: KubeClientOptions): Promise<KubeClient> {
     res.end(encodeObject(configMap));
   });
   const transport = harness.transport(server.url, { retries: false });
-  return new KubeClient(transport, { protobuf: true, ...options });
+  return new KubeClient(transport, { protobuf: true, protobufCodec, ...options });
 }
 
 async function firstEvent(kube: KubeClient): Promise<unknown> {

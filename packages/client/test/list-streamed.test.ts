@@ -10,7 +10,7 @@ import { encodeObject } from "@kubesdk/models";
 import { NoAuth } from "@kubesdk/transport";
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient, type KubeClient } from "../src/index.js";
-import { modelsProtobufCodec } from "../src/io/protobuf.js";
+import { protobufCodec as modelsProtobufCodec } from "../src/protobuf.js";
 
 const PROTOBUF = "application/vnd.kubernetes.protobuf";
 const names = Array.from({ length: 30 }, (_, i) => `cm-${i}`);

@@ -21,6 +21,7 @@
  */
 import type { KubeClient } from "@kubesdk/client";
 import type { KubernetesObject } from "@kubesdk/models";
+import { traced } from "@kubesdk/transport/internal";
 import { type Clock, systemClock, type Timer } from "./clock.js";
 import { ControllerError, checkNumber } from "./errors.js";
 import {
@@ -378,7 +379,10 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
     let action: ReconcileAction;
     let failed = false;
     try {
-      action = (await this.#o.reconcile(request)) ?? Action.done();
+      // A span per reconcile when @opentelemetry/api is installed (its requests become children).
+      const attributes = { "kubesdk.controller": this.name, "kubesdk.reconcile.key": key };
+      action =
+        (await traced("reconcile", attributes, async () => this.#o.reconcile(request))) ?? Action.done();
     } catch (err) {
       failed = true;
       this.#logger.error("reconcile failed", { controller: this.name, key, error: String(err) });

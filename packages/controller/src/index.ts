@@ -1,5 +1,6 @@
 // Public surface of @kubesdk/controller: work queue, controllers, leader election, events, webhooks, helpers.
 
+export { clientRequestMetrics } from "./client-metrics.js";
 export { type Clock, FakeClock, systemClock, type Timer } from "./clock.js";
 export {
   type ConditionInput,

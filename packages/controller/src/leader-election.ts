@@ -31,6 +31,13 @@ import type { coordinationV1 } from "@kubesdk/models";
 import { isAlreadyExists, isConflict, isNotFound } from "@kubesdk/transport";
 import { type Clock, systemClock, type Timer } from "./clock.js";
 import { ControllerError, checkNumber } from "./errors.js";
+import {
+  holderSpec,
+  isLive,
+  LeaseObserver,
+  publishedDurationMs,
+  recordVersion,
+} from "./lease-observation.js";
 import { consoleLogger, type Logger } from "./reconcile.js";
 import { microTime } from "./time-format.js";
 
@@ -76,6 +83,7 @@ export class LeaderElector {
   /** The Lease as last read or written, and when (monotonic) its record last changed. */
   #observed: Lease | undefined;
   #observedAt = 0;
+  readonly #observer: LeaseObserver;
   #observedHolder = "";
   #leading: { abort: AbortController; renewedSentAt: number; deadline: Timer | undefined } | undefined;
   #attempt: AbortController | undefined;
@@ -100,6 +108,7 @@ export class LeaderElector {
     };
     this.#leases = options.kube.resource("coordination.k8s.io/v1", "Lease");
     this.#clock = options.clock ?? systemClock;
+    this.#observer = new LeaseObserver(this.#clock);
     this.#logger = options.logger ?? consoleLogger;
   }
 
@@ -174,6 +183,7 @@ export class LeaderElector {
     const attempt = new AbortController();
     this.#attempt = attempt;
     const sentAt = this.#clock.now();
+    this.#logger.debug?.("lease round", { identity: this.identity, leading: this.#leading !== undefined });
     let ok = false;
     try {
       ok = await this.#tryAcquireOrRenew(attempt.signal);
@@ -195,6 +205,9 @@ export class LeaderElector {
 
   #renewed(sentAt: number): void {
     this.#lastRenewSentAt = sentAt;
+    // The round that started at `sentAt` (traced as "lease round") succeeded: leadership is fresh
+    // until `sentAt + renewDeadlineMs`.
+    this.#logger.debug?.("lease renewed", { identity: this.identity });
     const leading = this.#leading;
     if (leading !== undefined) {
       leading.renewedSentAt = sentAt;
@@ -233,11 +246,10 @@ export class LeaderElector {
 
   #spec(previous: LeaseSpec | undefined, now: Date): LeaseSpec {
     const mine = previous?.holderIdentity === this.identity;
+    const spec = holderSpec(this.identity, this.#o.leaseDurationMs, now);
     return {
-      holderIdentity: this.identity,
-      leaseDurationSeconds: Math.ceil(this.#o.leaseDurationMs / 1000),
-      acquireTime: mine && previous?.acquireTime ? previous.acquireTime : microTime(now),
-      renewTime: microTime(now),
+      ...spec,
+      acquireTime: mine && previous?.acquireTime ? previous.acquireTime : spec.acquireTime,
       leaseTransitions: (previous?.leaseTransitions ?? 0) + (mine || previous === undefined ? 0 : 1),
     };
   }
@@ -261,6 +273,7 @@ export class LeaderElector {
     } catch (err) {
       if (!isNotFound(err)) throw err;
       const lease: Lease = { metadata: { name, namespace }, spec: this.#spec(undefined, now) };
+      this.#logger.debug?.("lease write", { identity: this.identity, holder: this.identity });
       try {
         return this.#observe(await this.#leases.create(lease, { namespace, signal }));
       } catch (e) {
@@ -271,9 +284,8 @@ export class LeaderElector {
     this.#observe(current);
     const holder = current.spec?.holderIdentity ?? "";
     // client-go's isLeaseValid: the holder's published duration from when this candidate saw the change.
-    const published = (current.spec?.leaseDurationSeconds ?? 0) * 1000;
-    const expired = this.#clock.now() >= this.#observedAt + published;
-    if (holder !== "" && holder !== this.identity && !expired) return false;
+    const observed = { observedAt: this.#observedAt, durationMs: publishedDurationMs(current.spec) };
+    if (holder !== "" && holder !== this.identity && isLive(observed, this.#clock.now())) return false;
     try {
       return this.#observe(await this.#write(current, this.#spec(current.spec, now), signal));
     } catch (err) {
@@ -283,23 +295,24 @@ export class LeaderElector {
   }
 
   #write(base: Lease, spec: LeaseSpec, signal: AbortSignal): Promise<Lease> {
+    this.#logger.debug?.("lease write", { identity: this.identity, holder: spec.holderIdentity });
     const lease: Lease = { ...base, spec };
     return this.#leases.replace(lease, { namespace: this.#o.namespace, signal });
   }
 
   /** Records a Lease read or written; returns whether this candidate holds it. */
   #observe(lease: Lease): boolean {
-    const before = this.#observed?.spec;
     const after = lease.spec;
-    const changed =
-      before === undefined ||
-      before.holderIdentity !== after?.holderIdentity ||
-      before.renewTime !== after?.renewTime ||
-      before.acquireTime !== after?.acquireTime ||
-      before.leaseTransitions !== after?.leaseTransitions ||
-      before.leaseDurationSeconds !== after?.leaseDurationSeconds;
+    const version = recordVersion(after);
+    // Traced before the clock is read, so a trace's time is never later than the elector's.
+    if (this.#observer.differs(this.#o.name, version))
+      this.#logger.debug?.("lease observed", {
+        identity: this.identity,
+        holder: after?.holderIdentity ?? "",
+        leaseDurationSeconds: after?.leaseDurationSeconds ?? 0,
+      });
     this.#observed = lease;
-    if (changed) this.#observedAt = this.#clock.now();
+    this.#observedAt = this.#observer.observe(this.#o.name, version).observedAt;
     const holder = after?.holderIdentity ?? "";
     if (holder !== this.#observedHolder) {
       this.#observedHolder = holder;
@@ -308,22 +321,32 @@ export class LeaderElector {
     return holder === this.identity;
   }
 
-  /** Gives the Lease up (empty holder), if this candidate still holds it as last written. */
+  /**
+   * Gives the Lease up (empty holder), if this candidate still holds it. A renewal that stop()
+   * aborted may have reached the server all the same, leaving the last record seen here stale: the
+   * release then conflicts, and is sent once more based on a fresh read if that still names this
+   * candidate (without it, followers would wait out the whole lease).
+   */
   async #release(): Promise<void> {
-    const lease = this.#observed;
-    if (lease === undefined || lease.spec?.holderIdentity !== this.identity) return;
-    const now = microTime(this.#clock.wallTime());
-    const spec: LeaseSpec = {
-      ...lease.spec,
-      holderIdentity: "",
-      leaseDurationSeconds: 1,
-      renewTime: now,
-      acquireTime: now,
-    };
-    try {
-      this.#observe(await this.#write(lease, spec, AbortSignal.timeout(this.#o.renewDeadlineMs)));
-    } catch (err) {
-      this.#logger.error("releasing the lease failed", { identity: this.identity, error: String(err) });
+    const signal = AbortSignal.timeout(this.#o.renewDeadlineMs);
+    const { name, namespace } = this.#o;
+    let lease = this.#observed;
+    for (let attempt = 1; lease?.spec?.holderIdentity === this.identity; attempt++) {
+      try {
+        this.#observe(await this.#write(lease, this.#releasedSpec(lease.spec), signal));
+        return;
+      } catch (err) {
+        if (attempt > 1 || !isConflict(err)) {
+          this.#logger.error("releasing the lease failed", { identity: this.identity, error: String(err) });
+          return;
+        }
+      }
+      lease = await this.#leases.get(name, { namespace, signal }).catch(() => undefined);
     }
+  }
+
+  #releasedSpec(held: LeaseSpec): LeaseSpec {
+    const now = microTime(this.#clock.wallTime());
+    return { ...held, holderIdentity: "", leaseDurationSeconds: 1, renewTime: now, acquireTime: now };
   }
 }

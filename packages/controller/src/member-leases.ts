@@ -8,15 +8,14 @@
  *   `leaseDurationSeconds` and `view`; it resolves only once the server stored exactly that.
  * - `list()` reads every member Lease of the group with a consistent (quorum) list and returns one
  *   record per member, with `observedAt`: the local monotonic time at which this process last saw
- *   that Lease change (its resourceVersion), client-go's rule for judging expiry without trusting
- *   another node's clock.
+ *   that Lease change (its resourceVersion), judged live by lease-observation.ts's rule.
  * - `remove()` deletes this member's Lease if it is still the version this member last wrote.
  */
 import type { KubeClient, ResourceClient } from "@kubesdk/client";
 import type { coordinationV1 } from "@kubesdk/models";
 import { isAlreadyExists, isConflict, isNotFound } from "@kubesdk/transport";
 import type { Clock } from "./clock.js";
-import { microTime } from "./time-format.js";
+import { holderSpec, LeaseObserver, publishedDurationMs } from "./lease-observation.js";
 
 type Lease = coordinationV1.Lease;
 
@@ -25,7 +24,7 @@ export const SHARD_GROUP_LABEL = "sharding.kubesdk.io/group";
 /** Annotation holding the view (JSON array of identities) the member acts on. */
 export const SHARD_VIEW_ANNOTATION = "sharding.kubesdk.io/view";
 
-/** A member as last read from its Lease. */
+/** A member as last read from its Lease (an `ObservedLease`: live by lease-observation.ts's rule). */
 export interface MemberRecord {
   readonly identity: string;
   /** The membership view it published; keys it owns under this view may be in its hands. */
@@ -64,10 +63,11 @@ export class MemberLeases {
   readonly name: string;
   /** This member's Lease as last written (its resourceVersion is the base of the next write). */
   #mine: Lease | undefined;
-  readonly #seen = new Map<string, { resourceVersion: string; at: number }>();
+  readonly #observer: LeaseObserver;
 
   constructor(options: MemberLeasesOptions) {
     this.#o = options;
+    this.#observer = new LeaseObserver(options.clock);
     this.#leases = options.kube.resource("coordination.k8s.io/v1", "Lease");
     this.name = `${options.group}-${options.identity}`;
   }
@@ -102,13 +102,12 @@ export class MemberLeases {
   }
 
   async list(signal: AbortSignal): Promise<MemberRecord[]> {
-    const { namespace, group, clock } = this.#o;
+    const { namespace, group } = this.#o;
     const list = await this.#leases.list({
       namespace,
       labelSelector: { [SHARD_GROUP_LABEL]: group },
       signal,
     });
-    const now = clock.now();
     const records: MemberRecord[] = [];
     const present = new Set<string>();
     for (const lease of list.items) {
@@ -117,19 +116,17 @@ export class MemberLeases {
       const resourceVersion = lease.metadata?.resourceVersion ?? "";
       if (identity === "") continue;
       present.add(name);
-      const seen = this.#seen.get(name);
-      const at = seen !== undefined && seen.resourceVersion === resourceVersion ? seen.at : now;
-      this.#seen.set(name, { resourceVersion, at });
       records.push({
         identity,
         name,
         resourceVersion,
         view: parseView(lease.metadata?.annotations?.[SHARD_VIEW_ANNOTATION]),
-        durationMs: (lease.spec?.leaseDurationSeconds ?? 0) * 1000,
-        observedAt: at,
+        durationMs: publishedDurationMs(lease.spec),
+        // The resourceVersion: the view annotation is part of what a member Lease says.
+        observedAt: this.#observer.observe(name, resourceVersion).observedAt,
       });
     }
-    for (const name of [...this.#seen.keys()]) if (!present.has(name)) this.#seen.delete(name);
+    this.#observer.retain(present);
     return records;
   }
 
@@ -164,7 +161,6 @@ export class MemberLeases {
 
   #lease(view: readonly string[]): Lease {
     const { group, namespace, identity, leaseDurationMs, clock } = this.#o;
-    const now = microTime(clock.wallTime());
     return {
       apiVersion: "coordination.k8s.io/v1",
       kind: "Lease",
@@ -174,12 +170,7 @@ export class MemberLeases {
         labels: { [SHARD_GROUP_LABEL]: group },
         annotations: { [SHARD_VIEW_ANNOTATION]: JSON.stringify(view) },
       },
-      spec: {
-        holderIdentity: identity,
-        leaseDurationSeconds: Math.ceil(leaseDurationMs / 1000),
-        acquireTime: now,
-        renewTime: now,
-      },
+      spec: holderSpec(identity, leaseDurationMs, clock.wallTime()),
     };
   }
 }

@@ -76,6 +76,12 @@ export function keyOf(obj: KubernetesObject): string {
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /**
+   * Protocol detail, called synchronously at the moment it describes (the leader elector's rounds,
+   * the Lease records it observes, its writes): for tracing, and for tests that check the protocol
+   * against the times these calls happen. Optional; most loggers leave it out.
+   */
+  debug?(message: string, fields?: Record<string, unknown>): void;
 }
 
 export const consoleLogger: Logger = {

@@ -26,6 +26,7 @@
 import type { KubeClient } from "@kubesdk/client";
 import { type Clock, systemClock, type Timer } from "./clock.js";
 import { ControllerError, checkNumber } from "./errors.js";
+import { isLive } from "./lease-observation.js";
 import { MemberLeases, type MemberRecord } from "./member-leases.js";
 import { consoleLogger, type Logger } from "./reconcile.js";
 import { shardOwner } from "./rendezvous.js";
@@ -180,8 +181,7 @@ export class Sharding implements WorkGate {
     for (const view of this.#history) if (shardOwner(key, view) !== this.identity) return false;
     const now = this.#clock.now();
     for (const other of snapshot.others)
-      if (now < other.observedAt + other.durationMs && shardOwner(key, other.view) === other.identity)
-        return false;
+      if (isLive(other, now) && shardOwner(key, other.view) === other.identity) return false;
     return true;
   }
 
@@ -289,7 +289,7 @@ export class Sharding implements WorkGate {
       this.#history = [published];
     }
     const now = this.#clock.now();
-    const live = others.filter((r) => now < r.observedAt + r.durationMs).map((r) => r.identity);
+    const live = others.filter((r) => isLive(r, now)).map((r) => r.identity);
     const next = [...new Set([this.identity, ...live])].sort();
     if (!sameView(next, this.#acting)) this.#adopt(next);
     this.#enqueueAdmitted();
@@ -329,7 +329,6 @@ export class Sharding implements WorkGate {
   async #collectExpired(signal: AbortSignal): Promise<void> {
     const now = this.#clock.now();
     for (const r of this.#records)
-      if (r.identity !== this.identity && now >= r.observedAt + 2 * r.durationMs)
-        await this.#leases.collect(r, signal);
+      if (r.identity !== this.identity && !isLive(r, now, 2)) await this.#leases.collect(r, signal);
   }
 }

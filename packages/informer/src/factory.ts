@@ -13,7 +13,8 @@ import type {
 import type { KubernetesList, KubernetesObject, metaV1 } from "@kubesdk/models";
 import { InformerStoppedError } from "./errors.js";
 import { Informer, inInformerEncoding, type WaitForSyncOptions } from "./informer.js";
-import type { InformerOptions, InformerSelection } from "./options.js";
+import type { InformerOptions } from "./options.js";
+import type { InformerSelection } from "./selection.js";
 
 /** What distinguishes two shared informers of one resource. */
 export interface InformerScope extends InformerSelection {

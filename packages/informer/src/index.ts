@@ -34,6 +34,7 @@ export type {
 } from "./events.js";
 export { InformerFactory, type InformerScope, type SharedInformerOptions } from "./factory.js";
 export type { AddInfo, EventHandlers, HandlerOptions } from "./handlers.js";
+export type { Indexers, IndexFunc } from "./index-func.js";
 export { byLabel, byNamespace, byNodeName, byOwnerUid, NAMESPACE_INDEX } from "./indexers.js";
 export { type HandlerRegistration, Informer, type WaitForSyncOptions } from "./informer.js";
 export type {
@@ -45,7 +46,8 @@ export type {
   WatchQuery,
 } from "./list-watcher.js";
 export { objectKey } from "./object-meta.js";
-export { INFORMER_DEFAULTS, type InformerOptions, type InformerSelection } from "./options.js";
+export { INFORMER_DEFAULTS, type InformerOptions } from "./options.js";
+export type { InformerSelection } from "./selection.js";
 export type { InformerStatsSnapshot } from "./stats.js";
-export type { Indexers, IndexFunc, ReadonlyStore } from "./store.js";
+export type { ReadonlyStore } from "./store.js";
 export { DeletedFinalStateUnknown, deletedObject, isDeletedFinalStateUnknown } from "./tombstone.js";

@@ -1,6 +1,6 @@
 /** Ready-made index functions. The namespace index is installed on every informer by default. */
 import type { KubernetesObject } from "@kubesdk/models";
-import type { IndexFunc } from "./store.js";
+import type { IndexFunc } from "./index-func.js";
 
 /** Name of the default index: objects by `metadata.namespace` ("" for cluster-scoped objects). */
 export const NAMESPACE_INDEX = "namespace";

@@ -6,7 +6,7 @@
 import type { ReadClient } from "@kubesdk/client";
 import type { WatchStream } from "@kubesdk/transport";
 import { InvalidListResponseError } from "./errors.js";
-import type { InformerSelection } from "./options.js";
+import type { InformerSelection } from "./selection.js";
 
 /** Options of one list request. */
 export interface ListQuery {

@@ -1,29 +1,19 @@
 /** Every informer setting in one object, with documented defaults and checks that name the bad option. */
-import type { Encoding, FieldSelector, LabelSelector } from "@kubesdk/client";
+import type { Encoding } from "@kubesdk/client";
 import type { KubernetesObject } from "@kubesdk/models";
 import { type BackoffOptions, DEFAULT_BACKOFF } from "./backoff.js";
 import { InvalidInformerOptionError } from "./errors.js";
+import type { Indexers } from "./index-func.js";
 import { byNamespace, NAMESPACE_INDEX } from "./indexers.js";
 import type { ListerWatcher } from "./list-watcher.js";
-import type { Indexers } from "./store.js";
-
-/**
- * Which objects of the resource an informer caches. The namespace rule is the client's: a
- * namespaced resource without `namespace` is read in the client's default namespace,
- * `allNamespaces: true` reads every namespace, and cluster-scoped resources take neither.
- */
-export interface InformerSelection {
-  readonly namespace?: string;
-  readonly allNamespaces?: boolean;
-  readonly labelSelector?: LabelSelector;
-  readonly fieldSelector?: FieldSelector;
-}
+import type { InformerSelection } from "./selection.js";
 
 /** Options of an {@link Informer}; all optional. */
 export interface InformerOptions<T extends KubernetesObject = KubernetesObject> extends InformerSelection {
   /**
    * Wire encoding of lists and watches. Default: protobuf where the server offers it (built-in
-   * kinds; requests accept JSON too, and custom resources always get it), unless the client's
+   * kinds; requests accept JSON too, and custom resources always get it) when the client has a
+   * `protobufCodec` (`kubesdk/protobuf`), JSON without one, unless the client's
    * encoding was chosen — by the KubeClient's `protobuf` option or `withEncoding()` — which then
    * applies. An Informer made on a metadata-only client (`metadataOnly()`) uses that client's.
    */

@@ -4,14 +4,10 @@
  */
 import type { KubernetesObject } from "@kubesdk/models";
 import { IndexFunctionError, InvalidInformerOptionError } from "./errors.js";
+import type { Indexers, IndexFunc } from "./index-func.js";
 import { byNamespace } from "./indexers.js";
 import { objectKey, resourceVersionOf } from "./object-meta.js";
 import { DeletedFinalStateUnknown } from "./tombstone.js";
-
-/** The values an object is indexed under (several, one, or none). Must be pure. */
-export type IndexFunc<T> = (obj: T) => readonly string[];
-
-export type Indexers<T> = Readonly<Record<string, IndexFunc<T>>>;
 
 /** Read access to a store: what handlers and users get. */
 export interface ReadonlyStore<T> {

@@ -6,16 +6,10 @@
  *   const informer = kube.informer("apps/v1", "Deployment");
  */
 import { join } from "node:path";
-import {
-  type CreateClientOptions,
-  KubeClient,
-  type KubeClientOptions,
-  modelsProtobufCodec,
-} from "@kubesdk/client";
+import { type CreateClientOptions, createClient, KubeClient, type KubeClientOptions } from "@kubesdk/client";
 import { InformerFactory, type SharedInformerOptions } from "@kubesdk/informer";
 import {
   type ClusterConnection,
-  createTransport,
   type HttpTransport,
   KubeConfig,
   type KubeconfigOverrides,
@@ -74,12 +68,8 @@ export class Kube extends KubeClient {
 
   /** A `Kube` for a connection, with its own transport (closed by `close()`). */
   static fromConnection(connection: ClusterConnection, options: KubeConnectOptions = {}): Kube {
-    const codec = options.protobufCodec ?? modelsProtobufCodec;
-    const transport = createTransport(connection, {
-      ...options.transport,
-      protobufWatchFrameDecoder: codec.decodeWatchFrame,
-    });
-    return new Kube(transport, options);
+    // The transport set up as createClient sets it up (protobuf decoders from `protobufCodec`).
+    return new Kube(createClient(connection, options).transport, options);
   }
 
   /**

@@ -118,7 +118,7 @@ async function createState(options: StartOptions, auth: AuthSettings): Promise<S
     streams: new Set<OpenWatch>(),
   };
   const crds = new CrdController(context, {
-    // Upstream tears down a deleted CRD's storage, which ends the watches on its resources.
+    // Upstream tears down a deleted or changed CRD's storage, which ends the watches on its resources.
     onRemoved: (name) => {
       for (const w of [...watch.streams]) if (w.resource.custom?.crdName === name) w.stream.end("dropped");
     },

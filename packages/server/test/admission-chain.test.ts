@@ -90,7 +90,13 @@ describe("admission chain", () => {
 
   it("the server's default chain rejects a create in a missing namespace with 404", () => {
     const chain = defaultAdmissionChain();
-    expect(chain.names).toEqual(["NamespaceLifecycle"]);
+    expect(chain.names).toEqual([
+      "NamespaceLifecycle",
+      "LimitRanger",
+      "MutatingAdmissionPolicy",
+      "ValidatingAdmissionPolicy",
+      "ResourceQuota",
+    ]);
     let caught: unknown;
     try {
       chain.validate(attributes(), ctx);

@@ -12,6 +12,8 @@ export { TokenFileAuth } from "./auth/token-file.js";
 export type { AuthProvider, ClientCertificate, Credentials } from "./auth/types.js";
 export type { ClusterConnection, ConnectionSource, Impersonation, TlsSettings } from "./connection.js";
 export * from "./errors/index.js";
+export type { OutgoingRequest, RequestInterceptor, RequestOutcome } from "./hooks/interceptor.js";
+export type { CallOptions } from "./http/call-options.js";
 export type { DispatcherFactory, DispatcherSettings } from "./http/dispatcher.js";
 export type { ApiRequest, HeaderValues, HttpMethod, QueryValue } from "./http/request.js";
 export type {
@@ -24,7 +26,6 @@ export type {
 } from "./http/response.js";
 export type { RetryOptions } from "./http/retry.js";
 export {
-  type CallOptions,
   createTransport,
   HttpTransport,
   type TimeoutOptions,

@@ -25,6 +25,13 @@ export { DEFAULT_RETRY_OPTIONS, isRetryable, resolveRetryOptions, retryDelayMs }
 export { defaultUserAgent } from "./http/user-agent.js";
 export { type BatchedWatchStream, isBatchedWatchStream, nextWatchBatch } from "./http/watch-stream.js";
 export { DEFAULT_SERVICE_ACCOUNT_DIR } from "./in-cluster.js";
+export {
+  type ActiveSpan,
+  type SpanAttributes,
+  startSpan,
+  TRACER_NAME,
+  traced,
+} from "./telemetry/tracing.js";
 export { type Framer, LengthPrefixedFramer, LineFramer } from "./watch/framers.js";
 export { decodeJsonWatchFrame } from "./watch/json-frame.js";
 export { decodeProtobufWatchFrame, protobufWatchFrameDecoder } from "./watch/protobuf-frame.js";

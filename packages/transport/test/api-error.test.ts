@@ -1,4 +1,4 @@
-import { encodeObject } from "@kubesdk/models";
+import { decodeObject, encodeObject } from "@kubesdk/models";
 import { describe, expect, it } from "vitest";
 import { ApiError, apiErrorFromResponse, isApplyConflict, parseRetryAfter } from "../src/index.js";
 import { statusBody } from "./helpers/test-server.js";
@@ -149,7 +149,13 @@ describe("ApiError from bodies that are not a Status", () => {
 describe("ApiError from a protobuf body", () => {
   const PROTOBUF = "application/vnd.kubernetes.protobuf";
   const protobuf = (statusCode: number, body: Uint8Array, retryAfter?: string) =>
-    apiErrorFromResponse({ statusCode, contentType: PROTOBUF, retryAfter, body });
+    apiErrorFromResponse({
+      statusCode,
+      contentType: PROTOBUF,
+      retryAfter,
+      body,
+      protobufDecoder: decodeObject,
+    });
 
   it("reads a protobuf Status exactly as its JSON form", () => {
     const status = statusBody(409, "Conflict", "Apply failed with 1 conflict", {
@@ -195,6 +201,18 @@ describe("ApiError from a protobuf body", () => {
     expect(configMap).toMatchObject({ statusCode: 403, reason: "Forbidden" });
     expect(configMap.message).toContain('the body is a "ConfigMap", not a Status');
     expect(protobuf(503, new Uint8Array())).toMatchObject({ statusCode: 503, bodyExcerpt: undefined });
+  });
+
+  it("without a protobuf decoder a protobuf Status falls back to the HTTP code, saying why", () => {
+    const body = encodeObject(statusBody(409, "Conflict", "Apply failed"));
+    const error = apiErrorFromResponse({
+      statusCode: 409,
+      contentType: PROTOBUF,
+      retryAfter: undefined,
+      body,
+    });
+    expect(error).toMatchObject({ statusCode: 409, reason: "Conflict" });
+    expect(error.message).toContain("(no protobuf codec is configured)");
   });
 });
 

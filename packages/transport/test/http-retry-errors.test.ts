@@ -1,6 +1,6 @@
 import type http from "node:http";
 import net from "node:net";
-import { encodeObject } from "@kubesdk/models";
+import { decodeObject, encodeObject } from "@kubesdk/models";
 import { describe, expect, it } from "vitest";
 import {
   ApiError,
@@ -238,7 +238,7 @@ describe("errors", () => {
     for (const field of ["reason: ", "code: ", "details.causes.0.field: "]) expect(message).toContain(field);
   });
 
-  it("reads a protobuf Status body like a JSON one", async () => {
+  it("reads a protobuf Status body like a JSON one with the protobuf decoder it is given", async () => {
     const notFound = statusBody(404, "NotFound", 'configmaps "missing" not found', {
       name: "missing",
       kind: "configmaps",
@@ -247,7 +247,8 @@ describe("errors", () => {
       res.writeHead(404, { "content-type": PROTOBUF }).end(encodeObject(notFound)),
     );
     const path = "/api/v1/namespaces/d/configmaps/missing";
-    const missing = await rejection(harness.transport(s.url).request({ method: "GET", path }));
+    const transport = harness.transport(s.url, { protobufDecoder: decodeObject });
+    const missing = await rejection(transport.request({ method: "GET", path }));
     expect(isNotFound(missing)).toBe(true);
     expect(missing).toMatchObject({
       message: 'configmaps "missing" not found',

@@ -1,5 +1,5 @@
 import type http from "node:http";
-import { encodeWatchEvent } from "@kubesdk/models";
+import { decodeObject, encodeWatchEvent } from "@kubesdk/models";
 import { describe, expect, it } from "vitest";
 import {
   isExpired,
@@ -9,7 +9,7 @@ import {
   UnsupportedWatchContentTypeError,
   type WatchEvent,
 } from "../src/index.js";
-import { isBatchedWatchStream, nextWatchBatch } from "../src/internal.js";
+import { decodeProtobufWatchFrame, isBatchedWatchStream, nextWatchBatch } from "../src/internal.js";
 import { useHarness } from "./helpers/harness.js";
 import { rejection } from "./helpers/rejection.js";
 import { sendJson, statusBody } from "./helpers/test-server.js";
@@ -162,7 +162,7 @@ describe("watch over HTTP", () => {
     expect(isExpired(await rejection(harness.transport(gone.url).watch(pods).next()))).toBe(true);
   });
 
-  it("decodes protobuf frames, including an ERROR frame's protobuf Status, and takes a plugged-in decoder", async () => {
+  it("decodes protobuf frames with the decoder it is given, including an ERROR frame's protobuf Status", async () => {
     const frame = (payload: Uint8Array) => {
       const header = Buffer.alloc(4);
       header.writeUInt32BE(payload.length);
@@ -183,7 +183,11 @@ describe("watch over HTTP", () => {
     const events: WatchEvent[] = [];
     const error = await rejection(
       (async () => {
-        for await (const e of harness.transport(s.url).watch(pods)) events.push(e);
+        const transport = harness.transport(s.url, {
+          protobufWatchFrameDecoder: decodeProtobufWatchFrame,
+          protobufDecoder: decodeObject,
+        });
+        for await (const e of transport.watch(pods)) events.push(e);
       })(),
     );
     expect(events).toEqual([{ type: "ADDED", object: cm("a", 1) }]);
@@ -200,6 +204,10 @@ describe("watch over HTTP", () => {
     const seen: WatchEvent[] = [];
     for await (const e of plugged.watch(pods)) seen.push(e);
     expect(seen.map((e) => e.type)).toEqual(["MODIFIED", "MODIFIED"]);
+
+    // Without a decoder (no protobuf codec configured) the watch fails with a typed error.
+    const bare = await rejection(harness.transport(s.url).watch(pods).next());
+    expect(bare).toBeInstanceOf(UnsupportedWatchContentTypeError);
   });
 
   it("refuses a watch body of a content type it has no decoder for", async () => {

@@ -18,6 +18,7 @@ import {
 } from "../src/index.js";
 import {
   type DecodedWatchEvent,
+  decodeProtobufWatchFrame,
   LengthPrefixedFramer,
   WatchDecoder,
   watchDecoderForContentType,
@@ -274,8 +275,8 @@ describe("length-prefixed (protobuf) framing", () => {
     );
   });
 
-  it("decodes protobuf frames by default: an ERROR frame's protobuf Status becomes its ApiError", () => {
-    const decoder = new WatchDecoder({ framing: "length-prefixed" });
+  it("decodes protobuf frames with the models codec: an ERROR frame's protobuf Status becomes its ApiError", () => {
+    const decoder = new WatchDecoder({ framing: "length-prefixed", decodeFrame: decodeProtobufWatchFrame });
     const status = {
       kind: "Status",
       apiVersion: "v1",
@@ -294,9 +295,10 @@ describe("length-prefixed (protobuf) framing", () => {
     expect(apiError).toMatchObject({ statusCode: 410, reason: "Expired", message: status.message });
 
     // A frame that is not a WatchEvent is a typed error with a hex excerpt, not a crash.
-    const garbage = decodeAll(new WatchDecoder({ framing: "length-prefixed" }), [
-      frame(Uint8Array.of(0xff, 0xff)),
-    ]);
+    const garbage = decodeAll(
+      new WatchDecoder({ framing: "length-prefixed", decodeFrame: decodeProtobufWatchFrame }),
+      [frame(Uint8Array.of(0xff, 0xff))],
+    );
     expect(garbage.error).toBeInstanceOf(MalformedEventError);
     expect((garbage.error as MalformedEventError).excerpt).toBe("ffff");
   });
@@ -371,14 +373,21 @@ describe("limits on nesting and allocation", () => {
     const event = protoType(protoMessageNames.watchEvent)
       .encode({ type: "ADDED", object: { raw: bytes } })
       .finish();
-    const { events, error } = decodeAll(new WatchDecoder({ framing: "length-prefixed" }), [frame(event)]);
+    const { events, error } = decodeAll(
+      new WatchDecoder({ framing: "length-prefixed", decodeFrame: decodeProtobufWatchFrame }),
+      [frame(event)],
+    );
     expect(events).toEqual([]);
     expect(error).toBeInstanceOf(MalformedEventError);
     expect((error as Error).message).toMatch(/nested deeper/);
   });
 
   it("allocates what arrived, not what a length prefix claims", () => {
-    const decoder = new WatchDecoder({ framing: "length-prefixed", maxEventBytes: Number.POSITIVE_INFINITY });
+    const decoder = new WatchDecoder({
+      framing: "length-prefixed",
+      maxEventBytes: Number.POSITIVE_INFINITY,
+      decodeFrame: decodeProtobufWatchFrame,
+    });
     const before = process.memoryUsage().arrayBuffers;
     const header = Uint8Array.of(0x7f, 0xff, 0xff, 0xff); // 2 GiB
     expect(decoder.push(Buffer.concat([header, new Uint8Array(1000)]))).toEqual([]);
@@ -391,12 +400,14 @@ describe("limits on nesting and allocation", () => {
 });
 
 describe("choosing a decoder by content type", () => {
-  it("JSON and protobuf are built in (protobuf's decoder can be replaced); others are refused", () => {
+  it("JSON is built in, protobuf takes the given frame decoder; others are refused", () => {
     expect(watchDecoderForContentType("application/json")).toBeInstanceOf(WatchDecoder);
     expect(watchDecoderForContentType("application/json;as=Table;g=meta.k8s.io;v=v1")).toBeInstanceOf(
       WatchDecoder,
     );
-    const protobuf = watchDecoderForContentType("application/vnd.kubernetes.protobuf;stream=watch");
+    const protobuf = watchDecoderForContentType("application/vnd.kubernetes.protobuf;stream=watch", {
+      protobufFrameDecoder: decodeProtobufWatchFrame,
+    });
     const event = { type: "ADDED", object: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" } } };
     expect(protobuf.push(frame(encodeWatchEvent(event as WireWatchEvent)))).toEqual([event]);
     const replaced = watchDecoderForContentType("application/vnd.kubernetes.protobuf;stream=watch", {
@@ -405,5 +416,12 @@ describe("choosing a decoder by content type", () => {
     expect(replaced.push(frame(Uint8Array.of(1)))).toEqual([{ type: "DELETED", object: {} }]);
     expect(() => watchDecoderForContentType("application/yaml")).toThrow(/application\/yaml/);
     expect(() => watchDecoderForContentType(undefined)).toThrow(UnsupportedWatchContentTypeError);
+  });
+
+  it("without a protobuf frame decoder a protobuf watch is refused with a typed error naming the fix", () => {
+    const refused = () => watchDecoderForContentType("application/vnd.kubernetes.protobuf;stream=watch");
+    expect(refused).toThrow(UnsupportedWatchContentTypeError);
+    expect(refused).toThrow(/no protobuf frame decoder is configured/);
+    expect(() => new WatchDecoder({ framing: "length-prefixed" })).toThrow(UnsupportedWatchContentTypeError);
   });
 });

@@ -3,11 +3,16 @@
 // tools/leaderelection and, while leading, "reconciles" (GETs a ConfigMap) in a loop. Every
 // reconcile is appended to a shared log as "<identity> <start> <end>" in CLOCK_MONOTONIC
 // nanoseconds, the clock Node's process.hrtime.bigint() reads, so intervals compare across processes.
-// Lifecycle lines: "<identity> leading <t>", "<identity> stopped <t>". SIGTERM cancels the context:
-// client-go releases the Lease (ReleaseOnCancel) and the program exits.
+// Lifecycle lines: "<identity> leading <t>", "<identity> stopped <t>". The lock is wrapped to trace
+// the elector's protocol in the same form as the kubesdk candidate: "<identity> round <t>" when a
+// round reads the Lease, "<identity> observed <t> <holder|-> <leaseDurationSeconds>" when the record
+// read differs from the one read before (client-go's rule for restarting its observed time),
+// "<identity> write <t>" when it sends a write. SIGTERM cancels the context: client-go releases the
+// Lease (ReleaseOnCancel) and the program exits.
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -45,6 +50,37 @@ func appendLine(path, line string) {
 	}
 }
 
+// tracedLock is the Lease lock with every read and write traced to the shared log.
+type tracedLock struct {
+	resourcelock.Interface
+	log      func(string)
+	previous []byte
+}
+
+func (l *tracedLock) Get(ctx context.Context) (*resourcelock.LeaderElectionRecord, []byte, error) {
+	l.log(fmt.Sprintf("round %d", monotonic()))
+	record, raw, err := l.Interface.Get(ctx)
+	if err == nil && !bytes.Equal(raw, l.previous) {
+		l.previous = raw
+		holder := record.HolderIdentity
+		if holder == "" {
+			holder = "-"
+		}
+		l.log(fmt.Sprintf("observed %d %s %d", monotonic(), holder, record.LeaseDurationSeconds))
+	}
+	return record, raw, err
+}
+
+func (l *tracedLock) Create(ctx context.Context, ler resourcelock.LeaderElectionRecord) error {
+	l.log(fmt.Sprintf("write %d", monotonic()))
+	return l.Interface.Create(ctx, ler)
+}
+
+func (l *tracedLock) Update(ctx context.Context, ler resourcelock.LeaderElectionRecord) error {
+	l.log(fmt.Sprintf("write %d", monotonic()))
+	return l.Interface.Update(ctx, ler)
+}
+
 func main() {
 	kubeconfig := flag.String("kubeconfig", "", "kubeconfig path")
 	namespace := flag.String("namespace", "", "namespace of the Lease and the ConfigMaps")
@@ -64,10 +100,13 @@ func main() {
 	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer cancel()
 
-	lock := &resourcelock.LeaseLock{
-		LeaseMeta:  metav1.ObjectMeta{Name: *lease, Namespace: *namespace},
-		Client:     client.CoordinationV1(),
-		LockConfig: resourcelock.ResourceLockConfig{Identity: *identity},
+	lock := &tracedLock{
+		Interface: &resourcelock.LeaseLock{
+			LeaseMeta:  metav1.ObjectMeta{Name: *lease, Namespace: *namespace},
+			Client:     client.CoordinationV1(),
+			LockConfig: resourcelock.ResourceLockConfig{Identity: *identity},
+		},
+		log: func(line string) { appendLine(*logPath, *identity+" "+line) },
 	}
 	reconcile := func(ctx context.Context) {
 		for ctx.Err() == nil {

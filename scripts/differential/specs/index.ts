@@ -1,6 +1,9 @@
 /** The spec-case groups of the differential run: one line per group (types.ts says what a group is). */
+import { apps } from "./apps.js";
+import { batch } from "./batch.js";
 import { certificates } from "./certificates.js";
 import { coordination } from "./coordination.js";
+import { core } from "./core.js";
 import { discovery } from "./discovery.js";
 import { events } from "./events.js";
 import { networking } from "./networking.js";
@@ -20,4 +23,7 @@ export const SPEC_GROUPS: readonly SpecGroup[] = [
   storage,
   scheduling,
   discovery,
+  apps,
+  core,
+  batch,
 ];

@@ -1,13 +1,13 @@
 /**
  * Harness of the cross-process leader suite: starts candidates as separate OS processes (kubesdk's
  * candidate.ts, client-go's scripts/client-go-check/leader), stops, kills and pauses them by
- * signal, and reads the shared log they append to. Waiting is on the log or the Lease (polled),
- * never on fixed sleeps.
+ * signal (the log they append to is read by ./protocol.ts). Waiting is on the log or the Lease
+ * (polled), never on fixed sleeps.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { createRequire } from "node:module";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -19,53 +19,6 @@ export interface Timing {
   readonly leaseMs: number;
   readonly renewMs: number;
   readonly retryMs: number;
-}
-
-/** A reconcile: "work" passed its fence at `end`, "fenced" was refused there. */
-export interface WorkEntry {
-  readonly id: string;
-  readonly kind: "work" | "fenced";
-  readonly start: bigint;
-  readonly end: bigint;
-}
-
-export type LogEntry =
-  | WorkEntry
-  | { readonly id: string; readonly kind: "ready" | "leading" | "stopped" | "exited"; readonly at: bigint };
-
-export function parseLog(path: string): LogEntry[] {
-  if (!existsSync(path)) return [];
-  const entries: LogEntry[] = [];
-  for (const raw of readFileSync(path, "utf8").split("\n")) {
-    const f = raw.split(" ");
-    const id = f[0] as string;
-    if (f.length === 3 && /^\d+$/.test(f[1] as string))
-      entries.push({ id, kind: "work", start: BigInt(f[1] as string), end: BigInt(f[2] as string) });
-    else if (f.length === 4 && f[1] === "fenced")
-      entries.push({ id, kind: "fenced", start: BigInt(f[2] as string), end: BigInt(f[3] as string) });
-    else if (f.length === 3) entries.push({ id, kind: f[1] as "ready", at: BigInt(f[2] as string) });
-  }
-  return entries;
-}
-
-/** CLOCK_MONOTONIC nanoseconds, the clock every candidate logs with. */
-export const monotonicNow = (): bigint => process.hrtime.bigint();
-
-export const ms = (ns: bigint): number => Number(ns) / 1e6;
-
-/** Pairs of work intervals of different identities that overlap (the safety property). */
-export function overlaps(entries: readonly LogEntry[]): string[] {
-  const work = entries
-    .filter((e): e is WorkEntry => e.kind === "work")
-    .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
-  const problems: string[] = [];
-  let latest: { end: bigint; id: string } | undefined;
-  for (const w of work) {
-    if (latest !== undefined && w.start < latest.end && w.id !== latest.id)
-      problems.push(`${w.id} started at ${w.start} while ${latest.id} reconciled until ${latest.end}`);
-    if (latest === undefined || w.end > latest.end) latest = { end: w.end, id: w.id };
-  }
-  return problems;
 }
 
 export interface Candidate {
@@ -156,28 +109,14 @@ export function startClientGo(e: Election, id: string, binary: string): Candidat
 }
 
 /**
- * Builds the client-go candidate (once; again when main.go is newer) into the kubesdk cache, with
- * the Go build cache the other Go builds of the repository use. Modules come from the Go proxy.
+ * The client-go candidate's binary: $KUBESDK_CLIENT_GO_LEADER when scripts/leader/test-leader.sh
+ * built it before the suite, else built now by the same script (cached by a hash of its sources).
  */
 export function buildClientGoCandidate(): string {
-  const cacheRoot = process.env.KUBESDK_CACHE ?? join(homedir(), ".cache", "kubesdk");
-  const out = join(cacheRoot, "leader-candidate", "client-go-leader");
-  const src = join(repoRoot, "scripts", "client-go-check");
-  const main = join(src, "leader", "main.go");
-  if (existsSync(out) && statSync(out).mtimeMs >= statSync(main).mtimeMs) return out;
-  mkdirSync(dirname(out), { recursive: true });
-  execFileSync("go", ["build", "-trimpath", "-o", out, "./leader"], {
-    cwd: src,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      ...process.env,
-      CGO_ENABLED: "0",
-      GOTOOLCHAIN: "local",
-      GOCACHE: join(cacheRoot, "real-apiserver", "go-build"),
-      GOFLAGS: "-mod=readonly -buildvcs=false",
-    },
-  });
-  return out;
+  const given = process.env.KUBESDK_CLIENT_GO_LEADER;
+  if (given !== undefined && given !== "") return given;
+  const script = join(repoRoot, "scripts", "leader", "build-client-go-candidate.sh");
+  return execFileSync("bash", [script], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
 }
 
 /** Polls `probe` (the log, the Lease) every 20 ms until it returns a value; fails after `limitMs`. */

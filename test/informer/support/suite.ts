@@ -3,6 +3,7 @@
  * that are stopped when the suite ends, and namespaces filled with ConfigMaps.
  */
 import { KubeClient, type ReadClient } from "@kubesdk/client";
+import { protobufCodec } from "@kubesdk/client/protobuf";
 import { Informer, type InformerOptions } from "@kubesdk/informer";
 import type { KubernetesObject } from "@kubesdk/models";
 import type { RunningServer, StartOptions } from "@kubesdk/server";
@@ -71,7 +72,7 @@ export function useInformerSuite(options: StartOptions = {}): InformerSuite {
     kube(tr: HttpTransport = suite.transport): KubeClient {
       let kube = clients.get(tr);
       if (kube === undefined) {
-        kube = new KubeClient(tr, { protobuf: testEncoding === "protobuf" });
+        kube = new KubeClient(tr, testEncoding === "protobuf" ? { protobuf: true, protobufCodec } : {});
         clients.set(tr, kube);
       }
       return kube;

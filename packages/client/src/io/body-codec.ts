@@ -1,6 +1,7 @@
 import {
   apiVersionOf,
   type GroupVersionKind,
+  type Int64Mode,
   JSON_MEDIA_TYPE,
   mediaTypeOf,
   PROTOBUF_MEDIA_TYPE,
@@ -16,7 +17,10 @@ import {
 import { decodeJsonBody } from "@kubesdk/transport/internal";
 import { ClientError } from "../errors.js";
 
-/** Protobuf encoding of built-in kinds (supplied by @kubesdk/models' wire codec). */
+/**
+ * Protobuf encoding of built-in kinds. The client holds none unless given one (`protobufCodec` from
+ * `kubesdk/protobuf`, @kubesdk/models' wire codec), so a JSON-only program does not carry it.
+ */
 export interface ProtobufCodec {
   /** Enveloped protobuf of a built-in object; `kind` is used when the object carries no apiVersion/kind. */
   encode(object: object, kind: GroupVersionKind): Uint8Array;
@@ -30,6 +34,8 @@ export interface ProtobufCodec {
    * apiVersion and kind when it is given. Without it, bodies are collected and then decoded.
    */
   readonly reader?: (itemType?: ItemType) => BodyReader<unknown>;
+  /** The same codec giving int64 values beyond ±(2^53 − 1) as `int64` says (the client's `int64` option). */
+  withInt64?(int64: Int64Mode): ProtobufCodec;
 }
 
 /** The apiVersion and kind of a list's items, which the client gives each item. */

@@ -1,24 +1,26 @@
 /**
- * The protobuf codec the client uses by default: @kubesdk/models' wire codec for bodies, and the
- * transport's built-in frame decoder (the same codec) for watches. Protobuf Status error bodies
- * are read by the transport itself.
+ * The protobuf codec for built-in kinds: @kubesdk/models' wire codec for bodies, and the transport's
+ * frame decoder (the same codec) for watches. Published only through the `@kubesdk/client/protobuf`
+ * entry point (and `kubesdk/protobuf`): importing it is what puts the generated codec (about 1.8 MB
+ * minified) into a program, so a program that never speaks protobuf leaves it out.
  */
 import { decodeObject, encodeObject, type Int64Mode, ProtobufListDecoder } from "@kubesdk/models";
 import { protobufWatchFrameDecoder } from "@kubesdk/transport/internal";
 import type { ProtobufCodec } from "./body-codec.js";
 
-/** Built-in kinds in protobuf through @kubesdk/models (custom resources and Table stay JSON). */
-export const modelsProtobufCodec: ProtobufCodec = modelsProtobufCodecFor("number");
-
 /**
- * The models codec decoding int64 values beyond ±(2^53 − 1) as `int64` says: "number" throws a
- * WireError PROTOBUF_INT64 for them, "bigint" and "string" give them exactly.
+ * Built-in kinds in protobuf through @kubesdk/models (custom resources and Table stay JSON): give it
+ * to a client as `protobufCodec`. int64 values beyond ±(2^53 − 1) fail a decode with a WireError
+ * PROTOBUF_INT64 unless the client's `int64` option (or `withInt64`) says "bigint" or "string".
  */
-export function modelsProtobufCodecFor(int64: Int64Mode): ProtobufCodec {
+export const protobufCodec: ProtobufCodec = modelsProtobufCodecFor("number");
+
+function modelsProtobufCodecFor(int64: Int64Mode): ProtobufCodec {
   return {
     encode: (object, kind) => encodeObject(object, { kind }),
     decode: int64 === "number" ? (bytes) => decodeObject(bytes) : (bytes) => decodeObject(bytes, { int64 }),
     decodeWatchFrame: protobufWatchFrameDecoder(int64),
     reader: (itemType) => new ProtobufListDecoder(itemType === undefined ? { int64 } : { int64, itemType }),
+    withInt64: modelsProtobufCodecFor,
   };
 }

@@ -38,4 +38,6 @@ export interface AdmissionAttributes {
   readonly userInfo: UserInfo | undefined;
   /** A dry run: plugins with side effects must not cause them (upstream: sideEffects). */
   readonly dryRun: boolean;
+  /** Warnings for the response's Warning header; plugins append (shared by both phases). */
+  readonly warnings?: string[];
 }

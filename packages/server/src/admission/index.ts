@@ -7,17 +7,28 @@ import { AdmissionChain } from "./chain.js";
 import { limitRanger } from "./plugins/limit-ranger.js";
 import { namespaceLifecycle } from "./plugins/namespace-lifecycle.js";
 import { resourceQuota } from "./plugins/resource-quota.js";
+import { type ApplyMerge, mutatingAdmissionPolicy, validatingAdmissionPolicy } from "./policies/index.js";
 
 export type { AdmissionAttributes, AdmissionOperation } from "./attributes.js";
 export { AdmissionChain } from "./chain.js";
 export type { AdmissionContext } from "./context.js";
 export { type AdmissionPlugin, forbidden, handlesOnly } from "./plugin.js";
 export { quotaMatches } from "./plugins/resource-quota.js";
+export type { ApplyMerge } from "./policies/index.js";
 export type { ResourceList } from "./quota/amounts.js";
 export { addLists, compareAmounts, mask } from "./quota/amounts.js";
 export { evaluatorFor } from "./quota/evaluators.js";
 
-/** The plugins the reference server runs, in upstream's order. */
-export function defaultAdmissionChain(): AdmissionChain {
-  return new AdmissionChain([namespaceLifecycle, limitRanger, resourceQuota]);
+/**
+ * The plugins the reference server runs, in upstream's order; `applyMerge` is the server's typed
+ * apply merge, which MutatingAdmissionPolicy's apply configurations use (it lives above this layer).
+ */
+export function defaultAdmissionChain(applyMerge?: ApplyMerge): AdmissionChain {
+  return new AdmissionChain([
+    namespaceLifecycle,
+    limitRanger,
+    mutatingAdmissionPolicy(applyMerge),
+    validatingAdmissionPolicy(),
+    resourceQuota,
+  ]);
 }

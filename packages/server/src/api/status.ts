@@ -178,7 +178,8 @@ export interface FieldError {
     | "FieldValueDuplicate"
     | "FieldValueTooLong"
     | "FieldValueTooMany"
-    | "FieldValueTypeInvalid";
+    | "FieldValueTypeInvalid"
+    | "FieldValueNotFound";
   readonly field: string;
   readonly detail: string;
   /** The offending value, rendered into the message for Invalid/NotSupported/Duplicate. */
@@ -194,6 +195,7 @@ const TYPE_TEXT: Record<FieldError["type"], string> = {
   FieldValueTooLong: "Too long",
   FieldValueTooMany: "Too many",
   FieldValueTypeInvalid: "Invalid value",
+  FieldValueNotFound: "Not found",
 };
 
 /** A value upstream prints with Go's %#v (e.g. a struct): written into messages as is. */
@@ -217,7 +219,8 @@ function causeMessage(e: FieldError): string {
       e.type === "FieldValueTypeInvalid" ||
       e.type === "FieldValueNotSupported" ||
       e.type === "FieldValueTooMany" ||
-      e.type === "FieldValueDuplicate");
+      e.type === "FieldValueDuplicate" ||
+      e.type === "FieldValueNotFound");
   const head = showsValue ? `${text}: ${renderValue(e.value)}` : text;
   return e.detail ? `${head}: ${e.detail}` : head;
 }

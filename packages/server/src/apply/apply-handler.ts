@@ -9,9 +9,10 @@ import { nowTimestamp } from "../api/names.js";
 import { queryOptionalBool } from "../api/query-bool.js";
 import { errors, StatusError } from "../api/status.js";
 import type { FieldScope } from "../fieldmanager/object-fields.js";
-import { ChangedWhilePaused, pausedOrAtOnce } from "../handlers/commit-update.js";
+import { ChangedWhilePaused, updateWithRetries } from "../handlers/commit-update.js";
 import type { ApiResponse, HandlerContext, KubeObject } from "../handlers/context.js";
 import { findObject, metadataOf } from "../handlers/context.js";
+import { convertsByWebhook, findPresented } from "../handlers/converted.js";
 import { checkFieldManager } from "../handlers/options.js";
 import { runAtOnce, runYielding } from "../handlers/steps.js";
 import { commitUpdate, createObject } from "../handlers/write.js";
@@ -45,7 +46,7 @@ export async function applyObject(
   checkFieldManager(manager, "PatchOptions");
   const force = queryOptionalBool(req.query, "force") ?? false;
   const body = checkApplyBody(r, req);
-  return pausedOrAtOnce(req.large, (large) => applyOnce(ctx, r, req, { manager, force, body, large }));
+  return updateWithRetries(r, req.large, (large) => applyOnce(ctx, r, req, { manager, force, body, large }));
 }
 
 interface CheckedApply {
@@ -62,7 +63,8 @@ async function applyOnce(
   req: ApplyRequest,
   a: CheckedApply,
 ): Promise<ApiResponse> {
-  const live = findObject(ctx, r, req.namespace, req.name);
+  const found = findPresented(ctx, r, req.namespace, req.name);
+  const live = found instanceof Promise ? await found : found;
   const scope: FieldScope = !hasStatus(r) ? "all" : req.subresource === "status" ? "status" : "main";
   const schema = r.custom
     ? customTypeNode(r)
@@ -104,7 +106,8 @@ async function applyOnce(
   } catch (e) {
     // Created by another request while this one paused: apply again, to the live object.
     const created = e instanceof StatusError && e.status.reason === "AlreadyExists";
-    if (a.large && created && findObject(ctx, r, req.namespace, req.name)) throw new ChangedWhilePaused();
+    const waited = a.large || convertsByWebhook(r);
+    if (waited && created && findObject(ctx, r, req.namespace, req.name)) throw new ChangedWhilePaused();
     throw e;
   }
 }

@@ -16,6 +16,10 @@ import { ABSENT, type Shape, UNKNOWN } from "./sizes.js";
  * its estimator takes the largest integer, which makes any traversal of it over every budget.
  */
 const UNBOUNDED: Shape = { size: 2 ** 64 };
+/** A scope entry marking an estimate on actual values (admission expressions at request time). */
+export const RUNTIME_SCOPE = "#runtime";
+/** The longest string a number, bool, timestamp or duration converts to. */
+const CONVERTED: Shape = { size: 32 };
 /** Calls whose cost grows with their arguments' size (parsing or scanning them). */
 const LINEAR_CALLS = new Set([
   "quantity",
@@ -142,8 +146,10 @@ function call(n: ASTNode, scope: Scope): Estimate {
   const first = shapes[0] ?? SCALAR;
   const linear = LINEAR_CALLS.has(name) ? shapes.reduce((m, s) => m + tenth(s.size), 0) : 0;
   const isString = params[0]?.op === "value" && typeof params[0].args === "string";
+  // Evaluating on actual values (admission), a converted scalar is a short string, not an unbounded one.
+  const converted = scope.has(RUNTIME_SCOPE) ? (first.size > 1 ? first : CONVERTED) : UNBOUNDED;
   const shape =
-    name === "string" || name === "bytes" ? (isString ? first : UNBOUNDED) : name === "dyn" ? first : SCALAR;
+    name === "string" || name === "bytes" ? (isString ? first : converted) : name === "dyn" ? first : SCALAR;
   return { cost: cost + 1 + linear, shape };
 }
 

@@ -185,7 +185,7 @@ function evaluationError(e: unknown, rule: string): string {
   return `${celGoText(first)} evaluating rule: ${rule}`;
 }
 
-function celGoText(first: string): string {
+export function celGoText(first: string): string {
   const bounds = /^No such key: index out of bounds, index (-?\d+) >= size (\d+)$/.exec(first);
   if (bounds) return `index out of bounds: ${bounds[1]}`;
   const key = /^No such key: (.*)$/.exec(first);

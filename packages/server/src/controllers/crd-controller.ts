@@ -10,14 +10,16 @@
  *   CRD disappears; here the CRD goes first and the objects right after).
  */
 
+import type { ServiceResolver } from "../crd/conversion-webhook.js";
 import { desiredStatus, groupOf } from "../crd/crd-status.js";
 import { CRD_BUCKET, namesOf, specOf, str } from "../crd/crd-view.js";
 import { crdNameOf, customResourcesOf } from "../crd/custom-resource.js";
+import { serviceResolver } from "../crd/service-endpoint.js";
 import type { HandlerContext } from "../handlers/context.js";
 import type { StoredObject, StoreEvent } from "../store/mvcc.js";
 
 export interface CrdControllerOptions {
-  /** Called after a CRD's resources stopped being served (e.g. to end their open watches). */
+  /** Called after a CRD's resources stopped being served as they were: deleted or changed (ends their watches). */
   readonly onRemoved?: (crdName: string) => void;
 }
 
@@ -27,11 +29,13 @@ export class CrdController {
   /** The spec each CRD's served resources were built from. */
   private readonly servedSpecs = new Map<string, string>();
   private closed = false;
+  private readonly resolveService: ServiceResolver;
 
   constructor(
     private readonly ctx: HandlerContext,
     private readonly options: CrdControllerOptions = {},
   ) {
+    this.resolveService = serviceResolver(ctx.store, ctx.resources);
     this.unsubscribe = ctx.store.subscribe((e) => {
       if (e.bucket === CRD_BUCKET) this.onEvent(e);
     });
@@ -61,9 +65,13 @@ export class CrdController {
     const source = { ...crd, spec: { ...specOf(crd), names: { ...namesOf(crd), ...acceptedNames } } };
     // Status-only writes leave the served resources (and their compiled schemas) as they are.
     const key = desired.accepted ? JSON.stringify(source.spec) : "";
-    if (this.servedSpecs.get(name) !== key) {
-      this.ctx.resources.setCustom(name, desired.accepted ? customResourcesOf(source) : []);
+    const before = this.servedSpecs.get(name);
+    if (before !== key) {
+      const served = desired.accepted ? customResourcesOf(source, this.resolveService) : [];
+      this.ctx.resources.setCustom(name, served);
       this.servedSpecs.set(name, key);
+      // Upstream replaces a changed CRD's storage, which ends the watches on the old one.
+      if (before !== undefined && before !== "") this.options.onRemoved?.(name);
     }
     if (JSON.stringify(desired.status) !== JSON.stringify(crd.status) && !this.statusDue.has(name)) {
       this.statusDue.add(name);

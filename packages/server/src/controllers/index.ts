@@ -2,6 +2,7 @@
 import type { HandlerContext } from "../handlers/context.js";
 import { GarbageCollector } from "./garbage-collector.js";
 import { NamespaceController } from "./namespace-controller.js";
+import { PolicyStatusController } from "./policy-status-controller.js";
 import { ResourceQuotaController } from "./resource-quota-controller.js";
 
 export interface Controllers {
@@ -11,11 +12,13 @@ export interface Controllers {
 export function startControllers(ctx: HandlerContext): Controllers {
   const gc = new GarbageCollector(ctx);
   const namespaces = new NamespaceController(ctx);
+  const policyStatus = new PolicyStatusController(ctx);
   const quotas = new ResourceQuotaController(ctx);
   return {
     close() {
       gc.close();
       namespaces.close();
+      policyStatus.close();
       quotas.close();
     },
   };

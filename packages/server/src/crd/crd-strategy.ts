@@ -43,7 +43,12 @@ export const crdStrategy: WriteStrategy = {
     addStoredVersion(crd);
   },
   prepareUpdate(next, _old, subresource) {
-    if (subresource === "status") return;
+    if (subresource === "status") {
+      // An emptied list is refilled with the storage version, as kube-apiserver answers it.
+      const stored = strList(isObject(next.status) ? next.status.storedVersions : undefined);
+      if (stored.length === 0) addStoredVersion(next);
+      return;
+    }
     withOwnSpec(next);
     setDefaults(next);
     addStoredVersion(next);

@@ -6,7 +6,15 @@
  */
 import type { FieldError } from "../api/status.js";
 import { ruleValidator } from "../cel/index.js";
-import type { PrinterColumn, ScalePaths, ServedResource, SubresourceSpec } from "../resources/served.js";
+import type {
+  CustomConversion,
+  PrinterColumn,
+  ScalePaths,
+  ServedResource,
+  SubresourceSpec,
+} from "../resources/served.js";
+import { conversionOf } from "./conversion.js";
+import type { ServiceResolver } from "./conversion-webhook.js";
 import {
   type CrdVersion,
   namesOf,
@@ -36,8 +44,17 @@ export function crdNameOf(crd: unknown): string {
   return str(meta?.name);
 }
 
-export function customResourcesOf(crd: unknown): ServedResource[] {
+/**
+ * The served resources of a CRD; `resolveService` finds the address of a conversion webhook given
+ * by `service` (none: such a webhook cannot be called).
+ */
+export function customResourcesOf(crd: unknown, resolveService?: ServiceResolver): ServedResource[] {
   const spec = specOf(crd);
+  const decode = decoderOf(str(spec.group), versionsOf(crd));
+  const conversion = decodingFirst(
+    conversionOf(crd, resolveService ?? (() => "no service resolver")),
+    decode,
+  );
   const group = str(spec.group);
   const names = namesOf(crd);
   const plural = str(names.plural);
@@ -56,8 +73,32 @@ export function customResourcesOf(crd: unknown): ServedResource[] {
         shortNames: strList(names.shortNames),
         categories: strList(names.categories),
         storageVersion,
+        conversion,
+        decode,
       }),
     );
+}
+
+/** Prunes and defaults a stored object by the schema of the version it is in, as upstream decodes it. */
+function normalizerOf(v: CrdVersion): (obj: Record<string, unknown>) => Record<string, unknown> {
+  const schema = asSchema(asSchema(v.schema)?.openAPIV3Schema);
+  return (obj) => applyStructuralDefaults(pruneCustomResource(obj, schema).value, schema);
+}
+
+type Decode = (obj: Record<string, unknown>) => Record<string, unknown>;
+
+/** Decodes a stored object by the version it is in (an unknown version: as it is). */
+function decoderOf(group: string, versions: CrdVersion[]): Decode {
+  const byApiVersion = new Map(versions.map((v) => [`${group}/${v.name}`, normalizerOf(v)]));
+  return (o) => byApiVersion.get(String(o.apiVersion))?.(o) ?? o;
+}
+
+/** The conversion, given objects decoded in their own version first (the webhook sees them defaulted). */
+function decodingFirst(conversion: CustomConversion, decode: Decode): CustomConversion {
+  return {
+    byWebhook: conversion.byWebhook,
+    convert: (objects, apiVersion) => conversion.convert(objects.map(decode), apiVersion),
+  };
 }
 
 interface CommonFacts {
@@ -71,6 +112,8 @@ interface CommonFacts {
   shortNames: string[];
   categories: string[];
   storageVersion: string;
+  conversion: CustomConversion;
+  decode: Decode;
 }
 
 function servedVersion(v: CrdVersion, c: CommonFacts): ServedResource {
@@ -90,8 +133,13 @@ function servedVersion(v: CrdVersion, c: CommonFacts): ServedResource {
     });
   const validateSchema = schema ? compileSchema(schema) : () => [];
   const validateRules = schema ? ruleValidator(schema) : undefined;
+  const apiVersion = `${c.group}/${v.name}`;
+  // An object of this version is decoded with its defaults; one of another version (conversion
+  // None) with that version's defaults, then pruned to this version's schema, as upstream reads it.
   const normalize = (obj: Record<string, unknown>) =>
-    applyStructuralDefaults(pruneCustomResource(obj, schema).value, schema);
+    obj.apiVersion === apiVersion || obj.apiVersion === undefined
+      ? applyStructuralDefaults(pruneCustomResource(obj, schema).value, schema)
+      : pruneCustomResource(c.decode(obj), schema).value;
   const columns = printerColumnsOf(v);
   return {
     group: c.group,
@@ -113,6 +161,7 @@ function servedVersion(v: CrdVersion, c: CommonFacts): ServedResource {
     custom: {
       crdName: c.crdName,
       storageVersion: c.storageVersion,
+      conversion: c.conversion,
       validate: (obj, old) => {
         const errs = ratchet([...validateSchema(obj), ...(scale ? scaleErrors(obj, scale) : [])], obj, old);
         return validateRules ? [...errs, ...validateRules(obj, old, errs)] : errs;

@@ -6,6 +6,7 @@
  * selectable fields, conversion, stored versions and, on update, the
  * immutable fields.
  */
+import { isDeepStrictEqual } from "node:util";
 import { validateName } from "../api/names.js";
 import type { FieldError } from "../api/status.js";
 import {
@@ -93,7 +94,10 @@ export function validateCrd(
   const status = isObject(crd.status) ? crd.status : {};
   const accepted = isObject(status.acceptedNames) ? status.acceptedNames : {};
   errs.push(...validateNames(accepted, "status.acceptedNames"));
-  errs.push(...validateStoredVersions(strList(status.storedVersions), spec));
+  // A status write is taken as it comes (kube-apiserver does not check storedVersions there); a
+  // create or a change of the spec must keep every stored version served or listed.
+  if (!old || !isDeepStrictEqual(specOf(old), spec))
+    errs.push(...validateStoredVersions(strList(status.storedVersions), spec));
   errs.push(...validateApproval(crd, old));
   if (old) errs.push(...validateImmutable(crd, old));
   return errs;

@@ -15,6 +15,12 @@ import { parseRequestInfo, type RequestInfo, type ResourceRequestInfo } from "..
 import { rememberChoice, writeBody, writeBytes, writeError } from "../http/respond.js";
 import type { ServedResource } from "../resources/served.js";
 import { serveWatch, type WatchRegistry } from "../watch/serve-watch.js";
+import {
+  aggregatedDiscovery,
+  discoveryFormat,
+  notAcceptable,
+  serveAggregated,
+} from "./aggregated-discovery.js";
 import { discoveryDocument } from "./discovery.js";
 import { parseRequestTarget, type RequestTarget } from "./request-target.js";
 import { reshape } from "./table.js";
@@ -167,6 +173,15 @@ class Dispatcher {
   ): void {
     if (req.method !== "GET") throw errors.notFoundPath();
     if (info.type !== "other") throw errors.notFoundPath();
+    const d = info.discovery;
+    if (d && d.version === undefined && (d.legacy || d.group === undefined)) {
+      const format = discoveryFormat(req.headers.accept);
+      if (format === "none") throw notAcceptable();
+      if (format !== "legacy") {
+        serveAggregated(req, res, aggregatedDiscovery(this.ctx.resources, d.legacy), format);
+        return;
+      }
+    }
     const doc = discoveryDocument(this.ctx.resources, target.pathname, info, this.opts.serverAddress());
     if (!doc) throw errors.notFoundPath();
     const pretty = target.query.get("pretty") === "true";

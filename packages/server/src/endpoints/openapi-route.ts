@@ -6,7 +6,7 @@
  * the current one, a current one may be cached forever. Protobuf is not
  * offered: kubectl then asks for JSON.
  */
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors } from "../api/status.js";
 import { writeError } from "../http/respond.js";
 import { etagOf, OpenApiDocuments } from "../openapi/documents.js";
@@ -40,10 +40,26 @@ function send(
   res.writeHead(200, { ...headers, "Content-Length": String(body.length) }).end(body);
 }
 
+/** `/openapi/v2`: the Swagger 2.0 document as JSON (the protobuf form is not offered: 406). */
+function serveV2(req: IncomingMessage, res: ServerResponse, docs: OpenApiDocuments): void {
+  try {
+    if (req.method !== "GET" && req.method !== "HEAD") throw errors.notFoundPath();
+    if (!acceptsJson(req.headers.accept)) throw errors.notAcceptable(["application/json"]);
+    const doc = docs.v2();
+    send(res, doc.json(), doc.hash, req.headers["if-none-match"]);
+  } catch (e) {
+    writeError(res, e);
+  }
+}
+
 /** The route extension; pass the server's ResourceTable so CRD changes show up at once. */
 export function openApiRoute(table: ResourceTable): RouteExtension {
   const docs = new OpenApiDocuments(table);
   return (req, res, url) => {
+    if (url.pathname === "/openapi/v2") {
+      serveV2(req, res, docs);
+      return true;
+    }
     if (url.pathname !== PREFIX && !url.pathname.startsWith(`${PREFIX}/`)) return false;
     try {
       if (req.method !== "GET" && req.method !== "HEAD") throw errors.notFoundPath();

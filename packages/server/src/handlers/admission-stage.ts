@@ -3,14 +3,19 @@
  * validating phases run on them. Synchronous unless a plugin is async (admission/chain.ts).
  */
 
+import { schemaFor } from "@kubesdk/models";
 import type { AdmissionAttributes, AdmissionOperation } from "../admission/attributes.js";
 import type { AdmissionChain } from "../admission/chain.js";
 import { defaultAdmissionChain } from "../admission/index.js";
+import { mergeApplied } from "../apply/structured-merge.js";
 import type { UserInfo } from "../http/auth.js";
 import type { ServedResource } from "../resources/served.js";
 import type { HandlerContext, KubeObject } from "./context.js";
 
-const DEFAULT_CHAIN = defaultAdmissionChain();
+// Apply configurations of mutating policies merge as server-side apply does, by the kind's schema.
+const DEFAULT_CHAIN = defaultAdmissionChain(
+  (object, applied, kind) => mergeApplied(object, applied, schemaFor(kind)) as Record<string, unknown>,
+);
 
 function chainOf(ctx: HandlerContext): AdmissionChain {
   return ctx.admission ?? DEFAULT_CHAIN;
@@ -25,6 +30,7 @@ export interface AdmissionRequest {
   readonly oldObject?: KubeObject | undefined;
   readonly user?: UserInfo | undefined;
   readonly dryRun: boolean;
+  readonly warnings?: string[];
 }
 
 export function admissionAttributes(r: ServedResource, req: AdmissionRequest): AdmissionAttributes {
@@ -39,6 +45,7 @@ export function admissionAttributes(r: ServedResource, req: AdmissionRequest): A
     oldObject: req.oldObject,
     userInfo: req.user,
     dryRun: req.dryRun,
+    ...(req.warnings ? { warnings: req.warnings } : {}),
   };
 }
 

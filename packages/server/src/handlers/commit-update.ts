@@ -15,6 +15,7 @@ import { PreconditionError } from "../store/mvcc.js";
 import { normalizeDecodedMetadata } from "../validation/metadata-decode.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import * as c from "./context.js";
+import { convertsByWebhook, presentOne, storedForm } from "./converted.js";
 import { withManagedFields, withManagedFieldsYielding } from "./managed.js";
 import { parseDryRun } from "./options.js";
 import { pause } from "./steps.js";
@@ -54,6 +55,28 @@ export async function pausedOrAtOnce<T>(
   }
 }
 
+/** How often an update waiting for a conversion webhook is run again when its object changed meanwhile. */
+const CONVERTING_ATTEMPTS = 5;
+
+/**
+ * pausedOrAtOnce for any resource: an update of a custom resource with a conversion webhook waits for
+ * it between its read and its commit, so it runs again (a few times) when the object changed meanwhile.
+ */
+export async function updateWithRetries<T>(
+  r: ServedResource,
+  large: boolean | undefined,
+  run: (large: boolean) => Promise<T>,
+): Promise<T> {
+  if (!convertsByWebhook(r)) return pausedOrAtOnce(large, run);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run(large === true && attempt === 1);
+    } catch (e) {
+      if (!(e instanceof ChangedWhilePaused) || attempt >= CONVERTING_ATTEMPTS) throw e;
+    }
+  }
+}
+
 /** Metadata an update cannot change: the stored values win. */
 const KEPT_METADATA = [
   "uid",
@@ -86,7 +109,13 @@ export async function commitUpdate(
   checkFinalizersWhileDeleting(r, req.name, meta, c.metadataOf(old));
   if (req.large) await pause();
   let next = candidateUpdate(r, req, old, checked.object);
-  const admitting = { operation: "UPDATE", ...req, oldObject: old, dryRun } as const;
+  const admitting = {
+    operation: "UPDATE",
+    ...req,
+    oldObject: old,
+    dryRun,
+    warnings: [] as string[],
+  } as const;
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: next }));
   if (admitted) await admitted;
   next = prepareUpdate(ctx, r, req, old, next);
@@ -96,16 +125,19 @@ export async function commitUpdate(
       : withManagedFields(ctx, r, old, next, req);
   const validated = validatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: next }));
   if (validated) await validated;
-  if (req.large) {
-    await pause();
+  const converted = storedForm(r, next);
+  const toStore = converted instanceof Promise ? await converted : converted;
+  if (req.large || converted instanceof Promise) {
+    if (req.large) await pause();
     const stored = ctx.store.get(r.bucket, c.objectKey(r, req.namespace, req.name));
     if (stored?.metadata.resourceVersion !== old.metadata.resourceVersion) throw new ChangedWhilePaused();
   }
-  const res = dryRun
-    ? { code: 200, body: c.present(r, c.toStored(r, next)) }
-    : persist(ctx, r, req, old, next);
+  const res = dryRun ? { code: 200, body: toStore } : persist(ctx, r, req, old, next, toStore);
+  const body = res.body === old ? old : presentOne(r, res.body);
+  const presented = body instanceof Promise ? await body : body;
   if (req.large) await pause();
-  return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
+  const warnings = [...checked.warnings, ...admitting.warnings];
+  return { code: res.code, body: presented, headers: warningHeaders(warnings) };
 }
 
 function checkResourceVersion(
@@ -193,23 +225,24 @@ function prepareUpdate(
   return next;
 }
 
+/** The commit; answers `old` itself when nothing changed, else the stored object (to be presented). */
 function persist(
   ctx: c.HandlerContext,
   r: ServedResource,
   req: UpdateRequest,
   old: c.KubeObject,
   next: c.KubeObject,
-): c.ApiResponse {
+  toStore: c.KubeObject,
+): { code: number; body: c.KubeObject } {
   // Nothing changed: upstream skips the write, so the resourceVersion stays.
-  if (sameButResourceVersion(old, next)) return { code: 200, body: c.present(r, old) };
+  if (sameButResourceVersion(old, next)) return { code: 200, body: old };
   const key = c.objectKey(r, req.namespace, req.name);
   // The last finalizer went away: the pending deletion completes now.
-  if (deletionCompletes(r, old, next))
-    return { code: 200, body: c.present(r, ctx.store.delete(r.bucket, key)) };
-  checkObjectSize(next, ctx.settings.maxObjectBytes);
+  if (deletionCompletes(r, old, next)) return { code: 200, body: ctx.store.delete(r.bucket, key) };
+  checkObjectSize(toStore, ctx.settings.maxObjectBytes);
   try {
-    const saved = ctx.store.update(r.bucket, key, c.toStored(r, next), Number(old.metadata.resourceVersion));
-    return { code: 200, body: c.present(r, saved) };
+    const saved = ctx.store.update(r.bucket, key, toStore, Number(old.metadata.resourceVersion));
+    return { code: 200, body: saved };
   } catch (e) {
     if (e instanceof PreconditionError) throw errors.staleResourceVersion(c.qualified(r), req.name);
     throw e;

@@ -77,9 +77,15 @@ export function qualified(r: ServedResource): Qualified {
   return { group: r.group, resource: r.resource };
 }
 
-/** The object as the requested version presents it (CR versions share one stored shape). */
+/**
+ * The object as the requested version presents it (CR versions share one stored shape). An object
+ * that only a conversion webhook can bring to this version is answered as stored: callers that may
+ * see one convert it first (handlers/converted.ts).
+ */
 export function present(r: ServedResource, obj: StoredObject): KubeObject {
   const apiVersion = apiVersionOf(r);
+  const stored = obj as KubeObject;
+  if (r.custom?.conversion?.byWebhook && stored.apiVersion !== apiVersion) return stored;
   // Custom resources are pruned and defaulted by the served version's schema on every read.
   const o = (
     r.custom?.onRead ? r.custom.onRead(obj) : r.convert ? r.convert.fromStored(obj) : obj
@@ -89,8 +95,24 @@ export function present(r: ServedResource, obj: StoredObject): KubeObject {
   return { kind: r.kind, apiVersion, ...rest } as KubeObject;
 }
 
-/** The object as its bucket keeps it (events.k8s.io events: the core shape). */
+/** The apiVersion a custom resource is stored in (the CRD's storage version). */
+export function storageApiVersion(r: ServedResource): string | undefined {
+  return r.custom ? `${r.group}/${r.custom.storageVersion}` : undefined;
+}
+
+/**
+ * The object as its bucket keeps it (events.k8s.io events: the core shape; custom resources: their
+ * storage version). Only for objects whose content is in the apiVersion they carry: a custom
+ * resource of conversion Webhook is left in its version (writes convert it first: storedForm in
+ * handlers/converted.ts).
+ */
 export function toStored<T extends StoredObject>(r: ServedResource, obj: T): T {
+  const storage = storageApiVersion(r);
+  if (storage !== undefined) {
+    const apiVersion = (obj as { apiVersion?: unknown }).apiVersion;
+    if (apiVersion === storage || r.custom?.conversion?.byWebhook) return obj;
+    return { ...obj, apiVersion: storage };
+  }
   return (r.convert ? r.convert.toStored(obj) : obj) as T;
 }
 

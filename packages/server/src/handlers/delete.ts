@@ -7,9 +7,11 @@ import { nowTimestamp } from "../api/names.js";
 import { queryOptionalBool } from "../api/query-bool.js";
 import { errors, failure, StatusError } from "../api/status.js";
 import type { UserInfo } from "../http/auth.js";
+import { warningHeaders } from "../openapi/field-validation.js";
 import type { ServedResource } from "../resources/served.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import * as c from "./context.js";
+import { convertsByWebhook, loadPresented, presentOne } from "./converted.js";
 import { gracePeriodOf, policyFinalizers } from "./delete-policy.js";
 import { buildFilter } from "./filter.js";
 import { listObjects } from "./list.js";
@@ -85,13 +87,27 @@ export async function deleteRequested(
   opts: DeleteOptions,
 ): Promise<c.ApiResponse> {
   const { namespace, name } = target;
-  const old = c.loadObject(ctx, r, namespace, name);
-  const admitting = { operation: "DELETE", ...target, oldObject: old, dryRun: opts.dryRun } as const;
+  const loaded = loadPresented(ctx, r, namespace, name);
+  const old = loaded instanceof Promise ? await loaded : loaded;
+  const warnings: string[] = [];
+  const admitting = {
+    operation: "DELETE",
+    ...target,
+    oldObject: old,
+    dryRun: opts.dryRun,
+    warnings,
+  } as const;
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, admitting));
   if (admitted) await admitted;
   const validated = validatingAdmission(ctx, admissionAttributes(r, admitting));
   if (validated) await validated;
-  return deleteObject(ctx, r, namespace, name, opts);
+  const res = deleteObject(ctx, r, namespace, name, opts);
+  const withWarnings = (out: c.ApiResponse): c.ApiResponse =>
+    warnings.length === 0 ? out : { ...out, headers: { ...out.headers, ...warningHeaders(warnings) } };
+  // A conversion webhook's custom resource is deleted in its stored form and answered in this version.
+  const body = res.body as c.KubeObject;
+  if (!convertsByWebhook(r) || body.kind !== r.kind) return withWarnings(res);
+  return withWarnings({ ...res, body: await presentOne(r, body) });
 }
 
 export function deleteObject(

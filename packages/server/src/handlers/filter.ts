@@ -33,7 +33,11 @@ export function fieldValues(r: ServedResource, stored: StoredObject): Map<string
       cur = (cur as Record<string, unknown> | undefined)?.[seg];
     out.set(
       path,
-      cur === undefined || cur === null ? "" : typeof cur === "object" ? JSON.stringify(cur) : String(cur),
+      cur === undefined || cur === null
+        ? (r.fieldLabelZeros?.[path] ?? "")
+        : typeof cur === "object"
+          ? JSON.stringify(cur)
+          : String(cur),
     );
   }
   return out;

@@ -7,6 +7,7 @@ import { apiVersionOf, type ServedResource } from "../resources/served.js";
 import { CompactedError, type StoredObject } from "../store/mvcc.js";
 import { type ApiResponse, type HandlerContext, listPrefix, present } from "./context.js";
 import { decodeContinue, encodeContinue } from "./continue-token.js";
+import { presentAll } from "./converted.js";
 import { buildFilter } from "./filter.js";
 import { parseInt64Param } from "./options.js";
 import { parseResourceVersion, waitForRevision } from "./resource-version.js";
@@ -147,9 +148,9 @@ export async function listObjects(
     if (result.remaining !== undefined) metadata.remainingItemCount = result.remaining;
   }
   // Built-in (typed) lists carry no kind/apiVersion per item; custom resources (unstructured) do.
-  const items = result.items.map((o) =>
-    r.custom ? present(r, o) : withoutTypeMeta(r.convert ? present(r, o) : o),
-  );
+  const items = r.custom
+    ? await presentAll(r, result.items)
+    : result.items.map((o) => withoutTypeMeta(r.convert ? present(r, o) : o));
   return { code: 200, body: { kind: r.listKind, apiVersion: apiVersionOf(r), metadata, items } };
 }
 

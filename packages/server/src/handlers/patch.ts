@@ -6,8 +6,9 @@ import { errors } from "../api/status.js";
 import { applyObject } from "../apply/apply-handler.js";
 import { applyPatchOfType } from "../patch/apply-patch.js";
 import type { ServedResource } from "../resources/served.js";
-import { commitUpdate, pausedOrAtOnce } from "./commit-update.js";
-import * as c from "./context.js";
+import { commitUpdate, updateWithRetries } from "./commit-update.js";
+import type * as c from "./context.js";
+import { loadPresented } from "./converted.js";
 import type { PatchRequest } from "./write.js";
 import { builtinSchema } from "./write-checks.js";
 
@@ -21,8 +22,9 @@ export async function patchObject(
     throw errors.invalid("PatchOptions", "meta.k8s.io", "", [
       { type: "FieldValueForbidden", field: "force", detail: "may not be specified for non-apply patch" },
     ]);
-  return pausedOrAtOnce(req.large, (large) => {
-    const old = c.loadObject(ctx, r, req.namespace, req.name);
+  return updateWithRetries(r, req.large, async (large) => {
+    const loaded = loadPresented(ctx, r, req.namespace, req.name);
+    const old = loaded instanceof Promise ? await loaded : loaded;
     const patched = applyPatchOfType(old, {
       patchType: req.patchType,
       patch: req.patch,

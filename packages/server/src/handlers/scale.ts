@@ -10,7 +10,8 @@ import { schemaFor } from "@kubesdk/models";
 import { errors, failure, qualifiedName } from "../api/status.js";
 import { applyPatchOfType } from "../patch/apply-patch.js";
 import type { ScalePaths, ServedResource } from "../resources/served.js";
-import { type ApiResponse, type HandlerContext, type KubeObject, loadObject, metadataOf } from "./context.js";
+import { type ApiResponse, type HandlerContext, type KubeObject, metadataOf } from "./context.js";
+import { andThen, loadPresented } from "./converted.js";
 import { type PatchRequest, updateObject, type WriteRequest } from "./write.js";
 
 const SCALE_GVK = { group: "autoscaling", version: "v1", kind: "Scale" };
@@ -126,8 +127,11 @@ export function getScale(
   r: ServedResource,
   namespace: string | undefined,
   name: string,
-): ApiResponse {
-  return { code: 200, body: toScale(r, loadObject(ctx, r, namespace, name)) };
+): ApiResponse | Promise<ApiResponse> {
+  return andThen(loadPresented(ctx, r, namespace, name), (parent) => ({
+    code: 200,
+    body: toScale(r, parent),
+  }));
 }
 
 export async function updateScale(
@@ -135,7 +139,7 @@ export async function updateScale(
   r: ServedResource,
   req: WriteRequest & { name: string },
 ): Promise<ApiResponse> {
-  return writeScale(ctx, r, req, loadObject(ctx, r, req.namespace, req.name), req.body);
+  return writeScale(ctx, r, req, await loadPresented(ctx, r, req.namespace, req.name), req.body);
 }
 
 export async function patchScale(
@@ -143,7 +147,7 @@ export async function patchScale(
   r: ServedResource,
   req: PatchRequest,
 ): Promise<ApiResponse> {
-  const parent = loadObject(ctx, r, req.namespace, req.name);
+  const parent = await loadPresented(ctx, r, req.namespace, req.name);
   // An apply to /scale can only set spec.replicas, which a merge does the same way.
   const patched = applyPatchOfType(toScale(r, parent), {
     patchType: req.patchType,

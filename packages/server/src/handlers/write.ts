@@ -12,11 +12,12 @@ import type { BodyType } from "../http/negotiate.js";
 import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
 import { checkTypes } from "../openapi/typed-check.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
-import { PreconditionError } from "../store/mvcc.js";
+import { PreconditionError, type StoredObject } from "../store/mvcc.js";
 import { normalizeDecodedMetadata } from "../validation/metadata-decode.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
-import { commitUpdate, pausedOrAtOnce } from "./commit-update.js";
+import { commitUpdate, updateWithRetries } from "./commit-update.js";
 import * as c from "./context.js";
+import { loadPresented, presentOne, storedForm } from "./converted.js";
 import { withManagedFields, withManagedFieldsYielding } from "./managed.js";
 import { parseDryRun } from "./options.js";
 import { pause } from "./steps.js";
@@ -62,7 +63,13 @@ export async function createObject(
   if (r.virtual) return answerVirtual(ctx, r, req, checked.object, dryRun);
   if (req.large) await pause();
   let obj = withServerMetadata(ctx, r, req, checked.object);
-  const admitting = { operation: "CREATE", namespace: req.namespace, user: req.user, dryRun } as const;
+  const admitting = {
+    operation: "CREATE",
+    namespace: req.namespace,
+    user: req.user,
+    dryRun,
+    warnings: [] as string[],
+  } as const;
   // The name may still be unset here: a kind's prepareCreate may choose it (LimitRanges).
   const unnamed = String(obj.metadata.name ?? "");
   // Upstream defaults a built-in object as it decodes it, so mutating plugins (LimitRanger) see the
@@ -80,9 +87,14 @@ export async function createObject(
   else if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
   const validated = validatingAdmission(ctx, admissionAttributes(r, { ...admitting, name, object: obj }));
   if (validated) await validated;
-  const res = persistNew(ctx, r, c.objectKey(r, req.namespace, name), obj, dryRun);
+  const converted = storedForm(r, obj);
+  const stored = converted instanceof Promise ? await converted : converted;
+  const saved = persistNew(ctx, r, c.objectKey(r, req.namespace, name), stored, dryRun);
+  const presented = presentOne(r, saved);
+  const body = presented instanceof Promise ? await presented : presented;
   if (req.large) await pause();
-  return { ...res, headers: { ...res.headers, ...warningHeaders(checked.warnings) } };
+  const warnings = [...checked.warnings, ...admitting.warnings];
+  return { code: 201, body, headers: warningHeaders(warnings) };
 }
 
 /**
@@ -149,22 +161,22 @@ function prepareNew(ctx: c.HandlerContext, r: ServedResource, req: WriteRequest,
   r.strategy?.canonicalize?.(obj);
 }
 
+/** The create's commit (its storage form in, what was stored out). */
 function persistNew(
   ctx: c.HandlerContext,
   r: ServedResource,
   key: string,
-  obj: c.KubeObject,
+  stored: c.KubeObject,
   dryRun: boolean,
-): c.ApiResponse {
-  const name = String(obj.metadata.name);
-  const stored = c.toStored(r, obj);
+): StoredObject {
+  const name = String(stored.metadata.name);
   if (dryRun) {
     if (ctx.store.get(r.bucket, key)) throw errors.alreadyExists(c.qualified(r), name);
-    return { code: 201, body: c.present(r, stored) };
+    return stored;
   }
   checkObjectSize(stored, ctx.settings.maxObjectBytes);
   try {
-    return { code: 201, body: c.present(r, ctx.store.create(r.bucket, key, stored)) };
+    return ctx.store.create(r.bucket, key, stored);
   } catch (e) {
     if (e instanceof PreconditionError) throw errors.alreadyExists(c.qualified(r), name);
     throw e;
@@ -176,8 +188,9 @@ export async function updateObject(
   r: ServedResource,
   req: WriteRequest & { name: string },
 ): Promise<c.ApiResponse> {
-  return pausedOrAtOnce(req.large, (large) => {
-    const old = c.loadObject(ctx, r, req.namespace, req.name);
+  return updateWithRetries(r, req.large, async (large) => {
+    const loaded = loadPresented(ctx, r, req.namespace, req.name);
+    const old = loaded instanceof Promise ? await loaded : loaded;
     checkUidPrecondition(r, req.namespace, req.name, c.metadataOf(req.body).uid, old.metadata.uid);
     return commitUpdate(ctx, r, { ...req, large }, old, req.body, "update");
   });

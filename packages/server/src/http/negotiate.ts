@@ -34,14 +34,14 @@ export const STREAM_ACCEPTED_TYPES = [
   PROTOBUF_WATCH_MEDIA_TYPE,
 ];
 
-interface MediaRange {
+export interface MediaRange {
   readonly type: string;
   readonly params: Map<string, string>;
   readonly q: number;
   readonly index: number;
 }
 
-function parseAccept(header: string): MediaRange[] {
+export function parseAccept(header: string): MediaRange[] {
   return header
     .split(",")
     .map((part, index) => {

@@ -12,6 +12,7 @@ import type { ServedResource } from "../resources/served.js";
 import type { ResourceTable } from "../resources/table.js";
 import { ComponentSet, type OpenApiSchema, refTo } from "./components.js";
 import { DOCUMENT_HEAD, resourcePaths } from "./paths.js";
+import { swaggerV2 } from "./swagger-v2.js";
 
 const META = "io.k8s.apimachinery.pkg.apis.meta.v1";
 const SCALE = "io.k8s.api.autoscaling.v1.Scale";
@@ -31,6 +32,8 @@ export interface PublishedDocument {
   readonly hash: string;
   /** The document as JSON, built on first use. */
   json(): Buffer;
+  /** The document itself (shared: not to be modified). */
+  value(): OpenApiSchema;
 }
 
 /** `api/v1` or `apis/<group>/<version>`. */
@@ -50,6 +53,7 @@ export function etagOf(data: Buffer): string {
 
 export class OpenApiDocuments {
   private readonly cache = new Map<string, { fingerprint: string; doc: PublishedDocument }>();
+  private swagger: PublishedDocument | undefined;
 
   constructor(private readonly table: ResourceTable) {}
 
@@ -63,6 +67,33 @@ export class OpenApiDocuments {
         if (doc) out[p] = { serverRelativeURL: `/openapi/v3/${p}?hash=${doc.hash}` };
       }
     return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
+  /** The Swagger 2.0 document of everything served (`/openapi/v2`), rebuilt when any part changes. */
+  v2(): PublishedDocument {
+    const parts: PublishedDocument[] = [];
+    for (const g of this.table.groups())
+      for (const v of g.versions) {
+        const doc = this.document(g.group, v);
+        if (doc) parts.push(doc);
+      }
+    const hash = etagOf(Buffer.from(`v2\n${parts.map((d) => d.hash).join("\n")}`));
+    if (this.swagger?.hash === hash) return this.swagger;
+    let value: OpenApiSchema | undefined;
+    let built: Buffer | undefined;
+    const doc: PublishedDocument = {
+      hash,
+      value: () => {
+        value ??= swaggerV2(parts.map((d) => d.value()));
+        return value;
+      },
+      json: () => {
+        built ??= Buffer.from(JSON.stringify(doc.value()));
+        return built;
+      },
+    };
+    this.swagger = doc;
+    return doc;
   }
 
   /** The document of a path such as `apis/apps/v1`; undefined when nothing is served there. */
@@ -91,11 +122,16 @@ export class OpenApiDocuments {
     const key = groupVersionPath(group, version);
     const hit = this.cache.get(key);
     if (hit && hit.fingerprint === fingerprint) return hit.doc;
+    let value: OpenApiSchema | undefined;
     let built: Buffer | undefined;
     const doc: PublishedDocument = {
       hash: etagOf(Buffer.from(`${key}\n${fingerprint}`)),
+      value: () => {
+        value ??= build(resources);
+        return value;
+      },
       json: () => {
-        built ??= Buffer.from(JSON.stringify(build(resources)));
+        built ??= Buffer.from(JSON.stringify(doc.value()));
         return built;
       },
     };

@@ -38,6 +38,7 @@ export function toServed(info: ResourceInfo): ServedResource {
     ...(kind?.storage ? { convert: kind.storage.convert } : {}),
     fieldLabels: kind?.fieldLabels ?? [],
     ...(kind?.fieldLabelPaths ? { fieldLabelPaths: kind.fieldLabelPaths } : {}),
+    ...(kind?.fieldLabelZeros ? { fieldLabelZeros: kind.fieldLabelZeros } : {}),
     tracksGeneration: kind?.tracksGeneration ?? false,
     allowUnconditionalUpdate: true,
     returnDeletedObject: kind?.returnsDeletedObject ?? false,

@@ -2,10 +2,15 @@
  * Every built-in kind with behaviour of its own, one strategy file each (registry/<group>/<resource>.ts).
  * Adding a kind's behaviour is adding its file and one line here.
  */
+import {
+  mutatingadmissionpolicybindings,
+  validatingadmissionpolicybindings,
+} from "./admissionregistration/admissionpolicybindings.js";
 import { mutatingadmissionpolicies } from "./admissionregistration/mutatingadmissionpolicies.js";
 import { validatingadmissionpolicies } from "./admissionregistration/validatingadmissionpolicies.js";
 import { customresourcedefinitions } from "./apiextensions/customresourcedefinitions.js";
 import { apiservices } from "./apiregistration/apiservices.js";
+import { controllerrevisions } from "./apps/controllerrevisions.js";
 import { daemonsets } from "./apps/daemonsets.js";
 import { deployments } from "./apps/deployments.js";
 import { replicasets } from "./apps/replicasets.js";
@@ -22,6 +27,8 @@ import { jobs } from "./batch/jobs.js";
 import { certificatesigningrequests } from "./certificates/certificatesigningrequests.js";
 import { clustertrustbundles } from "./certificates/clustertrustbundles.js";
 import { leases } from "./coordination/leases.js";
+import { configmaps } from "./core/configmaps.js";
+import { endpoints } from "./core/endpoints.js";
 import { events as coreEvents } from "./core/events.js";
 import { limitranges } from "./core/limitranges.js";
 import { namespaces } from "./core/namespaces.js";
@@ -29,7 +36,9 @@ import { nodes } from "./core/nodes.js";
 import { persistentvolumeclaims } from "./core/persistentvolumeclaims.js";
 import { persistentvolumes } from "./core/persistentvolumes.js";
 import { pods } from "./core/pods.js";
+import { podtemplates } from "./core/podtemplates.js";
 import { replicationcontrollers } from "./core/replicationcontrollers.js";
+import { resourcequotas } from "./core/resourcequotas.js";
 import { secrets } from "./core/secrets.js";
 import { services } from "./core/services.js";
 import { endpointslices } from "./discovery/endpointslices.js";
@@ -61,10 +70,13 @@ import type { KindStrategy } from "./strategy.js";
 
 export const KIND_STRATEGIES: readonly KindStrategy[] = [
   mutatingadmissionpolicies,
+  mutatingadmissionpolicybindings,
   validatingadmissionpolicies,
+  validatingadmissionpolicybindings,
   customresourcedefinitions,
   apiservices,
   tokenreviews,
+  controllerrevisions,
   selfsubjectreviews,
   subjectaccessreviews,
   localsubjectaccessreviews,
@@ -81,6 +93,8 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   clustertrustbundles,
   leases,
   endpointslices,
+  configmaps,
+  endpoints,
   coreEvents,
   limitranges,
   namespaces,
@@ -88,7 +102,9 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   persistentvolumeclaims,
   persistentvolumes,
   pods,
+  podtemplates,
   replicationcontrollers,
+  resourcequotas,
   secrets,
   services,
   eventsApiEvents,

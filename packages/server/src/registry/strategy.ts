@@ -18,6 +18,8 @@ export interface KindStrategy extends WriteStrategy {
   readonly fieldLabels?: readonly string[];
   /** Field labels whose value is read from another path. */
   readonly fieldLabelPaths?: Readonly<Record<string, string>>;
+  /** What a field label reads when its field is unset: Go's zero value of the field's type. */
+  readonly fieldLabelZeros?: Readonly<Record<string, string>>;
   /** Whether DELETE answers with the deleted object instead of a Success Status. */
   readonly returnsDeletedObject?: boolean;
   /** Created objects are answered, never stored (upstream: a REST with only Create). */

@@ -34,6 +34,8 @@ export interface ServedResource extends Qualified {
   readonly fieldLabels: readonly string[];
   /** Field labels whose value is read from another path (a core event's `source`). */
   readonly fieldLabelPaths?: Readonly<Record<string, string>>;
+  /** What a field label reads when its field is unset (Go's zero value, e.g. "false"). */
+  readonly fieldLabelZeros?: Readonly<Record<string, string>>;
   /** Whether writes to spec bump metadata.generation (upstream strategies differ per kind). */
   readonly tracksGeneration: boolean;
   /** Whether PUT without metadata.resourceVersion is allowed (CRs: no). */
@@ -122,6 +124,33 @@ export interface CustomResourceInfo {
   readonly scale?: ScalePaths;
   /** Pruning and defaulting of stored objects as they are read (the schema may have changed since). */
   readonly onRead?: (obj: Record<string, unknown>) => Record<string, unknown>;
+  /** Converts objects between the CRD's versions (`spec.conversion`); unset: apiVersion is rewritten. */
+  readonly conversion?: CustomConversion;
+}
+
+/** A conversion that failed: `detail` is upstream's "conversion webhook for <gvk> …" text. */
+export class ConversionError extends Error {
+  constructor(
+    readonly detail: string,
+    /** The first object that was to be converted (its key and revision go into the Status). */
+    readonly object: Record<string, unknown>,
+  ) {
+    super(detail);
+  }
+}
+
+/**
+ * A CRD's conversion between its versions. `convert` leaves objects already in `apiVersion` as they
+ * are and answers at once when it needs no webhook; otherwise it answers a promise (the webhook's
+ * call) that rejects with a StatusError.
+ */
+export interface CustomConversion {
+  /** The strategy is Webhook: converting an object of another version is asynchronous. */
+  readonly byWebhook: boolean;
+  readonly convert: (
+    objects: readonly Record<string, unknown>[],
+    apiVersion: string,
+  ) => Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
 }
 
 export interface PrinterColumn {

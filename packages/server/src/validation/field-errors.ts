@@ -7,7 +7,9 @@
  * ones in its message, with their own (often shorter) details. `FieldErrors.covered` collects them
  * so that a kind's rules can stay in the order upstream's file has them.
  */
-import type { FieldError } from "../api/status.js";
+import { type FieldError, GoSyntax } from "../api/status.js";
+
+export type { FieldError } from "../api/status.js";
 
 export type Json = Record<string, unknown>;
 
@@ -101,3 +103,70 @@ function canonical(v: unknown): unknown {
   }
   return v ?? null;
 }
+
+/** field.NotFound: a reference to something the object does not have (a volume mount's volume). */
+export const notFound = (field: string, value: unknown): FieldError => ({
+  type: "FieldValueNotFound",
+  field,
+  value,
+  detail: "",
+});
+
+export const NEGATIVE = "must be greater than or equal to 0";
+
+/** ValidateNonnegativeField on an integer field that Go reads as 0 when unset. */
+export function nonNegative(field: string, value: unknown): FieldError[] {
+  return typeof value === "number" && value < 0 ? [invalid(field, value, NEGATIVE)] : [];
+}
+
+/** A value as Go's encoding/json writes it: map keys sorted (struct field order is the caller's). */
+export function goJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(goJson);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value as object).sort()) out[k] = goJson((value as Record<string, unknown>)[k]);
+  return out;
+}
+
+/** A string map (labels, selectors) as upstream renders it in a message: sorted, null when unset. */
+export function renderedMap(value: unknown): unknown {
+  return value === undefined ? null : goJson(value);
+}
+
+/** Unset and Go's zero values (null, "", 0, false, {}, []) read the same. */
+function zeroAlike(v: unknown): string {
+  if (v === undefined || v === null || v === "" || v === 0 || v === false) return "";
+  if (Array.isArray(v) && v.length === 0) return "";
+  if (typeof v === "object" && !Array.isArray(v) && Object.keys(v as object).length === 0) return "";
+  return JSON.stringify(goJson(v));
+}
+
+/** Equality of decoded JSON where every zero value equals unset (a non-pointer Go field). */
+export const sameGoValue = (a: unknown, b: unknown): boolean => zeroAlike(a) === zeroAlike(b);
+
+/**
+ * ValidateImmutableField for a field that may not change on update (zero values equal unset);
+ * `shown` is the new value as the message renders it.
+ */
+export function unchanged(
+  field: string,
+  now: unknown,
+  before: unknown,
+  shown: unknown = now === undefined ? null : goJson(now),
+): FieldError[] {
+  return sameGoValue(now, before) ? [] : [immutable(field, shown)];
+}
+
+/** A Go struct printed with field names as Go writes them (no json tags), e.g. {"Type":"Foo"}. */
+export function goStruct(fields: readonly (readonly [string, unknown])[]): GoSyntax {
+  const body = fields.map(([k, v]) => `${JSON.stringify(k)}:${v === undefined ? "null" : JSON.stringify(v)}`);
+  return new GoSyntax(`{${body.join(",")}}`);
+}
+
+export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+/** The object at `v`, or an empty one (Go's zero struct) when unset or not an object. */
+export const objectAt = obj;
+export const listAt = arr;
+export const stringAt = str;
+/** Entries of a string map (labels, selectors, data). */
+export const entriesOf = stringMap;

@@ -102,22 +102,25 @@ function labelErrors(meta: Meta): FieldError[] {
   return out;
 }
 
-function annotationErrors(meta: Meta): FieldError[] {
+/** ValidateAnnotations: keys are qualified names (any case), at most 256 KiB in all, reported at `field`. */
+export function annotationMapErrors(annotations: unknown, field: string): FieldError[] {
   const out: FieldError[] = [];
   let total = 0;
-  for (const [k, v] of stringMap(meta.annotations)) {
-    for (const msg of qualifiedNameProblems(k.toLowerCase()))
-      out.push(invalid("metadata.annotations", k, msg));
+  for (const [k, v] of stringMap(annotations)) {
+    for (const msg of qualifiedNameProblems(k.toLowerCase())) out.push(invalid(field, k, msg));
     total += bytesOf(k) + bytesOf(v);
   }
   if (total > TOTAL_ANNOTATION_BYTES)
     out.push({
       type: "FieldValueTooLong",
-      field: "metadata.annotations",
+      field,
       detail: `may not be more than ${TOTAL_ANNOTATION_BYTES} bytes`,
     });
   return out;
 }
+
+const annotationErrors = (meta: Meta): FieldError[] =>
+  annotationMapErrors(meta.annotations, "metadata.annotations");
 
 /** apiVersion parses as `<group>/<version>` or `<version>`, with a version. */
 function validApiVersion(v: string): boolean {

@@ -8,6 +8,7 @@
 import type { ServerResponse } from "node:http";
 import { type Status, StatusError } from "../api/status.js";
 import { type HandlerContext, listPrefix, present } from "../handlers/context.js";
+import { convertsByWebhook, presentAll, presentOne } from "../handlers/converted.js";
 import { buildFilter } from "../handlers/filter.js";
 import { waitForRevision } from "../handlers/resource-version.js";
 import type { MediaChoice } from "../http/negotiate.js";
@@ -62,6 +63,26 @@ interface Session {
   readonly stream: WatchStream;
   readonly timers: NodeJS.Timeout[];
   unregister: () => void;
+  /**
+   * Set for a custom resource with a conversion webhook: frames wait for the conversions of the
+   * events before them, so they go out in the store's order.
+   */
+  queue?: Promise<void>;
+}
+
+/** Writes a frame, in order after the frames still waiting for a conversion webhook. */
+function emit(s: Session, frame: () => Buffer | Promise<Buffer>): void {
+  if (s.queue === undefined) {
+    s.stream.write(frame() as Buffer);
+    return;
+  }
+  s.queue = s.queue
+    .then(async () => s.stream.write(await frame()))
+    .catch((e: unknown) => {
+      // The object cannot be shown in this version: the client sees the Status and watches again.
+      if (e instanceof StatusError) s.stream.write(s.encoder.encode("ERROR", e.status));
+      s.stream.end("dropped");
+    });
 }
 
 export async function serveWatch(ctx: HandlerContext, reg: WatchRegistry, w: WatchRequest): Promise<void> {
@@ -137,6 +158,7 @@ function openSession(ctx: HandlerContext, reg: WatchRegistry, w: WatchRequest, o
   });
   const encoder = new WatchEncoder(w.resource, w.choice);
   const session: Session = { ctx, reg, w, opts, encoder, stream, timers, unregister: () => {} };
+  if (convertsByWebhook(w.resource)) session.queue = Promise.resolve();
   const open: OpenWatch = { resource: w.resource, namespace: w.namespace, stream };
   reg.streams.add(open);
   reg.onOpen?.(open, "");
@@ -177,6 +199,10 @@ function liveEventSender(
             metadata: { ...(e.prev as StoredObject).metadata, resourceVersion: String(e.rev) },
           }
         : e.object;
+    if (s.queue !== undefined) {
+      emit(s, async () => s.encoder.encode(type, await presentOne(r, object())));
+      return;
+    }
     const encode = () => s.encoder.encode(type, present(r, object()));
     const share = s.encoder.shareKey;
     s.stream.write(
@@ -189,7 +215,7 @@ function bookmark(s: Session, annotate: boolean): void {
   const metadata: Record<string, unknown> = { resourceVersion: String(s.ctx.store.revision) };
   if (annotate) metadata.annotations = { [INITIAL_EVENTS_END]: "true" };
   const r = s.w.resource;
-  s.stream.write(s.encoder.encode("BOOKMARK", { kind: r.kind, apiVersion: apiVersionOf(r), metadata }));
+  emit(s, () => s.encoder.encode("BOOKMARK", { kind: r.kind, apiVersion: apiVersionOf(r), metadata }));
 }
 
 function sendInitialEvents(
@@ -207,7 +233,12 @@ function sendInitialEvents(
     const items = ctx.store.list(w.resource.bucket, { prefix, filter } as Parameters<
       typeof ctx.store.list
     >[1]).items;
-    for (const obj of items) s.stream.write(s.encoder.encode("ADDED", present(w.resource, obj)));
+    if (s.queue !== undefined) {
+      // One conversion call for the whole initial state, as a list is converted.
+      const all = Promise.resolve(presentAll(w.resource, items));
+      all.catch(() => {}); // handled by the first frame that waits for it
+      for (let i = 0; i < items.length; i++) emit(s, async () => s.encoder.encode("ADDED", (await all)[i]));
+    } else for (const obj of items) s.stream.write(s.encoder.encode("ADDED", present(w.resource, obj)));
     if (opts.sendInitialEvents === true && opts.allowBookmarks) bookmark(s, true);
   } else if (rv !== undefined && rv > 0) {
     for (const e of ctx.store.eventsSince(rv)) if (e.bucket === w.resource.bucket) sendEvent(e);

@@ -1,7 +1,7 @@
 import { KubesdkError, mediaTypeOf, PROTOBUF_MEDIA_TYPE } from "@kubesdk/models";
 import { decodeJsonBody } from "../http/json-body.js";
 import { excerptBytes, hexExcerpt } from "./base.js";
-import { decodeProtobufStatus } from "./protobuf-status.js";
+import { decodeProtobufStatus, type ProtobufBodyDecoder } from "./protobuf-status.js";
 import {
   failureStatus,
   reasonForHttpCode,
@@ -98,15 +98,20 @@ export interface FailedResponse {
   readonly retryAfter: string | undefined;
   readonly body: Uint8Array;
   readonly request?: ApiErrorRequest;
+  /** Reads a protobuf body; without it a protobuf Status is reported as unreadable. */
+  readonly protobufDecoder?: ProtobufBodyDecoder;
 }
 
 /**
  * Builds an ApiError from any failed response: a Status in JSON or (when the Content-Type says
- * protobuf) in protobuf when there is one, else from the HTTP code with an excerpt of the body.
+ * protobuf and a decoder is given) in protobuf when there is one, else from the HTTP code with an
+ * excerpt of the body.
  */
 export function apiErrorFromResponse(response: FailedResponse, now = Date.now()): ApiError {
   const protobuf = mediaTypeOf(response.contentType) === PROTOBUF_MEDIA_TYPE;
-  const decoded = protobuf ? decodeProtobufStatus(response.body) : jsonStatus(response.body);
+  const decoded = protobuf
+    ? decodeProtobufStatus(response.body, response.protobufDecoder)
+    : jsonStatus(response.body);
   if ("status" in decoded) {
     return apiErrorFromStatus(decoded.status, {
       httpCode: response.statusCode,

@@ -44,6 +44,7 @@ export {
   isTooManyRequests,
   isUnauthorized,
 } from "./predicates.js";
+export type { ProtobufBodyDecoder } from "./protobuf-status.js";
 export * from "./status.js";
 export { type CheckedStatus, checkStatus, isStatusBody } from "./status-schema.js";
 export {

@@ -8,6 +8,8 @@ export interface DispatcherSettings {
   readonly proxyUrl?: string;
   readonly connectTimeoutMs: number;
   readonly keepAliveTimeoutMs: number;
+  /** Offer HTTP/2 in TLS negotiation (undici's `allowH2`); not through a proxy. Default false. */
+  readonly http2?: boolean;
 }
 
 /** Builds a dispatcher; replaceable for tests or custom pooling. */
@@ -40,7 +42,11 @@ export const createDispatcher: DispatcherFactory = (settings, clientCertificate)
       connect: { timeout: settings.connectTimeoutMs },
     });
   }
-  return new Agent({ ...common, connect: { ...tlsOptions, timeout: settings.connectTimeoutMs } });
+  return new Agent({
+    ...common,
+    ...(settings.http2 === true ? { allowH2: true } : {}),
+    connect: { ...tlsOptions, timeout: settings.connectTimeoutMs },
+  });
 };
 
 /**

@@ -1,5 +1,6 @@
 import type { Dispatcher } from "undici";
 import { type ApiError, type ApiErrorRequest, apiErrorFromResponse } from "../errors/api-error.js";
+import type { ProtobufBodyDecoder } from "../errors/protobuf-status.js";
 
 /** Response headers, lower-cased names. */
 export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -70,7 +71,11 @@ export function header(headers: ResponseHeaders, name: string): string | undefin
 }
 
 /** Reads (a bounded prefix of) a failed response and turns it into an ApiError. */
-export async function apiErrorOf(res: Dispatcher.ResponseData, request: ApiErrorRequest): Promise<ApiError> {
+export async function apiErrorOf(
+  res: Dispatcher.ResponseData,
+  request: ApiErrorRequest,
+  protobufDecoder?: ProtobufBodyDecoder,
+): Promise<ApiError> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -90,5 +95,6 @@ export async function apiErrorOf(res: Dispatcher.ResponseData, request: ApiError
     retryAfter: header(res.headers, "retry-after"),
     body: Buffer.concat(chunks, size).subarray(0, MAX_ERROR_BODY_BYTES),
     request,
+    ...(protobufDecoder !== undefined ? { protobufDecoder } : {}),
   });
 }

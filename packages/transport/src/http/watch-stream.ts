@@ -1,3 +1,4 @@
+import { type ActiveSpan, startSpan } from "../telemetry/tracing.js";
 import { WatchDecodeError } from "../watch/errors.js";
 import {
   type WatchDecoder,
@@ -5,8 +6,8 @@ import {
   watchDecoderForContentType,
 } from "../watch/watch-decoder.js";
 import type { DecodedWatchEvent, WatchEvent, WatchFrameDecoder } from "../watch/watch-event.js";
+import type { CallOptions } from "./call-options.js";
 import type { BodyFlow, StreamResponse } from "./response.js";
-import type { CallOptions } from "./transport.js";
 
 /** Per-watch options. */
 export interface WatchStreamOptions extends CallOptions {
@@ -14,7 +15,7 @@ export interface WatchStreamOptions extends CallOptions {
   readonly idleTimeoutMs?: number;
   /** Largest accepted event (default: the transport's maxWatchEventBytes, else 16 MiB). */
   readonly maxEventBytes?: number;
-  /** Decodes protobuf frames of this watch (default: the transport's protobufWatchFrameDecoder). */
+  /** Decodes protobuf frames of this watch (default: the transport's protobufWatchFrameDecoder, if any). */
   readonly protobufFrameDecoder?: WatchFrameDecoder;
 }
 
@@ -27,10 +28,17 @@ export interface WatchStream<T> extends AsyncIterableIterator<WatchEvent<T>> {
   close(): void;
 }
 
+/** How a watch is opened: its signal, decoder choice, and the path its span names (none: no span). */
+export interface OpenWatchOptions {
+  readonly signal?: AbortSignal;
+  readonly decoder: WatchDecoderSelection;
+  readonly tracedPath?: string;
+}
+
 /** Wraps a stream opener into a {@link WatchStream}. */
 export function openWatch<T>(
   open: (signal: AbortSignal) => Promise<StreamResponse>,
-  options: { readonly signal?: AbortSignal; readonly decoder: WatchDecoderSelection },
+  options: OpenWatchOptions,
 ): WatchStream<T> {
   return new HttpWatchStream<T>(open, options);
 }
@@ -85,13 +93,15 @@ class HttpWatchStream<T> implements BatchedWatchStream<T> {
   #finished = false;
   #arrival: Promise<void> | undefined;
   #wake: (() => void) | undefined;
+  readonly #tracedPath: string | undefined;
+  /** The watch's span (OpenTelemetry, when installed): from connect to the end, counting events. */
+  #span: ActiveSpan | undefined;
+  #events = 0;
 
-  constructor(
-    open: (signal: AbortSignal) => Promise<StreamResponse>,
-    options: { readonly signal?: AbortSignal; readonly decoder: WatchDecoderSelection },
-  ) {
+  constructor(open: (signal: AbortSignal) => Promise<StreamResponse>, options: OpenWatchOptions) {
     this.#open = open;
     this.#selection = options.decoder;
+    this.#tracedPath = options.tracedPath;
     this.#signal =
       options.signal === undefined
         ? this.#internal.signal
@@ -102,6 +112,7 @@ class HttpWatchStream<T> implements BatchedWatchStream<T> {
     if (!(await this.#fill())) return DONE;
     const event = this.#buffer[this.#index++] as DecodedWatchEvent<T>;
     if (event.type === "ERROR") {
+      this.#endSpan(event.error);
       this.#fail();
       throw event.error;
     }
@@ -142,7 +153,13 @@ class HttpWatchStream<T> implements BatchedWatchStream<T> {
     this.#internal.abort();
     this.#response?.close();
     this.#chunks = [];
+    this.#endSpan(undefined);
     this.#arrived();
+  }
+
+  #endSpan(error: unknown): void {
+    this.#span?.set("kubesdk.watch.events", this.#events);
+    this.#span?.end(error);
   }
 
   /** True when an event is buffered; false once the stream is done (or closed). */
@@ -179,9 +196,12 @@ class HttpWatchStream<T> implements BatchedWatchStream<T> {
   }
 
   async #start(): Promise<void> {
+    if (this.#tracedPath !== undefined)
+      this.#span = startSpan("watch", { "url.path": this.#tracedPath }, "internal");
     let response: StreamResponse;
     try {
-      response = await this.#open(this.#signal);
+      const open = () => this.#open(this.#signal);
+      response = await (this.#span === undefined ? open() : this.#span.run(open));
     } catch (err) {
       this.#end(this.#closed ? undefined : { error: err });
       return;
@@ -224,6 +244,7 @@ class HttpWatchStream<T> implements BatchedWatchStream<T> {
 
   #queue(events: DecodedWatchEvent<T>[]): void {
     if (this.#closed) return;
+    this.#events += events.length;
     this.#chunks.push(events);
     if (!this.#paused && this.#chunks.length >= PAUSE_AT_CHUNKS) {
       this.#paused = true;
@@ -236,6 +257,7 @@ class HttpWatchStream<T> implements BatchedWatchStream<T> {
     if (this.#ended) return;
     this.#ended = true;
     this.#failure = failure;
+    this.#endSpan(failure?.error);
     this.#response?.close();
     this.#arrived();
   }

@@ -11,8 +11,10 @@ import {
 import { type Framer, LengthPrefixedFramer, LineFramer } from "./framers.js";
 import { decodeJsonWatchFrame } from "./json-frame.js";
 import { type JsonLine, JsonLineSplitter } from "./json-lines.js";
-import { decodeProtobufWatchFrame } from "./protobuf-frame.js";
 import type { DecodedWatchEvent, RawWatchEvent, WatchFrameDecoder } from "./watch-event.js";
+
+const NO_PROTOBUF_CODEC =
+  ": no protobuf frame decoder is configured (give the client a protobufCodec, docs/guides/protobuf.md)";
 
 /** Events larger than this fail with EventTooLargeError unless configured otherwise. */
 export const DEFAULT_MAX_WATCH_EVENT_BYTES = 16 * 1024 * 1024;
@@ -23,7 +25,10 @@ export type WatchFraming = "json-lines" | "length-prefixed";
 /** Options of {@link WatchDecoder}. */
 export interface WatchDecoderOptions {
   readonly framing: WatchFraming;
-  /** Decodes one frame; defaults to JSON for "json-lines" and to protobuf for "length-prefixed". */
+  /**
+   * Decodes one frame; defaults to JSON for "json-lines". Required for "length-prefixed" (protobuf):
+   * the transport carries no protobuf codec of its own.
+   */
   readonly decodeFrame?: WatchFrameDecoder;
   readonly maxEventBytes?: number;
 }
@@ -47,8 +52,10 @@ export class WatchDecoder<T = unknown> {
       this.#framer = options.decodeFrame === undefined ? new JsonLineSplitter(max) : new LineFramer(max);
       this.#decodeFrame = options.decodeFrame ?? decodeJsonWatchFrame;
     } else {
+      if (options.decodeFrame === undefined)
+        throw new UnsupportedWatchContentTypeError(PROTOBUF_MEDIA_TYPE, NO_PROTOBUF_CODEC);
       this.#framer = new LengthPrefixedFramer(max);
-      this.#decodeFrame = options.decodeFrame ?? decodeProtobufWatchFrame;
+      this.#decodeFrame = options.decodeFrame;
     }
   }
 
@@ -151,7 +158,7 @@ function excerptOf(frame: JsonLine): string {
 
 /** Options of {@link watchDecoderForContentType}. */
 export interface WatchDecoderSelection {
-  /** Replaces the built-in protobuf frame decoder (@kubesdk/models' wire codec). */
+  /** Decodes protobuf frames; without it a protobuf watch fails with UnsupportedWatchContentTypeError. */
   readonly protobufFrameDecoder?: WatchFrameDecoder;
   readonly maxEventBytes?: number;
 }
@@ -167,11 +174,11 @@ export function watchDecoderForContentType<T>(
     return new WatchDecoder<T>({ framing: "json-lines", ...max });
   }
   if (mediaType === PROTOBUF_MEDIA_TYPE) {
+    if (selection.protobufFrameDecoder === undefined)
+      throw new UnsupportedWatchContentTypeError(contentType, NO_PROTOBUF_CODEC);
     return new WatchDecoder<T>({
       framing: "length-prefixed",
-      ...(selection.protobufFrameDecoder !== undefined
-        ? { decodeFrame: selection.protobufFrameDecoder }
-        : {}),
+      decodeFrame: selection.protobufFrameDecoder,
       ...max,
     });
   }

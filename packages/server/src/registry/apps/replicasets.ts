@@ -1,6 +1,12 @@
-/** ReplicaSets: one replica by default; selectable by status.replicas. */
+/**
+ * ReplicaSets: one replica by default; selectable by status.replicas; validated as
+ * ValidateReplicaSet and ValidateReplicaSetUpdate (the selector is immutable).
+ */
+import { objectAt } from "../../validation/field-errors.js";
+import { selectorUnchanged } from "../../validation/label-selector.js";
 import { defaultReplicasAndTemplate } from "../core/pod-template-defaults.js";
 import type { KindStrategy } from "../strategy.js";
+import { replicaSetSpecErrors } from "./replicaset-rules.js";
 
 export const replicasets: KindStrategy = {
   group: "apps",
@@ -8,4 +14,10 @@ export const replicasets: KindStrategy = {
   tracksGeneration: true,
   fieldLabels: ["status.replicas"],
   defaults: defaultReplicasAndTemplate,
+  validate(obj, old) {
+    const spec = objectAt(obj.spec);
+    const out = replicaSetSpecErrors(spec);
+    if (old) out.push(...selectorUnchanged(spec, objectAt(old.spec)));
+    return out;
+  },
 };

@@ -1,8 +1,13 @@
-/** StatefulSets: ordered pods, RollingUpdate from partition 0, claims retained. */
+/**
+ * StatefulSets: ordered pods, RollingUpdate from partition 0, claims retained; validated as
+ * ValidateStatefulSet and ValidateStatefulSetUpdate (statefulset-rules.ts).
+ */
 
+import { objectAt } from "../../validation/field-errors.js";
 import { defaultRollingUpdate, defaultTemplate } from "../core/pod-template-defaults.js";
 import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
+import { statefulSetSpecErrors, statefulSetUpdateErrors } from "./statefulset-rules.js";
 
 export const statefulsets: KindStrategy = {
   group: "apps",
@@ -18,5 +23,11 @@ export const statefulsets: KindStrategy = {
     set(retention, "whenDeleted", "Retain");
     set(retention, "whenScaled", "Retain");
     defaultTemplate(spec);
+  },
+  validate(obj, old) {
+    const spec = objectAt(obj.spec);
+    const out = statefulSetSpecErrors(spec);
+    if (old) out.push(...statefulSetUpdateErrors(spec, objectAt(old.spec)));
+    return out;
   },
 };

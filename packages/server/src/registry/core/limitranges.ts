@@ -1,11 +1,13 @@
 /**
  * LimitRanges: a Container limit's default limit comes from its max, and its default request from
  * the default limit, then from its min. An unnamed LimitRange is named with a random UUID, as
- * upstream's strategy does.
+ * upstream's strategy does. Validated as ValidateLimitRange (limitrange-rules.ts).
  */
 import { randomUUID } from "node:crypto";
+import { objectAt } from "../../validation/field-errors.js";
 import { isObj, type Obj, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
+import { limitRangeErrors } from "./limitrange-rules.js";
 
 /** Copies into `to` (created when needed, left out when empty) each amount of `from` it lacks. */
 function fillAmounts(item: Obj, to: string, from: string): void {
@@ -33,4 +35,5 @@ export const limitranges: KindStrategy = {
     const metadata = obj.metadata as Record<string, unknown>;
     if (!metadata.name) metadata.name = randomUUID();
   },
+  validate: (obj) => limitRangeErrors(objectAt(obj.spec)),
 };

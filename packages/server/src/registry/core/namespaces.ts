@@ -1,5 +1,25 @@
-/** Namespaces: labelled with their own name, the "kubernetes" finalizer, Active at create. */
+/**
+ * Namespaces: labelled with their own name, the "kubernetes" finalizer, Active at create; the spec's
+ * finalizers are qualified names, standard ones when without a domain (ValidateNamespace).
+ */
+import { type FieldError, invalid, listAt, objectAt, stringAt } from "../../validation/field-errors.js";
+import { qualifiedNameProblems } from "../../validation/object-meta.js";
 import type { KindStrategy } from "../strategy.js";
+
+const STANDARD_FINALIZERS = new Set(["kubernetes", "orphan", "foregroundDeletion"]);
+
+function specFinalizerErrors(obj: Record<string, unknown>): FieldError[] {
+  const out: FieldError[] = [];
+  for (const raw of listAt(objectAt(obj.spec).finalizers)) {
+    const f = stringAt(raw);
+    for (const m of qualifiedNameProblems(f)) out.push(invalid("spec.finalizers", f, m));
+    if (!f.includes("/") && !STANDARD_FINALIZERS.has(f))
+      out.push(
+        invalid("spec.finalizers", f, "name is neither a standard finalizer name nor is it fully qualified"),
+      );
+  }
+  return out;
+}
 
 function labelWithName(obj: Record<string, unknown>): void {
   const metadata = obj.metadata as Record<string, unknown>;
@@ -16,9 +36,12 @@ export const namespaces: KindStrategy = {
     // known (so the label is validated with it), canonicalize when the name was generated.
     if (!(obj.metadata as Record<string, unknown>).generateName) labelWithName(obj);
     const spec = (obj.spec ?? {}) as Record<string, unknown>;
-    if (!Array.isArray(spec.finalizers)) spec.finalizers = ["kubernetes"];
+    // The "kubernetes" finalizer is added to whatever the request asked for.
+    const finalizers = Array.isArray(spec.finalizers) ? spec.finalizers : [];
+    if (!finalizers.includes("kubernetes")) spec.finalizers = [...finalizers, "kubernetes"];
     obj.spec = spec;
     obj.status = { phase: "Active" };
   },
   canonicalize: labelWithName,
+  validate: (obj, old) => (old ? [] : specFinalizerErrors(obj)),
 };

@@ -1,4 +1,8 @@
-/** PersistentVolumeClaims: Filesystem; a new claim is Pending until something binds it. */
+/** PersistentVolumeClaims: Filesystem; a new claim is Pending until something
+ * binds it; the spec validated as ValidatePersistentVolumeClaimSpec. */
+
+import { objectAt } from "../../validation/field-errors.js";
+import { claimSpecErrors } from "../../validation/volume-claims.js";
 import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
 
@@ -11,4 +15,5 @@ export const persistentvolumeclaims: KindStrategy = {
   prepareCreate(obj) {
     obj.status = { phase: "Pending" };
   },
+  validate: (obj) => claimSpecErrors(objectAt(obj.spec), "spec"),
 };

@@ -1,4 +1,8 @@
-/** PersistentVolumes: Retain, Filesystem; a new volume is Pending until something binds it. */
+/** PersistentVolumes: Retain, Filesystem; a new volume is Pending until something
+ * binds it; the spec validated as ValidatePersistentVolumeSpec. */
+
+import { objectAt } from "../../validation/field-errors.js";
+import { persistentVolumeSpecErrors } from "../../validation/volume-claims.js";
 import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
 
@@ -13,4 +17,5 @@ export const persistentvolumes: KindStrategy = {
   prepareCreate(obj) {
     obj.status = { phase: "Pending" };
   },
+  validate: (obj) => persistentVolumeSpecErrors(objectAt(obj.spec)),
 };

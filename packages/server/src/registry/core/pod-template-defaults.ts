@@ -15,10 +15,28 @@ function defaultContainer(c: unknown): void {
   if (!isObj(c)) return;
   set(c, "terminationMessagePath", "/dev/termination-log");
   set(c, "terminationMessagePolicy", "File");
-  if (typeof c.image === "string")
-    set(c, "imagePullPolicy", imageTagIsLatest(c.image) ? "Always" : "IfNotPresent");
+  // An image without a tag (or none at all) is pulled always.
+  set(
+    c,
+    "imagePullPolicy",
+    imageTagIsLatest(typeof c.image === "string" ? c.image : "") ? "Always" : "IfNotPresent",
+  );
   set(c, "resources", {});
   if (Array.isArray(c.ports)) for (const p of c.ports) if (isObj(p)) set(p, "protocol", "TCP");
+  for (const probe of ["livenessProbe", "readinessProbe", "startupProbe"]) defaultProbe(c[probe]);
+}
+
+/** A probe's timings, and an HTTP GET probe's path and scheme, as core/v1 defaulting sets them. */
+function defaultProbe(probe: unknown): void {
+  if (!isObj(probe)) return;
+  set(probe, "timeoutSeconds", 1);
+  set(probe, "periodSeconds", 10);
+  set(probe, "successThreshold", 1);
+  set(probe, "failureThreshold", 3);
+  if (isObj(probe.httpGet)) {
+    set(probe.httpGet, "path", "/");
+    set(probe.httpGet, "scheme", "HTTP");
+  }
 }
 
 export function defaultPodSpec(spec: Obj): void {
@@ -27,15 +45,23 @@ export function defaultPodSpec(spec: Obj): void {
   set(spec, "dnsPolicy", "ClusterFirst");
   set(spec, "securityContext", {});
   set(spec, "schedulerName", "default-scheduler");
+  // A volume without a source is an emptyDir.
+  if (Array.isArray(spec.volumes))
+    for (const v of spec.volumes) if (isObj(v) && !Object.keys(v).some((k) => k !== "name")) v.emptyDir = {};
   for (const list of ["containers", "initContainers"]) {
     const cs = spec[list];
     if (Array.isArray(cs)) for (const c of cs) defaultContainer(c);
   }
 }
 
+/**
+ * The template of a workload whose API holds it by value (every one but ReplicationController):
+ * its pod spec is defaulted even when the request left it out, so validation reports what is
+ * missing as upstream does (containers), not the defaults.
+ */
 export function defaultTemplate(spec: Obj): void {
-  const template = spec.template;
-  if (isObj(template) && isObj(template.spec)) defaultPodSpec(template.spec);
+  if (spec.template !== undefined && !isObj(spec.template)) return;
+  defaultPodSpec(child(child(spec, "template"), "spec"));
 }
 
 /** ReplicaSets and ReplicationControllers: one replica, and the pod template's defaults. */

@@ -1,7 +1,19 @@
-/** Pods: the pod spec's defaults, a Pending BestEffort status at create, eight field labels. */
-import { child, set } from "../default-fields.js";
+/**
+ * Pods: the pod spec's defaults, a Pending BestEffort status at create, eight field labels;
+ * validated as ValidatePodCreate and ValidatePodUpdate (pod-rules.ts).
+ */
+
+import { objectAt } from "../../validation/field-errors.js";
+import { child, isObj, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
+import { podCreateErrors, podUpdateErrors } from "./pod-rules.js";
 import { defaultPodSpec } from "./pod-template-defaults.js";
+
+function requestsFromLimits(c: unknown): void {
+  if (!isObj(c) || !isObj(c.resources) || !isObj(c.resources.limits)) return;
+  const requests = child(c.resources, "requests");
+  for (const [k, v] of Object.entries(c.resources.limits)) set(requests, k, v);
+}
 
 export const pods: KindStrategy = {
   group: "",
@@ -21,10 +33,17 @@ export const pods: KindStrategy = {
   ],
   defaults(obj) {
     const spec = child(obj, "spec");
+    // Pods only (not templates): a negative grace period reads 1, requests default to limits.
+    if (typeof spec.terminationGracePeriodSeconds === "number" && spec.terminationGracePeriodSeconds < 0)
+      spec.terminationGracePeriodSeconds = 1;
+    for (const list of ["containers", "initContainers"])
+      for (const c of Array.isArray(spec[list]) ? spec[list] : []) requestsFromLimits(c);
     defaultPodSpec(spec);
     set(spec, "enableServiceLinks", true);
   },
   prepareCreate(obj) {
     obj.status = { phase: "Pending", qosClass: "BestEffort" };
   },
+  validate: (obj, old) =>
+    old ? podUpdateErrors(objectAt(obj.spec), objectAt(old.spec)) : podCreateErrors(objectAt(obj.spec)),
 };

@@ -1,18 +1,50 @@
 /**
- * ReplicationControllers: one replica by default, and without labels of their own they take their
- * template's (core/v1 defaulting); selectable by status.replicas.
+ * ReplicationControllers: one replica by default, and without a selector or labels of their own
+ * they take their template's (core/v1 defaulting); selectable by status.replicas. Validated as
+ * ValidateReplicationController: a non-empty selector that selects the template, a template whose
+ * pods always restart, non-negative counters.
  */
-import { child, type Obj } from "../default-fields.js";
+import {
+  entriesOf,
+  type FieldError,
+  isObject,
+  nonNegative,
+  objectAt,
+  required,
+} from "../../validation/field-errors.js";
+import { controllerTemplateErrors } from "../../validation/pod-template.js";
+import { child, type Obj, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
-import { defaultReplicasAndTemplate } from "./pod-template-defaults.js";
+import { defaultPodSpec } from "./pod-template-defaults.js";
 
 function defaultReplicationController(obj: Obj): void {
-  defaultReplicasAndTemplate(obj);
+  const spec = child(obj, "spec");
+  set(spec, "replicas", 1);
+  // The template is optional here (a pointer upstream): defaulted only when sent.
+  const template = isObject(spec.template) ? spec.template : undefined;
+  if (!template) return;
+  defaultPodSpec(child(template, "spec"));
+  const labels = objectAt(template.metadata).labels;
+  if (!isObject(labels)) return;
+  if (entriesOf(spec.selector).length === 0) spec.selector = { ...labels };
   const meta = child(obj, "metadata");
-  const template = (obj.spec as Obj).template as { metadata?: { labels?: Obj } } | undefined;
-  const own = meta.labels as Obj | undefined;
-  if ((own === undefined || Object.keys(own).length === 0) && template?.metadata?.labels)
-    meta.labels = { ...template.metadata.labels };
+  if (entriesOf(meta.labels).length === 0) meta.labels = { ...labels };
+}
+
+function replicationControllerErrors(spec: Obj): FieldError[] {
+  const out = nonNegative("spec.minReadySeconds", spec.minReadySeconds);
+  const selector = Object.fromEntries(entriesOf(spec.selector));
+  const empty = Object.keys(selector).length === 0;
+  if (empty) out.push(required("spec.selector"));
+  if (spec.replicas == null) out.push(required("spec.replicas"));
+  else out.push(...nonNegative("spec.replicas", spec.replicas));
+  if (!isObject(spec.template)) out.push(required("spec.template"));
+  else {
+    const labels = objectAt(objectAt(spec.template.metadata).labels);
+    const matches = empty ? undefined : Object.entries(selector).every(([k, v]) => labels[k] === v);
+    out.push(...controllerTemplateErrors(spec.template, matches, "ReplicationController", "spec.template"));
+  }
+  return out;
 }
 
 export const replicationcontrollers: KindStrategy = {
@@ -21,4 +53,5 @@ export const replicationcontrollers: KindStrategy = {
   tracksGeneration: true,
   fieldLabels: ["status.replicas"],
   defaults: defaultReplicationController,
+  validate: (obj) => replicationControllerErrors(objectAt(obj.spec)),
 };

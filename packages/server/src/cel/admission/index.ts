@@ -1,0 +1,26 @@
+/**
+ * CEL for admission: the environment of admission expressions (object, oldObject, request,
+ * params, namespaceObject, variables, authorizer), their compilation with upstream's error
+ * wording, budgeted evaluation for one request, and matchConditions (shared by admission
+ * policies and webhooks).
+ */
+export { type AdmissionCompiled, type CompileOptions, compileAdmission } from "./compile.js";
+export type { AdmissionVariables } from "./environment.js";
+export {
+  AdmissionActivation,
+  type AdmissionInput,
+  evaluationText,
+  type NamedExpression,
+  OUT_OF_BUDGET,
+  type Outcome,
+} from "./evaluate.js";
+export {
+  type CompiledMatchConditions,
+  compileMatchConditions,
+  MATCH_CONDITIONS_BUDGET,
+  type MatchCondition,
+  type MatchResult,
+} from "./match-conditions.js";
+export type { AdmissionRequestInput } from "./request.js";
+export { rewriteStructLiterals } from "./struct-literals.js";
+export { type ExpressionWarning, typeCheckValidatingPolicy } from "./type-check.js";

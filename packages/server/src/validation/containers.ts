@@ -1,0 +1,159 @@
+/**
+ * A pod's containers and init containers as upstream validates them: names (DNS-1123 labels,
+ * unique across both lists), image, termination message policy, ports, environment variable names,
+ * volume mounts, pull policy, resources, and the probes only regular and sidecar containers may have.
+ */
+
+import {
+  duplicate,
+  type FieldError,
+  forbidden,
+  invalid,
+  isObject,
+  listAt,
+  notSupported,
+  objectAt,
+  required,
+  stringAt,
+} from "./field-errors.js";
+import { portNameProblems, portNumberProblems } from "./format-rules.js";
+import { dns1123LabelProblems } from "./name-formats.js";
+import { containerProbeErrors } from "./probes.js";
+import { containerResourceErrors } from "./resources.js";
+import { volumeMountErrors } from "./volumes.js";
+
+type Json = Record<string, unknown>;
+
+export function dnsLabelErrors(value: string, field: string): FieldError[] {
+  return dns1123LabelProblems(value).map((m) => invalid(field, value, m));
+}
+
+function portErrors(ports: unknown, at: string): FieldError[] {
+  const out: FieldError[] = [];
+  const names = new Set<string>();
+  listAt(ports).forEach((raw, i) => {
+    const p = objectAt(raw);
+    const path = `${at}[${i}]`;
+    const name = stringAt(p.name);
+    if (name !== "") {
+      const problems = portNameProblems(name);
+      for (const m of problems) out.push(invalid(`${path}.name`, name, m));
+      if (problems.length === 0 && names.has(name)) out.push(duplicate(`${path}.name`, name));
+      names.add(name);
+    }
+    const containerPort = typeof p.containerPort === "number" ? p.containerPort : 0;
+    if (containerPort === 0) out.push(required(`${path}.containerPort`));
+    else
+      for (const m of portNumberProblems(containerPort))
+        out.push(invalid(`${path}.containerPort`, containerPort, m));
+    if (typeof p.hostPort === "number" && p.hostPort !== 0)
+      for (const m of portNumberProblems(p.hostPort)) out.push(invalid(`${path}.hostPort`, p.hostPort, m));
+    const protocol = stringAt(p.protocol);
+    if (protocol === "") out.push(required(`${path}.protocol`));
+    else if (!["SCTP", "TCP", "UDP"].includes(protocol))
+      out.push(notSupported(`${path}.protocol`, protocol, ["SCTP", "TCP", "UDP"]));
+  });
+  return out;
+}
+
+/** Relaxed environment variable names (GA): printable ASCII other than '='. */
+function envErrors(env: unknown, at: string): FieldError[] {
+  const out: FieldError[] = [];
+  listAt(env).forEach((raw, i) => {
+    const name = stringAt(objectAt(raw).name);
+    const field = `${at}[${i}].name`;
+    if (name === "") out.push(required(field));
+    else if (!/^[\x20-\x3c\x3e-\x7e]+$/.test(name))
+      out.push(
+        invalid(
+          field,
+          name,
+          "a valid environment variable name must consist only of printable ASCII characters other than '='",
+        ),
+      );
+  });
+  return out;
+}
+
+const PULL_POLICIES = ["Always", "IfNotPresent", "Never"];
+
+/** validateContainerCommon: what every kind of container is held to. */
+function containerCommonErrors(c: Json, at: string, volumes: ReadonlySet<string>): FieldError[] {
+  const out: FieldError[] = [];
+  const name = stringAt(c.name);
+  if (name === "") out.push(required(`${at}.name`));
+  else out.push(...dnsLabelErrors(name, `${at}.name`));
+  if (stringAt(c.image) === "") out.push(required(`${at}.image`));
+  const tmp = stringAt(c.terminationMessagePolicy);
+  if (tmp === "") out.push(required(`${at}.terminationMessagePolicy`));
+  else if (tmp !== "File" && tmp !== "FallbackToLogsOnError")
+    out.push(notSupported(`${at}.terminationMessagePolicy`, tmp, ["File", "FallbackToLogsOnError"]));
+  out.push(...portErrors(c.ports, `${at}.ports`));
+  out.push(...envErrors(c.env, `${at}.env`));
+  out.push(...volumeMountErrors(c.volumeMounts, volumes, `${at}.volumeMounts`));
+  const pull = stringAt(c.imagePullPolicy);
+  if (pull === "") out.push(required(`${at}.imagePullPolicy`));
+  else if (!PULL_POLICIES.includes(pull))
+    out.push(notSupported(`${at}.imagePullPolicy`, pull, PULL_POLICIES));
+  out.push(...containerResourceErrors(c.resources, `${at}.resources`));
+  return out;
+}
+
+/** validateContainers: at least one, unique names, probes allowed. */
+export function containersErrors(
+  containers: unknown,
+  at: string,
+  volumes: ReadonlySet<string>,
+): FieldError[] {
+  const list = listAt(containers);
+  if (list.length === 0) return [required(at)];
+  const out: FieldError[] = [];
+  const names = new Set<string>();
+  list.forEach((raw, i) => {
+    const c = objectAt(raw);
+    const path = `${at}[${i}]`;
+    out.push(...containerCommonErrors(c, path, volumes));
+    const name = stringAt(c.name);
+    if (names.has(name)) out.push(duplicate(`${path}.name`, name));
+    else names.add(name);
+    out.push(...containerProbeErrors(c, path));
+    out.push(...containerRestartPolicyErrors(c.restartPolicy, path));
+  });
+  return out;
+}
+
+const CONTAINER_RESTART_POLICIES = ["Always", "Never", "OnFailure"];
+
+/** A container's own restart policy (container restart rules are on in 1.37). */
+function containerRestartPolicyErrors(policy: unknown, at: string): FieldError[] {
+  if (policy == null || CONTAINER_RESTART_POLICIES.includes(stringAt(policy))) return [];
+  return [notSupported(`${at}.restartPolicy`, stringAt(policy), CONTAINER_RESTART_POLICIES)];
+}
+
+const INIT_ONLY_WITH_ALWAYS = "may not be set for init containers without restartPolicy=Always";
+
+/** validateInitContainers: names unique across both lists; probes only for sidecars. */
+export function initContainersErrors(
+  init: unknown,
+  regular: unknown,
+  at: string,
+  volumes: ReadonlySet<string>,
+): FieldError[] {
+  const out: FieldError[] = [];
+  const names = new Set(listAt(regular).map((c) => stringAt(objectAt(c).name)));
+  listAt(init).forEach((raw, i) => {
+    const c = objectAt(raw);
+    const path = `${at}[${i}]`;
+    out.push(...containerCommonErrors(c, path, volumes));
+    const policy = c.restartPolicy;
+    out.push(...containerRestartPolicyErrors(policy, path));
+    const name = stringAt(c.name);
+    if (names.has(name)) out.push(duplicate(`${path}.name`, name));
+    else if (name !== "") names.add(name);
+    if (policy === "Always") out.push(...containerProbeErrors(c, path));
+    else
+      for (const k of ["lifecycle", "livenessProbe", "readinessProbe", "startupProbe"])
+        if (isObject(c[k])) out.push(forbidden(`${path}.${k}`, INIT_ONLY_WITH_ALWAYS));
+  });
+  return out;
+}

@@ -1,0 +1,86 @@
+/**
+ * ValidatePodSpec for the fields most specs set: volumes, containers and init containers, restart
+ * and DNS policies, node selector, the names a pod refers to (service account, node, priority
+ * class, hostname, subdomain) and the active deadline. Security contexts, affinity, tolerations,
+ * topology spread and the other scheduling fields are not checked here (docs/divergences.md).
+ */
+import { containersErrors, dnsLabelErrors, initContainersErrors } from "./containers.js";
+import {
+  type FieldError,
+  invalid,
+  isObject,
+  listAt,
+  notSupported,
+  objectAt,
+  required,
+  stringAt,
+} from "./field-errors.js";
+import { labelMapErrors } from "./label-selector.js";
+import { dns1123SubdomainProblems } from "./name-formats.js";
+import { volumesErrors } from "./volumes.js";
+
+type Json = Record<string, unknown>;
+
+const RESTART_POLICIES = ["Always", "OnFailure", "Never"];
+const DNS_POLICIES = ["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"];
+const INT32_MAX = 2147483647;
+
+/** A policy field upstream checks against a list, Required when empty. */
+function oneOf(value: unknown, field: string, supported: readonly string[]): FieldError[] {
+  const v = stringAt(value);
+  if (v === "") return [required(field)];
+  return supported.includes(v) ? [] : [notSupported(field, v, supported)];
+}
+
+function subdomainName(value: unknown, field: string): FieldError[] {
+  const v = stringAt(value);
+  return v === "" ? [] : dns1123SubdomainProblems(v).map((m) => invalid(field, v, m));
+}
+
+function referenceErrors(spec: Json, at: string): FieldError[] {
+  const out: FieldError[] = [];
+  out.push(...subdomainName(spec.serviceAccountName, `${at}.serviceAccountName`));
+  out.push(...subdomainName(spec.nodeName, `${at}.nodeName`));
+  const deadline = spec.activeDeadlineSeconds;
+  if (typeof deadline === "number" && (deadline < 1 || deadline > INT32_MAX))
+    out.push(
+      invalid(`${at}.activeDeadlineSeconds`, deadline, `must be between 1 and ${INT32_MAX}, inclusive`),
+    );
+  for (const k of ["hostname", "subdomain"]) {
+    const v = stringAt(spec[k]);
+    if (v !== "") out.push(...dnsLabelErrors(v, `${at}.${k}`));
+  }
+  out.push(...subdomainName(spec.priorityClassName, `${at}.priorityClassName`));
+  return out;
+}
+
+function imagePullSecretErrors(secrets: unknown, at: string): FieldError[] {
+  const out: FieldError[] = [];
+  listAt(secrets).forEach((raw, i) => {
+    const ref = objectAt(raw);
+    const extra = Object.keys(ref).filter((k) => k !== "name");
+    if (extra.length > 0)
+      out.push(invalid(`${at}[${i}]`, ref, "imagePullSecrets must only reference the name"));
+  });
+  return out;
+}
+
+/** ValidatePodSpec (the checked subset), fields reported under `at`. */
+export function podSpecErrors(spec: Json, at: string): FieldError[] {
+  const out: FieldError[] = [];
+  if (spec.terminationGracePeriodSeconds == null) out.push(required(`${at}.terminationGracePeriodSeconds`));
+  const volumes = volumesErrors(spec.volumes, `${at}.volumes`);
+  out.push(...volumes.errors);
+  out.push(...containersErrors(spec.containers, `${at}.containers`, volumes.names));
+  out.push(
+    ...initContainersErrors(spec.initContainers, spec.containers, `${at}.initContainers`, volumes.names),
+  );
+  out.push(...oneOf(spec.restartPolicy, `${at}.restartPolicy`, RESTART_POLICIES));
+  out.push(...oneOf(spec.dnsPolicy, `${at}.dnsPolicy`, DNS_POLICIES));
+  out.push(...labelMapErrors(spec.nodeSelector, `${at}.nodeSelector`));
+  out.push(...imagePullSecretErrors(spec.imagePullSecrets, `${at}.imagePullSecrets`));
+  if (spec.dnsPolicy === "None" && !isObject(spec.dnsConfig))
+    out.push(required(`${at}.dnsConfig`, "must provide `dnsConfig` when `dnsPolicy` is None"));
+  out.push(...referenceErrors(spec, at));
+  return out;
+}

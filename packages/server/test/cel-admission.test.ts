@@ -1,0 +1,120 @@
+/**
+ * The admission CEL environment (src/cel/admission/): message literals of mutations rewritten to
+ * map literals, compile failures in cel-go's words, lazy variables, the per-call cost limit, and
+ * matchConditions as webhooks use them.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  AdmissionActivation,
+  type AdmissionInput,
+  compileAdmission,
+  compileMatchConditions,
+  rewriteStructLiterals,
+} from "../src/cel/admission/index.js";
+
+const input = (object: unknown, operation: "CREATE" | "UPDATE" = "CREATE"): AdmissionInput => ({
+  object,
+  oldObject: null,
+  request: {
+    kind: { group: "", version: "v1", kind: "ConfigMap" },
+    resource: { group: "", version: "v1", resource: "configmaps" },
+    subResource: "",
+    name: "cm",
+    namespace: "ns",
+    operation,
+    userInfo: { username: "admin", groups: ["system:masters"] },
+    dryRun: false,
+  },
+  namespace: { metadata: { name: "ns", labels: { env: "prod" } } },
+  params: null,
+  authorized: true,
+});
+
+const vars = { params: false, authorizer: true } as const;
+
+describe("admission CEL", () => {
+  it("rewrites Object{…} and JSONPatch{…} literals to map literals, leaving strings alone", () => {
+    expect(rewriteStructLiterals(`Object{spec: Object.spec{replicas: 1, note: "Object{x: 1}"}}`)).toBe(
+      `{"spec": {"replicas": 1, "note": "Object{x: 1}"}}`,
+    );
+    expect(rewriteStructLiterals(`[JSONPatch{op: "add", path: '/a', value: {"k": object.x}}]`)).toBe(
+      `[{"op": "add", "path": '/a', "value": {"k": object.x}}]`,
+    );
+    expect(rewriteStructLiterals("MyObject{a: 1}.a")).toBe("MyObject{a: 1}.a");
+  });
+
+  it("reports compile failures and result types in cel-go's words", () => {
+    const typo = compileAdmission("request.operaton == 'CREATE'", { ...vars, returnTypes: ["bool"] });
+    expect(typo).toMatchObject({
+      ok: false,
+      type: "Invalid",
+      detail:
+        "compilation failed: ERROR: <input>:1:8: undefined field 'operaton'\n | request.operaton == 'CREATE'\n | .......^",
+    });
+    expect(compileAdmission("object.data", { ...vars, returnTypes: ["bool"] })).toMatchObject({
+      ok: false,
+      detail: "must evaluate to bool but got dyn",
+    });
+    expect(compileAdmission("  ", { ...vars, returnTypes: ["bool"] })).toMatchObject({
+      ok: false,
+      type: "Required",
+    });
+  });
+
+  it("evaluates variables lazily: an unused failing variable fails nothing", () => {
+    const variables = [
+      { name: "n", compiled: compileAdmission("size(object.data)", { ...vars, returnTypes: ["dyn"] }) },
+      {
+        name: "broken",
+        compiled: compileAdmission("object.data.missing", { ...vars, returnTypes: ["dyn"] }),
+      },
+    ];
+    const act = new AdmissionActivation(input({ data: { a: "1" } }), vars, variables);
+    expect(act.evaluate(compileAdmission("variables.n == 1", { ...vars, returnTypes: ["bool"] }))).toEqual({
+      ok: true,
+      value: true,
+    });
+    expect(
+      act.evaluate(compileAdmission("variables.broken == 'x'", { ...vars, returnTypes: ["bool"] })),
+    ).toEqual({
+      ok: false,
+      error: `expression 'variables.broken == 'x'' resulted in error: composited variable "broken" fails to evaluate: no such key: missing`,
+    });
+  });
+
+  it("cancels an expression over the per-call limit and stops when the budget is spent", () => {
+    const data = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, "v"]));
+    const costly = compileAdmission("object.data.all(a, object.data.all(b, object.data.all(c, a != '')))", {
+      ...vars,
+      returnTypes: ["bool"],
+    });
+    const act = new AdmissionActivation(input({ data }), vars, [], 1_500_000);
+    expect(act.evaluate(costly)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/actual cost limit exceeded$/),
+    });
+    expect(act.evaluate(costly)).toEqual({
+      ok: false,
+      error: "validation failed due to running out of cost budget, no further validation rules will be run",
+      outOfBudget: true,
+    });
+  });
+
+  it("matches conditions: a false one wins over errors; errors fail under Fail and skip under Ignore", () => {
+    const conditions = compileMatchConditions([
+      { name: "broken", expression: "object.data.missing == 'x'" },
+      { name: "creates", expression: "request.operation == 'CREATE'" },
+      { name: "prod", expression: "namespaceObject.metadata.labels.env == 'prod'" },
+    ]);
+    expect(conditions.compileErrors.size).toBe(0);
+    expect(conditions.match(input({ data: {} }, "UPDATE"), "Fail")).toEqual({
+      matches: false,
+      failedCondition: "creates",
+    });
+    expect(conditions.match(input({ data: {} }), "Fail")).toEqual({
+      error: "expression 'object.data.missing == 'x'' resulted in error: no such key: missing",
+    });
+    expect(conditions.match(input({ data: {} }), "Ignore")).toEqual({ matches: false });
+    expect(conditions.match(input({ data: { missing: "x" } }), "Fail")).toEqual({ matches: true });
+  });
+});
