@@ -15,12 +15,14 @@ import { EventRecorder, Manager, PrometheusMetrics, serveOperations } from "@kub
 import { startServer } from "@kubesdk/server";
 import { createWebAppController } from "./operator.js";
 import { API_VERSION, installWebAppCrd, KIND, type WebApp, webApps } from "./webapp.js";
+import { createWebAppWebhooks, registerWebAppWebhooks, unregisterWebAppWebhooks } from "./webhooks.js";
 
 const { values } = parseArgs({
   options: {
     kubeconfig: { type: "string" },
     namespace: { type: "string" },
     port: { type: "string", default: "8080" },
+    "webhook-port": { type: "string", default: "9443" },
     "no-leader-elect": { type: "boolean", default: false },
     once: { type: "boolean", default: false },
   },
@@ -80,9 +82,11 @@ async function main(): Promise<void> {
     events,
     controller: { metrics },
   });
+  const webhooks = createWebAppWebhooks(manager, values.once ? 0 : Number(values["webhook-port"]));
   const ops = await serveOperations(manager, { port: Number(values.port), metrics });
   console.log(`operations endpoint: ${ops.url}/healthz ${ops.url}/readyz ${ops.url}/metrics`);
   const shutdown = async () => {
+    await unregisterWebAppWebhooks(kube);
     await manager.stop();
     await events.close();
     await ops.close();
@@ -94,6 +98,12 @@ async function main(): Promise<void> {
     void shutdown().then(() => process.exit(0));
   });
   await manager.start();
+  const registered = await registerWebAppWebhooks(kube, webhooks);
+  console.log(
+    registered
+      ? `webhooks at ${webhooks.url} registered (defaulting and validation of WebApps)`
+      : "this API server serves no webhook configurations: webhooks not registered",
+  );
   if (values.once && stopServer) {
     await waitForReconciled(kube, namespace);
     await shutdown();

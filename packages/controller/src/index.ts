@@ -1,4 +1,4 @@
-// Public surface of @kubesdk/controller: work queue, controllers, leader election, events, helpers.
+// Public surface of @kubesdk/controller: work queue, controllers, leader election, events, webhooks, helpers.
 
 export { clientRequestMetrics } from "./client-metrics.js";
 export { type Clock, FakeClock, systemClock, type Timer } from "./clock.js";
@@ -47,7 +47,7 @@ export {
   SHARD_VIEW_ANNOTATION,
 } from "./member-leases.js";
 export { PrometheusMetrics } from "./metrics.js";
-export type { ControllerMetrics, ReconcileResult } from "./metrics-api.js";
+export type { ControllerMetrics, ReconcileResult, WebhookMetrics } from "./metrics-api.js";
 export { type OperationsServer, serveOperations } from "./operations.js";
 export {
   controllerOf,
@@ -87,5 +87,37 @@ export { hash32, rendezvousWeight, shardOwner } from "./rendezvous.js";
 export { SHARDING_DEFAULTS, type ShardedWork, Sharding, type ShardingOptions } from "./sharding.js";
 export { applyStatus } from "./status.js";
 export type { KeyMapper } from "./watches.js";
+export {
+  type AdmissionRequest,
+  Denial,
+  deny,
+  type MutatingHandler,
+  type ValidatingHandler,
+} from "./webhooks/admission.js";
+export type { CertificateFilesOptions, CertificatePair } from "./webhooks/certificate-files.js";
+export {
+  conversionStanza,
+  type MutatingConfiguration,
+  manifestWithConversion,
+  type ValidatingConfiguration,
+  type WebhookClientConfig,
+  type WebhookEndpoint,
+} from "./webhooks/configurations.js";
+export type { Converted, HubAndSpokes, Spoke } from "./webhooks/conversion.js";
+export { diffPatch } from "./webhooks/json-patch.js";
+export { type AdmissionWebhookOptions, CONVERSION_PATH } from "./webhooks/registry.js";
+export type {
+  AdmissionOperation,
+  AdmissionReview,
+  AdmissionReviewRequest,
+  AdmissionReviewResponse,
+  ConversionReview,
+  ConversionReviewRequest,
+  ConversionReviewResponse,
+  UserInfo,
+} from "./webhooks/review-types.js";
+export { type GeneratedCertificates, generateSelfSigned } from "./webhooks/self-signed.js";
+export type { KindTarget, WebhookTarget } from "./webhooks/targets.js";
+export { WebhookServer, type WebhookServerOptions, type WebhookTls } from "./webhooks/webhook-server.js";
 export type { WorkGate } from "./work-gate.js";
 export { WorkQueue, type WorkQueueMetrics, type WorkQueueOptions } from "./work-queue.js";

@@ -18,6 +18,8 @@
  *   `shutdownDeadlineMs` (leadership is still renewed meanwhile), then releases the Lease and stops
  *   the informer factory.
  * - `handleSignals()` makes SIGTERM and SIGINT call `stop()` once.
+ * - `webhooks(options)` gives the manager one webhook server: it starts before the controllers
+ *   (on every replica, leader or not: the API server calls any of them) and stops after them.
  */
 import type { KubeClient } from "@kubesdk/client";
 import type { KubernetesObject } from "@kubesdk/models";
@@ -28,6 +30,7 @@ import { InformerFactory } from "./informer-source.js";
 import { type LeaderElectionOptions, LeaderElector } from "./leader-election.js";
 import { leadershipGate } from "./leadership-gate.js";
 import { consoleLogger, type Logger } from "./reconcile.js";
+import { WebhookServer, type WebhookServerOptions } from "./webhooks/webhook-server.js";
 import type { WorkGate } from "./work-gate.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: a manager runs controllers of any object type.
@@ -75,6 +78,7 @@ export class Manager {
   #transition: Promise<void> = Promise.resolve();
   #state: "new" | "running" | "stopping" | "stopped" = "new";
   #stopped: Promise<void> | undefined;
+  #webhooks: WebhookServer | undefined;
 
   constructor(options: ManagerOptions) {
     this.#o = options;
@@ -119,6 +123,24 @@ export class Manager {
     return controller;
   }
 
+  /**
+   * The manager's webhook server, created by the first call (which needs `options`); register
+   * handlers on it before start(). Later calls return the same server.
+   */
+  webhooks(options?: WebhookServerOptions): WebhookServer {
+    if (this.#webhooks !== undefined) {
+      if (options !== undefined)
+        throw new ControllerError("INVALID_OPTION", "the manager's webhook server already exists");
+      return this.#webhooks;
+    }
+    if (options === undefined)
+      throw new ControllerError("INVALID_OPTION", "the first manager.webhooks() call needs its options");
+    if (this.#state !== "new")
+      throw new ControllerError("ALREADY_STARTED", "create the webhook server before start()");
+    this.#webhooks = new WebhookServer({ logger: this.#logger, ...options });
+    return this.#webhooks;
+  }
+
   get controllers(): readonly AnyController[] {
     return this.#controllers;
   }
@@ -140,6 +162,7 @@ export class Manager {
   async start(): Promise<void> {
     if (this.#state !== "new") throw new ControllerError("ALREADY_STARTED", "the manager was started");
     this.#state = "running";
+    await this.#webhooks?.start();
     for (const c of this.#controllers) c.prepare();
     this.#factory.start();
     if (this.elector === undefined) {
@@ -190,6 +213,7 @@ export class Manager {
     await this.#transition;
     await this.#stopControllers(0);
     await this.#factory.stop();
+    await this.#webhooks?.stop();
     this.#state = "stopped";
   }
 

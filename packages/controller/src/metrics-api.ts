@@ -12,3 +12,11 @@ export interface ControllerMetrics {
   queue(controller: string): WorkQueueMetrics<string>;
   reconciled(controller: string, result: ReconcileResult, ms: number): void;
 }
+
+/** What a webhook server reports per request, labelled by the webhook's path. */
+export interface WebhookMetrics {
+  /** One request answered with HTTP `code` after `ms`. */
+  webhookRequest(webhook: string, code: number, ms: number): void;
+  /** Requests being handled now went up (+1) or down (-1). */
+  webhookInFlight(webhook: string, delta: 1 | -1): void;
+}

@@ -1,15 +1,16 @@
 /**
  * Prometheus metrics (prom-client) under controller-runtime's names: work queue depth, adds, queue
  * latency, work duration and retries per queue; reconcile totals by result, errors and duration
- * per controller; and leader status. Everything lives in the instance's own `registry`.
+ * per controller; leader status; and webhook requests by path and code, their latency and those in
+ * flight. Everything lives in the instance's own `registry`.
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { ControllerMetrics, ReconcileResult } from "./metrics-api.js";
+import type { ControllerMetrics, ReconcileResult, WebhookMetrics } from "./metrics-api.js";
 import type { WorkQueueMetrics } from "./work-queue.js";
 
 const SECONDS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60];
 
-export class PrometheusMetrics implements ControllerMetrics {
+export class PrometheusMetrics implements ControllerMetrics, WebhookMetrics {
   readonly registry: Registry;
   readonly #depth: Gauge<"name">;
   readonly #adds: Counter<"name">;
@@ -20,6 +21,9 @@ export class PrometheusMetrics implements ControllerMetrics {
   readonly #errors: Counter<"controller">;
   readonly #reconcileTime: Histogram<"controller">;
   readonly #leader: Gauge<"name">;
+  readonly #webhookRequests: Counter<"webhook" | "code">;
+  readonly #webhookLatency: Histogram<"webhook">;
+  readonly #webhookInFlight: Gauge<"webhook">;
 
   constructor(registry: Registry = new Registry()) {
     this.registry = registry;
@@ -53,6 +57,20 @@ export class PrometheusMetrics implements ControllerMetrics {
     this.#leader = new Gauge(
       metric("leader_election_master_status", "1 while this process leads, else 0", ["name"]),
     );
+    this.#webhookRequests = new Counter(
+      metric("controller_runtime_webhook_requests_total", "Webhook requests by HTTP code", [
+        "webhook",
+        "code",
+      ]),
+    );
+    this.#webhookLatency = timing(
+      "controller_runtime_webhook_latency_seconds",
+      "Time to answer a webhook request",
+      ["webhook"],
+    );
+    this.#webhookInFlight = new Gauge(
+      metric("controller_runtime_webhook_requests_in_flight", "Webhook requests being answered", ["webhook"]),
+    );
   }
 
   queue(name: string): WorkQueueMetrics<string> {
@@ -73,5 +91,14 @@ export class PrometheusMetrics implements ControllerMetrics {
 
   leader(name: string, leading: boolean): void {
     this.#leader.set({ name }, leading ? 1 : 0);
+  }
+
+  webhookRequest(webhook: string, code: number, ms: number): void {
+    this.#webhookRequests.inc({ webhook, code: String(code) });
+    this.#webhookLatency.observe({ webhook }, ms / 1000);
+  }
+
+  webhookInFlight(webhook: string, delta: 1 | -1): void {
+    this.#webhookInFlight.inc({ webhook }, delta);
   }
 }
