@@ -148,6 +148,22 @@ async function ready(): Promise<boolean> {
   return res.statusCode === 200;
 }
 
+/** A 500 Status without a reason answering a strategic-merge PATCH: upstream's patch-error form. */
+function upstreamPatchFailure(req: FuzzRequest, answer: Answer): boolean {
+  const type = String(req.headers?.["content-type"] ?? "");
+  if (req.method !== "PATCH" || !type.startsWith("application/strategic-merge-patch+json")) return false;
+  try {
+    const status = JSON.parse(answer.body.toString("utf8")) as {
+      kind?: string;
+      reason?: string;
+      code?: number;
+    };
+    return status.kind === "Status" && status.code === 500 && status.reason === undefined;
+  } catch {
+    return false;
+  }
+}
+
 it(`answers malformed requests with a Status and changes nothing (seed ${seed})`, {
   timeout: 90_000,
 }, async () => {
@@ -178,8 +194,10 @@ it(`answers malformed requests with a Status and changes nothing (seed ${seed})`
     if (process.env.KUBESDK_FUZZ_TRACE) console.log(`#${i} ${answer.status} ${describeRequest(req)}`);
     const problem = ok ? undefined : statusProblem(answer);
     if (problem) failures.push(`#${i} ${describeRequest(req)}: HTTP ${answer.status}: ${problem}`);
-    // An internal error is a server bug (the reference server's; a real one may be busy).
-    if (answer.status === 500 && t.reference)
+    // An internal error is a server bug (the reference server's; a real one may be busy), except the
+    // reason-less 500 kube-apiserver itself answers to a malformed strategic-merge directive
+    // (test/server/patch-directives.test.ts pins those answers on both servers).
+    if (answer.status === 500 && t.reference && !upstreamPatchFailure(req, answer))
       failures.push(`#${i} ${describeRequest(req)}: ${answer.body.toString("latin1").slice(0, 300)}`);
     // kube-apiserver picks the response representation after it has committed a write, so an
     // unacceptable Accept on a create can answer 406 with the object stored (seen on 1.36); the
