@@ -2,6 +2,8 @@
  * Contract tests of @kubesdk/transport against a real HTTPS API server: connection from the
  * kubeconfig, Status errors as typed ApiErrors, streamed bodies and watch decoding.
  */
+
+import { protobufCodec } from "@kubesdk/client/protobuf";
 import {
   type ApiError,
   createTransport,
@@ -23,7 +25,12 @@ let ns: string;
 
 beforeAll(async () => {
   t = await startTarget();
-  transport = createTransport(await loadClusterConnection({ path: t.kubeconfigPath }));
+  // Protobuf is opt-in: the transport decodes protobuf Status bodies and watch frames with the
+  // codec it is given (here the one kubesdk/protobuf publishes).
+  transport = createTransport(await loadClusterConnection({ path: t.kubeconfigPath }), {
+    protobufDecoder: protobufCodec.decode,
+    protobufWatchFrameDecoder: protobufCodec.decodeWatchFrame,
+  });
   ns = uniqueName("transport");
   await transport.requestJson({
     method: "POST",

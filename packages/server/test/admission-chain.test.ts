@@ -94,7 +94,9 @@ describe("admission chain", () => {
       "NamespaceLifecycle",
       "LimitRanger",
       "MutatingAdmissionPolicy",
+      "MutatingAdmissionWebhook",
       "ValidatingAdmissionPolicy",
+      "ValidatingAdmissionWebhook",
       "ResourceQuota",
     ]);
     let caught: unknown;

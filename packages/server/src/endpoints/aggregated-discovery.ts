@@ -103,7 +103,15 @@ function metricsItem(): Json {
 }
 
 export function aggregatedDiscovery(table: ResourceTable, legacy: boolean): Json {
-  const groups = table.groups().filter((g) => (g.group === "") === legacy);
+  // Built-in groups keep upstream's order; custom resource groups follow sorted by name, as
+  // kube-apiserver orders groups of equal priority here (the legacy /apis lists them as registered).
+  const all = table.groups().filter((g) => (g.group === "") === legacy);
+  const custom = (g: { group: string; preferred: string }) =>
+    table.resourcesIn(g.group, g.preferred).some((r) => r.custom !== undefined);
+  const groups = [
+    ...all.filter((g) => !custom(g)),
+    ...all.filter(custom).sort((a, b) => (a.group < b.group ? -1 : 1)),
+  ];
   const items = groups.map((g) => ({
     metadata: legacy ? {} : { name: g.group },
     // The preferred version first, then the others as the group lists them.
