@@ -141,6 +141,7 @@ export {
   deleted,
   established,
   matches,
+  type NoInferFrom,
   rolloutComplete,
   type WaitCondition,
 } from "./wait/conditions.js";

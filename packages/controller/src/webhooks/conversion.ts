@@ -8,7 +8,7 @@
  * annotations, or lack the desired apiVersion or the kind; the runtime sets those itself, so a
  * converter only moves fields.
  */
-import type { CustomResourceDefinitionOf, CustomResourceOf } from "@kubesdk/client";
+import type { CustomResourceDefinitionOf, CustomResourceOf, NoInferFrom } from "@kubesdk/client";
 import { runWithDeadline } from "./deadline.js";
 import type { ConversionReviewRequest, ConversionReviewResponse } from "./review-types.js";
 
@@ -27,7 +27,10 @@ export interface Spoke<Hub, Version> {
 export interface HubAndSpokes<D extends CustomResourceDefinitionOf, H extends VersionOf<D>> {
   readonly hub: H;
   readonly spokes: {
-    readonly [V in Exclude<VersionOf<D>, NoInfer<H>>]: Spoke<CustomResourceOf<D, H>, CustomResourceOf<D, V>>;
+    readonly [V in Exclude<VersionOf<D>, NoInferFrom<H>>]: Spoke<
+      CustomResourceOf<D, H>,
+      CustomResourceOf<D, V>
+    >;
   };
 }
 
@@ -94,7 +97,7 @@ function convertAll(
 
 export function converterEntry<D extends CustomResourceDefinitionOf, H extends VersionOf<D>>(
   definition: D,
-  converter: HubAndSpokes<NoInfer<D>, H>,
+  converter: HubAndSpokes<NoInferFrom<D>, H>,
 ): ConverterEntry {
   const spokes = converter.spokes as unknown as Record<string, Spoke<unknown, unknown>>;
   for (const v of Object.keys(definition.versions))

@@ -11,7 +11,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
-import type { CustomResourceDefinitionOf, CustomResourceOf, StorageVersionOf } from "@kubesdk/client";
+import type {
+  CustomResourceDefinitionOf,
+  CustomResourceOf,
+  NoInferFrom,
+  StorageVersionOf,
+} from "@kubesdk/client";
 import { ControllerError } from "../errors.js";
 import type { WebhookMetrics } from "../metrics-api.js";
 import { consoleLogger, type Logger } from "../reconcile.js";
@@ -108,7 +113,7 @@ export class WebhookServer {
   /** Registers hub-and-spoke conversion between the definition's versions, served at `/convert`. */
   conversion<D extends Def, H extends keyof D["versions"] & string>(
     definition: D,
-    converter: HubAndSpokes<NoInfer<D>, H>,
+    converter: HubAndSpokes<NoInferFrom<D>, H>,
   ): this {
     this.#checkNew();
     this.#registry.addConverter(definition, converterEntry(definition, converter));
