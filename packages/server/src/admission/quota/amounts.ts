@@ -5,6 +5,7 @@
  * decimal ("1500m").
  */
 import { canonicalQuantity } from "@kubesdk/models";
+import { quantityValue } from "../../validation/quantity-value.js";
 
 export type ResourceList = Record<string, string>;
 
@@ -16,38 +17,13 @@ interface Amount {
 }
 
 const BINARY: Readonly<Record<string, bigint>> = { Ki: 10n, Mi: 20n, Gi: 30n, Ti: 40n, Pi: 50n, Ei: 60n };
-const DECIMAL: Readonly<Record<string, number>> = {
-  n: -9,
-  u: -6,
-  m: -3,
-  "": 0,
-  k: 3,
-  M: 6,
-  G: 9,
-  T: 12,
-  P: 15,
-  E: 18,
-};
 const BINARY_SUFFIXES = ["Ei", "Pi", "Ti", "Gi", "Mi", "Ki"] as const;
-const pow10 = (e: number): bigint => 10n ** BigInt(Math.abs(e));
 
-/** The exact value of a quantity string; undefined when Go would not parse it. */
+/** The exact value of a quantity string (validation/quantity-value.ts) and its format; undefined when Go would not parse it. */
 export function amountOf(text: string): Amount | undefined {
-  try {
-    canonicalQuantity(text);
-  } catch {
-    return undefined;
-  }
-  const m = /^([+-]?)(\d*)(?:\.(\d*))?(.*)$/.exec(text) as RegExpExecArray;
-  const [, sign = "", int = "", frac = "", suffix = ""] = m;
-  let num = BigInt(`${int}${frac}` || "0") * (sign === "-" ? -1n : 1n);
-  let den = pow10(frac.length);
-  const binary = BINARY[suffix];
-  if (binary !== undefined) return { num: num * 2n ** binary, den, binary: true };
-  const exp = DECIMAL[suffix] ?? Number(suffix.slice(1));
-  if (exp >= 0) num *= pow10(exp);
-  else den *= pow10(exp);
-  return { num, den, binary: false };
+  const value = quantityValue(text);
+  if (value === undefined) return undefined;
+  return { num: value.num, den: value.den, binary: /(Ki|Mi|Gi|Ti|Pi|Ei)$/.test(text) };
 }
 
 const ZERO: Amount = { num: 0n, den: 1n, binary: false };
@@ -78,15 +54,11 @@ function format(a: Amount): string {
     return canonicalQuantity(String(whole));
   }
   if (whole !== undefined) return canonicalQuantity(String(whole));
-  // A fraction whose denominator is a power of ten here (quantities are decimal below one).
+  // A fraction: its denominator is a power of ten (sums of decimal quantities), so the numerator's
+  // digits with a point `digits` from the right spell it.
   let digits = 0;
-  let den = a.den;
-  let num = a.num;
-  while (den % 10n === 0n) {
-    den /= 10n;
-    digits++;
-  }
-  num = (num * pow10(digits)) / (a.den / 1n);
+  for (let den = a.den; den % 10n === 0n; den /= 10n) digits++;
+  const num = a.num;
   const negative = num < 0n;
   const abs = (negative ? -num : num).toString().padStart(digits + 1, "0");
   const text = `${negative ? "-" : ""}${abs.slice(0, abs.length - digits)}.${abs.slice(abs.length - digits)}`;
