@@ -10,7 +10,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { condition, KubeClient } from "@kubesdk/client";
+import { condition, Kube } from "@kubesdk/client";
 import { EventRecorder, Manager, PrometheusMetrics, serveOperations } from "@kubesdk/controller";
 import { startServer } from "@kubesdk/server";
 import { createWebAppController } from "./operator.js";
@@ -28,17 +28,17 @@ const { values } = parseArgs({
   },
 });
 
-async function connect(): Promise<{ kube: KubeClient; stopServer?: () => Promise<void> }> {
+async function connect(): Promise<{ kube: Kube; stopServer?: () => Promise<void> }> {
   if (values.kubeconfig !== undefined)
-    return { kube: await KubeClient.fromKubeconfig({ kubeconfig: { path: values.kubeconfig } }) };
+    return { kube: await Kube.fromKubeconfig({ kubeconfig: { path: values.kubeconfig } }) };
   const kubeconfigPath = join(mkdtempSync(join(tmpdir(), "webapp-operator-")), "kubeconfig");
   const server = await startServer({ kubeconfigPath });
   console.log(`embedded reference server at ${server.url} (kubeconfig ${kubeconfigPath})`);
-  const kube = await KubeClient.fromKubeconfig({ kubeconfig: { path: kubeconfigPath } });
+  const kube = await Kube.fromKubeconfig({ kubeconfig: { path: kubeconfigPath } });
   return { kube, stopServer: () => server.stop() };
 }
 
-async function createSample(kube: KubeClient, namespace: string): Promise<void> {
+async function createSample(kube: Kube, namespace: string): Promise<void> {
   await kube
     .resource("v1", "Namespace")
     .apply(
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
 }
 
 /** Follows the sample through a watch until its status reports the Reconciled condition. */
-async function waitForReconciled(kube: KubeClient, namespace: string): Promise<void> {
+async function waitForReconciled(kube: Kube, namespace: string): Promise<void> {
   const current = await kube.waitFor(webApps(kube), "hello", condition("Reconciled"), { namespace });
   const deployment = await kube.resource("apps/v1", "Deployment").get("hello", { namespace });
   const service = await kube.resource("v1", "Service").get("hello", { namespace });

@@ -2,7 +2,7 @@
  * The example's custom resource: a WebApp (image, replicas, port) that the operator runs as a
  * Deployment and a Service, reporting `Available` and `Reconciled` conditions in its status.
  */
-import { established, type KubeClient, type ResourceClient } from "@kubesdk/client";
+import { established, type Kube, type ResourceClient } from "@kubesdk/client";
 import type { KubernetesObject, metaV1 } from "@kubesdk/models";
 
 export const GROUP = "example.kubesdk.io";
@@ -28,7 +28,7 @@ export interface WebApp extends KubernetesObject {
   status?: WebAppStatus;
 }
 
-export function webApps(kube: KubeClient): ResourceClient<WebApp> {
+export function webApps(kube: Kube): ResourceClient<WebApp> {
   return kube.custom<WebApp>({
     group: GROUP,
     version: VERSION,
@@ -102,7 +102,7 @@ export const webAppCrd = {
 };
 
 /** Installs (or finds) the CRD and resolves once it is Established. */
-export async function installWebAppCrd(kube: KubeClient): Promise<void> {
+export async function installWebAppCrd(kube: Kube): Promise<void> {
   const crds = kube.resource("apiextensions.k8s.io/v1", "CustomResourceDefinition");
   await crds.apply(webAppCrd, { fieldManager: "webapp-operator", force: true });
   await kube.waitFor(crds, webAppCrd.metadata.name, established());

@@ -3,7 +3,7 @@
  * validating one (the image names a tag other than latest, or a digest), served by the manager's
  * webhook server and registered with the API server by URL with the server's own CA.
  */
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import { deny, type Manager, type WebhookServer } from "@kubesdk/controller";
 import { isNotFound } from "@kubesdk/transport";
 import { GROUP, KIND, PLURAL, VERSION, type WebApp } from "./webapp.js";
@@ -37,7 +37,7 @@ const paths = {
  * Registers both configurations; false when the server does not serve them. They point at this
  * process, so `unregisterWebAppWebhooks` removes them when it stops.
  */
-export async function registerWebAppWebhooks(kube: KubeClient, server: WebhookServer): Promise<boolean> {
+export async function registerWebAppWebhooks(kube: Kube, server: WebhookServer): Promise<boolean> {
   try {
     for (const kind of Object.keys(paths) as (keyof typeof paths)[]) {
       const config = server[paths[kind]](WEBHOOK_CONFIGURATION);
@@ -52,7 +52,7 @@ export async function registerWebAppWebhooks(kube: KubeClient, server: WebhookSe
   }
 }
 
-export async function unregisterWebAppWebhooks(kube: KubeClient): Promise<void> {
+export async function unregisterWebAppWebhooks(kube: Kube): Promise<void> {
   for (const kind of Object.keys(paths) as (keyof typeof paths)[])
     await kube
       .resource("admissionregistration.k8s.io/v1", kind)

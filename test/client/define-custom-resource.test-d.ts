@@ -1,5 +1,5 @@
 // The object type of a defined custom resource is inferred from its TypeBox schema.
-import type { CustomResourceOf, DefinedResourceClient, KubeClient } from "@kubesdk/client";
+import type { CustomResourceOf, DefinedResourceClient, Kube } from "@kubesdk/client";
 import { describe, expectTypeOf, it } from "vitest";
 import type { widgetDefinition } from "./defined-widget.js";
 
@@ -17,7 +17,7 @@ describe("CustomResourceOf", () => {
   });
 
   it("types kube.custom(definition) by the storage version unless another is named", () => {
-    expectTypeOf<ReturnType<KubeClient["custom"]>>().not.toBeNever();
+    expectTypeOf<ReturnType<Kube["custom"]>>().not.toBeNever();
     type Client = DefinedResourceClient<Widget>;
     expectTypeOf<Awaited<ReturnType<Client["get"]>>["spec"]["size"]>().toEqualTypeOf<number>();
   });

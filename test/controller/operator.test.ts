@@ -3,7 +3,7 @@
  * reports conditions through the status subresource, re-creates an owned object that was
  * deleted, and holds the WebApp's deletion with its finalizer until its cleanup ran.
  */
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import { Manager, silentLogger } from "@kubesdk/controller";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebAppController, FINALIZER } from "../../examples/operator/operator.js";
@@ -13,7 +13,7 @@ import { clientOf, createNamespace, deferred, waitForObject } from "./support.js
 
 describe("example operator", () => {
   let t: TestTarget;
-  let kube: KubeClient;
+  let kube: Kube;
   let ns: string;
   let manager: Manager;
   const cleanupStarted = deferred<string>();

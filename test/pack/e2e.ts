@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { extract } from "@kubesdk/apply";
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import type { coreV1 } from "@kubesdk/models";
 import { startServer } from "@kubesdk/server";
 import { syncedConfigMapKeys } from "./informer-sync.js";
@@ -18,7 +18,7 @@ const dir = mkdtempSync(join(tmpdir(), "kubesdk-pack-e2e-"));
 try {
   const kubeconfig = join(dir, "kubeconfig");
   writeFileSync(kubeconfig, server.kubeconfig);
-  const kube = await KubeClient.fromKubeconfig({ kubeconfig: { path: kubeconfig } });
+  const kube = await Kube.fromKubeconfig({ kubeconfig: { path: kubeconfig } });
   const configMaps = kube.resource("v1", "ConfigMap");
 
   const created: coreV1.ConfigMap = typed(

@@ -75,7 +75,6 @@ export {
   Action,
   consoleLogger,
   type ErrorPolicy,
-  keyOf,
   type Logger,
   type ReconcileAction,
   type ReconcileRequest,

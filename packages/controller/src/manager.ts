@@ -21,7 +21,7 @@
  * - `webhooks(options)` gives the manager one webhook server: it starts before the controllers
  *   (on every replica, leader or not: the API server calls any of them) and stops after them.
  */
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import type { KubernetesObject } from "@kubesdk/models";
 import type { Clock } from "./clock.js";
 import { Controller, type ControllerOptions } from "./controller.js";
@@ -37,7 +37,7 @@ import type { WorkGate } from "./work-gate.js";
 type AnyController = Controller<any>;
 
 export interface ManagerOptions {
-  readonly kube: KubeClient;
+  readonly kube: Kube;
   /** Run controllers only while holding this Lease (default: always run). */
   readonly leaderElection?: Omit<LeaderElectionOptions, "kube" | "clock" | "logger">;
   /** Time in-flight reconciles get on graceful shutdown (default 10 s). */
@@ -95,7 +95,7 @@ export class Manager {
   }
 
   /** The client the manager's controllers and elector use. */
-  get kube(): KubeClient {
+  get kube(): Kube {
     return this.#o.kube;
   }
 
