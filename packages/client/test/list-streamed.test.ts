@@ -42,9 +42,7 @@ function writeListIn(piece: number): http.RequestListener {
 const writeList = writeListIn(4096);
 
 /** A server (writeList unless told otherwise), and a client whose codec notes what its reader gets. */
-async function setup(
-  handler: http.RequestListener = writeList,
-): Promise<{ kube: Kube; pushed: number[] }> {
+async function setup(handler: http.RequestListener = writeList): Promise<{ kube: Kube; pushed: number[] }> {
   const server = http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const pushed: number[] = [];

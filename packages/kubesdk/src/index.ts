@@ -75,7 +75,6 @@ export {
   isConflict,
   isExpired,
   isForbidden,
-  isGone,
   isInvalid,
   isNotFound,
   isServerTimeout,
