@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type KubeFromKubeconfigOptions, Kube } from "@kubesdk/client";
+import { Kube, type KubeFromKubeconfigOptions } from "@kubesdk/client";
 import type { appsV1 } from "@kubesdk/models";
 import type { DispatcherFactory } from "@kubesdk/transport";
 import { createDispatcher } from "@kubesdk/transport/internal";

@@ -43,8 +43,8 @@ export interface ManagerOptions {
   /** Time in-flight reconciles get on graceful shutdown (default 10 s). */
   readonly shutdownDeadlineMs?: number;
   /**
-   * The manager's one informer factory (e.g. `Kube.informers` of the `kubesdk` package, to share
-   * its watches); default: a new one on `kube`. The manager stops it in `stop()`.
+   * The manager's one informer factory (`new InformerFactory(kube)`, given to share its watches
+   * with the rest of the program); default: a new one on `kube`. The manager stops it in `stop()`.
    */
   readonly informers?: InformerFactory;
   readonly clock?: Clock;

@@ -14,7 +14,10 @@
 export { type ApplyConfiguration, ApplyConflictError, type ApplyResult, extract } from "@kubesdk/apply";
 export {
   type ApplyOptions,
+  ClientError,
+  CrdType,
   type CustomResource,
+  type CustomResourceOf,
   condition,
   type DynamicObject,
   defineCustomResource,
