@@ -1,6 +1,7 @@
 /**
  * A user's program, as the pack check runs it against the installed tarballs: the embedded server,
- * then create / list / watch a ConfigMap with the client, a server-side apply, and an informer sync.
+ * then create / list / watch a ConfigMap with the client, a server-side apply, an informer sync, and
+ * the same through the `kubesdk` root and its sub-paths.
  * Written like user code: only the packages' public entry points, no workspace paths.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -10,6 +11,7 @@ import { extract } from "@kubesdk/apply";
 import { Kube } from "@kubesdk/client";
 import type { coreV1 } from "@kubesdk/models";
 import { startServer } from "@kubesdk/server";
+import { facadeConfigMapKeys } from "./facade.js";
 import { syncedConfigMapKeys } from "./informer-sync.js";
 import { check, typed } from "./typing.js";
 
@@ -50,7 +52,9 @@ try {
   const keys = await syncedConfigMapKeys(kube, "default");
   check(keys.includes("default/second"), "the informer cache holds the watched ConfigMap");
   await kube.close();
-  console.log("e2e: server, create/list/watch, apply, informer sync: ok");
+  const viaFacade = await facadeConfigMapKeys(server.kubeconfig, "default");
+  check(viaFacade.includes("default/second"), "the facade's informers cache the ConfigMap");
+  console.log("e2e: server, create/list/watch, apply, informer sync, the kubesdk facade: ok");
 } finally {
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
