@@ -3,8 +3,8 @@
  * disruption, which is answered with 429 TooManyRequests and a DisruptionBudget cause, as upstream.
  */
 import { errors, failure } from "../api/status.js";
-import type { ApiResponse, HandlerContext } from "../handlers/context.js";
-import { deleteObject, parseDeleteOptions } from "../handlers/delete.js";
+import type { ApiResponse, HandlerContext } from "../endpoints/handlers/context.js";
+import { deleteObject, parseDeleteOptions } from "../endpoints/handlers/delete.js";
 
 type Selector = {
   matchLabels?: Record<string, string>;

@@ -7,13 +7,13 @@
  */
 import type { ServerResponse } from "node:http";
 import { type Status, StatusError } from "../api/status.js";
-import { type HandlerContext, listPrefix, present } from "../handlers/context.js";
-import { convertsByWebhook, presentAll, presentOne } from "../handlers/converted.js";
-import { buildFilter } from "../handlers/filter.js";
-import { waitForRevision } from "../handlers/resource-version.js";
+import { type HandlerContext, listPrefix, present } from "../endpoints/handlers/context.js";
+import { convertsByWebhook, presentAll, presentOne } from "../endpoints/handlers/converted.js";
+import { buildFilter } from "../endpoints/handlers/filter.js";
+import { waitForRevision } from "../endpoints/handlers/resource-version.js";
 import type { MediaChoice } from "../http/negotiate.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
-import type { StoredObject, StoreEvent } from "../store/mvcc.js";
+import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
 import { WatchEncoder, watchContentType } from "./watch-framing.js";
 import type { WatchEventType, WatchHub } from "./watch-hub.js";
 import { parseWatchOptions, type WatchOptions } from "./watch-options.js";

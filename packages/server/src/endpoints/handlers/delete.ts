@@ -4,12 +4,12 @@
  * body win over query parameters.
  */
 
-import { nowTimestamp } from "../api/names.js";
-import { queryOptionalBool } from "../api/query-bool.js";
-import { errors, failure, StatusError } from "../api/status.js";
-import type { UserInfo } from "../http/auth.js";
-import { warningHeaders } from "../openapi/field-validation.js";
-import type { ServedResource } from "../resources/served.js";
+import { nowTimestamp } from "../../api/names.js";
+import { queryOptionalBool } from "../../api/query-bool.js";
+import { errors, failure, StatusError } from "../../api/status.js";
+import type { UserInfo } from "../../http/auth.js";
+import { warningHeaders } from "../../openapi/field-validation.js";
+import type { ServedResource } from "../../resources/served.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import * as c from "./context.js";
 import { convertsByWebhook, loadPresented, presentOne } from "./converted.js";

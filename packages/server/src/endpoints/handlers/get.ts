@@ -1,6 +1,6 @@
 /** GET of one object, optionally at a resourceVersion ("0" or N: not older than N). */
-import { errors } from "../api/status.js";
-import type { ServedResource } from "../resources/served.js";
+import { errors } from "../../api/status.js";
+import type { ServedResource } from "../../resources/served.js";
 import { type ApiResponse, type HandlerContext, objectKey, qualified } from "./context.js";
 import { presentOne } from "./converted.js";
 import { parseResourceVersion, waitForRevision } from "./resource-version.js";

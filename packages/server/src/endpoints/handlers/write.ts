@@ -4,16 +4,16 @@
  * Updates of existing objects end in commit-update.ts.
  */
 import { randomUUID } from "node:crypto";
-import { generateName, nowTimestamp } from "../api/names.js";
-import { errors } from "../api/status.js";
-import type { UserInfo } from "../http/auth.js";
-import { checkObjectSize } from "../http/limits.js";
-import type { BodyType } from "../http/negotiate.js";
-import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
-import { checkTypes } from "../openapi/typed-check.js";
-import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
-import { PreconditionError, type StoredObject } from "../store/mvcc.js";
-import { normalizeDecodedMetadata } from "../validation/metadata-decode.js";
+import { generateName, nowTimestamp } from "../../api/names.js";
+import { errors } from "../../api/status.js";
+import type { UserInfo } from "../../http/auth.js";
+import { checkObjectSize } from "../../http/limits.js";
+import type { BodyType } from "../../http/negotiate.js";
+import { enforceFieldValidation, warningHeaders } from "../../openapi/field-validation.js";
+import { checkTypes } from "../../openapi/typed-check.js";
+import { apiVersionOf, hasStatus, type ServedResource } from "../../resources/served.js";
+import { PreconditionError, type StoredObject } from "../../storage/mvcc.js";
+import { normalizeDecodedMetadata } from "../../validation/metadata-decode.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import { commitUpdate, updateWithRetries } from "./commit-update.js";
 import * as c from "./context.js";

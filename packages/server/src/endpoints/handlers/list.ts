@@ -2,9 +2,9 @@
  * LIST: selectors, limit/continue over one snapshot, and the resourceVersion ×
  * resourceVersionMatch matrix (docs/api-semantics.md §3), with upstream's errors.
  */
-import { errors, type FieldError } from "../api/status.js";
-import { apiVersionOf, type ServedResource } from "../resources/served.js";
-import { CompactedError, type StoredObject } from "../store/mvcc.js";
+import { errors, type FieldError } from "../../api/status.js";
+import { apiVersionOf, type ServedResource } from "../../resources/served.js";
+import { CompactedError, type StoredObject } from "../../storage/mvcc.js";
 import { type ApiResponse, type HandlerContext, listPrefix, present } from "./context.js";
 import { decodeContinue, encodeContinue } from "./continue-token.js";
 import { presentAll } from "./converted.js";

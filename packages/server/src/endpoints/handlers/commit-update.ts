@@ -5,14 +5,14 @@
  * removed last finalizer completes).
  */
 import { isDeepStrictEqual } from "node:util";
-import { errors } from "../api/status.js";
-import type { UserInfo } from "../http/auth.js";
-import { checkObjectSize } from "../http/limits.js";
-import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
-import { checkTypes } from "../openapi/typed-check.js";
-import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
-import { PreconditionError } from "../store/mvcc.js";
-import { normalizeDecodedMetadata } from "../validation/metadata-decode.js";
+import { errors } from "../../api/status.js";
+import type { UserInfo } from "../../http/auth.js";
+import { checkObjectSize } from "../../http/limits.js";
+import { enforceFieldValidation, warningHeaders } from "../../openapi/field-validation.js";
+import { checkTypes } from "../../openapi/typed-check.js";
+import { apiVersionOf, hasStatus, type ServedResource } from "../../resources/served.js";
+import { PreconditionError } from "../../storage/mvcc.js";
+import { normalizeDecodedMetadata } from "../../validation/metadata-decode.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import * as c from "./context.js";
 import { convertsByWebhook, presentOne, storedForm } from "./converted.js";
