@@ -4,7 +4,8 @@
  */
 import { errors, failure } from "../api/status.js";
 import type { ApiResponse, HandlerContext } from "../endpoints/handlers/context.js";
-import { deleteObject, parseDeleteOptions } from "../endpoints/handlers/delete.js";
+import { deleteObject } from "../endpoints/handlers/delete.js";
+import { parseDeleteOptions } from "../endpoints/handlers/delete-options.js";
 
 type Selector = {
   matchLabels?: Record<string, string>;

@@ -87,6 +87,22 @@ const KEPT_METADATA = [
   "resourceVersion",
 ];
 
+/**
+ * The update stages, after the caller loaded the stored object and built the candidate (PUT: the
+ * body; PATCH: the patched object; apply: the merged one):
+ *
+ * 1. decode: type check, `fieldValidation`, apiVersion/kind;
+ * 2. checks against the stored object: identity, uid, resourceVersion, no finalizer added while
+ *    deleting;
+ * 3. candidate: server-owned metadata kept, scoped to `/status` or the main resource;
+ * 4. mutating admission;
+ * 5. defaulting, 6. the kind's strategy (its `prepareUpdate`), generation, 7. validation — the
+ *    three in this file's `prepareUpdate`;
+ * 8. managed fields; 9. validating admission;
+ * 10. storage: converted to the storage version, checked unchanged if the request paused, committed
+ *     (no write when nothing changed; a removed last finalizer completes a pending deletion);
+ * 11. present: in the requested version, with the warnings.
+ */
 export async function commitUpdate(
   ctx: c.HandlerContext,
   r: ServedResource,

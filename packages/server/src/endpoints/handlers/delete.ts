@@ -1,69 +1,21 @@
 /**
- * DELETE and DELETECOLLECTION: preconditions, finalizers (deletionTimestamp
- * instead of removal), namespace termination, dry-run; DeleteOptions from the
- * body win over query parameters.
+ * DELETE and DELETECOLLECTION: preconditions, finalizers (deletionTimestamp instead of removal),
+ * grace periods, namespace termination, dry-run. The stages are listed at `deleteRequested` and
+ * `deleteObject`; DeleteOptions are decoded in delete-options.ts.
  */
-
+import type { AdmissionAttributes } from "../../admission/attributes.js";
 import { nowTimestamp } from "../../api/names.js";
-import { queryOptionalBool } from "../../api/query-bool.js";
-import { errors, failure, StatusError } from "../../api/status.js";
+import { errors, StatusError } from "../../api/status.js";
 import type { UserInfo } from "../../http/auth.js";
 import { warningHeaders } from "../../openapi/field-validation.js";
 import type { ServedResource } from "../../resources/served.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import * as c from "./context.js";
 import { convertsByWebhook, loadPresented, presentOne } from "./converted.js";
+import { checkPreconditions, type DeleteOptions } from "./delete-options.js";
 import { gracePeriodOf, policyFinalizers } from "./delete-policy.js";
 import { buildFilter } from "./filter.js";
 import { listObjects } from "./list.js";
-import { parseDryRun, parseInt64Param } from "./options.js";
-
-export interface DeleteOptions {
-  readonly dryRun: boolean;
-  readonly preconditions?: { uid?: string; resourceVersion?: string };
-  readonly propagationPolicy?: string;
-  readonly gracePeriodSeconds?: number;
-  readonly orphanDependents?: boolean;
-}
-
-const POLICIES = new Set(["Orphan", "Background", "Foreground"]);
-
-export function parseDeleteOptions(
-  q: URLSearchParams,
-  body: Record<string, unknown> | undefined,
-): DeleteOptions {
-  const fromBody = body ?? {};
-  const dryRunValues = Array.isArray(fromBody.dryRun) ? (fromBody.dryRun as string[]) : q.getAll("dryRun");
-  const dq = new URLSearchParams(dryRunValues.map((v): [string, string] => ["dryRun", String(v)]));
-  const dryRun = parseDryRun(dq, "DeleteOptions");
-  const policy =
-    (fromBody.propagationPolicy as string | undefined) ?? q.get("propagationPolicy") ?? undefined;
-  if (policy !== undefined && !POLICIES.has(policy))
-    throw errors.invalid("DeleteOptions", "meta.k8s.io", "", [
-      {
-        type: "FieldValueNotSupported",
-        field: "propagationPolicy",
-        value: policy,
-        detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
-      },
-    ]);
-  const rawGrace = q.get("gracePeriodSeconds");
-  const grace =
-    (fromBody.gracePeriodSeconds as number | undefined) ??
-    (rawGrace !== null && rawGrace !== "" ? parseInt64Param(rawGrace) : undefined);
-  const pre = fromBody.preconditions as DeleteOptions["preconditions"] | undefined;
-  const orphan =
-    fromBody.orphanDependents !== undefined
-      ? fromBody.orphanDependents === true
-      : queryOptionalBool(q, "orphanDependents");
-  return {
-    ...(orphan !== undefined ? { orphanDependents: orphan } : {}),
-    dryRun,
-    ...(pre ? { preconditions: pre } : {}),
-    ...(policy ? { propagationPolicy: policy } : {}),
-    ...(grace !== undefined && Number.isFinite(grace) ? { gracePeriodSeconds: grace } : {}),
-  };
-}
 
 function successStatus(r: ServedResource, obj: c.KubeObject): Record<string, unknown> {
   const meta = c.metadataOf(obj);
@@ -76,44 +28,84 @@ function successStatus(r: ServedResource, obj: c.KubeObject): Record<string, unk
   };
 }
 
+/** Which object a client deletes, and who. */
+export interface DeleteTarget {
+  readonly namespace: string | undefined;
+  readonly name: string;
+  readonly user?: UserInfo | undefined;
+  /** Set for an item of a DELETECOLLECTION. */
+  readonly collection?: boolean;
+}
+
 /**
- * DELETE of one object as a client asks for it: the stored object, the admission chain's mutating
- * and validating phases (operation DELETE, the stored object as oldObject), then the deletion.
- * In-process controllers call deleteObject directly.
+ * DELETE of one object as a client asks for it, in stages (upstream: endpoints/handlers/delete.go,
+ * then the generic registry's Delete):
+ *
+ * 1. decode: DeleteOptions, by the endpoint (delete-options.ts `parseDeleteOptions`);
+ * 2. load: the stored object, in the requested version;
+ * 3. mutating admission, then 4. validating admission (operation DELETE, the stored object as
+ *    oldObject; an item of a DELETECOLLECTION is admitted under the collection's request);
+ * 5. strategy, 6. storage: `deleteObject` (preconditions, finalizers and grace period decide between
+ *    marking and removing; the write);
+ * 7. present: the answer in the requested version, with admission's warnings.
+ *
+ * In-process controllers call `deleteObject` directly: they are not admitted.
  */
 export async function deleteRequested(
   ctx: c.HandlerContext,
   r: ServedResource,
-  target: { namespace: string | undefined; name: string; user?: UserInfo | undefined; collection?: boolean },
+  target: DeleteTarget,
   opts: DeleteOptions,
 ): Promise<c.ApiResponse> {
-  const { namespace, name, user } = target;
-  const loaded = loadPresented(ctx, r, namespace, name);
+  const loaded = loadPresented(ctx, r, target.namespace, target.name);
   const old = loaded instanceof Promise ? await loaded : loaded;
   const warnings: string[] = [];
-  const admitting = {
+  const admitted = mutatingAdmission(ctx, admissionOfDelete(r, target, old, opts, warnings));
+  if (admitted) await admitted;
+  const validated = validatingAdmission(ctx, admissionOfDelete(r, target, old, opts, warnings));
+  if (validated) await validated;
+  const res = deleteObject(ctx, r, target.namespace, target.name, opts);
+  return presentDeletion(r, res, warnings);
+}
+
+/** Stages 3–4's attributes (fresh for each phase): a DELETE of the stored object. */
+function admissionOfDelete(
+  r: ServedResource,
+  target: DeleteTarget,
+  old: c.KubeObject,
+  opts: DeleteOptions,
+  warnings: string[],
+): AdmissionAttributes {
+  return admissionAttributes(r, {
     operation: "DELETE",
-    namespace,
+    namespace: target.namespace,
     // An item of a collection delete is admitted under the collection's request, which names no object.
-    name: target.collection ? "" : name,
-    user,
+    name: target.collection ? "" : target.name,
+    user: target.user,
     oldObject: old,
     dryRun: opts.dryRun,
     warnings,
-  } as const;
-  const admitted = mutatingAdmission(ctx, admissionAttributes(r, admitting));
-  if (admitted) await admitted;
-  const validated = validatingAdmission(ctx, admissionAttributes(r, admitting));
-  if (validated) await validated;
-  const res = deleteObject(ctx, r, namespace, name, opts);
-  const withWarnings = (out: c.ApiResponse): c.ApiResponse =>
-    warnings.length === 0 ? out : { ...out, headers: { ...out.headers, ...warningHeaders(warnings) } };
-  // A conversion webhook's custom resource is deleted in its stored form and answered in this version.
-  const body = res.body as c.KubeObject;
-  if (!convertsByWebhook(r) || body.kind !== r.kind) return withWarnings(res);
-  return withWarnings({ ...res, body: await presentOne(r, body) });
+  });
 }
 
+/** Stage 7: a conversion webhook's custom resource is deleted in its stored form and answered in this version. */
+async function presentDeletion(
+  r: ServedResource,
+  res: c.ApiResponse,
+  warnings: readonly string[],
+): Promise<c.ApiResponse> {
+  const body = res.body as c.KubeObject;
+  const presented =
+    convertsByWebhook(r) && body.kind === r.kind ? { ...res, body: await presentOne(r, body) } : res;
+  if (warnings.length === 0) return presented;
+  return { ...presented, headers: { ...presented.headers, ...warningHeaders(warnings) } };
+}
+
+/**
+ * The deletion itself (stages 5 and 6 of `deleteRequested`): read the stored object (404), check the
+ * preconditions (409), plan by the kind's rules (finalizers, grace period, namespace termination),
+ * then write the plan (nothing for a dry run).
+ */
 export function deleteObject(
   ctx: c.HandlerContext,
   r: ServedResource,
@@ -125,30 +117,11 @@ export function deleteObject(
   const stored = ctx.store.get(r.bucket, key);
   if (!stored) throw errors.notFound(c.qualified(r), name);
   const obj = c.present(r, stored);
-  const meta = c.metadataOf(obj);
-  checkPreconditions(r, name, meta, opts.preconditions);
+  checkPreconditions(r, name, c.metadataOf(obj), opts.preconditions);
   const d: Deletion = { ctx, r, key, opts };
-  if (r.group === "" && r.resource === "namespaces") return deleteNamespace(d, obj);
-
-  const grace = gracePeriodOf(r, obj, opts);
-  const had = (meta.finalizers as string[] | undefined) ?? [];
-  const added = policyFinalizers(r, opts).filter((f) => !had.includes(f));
-  const finalizers = [...had, ...added];
-  const deleting = meta.deletionTimestamp !== undefined;
-  const shortens = deleting && grace < Number(meta.deletionGracePeriodSeconds ?? 0);
-  // Already deleting: a later DELETE may only shorten the grace period or add a policy's finalizer.
-  if (deleting && !shortens && added.length === 0) return { code: 200, body: obj };
-  // Nothing holds the object and no grace period applies: it goes at once (pods first show the mark).
-  if (!deleting && finalizers.length === 0 && grace === 0 && !isPods(r)) return remove(d, obj);
-  const marked = markDeleted(ctx, r, obj, finalizers, deleting && !shortens ? undefined : grace);
-  if (opts.dryRun) return { code: 200, body: marked };
-  const saved = c.present(r, ctx.store.update(r.bucket, key, c.toStored(r, marked)));
-  if (finalizers.length === 0 && Number(saved.metadata.deletionGracePeriodSeconds ?? 0) === 0)
-    return remove(d, saved);
-  return { code: 200, body: saved };
+  const plan = isNamespaces(r) ? planNamespaceDeletion(ctx, obj) : planDeletion(d, obj);
+  return commitDeletion(d, obj, plan);
 }
-
-const isPods = (r: ServedResource): boolean => r.group === "" && r.resource === "pods";
 
 /** One DELETE of one stored object: where it is and how it is to go. */
 interface Deletion {
@@ -156,6 +129,65 @@ interface Deletion {
   readonly r: ServedResource;
   readonly key: string;
   readonly opts: DeleteOptions;
+}
+
+/**
+ * What a DELETE does to the object: nothing more (already deleting as asked), remove it, or mark it
+ * (deletionTimestamp, finalizers) and remove it at once if nothing holds it and no grace is left.
+ */
+type DeletionPlan =
+  | { readonly action: "keep" }
+  | { readonly action: "remove" }
+  | { readonly action: "mark"; readonly marked: c.KubeObject; readonly removeWhenFree: boolean };
+
+const isPods = (r: ServedResource): boolean => r.group === "" && r.resource === "pods";
+const isNamespaces = (r: ServedResource): boolean => r.group === "" && r.resource === "namespaces";
+
+/** Stage 5 for every kind but namespaces: finalizers of the propagation policy and grace periods. */
+function planDeletion({ ctx, r, opts }: Deletion, obj: c.KubeObject): DeletionPlan {
+  const meta = obj.metadata;
+  const grace = gracePeriodOf(r, obj, opts);
+  const had = (meta.finalizers as string[] | undefined) ?? [];
+  const added = policyFinalizers(r, opts).filter((f) => !had.includes(f));
+  const finalizers = [...had, ...added];
+  const deleting = meta.deletionTimestamp !== undefined;
+  const shortens = deleting && grace < Number(meta.deletionGracePeriodSeconds ?? 0);
+  // Already deleting: a later DELETE may only shorten the grace period or add a policy's finalizer.
+  if (deleting && !shortens && added.length === 0) return { action: "keep" };
+  // Nothing holds the object and no grace period applies: it goes at once (pods first show the mark).
+  if (!deleting && finalizers.length === 0 && grace === 0 && !isPods(r)) return { action: "remove" };
+  const marked = markDeleted(ctx, r, obj, finalizers, deleting && !shortens ? undefined : grace);
+  return { action: "mark", marked, removeWhenFree: finalizers.length === 0 };
+}
+
+/**
+ * Stage 5 for namespaces: a namespace waits for its spec finalizers (the namespace controller
+ * removes "kubernetes" through `finalize` once the contents are gone) and metadata finalizers.
+ */
+function planNamespaceDeletion(ctx: c.HandlerContext, obj: c.KubeObject): DeletionPlan {
+  const meta = obj.metadata;
+  const finalizers = (meta.finalizers as string[] | undefined) ?? [];
+  const specFinalizers = ((obj.spec as { finalizers?: string[] })?.finalizers ?? []) as string[];
+  if (finalizers.length === 0 && specFinalizers.length === 0) return { action: "remove" };
+  if (meta.deletionTimestamp !== undefined) return { action: "keep" };
+  const marked: c.KubeObject = {
+    ...obj,
+    metadata: { ...meta, deletionTimestamp: nowTimestamp(ctx.now()), deletionGracePeriodSeconds: 0 },
+    status: { ...(obj.status as object), phase: "Terminating" },
+  };
+  return { action: "mark", marked, removeWhenFree: false };
+}
+
+/** Stage 6: the plan written to the store (a dry run answers what it would have written). */
+function commitDeletion(d: Deletion, obj: c.KubeObject, plan: DeletionPlan): c.ApiResponse {
+  const { ctx, r, key, opts } = d;
+  if (plan.action === "keep") return { code: 200, body: obj };
+  if (plan.action === "remove") return remove(d, obj);
+  if (opts.dryRun) return { code: 200, body: plan.marked };
+  const saved = c.present(r, ctx.store.update(r.bucket, key, c.toStored(r, plan.marked)));
+  if (plan.removeWhenFree && Number(saved.metadata.deletionGracePeriodSeconds ?? 0) === 0)
+    return remove(d, saved);
+  return { code: 200, body: saved };
 }
 
 function remove({ ctx, r, key, opts }: Deletion, obj: c.KubeObject): c.ApiResponse {
@@ -188,26 +220,6 @@ function markDeleted(
         : {}),
     },
   };
-}
-
-/**
- * A namespace waits for its spec finalizers (the namespace controller removes
- * "kubernetes" through `finalize` once the contents are gone) and metadata finalizers.
- */
-function deleteNamespace(d: Deletion, obj: c.KubeObject): c.ApiResponse {
-  const { ctx, r, key, opts } = d;
-  const meta = obj.metadata;
-  const finalizers = (meta.finalizers as string[] | undefined) ?? [];
-  const specFinalizers = ((obj.spec as { finalizers?: string[] })?.finalizers ?? []) as string[];
-  if (finalizers.length === 0 && specFinalizers.length === 0) return remove(d, obj);
-  if (meta.deletionTimestamp !== undefined) return { code: 200, body: obj };
-  const marked: c.KubeObject = {
-    ...obj,
-    metadata: { ...meta, deletionTimestamp: nowTimestamp(ctx.now()), deletionGracePeriodSeconds: 0 },
-    status: { ...(obj.status as object), phase: "Terminating" },
-  };
-  if (opts.dryRun) return { code: 200, body: marked };
-  return { code: 200, body: c.present(r, ctx.store.update(r.bucket, key, marked)) };
 }
 
 export async function deleteCollection(
@@ -244,36 +256,4 @@ export async function deleteCollection(
     code: 200,
     body: { ...body, metadata: { resourceVersion: String(ctx.store.revision) }, items: out },
   };
-}
-
-/**
- * Delete preconditions. The generic registry words the Conflict with the Kind
- * (`ConfigMap "x"`, `Deployment.apps "x"`); namespaces check them in their own
- * storage and use the resource and the older wording.
- */
-function checkPreconditions(
-  r: ServedResource,
-  name: string,
-  meta: Record<string, unknown>,
-  pre: DeleteOptions["preconditions"],
-): void {
-  if (!pre) return;
-  const uidBad = pre.uid !== undefined && pre.uid !== meta.uid;
-  const rvBad = pre.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion;
-  if (!uidBad && !rvBad) return;
-  if (r.group === "" && r.resource === "namespaces") {
-    const why = uidBad
-      ? `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(meta.uid)}`
-      : `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${String(meta.resourceVersion)}`;
-    throw errors.conflict(c.qualified(r), name, why);
-  }
-  const why = uidBad
-    ? `the UID in the precondition (${pre.uid}) does not match the UID in record (${String(meta.uid)}). The object might have been deleted and then recreated`
-    : `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${String(meta.resourceVersion)}). The object might have been modified`;
-  const qualifiedKind = r.group ? `${r.kind}.${r.group}` : r.kind;
-  throw failure(409, "Conflict", `Operation cannot be fulfilled on ${qualifiedKind} "${name}": ${why}`, {
-    name,
-    ...(r.group ? { group: r.group } : {}),
-    kind: r.kind,
-  });
 }
