@@ -58,3 +58,24 @@ describe("Kube", () => {
     expectTypeOf<ApplyConfiguration<ConfigMap>["metadata"]["name"]>().toEqualTypeOf<string>();
   });
 });
+
+describe("the curated root and its sub-paths", () => {
+  test("wire, schema and runtime internals are under sub-paths, not at the root", async () => {
+    const root = await import("../src/index.js");
+    const models = await import("../src/models.js");
+    const runtime = await import("../src/runtime.js");
+    expectTypeOf(root).not.toHaveProperty("encodeObject");
+    expectTypeOf(root).not.toHaveProperty("SchemaIndex");
+    expectTypeOf(root).not.toHaveProperty("TokenBucketRateLimiter");
+    expectTypeOf(models).toHaveProperty("encodeObject");
+    expectTypeOf(runtime).toHaveProperty("TokenBucketRateLimiter");
+  });
+
+  test("one entry class: the root's Kube is @kubesdk/client's", async () => {
+    const root = await import("../src/index.js");
+    const client = await import("../src/client.js");
+    expectTypeOf(root.Kube).toEqualTypeOf(client.Kube);
+    expectTypeOf(root).not.toHaveProperty("KubeClient");
+    expectTypeOf(root).not.toHaveProperty("createClient");
+  });
+});
