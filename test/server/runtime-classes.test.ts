@@ -68,7 +68,7 @@ describe("RuntimeClass CRUD", () => {
       }),
     );
     expect(res.status).toBe(422);
-    expect(res.causes).toEqual(['handler | FieldValueInvalid | Invalid value: null: field is immutable']);
+    expect(res.causes).toEqual(["handler | FieldValueInvalid | Invalid value: null: field is immutable"]);
   });
 });
 
