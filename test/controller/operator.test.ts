@@ -74,7 +74,7 @@ describe("example operator", () => {
   afterAll(async () => {
     releaseCleanup.resolve();
     // Delete what is left while the operator runs, so its finalizer is taken off.
-    for (const name of ["old-style", "new-style", "defaulted"]) {
+    for (const name of ["old-style", "new-style", "defaulted", "defaulted-alpha"]) {
       await webApps(kube)
         .delete(name, { namespace: ns })
         .catch(() => {});
@@ -107,7 +107,7 @@ describe("example operator", () => {
       expect(res.status, res.text).toBe(422);
       expect(res.json).toMatchObject({
         reason: "Invalid",
-        message: `${KIND}.${webAppDefinition.group} "big" is invalid: spec: Invalid value: "object": ${SCALE_RULE_MESSAGE}`,
+        message: `${KIND}.${webAppDefinition.group} "big" is invalid: spec: Invalid value: ${SCALE_RULE_MESSAGE}`,
         details: { causes: [{ reason: "FieldValueInvalid", field: "spec" }] },
       });
     }
@@ -146,28 +146,36 @@ describe("example operator", () => {
     });
   });
 
-  it("the defaulting webhook fills replicas and port", async () => {
+  it("the defaulting webhook fills replicas and port, for an object written in either version", async () => {
     await webApps(kube).create(
       { metadata: { name: "defaulted" }, spec: { image: "nginx:1.27" } },
       { namespace: ns },
     );
     const stored = await webApps(kube).get("defaulted", { namespace: ns });
     expect(stored.spec).toEqual({ image: "nginx:1.27", replicas: 1, http: { port: 8080 } });
+    // Registered for v1 (matchPolicy Equivalent): a v1alpha1 write reaches it converted, and back.
+    const alpha = await kube
+      .custom(webAppDefinition, "v1alpha1")
+      .create({ metadata: { name: "defaulted-alpha" }, spec: { image: "nginx:1.27" } }, { namespace: ns });
+    expect(alpha.spec).toEqual({ image: "nginx:1.27", replicas: 1, port: 8080 });
+    expect(alpha.metadata?.generation).toBe(1);
   });
 
-  it("the validating webhook refuses an image tagged latest with its message", async () => {
-    const res = await t.call("POST", path("v1"), {
-      body: {
-        apiVersion: API_VERSION,
-        kind: KIND,
-        metadata: { name: "floating" },
-        spec: { image: "nginx:latest" },
-      },
-    });
-    expect(res.status, res.text).toBe(403);
-    expect(res.json.message).toBe(
-      `admission webhook "vwebapp.${webAppDefinition.group}" denied the request: spec.image "nginx:latest": name a tag other than latest, or a digest`,
-    );
+  it("the validating webhook refuses an image tagged latest with its message, in either version", async () => {
+    for (const version of ["v1", "v1alpha1"]) {
+      const res = await t.call("POST", path(version), {
+        body: {
+          apiVersion: `${webAppDefinition.group}/${version}`,
+          kind: KIND,
+          metadata: { name: "floating" },
+          spec: { image: "nginx:latest" },
+        },
+      });
+      expect(res.status, res.text).toBe(403);
+      expect(res.json.message).toBe(
+        `admission webhook "vwebapp.${webAppDefinition.group}" denied the request: spec.image "nginx:latest": name a tag other than latest, or a digest`,
+      );
+    }
     expect((await t.call("GET", path("v1", "floating"))).status).toBe(404);
   });
 
@@ -254,9 +262,14 @@ describe("example operator program (pnpm example:operator -- --kubeconfig <this 
     ]);
     expect(run.code, run.output).toBe(0);
     expect(run.output).toMatch(/registered at https:\/\/localhost:\d+ /);
-    expect(run.output).toContain(
-      `WebApp ${ns}/hello read as v1: {"image":"nginx:1.27","http":{"port":8080},"replicas":1}`,
-    );
+    // Written as v1alpha1 without replicas: defaulted by the program's webhook, stored as v1.
+    const printed = (label: string) => {
+      const prefix = `WebApp ${ns}/hello read as ${label}: `;
+      const line = run.output.split("\n").find((l) => l.startsWith(prefix));
+      return line === undefined ? undefined : JSON.parse(line.slice(prefix.length));
+    };
+    expect(printed("v1")).toEqual({ image: "nginx:1.27", http: { port: 8080 }, replicas: 1 });
+    expect(printed("v1alpha1")).toEqual({ image: "nginx:1.27", port: 8080, replicas: 1 });
     expect(run.output).toContain(`WebApp ${ns}/hello deleted after the operator's cleanup`);
     const crd = await kube
       .resource("apiextensions.k8s.io/v1", "CustomResourceDefinition")
