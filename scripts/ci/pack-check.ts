@@ -62,7 +62,8 @@ function entriesOf(dir: string, name: string): string[] {
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest;
   const subpaths = Object.keys((pkg.exports ?? {}) as Record<string, unknown>);
   return subpaths
-    .filter((s) => s !== "./package.json")
+    // `./internal` entries are for the other kubesdk packages only (ARCHITECTURE.md), not users.
+    .filter((s) => s !== "./package.json" && s !== "./internal")
     .map((s) => (s === "." ? name : `${name}/${s.slice(2)}`));
 }
 
