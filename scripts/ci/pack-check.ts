@@ -61,8 +61,8 @@ function pack(dir: string, name: string, out: string): Packed | Step {
 function entriesOf(dir: string, name: string): string[] {
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest;
   const subpaths = Object.keys((pkg.exports ?? {}) as Record<string, unknown>);
+  // `./internal` entries are for the other kubesdk packages only (ARCHITECTURE.md), not users.
   return subpaths
-    // `./internal` entries are for the other kubesdk packages only (ARCHITECTURE.md), not users.
     .filter((s) => s !== "./package.json" && s !== "./internal")
     .map((s) => (s === "." ? name : `${name}/${s.slice(2)}`));
 }
