@@ -27,8 +27,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["admission"],
   // The request stages: create/update/patch/apply/delete/get/list, managed fields.
   ["handlers", "apply", "fieldmanager"],
-  // In-process controllers that act through the request stages.
-  ["controllers"],
+  // In-process controllers that act through the request stages, and the simulated cluster.
+  ["controllers", "cluster"],
   // HTTP endpoints, watch serving, the pod runtime and kubelet, fault injection.
   ["endpoints", "watch", "pods", "kubelet", "faults"],
   // Wiring: the server, its CLI and the package's public surface.

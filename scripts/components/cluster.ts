@@ -12,6 +12,7 @@ import { startServer } from "@kubesdk/server";
 import { Agent, request } from "undici";
 import { ManagedProcess } from "../real-apiserver/managed-process.js";
 import { startRealApiserver } from "../real-apiserver/start.js";
+import { NODES } from "./fake-kubelet.js";
 
 export type TargetKind = "reference" | "real";
 
@@ -54,7 +55,9 @@ async function startApiserver(kind: TargetKind, runDir: string): Promise<Server>
     };
   }
   const kubeconfigPath = join(runDir, "kubeconfig");
-  const ref = await startServer({ controllers: false, kubeconfigPath });
+  // The server's own simulated kubelets play the nodes; the real components do the rest.
+  const cluster = { nodes: NODES.map((name) => ({ name })), heartbeatMs: 5_000 };
+  const ref = await startServer({ controllers: false, cluster, kubeconfigPath });
   return { url: ref.url, token: ref.token, ca: ref.ca, kubeconfigPath, stop: () => ref.stop() };
 }
 

@@ -4,6 +4,7 @@
  * (Running and Ready, or Succeeded for Job pods) and finish pods being
  * deleted (the final grace-0 delete a kubelet sends).
  */
+import { nodeStatus } from "../../packages/server/src/cluster/node-agent.js";
 import type { Cluster } from "./cluster.js";
 
 export const NODES = ["node-1", "node-2"];
@@ -36,7 +37,7 @@ export class FakeKubelet {
       const created = await this.c.call("POST", "/api/v1/nodes", node);
       if (created.status !== 201)
         throw new Error(`node ${name}: ${created.status} ${JSON.stringify(created.json)}`);
-      await this.c.call("PUT", `/api/v1/nodes/${name}/status`, { ...created.json, status: nodeStatus(i) });
+      await this.c.call("PUT", `/api/v1/nodes/${name}/status`, { ...created.json, status: nodeStatus({ name }, i, new Date().toISOString().replace(/\.\d{3}Z$/, "Z")) });
     }
     await this.renewLeases();
     this.timer = setInterval(() => void this.tick(), TICK_MS);
@@ -121,64 +122,4 @@ export class FakeKubelet {
       else await this.c.call("PUT", path, { ...got.json, spec: { ...got.json.spec, ...spec } });
     }
   }
-}
-
-function nodeStatus(i: number) {
-  const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
-  const resources = { cpu: "4", memory: "8Gi", pods: "110", "ephemeral-storage": "50Gi" };
-  return {
-    capacity: resources,
-    allocatable: resources,
-    conditions: [
-      {
-        type: "Ready",
-        status: "True",
-        reason: "KubeletReady",
-        message: "kubelet is posting ready status",
-        lastHeartbeatTime: now,
-        lastTransitionTime: now,
-      },
-      {
-        type: "MemoryPressure",
-        status: "False",
-        reason: "KubeletHasSufficientMemory",
-        message: "ok",
-        lastHeartbeatTime: now,
-        lastTransitionTime: now,
-      },
-      {
-        type: "DiskPressure",
-        status: "False",
-        reason: "KubeletHasNoDiskPressure",
-        message: "ok",
-        lastHeartbeatTime: now,
-        lastTransitionTime: now,
-      },
-      {
-        type: "PIDPressure",
-        status: "False",
-        reason: "KubeletHasSufficientPID",
-        message: "ok",
-        lastHeartbeatTime: now,
-        lastTransitionTime: now,
-      },
-    ],
-    addresses: [
-      { type: "InternalIP", address: `192.168.0.${i + 1}` },
-      { type: "Hostname", address: NODES[i] },
-    ],
-    daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
-    nodeInfo: {
-      machineID: "",
-      systemUUID: "",
-      bootID: "",
-      kernelVersion: "6.0.0",
-      osImage: "kubesdk fake node",
-      containerRuntimeVersion: "fake://1.0",
-      kubeletVersion: "v1.37.1",
-      kubeProxyVersion: "",
-      operatingSystem: "linux",
-      architecture: "amd64",
-    },
-  };
 }

@@ -4,6 +4,13 @@
  */
 
 export { StatusError } from "./api/status.js";
+export type {
+  ClusterOptions,
+  PodBehaviour,
+  PodStage,
+  SimulatedNodeConfig,
+  SimulatedNodes,
+} from "./cluster/index.js";
 export {
   type FailureKind,
   FaultController,
