@@ -6,7 +6,7 @@
  * Job, StatefulSet and DaemonSet controllers.
  */
 import type { HandlerContext } from "../handlers/context.js";
-import type { PodBehaviours, PodStage } from "./behaviour.js";
+import type { PodBehaviours } from "./behaviour.js";
 import { DaemonSetController } from "./daemonsets.js";
 import { DeploymentController } from "./deployments.js";
 import { JobController } from "./jobs.js";
@@ -14,27 +14,15 @@ import { SimulatedKubelets } from "./kubelet.js";
 import type { SimulatedNodeConfig } from "./node-agent.js";
 import { NodeLifecycle } from "./node-lifecycle.js";
 import { ClusterAccess } from "./objects.js";
+import type { ClusterOptions } from "./options.js";
 import { ReplicaSetController } from "./replicasets.js";
 import { Scheduler } from "./scheduler.js";
 import { StatefulSetController } from "./statefulsets.js";
 
 export { type PodBehaviour, PodBehaviours, type PodStage } from "./behaviour.js";
+export { parseClusterDocument } from "./cluster-document.js";
 export type { SimulatedNodeConfig } from "./node-agent.js";
-
-export interface ClusterOptions {
-  /** The simulated nodes (default: one, `node-1`); `[]` for none (real kubelets only). */
-  readonly nodes?: readonly SimulatedNodeConfig[];
-  /** Stage rules after the default one (Job pods complete), in order; later ones win. */
-  readonly stages?: readonly PodStage[];
-  /** How often nodes renew their Lease (default 10 s, as a kubelet). */
-  readonly heartbeatMs?: number;
-  /** How long a node may miss heartbeats before it counts as lost (default 40 s, as upstream). */
-  readonly nodeMonitorGraceMs?: number;
-  /** First restart back-off of a container or a Job's pod, doubling per restart (default 100 ms). */
-  readonly restartBackoffMs?: number;
-  /** Longest back-off (default 10 s). */
-  readonly maxRestartBackoffMs?: number;
-}
+export type { ClusterOptions } from "./options.js";
 
 /** The nodes of the simulated cluster, for tests: add one, lose one (its kubelet stops), bring it back. */
 export interface SimulatedNodes {
