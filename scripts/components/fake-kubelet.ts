@@ -37,7 +37,10 @@ export class FakeKubelet {
       const created = await this.c.call("POST", "/api/v1/nodes", node);
       if (created.status !== 201)
         throw new Error(`node ${name}: ${created.status} ${JSON.stringify(created.json)}`);
-      await this.c.call("PUT", `/api/v1/nodes/${name}/status`, { ...created.json, status: nodeStatus({ name }, i, new Date().toISOString().replace(/\.\d{3}Z$/, "Z")) });
+      await this.c.call("PUT", `/api/v1/nodes/${name}/status`, {
+        ...created.json,
+        status: nodeStatus({ name }, i, new Date().toISOString().replace(/\.\d{3}Z$/, "Z")),
+      });
     }
     await this.renewLeases();
     this.timer = setInterval(() => void this.tick(), TICK_MS);

@@ -36,7 +36,8 @@ async function runScenario(c: Cluster, s: Scenario, kubelet: FakeKubelet | undef
     const observed = await s.run(c);
     return { name: s.name, ok: true, ms: Date.now() - t0, observed };
   } catch (e) {
-    const extra = kubelet && kubelet.errors.length > 0 ? ` (kubelet: ${kubelet.errors.slice(-3).join("; ")})` : "";
+    const extra =
+      kubelet && kubelet.errors.length > 0 ? ` (kubelet: ${kubelet.errors.slice(-3).join("; ")})` : "";
     return { name: s.name, ok: false, ms: Date.now() - t0, error: `${(e as Error).message}${extra}` };
   }
 }
