@@ -7,6 +7,7 @@ export { StatusError } from "./api/status.js";
 export type {
   ClusterOptions,
   PodBehaviour,
+  PodBehaviours,
   PodStage,
   SimulatedNodeConfig,
   SimulatedNodes,
