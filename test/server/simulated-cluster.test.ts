@@ -2,6 +2,8 @@
  * The simulated cluster of the reference server (reference server only: a bare kube-apiserver has
  * no scheduler, controllers or kubelets): `kubectl run` then `kubectl port-forward`, and workloads
  * from `kubectl apply` alone reaching their available or completed state.
+ * Reason for reference-only: it tests the reference server's own simulated cluster, started in
+ * process here on both targets (kube-apiserver alone runs no pods).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { portForward, roundTrip, stop } from "../support/port-forward.js";

@@ -2,6 +2,8 @@
  * Pods in the simulated cluster of the reference server (reference server only: a bare
  * kube-apiserver has no scheduler or kubelets): scheduling constraints, readiness set per pod,
  * exits and restarts, graceful deletion and node loss.
+ * Reason for reference-only: it tests the reference server's own simulated cluster, started in
+ * process here on both targets (kube-apiserver alone runs no pods).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -155,5 +157,36 @@ spec:
     );
     expect(replacement.metadata.name).not.toBe(first.metadata.name);
     expect(c.get("/nodes", "small").spec.taints ?? []).toEqual([]);
+  });
+});
+
+describe("simulated cluster (reference server only): refused pods", () => {
+  it("a ReplicaSet whose pods a quota refuses reports ReplicaFailure, and recovers when the quota grows", async () => {
+    await c.kubectl("create", "namespace", "tight");
+    await c.kubectl("-n", "tight", "create", "quota", "two-pods", "--hard=pods=2");
+    await c.until(() => c.get("/resourcequotas", "tight/two-pods")?.status?.hard);
+    await c.apply(`apiVersion: apps/v1
+kind: Deployment
+metadata: { name: many, namespace: tight }
+spec:
+  replicas: 3
+  selector: { matchLabels: { app: many } }
+  template:
+    metadata: { labels: { app: many } }
+    spec: { containers: [{ name: main, image: busybox }] }
+`);
+    const failing = await c.until(() => {
+      const d = c.get("apps/deployments", "tight/many");
+      return conditionOf(d, "ReplicaFailure")?.status === "True" && d.status.availableReplicas === 2 && d;
+    });
+    expect(conditionOf(failing, "ReplicaFailure").reason).toBe("FailedCreate");
+    expect(conditionOf(failing, "ReplicaFailure").message).toContain("exceeded quota: two-pods");
+    // maxUnavailable 25% of 3 rounds down to 0: two of three is below the minimum.
+    expect(conditionOf(failing, "Available")).toMatchObject({ status: "False", reason: "MinimumReplicasUnavailable" });
+    await c.kubectl("-n", "tight", "patch", "quota", "two-pods", "-p", '{"spec":{"hard":{"pods":"5"}}}');
+    expect(
+      (await c.kubectl("-n", "tight", "rollout", "status", "deployment/many", "--timeout=60s")).code,
+    ).toBe(0);
+    await c.until(() => !conditionOf(c.get("apps/deployments", "tight/many"), "ReplicaFailure"));
   });
 });

@@ -165,6 +165,11 @@ export class DeploymentController extends OwnerController<Deployment> {
       lastTransitionTime: now,
     });
     conditions = withCondition(conditions, { ...progressing, lastUpdateTime: now, lastTransitionTime: now });
+    // The new ReplicaSet's pod creation failure shows on the Deployment too, as upstream.
+    const failure = next.status?.conditions?.find((c) => c.type === "ReplicaFailure" && c.status === "True");
+    conditions = failure
+      ? withCondition(conditions, { ...failure, lastUpdateTime: now })
+      : conditions.filter((c) => c.type !== "ReplicaFailure");
     const keep = (c: appsV1.DeploymentCondition) => {
       const old = d.status?.conditions?.find((o) => o.type === c.type);
       return old && old.reason === c.reason ? { ...c, lastUpdateTime: old.lastUpdateTime } : c;

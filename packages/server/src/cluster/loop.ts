@@ -1,18 +1,22 @@
 /**
  * One work loop per simulated component: keys are queued (at once or after a delay), each key is
  * synced by one call at a time, and a key queued while it syncs is synced again afterwards, as
- * client-go's work queue does. A sync that fails with a Status (a conflict, a write that lost a race)
- * is retried after a short pause; its next run reads the store again.
+ * client-go's work queue does. A sync that fails (a conflict, a write that lost a race, an object the
+ * server refuses) is retried after a pause that doubles with each failure in a row, so that a
+ * workload whose pods can never be created costs little; its next run reads the store again.
  */
 import { StatusError } from "../api/status.js";
 
 const RETRY_MS = 20;
+const MAX_RETRY_MS = 5_000;
 
 export class WorkLoop {
   private readonly queued = new Set<string>();
   private readonly running = new Set<string>();
   private readonly again = new Set<string>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Failures in a row per key (the retry pause doubles with each). */
+  private readonly failures = new Map<string, number>();
   private scheduled: NodeJS.Immediate | undefined;
   private closed = false;
 
@@ -62,9 +66,12 @@ export class WorkLoop {
     this.running.add(key);
     try {
       await this.sync(key);
+      this.failures.delete(key);
     } catch (e) {
       if (!(e instanceof StatusError)) this.log?.(`simulated cluster: ${key}: ${(e as Error).stack ?? e}`);
-      this.add(key, RETRY_MS);
+      const failures = (this.failures.get(key) ?? 0) + 1;
+      this.failures.set(key, failures);
+      this.add(key, Math.min(RETRY_MS * 2 ** (failures - 1), MAX_RETRY_MS));
     } finally {
       this.running.delete(key);
       if (this.again.delete(key)) this.add(key);

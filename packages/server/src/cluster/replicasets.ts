@@ -4,7 +4,8 @@
  * available replicas (minReadySeconds) and the observed generation.
  */
 import type { appsV1 } from "@kubesdk/models";
-import type { ClusterAccess } from "./objects.js";
+import { StatusError } from "../api/status.js";
+import { type ClusterAccess, withCondition } from "./objects.js";
 import {
   controlled,
   createPod,
@@ -33,7 +34,13 @@ export class ReplicaSetController extends OwnerController<ReplicaSet> {
   protected async reconcile(key: string, rs: ReplicaSet, owner: Owner): Promise<void> {
     const active = controlled<Pod>(this.access, "pods", owner).filter(isActive);
     const want = rs.spec?.replicas ?? 1;
-    for (let i = active.length; i < want; i++) await createPod(this.access, owner, rs.spec?.template);
+    let refused: StatusError | undefined;
+    try {
+      for (let i = active.length; i < want; i++) await createPod(this.access, owner, rs.spec?.template);
+    } catch (e) {
+      if (!(e instanceof StatusError)) throw e;
+      refused = e;
+    }
     if (active.length > want)
       for (const pod of [...active].sort(deletionOrder).slice(0, active.length - want))
         this.access.delete("pods", pod.metadata);
@@ -43,12 +50,29 @@ export class ReplicaSetController extends OwnerController<ReplicaSet> {
     const current = controlled<Pod>(this.access, "pods", owner).filter(isActive);
     const fresh = this.access.get<ReplicaSet>("replicasets", key);
     if (!fresh) return;
+    // As upstream: a refused pod create is reported as ReplicaFailure (FailedCreate) and retried.
+    const failure = refused
+      ? {
+          type: "ReplicaFailure",
+          status: "True",
+          reason: "FailedCreate",
+          message: refused.message,
+          lastTransitionTime: this.access.now(),
+        }
+      : undefined;
+    const conditions = (fresh.status?.conditions ?? []).filter((c) => c.type !== "ReplicaFailure");
     await writeStatus(this.access, "replicasets", fresh, {
+      conditions: failure
+        ? withCondition(fresh.status?.conditions, failure)
+        : conditions.length
+          ? conditions
+          : undefined,
       replicas: current.length,
       fullyLabeledReplicas: current.length,
       readyReplicas: current.filter(isReady).length,
       availableReplicas: current.filter((p) => isAvailable(p, minReady, now, recheck)).length,
       observedGeneration: fresh.metadata.generation,
     });
+    if (refused) throw refused;
   }
 }
