@@ -178,4 +178,18 @@ spec:
       numberAvailable: 3,
     });
   });
+
+  it("kubectl drain cordons a node and evicts its pods; their controllers start them on the other nodes", async () => {
+    const before = pods().filter((p: Json) => p.spec.nodeName === "node-3" && !ownedBy("agent").includes(p));
+    const drain = await c.kubectl("drain", "node-3", "--ignore-daemonsets", "--force", "--timeout=60s");
+    expect(drain.code).toBe(0);
+    expect(drain.stdout).toContain("node/node-3 drained");
+    expect(c.get("/nodes", "node-3").spec.unschedulable).toBe(true);
+    const left = pods().filter((p: Json) => p.spec.nodeName === "node-3");
+    expect(left.every((p: Json) => p.metadata.ownerReferences?.[0]?.kind === "DaemonSet")).toBe(true);
+    expect(before.length).toBeGreaterThan(0);
+    expect((await c.kubectl("rollout", "status", "deployment/web", "--timeout=60s")).code).toBe(0);
+    expect((await c.kubectl("rollout", "status", "statefulset/db", "--timeout=60s")).code).toBe(0);
+    await c.kubectl("uncordon", "node-3");
+  });
 });

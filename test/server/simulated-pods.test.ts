@@ -182,7 +182,10 @@ spec:
     expect(conditionOf(failing, "ReplicaFailure").reason).toBe("FailedCreate");
     expect(conditionOf(failing, "ReplicaFailure").message).toContain("exceeded quota: two-pods");
     // maxUnavailable 25% of 3 rounds down to 0: two of three is below the minimum.
-    expect(conditionOf(failing, "Available")).toMatchObject({ status: "False", reason: "MinimumReplicasUnavailable" });
+    expect(conditionOf(failing, "Available")).toMatchObject({
+      status: "False",
+      reason: "MinimumReplicasUnavailable",
+    });
     await c.kubectl("-n", "tight", "patch", "quota", "two-pods", "-p", '{"spec":{"hard":{"pods":"5"}}}');
     expect(
       (await c.kubectl("-n", "tight", "rollout", "status", "deployment/many", "--timeout=60s")).code,
