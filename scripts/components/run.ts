@@ -7,8 +7,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
-import { type Cluster, startCluster, type TargetKind } from "./cluster.js";
-import { FakeKubelet } from "./fake-kubelet.js";
+import { type Cluster, NODES, startCluster, type TargetKind } from "./cluster.js";
+import { RemoteKubelets } from "./remote-kubelets.js";
 import { type Observation, SCENARIOS_A, type Scenario } from "./scenarios.js";
 import { createCronJob, SCENARIOS_B } from "./scenarios-workloads.js";
 
@@ -30,7 +30,7 @@ interface TargetRun {
 
 const SCENARIOS: readonly Scenario[] = [...SCENARIOS_A, ...SCENARIOS_B];
 
-async function runScenario(c: Cluster, s: Scenario, kubelet: FakeKubelet | undefined): Promise<Outcome> {
+async function runScenario(c: Cluster, s: Scenario, kubelet: RemoteKubelets | undefined): Promise<Outcome> {
   const t0 = Date.now();
   try {
     const observed = await s.run(c);
@@ -45,11 +45,12 @@ async function runScenario(c: Cluster, s: Scenario, kubelet: FakeKubelet | undef
 async function runTarget(kind: TargetKind, binDir: string): Promise<TargetRun> {
   const t0 = Date.now();
   const cluster = await startCluster(kind, binDir);
-  // The reference server simulates its kubelets itself; a real kube-apiserver gets the stand-in.
-  const kubelet = kind === "real" ? new FakeKubelet(cluster) : undefined;
+  // The reference server runs its simulated kubelets itself; a real kube-apiserver gets the same
+  // kubelets over HTTP.
+  const kubelet = kind === "real" ? new RemoteKubelets(cluster) : undefined;
   const outcomes: Outcome[] = [];
   try {
-    await kubelet?.start();
+    await kubelet?.start(NODES);
     await createCronJob(cluster);
     for (const s of SCENARIOS) {
       const o = await runScenario(cluster, s, kubelet);

@@ -95,7 +95,7 @@ export class DaemonSetController extends OwnerController<DaemonSet> {
     const nodeOf = (p: Pod) =>
       p.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]
         ?.matchFields?.[0]?.values?.[0] ?? p.spec?.nodeName;
-    for (const p of pods) if (!names.has(String(nodeOf(p)))) this.access.delete("pods", p.metadata);
+    for (const p of pods) if (!names.has(String(nodeOf(p)))) await this.access.delete("pods", p.metadata);
     for (const node of names)
       if (!pods.some((p) => nodeOf(p) === node))
         await createPod(this.access, owner, ds.spec?.template, {
@@ -143,7 +143,7 @@ export class DaemonSetController extends OwnerController<DaemonSet> {
     for (const p of pods) {
       if (room <= 0) return;
       if (p.metadata.labels?.[REVISION] === revision || !isReady(p)) continue;
-      this.access.delete("pods", p.metadata);
+      await this.access.delete("pods", p.metadata);
       room--;
     }
   }

@@ -63,7 +63,7 @@ export class JobController extends OwnerController<Job> {
     const now = this.access.now();
     const base = { startTime: job.status?.startTime ?? now, uncountedTerminatedPods: {} };
     if (failed > (job.spec?.backoffLimit ?? 6)) {
-      for (const p of active) this.access.delete("pods", p.metadata);
+      for (const p of active) await this.access.delete("pods", p.metadata);
       return this.finish(
         job,
         base,
@@ -75,7 +75,7 @@ export class JobController extends OwnerController<Job> {
       );
     }
     if (done >= completions) {
-      for (const p of active) this.access.delete("pods", p.metadata);
+      for (const p of active) await this.access.delete("pods", p.metadata);
       return this.finish(
         job,
         { ...base, completionTime: now },

@@ -5,6 +5,7 @@
  * Ready once more.
  */
 import type { coordinationV1, coreV1 } from "@kubesdk/models";
+import { StatusError } from "../api/status.js";
 import type { WorkLoop } from "./loop.js";
 import type { ClusterAccess } from "./objects.js";
 
@@ -115,12 +116,14 @@ export class NodeAgent {
     const index = this.indexOf(name);
     const config = this.nodes[index];
     if (!config || this.stopped.has(name)) return;
-    await this.register(config, index);
+    // Through a remote server (scripts/components) the new node shows once its watch event arrives.
+    if (!(await this.register(config, index))) return this.loop.add(`node:${name}`, 20);
     await this.renewLease(name);
     this.loop.add(`node:${name}`, this.heartbeatMs);
   }
 
-  private async register(config: SimulatedNodeConfig, index: number): Promise<void> {
+  /** Creates the node and posts Ready; false while the node is not visible yet. */
+  private async register(config: SimulatedNodeConfig, index: number): Promise<boolean> {
     const a = this.access;
     if (!a.get("nodes", config.name)) {
       const spec = { podCIDR: `10.244.${index}.0/24`, podCIDRs: [`10.244.${index}.0/24`] };
@@ -130,17 +133,23 @@ export class NodeAgent {
         "kubernetes.io/arch": "amd64",
         ...config.labels,
       };
-      await a.create("nodes", undefined, {
-        metadata: { name: config.name, labels },
-        spec: { ...spec, ...(config.taints?.length ? { taints: config.taints } : {}) },
-      });
+      try {
+        await a.create("nodes", undefined, {
+          metadata: { name: config.name, labels },
+          spec: { ...spec, ...(config.taints?.length ? { taints: config.taints } : {}) },
+        });
+      } catch (e) {
+        if (!(e instanceof StatusError) || e.status.code !== 409) throw e;
+      }
     }
     const node = a.get<coreV1.Node>("nodes", config.name);
-    const ready = node?.status?.conditions?.find((c) => c.type === "Ready");
-    if (node && ready?.status !== "True") {
+    if (!node) return false;
+    const ready = node.status?.conditions?.find((c) => c.type === "Ready");
+    if (ready?.status !== "True") {
       const status = nodeStatus(config, index, a.now());
       await a.update("nodes", { ...node, status }, "status");
     }
+    return true;
   }
 
   private async renewLease(name: string): Promise<void> {

@@ -124,7 +124,7 @@ export class NodeLifecycle {
         "DeletionByTaintManager",
         "Taint manager: deleting due to NoExecute taint",
       );
-      this.access.delete("pods", current.metadata);
+      await this.access.delete("pods", current.metadata);
     }
   }
 
@@ -135,10 +135,10 @@ export class NodeLifecycle {
   }
 
   /** A pod bound to a node that does not exist is deleted at once (the pod garbage collector). */
-  private collectOrphan(key: string): void {
+  private async collectOrphan(key: string): Promise<void> {
     const pod = this.access.get<Pod>("pods", key);
     const nodeName = pod?.spec?.nodeName;
     if (!pod || !nodeName || this.access.get("nodes", nodeName)) return;
-    this.access.delete("pods", pod.metadata, 0);
+    await this.access.delete("pods", pod.metadata, 0);
   }
 }

@@ -82,7 +82,7 @@ export class ClusterAccess {
   }
 
   /** Deletes the object with this uid; gone already or replaced is no error. */
-  delete(kind: KindName, meta: Meta, gracePeriodSeconds?: number): void {
+  async delete(kind: KindName, meta: Meta, gracePeriodSeconds?: number): Promise<void> {
     try {
       deleteObject(this.ctx, this.resource(kind), meta.namespace, String(meta.name), {
         dryRun: false,

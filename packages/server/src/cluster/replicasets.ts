@@ -43,7 +43,7 @@ export class ReplicaSetController extends OwnerController<ReplicaSet> {
     }
     if (active.length > want)
       for (const pod of [...active].sort(deletionOrder).slice(0, active.length - want))
-        this.access.delete("pods", pod.metadata);
+        await this.access.delete("pods", pod.metadata);
     const now = this.access.ctx.now();
     const recheck = (ms: number) => this.watch.loop.add(key, ms);
     const minReady = rs.spec?.minReadySeconds ?? 0;

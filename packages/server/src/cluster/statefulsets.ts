@@ -79,7 +79,7 @@ export class StatefulSetController extends OwnerController<StatefulSet> {
         (pod.status?.phase === "Failed" || pod.status?.phase === "Succeeded") &&
         !pod.metadata.deletionTimestamp
       ) {
-        this.access.delete("pods", pod.metadata);
+        await this.access.delete("pods", pod.metadata);
         return;
       }
       if (!pod) {
@@ -90,7 +90,7 @@ export class StatefulSetController extends OwnerController<StatefulSet> {
     }
     const extra = [...pods.keys()].filter((i) => i >= replicas).sort((a, b) => b - a);
     for (const i of ordered ? extra.slice(0, 1) : extra)
-      this.access.delete("pods", (pods.get(i) as Pod).metadata);
+      await this.access.delete("pods", (pods.get(i) as Pod).metadata);
     if (extra.length > 0) return;
     if (set.spec?.updateStrategy?.type === "OnDelete") return;
     const partition = set.spec?.updateStrategy?.rollingUpdate?.partition ?? 0;
@@ -99,7 +99,7 @@ export class StatefulSetController extends OwnerController<StatefulSet> {
     const stale = [...pods.entries()]
       .filter(([i, p]) => i >= partition && p.metadata.labels?.[REVISION] !== revision)
       .sort((a, b) => b[0] - a[0])[0];
-    if (stale) this.access.delete("pods", stale[1].metadata);
+    if (stale) await this.access.delete("pods", stale[1].metadata);
   }
 
   private podParts(set: StatefulSet, ordinal: number, revision: string) {

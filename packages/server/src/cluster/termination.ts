@@ -41,7 +41,7 @@ export class Termination {
     }
     this.since.delete(uid);
     this.lifecycle.forget(uid);
-    this.access.delete("pods", pod.metadata, 0);
+    await this.access.delete("pods", pod.metadata, 0);
   }
 
   /** Writes the final status; the event of that write brings the pod back for the last delete. */
