@@ -9,9 +9,12 @@ import { StatusError } from "../../packages/server/src/api/status.js";
 import { PodBehaviours } from "../../packages/server/src/cluster/behaviour.js";
 import { SimulatedKubelets } from "../../packages/server/src/cluster/kubelet.js";
 import { ClusterAccess, KINDS, type KindName, type Meta } from "../../packages/server/src/cluster/objects.js";
-import { DEFAULT_SETTINGS, type HandlerContext } from "../../packages/server/src/handlers/context.js";
+import {
+  DEFAULT_SETTINGS,
+  type HandlerContext,
+} from "../../packages/server/src/endpoints/handlers/context.js";
 import { builtinResourceTable } from "../../packages/server/src/registry/index.js";
-import { DEFAULT_HISTORY, MvccStore, type StoredObject } from "../../packages/server/src/store/mvcc.js";
+import { DEFAULT_HISTORY, MvccStore, type StoredObject } from "../../packages/server/src/storage/mvcc.js";
 import type { Cluster } from "./cluster.js";
 
 type Mirrored = StoredObject & { metadata: Meta };

@@ -5,7 +5,7 @@
  * the scheduler, the node lifecycle and pod garbage collection, and the ReplicaSet, Deployment,
  * Job, StatefulSet and DaemonSet controllers.
  */
-import type { HandlerContext } from "../handlers/context.js";
+import type { HandlerContext } from "../endpoints/handlers/context.js";
 import type { PodBehaviours } from "./behaviour.js";
 import { DaemonSetController } from "./daemonsets.js";
 import { DeploymentController } from "./deployments.js";

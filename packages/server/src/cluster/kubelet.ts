@@ -5,7 +5,7 @@
  * stopped node are left alone.
  */
 import type { coreV1 } from "@kubesdk/models";
-import type { StoreEvent } from "../store/mvcc.js";
+import type { StoreEvent } from "../storage/mvcc.js";
 import type { PodBehaviours } from "./behaviour.js";
 import { WorkLoop } from "./loop.js";
 import { NodeAgent, type SimulatedNodeConfig } from "./node-agent.js";

@@ -8,7 +8,7 @@
  * a Node object with no kubelet behind it never heartbeats at all (a simplification, see FC2).
  */
 import type { coordinationV1, coreV1 } from "@kubesdk/models";
-import type { StoreEvent } from "../store/mvcc.js";
+import type { StoreEvent } from "../storage/mvcc.js";
 import { untolerated } from "./fit.js";
 import { WorkLoop } from "./loop.js";
 import { type ClusterAccess, keyOf, withCondition } from "./objects.js";

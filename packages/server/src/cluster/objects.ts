@@ -7,11 +7,11 @@ import type { metaV1 } from "@kubesdk/models";
 import { matchesLabels, requirementsOfSelector } from "../api/label-selector.js";
 import { nowTimestamp } from "../api/names.js";
 import { errors, StatusError } from "../api/status.js";
-import type { HandlerContext } from "../handlers/context.js";
-import { deleteObject } from "../handlers/delete.js";
-import { createObject, updateObject } from "../handlers/write.js";
+import type { HandlerContext } from "../endpoints/handlers/context.js";
+import { deleteObject } from "../endpoints/handlers/delete.js";
+import { createObject, updateObject } from "../endpoints/handlers/write.js";
 import type { ServedResource } from "../resources/served.js";
-import type { StoredObject } from "../store/mvcc.js";
+import type { StoredObject } from "../storage/mvcc.js";
 
 export type Meta = metaV1.ObjectMeta;
 

@@ -5,7 +5,7 @@
  * with upstream's message, and is tried again when nodes or pods change.
  */
 import type { coreV1 } from "@kubesdk/models";
-import type { StoreEvent } from "../store/mvcc.js";
+import type { StoreEvent } from "../storage/mvcc.js";
 import { misfit, unschedulableMessage } from "./fit.js";
 import { WorkLoop } from "./loop.js";
 import { type ClusterAccess, keyOf, sameJson, withCondition } from "./objects.js";

@@ -6,7 +6,7 @@
  */
 import type { coreV1, metaV1 } from "@kubesdk/models";
 import { StatusError } from "../api/status.js";
-import type { StoreEvent } from "../store/mvcc.js";
+import type { StoreEvent } from "../storage/mvcc.js";
 import { WorkLoop } from "./loop.js";
 import { type ClusterAccess, controllerOf, controllerRef, type KindName, type Meta } from "./objects.js";
 
