@@ -4,7 +4,7 @@
  * tainted `node.kubernetes.io/unreachable` (NoSchedule and NoExecute); its pods are marked not Ready
  * and those not tolerating the NoExecute taint are evicted (a DisruptionTarget condition, then a
  * delete; a toleration's tolerationSeconds is waited out). A node renewing again loses the taints.
- * Pods bound to a node that does not exist are deleted at once. Only nodes with a Lease are watched:
+ * Pods bound to a node that has not existed for 40 s are deleted. Only nodes with a Lease are watched:
  * a Node object with no kubelet behind it never heartbeats at all (a simplification, see FC2).
  */
 import type { coordinationV1, coreV1 } from "@kubesdk/models";
@@ -17,6 +17,8 @@ type Node = coreV1.Node & { metadata: { name?: string } };
 type Pod = coreV1.Pod & { metadata: { name?: string; namespace?: string } };
 
 const UNREACHABLE = "node.kubernetes.io/unreachable";
+/** How long a pod's node must stay missing before the pod is collected (upstream's quarantine). */
+const ORPHAN_QUARANTINE_MS = 40_000;
 const LEASES = "kube-node-lease";
 
 export class NodeLifecycle {
@@ -36,7 +38,7 @@ export class NodeLifecycle {
     );
     for (const node of access.list<Node>("nodes")) this.loop.add(String(node.metadata.name));
     for (const pod of access.list<Pod>("pods"))
-      if (pod.spec?.nodeName) this.loop.add(`orphan:${keyOf(pod.metadata)}`);
+      if (pod.spec?.nodeName) this.loop.add(`orphan:${keyOf(pod.metadata)}`, ORPHAN_QUARANTINE_MS);
   }
 
   close(): void {
@@ -50,9 +52,10 @@ export class NodeLifecycle {
       this.loop.add(e.key);
       if (e.type === "DELETED")
         for (const pod of this.access.list<Pod>("pods"))
-          if (pod.spec?.nodeName === e.key) this.loop.add(`orphan:${keyOf(pod.metadata)}`);
+          if (pod.spec?.nodeName === e.key)
+            this.loop.add(`orphan:${keyOf(pod.metadata)}`, ORPHAN_QUARANTINE_MS);
     } else if (e.bucket === pods && e.type === "ADDED" && (e.object as Pod).spec?.nodeName)
-      this.loop.add(`orphan:${e.key}`);
+      this.loop.add(`orphan:${e.key}`, ORPHAN_QUARANTINE_MS);
   }
 
   private async sync(key: string): Promise<void> {
@@ -134,7 +137,7 @@ export class NodeLifecycle {
     await this.access.update("pods", { ...pod, status: { ...pod.status, conditions } }, "status");
   }
 
-  /** A pod bound to a node that does not exist is deleted at once (the pod garbage collector). */
+  /** A pod bound to a node still missing after the quarantine is deleted (the pod garbage collector). */
   private async collectOrphan(key: string): Promise<void> {
     const pod = this.access.get<Pod>("pods", key);
     const nodeName = pod?.spec?.nodeName;
