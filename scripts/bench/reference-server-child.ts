@@ -10,7 +10,7 @@ if (!process.send) throw new Error("reference-server-child.ts must be started wi
 
 // Timed after the module import: startup is startServer() until it resolves.
 const t0 = performance.now();
-const server = await startServer();
+const server = await startServer({ cluster: false });
 const startupMs = performance.now() - t0;
 
 let stopping = false;

@@ -7,6 +7,13 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { bootstrap, bootstrapKubernetesService, bootstrapSystemConfigMaps } from "./bootstrap.js";
+import {
+  type ClusterOptions,
+  PodBehaviours,
+  type SimulatedCluster,
+  type SimulatedNodes,
+  startCluster,
+} from "./cluster/index.js";
 import { CrdController } from "./controllers/crd-controller.js";
 import { type Controllers, startControllers } from "./controllers/index.js";
 import { coreSubresourceRoutes } from "./endpoints/core-subresources.js";
@@ -70,6 +77,14 @@ export interface StartOptions {
    * controller (default true). Off when a real kube-controller-manager does that work.
    */
   readonly controllers?: boolean;
+  /**
+   * The simulated cluster (default on, one node): kubelets that register nodes, renew their Leases
+   * and run the pods bound to them (Pending → Running → Ready → Succeeded/Failed, graceful
+   * termination), and, unless `controllers: false`, a scheduler, node lifecycle and the ReplicaSet,
+   * Deployment, Job, StatefulSet and DaemonSet controllers. `false`: pods stay Pending, as on a
+   * kube-apiserver with nothing else running.
+   */
+  readonly cluster?: false | ClusterOptions;
 }
 
 export interface RunningServer {
@@ -86,8 +101,10 @@ export interface RunningServer {
   readonly watches: WatchRegistry;
   /** Fault injection: drop/stall/tear watches, fail requests, compact, restart. */
   readonly faults: FaultController;
-  /** The pod simulation: append logs, stop or restart containers, read their files. */
+  /** The pod simulation: append logs, stop or restart containers, read their files, set behaviours. */
   readonly pods: PodRuntime;
+  /** The simulated nodes: add one, lose one, bring it back (undefined with `cluster: false`). */
+  readonly nodes: SimulatedNodes | undefined;
   /** A client certificate for `user` in `groups`, signed by the server's CA. */
   issueClientCertificate(user: string, groups?: readonly string[]): KeyPair;
   stop(): Promise<void>;
@@ -100,6 +117,8 @@ interface ServerState {
   readonly watch: WatchRegistry;
   readonly faults: FaultController;
   readonly controllers: Controllers | undefined;
+  readonly behaviours: PodBehaviours;
+  readonly cluster: SimulatedCluster | undefined;
 }
 
 async function createState(options: StartOptions, auth: AuthSettings): Promise<ServerState> {
@@ -128,7 +147,12 @@ async function createState(options: StartOptions, auth: AuthSettings): Promise<S
   const faults = new FaultController(store, watch, options.faultSeed ?? 1, options.log);
   watch.onOpen = (w, path) => faults.onWatchOpened(w, path);
   const controllers = options.controllers === false ? undefined : startControllers(context);
-  return { context, crds, watch, faults, controllers };
+  const clusterOptions = options.cluster === false ? undefined : (options.cluster ?? {});
+  const behaviours = new PodBehaviours(clusterOptions?.stages, options.pods?.behaviour);
+  const cluster =
+    clusterOptions &&
+    startCluster(context, clusterOptions, behaviours, options.controllers !== false, options.log);
+  return { context, crds, watch, faults, controllers, behaviours, cluster };
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
@@ -140,7 +164,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const state = await createState(options, auth);
   const { context, watch, faults } = state;
   // Pod I/O: pods/log and pods/eviction routes; exec/attach/portforward upgrades on the transport.
-  const pods = new PodRuntime(context, options.pods);
+  const pods = new PodRuntime(context, options.pods, state.behaviours);
   const extensions = [
     podRoutes(pods, context, auth),
     podProxyRoutes(pods, auth),
@@ -188,6 +212,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     watches: watch,
     faults,
     pods,
+    nodes: state.cluster?.nodes,
     issueClientCertificate(user, groups = []) {
       if (!ca) throw new Error("client certificates need the HTTPS server");
       return ca.issue({ commonName: user, organizations: groups, usage: "client" });
@@ -202,6 +227,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 function stopServer(transport: Transport, state: ServerState): Promise<void> {
   state.crds.close();
   state.controllers?.close();
+  state.cluster?.close();
   for (const w of [...state.watch.streams]) w.stream.end("server-stopped");
   state.watch.hub.close();
   return closeTransport(transport);
