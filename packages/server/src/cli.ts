@@ -23,7 +23,8 @@ const HELP = `usage: kubesdk-server [flags]
   --bookmark-interval S  seconds between watch bookmarks (default 60)
   --fault-api            serve fault controls at POST /_kubesdk/faults/<action> (see README)
   --fault-seed N         seed for fault schedules (default 1)
-  --no-controllers       run no in-process garbage collector or namespace controller (for a
+  --no-controllers       run none of the in-process controllers (garbage collector, namespace,
+                         ServiceAccount, root CA publisher, ...; for a
                          real kube-controller-manager against this server)
   --verbose              log one line per request (credentials in query strings redacted)
   --help                 this text`;
