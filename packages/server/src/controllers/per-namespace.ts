@@ -6,8 +6,8 @@
  * Looks are batched to the next turn of the event loop (namespace-batch.ts).
  */
 import { StatusError } from "../api/status.js";
-import type { HandlerContext } from "../handlers/context.js";
-import type { StoredObject, StoreEvent } from "../store/mvcc.js";
+import type { HandlerContext } from "../endpoints/handlers/context.js";
+import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
 import { NamespaceBatch } from "./namespace-batch.js";
 
 const NAMESPACES = "/namespaces";

@@ -6,9 +6,9 @@
  * created again; one whose data or description annotation was changed is put back.
  */
 import { ROOT_CA_CONFIGMAP } from "../admission/index.js";
-import type { HandlerContext } from "../handlers/context.js";
-import { createObject, updateObject } from "../handlers/write.js";
-import type { StoredObject } from "../store/mvcc.js";
+import type { HandlerContext } from "../endpoints/handlers/context.js";
+import { createObject, updateObject } from "../endpoints/handlers/write.js";
+import type { StoredObject } from "../storage/mvcc.js";
 import { PerNamespaceController } from "./per-namespace.js";
 
 const DESCRIPTION_ANNOTATION = "kubernetes.io/description";

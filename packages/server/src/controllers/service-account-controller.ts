@@ -4,8 +4,8 @@
  * created again when it is deleted. Pods need it: ServiceAccount admission refuses a pod whose
  * account does not exist (admission/plugins/service-account.ts).
  */
-import type { HandlerContext } from "../handlers/context.js";
-import { createObject } from "../handlers/write.js";
+import type { HandlerContext } from "../endpoints/handlers/context.js";
+import { createObject } from "../endpoints/handlers/write.js";
 import { PerNamespaceController } from "./per-namespace.js";
 
 export function serviceAccountController(ctx: HandlerContext): PerNamespaceController {

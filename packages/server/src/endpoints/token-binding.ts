@@ -6,8 +6,8 @@
  * node carries the node's. This is what a pod's projected kube-api-access token is.
  */
 import { errors } from "../api/status.js";
-import type { HandlerContext } from "../handlers/context.js";
-import type { StoredObject } from "../store/mvcc.js";
+import type { StoredObject } from "../storage/mvcc.js";
+import type { HandlerContext } from "./handlers/context.js";
 
 type Json = Record<string, unknown>;
 

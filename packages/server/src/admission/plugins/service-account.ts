@@ -13,7 +13,7 @@
  * for the account's creation event as long, so only then is the phase asynchronous.
  */
 import { failure } from "../../api/status.js";
-import type { StoredObject } from "../../store/mvcc.js";
+import type { StoredObject } from "../../storage/mvcc.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 import { type AdmissionPlugin, forbidden, handlesOnly } from "../plugin.js";
