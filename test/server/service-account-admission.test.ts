@@ -52,6 +52,10 @@ beforeAll(async () => {
   await createAccount({ metadata: { name: "default" } });
   await createAccount({ metadata: { name: "quiet" }, automountServiceAccountToken: false });
   await createAccount({ metadata: { name: "puller" }, imagePullSecrets: [{ name: "registry" }] });
+  await createAccount({
+    metadata: { name: "strict", annotations: { "kubernetes.io/enforce-mountable-secrets": "true" } },
+    secrets: [{ name: "allowed" }],
+  });
 });
 afterAll(async () => {
   await t.call("DELETE", `/api/v1/namespaces/${ns}`);
@@ -167,6 +171,40 @@ describe("ServiceAccount admission", () => {
     });
     expect(own.status, own.text).toBe(201);
     expect(own.json.spec.imagePullSecrets).toEqual([{ name: "mine" }]);
+  });
+
+  it("holds a pod to the Secrets an account with enforce-mountable-secrets lists", async () => {
+    const env = (secret: string) => [{ name: "E", valueFrom: { secretKeyRef: { name: secret, key: "k" } } }];
+    const name = uniqueName("strict");
+    const byEnv = await t.call("POST", `/api/v1/namespaces/${ns}/pods?dryRun=All`, {
+      body: {
+        metadata: { name },
+        spec: { serviceAccountName: "strict", containers: [{ name: "c", image: "x", env: env("other") }] },
+      },
+    });
+    expect(byEnv.status, byEnv.text).toBe(403);
+    expect(byEnv.json.message).toBe(
+      `pods "${name}" is forbidden: container c with envVar E referencing secret.secretName="other" is not allowed because service account strict does not reference that secret`,
+    );
+    const byVolume = await t.call("POST", `/api/v1/namespaces/${ns}/pods?dryRun=All`, {
+      body: {
+        metadata: { name },
+        spec: {
+          serviceAccountName: "strict",
+          containers: [{ name: "c", image: "x" }],
+          volumes: [{ name: "v", secret: { secretName: "other" } }],
+        },
+      },
+    });
+    expect(byVolume.status, byVolume.text).toBe(403);
+    expect(byVolume.json.message).toBe(
+      `pods "${name}" is forbidden: volume with secret.secretName="other" is not allowed because service account strict does not reference that secret`,
+    );
+    const listed = await createPod({
+      serviceAccountName: "strict",
+      containers: [{ name: "c", image: "x", env: env("allowed") }],
+    });
+    expect(listed.status, listed.text).toBe(201);
   });
 
   it("refuses a mirror pod that names a ServiceAccount, before validation", async () => {
