@@ -25,7 +25,7 @@ const HELP = `usage: kubesdk-server [flags]
   --fault-api            serve fault controls at POST /_kubesdk/faults/<action> (see README)
   --fault-seed N         seed for fault schedules (default 1)
   --no-controllers       run no in-process controllers or scheduler (garbage collector, namespaces,
-                         workloads, node lifecycle: for a real kube-controller-manager and
+                         ServiceAccounts, root CA, workloads, node lifecycle: for a real kube-controller-manager and
                          kube-scheduler against this server); the simulated nodes still run pods
   --no-cluster           no simulated nodes, scheduler or workload controllers: pods stay Pending
                          (as on a kube-apiserver with nothing else running)

@@ -73,8 +73,9 @@ export interface StartOptions {
   /** Hooks of the pod simulation (logs, exec, attach, port-forward); defaults to an echo shell. */
   readonly pods?: PodRuntimeOptions;
   /**
-   * Run the in-process stand-ins for kube-controller-manager's garbage collector and namespace
-   * controller (default true). Off when a real kube-controller-manager does that work.
+   * Run the in-process stand-ins for kube-controller-manager's garbage collector, namespace,
+   * resource quota, ServiceAccount and root CA publisher controllers (default true). Off when a real
+   * kube-controller-manager does that work.
    */
   readonly controllers?: boolean;
   /**
@@ -116,7 +117,6 @@ interface ServerState {
   readonly crds: CrdController;
   readonly watch: WatchRegistry;
   readonly faults: FaultController;
-  readonly controllers: Controllers | undefined;
   readonly behaviours: PodBehaviours;
   readonly cluster: SimulatedCluster | undefined;
 }
@@ -146,13 +146,12 @@ async function createState(options: StartOptions, auth: AuthSettings): Promise<S
   if (seedErrors.length > 0) throw new Error(`seed objects rejected:\n${seedErrors.join("\n")}`);
   const faults = new FaultController(store, watch, options.faultSeed ?? 1, options.log);
   watch.onOpen = (w, path) => faults.onWatchOpened(w, path);
-  const controllers = options.controllers === false ? undefined : startControllers(context);
   const clusterOptions = options.cluster === false ? undefined : (options.cluster ?? {});
   const behaviours = new PodBehaviours(clusterOptions?.stages, options.pods?.behaviour);
   const cluster =
     clusterOptions &&
     startCluster(context, clusterOptions, behaviours, options.controllers !== false, options.log);
-  return { context, crds, watch, faults, controllers, behaviours, cluster };
+  return { context, crds, watch, faults, behaviours, cluster };
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
@@ -189,6 +188,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const transport = createTransport(options.insecureHttp === true, host, dispatcher);
   const { ca } = transport;
   await bootstrapSystemConfigMaps(context, ca?.certPem);
+  // Started once the CA exists: the root CA publisher gives it to every namespace.
+  const controllers =
+    options.controllers === false ? undefined : startControllers(context, { rootCaPem: ca?.certPem });
   transport.server.on("upgrade", podUpgradeHandler(pods, auth));
   const port = await listen(transport, options.port ?? 0, host);
   address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
@@ -219,14 +221,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     },
     stop: () => {
       pods.closeAll();
-      return stopServer(transport, state);
+      return stopServer(transport, state, controllers);
     },
   };
 }
 
-function stopServer(transport: Transport, state: ServerState): Promise<void> {
+function stopServer(
+  transport: Transport,
+  state: ServerState,
+  controllers: Controllers | undefined,
+): Promise<void> {
   state.crds.close();
-  state.controllers?.close();
+  controllers?.close();
   state.cluster?.close();
   for (const w of [...state.watch.streams]) w.stream.end("server-stopped");
   state.watch.hub.close();
