@@ -4,7 +4,7 @@
  * are joined into exactly the bytes a one-go encoding would give (same Content-Length, same wire).
  * Small lists and YAML take the one-go path.
  */
-import { encodeObject, parseApiVersion } from "@kubesdk/models";
+import { encodeObject } from "@kubesdk/models";
 import type { MediaChoice } from "./negotiate.js";
 import { encodeBody } from "./respond.js";
 
@@ -20,20 +20,6 @@ function itemsOf(body: unknown): unknown[] | undefined {
   if (typeof body !== "object" || body === null) return undefined;
   const items = (body as { items?: unknown }).items;
   return Array.isArray(items) && items.length > SLICED_FROM ? items : undefined;
-}
-
-/** Maps every item through `encode`, yielding whenever a slice has taken SLICE_MS. */
-async function mapYielding<T>(items: readonly unknown[], encode: (item: unknown) => T): Promise<T[]> {
-  const out: T[] = [];
-  let sliceStart = performance.now();
-  for (const item of items) {
-    out.push(encode(item));
-    if (performance.now() - sliceStart >= SLICE_MS) {
-      await yieldToOthers();
-      sliceStart = performance.now();
-    }
-  }
-  return out;
 }
 
 /**
@@ -87,9 +73,12 @@ async function encodeJsonList(body: object, items: unknown[], pretty: boolean): 
   ]);
 }
 
-/** [field number, start, end of the value] of each length-delimited field of a message. */
-function lengthFields(bytes: Uint8Array): Array<[number, number, number]> {
-  const fields: Array<[number, number, number]> = [];
+/**
+ * [field number, start, end of the value, start of the field's tag] of each length-delimited
+ * field of a message.
+ */
+function lengthFields(bytes: Uint8Array): Array<[number, number, number, number]> {
+  const fields: Array<[number, number, number, number]> = [];
   let i = 0;
   const varint = (): number => {
     let value = 0;
@@ -102,10 +91,11 @@ function lengthFields(bytes: Uint8Array): Array<[number, number, number]> {
     }
   };
   while (i < bytes.length) {
+    const tagAt = i;
     const tag = varint();
     if ((tag & 7) !== 2) throw new Error("unexpected wire type in a protobuf envelope");
     const length = varint();
-    fields.push([tag >>> 3, i, i + length]);
+    fields.push([tag >>> 3, i, i + length, tagAt]);
     i += length;
   }
   return fields;
@@ -131,19 +121,41 @@ function rawOf(enveloped: Uint8Array): Uint8Array {
   return raw ? body.subarray(raw[1], raw[2]) : new Uint8Array(0);
 }
 
-async function encodeProtobufList(body: { apiVersion?: unknown; kind?: unknown }, items: unknown[]) {
+/** The items (field 2, repeated and contiguous) of a list message, tags included. */
+function itemsOfMessage(list: Uint8Array): Uint8Array {
+  const items = lengthFields(list).filter(([field]) => field === 2);
+  const first = items[0];
+  const last = items[items.length - 1];
+  return first && last ? list.subarray(first[3], last[2]) : new Uint8Array(0);
+}
+
+/** Items per protobuf chunk at first; later chunks are sized from the time the last one took. */
+const FIRST_CHUNK = 128;
+
+/**
+ * The whole list in chunks: each chunk is encoded as a list of its own (one envelope per chunk,
+ * not per item, which cost half again the time of encoding the list at once), and its items
+ * (tags included, its ListMeta left out) are appended to the empty list's message. Repeated
+ * fields concatenate, so the bytes are exactly those of the list encoded at once.
+ */
+async function encodeProtobufList(body: object, items: unknown[]): Promise<Buffer> {
   const empty = encodeObject({ ...body, items: [] });
-  const kind = String(body.kind).replace(/List$/, "");
-  const gvk = { ...parseApiVersion(String(body.apiVersion)), kind };
-  // A List message is ListMeta (field 1) then its items (field 2, repeated): append the items.
-  const encoded = await mapYielding(items, (item) =>
-    lengthPrefixed(2, rawOf(encodeObject(item as object, { kind: gvk }))),
-  );
   const envelope = empty.subarray(MAGIC_LENGTH);
+  const itemParts: Uint8Array[] = [];
+  let chunk = FIRST_CHUNK;
+  for (let at = 0; at < items.length; ) {
+    const started = performance.now();
+    const raw = rawOf(encodeObject({ ...body, items: items.slice(at, at + chunk) }));
+    itemParts.push(itemsOfMessage(raw));
+    at += chunk;
+    const took = performance.now() - started;
+    chunk = Math.max(16, Math.round((chunk * SLICE_MS) / Math.max(took, 0.5)));
+    if (at < items.length) await yieldToOthers();
+  }
   const parts: Buffer[] = [Buffer.from(empty.subarray(0, MAGIC_LENGTH))];
   for (const [field, start, end] of lengthFields(envelope)) {
     if (field === 2)
-      parts.push(lengthPrefixed(2, Buffer.concat([envelope.subarray(start, end), ...encoded])));
+      parts.push(lengthPrefixed(2, Buffer.concat([envelope.subarray(start, end), ...itemParts])));
     else parts.push(lengthPrefixed(field, envelope.subarray(start, end)));
   }
   return Buffer.concat(parts);
