@@ -62,7 +62,12 @@ function childStopper(child: ReturnType<typeof fork>): () => Promise<void> {
  * startupMs is the child's own measure of startServer(), not the Node boot and module load.
  */
 export function startReference(): Promise<BenchTarget> {
-  const child = fork(childScript, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  // BENCH_CPU_PROF=DIR: a V8 CPU profile of each reference server process, written into DIR on stop.
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const child = fork(childScript, [], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    execArgv: [...process.execArgv, ...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [])],
+  });
   const stop = childStopper(child);
   const peakRssBytes = () =>
     new Promise<number>((resolve) => {
