@@ -1,15 +1,16 @@
 /**
  * MutatingAdmissionWebhook: matching mutating webhooks are called one after another, each seeing
  * the object as the ones before left it; a JSONPatch answer is applied to the request's object.
- * Reinvocation as upstream: when a webhook changes the object, webhooks with
- * reinvocationPolicy IfNeeded called before it are called once more in a second round (never a
- * third, so a webhook that always changes the object cannot loop).
+ * Reinvocation as upstream (../reinvocation.ts): when a webhook (or, before the webhooks' second
+ * run, any other mutating plugin) changes the object, webhooks with reinvocationPolicy IfNeeded
+ * called before the change are called once more in the chain's second run of the mutating phase.
  * Synchronous when no webhook matches, so ordinary writes still commit in one turn.
  */
 import { isDeepStrictEqual } from "node:util";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 import { type AdmissionPlugin, handlesOnly } from "../plugin.js";
+import { PluginReinvocation } from "../reinvocation.js";
 import { type Webhook, webhooksOf } from "./configurations.js";
 import { callWebhook, failureOf } from "./invoke.js";
 import { matchConditionsSelect } from "./match-conditions.js";
@@ -17,22 +18,6 @@ import { isExempt, selects } from "./matching.js";
 import { patchedObject } from "./patching.js";
 
 type Json = Record<string, unknown>;
-
-/** Which webhooks a change calls again (upstream's webhook reinvocation context). */
-class Reinvocation {
-  private invoked = new Set<string>();
-  readonly again = new Set<string>();
-  changed = false;
-
-  noteCall(w: Webhook, changed: boolean): void {
-    if (changed) {
-      this.changed = true;
-      for (const uid of this.invoked) this.again.add(uid);
-      this.invoked.clear();
-    }
-    if (w.reinvocationPolicy === "IfNeeded") this.invoked.add(w.uid);
-  }
-}
 
 /** Replaces the request's object in place: the handler keeps its reference to it. */
 function replaceObject(target: Json, next: Json): void {
@@ -92,33 +77,25 @@ async function mutateWith(w: Webhook, a: AdmissionAttributes, ctx: AdmissionCont
   return changed;
 }
 
-async function round(
-  hooks: readonly Webhook[],
-  a: AdmissionAttributes,
-  ctx: AdmissionContext,
-  r: Reinvocation,
-  only?: ReadonlySet<string>,
-): Promise<void> {
-  for (const w of hooks) {
-    if (only && !only.has(w.uid)) continue;
-    if (!selects(w, a, ctx) || !matchConditionsSelect(w, a, shownObject(a))) continue;
-    r.noteCall(w, await mutateWith(w, a, ctx));
-  }
-}
+const PLUGIN = "MutatingAdmissionWebhook";
 
 async function mutate(
   hooks: readonly Webhook[],
   a: AdmissionAttributes,
   ctx: AdmissionContext,
 ): Promise<void> {
-  const r = new Reinvocation();
-  await round(hooks, a, ctx, r);
-  if (!r.changed || r.again.size === 0) return;
-  await round(hooks, a, ctx, r, new Set(r.again));
+  const r = PluginReinvocation.of(a.reinvocation, PLUGIN);
+  r.begin(a.object);
+  for (const w of hooks) {
+    if (!r.shouldInvoke(w.uid)) continue;
+    if (!selects(w, a, ctx) || !matchConditionsSelect(w, a, shownObject(a))) continue;
+    r.invoked(w.uid, await mutateWith(w, a, ctx), w.reinvocationPolicy === "IfNeeded");
+  }
+  r.end(a.object);
 }
 
 export const mutatingAdmissionWebhook: AdmissionPlugin = {
-  name: "MutatingAdmissionWebhook",
+  name: PLUGIN,
   handles: handlesOnly("CREATE", "UPDATE", "DELETE", "CONNECT"),
   admit(a, ctx) {
     if (isExempt(a)) return;
