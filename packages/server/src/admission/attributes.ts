@@ -41,6 +41,12 @@ export interface AdmissionAttributes {
   readonly dryRun: boolean;
   /** Warnings for the response's Warning header; plugins append (shared by both phases). */
   readonly warnings?: string[];
+  /**
+   * Set when these attributes show the request in an equivalent version (matchPolicy Equivalent):
+   * the kind and resource the client asked for; `kind` and `resource` are then the matched version's.
+   */
+  readonly requestKind?: GroupVersionKind;
+  readonly requestResource?: GroupVersionResource;
   /** Reinvocation of the mutating phase (set by the chain's `admit`; reinvocation.ts). */
   readonly reinvocation?: ReinvocationContext;
 }

@@ -6,7 +6,7 @@
  */
 import { type LabelSelectorObject, matchesLabels, requirementsOfSelector } from "../../api/label-selector.js";
 import type { AdmissionAttributes } from "../attributes.js";
-import type { AdmissionContext } from "../context.js";
+import type { AdmissionContext, EquivalentVersion } from "../context.js";
 import type { RuleWithOperations, Webhook } from "./configurations.js";
 
 /** Kinds whose writes never go to webhooks, so that a broken webhook can always be removed. */
@@ -86,11 +86,28 @@ export function ruleMatches(rule: RuleWithOperations, a: AdmissionAttributes): b
   );
 }
 
+/**
+ * Which version of the request the webhook's rules select: "exact" for the requested one; under
+ * matchPolicy Equivalent, else the first other served version of the same resource a rule names.
+ */
+export function matchedVersion(
+  w: Webhook,
+  a: AdmissionAttributes,
+  ctx: AdmissionContext,
+): "exact" | EquivalentVersion | undefined {
+  if (w.rules.some((rule) => ruleMatches(rule, a))) return "exact";
+  if (w.matchPolicy !== "Equivalent") return undefined;
+  return ctx.equivalents?.(a).find((eq) => {
+    const view = { ...a, kind: eq.kind, resource: eq.resource };
+    return w.rules.some((rule) => ruleMatches(rule, view));
+  });
+}
+
 /** Whether the webhook's selectors and rules select the request (matchConditions aside). */
 export function selects(w: Webhook, a: AdmissionAttributes, ctx: AdmissionContext): boolean {
   return (
     matchesNamespaceSelector(w, a, ctx) &&
     matchesObjectSelector(w, a) &&
-    w.rules.some((rule) => ruleMatches(rule, a))
+    matchedVersion(w, a, ctx) !== undefined
   );
 }

@@ -12,6 +12,7 @@ import type { AdmissionContext } from "../context.js";
 import { type AdmissionPlugin, handlesOnly } from "../plugin.js";
 import { PluginReinvocation } from "../reinvocation.js";
 import { type Webhook, webhooksOf } from "./configurations.js";
+import { type VersionedRequest, versionedRequest } from "./equivalent.js";
 import { callWebhook, failureOf } from "./invoke.js";
 import { matchConditionsSelect } from "./match-conditions.js";
 import { isExempt, selects } from "./matching.js";
@@ -50,12 +51,17 @@ function keepStoreFields(a: AdmissionAttributes, next: Json): Json {
   return { ...next, metadata };
 }
 
-/** Calls `w`; true when its patch changed the object. */
-async function mutateWith(w: Webhook, a: AdmissionAttributes, ctx: AdmissionContext): Promise<boolean> {
-  const shown = shownObject(a);
+/** Calls `w` with the request as it sees it (`v`); true when its patch changed the object. */
+async function mutateWith(
+  w: Webhook,
+  a: AdmissionAttributes,
+  v: VersionedRequest,
+  ctx: AdmissionContext,
+): Promise<boolean> {
+  const shown = shownObject(v.attributes);
   let response: Awaited<ReturnType<typeof callWebhook>>;
   try {
-    response = await callWebhook(w, a, shown, true, ctx);
+    response = await callWebhook(w, v.attributes, shown, true, ctx);
   } catch (e) {
     const failure = failureOf(w, e);
     if (failure) throw failure;
@@ -64,7 +70,8 @@ async function mutateWith(w: Webhook, a: AdmissionAttributes, ctx: AdmissionCont
   if (response.patch === undefined) return false;
   let next: Json | undefined;
   try {
-    next = patchedObject(w, a, shown, { patch: response.patch, patchType: response.patchType });
+    next = patchedObject(w, v.attributes, shown, { patch: response.patch, patchType: response.patchType });
+    if (next !== undefined) next = await v.toRequestVersion(next);
   } catch (e) {
     const failure = failureOf(w, e);
     if (failure) throw failure;
@@ -88,8 +95,10 @@ async function mutate(
   r.begin(a.object);
   for (const w of hooks) {
     if (!r.shouldInvoke(w.uid)) continue;
-    if (!selects(w, a, ctx) || !matchConditionsSelect(w, a, shownObject(a))) continue;
-    r.invoked(w.uid, await mutateWith(w, a, ctx), w.reinvocationPolicy === "IfNeeded");
+    if (!selects(w, a, ctx)) continue;
+    const v = await versionedRequest(w, a, ctx);
+    if (!matchConditionsSelect(w, v.attributes, shownObject(v.attributes))) continue;
+    r.invoked(w.uid, await mutateWith(w, a, v, ctx), w.reinvocationPolicy === "IfNeeded");
   }
   r.end(a.object);
 }
