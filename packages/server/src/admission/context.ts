@@ -4,7 +4,7 @@
  * the one write admission makes is ResourceQuota charging `status.used`, which upstream's plugin also
  * makes as it admits (plugins/resource-quota.ts).
  */
-import type { MvccStore } from "../store/mvcc.js";
+import type { MvccStore } from "../storage/mvcc.js";
 import type { AdmissionAttributes, GroupVersionKind, GroupVersionResource } from "./attributes.js";
 
 /** Another served version of the request's resource (the same objects in another shape). */

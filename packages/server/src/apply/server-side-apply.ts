@@ -10,10 +10,10 @@ import { isDeepStrictEqual } from "node:util";
 import type { TypeNode } from "@kubesdk/models";
 import { FieldSet, formatPath } from "@kubesdk/models";
 import { failure, type StatusCause } from "../api/status.js";
+import type { KubeObject } from "../endpoints/handlers/context.js";
+import { runAtOnce, type Steps } from "../endpoints/handlers/steps.js";
 import { type ManagedFieldsEntry, sortEntries } from "../fieldmanager/managed-fields.js";
 import { type FieldScope, leafFields, PATH_SEP } from "../fieldmanager/object-fields.js";
-import type { KubeObject } from "../handlers/context.js";
-import { runAtOnce, type Steps } from "../handlers/steps.js";
 import { CSA_BRIDGE_MANAGER, lastAppliedOwned, syncLastApplied } from "./last-applied.js";
 import { mergeApplied, removeAt, valueAt } from "./structured-merge.js";
 

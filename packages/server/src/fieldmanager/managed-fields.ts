@@ -8,8 +8,8 @@
  */
 
 import { FieldSet } from "@kubesdk/models";
-import { checkFieldManager } from "../handlers/options.js";
-import { runAtOnce, type Steps } from "../handlers/steps.js";
+import { checkFieldManager } from "../endpoints/handlers/options.js";
+import { runAtOnce, type Steps } from "../endpoints/handlers/steps.js";
 import { type LeafMap, PATH_SEP } from "./object-fields.js";
 
 export interface ManagedFieldsEntry {

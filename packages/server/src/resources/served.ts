@@ -5,7 +5,7 @@
  */
 import type { FieldError, Qualified } from "../api/status.js";
 import type { AccessRequest, UserInfo } from "../http/auth.js";
-import type { MvccStore } from "../store/mvcc.js";
+import type { MvccStore } from "../storage/mvcc.js";
 
 export interface SubresourceSpec {
   readonly name: string;

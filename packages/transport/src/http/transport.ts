@@ -191,7 +191,12 @@ export class HttpTransport {
           own.release();
         }
       },
-      { method: parts.method, options: this.#retryOptions(options), signal: options.signal },
+      {
+        method: parts.method,
+        url: this.#origin + parts.path,
+        options: this.#retryOptions(options),
+        signal: options.signal,
+      },
     );
   }
 
@@ -220,7 +225,12 @@ export class HttpTransport {
           throw err;
         }
       },
-      { method: parts.method, options: this.#retryOptions(options), signal: options.signal },
+      {
+        method: parts.method,
+        url: this.#origin + parts.path,
+        options: this.#retryOptions(options),
+        signal: options.signal,
+      },
     );
     return {
       status: res.statusCode,

@@ -4,16 +4,16 @@
  */
 
 import { schemaFor } from "@kubesdk/models";
-import type { AdmissionAttributes, AdmissionOperation } from "../admission/attributes.js";
-import type { AdmissionChain } from "../admission/chain.js";
-import type { AdmissionContext, EquivalentVersion } from "../admission/context.js";
-import { defaultAdmissionChain } from "../admission/index.js";
-import { StatusError } from "../api/status.js";
-import { mergeApplied } from "../apply/structured-merge.js";
-import { NONE_CONVERSION } from "../crd/conversion.js";
-import type { UserInfo } from "../http/auth.js";
-import { warningHeaders } from "../openapi/field-validation.js";
-import type { ServedResource } from "../resources/served.js";
+import type { AdmissionAttributes, AdmissionOperation } from "../../admission/attributes.js";
+import type { AdmissionChain } from "../../admission/chain.js";
+import type { AdmissionContext, EquivalentVersion } from "../../admission/context.js";
+import { defaultAdmissionChain } from "../../admission/index.js";
+import { StatusError } from "../../api/status.js";
+import { mergeApplied } from "../../apply/structured-merge.js";
+import { NONE_CONVERSION } from "../../crd/conversion.js";
+import type { UserInfo } from "../../http/auth.js";
+import { warningHeaders } from "../../openapi/field-validation.js";
+import type { ServedResource } from "../../resources/served.js";
 import type { HandlerContext, KubeObject } from "./context.js";
 
 // Apply configurations of mutating policies merge as server-side apply does, by the kind's schema.

@@ -5,14 +5,14 @@
  * removed last finalizer completes).
  */
 import { isDeepStrictEqual } from "node:util";
-import { errors } from "../api/status.js";
-import type { UserInfo } from "../http/auth.js";
-import { checkObjectSize } from "../http/limits.js";
-import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
-import { checkTypes } from "../openapi/typed-check.js";
-import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
-import { PreconditionError } from "../store/mvcc.js";
-import { normalizeDecodedMetadata } from "../validation/metadata-decode.js";
+import { errors } from "../../api/status.js";
+import type { UserInfo } from "../../http/auth.js";
+import { checkObjectSize } from "../../http/limits.js";
+import { enforceFieldValidation, warningHeaders } from "../../openapi/field-validation.js";
+import { checkTypes } from "../../openapi/typed-check.js";
+import { apiVersionOf, hasStatus, type ServedResource } from "../../resources/served.js";
+import { PreconditionError } from "../../storage/mvcc.js";
+import { normalizeDecodedMetadata } from "../../validation/metadata-decode.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import * as c from "./context.js";
 import { convertsByWebhook, presentOne, storedForm } from "./converted.js";
@@ -87,6 +87,22 @@ const KEPT_METADATA = [
   "resourceVersion",
 ];
 
+/**
+ * The update stages, after the caller loaded the stored object and built the candidate (PUT: the
+ * body; PATCH: the patched object; apply: the merged one):
+ *
+ * 1. decode: type check, `fieldValidation`, apiVersion/kind;
+ * 2. checks against the stored object: identity, uid, resourceVersion, no finalizer added while
+ *    deleting;
+ * 3. candidate: server-owned metadata kept, scoped to `/status` or the main resource;
+ * 4. mutating admission;
+ * 5. defaulting, 6. the kind's strategy (its `prepareUpdate`), generation, 7. validation — the
+ *    three in this file's `prepareUpdate`;
+ * 8. managed fields; 9. validating admission;
+ * 10. storage: converted to the storage version, checked unchanged if the request paused, committed
+ *     (no write when nothing changed; a removed last finalizer completes a pending deletion);
+ * 11. present: in the requested version, with the warnings.
+ */
 export async function commitUpdate(
   ctx: c.HandlerContext,
   r: ServedResource,

@@ -1,19 +1,18 @@
 /**
- * create / update / patch: the write pipeline shared by every resource —
- * decode, check identity, default metadata, validate, dry-run, commit.
- * Updates of existing objects end in commit-update.ts.
+ * create / update: the write pipeline shared by every resource. The create's stages are listed at
+ * `createObject`; updates, patches and applies of existing objects end in commit-update.ts.
  */
 import { randomUUID } from "node:crypto";
-import { generateName, nowTimestamp } from "../api/names.js";
-import { errors } from "../api/status.js";
-import type { UserInfo } from "../http/auth.js";
-import { checkObjectSize } from "../http/limits.js";
-import type { BodyType } from "../http/negotiate.js";
-import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
-import { checkTypes } from "../openapi/typed-check.js";
-import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
-import { PreconditionError, type StoredObject } from "../store/mvcc.js";
-import { normalizeDecodedMetadata } from "../validation/metadata-decode.js";
+import { generateName, nowTimestamp } from "../../api/names.js";
+import { errors } from "../../api/status.js";
+import type { UserInfo } from "../../http/auth.js";
+import { checkObjectSize } from "../../http/limits.js";
+import type { BodyType } from "../../http/negotiate.js";
+import { enforceFieldValidation, warningHeaders } from "../../openapi/field-validation.js";
+import { checkTypes } from "../../openapi/typed-check.js";
+import { apiVersionOf, hasStatus, type ServedResource } from "../../resources/served.js";
+import { PreconditionError, type StoredObject } from "../../storage/mvcc.js";
+import { normalizeDecodedMetadata } from "../../validation/metadata-decode.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import { commitUpdate, updateWithRetries } from "./commit-update.js";
 import * as c from "./context.js";
@@ -45,8 +44,19 @@ export interface WriteRequest {
 export type PatchRequest = Omit<WriteRequest, "body"> & { name: string; patchType: BodyType; patch: unknown };
 
 /**
- * POST: the create pipeline, stage by stage — decode, server metadata, mutating admission,
- * defaulting, the kind's strategy, validation, managed fields, validating admission, storage.
+ * POST, in stages (upstream: endpoints/handlers/create.go, then the generic registry's Create):
+ *
+ * 1. decode: type check against the kind's schema, `fieldValidation`, apiVersion/kind;
+ * 2. server metadata: identity, generateName, uid, creationTimestamp, generation;
+ * 3. mutating admission (built-in kinds are defaulted before it, as upstream defaults on decoding);
+ * 4. defaulting, 5. strategy (`prepareCreate`), 6. validation: `prepareNew`;
+ * 7. managed fields (server-side apply computed them already);
+ * 8. validating admission;
+ * 9. storage: converted to the storage version and committed (a dry run only checks the name);
+ * 10. present: in the requested version, with the warnings of decoding and admission.
+ *
+ * A virtual kind (a review) leaves after stage 1 for `answerVirtual`. A large request pauses between
+ * its costly stages (steps.ts).
  */
 export async function createObject(
   ctx: c.HandlerContext,
@@ -191,6 +201,10 @@ function persistNew(
   }
 }
 
+/**
+ * PUT: load the stored object (in the requested version), check the body's uid precondition, then
+ * the update stages of `commitUpdate`; run again when a large or converting update lost a race.
+ */
 export async function updateObject(
   ctx: c.HandlerContext,
   r: ServedResource,

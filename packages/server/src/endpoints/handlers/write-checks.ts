@@ -1,11 +1,11 @@
 /** Checks every write makes: type meta, identity against the URL, metadata and object validation. */
 import { schemaFor, type TypeNode } from "@kubesdk/models";
-import { errors, type FieldError } from "../api/status.js";
-import { dataSizeErrors } from "../resources/data-limits.js";
-import { apiVersionOf, type ServedResource } from "../resources/served.js";
-import { anyName, dnsSubdomain, pathSegment } from "../validation/name-formats.js";
-import { type KindNameRule, nameFormatOf, nameRuleFor } from "../validation/names.js";
-import { validateObjectMeta } from "../validation/object-meta.js";
+import { errors, type FieldError } from "../../api/status.js";
+import { dataSizeErrors } from "../../resources/data-limits.js";
+import { apiVersionOf, type ServedResource } from "../../resources/served.js";
+import { anyName, dnsSubdomain, pathSegment } from "../../validation/name-formats.js";
+import { type KindNameRule, nameFormatOf, nameRuleFor } from "../../validation/names.js";
+import { validateObjectMeta } from "../../validation/object-meta.js";
 import { type KubeObject, metadataOf } from "./context.js";
 
 /** Metadata fields the server owns: clients cannot set them on create, and updates keep the stored ones. */
