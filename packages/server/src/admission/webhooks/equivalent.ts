@@ -1,51 +1,51 @@
 /**
- * matchPolicy Equivalent for custom resources served in several versions: a webhook whose rules
- * name another served version of the requested resource sees the request in that version, as
- * upstream's versioned attributes show it — `kind` and `resource` of the matched version,
- * `requestKind` and `requestResource` of the request, the objects converted by the CRD's
- * conversion (a webhook conversion is a call) — and a mutating webhook's result is converted back.
+ * A webhook registered for another version of the requested custom resource (matchPolicy
+ * Equivalent) is called as upstream calls it: with the object and old object converted to its
+ * version (through the CRD's conversion, so a conversion webhook runs first), `kind` and
+ * `resource` of that version and the request's own as `requestKind` and `requestResource`. A
+ * mutating webhook's result is converted back to the request's version.
  */
 import type { AdmissionAttributes } from "../attributes.js";
-import type { AdmissionContext, EquivalentVersion } from "../context.js";
-import type { Webhook } from "./configurations.js";
-import { matchedVersion } from "./matching.js";
 
 type Json = Record<string, unknown>;
 
-export interface VersionedRequest {
-  /** The request as the webhook sees it (the request's own attributes for an exact match). */
-  readonly attributes: AdmissionAttributes;
-  /** Converts an object the webhook returned back to the request's version. */
-  readonly toRequestVersion: (object: Json) => Json | Promise<Json>;
+const apiVersionIn = (group: string, version: string) => (group ? `${group}/${version}` : version);
+
+/** `object` (in `a`'s version, or unset) converted to `version`. */
+async function converted(a: AdmissionAttributes, object: Json | undefined, version: string) {
+  if (object === undefined || a.equivalents === undefined) return object;
+  // The object may not carry its apiVersion yet (a create's body is decoded without it).
+  const from = { ...object, apiVersion: apiVersionIn(a.kind.group, a.kind.version), kind: a.kind.kind };
+  return a.equivalents.convert(from, version);
 }
 
-const apiVersionOf = (gv: { readonly group: string; readonly version: string }) =>
-  gv.group ? `${gv.group}/${gv.version}` : gv.version;
-
-async function converted(eq: EquivalentVersion, object: Json | undefined): Promise<Json | undefined> {
-  return object === undefined ? undefined : eq.convert(object, apiVersionOf(eq.kind));
-}
-
-/** The request in the version `w` selects; the request itself unless matched through an equivalent. */
-export async function versionedRequest(
-  w: Webhook,
+/** The attributes a webhook registered for `version` is called with. */
+export async function versionedAttributes(
   a: AdmissionAttributes,
-  ctx: AdmissionContext,
-): Promise<VersionedRequest> {
-  const match = matchedVersion(w, a, ctx);
-  if (match === undefined || match === "exact") return { attributes: a, toRequestVersion: (o) => o };
-  const attributes: AdmissionAttributes = {
+  version: string,
+): Promise<AdmissionAttributes> {
+  const [object, oldObject] = await Promise.all([
+    converted(a, a.object, version),
+    converted(a, a.oldObject, version),
+  ]);
+  return {
     ...a,
-    kind: match.kind,
-    resource: match.resource,
+    kind: { ...a.kind, version },
+    resource: { ...a.resource, version },
     requestKind: a.kind,
     requestResource: a.resource,
-    object: await converted(match, a.object),
-    oldObject: await converted(match, a.oldObject),
+    object,
+    oldObject,
   };
-  return { attributes, toRequestVersion: (o) => match.convert(o, apiVersionOf(a.kind)) };
 }
 
-/** Whether `w` matches the request exactly, so that its matchConditions can be judged at once. */
-export const matchesExactly = (w: Webhook, a: AdmissionAttributes, ctx: AdmissionContext) =>
-  matchedVersion(w, a, ctx) === "exact";
+/** A mutated object of the webhook's version, back in the request's version. */
+export async function inRequestVersion(request: AdmissionAttributes, object: Json): Promise<Json> {
+  const equivalents = request.equivalents;
+  if (equivalents === undefined) return object;
+  const back = { ...(await equivalents.convert(object, request.kind.version)) };
+  // Fields the request's object did not carry (converted() added them) stay away.
+  if (request.object?.apiVersion === undefined) delete back.apiVersion;
+  if (request.object?.kind === undefined) delete back.kind;
+  return back;
+}

@@ -12,10 +12,10 @@ import type { AdmissionContext } from "../context.js";
 import { type AdmissionPlugin, handlesOnly } from "../plugin.js";
 import { PluginReinvocation } from "../reinvocation.js";
 import { type Webhook, webhooksOf } from "./configurations.js";
-import { type VersionedRequest, versionedRequest } from "./equivalent.js";
+import { inRequestVersion, versionedAttributes } from "./equivalent.js";
 import { callWebhook, failureOf } from "./invoke.js";
 import { matchConditionsSelect } from "./match-conditions.js";
-import { isExempt, selects } from "./matching.js";
+import { isExempt, matchedVersion, selects } from "./matching.js";
 import { patchedObject } from "./patching.js";
 
 type Json = Record<string, unknown>;
@@ -51,17 +51,20 @@ function keepStoreFields(a: AdmissionAttributes, next: Json): Json {
   return { ...next, metadata };
 }
 
-/** Calls `w` with the request as it sees it (`v`); true when its patch changed the object. */
+/**
+ * Calls `w` with `va`, the request `a` as seen for the webhook's version (`a` itself, or converted
+ * under matchPolicy Equivalent); true when its patch changed the request's object.
+ */
 async function mutateWith(
   w: Webhook,
   a: AdmissionAttributes,
-  v: VersionedRequest,
+  va: AdmissionAttributes,
   ctx: AdmissionContext,
 ): Promise<boolean> {
-  const shown = shownObject(v.attributes);
+  const shown = shownObject(va);
   let response: Awaited<ReturnType<typeof callWebhook>>;
   try {
-    response = await callWebhook(w, v.attributes, shown, true, ctx);
+    response = await callWebhook(w, va, shown, true, ctx);
   } catch (e) {
     const failure = failureOf(w, e);
     if (failure) throw failure;
@@ -70,15 +73,15 @@ async function mutateWith(
   if (response.patch === undefined) return false;
   let next: Json | undefined;
   try {
-    next = patchedObject(w, v.attributes, shown, { patch: response.patch, patchType: response.patchType });
-    if (next !== undefined) next = await v.toRequestVersion(next);
+    next = patchedObject(w, va, shown, { patch: response.patch, patchType: response.patchType });
   } catch (e) {
     const failure = failureOf(w, e);
     if (failure) throw failure;
     return false;
   }
   if (next === undefined || a.object === undefined) return false;
-  next = keepStoreFields(a, next);
+  next = keepStoreFields(va, next);
+  if (va !== a) next = await inRequestVersion(a, next);
   const changed = !isDeepStrictEqual(next, a.object);
   if (changed) replaceObject(a.object, next);
   return changed;
@@ -95,10 +98,11 @@ async function mutate(
   r.begin(a.object);
   for (const w of hooks) {
     if (!r.shouldInvoke(w.uid)) continue;
-    if (!selects(w, a, ctx)) continue;
-    const v = await versionedRequest(w, a, ctx);
-    if (!matchConditionsSelect(w, v.attributes, shownObject(v.attributes))) continue;
-    r.invoked(w.uid, await mutateWith(w, a, v, ctx), w.reinvocationPolicy === "IfNeeded");
+    const version = matchedVersion(w, a, ctx);
+    if (version === undefined) continue;
+    const va = version === a.resource.version ? a : await versionedAttributes(a, version);
+    if (!matchConditionsSelect(w, va, shownObject(va))) continue;
+    r.invoked(w.uid, await mutateWith(w, a, va, ctx), w.reinvocationPolicy === "IfNeeded");
   }
   r.end(a.object);
 }

@@ -6,15 +6,14 @@
 import { schemaFor } from "@kubesdk/models";
 import type { AdmissionAttributes, AdmissionOperation } from "../../admission/attributes.js";
 import type { AdmissionChain } from "../../admission/chain.js";
-import type { AdmissionContext, EquivalentVersion } from "../../admission/context.js";
 import { defaultAdmissionChain } from "../../admission/index.js";
-import { StatusError } from "../../api/status.js";
+import { errors, StatusError } from "../../api/status.js";
 import { mergeApplied } from "../../apply/structured-merge.js";
-import { NONE_CONVERSION } from "../../crd/conversion.js";
 import type { UserInfo } from "../../http/auth.js";
 import { warningHeaders } from "../../openapi/field-validation.js";
-import type { ServedResource } from "../../resources/served.js";
+import { apiVersionOf, ConversionError, type ServedResource } from "../../resources/served.js";
 import type { HandlerContext, KubeObject } from "./context.js";
+import { andThen, type Maybe } from "./converted.js";
 
 // Apply configurations of mutating policies merge as server-side apply does, by the kind's schema.
 const DEFAULT_CHAIN = defaultAdmissionChain(
@@ -54,27 +53,6 @@ export function admissionAttributes(r: ServedResource, req: AdmissionRequest): A
   };
 }
 
-/** The other served versions of a custom resource, each with the CRD's conversion to reach it. */
-function equivalentsOf(ctx: HandlerContext, a: AdmissionAttributes): EquivalentVersion[] {
-  const { group, version, resource } = a.resource;
-  return ctx.resources
-    .versionsOf(group, resource)
-    .filter((r) => r.version !== version && r.custom !== undefined)
-    .map((r) => ({
-      kind: { group: r.group, version: r.version, kind: r.kind },
-      resource: { group: r.group, version: r.version, resource: r.resource },
-      convert: (object, apiVersion) => {
-        const out = (r.custom?.conversion ?? NONE_CONVERSION).convert([object], apiVersion);
-        return Array.isArray(out) ? (out[0] as KubeObject) : out.then((o) => o[0] as KubeObject);
-      },
-    }));
-}
-
-/** What admission plugins may use of the handler's context. */
-function admissionContext(ctx: HandlerContext): AdmissionContext {
-  return { store: ctx.store, now: ctx.now, equivalents: (a) => equivalentsOf(ctx, a) };
-}
-
 /** A refusal still carries the warnings admission gave so far (upstream writes them on errors too). */
 function withWarnings(a: AdmissionAttributes, e: unknown): unknown {
   if (e instanceof StatusError && a.warnings && a.warnings.length > 0)
@@ -94,12 +72,47 @@ function run(a: AdmissionAttributes, phase: () => void | Promise<void>): void | 
   }
 }
 
+/**
+ * The attributes with the other served versions of a custom resource (webhooks registered for one
+ * of them are called with the object converted, matchPolicy Equivalent). The object is the same
+ * reference, so what plugins change in place reaches the caller.
+ */
+function withEquivalents(ctx: HandlerContext, a: AdmissionAttributes): AdmissionAttributes {
+  const { group, resource, version: own } = a.resource;
+  const served = ctx.resources.versionsOf(group, resource);
+  const r = served.find((x) => x.version === own);
+  if (r?.custom === undefined || served.length < 2) return a;
+  const conversion = r.custom.conversion;
+  const convert = (object: Record<string, unknown>, version: string) => {
+    const apiVersion = apiVersionOf({ group, version });
+    if (conversion === undefined) return { ...object, apiVersion };
+    return andThen(conversion.convert([object], apiVersion), (xs) => xs[0] as Record<string, unknown>);
+  };
+  const versions = served.map((x) => x.version).filter((v) => v !== own);
+  return { ...a, equivalents: { versions, convert: failingAsInternal(convert) } };
+}
+
+/** A failed conversion for a webhook is a 500 with the conversion's message (upstream: internal error). */
+function failingAsInternal<A extends unknown[], T>(f: (...args: A) => Maybe<T>): (...args: A) => Maybe<T> {
+  const internal = (e: unknown) => (e instanceof ConversionError ? errors.internal(e.detail) : (e as Error));
+  return (...args) => {
+    try {
+      const out = f(...args);
+      return out instanceof Promise ? out.catch((e: unknown) => Promise.reject(internal(e))) : out;
+    } catch (e) {
+      throw internal(e);
+    }
+  };
+}
+
 /** Mutating admission: plugins may change `attributes.object` in place. */
 export function mutatingAdmission(ctx: HandlerContext, a: AdmissionAttributes): void | Promise<void> {
-  return run(a, () => chainOf(ctx).admit(a, admissionContext(ctx)));
+  const attributes = withEquivalents(ctx, a);
+  return run(attributes, () => chainOf(ctx).admit(attributes, ctx));
 }
 
 /** Validating admission: the last word before storage. */
 export function validatingAdmission(ctx: HandlerContext, a: AdmissionAttributes): void | Promise<void> {
-  return run(a, () => chainOf(ctx).validate(a, admissionContext(ctx)));
+  const attributes = withEquivalents(ctx, a);
+  return run(attributes, () => chainOf(ctx).validate(attributes, ctx));
 }
