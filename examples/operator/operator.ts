@@ -4,7 +4,7 @@
  * finalizer until its cleanup (deleting what it made, for clusters without a garbage collector)
  * has run.
  */
-import type { ApplyConfiguration, KubeClient } from "@kubesdk/client";
+import type { ApplyConfiguration, Kube } from "@kubesdk/client";
 import {
   Action,
   applyStatus,
@@ -89,11 +89,11 @@ function serviceFor(app: WebApp): ApplyConfiguration<coreV1.Service> {
 
 /** What the reconcile steps share. */
 interface Context {
-  readonly kube: KubeClient;
+  readonly kube: Kube;
   readonly options: WebAppOperatorOptions;
   readonly apps: ReturnType<typeof webApps>;
-  readonly deployments: ReturnType<KubeClient["resource"]>;
-  readonly services: ReturnType<KubeClient["resource"]>;
+  readonly deployments: ReturnType<Kube["resource"]>;
+  readonly services: ReturnType<Kube["resource"]>;
 }
 
 function statusFor(app: WebApp, ready: number): WebAppStatus {

@@ -4,7 +4,7 @@
  * the set's labels but are no longer in it.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import type { DynamicObject, KubeClient } from "../kube-client.js";
+import type { DynamicObject, Kube } from "../kube.js";
 import { PodIoError } from "../pods/errors.js";
 import type { ResourceClient } from "../resource-client.js";
 
@@ -64,7 +64,7 @@ export function orderManifests(objects: readonly DynamicObject[]): DynamicObject
 }
 
 export async function applyManifests(
-  kube: KubeClient,
+  kube: Kube,
   objects: readonly DynamicObject[],
   options: ApplyManifestsOptions,
 ): Promise<ApplyManifestsResult> {
