@@ -5,6 +5,7 @@
  * dry-run.
  */
 import type { UserInfo } from "../http/auth.js";
+import type { ReinvocationContext } from "./reinvocation.js";
 
 /** The operations admission sees; CONNECT is exec/attach/port-forward/proxy. */
 export type AdmissionOperation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
@@ -40,4 +41,26 @@ export interface AdmissionAttributes {
   readonly dryRun: boolean;
   /** Warnings for the response's Warning header; plugins append (shared by both phases). */
   readonly warnings?: string[];
+  /** Reinvocation of the mutating phase (set by the chain's `admit`; reinvocation.ts). */
+  readonly reinvocation?: ReinvocationContext;
+  /** The other served versions of a custom resource, for webhooks with matchPolicy Equivalent. */
+  readonly equivalents?: EquivalentVersions;
+  /**
+   * Set when a webhook is called for an equivalent version: the request's own kind and resource
+   * (AdmissionReview `requestKind`, `requestResource`), while `kind` and `resource` name the
+   * version the webhook registered for.
+   */
+  readonly requestKind?: GroupVersionKind;
+  readonly requestResource?: GroupVersionResource;
+}
+
+/** Other versions of the same group and resource, and how an object is converted to one. */
+export interface EquivalentVersions {
+  /** Served versions besides the request's, in the CRD's order. */
+  readonly versions: readonly string[];
+  /** The object in `version` (through the CRD's conversion, a webhook's included). */
+  readonly convert: (
+    object: Record<string, unknown>,
+    version: string,
+  ) => Record<string, unknown> | Promise<Record<string, unknown>>;
 }

@@ -8,12 +8,12 @@ import { schemaFor } from "@kubesdk/models";
 import { nowTimestamp } from "../api/names.js";
 import { queryOptionalBool } from "../api/query-bool.js";
 import { errors, StatusError } from "../api/status.js";
+import { runAtOnce, runYielding } from "../api/steps.js";
 import { ChangedWhilePaused, updateWithRetries } from "../endpoints/handlers/commit-update.js";
 import type { ApiResponse, HandlerContext, KubeObject } from "../endpoints/handlers/context.js";
 import { findObject, metadataOf } from "../endpoints/handlers/context.js";
 import { convertsByWebhook, findPresented } from "../endpoints/handlers/converted.js";
 import { checkFieldManager } from "../endpoints/handlers/options.js";
-import { runAtOnce, runYielding } from "../endpoints/handlers/steps.js";
 import { commitUpdate, createObject } from "../endpoints/handlers/write.js";
 import type { FieldScope } from "../fieldmanager/object-fields.js";
 import type { UserInfo } from "../http/auth.js";
@@ -29,7 +29,7 @@ export interface ApplyRequest {
   readonly userAgent?: string | undefined;
   readonly user?: UserInfo | undefined;
   readonly patch: unknown;
-  /** A limit-sized apply: creating, it pauses between steps (handlers/steps.ts). */
+  /** A limit-sized apply: creating, it pauses between steps (api/steps.ts). */
   readonly large?: boolean;
 }
 
