@@ -53,7 +53,7 @@ async function ensureNamespace(kube: Kube, namespace: string): Promise<void> {
     .resource("v1", "Namespace")
     .apply(
       { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } },
-      { fieldManager: "example", force: true },
+      { fieldManager: "example", conflicts: "force" },
     );
 }
 
@@ -67,7 +67,7 @@ async function createSample(kube: Kube, namespace: string): Promise<void> {
   };
   await kube
     .custom(webAppDefinition, "v1alpha1")
-    .apply(sample as never, { fieldManager: "example", force: true, namespace });
+    .apply(sample as never, { fieldManager: "example", conflicts: "force", namespace });
   console.log(`created WebApp ${namespace}/hello as v1alpha1: ${JSON.stringify(sample.spec)}`);
 }
 

@@ -122,7 +122,12 @@ function statusFor(app: WebApp, ready: number): WebAppStatus {
  * as its fence: once this process's leadership lapsed, none of them goes out.
  */
 async function applyWebApp(ctx: Context, app: WebApp, fence: Fence): Promise<undefined> {
-  const write = { fieldManager: FIELD_MANAGER, force: true, namespace: app.metadata?.namespace, fence };
+  const write = {
+    fieldManager: FIELD_MANAGER,
+    conflicts: "force" as const,
+    namespace: app.metadata?.namespace,
+    fence,
+  };
   const deployment = await fencedApply(ctx.deployments, deploymentFor(app), write);
   await fencedApply(ctx.services, serviceFor(app), write);
   const ready = deployment.status?.availableReplicas ?? 0;

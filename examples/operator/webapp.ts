@@ -104,6 +104,6 @@ export async function installWebAppCrd(
   const crd = webhooks
     ? webhooks.customResourceDefinition(webAppDefinition, endpoint)
     : webAppDefinition.manifest();
-  await crds.apply(crd, { fieldManager: "webapp-operator", force: true });
+  await crds.apply(crd, { fieldManager: "webapp-operator", conflicts: "force" });
   await kube.waitFor(crds, webAppDefinition.name, established());
 }

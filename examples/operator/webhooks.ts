@@ -116,7 +116,7 @@ export async function registerWebAppWebhooks(
     const config = server[paths[kind]](WEBHOOK_CONFIGURATION, endpoint);
     await kube
       .resource("admissionregistration.k8s.io/v1", kind)
-      .apply(config as never, { fieldManager: "webapp-operator", force: true });
+      .apply(config as never, { fieldManager: "webapp-operator", conflicts: "force" });
   }
   return endpoint;
 }

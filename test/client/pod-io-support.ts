@@ -137,10 +137,15 @@ export function openTcpHandles(): number {
     .length;
 }
 
-/** Waits until the open TCP handles are back to `baseline` or fewer. */
+/**
+ * Waits until the open TCP handles are back to `baseline` or fewer. The bound is generous on purpose:
+ * a socket is released only after its WebSocket close handshake, and on a loaded 2-core machine
+ * (the test failed there with 5 s while passing alone) the handshake's turns of the event loop can
+ * take seconds; what the tests assert is that every socket is released, not how fast.
+ */
 export async function expectHandlesReleased(baseline: number): Promise<void> {
   await vi.waitFor(() => expect(openTcpHandles()).toBeLessThanOrEqual(baseline), {
-    timeout: 5_000,
+    timeout: 20_000, // under the 30 s test timeout of vitest.config.ts
     interval: 20,
   });
 }
