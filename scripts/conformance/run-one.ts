@@ -24,9 +24,12 @@ export interface RunOneOptions {
   readonly timeoutSeconds: number;
 }
 
-/** ginkgo's focus is a regular expression matched against the full spec text. */
+/**
+ * ginkgo's focus is a regular expression matched against the suite's description, a space and the
+ * spec's full text; this one matches that text exactly at the end, after the description.
+ */
 export function exactFocus(name: string): string {
-  return `^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
+  return `(?:^|\\s)${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
 }
 
 interface SpecReport {

@@ -30,6 +30,8 @@ describe("conformance focus", () => {
   it("matches the test's own text and not a longer name that starts with it", () => {
     const focus = new RegExp(exactFocus(WATCH));
     expect(focus.test(WATCH)).toBe(true);
+    expect(focus.test(`Kubernetes e2e suite ${WATCH}`)).toBe(true);
+    expect(focus.test(`x${WATCH}`)).toBe(false);
     expect(focus.test(`${WATCH} [Slow]`)).toBe(false);
     expect(focus.test(WATCH.replace("[Conformance]", "xConformancex"))).toBe(false);
   });
