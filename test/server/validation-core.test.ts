@@ -261,6 +261,22 @@ describe("claims, limit ranges, quotas, endpoints", () => {
   ])("%s", async (resource, body, causes) => {
     expect(invalidAnswer(await create(resource, body))).toEqual(invalidWith(...causes));
   });
+
+  // Upstream's e2e test "ResourceQuota ... capture the life of a configMap" limits `resourcequotas`.
+  it("quotas limit the count of quotas as resourcequotas, not as quotas", async () => {
+    // A dry run: a stored quota without status would hold back later creates on kube-apiserver.
+    const valid = await t.call("POST", `${core("resourcequotas")}?dryRun=All`, {
+      body: { metadata: { name: "counts-quotas" }, spec: { hard: { resourcequotas: "1" } } },
+    });
+    expect(valid.status).toBe(201);
+    const res = await create("resourcequotas", { spec: { hard: { quotas: "1" } } });
+    expect(invalidAnswer(res)).toEqual(
+      invalidWith(
+        'spec.hard[quotas] | FieldValueInvalid | Invalid value: "quotas": must be a standard resource type or fully qualified',
+        'spec.hard[quotas] | FieldValueInvalid | Invalid value: "quotas": must be a standard resource for quota',
+      ),
+    );
+  });
 });
 
 describe("Nodes and spec.unschedulable", () => {
