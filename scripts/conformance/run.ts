@@ -7,6 +7,7 @@
  * Usage: run.ts <e2e.test> <component-bin-dir> [--real] [--parallel N] [--timeout SECONDS]
  *               [--focus REGEXP] [--record] [--check]
  *   --record  write the run to docs/conformance/<target>.json and regenerate docs/conformance.md
+ *             (with --focus: replace just those tests' outcomes in the recorded run)
  *   --check   fail when a test kube-apiserver passed in the recorded reference run does not pass
  */
 import { mkdirSync, mkdtempSync } from "node:fs";
@@ -64,6 +65,18 @@ function printOutcome(o: TestOutcome, done: number, total: number): void {
   const tag = o.result === "pass" ? "ok  " : o.result.toUpperCase();
   const why = o.firstFailure ? `\n      ${o.firstFailure}` : "";
   console.log(`conformance: [${done}/${total}] ${tag} ${o.name} (${o.seconds}s)${why}`);
+}
+
+/**
+ * A focused rerun replaces its tests' outcomes in the recorded full run (whose date, parallelism and
+ * wall time stay), so fixing a few tests does not need the whole run again.
+ */
+function mergedInto(full: RunRecord | undefined, rerun: RunRecord): RunRecord {
+  if (!full) return rerun;
+  const fresh = new Map(rerun.tests.map((t) => [t.name, t]));
+  const tests = full.tests.map((t) => fresh.get(t.name) ?? t);
+  for (const t of rerun.tests) if (!full.tests.some((f) => f.name === t.name)) tests.push(t);
+  return { ...full, tests };
 }
 
 async function main(): Promise<void> {
@@ -124,7 +137,7 @@ async function main(): Promise<void> {
     `conformance[${cli.target}]: ${passed}/${outcomes.length} passed in ${record.seconds}s (logs: ${logDir})`,
   );
   if (cli.record) {
-    writeRecord(record);
+    writeRecord(cli.focus ? mergedInto(readRecord(cli.target), record) : record);
     updateTable(readSelection());
     console.log("conformance: recorded in docs/conformance/ and docs/conformance.md");
   }
