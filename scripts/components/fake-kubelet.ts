@@ -1,8 +1,9 @@
 /**
  * What the kubelets of a cluster would do, done from here: register Nodes
  * with a Ready status, renew their node Leases, start pods bound to them
- * (Running and Ready, or Succeeded for Job pods) and finish pods being
- * deleted (the final grace-0 delete a kubelet sends).
+ * (Running and Ready, or exited as the outcome rule says: by default Job pods
+ * succeed at once) and finish pods being deleted (the final grace-0 delete a
+ * kubelet sends).
  */
 import type { Cluster } from "./cluster.js";
 
@@ -15,6 +16,15 @@ const microTime = (d: Date) => d.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z")
 // biome-ignore lint/suspicious/noExplicitAny: pods are read as plain JSON.
 type Pod = any;
 
+/** What a started pod's containers do: keep running, or exit with a code (0: Succeeded, else Failed). */
+export type PodOutcome = { readonly running: true } | { readonly exitCode: number };
+
+/** The components suite's rule: Job pods complete at once, other pods run. */
+export const jobsComplete = (pod: Pod): PodOutcome => {
+  const job = (pod.metadata.ownerReferences ?? []).some((o: { kind: string }) => o.kind === "Job");
+  return job ? { exitCode: 0 } : { running: true };
+};
+
 export class FakeKubelet {
   private timer: NodeJS.Timeout | undefined;
   private lastLease = 0;
@@ -23,7 +33,10 @@ export class FakeKubelet {
   /** Errors of the last ticks, reported when a scenario fails. */
   readonly errors: string[] = [];
 
-  constructor(private readonly c: Cluster) {}
+  constructor(
+    private readonly c: Cluster,
+    private readonly outcome: (pod: Pod) => PodOutcome = jobsComplete,
+  ) {}
 
   async start(): Promise<void> {
     for (const [i, name] of NODES.entries()) {
@@ -68,18 +81,21 @@ export class FakeKubelet {
       return;
     }
     if (pod.status?.phase !== "Pending") return;
-    const job = (pod.metadata.ownerReferences ?? []).some((o: { kind: string }) => o.kind === "Job");
+    const outcome = this.outcome(pod);
+    const exitCode = "exitCode" in outcome ? outcome.exitCode : undefined;
+    const done = exitCode !== undefined;
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
     const ip = `10.244.${NODES.indexOf(pod.spec.nodeName)}.${this.podIp++ % 250}`;
+    const reason = exitCode === 0 ? "Completed" : "Error";
     const containers = (pod.spec.containers as { name: string; image: string }[]).map((c) => ({
       name: c.name,
       image: c.image,
       imageID: "",
-      ready: !job,
+      ready: !done,
       restartCount: 0,
-      started: !job,
-      state: job
-        ? { terminated: { exitCode: 0, reason: "Completed", startedAt: now, finishedAt: now } }
+      started: !done,
+      state: done
+        ? { terminated: { exitCode, reason, startedAt: now, finishedAt: now } }
         : { running: { startedAt: now } },
     }));
     const cond = (type: string, status: string) => ({
@@ -88,10 +104,10 @@ export class FakeKubelet {
       lastProbeTime: null,
       lastTransitionTime: now,
     });
-    const ready = job ? "False" : "True";
+    const ready = done ? "False" : "True";
     const status = {
       ...pod.status,
-      phase: job ? "Succeeded" : "Running",
+      phase: !done ? "Running" : exitCode === 0 ? "Succeeded" : "Failed",
       hostIP: "192.168.0.1",
       podIP: ip,
       podIPs: [{ ip }],

@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startCluster } from "../components/cluster.js";
 import { FakeKubelet } from "../components/fake-kubelet.js";
+import { commandOutcome } from "./container-outcome.js";
 import { type RunRecord, readRecord, regressions, type Target, updateTable, writeRecord } from "./record.js";
 import { runOne, type TestOutcome } from "./run-one.js";
 import { readSelection, type SelectedTest } from "./selection.js";
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
   mkdirSync(logDir, { recursive: true });
   const t0 = Date.now();
   const cluster = await startCluster(cli.target === "real" ? "real" : "reference", cli.binDir);
-  const kubelet = new FakeKubelet(cluster);
+  const kubelet = new FakeKubelet(cluster, commandOutcome);
   let done = 0;
   const runTest = async (t: SelectedTest) => {
     // [Slow] tests wait on schedules (CronJob) or compaction: twice the bound.
