@@ -79,13 +79,18 @@ describe("conformance gate", () => {
 });
 
 describe("conformance stand-in kubelet outcome", () => {
-  const pod = (restartPolicy: string, command?: string[], args?: string[]) => ({
-    spec: { restartPolicy, containers: [{ command, args }] },
+  const pod = (restartPolicy: string, command?: string[], args?: string[], image = "pause") => ({
+    spec: { restartPolicy, containers: [{ image, command, args }] },
   });
   it("exits with the code of `sh -c exit N` and keeps everything else running", () => {
     expect(commandOutcome(pod("Never", ["/bin/sh", "-c", "exit 0"]))).toEqual({ exitCode: 0 });
     expect(commandOutcome(pod("OnFailure", ["sh", "-c"], ["exit 1"]))).toEqual({ exitCode: 1 });
     expect(commandOutcome(pod("Never"))).toEqual({ running: true });
+    expect(
+      commandOutcome(pod("Never", [], undefined, "registry.k8s.io/e2e-test-images/busybox:1.37.0-2")),
+    ).toEqual({
+      exitCode: 0,
+    });
     expect(commandOutcome(pod("Never", ["sleep", "300"]))).toEqual({ running: true });
     expect(commandOutcome(pod("Always", ["/bin/sh", "-c", "exit 1"]))).toEqual({ running: true });
   });
