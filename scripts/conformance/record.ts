@@ -31,8 +31,11 @@ export function readRecord(target: Target): RunRecord | undefined {
   return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as RunRecord) : undefined;
 }
 
-export function writeRecord(record: RunRecord): void {
-  writeFileSync(recordPath(record.target), `${JSON.stringify(record, null, 2)}\n`);
+/** Writes the record, keeping only tests the selection still runs. */
+export function writeRecord(record: RunRecord, selection: readonly SelectedTest[]): void {
+  const run = new Set(selection.filter((t) => t.run).map((t) => t.name));
+  const kept = { ...record, tests: record.tests.filter((t) => run.has(t.name)) };
+  writeFileSync(recordPath(record.target), `${JSON.stringify(kept, null, 2)}\n`);
 }
 
 /** Tests kube-apiserver passed in the reference run that did not pass in this one. */

@@ -138,8 +138,9 @@ async function main(): Promise<void> {
     `conformance[${cli.target}]: ${passed}/${outcomes.length} passed in ${record.seconds}s (logs: ${logDir})`,
   );
   if (cli.record) {
-    writeRecord(cli.focus ? mergedInto(readRecord(cli.target), record) : record);
-    updateTable(readSelection());
+    const selection = readSelection();
+    writeRecord(cli.focus ? mergedInto(readRecord(cli.target), record) : record, selection);
+    updateTable(selection);
     console.log("conformance: recorded in docs/conformance/ and docs/conformance.md");
   }
   if (cli.check) {
