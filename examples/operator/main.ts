@@ -3,19 +3,27 @@
  *
  *   pnpm example:operator                        embedded reference server, sample WebApp "hello"
  *   pnpm example:operator --kubeconfig ~/.kube/config [--namespace demo]
- *   options: --port N (operations endpoint, default 8080), --no-leader-elect, --once (exit after
- *   the sample converged; embedded server only)
+ *   options: --port N (operations endpoint, default 8080), --no-leader-elect,
+ *   --webhook-port N (default 9443), --webhook-host NAME (what the API server dials, default
+ *   127.0.0.1), --webhook-service namespace/name[:port] (in a cluster), --once (create the sample,
+ *   wait until it converged, delete it, exit)
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { condition, KubeClient } from "@kubesdk/client";
+import { condition, deleted, KubeClient } from "@kubesdk/client";
 import { EventRecorder, Manager, PrometheusMetrics, serveOperations } from "@kubesdk/controller";
 import { startServer } from "@kubesdk/server";
 import { createWebAppController } from "./operator.js";
-import { API_VERSION, installWebAppCrd, KIND, type WebApp, webApps } from "./webapp.js";
-import { createWebAppWebhooks, registerWebAppWebhooks, unregisterWebAppWebhooks } from "./webhooks.js";
+import { type WebAppV1alpha1, webAppDefinition, webApps } from "./webapp.js";
+import {
+  createWebAppWebhooks,
+  parseService,
+  registerWebAppWebhooks,
+  unregisterWebAppWebhooks,
+  type WebhookAddress,
+} from "./webhooks.js";
 
 const { values } = parseArgs({
   options: {
@@ -23,6 +31,8 @@ const { values } = parseArgs({
     namespace: { type: "string" },
     port: { type: "string", default: "8080" },
     "webhook-port": { type: "string", default: "9443" },
+    "webhook-host": { type: "string" },
+    "webhook-service": { type: "string" },
     "no-leader-elect": { type: "boolean", default: false },
     once: { type: "boolean", default: false },
   },
@@ -38,28 +48,39 @@ async function connect(): Promise<{ kube: KubeClient; stopServer?: () => Promise
   return { kube, stopServer: () => server.stop() };
 }
 
-async function createSample(kube: KubeClient, namespace: string): Promise<void> {
+async function ensureNamespace(kube: KubeClient, namespace: string): Promise<void> {
   await kube
     .resource("v1", "Namespace")
     .apply(
       { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } },
       { fieldManager: "example", force: true },
     );
-  const sample: WebApp = {
-    apiVersion: API_VERSION,
-    kind: KIND,
-    metadata: { name: "hello", namespace },
-    spec: { image: "nginx:1.27", replicas: 2, port: 8080 },
-  };
-  await webApps(kube).apply(sample as never, { fieldManager: "example", force: true, namespace });
-  console.log(`created WebApp ${namespace}/hello`);
 }
 
-async function main(): Promise<void> {
-  const { kube, stopServer } = await connect();
-  const namespace = values.namespace ?? (stopServer ? "demo" : kube.namespace);
-  await installWebAppCrd(kube);
-  if (stopServer) await createSample(kube, namespace);
+/** The sample, written in the old version without replicas: the webhooks default and convert it. */
+async function createSample(kube: KubeClient, namespace: string): Promise<void> {
+  const sample: WebAppV1alpha1 = {
+    apiVersion: `${webAppDefinition.group}/v1alpha1`,
+    kind: webAppDefinition.kind,
+    metadata: { name: "hello", namespace },
+    spec: { image: "nginx:1.27", port: 8080 },
+  };
+  await kube
+    .custom(webAppDefinition, "v1alpha1")
+    .apply(sample as never, { fieldManager: "example", force: true, namespace });
+  console.log(`created WebApp ${namespace}/hello as v1alpha1: ${JSON.stringify(sample.spec)}`);
+}
+
+function webhookAddress(): WebhookAddress {
+  const service = values["webhook-service"];
+  return {
+    port: Number(values["webhook-port"]),
+    ...(values["webhook-host"] !== undefined ? { host: values["webhook-host"] } : {}),
+    ...(service !== undefined ? { service: parseService(service) } : {}),
+  };
+}
+
+function createManager(kube: KubeClient, namespace: string, embedded: boolean) {
   const identity = `webapp-operator-${process.pid}`;
   const metrics = new PrometheusMetrics();
   const events = new EventRecorder({
@@ -78,11 +99,22 @@ async function main(): Promise<void> {
     },
   });
   createWebAppController(manager, {
-    ...(values.namespace !== undefined || stopServer ? { namespace } : {}),
+    ...(values.namespace !== undefined || embedded ? { namespace } : {}),
     events,
     controller: { metrics },
   });
-  const webhooks = createWebAppWebhooks(manager, values.once ? 0 : Number(values["webhook-port"]));
+  return { manager, metrics, events };
+}
+
+async function main(): Promise<void> {
+  const { kube, stopServer } = await connect();
+  const namespace = values.namespace ?? (stopServer ? "demo" : kube.namespace);
+  const withSample = stopServer !== undefined || values.once;
+  // The Lease and the sample live in the namespace: create it before the manager starts.
+  if (withSample) await ensureNamespace(kube, namespace);
+  const { manager, metrics, events } = createManager(kube, namespace, stopServer !== undefined);
+  const address = webhookAddress();
+  const webhooks = createWebAppWebhooks(manager, address);
   const ops = await serveOperations(manager, { port: Number(values.port), metrics });
   console.log(`operations endpoint: ${ops.url}/healthz ${ops.url}/readyz ${ops.url}/metrics`);
   const shutdown = async () => {
@@ -97,28 +129,42 @@ async function main(): Promise<void> {
     console.log("stopped gracefully");
     void shutdown().then(() => process.exit(0));
   });
-  await manager.start();
-  const registered = await registerWebAppWebhooks(kube, webhooks);
+  // The webhook server starts first: its port and CA go into the CRD's conversion stanza and the
+  // admission configurations, and the CRD must be there before the controller lists WebApps.
+  await webhooks.start();
+  const endpoint = await registerWebAppWebhooks(kube, webhooks, address);
+  const where = "url" in endpoint ? endpoint.url : `Service ${JSON.stringify(endpoint.service)}`;
   console.log(
-    registered
-      ? `webhooks at ${webhooks.url} registered (defaulting and validation of WebApps)`
-      : "this API server serves no webhook configurations: webhooks not registered",
+    `webhooks listen at ${webhooks.url}, registered at ${where} (defaulting, validation, conversion)`,
   );
-  if (values.once && stopServer) {
-    await waitForReconciled(kube, namespace);
+  await manager.start();
+  if (withSample) await createSample(kube, namespace);
+  if (values.once) {
+    await showConverged(kube, namespace);
+    await deleteSample(kube, namespace);
     await shutdown();
   }
 }
 
-/** Follows the sample through a watch until its status reports the Reconciled condition. */
-async function waitForReconciled(kube: KubeClient, namespace: string): Promise<void> {
+/** Follows the sample through a watch until its status reports Reconciled; prints it in both versions. */
+async function showConverged(kube: KubeClient, namespace: string): Promise<void> {
   const current = await kube.waitFor(webApps(kube), "hello", condition("Reconciled"), { namespace });
+  const old = await kube.custom(webAppDefinition, "v1alpha1").get("hello", { namespace });
   const deployment = await kube.resource("apps/v1", "Deployment").get("hello", { namespace });
   const service = await kube.resource("v1", "Service").get("hello", { namespace });
+  console.log(`WebApp ${namespace}/hello read as v1: ${JSON.stringify(current?.spec)}`);
+  console.log(`WebApp ${namespace}/hello read as v1alpha1: ${JSON.stringify(old.spec)}`);
   console.log(`WebApp ${namespace}/hello status: ${JSON.stringify(current?.status)}`);
   console.log(
     `owned: Deployment ${deployment.metadata?.name} (replicas ${deployment.spec?.replicas}), Service ${service.metadata?.name} (port ${service.spec?.ports?.[0]?.port})`,
   );
+}
+
+/** Deletes the sample and waits until the operator's finalizer let it go. */
+async function deleteSample(kube: KubeClient, namespace: string): Promise<void> {
+  await webApps(kube).delete("hello", { namespace });
+  await kube.waitFor(webApps(kube), "hello", deleted(), { namespace });
+  console.log(`WebApp ${namespace}/hello deleted after the operator's cleanup`);
 }
 
 main().catch((err) => {

@@ -64,7 +64,7 @@ function deploymentFor(app: WebApp): ApplyConfiguration<appsV1.Deployment> {
         metadata: { labels },
         spec: {
           containers: [
-            { name: "web", image: app.spec.image, ports: [{ containerPort: app.spec.port ?? 8080 }] },
+            { name: "web", image: app.spec.image, ports: [{ containerPort: app.spec.http?.port ?? 8080 }] },
           ],
         },
       },
@@ -83,7 +83,7 @@ function serviceFor(app: WebApp): ApplyConfiguration<coreV1.Service> {
       labels,
       ownerReferences: [controllerReference(app)],
     },
-    spec: { selector: labels, ports: [{ name: "http", port: 80, targetPort: app.spec.port ?? 8080 }] },
+    spec: { selector: labels, ports: [{ name: "http", port: 80, targetPort: app.spec.http?.port ?? 8080 }] },
   };
 }
 

@@ -10,26 +10,29 @@ import { fileURLToPath } from "node:url";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../../packages/server/src");
 
 /**
- * Layers from the bottom up; an entry is a folder of src/ or a file at its top. A layer may import
- * any layer below it and its own; within a layer, folders may import each other as long as no cycle
- * forms.
+ * Layers from the bottom up; an entry is a folder of src/ (or a folder inside one, such as
+ * `endpoints/handlers`, which then belongs to its own layer rather than its parent's) or a file at
+ * src/'s top. A layer may import any layer below it and its own; within a layer, folders may import
+ * each other as long as no cycle forms.
  */
 export const LAYERS: readonly (readonly string[])[] = [
   // Foundation: API machinery types and errors, name and metadata validation, TLS material.
   ["api", "validation", "tls.ts", "kubeconfig.ts"],
   // The wire (auth, negotiation, body decoding, limits) and the MVCC store.
-  ["http", "store"],
+  ["http", "storage"],
   // What a served resource is, table cells, patch formats.
   ["resources", "tables", "patch"],
   // Per-kind knowledge: built-in strategies, custom resources and their CEL rules, OpenAPI schemas.
   ["registry", "crd", "cel", "openapi"],
   // Admission plugins.
   ["admission"],
-  // The request stages: create/update/patch/apply/delete/get/list, managed fields.
-  ["handlers", "apply", "fieldmanager"],
+  // The request stages (upstream's endpoints/handlers): create/update/patch/apply/delete/get/list,
+  // managed fields.
+  ["endpoints/handlers", "apply", "fieldmanager"],
   // In-process controllers that act through the request stages.
   ["controllers"],
-  // HTTP endpoints, watch serving, the pod runtime and kubelet, fault injection.
+  // HTTP endpoints (routing; their handlers are the request stages above), watch serving, the pod
+  // runtime and kubelet, fault injection.
   ["endpoints", "watch", "pods", "kubelet", "faults"],
   // Wiring: the server, its CLI and the package's public surface.
   ["server.ts", "bootstrap.ts", "cli.ts", "index.ts", "testing.ts"],
@@ -56,9 +59,17 @@ export function importsOf(file: string, text: string): string[] {
   return out;
 }
 
-function layerOf(path: string): number {
-  const top = path.split("/")[0] as string;
-  return LAYERS.findIndex((layer) => layer.includes(top));
+/** The layer of a src-relative path: that of its longest listed folder (or top-level file). */
+export function layerOf(path: string): number {
+  let best = -1;
+  let bestLength = 0;
+  LAYERS.forEach((layer, index) => {
+    for (const entry of layer) {
+      const matches = path === entry || path.startsWith(`${entry}/`);
+      if (matches && entry.length > bestLength) [best, bestLength] = [index, entry.length];
+    }
+  });
+  return best;
 }
 
 /** Import cycles as lists of files (Tarjan's strongly connected components of size > 1 or self-loops). */

@@ -1,5 +1,7 @@
 // The object type of a defined custom resource is inferred from its TypeBox schema.
-import type { CustomResourceOf, DefinedResourceClient, KubeClient } from "@kubesdk/client";
+import { CrdType, type CustomResourceOf, type DefinedResourceClient, type KubeClient } from "@kubesdk/client";
+import type { metaV1 } from "@kubesdk/models";
+import type { Static } from "typebox";
 import { describe, expectTypeOf, it } from "vitest";
 import type { widgetDefinition } from "./defined-widget.js";
 
@@ -14,6 +16,11 @@ describe("CustomResourceOf", () => {
     expectTypeOf<Widget["spec"]["port"]>().toEqualTypeOf<number | string | undefined>();
     expectTypeOf<Widget["apiVersion"]>().toEqualTypeOf<`${string}/v1` | undefined>();
     expectTypeOf<CustomResourceOf<Definition, "v1alpha1">["spec"]>().toEqualTypeOf<{ size: number }>();
+  });
+
+  it("types CrdType.Conditions() as metav1 conditions, which setCondition takes and returns", () => {
+    const conditions = CrdType.Conditions();
+    expectTypeOf<Static<typeof conditions>>().toEqualTypeOf<metaV1.Condition[]>();
   });
 
   it("types kube.custom(definition) by the storage version unless another is named", () => {

@@ -237,6 +237,23 @@ describe("conversion webhook of the controller's webhook server", () => {
   });
 });
 
+describe("admission of another version (matchPolicy Equivalent)", () => {
+  it("a v1alpha1 write reaches the v1 handlers converted: defaulted in its own shape, denied with the message", async () => {
+    const path = `${base}/v1alpha1/namespaces/${ns}/gizmos`;
+    const created = await t.call("POST", path, gizmo("alpha-defaulted", { size: 1 }, undefined, "v1alpha1"));
+    expect(created.status, created.text).toBe(201);
+    expect(created.json).toMatchObject({
+      apiVersion: `${group}/v1alpha1`,
+      spec: { size: 1, colour: "blue" },
+    });
+    const denied = await t.call("POST", path, gizmo("alpha-big", { size: 12 }, undefined, "v1alpha1"));
+    expect(denied.status).toBe(403);
+    expect(denied.json.message).toBe(
+      `admission webhook "vgizmo.${group}" denied the request: size must be at most 10`,
+    );
+  });
+});
+
 describe("certificate rotation", () => {
   it("after the files change, the API server's next call is served with the new certificate", async () => {
     const ca = createCertificateAuthority("controller-webhook-rotation");

@@ -125,7 +125,9 @@ export class Manager {
 
   /**
    * The manager's webhook server, created by the first call (which needs `options`); register
-   * handlers on it before start(). Later calls return the same server.
+   * handlers on it before start(). Later calls return the same server. start() starts it before
+   * the controllers, unless the program started it itself: do that when the controllers need it
+   * registered first (the CRD they watch converts through it), since start() waits for their sync.
    */
   webhooks(options?: WebhookServerOptions): WebhookServer {
     if (this.#webhooks !== undefined) {
@@ -162,7 +164,8 @@ export class Manager {
   async start(): Promise<void> {
     if (this.#state !== "new") throw new ControllerError("ALREADY_STARTED", "the manager was started");
     this.#state = "running";
-    await this.#webhooks?.start();
+    // Started already when the program had to register it (a CRD converting through it) first.
+    if (this.#webhooks?.started === false) await this.#webhooks.start();
     for (const c of this.#controllers) c.prepare();
     this.#factory.start();
     if (this.elector === undefined) {

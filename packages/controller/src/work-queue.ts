@@ -1,3 +1,30 @@
+// The work queue of a controller; its contract is on the class.
+import { type Clock, systemClock, type Timer } from "./clock.js";
+import { DelayHeap } from "./delay-heap.js";
+import { ControllerError } from "./errors.js";
+import { defaultRateLimiter, type RateLimiter } from "./rate-limiter.js";
+
+/** Observes a queue (Prometheus metrics implement it); every method is optional. */
+export interface WorkQueueMetrics<K> {
+  /** The key was added (also when it was already waiting). */
+  added?(key: K): void;
+  /** Keys waiting to be handed out (not counting delayed ones). */
+  depth?(n: number): void;
+  /** The key was handed out after waiting `ms` in the queue. */
+  handedOut?(key: K, ms: number): void;
+  /** A worker finished the key after `ms` of work. */
+  finished?(key: K, ms: number): void;
+  /** A rate-limited add (a retry). */
+  retried?(key: K): void;
+}
+
+export interface WorkQueueOptions<K> {
+  readonly clock?: Clock;
+  /** Default: client-go's controller limiter (5 ms doubling to 1000 s per key; 10 qps burst 100). */
+  readonly rateLimiter?: RateLimiter<K>;
+  readonly metrics?: WorkQueueMetrics<K>;
+}
+
 /**
  * WorkQueue: the queue between event handlers and reconcile workers. It behaves as client-go's
  * rate-limiting work queue (k8s.io/client-go/util/workqueue: the typed queue under the delaying
@@ -30,32 +57,6 @@
  * - Which of several waiting `get()`s receives a key: the one waiting longest; in client-go any.
  * - `addAfter` with NaN or ±Infinity throws a typed error (a Go duration cannot be either).
  */
-import { type Clock, systemClock, type Timer } from "./clock.js";
-import { DelayHeap } from "./delay-heap.js";
-import { ControllerError } from "./errors.js";
-import { defaultRateLimiter, type RateLimiter } from "./rate-limiter.js";
-
-/** Observes a queue (Prometheus metrics implement it); every method is optional. */
-export interface WorkQueueMetrics<K> {
-  /** The key was added (also when it was already waiting). */
-  added?(key: K): void;
-  /** Keys waiting to be handed out (not counting delayed ones). */
-  depth?(n: number): void;
-  /** The key was handed out after waiting `ms` in the queue. */
-  handedOut?(key: K, ms: number): void;
-  /** A worker finished the key after `ms` of work. */
-  finished?(key: K, ms: number): void;
-  /** A rate-limited add (a retry). */
-  retried?(key: K): void;
-}
-
-export interface WorkQueueOptions<K> {
-  readonly clock?: Clock;
-  /** Default: client-go's controller limiter (5 ms doubling to 1000 s per key; 10 qps burst 100). */
-  readonly rateLimiter?: RateLimiter<K>;
-  readonly metrics?: WorkQueueMetrics<K>;
-}
-
 export class WorkQueue<K> {
   readonly #clock: Clock;
   readonly #limiter: RateLimiter<K>;

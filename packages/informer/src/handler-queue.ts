@@ -40,7 +40,7 @@ const NOT_IN_INITIAL_LIST: AddInfo = Object.freeze({ isInInitialList: false });
 // (I/O, timers). The clock is read every CHECK_EVERY calls. A fixed count per slice (it was 256 calls)
 // parked the drain until the next loop turn while the watch reader went on queueing: a socket read
 // that brings more events than that per turn left a handler that does nothing further behind with
-// every read, until its queue overflowed (docs/performance.md, "Handlers that fall behind").
+// every read, until its queue overflowed (docs/performance-history.md, "Handlers that fall behind").
 const SLICE_MS = 4;
 const CHECK_EVERY = 32;
 

@@ -47,6 +47,7 @@ export type {
 } from "./list-watcher.js";
 export { objectKey } from "./object-meta.js";
 export { INFORMER_DEFAULTS, type InformerOptions } from "./options.js";
+export type { WatchEndReason } from "./reactions.js";
 export type { InformerSelection } from "./selection.js";
 export type { InformerStatsSnapshot } from "./stats.js";
 export type { ReadonlyStore } from "./store.js";

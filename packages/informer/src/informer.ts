@@ -1,8 +1,4 @@
-/**
- * Informer: a reflector feeding an indexed store, and handlers told about every change. The store is
- * updated first, then each handler's queue receives the notifications (see HandlerQueue), so a handler
- * reading the store always sees a state that includes the change it is handling.
- */
+// The informer: wiring of the reflector, the store and the handlers; its contract is on the class.
 
 import { type Encoding, type ReadClient, ResourceClient } from "@kubesdk/client";
 import type { KubernetesList, KubernetesObject } from "@kubesdk/models";
@@ -41,6 +37,17 @@ interface Registration<T> extends HandlerRegistration {
   timer: ReturnType<typeof setInterval> | undefined;
 }
 
+/**
+ * An informer: a cache of one resource kept in step with the server by list-then-watch (the
+ * reflector), an indexed store, and handlers told about every change. The store is updated first,
+ * then each handler's queue receives the notification, so a handler reading the store always sees a
+ * state that includes the change it is handling. Lists and watches that fail are retried with
+ * backoff; a watch that can no longer continue relists and delivers only the differences.
+ *
+ * Start it with `start()`, wait with `waitForSync()`, read `store`, and `stop()` it; in a program
+ * with several informers, take them from an {@link InformerFactory} (`kube.informer(...)`) so one
+ * watch per resource is shared.
+ */
 export class Informer<T extends KubernetesObject = KubernetesObject> extends EventEmitter<InformerEvents> {
   readonly #options: ResolvedOptions<T>;
   readonly #store: Store<T>;

@@ -3,8 +3,8 @@
  * apiserver creates itself, then the caller's seed objects.
  */
 import { StatusError } from "./api/status.js";
-import type { HandlerContext } from "./handlers/context.js";
-import { createObject } from "./handlers/write.js";
+import type { HandlerContext } from "./endpoints/handlers/context.js";
+import { createObject } from "./endpoints/handlers/write.js";
 
 const SYSTEM_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
 

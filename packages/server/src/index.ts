@@ -34,6 +34,6 @@ export type {
   SimulatedUsage,
 } from "./pods/types.js";
 export { type RunningServer, type StartOptions, startServer } from "./server.js";
-export { CompactedError, type HistoryWindow, MvccStore, type StoreEvent } from "./store/mvcc.js";
+export { CompactedError, type HistoryWindow, MvccStore, type StoreEvent } from "./storage/mvcc.js";
 export type { KeyPair } from "./tls.js";
 export type { OpenWatch, WatchRegistry, WatchSettings } from "./watch/serve-watch.js";

@@ -3,7 +3,7 @@ import type { AdmissionAttributes } from "../src/admission/attributes.js";
 import { AdmissionChain } from "../src/admission/chain.js";
 import { type AdmissionPlugin, defaultAdmissionChain, handlesOnly } from "../src/admission/index.js";
 import { errors, StatusError } from "../src/api/status.js";
-import { MvccStore } from "../src/store/mvcc.js";
+import { MvccStore } from "../src/storage/mvcc.js";
 
 function attributes(overrides: Partial<AdmissionAttributes> = {}): AdmissionAttributes {
   return {

@@ -7,8 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { typeCheckValidatingPolicy } from "../src/cel/admission/index.js";
 import { PolicyStatusController } from "../src/controllers/policy-status-controller.js";
-import type { HandlerContext } from "../src/handlers/context.js";
-import { MvccStore, type StoreEvent } from "../src/store/mvcc.js";
+import type { HandlerContext } from "../src/endpoints/handlers/context.js";
+import { MvccStore, type StoreEvent } from "../src/storage/mvcc.js";
 
 const BUCKET = "admissionregistration.k8s.io/validatingadmissionpolicies";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { StatusError } from "../src/api/status.js";
-import { decodeContinue, encodeContinue } from "../src/handlers/continue-token.js";
+import { decodeContinue, encodeContinue } from "../src/endpoints/handlers/continue-token.js";
 
 const raw = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { webhookTarget } from "../src/crd/conversion-webhook.js";
 import { serviceResolver } from "../src/crd/service-endpoint.js";
 import type { ResourceTable } from "../src/resources/table.js";
-import type { MvccStore } from "../src/store/mvcc.js";
+import type { MvccStore } from "../src/storage/mvcc.js";
 
 type Json = Record<string, unknown>;
 

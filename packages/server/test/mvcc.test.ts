@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CompactedError, MvccStore, PreconditionError, type StoreEvent } from "../src/store/mvcc.js";
+import { CompactedError, MvccStore, PreconditionError, type StoreEvent } from "../src/storage/mvcc.js";
 
 const obj = (name: string, extra: Record<string, unknown> = {}) => ({ metadata: { name }, ...extra });
 const names = (items: readonly { metadata: Record<string, unknown> }[]) => items.map((o) => o.metadata.name);

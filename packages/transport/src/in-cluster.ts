@@ -9,7 +9,7 @@ export const DEFAULT_SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/servi
 
 /** Options of {@link inClusterConnection}; the defaults are the real pod environment. */
 export interface InClusterOptions {
-  /** Directory holding `token`, `ca.crt` and `namespace` (default {@link DEFAULT_SERVICE_ACCOUNT_DIR}). */
+  /** Directory holding `token`, `ca.crt` and `namespace` (default `/var/run/secrets/kubernetes.io/serviceaccount`). */
   readonly serviceAccountDir?: string;
   /** Environment with KUBERNETES_SERVICE_HOST / _PORT (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;

@@ -120,6 +120,21 @@ describe("retries", () => {
     expect(dispatches).toBe(3);
   });
 
+  it("names the failed request and how often it was tried in the error", async () => {
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}`;
+    const retried = await rejection(harness.transport(url).request({ method: "GET", path: "/api/v1/pods" }));
+    expect(retried).toMatchObject({ request: `GET ${url}/api/v1/pods`, tries: 3 });
+    expect((retried as Error).message).toMatch(
+      new RegExp(`^GET ${url}/api/v1/pods: .*ECONNREFUSED.* \\(3 tries in \\d+\\.\\d s\\)$`),
+    );
+    const once = await rejection(
+      harness.transport(url, { retries: false }).request({ method: "GET", path: "/api" }),
+    );
+    expect(once).toMatchObject({ request: `GET ${url}/api`, tries: 1 });
+    expect((once as Error).message).not.toContain("tries");
+  });
+
   it("can be disabled per transport and per call", async () => {
     const s = await harness.serve((_s, _r, res) =>
       sendJson(res, 429, statusBody(429, "TooManyRequests", "x")),

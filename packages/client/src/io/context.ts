@@ -131,7 +131,7 @@ const EMPTY = new Uint8Array(0);
  * saves copying the body but costs some work per chunk, more still for an item cut between two:
  * over plain HTTP a socket read brings about 64 KiB, but kube-apiserver's TLS records hold about
  * 1.4 KiB each, so nearly every item of a page is cut, and one copy of the page costs less
- * (docs/performance.md, "Tenth pass").
+ * (docs/performance-history.md, "Tenth pass").
  */
 const JOIN_BELOW = 16 * 1024;
 const HEAD_BYTES = 4096;

@@ -137,6 +137,11 @@ export class WebhookServer {
     return this.#caPem === undefined ? undefined : Buffer.from(this.#caPem).toString("base64");
   }
 
+  /** True once start() was called (the manager then leaves starting it alone). */
+  get started(): boolean {
+    return this.#state !== "new";
+  }
+
   /** The underlying node:https server (after start()). */
   get server(): Server | undefined {
     return this.#server;

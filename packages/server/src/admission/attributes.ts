@@ -40,4 +40,24 @@ export interface AdmissionAttributes {
   readonly dryRun: boolean;
   /** Warnings for the response's Warning header; plugins append (shared by both phases). */
   readonly warnings?: string[];
+  /** The other served versions of a custom resource, for webhooks with matchPolicy Equivalent. */
+  readonly equivalents?: EquivalentVersions;
+  /**
+   * Set when a webhook is called for an equivalent version: the request's own kind and resource
+   * (AdmissionReview `requestKind`, `requestResource`), while `kind` and `resource` name the
+   * version the webhook registered for.
+   */
+  readonly requestKind?: GroupVersionKind;
+  readonly requestResource?: GroupVersionResource;
+}
+
+/** Other versions of the same group and resource, and how an object is converted to one. */
+export interface EquivalentVersions {
+  /** Served versions besides the request's, in the CRD's order. */
+  readonly versions: readonly string[];
+  /** The object in `version` (through the CRD's conversion, a webhook's included). */
+  readonly convert: (
+    object: Record<string, unknown>,
+    version: string,
+  ) => Record<string, unknown> | Promise<Record<string, unknown>>;
 }

@@ -4,7 +4,7 @@
  * its admission plugins. The first rejection ends the request.
  *
  * A phase stays synchronous while its plugins are: the write path reads the store and commits in
- * one turn of the event loop for ordinary requests (handlers/steps.ts), and an await of nothing
+ * one turn of the event loop for ordinary requests (api/steps.ts), and an await of nothing
  * would let other requests run in between. Only an async plugin (a webhook) makes the phase async.
  */
 import type { AdmissionAttributes } from "./attributes.js";

@@ -4,7 +4,7 @@
  * the one write admission makes is ResourceQuota charging `status.used`, which upstream's plugin also
  * makes as it admits (plugins/resource-quota.ts).
  */
-import type { MvccStore } from "../store/mvcc.js";
+import type { MvccStore } from "../storage/mvcc.js";
 
 export interface AdmissionContext {
   readonly store: Pick<MvccStore, "get" | "list" | "update">;

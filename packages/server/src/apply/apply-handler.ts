@@ -8,14 +8,14 @@ import { schemaFor } from "@kubesdk/models";
 import { nowTimestamp } from "../api/names.js";
 import { queryOptionalBool } from "../api/query-bool.js";
 import { errors, StatusError } from "../api/status.js";
+import { runAtOnce, runYielding } from "../api/steps.js";
+import { ChangedWhilePaused, updateWithRetries } from "../endpoints/handlers/commit-update.js";
+import type { ApiResponse, HandlerContext, KubeObject } from "../endpoints/handlers/context.js";
+import { findObject, metadataOf } from "../endpoints/handlers/context.js";
+import { convertsByWebhook, findPresented } from "../endpoints/handlers/converted.js";
+import { checkFieldManager } from "../endpoints/handlers/options.js";
+import { commitUpdate, createObject } from "../endpoints/handlers/write.js";
 import type { FieldScope } from "../fieldmanager/object-fields.js";
-import { ChangedWhilePaused, updateWithRetries } from "../handlers/commit-update.js";
-import type { ApiResponse, HandlerContext, KubeObject } from "../handlers/context.js";
-import { findObject, metadataOf } from "../handlers/context.js";
-import { convertsByWebhook, findPresented } from "../handlers/converted.js";
-import { checkFieldManager } from "../handlers/options.js";
-import { runAtOnce, runYielding } from "../handlers/steps.js";
-import { commitUpdate, createObject } from "../handlers/write.js";
 import type { UserInfo } from "../http/auth.js";
 import { checkApplyConfiguration, warningHeaders } from "../openapi/field-validation.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
@@ -32,7 +32,7 @@ export interface ApplyRequest {
   readonly patch: unknown;
   /** The patch's repeated YAML keys, in upstream's words (http/decode-object.ts). */
   readonly duplicateFields?: readonly string[];
-  /** A limit-sized apply: creating, it pauses between steps (handlers/steps.ts). */
+  /** A limit-sized apply: creating, it pauses between steps (api/steps.ts). */
   readonly large?: boolean;
 }
 

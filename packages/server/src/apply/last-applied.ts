@@ -6,8 +6,8 @@
  * applied, so users can move between the two.
  */
 import { FieldSet, type TypeNode } from "@kubesdk/models";
+import type { KubeObject } from "../endpoints/handlers/context.js";
 import { type FieldScope, leafFields, PATH_SEP } from "../fieldmanager/object-fields.js";
-import type { KubeObject } from "../handlers/context.js";
 import { valueAt } from "./structured-merge.js";
 
 export const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";

@@ -10,10 +10,10 @@ import { isDeepStrictEqual } from "node:util";
 import type { TypeNode } from "@kubesdk/models";
 import { FieldSet, formatPath } from "@kubesdk/models";
 import { failure, type StatusCause } from "../api/status.js";
+import { runAtOnce, type Steps } from "../api/steps.js";
+import type { KubeObject } from "../endpoints/handlers/context.js";
 import { type ManagedFieldsEntry, sortEntries } from "../fieldmanager/managed-fields.js";
 import { type FieldScope, leafFields, PATH_SEP } from "../fieldmanager/object-fields.js";
-import type { KubeObject } from "../handlers/context.js";
-import { runAtOnce, type Steps } from "../handlers/steps.js";
 import { CSA_BRIDGE_MANAGER, lastAppliedOwned, syncLastApplied } from "./last-applied.js";
 import { mergeApplied, removeAt, valueAt } from "./structured-merge.js";
 
@@ -201,7 +201,7 @@ export function serverSideApply(input: ApplyInput): KubeObject {
   return runAtOnce(serverSideApplySteps(input));
 }
 
-/** serverSideApply with pauses (`yield`) between its costly steps (handlers/steps.ts). */
+/** serverSideApply with pauses (`yield`) between its costly steps (api/steps.ts). */
 export function* serverSideApplySteps(input: ApplyInput): Steps<KubeObject> {
   const { live, applied, schema } = input;
   const appliedSet = pathsOf(leafFields(applied, schema, input.scope, "none", false));

@@ -35,12 +35,18 @@ export interface CompiledSchema {
 const REASONS = ["FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"];
 
 const cache = new WeakMap<JsonSchema, { base: string; compiled: CompiledSchema }>();
+/** Schemas known to carry no rules: finding that out walks the whole schema. */
+const withoutRules = new WeakSet<JsonSchema>();
 
 /** The compiled rules of a version's openAPIV3Schema; errors carry paths under `base`. */
 export function compileSchemaRules(schema: JsonSchema, base: string): CompiledSchema {
   const hit = cache.get(schema);
   if (hit && hit.base === base) return hit.compiled;
-  if (!hasRules(schema)) return { errors: [] };
+  if (withoutRules.has(schema)) return { errors: [] };
+  if (!hasRules(schema)) {
+    withoutRules.add(schema);
+    return { errors: [] };
+  }
   const env = baseEnvironment();
   const types = new SchemaTypes(env, "object");
   const rootDecl = types.declare(schema, true);

@@ -15,8 +15,8 @@ import { desiredStatus, groupOf } from "../crd/crd-status.js";
 import { CRD_BUCKET, namesOf, specOf, str } from "../crd/crd-view.js";
 import { crdNameOf, customResourcesOf } from "../crd/custom-resource.js";
 import { serviceResolver } from "../crd/service-endpoint.js";
-import type { HandlerContext } from "../handlers/context.js";
-import type { StoredObject, StoreEvent } from "../store/mvcc.js";
+import type { HandlerContext } from "../endpoints/handlers/context.js";
+import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
 
 export interface CrdControllerOptions {
   /** Called after a CRD's resources stopped being served as they were: deleted or changed (ends their watches). */

@@ -11,11 +11,11 @@
  * dependent blocking it (`blockOwnerDeletion`) is left.
  */
 import { StatusError } from "../api/status.js";
-import type { HandlerContext } from "../handlers/context.js";
-import { deleteObject } from "../handlers/delete.js";
-import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from "../handlers/delete-policy.js";
+import type { HandlerContext } from "../endpoints/handlers/context.js";
+import { deleteObject } from "../endpoints/handlers/delete.js";
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from "../endpoints/handlers/delete-policy.js";
 import type { ServedResource } from "../resources/served.js";
-import type { StoredObject, StoreEvent } from "../store/mvcc.js";
+import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
 import { type ObjectRef, OwnerIndex, type OwnerRef, ownerRefsOf } from "./owner-index.js";
 
 const finalizersOf = (o: StoredObject): string[] => (o.metadata.finalizers as string[] | undefined) ?? [];

@@ -1,5 +1,5 @@
 /** The in-process controllers the reference server runs unless `controllers: false`. */
-import type { HandlerContext } from "../handlers/context.js";
+import type { HandlerContext } from "../endpoints/handlers/context.js";
 import { GarbageCollector } from "./garbage-collector.js";
 import { NamespaceController } from "./namespace-controller.js";
 import { PolicyStatusController } from "./policy-status-controller.js";

@@ -6,10 +6,10 @@
  * Objects whose own finalizers hold them keep the namespace waiting.
  */
 import { StatusError } from "../api/status.js";
-import { type HandlerContext, metadataOf } from "../handlers/context.js";
-import { deleteObject } from "../handlers/delete.js";
+import { type HandlerContext, metadataOf } from "../endpoints/handlers/context.js";
+import { deleteObject } from "../endpoints/handlers/delete.js";
 import type { ServedResource } from "../resources/served.js";
-import type { StoredObject, StoreEvent } from "../store/mvcc.js";
+import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
 
 const NAMESPACES = "/namespaces";
 const FINALIZER = "kubernetes";

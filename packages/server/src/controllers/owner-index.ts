@@ -2,7 +2,7 @@
  * Dependents by owner uid, kept up to date from store events, so the garbage
  * collector finds an owner's dependents without scanning the store.
  */
-import type { MvccStore, StoredObject, StoreEvent } from "../store/mvcc.js";
+import type { MvccStore, StoredObject, StoreEvent } from "../storage/mvcc.js";
 
 export interface ObjectRef {
   readonly bucket: string;

@@ -7,8 +7,8 @@
  * kinds, and the status is written only if the policy is still at the generation checked.
  */
 import { typeCheckValidatingPolicy } from "../cel/admission/index.js";
-import type { HandlerContext } from "../handlers/context.js";
-import type { StoredObject } from "../store/mvcc.js";
+import type { HandlerContext } from "../endpoints/handlers/context.js";
+import type { StoredObject } from "../storage/mvcc.js";
 
 const BUCKET = "admissionregistration.k8s.io/validatingadmissionpolicies";
 

@@ -17,10 +17,10 @@ import {
   type ResourceList,
 } from "../admission/index.js";
 import { StatusError } from "../api/status.js";
-import type { HandlerContext } from "../handlers/context.js";
-import { updateObject } from "../handlers/write.js";
+import type { HandlerContext } from "../endpoints/handlers/context.js";
+import { updateObject } from "../endpoints/handlers/write.js";
 import type { ServedResource } from "../resources/served.js";
-import type { StoredObject, StoreEvent } from "../store/mvcc.js";
+import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
 
 type Json = Record<string, unknown>;
 

@@ -7,7 +7,7 @@
 import type { WriteStrategy } from "../resources/served.js";
 import { namesOf, specOf, storageVersionOf, str, strList } from "./crd-view.js";
 import { isObject } from "./json-schema.js";
-import { validateCrd } from "./validate-crd.js";
+import { validateCrd, validateCrdSteps } from "./validate-crd.js";
 
 function setDefaults(crd: Record<string, unknown>): void {
   const spec = specOf(crd);
@@ -54,4 +54,5 @@ export const crdStrategy: WriteStrategy = {
     addStoredVersion(next);
   },
   validate: validateCrd,
+  validateSteps: validateCrdSteps,
 };

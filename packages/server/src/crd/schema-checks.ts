@@ -8,6 +8,7 @@
  * follow apiextensions-apiserver so clients see the same 422 causes.
  */
 import type { FieldError } from "../api/status.js";
+import type { Steps } from "../api/steps.js";
 import { compileSchemaRules } from "../cel/index.js";
 import {
   asSchema,
@@ -46,12 +47,43 @@ const ROOT_KEYWORDS_GO_NAMES =
 
 /**
  * Checks one version's `schema` (the CustomResourceValidation) found at `path`
- * (`spec.validation` when all versions share it, else `spec.versions[i].schema`).
+ * (`spec.validation` when all versions share it, else `spec.versions[i].schema`). Each `yield`
+ * ends a part whose cost grows with the schema: a large CRD's write runs them in separate turns of
+ * the event loop (api/steps.ts). A schema that passes is compiled for serving too, so that the
+ * commit, which starts serving the CRD, finds it compiled.
  */
-export function checkVersionSchema(validation: unknown, path: string, statusEnabled: boolean): FieldError[] {
+export function* checkVersionSchemaSteps(
+  validation: unknown,
+  path: string,
+  statusEnabled: boolean,
+): Steps<FieldError[]> {
   const schema = asSchema(asSchema(validation)?.openAPIV3Schema);
   if (!schema) return [];
   const base = `${path}.openAPIV3Schema`;
+  const errs: FieldError[] = rootErrors(schema, base, statusEnabled);
+  const structural = structuralErrors(schema, "root", base);
+  errs.push(...structural);
+  yield;
+  if (structural.length === 0) errs.push(...defaultErrors(schema, base, true));
+  yield;
+  if (structural.length === 0) errs.push(...compileSchemaRules(schema, base).errors);
+  yield;
+  errs.push(...openAPIErrors(schema, base, true, false));
+  yield;
+  if (errs.length > 0) return errs;
+  try {
+    checkSchemaUsable(schema);
+  } catch (e) {
+    if (!(e instanceof SchemaCompileError)) throw e;
+    return [err("FieldValueInvalid", path, `error building validator: ${e.message}`, "")];
+  }
+  yield;
+  compileForServing(schema);
+  return errs;
+}
+
+/** What the root of a schema may not be. */
+function rootErrors(schema: JsonSchema, base: string, statusEnabled: boolean): FieldError[] {
   const errs: FieldError[] = [];
   if (statusEnabled) {
     if (schema.type !== undefined && schema.type !== "object")
@@ -75,20 +107,20 @@ export function checkVersionSchema(validation: unknown, path: string, statusEnab
   }
   if (schema.nullable === true)
     errs.push(err("FieldValueForbidden", `${base}.nullable`, "nullable cannot be true at the root"));
-  const structural = structuralErrors(schema, "root", base);
-  errs.push(...structural);
-  if (structural.length === 0) errs.push(...defaultErrors(schema, base, true));
-  if (structural.length === 0) errs.push(...compileSchemaRules(schema, base).errors);
-  errs.push(...openAPIErrors(schema, base, true, false));
-  if (errs.length === 0) {
-    try {
-      checkSchemaUsable(schema);
-    } catch (e) {
-      if (!(e instanceof SchemaCompileError)) throw e;
-      errs.push(err("FieldValueInvalid", path, `error building validator: ${e.message}`, ""));
-    }
-  }
   return errs;
+}
+
+/**
+ * Compiles a valid schema as serving it will (crd/custom-resource.ts), leaving the results in the
+ * compilers' caches; a failure here is left for serving to report, as before.
+ */
+function compileForServing(schema: JsonSchema): void {
+  try {
+    compileSchema(schema);
+    compileSchemaRules(schema, "");
+  } catch {
+    // Serving compiles again and handles the error where it always did.
+  }
 }
 
 /** Validation errors of one value against one (sub)schema; none when the schema does not compile. */

@@ -5,7 +5,7 @@
  * that name gives the address. EndpointSlices are written by whoever created the Service.
  */
 import type { ResourceTable } from "../resources/table.js";
-import type { MvccStore } from "../store/mvcc.js";
+import type { MvccStore } from "../storage/mvcc.js";
 import type { ServiceRef, ServiceResolver } from "./conversion-webhook.js";
 import { isObject } from "./json-schema.js";
 

@@ -9,6 +9,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { validateName } from "../api/names.js";
 import type { FieldError } from "../api/status.js";
+import { runAtOnce, type Steps } from "../api/steps.js";
 import {
   type CrdVersion,
   type Hoisted,
@@ -21,7 +22,7 @@ import {
   versionsOf,
 } from "./crd-view.js";
 import { asSchema, isObject } from "./json-schema.js";
-import { checkVersionSchema } from "./schema-checks.js";
+import { checkVersionSchemaSteps } from "./schema-checks.js";
 import {
   dns1035Errors,
   validateConversion,
@@ -45,6 +46,14 @@ export function validateCrd(
   crd: Record<string, unknown>,
   old: Record<string, unknown> | undefined,
 ): FieldError[] {
+  return runAtOnce(validateCrdSteps(crd, old));
+}
+
+/** validateCrd with pauses (`yield`) between the costly checks of its schemas (api/steps.ts). */
+export function* validateCrdSteps(
+  crd: Record<string, unknown>,
+  old: Record<string, unknown> | undefined,
+): Steps<FieldError[]> {
   const errs: FieldError[] = [];
   const spec = specOf(crd);
   const group = str(spec.group);
@@ -74,13 +83,13 @@ export function validateCrd(
   // Upstream's order: versions, names, then what the internal form holds once for all versions.
   const versions = versionsOf({ spec });
   const hoisted = hoistedFields(versions);
-  errs.push(...validateVersions(versions, hoisted));
+  errs.push(...(yield* validateVersions(versions, hoisted)));
   if (str(names.plural) === "") errs.push(required("spec.names.plural"));
   if (str(names.singular) === "") errs.push(required("spec.names.singular"));
   if (str(names.kind) === "") errs.push(required("spec.names.kind"));
   if (str(names.listKind) === "") errs.push(required("spec.names.listKind"));
   errs.push(...validateNames(names, "spec.names"));
-  errs.push(...validateShared(versions, hoisted));
+  errs.push(...(yield* validateShared(versions, hoisted)));
   errs.push(...validateConversion(spec.conversion, "spec.conversion"));
   if (spec.preserveUnknownFields === true && !(old && specOf(old).preserveUnknownFields === true))
     errs.push(
@@ -103,12 +112,12 @@ export function validateCrd(
   return errs;
 }
 
-function validateVersions(versions: readonly CrdVersion[], hoisted: Hoisted): FieldError[] {
+function* validateVersions(versions: readonly CrdVersion[], hoisted: Hoisted): Steps<FieldError[]> {
   const errs: FieldError[] = [];
   const seen = new Set<string>();
   let unique = true;
   let storage = 0;
-  versions.forEach((v, i) => {
+  for (const [i, v] of versions.entries()) {
     const p = `spec.versions[${i}]`;
     const vname = str(v.name);
     if (v.storage === true) storage++;
@@ -125,7 +134,8 @@ function validateVersions(versions: readonly CrdVersion[], hoisted: Hoisted): Fi
       else if (str(v.deprecationWarning).length > 256)
         errs.push(invalid(`${p}.deprecationWarning`, v.deprecationWarning, "must be <= 256 characters long"));
     }
-    if (!hoisted.schema) errs.push(...checkVersionSchema(v.schema, `${p}.schema`, subresourcesOf(v).status));
+    if (!hoisted.schema)
+      errs.push(...(yield* checkVersionSchemaSteps(v.schema, `${p}.schema`, subresourcesOf(v).status)));
     if (!hoisted.subresources) errs.push(...validateScale(v.subresources, `${p}.subresources`));
     if (!hoisted.columns)
       errs.push(...validatePrinterColumns(v.additionalPrinterColumns, `${p}.additionalPrinterColumns`));
@@ -138,7 +148,7 @@ function validateVersions(versions: readonly CrdVersion[], hoisted: Hoisted): Fi
           true,
         ),
       );
-  });
+  }
   const shown = internalVersions(versions, hoisted);
   if (!unique) errs.push(invalid("spec.versions", shown, "must contain unique version names"));
   if (storage !== 1)
@@ -147,12 +157,13 @@ function validateVersions(versions: readonly CrdVersion[], hoisted: Hoisted): Fi
 }
 
 /** The per-version parts every version shares, which upstream validates once at the spec level. */
-function validateShared(versions: readonly CrdVersion[], hoisted: Hoisted): FieldError[] {
+function* validateShared(versions: readonly CrdVersion[], hoisted: Hoisted): Steps<FieldError[]> {
   const errs: FieldError[] = [];
   const anyStatus = versions.some((v) => subresourcesOf(v).status);
   const first = versions[0];
   if (first) {
-    if (hoisted.schema) errs.push(...checkVersionSchema(first.schema, "spec.validation", anyStatus));
+    if (hoisted.schema)
+      errs.push(...(yield* checkVersionSchemaSteps(first.schema, "spec.validation", anyStatus)));
     if (hoisted.subresources) errs.push(...validateScale(first.subresources, "spec.subresources"));
     if (hoisted.columns)
       errs.push(...validatePrinterColumns(first.additionalPrinterColumns, "spec.additionalPrinterColumns"));

@@ -7,13 +7,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { nowTimestamp } from "../api/names.js";
 import { errors } from "../api/status.js";
-import { deletionCompletes } from "../handlers/commit-update.js";
-import type { HandlerContext, KubeObject } from "../handlers/context.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
 import { readBody } from "../http/body.js";
 import { decodeObjectBody, decodeProtobufBody } from "../http/decode-object.js";
 import { ACCEPTED_TYPES, bodyTypeOf, negotiate } from "../http/negotiate.js";
 import { writeBody } from "../http/respond.js";
+import { deletionCompletes } from "./handlers/commit-update.js";
+import type { HandlerContext, KubeObject } from "./handlers/context.js";
 
 const BINDING = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/binding$/;
 const FINALIZE = /^\/api\/v1\/namespaces\/([^/]+)\/finalize$/;

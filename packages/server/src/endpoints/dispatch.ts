@@ -7,7 +7,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pathSegmentProblems } from "../api/names.js";
 import { errors, failure } from "../api/status.js";
 import type { FaultController } from "../faults/fault-controller.js";
-import type { HandlerContext } from "../handlers/context.js";
 import { type AuthSettings, authenticate, authorize, type UserInfo } from "../http/auth.js";
 import { encodeBodyYielding } from "../http/list-encode.js";
 import { ACCEPTED_TYPES, type MediaChoice, negotiate, type Shape } from "../http/negotiate.js";
@@ -22,6 +21,7 @@ import {
   serveAggregated,
 } from "./aggregated-discovery.js";
 import { discoveryDocument } from "./discovery.js";
+import type { HandlerContext } from "./handlers/context.js";
 import { parseRequestTarget, type RequestTarget } from "./request-target.js";
 import { reshape } from "./table.js";
 import { VERB_HANDLERS } from "./verbs.js";

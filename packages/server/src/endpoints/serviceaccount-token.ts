@@ -7,9 +7,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors } from "../api/status.js";
-import type { HandlerContext } from "../handlers/context.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
 import { readObject } from "../http/request-body.js";
+import type { HandlerContext } from "./handlers/context.js";
 
 const TOKEN = /^\/api\/v1\/namespaces\/([^/]+)\/serviceaccounts\/([^/]+)\/token$/;
 const BODY_LIMIT = 1024 * 1024;

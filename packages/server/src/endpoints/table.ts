@@ -6,10 +6,10 @@
 
 import { errors } from "../api/status.js";
 import { columnDescription, customCell } from "../crd/printer-cells.js";
-import type { KubeObject } from "../handlers/context.js";
 import type { Shape } from "../http/negotiate.js";
 import type { ServedResource } from "../resources/served.js";
 import { builtinPrinter, defaultColumnDescriptions } from "../tables/builtin.js";
+import type { KubeObject } from "./handlers/context.js";
 
 type IncludeObject = "None" | "Metadata" | "Object";
 

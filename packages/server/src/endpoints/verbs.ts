@@ -4,18 +4,19 @@
  * semantics in handlers/.
  */
 import type { IncomingMessage } from "node:http";
-import type { ApiResponse, HandlerContext } from "../handlers/context.js";
-import { deleteCollection, deleteRequested, parseDeleteOptions } from "../handlers/delete.js";
-import { getObject } from "../handlers/get.js";
-import { listObjects } from "../handlers/list.js";
-import { checkFieldManager } from "../handlers/options.js";
-import { patchObject } from "../handlers/patch.js";
-import { getScale, patchScale, updateScale } from "../handlers/scale.js";
-import { createObject, updateObject } from "../handlers/write.js";
 import type { UserInfo } from "../http/auth.js";
 import { readDeleteBody, readObject, readPatch } from "../http/request-body.js";
 import type { ResourceRequestInfo, Verb } from "../http/request-info.js";
 import type { ServedResource } from "../resources/served.js";
+import type { ApiResponse, HandlerContext } from "./handlers/context.js";
+import { deleteCollection, deleteRequested } from "./handlers/delete.js";
+import { parseDeleteOptions } from "./handlers/delete-options.js";
+import { getObject } from "./handlers/get.js";
+import { listObjects } from "./handlers/list.js";
+import { checkFieldManager } from "./handlers/options.js";
+import { patchObject } from "./handlers/patch.js";
+import { getScale, patchScale, updateScale } from "./handlers/scale.js";
+import { createObject, updateObject } from "./handlers/write.js";
 
 export interface VerbRequest {
   readonly ctx: HandlerContext;

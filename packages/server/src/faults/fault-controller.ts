@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { failure, type StatusError } from "../api/status.js";
 import type { ResourceRequestInfo } from "../http/request-info.js";
-import type { MvccStore } from "../store/mvcc.js";
+import type { MvccStore } from "../storage/mvcc.js";
 import type { OpenWatch, WatchRegistry } from "../watch/serve-watch.js";
 import { seededRandom } from "./prng.js";
 

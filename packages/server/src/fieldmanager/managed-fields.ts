@@ -8,8 +8,8 @@
  */
 
 import { FieldSet } from "@kubesdk/models";
-import { checkFieldManager } from "../handlers/options.js";
-import { runAtOnce, type Steps } from "../handlers/steps.js";
+import { runAtOnce, type Steps } from "../api/steps.js";
+import { checkFieldManager } from "../endpoints/handlers/options.js";
 import { type LeafMap, PATH_SEP } from "./object-fields.js";
 
 export interface ManagedFieldsEntry {
@@ -89,7 +89,7 @@ export function recordUpdate(r: UpdateRecord): ManagedFieldsEntry[] {
   return runAtOnce(recordUpdateSteps(r));
 }
 
-/** recordUpdate with pauses (`yield`) between its costly steps (handlers/steps.ts). */
+/** recordUpdate with pauses (`yield`) between its costly steps (api/steps.ts). */
 export function* recordUpdateSteps(r: UpdateRecord): Steps<ManagedFieldsEntry[]> {
   const changed: string[] = [];
   for (const [k, v] of r.newLeaves) if (r.oldLeaves.get(k) !== v) changed.push(k);

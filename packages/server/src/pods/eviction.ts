@@ -3,8 +3,9 @@
  * disruption, which is answered with 429 TooManyRequests and a DisruptionBudget cause, as upstream.
  */
 import { errors, failure } from "../api/status.js";
-import type { ApiResponse, HandlerContext } from "../handlers/context.js";
-import { deleteObject, parseDeleteOptions } from "../handlers/delete.js";
+import type { ApiResponse, HandlerContext } from "../endpoints/handlers/context.js";
+import { deleteObject } from "../endpoints/handlers/delete.js";
+import { parseDeleteOptions } from "../endpoints/handlers/delete-options.js";
 
 type Selector = {
   matchLabels?: Record<string, string>;

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors } from "../api/status.js";
-import type { HandlerContext } from "../handlers/context.js";
+import type { HandlerContext } from "../endpoints/handlers/context.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
 import { negotiate } from "../http/negotiate.js";
 import { writeBody } from "../http/respond.js";

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { queryBool } from "../api/query-bool.js";
 import { errors } from "../api/status.js";
-import type { HandlerContext } from "../handlers/context.js";
+import type { HandlerContext } from "../endpoints/handlers/context.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
 import { readObject } from "../http/request-body.js";
 import { evict } from "./eviction.js";

@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from "node:events";
 import { errors, StatusError } from "../api/status.js";
-import type { HandlerContext } from "../handlers/context.js";
+import type { HandlerContext } from "../endpoints/handlers/context.js";
 import type { ContainerRef, PodRuntimeOptions, SimulatedUsage } from "./types.js";
 
 export interface LogEntry {

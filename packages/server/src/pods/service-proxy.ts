@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, failure } from "../api/status.js";
-import type { HandlerContext } from "../handlers/context.js";
+import type { HandlerContext } from "../endpoints/handlers/context.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
 import { readyEndpoints, servicePortName } from "../registry/discovery/service-endpoints.js";
 import { servePodHttp, verbOf } from "./pod-http.js";

@@ -52,6 +52,7 @@ import { ingresses } from "./networking/ingresses.js";
 import { ipaddresses } from "./networking/ipaddresses.js";
 import { networkpolicies } from "./networking/networkpolicies.js";
 import { servicecidrs } from "./networking/servicecidrs.js";
+import { runtimeclasses } from "./node/runtimeclasses.js";
 import { poddisruptionbudgets } from "./policy/poddisruptionbudgets.js";
 import { clusterrolebindings } from "./rbac/clusterrolebindings.js";
 import { clusterroles } from "./rbac/clusterroles.js";
@@ -119,6 +120,7 @@ export const KIND_STRATEGIES: readonly KindStrategy[] = [
   ingressclasses,
   ipaddresses,
   servicecidrs,
+  runtimeclasses,
   poddisruptionbudgets,
   deviceclasses,
   resourceclaims,

@@ -30,8 +30,16 @@ export interface KindStrategy extends WriteStrategy {
 
 /** The kind's write steps, without its traits: what ServedResource.strategy carries. */
 export function writeStepsOf(s: KindStrategy): WriteStrategy | undefined {
-  const { defaults, prepareCreate, allocates, canonicalize, prepareUpdate, validate, statusResetsMetadata } =
-    s;
+  const {
+    defaults,
+    prepareCreate,
+    allocates,
+    canonicalize,
+    prepareUpdate,
+    validate,
+    validateSteps,
+    statusResetsMetadata,
+  } = s;
   if (!defaults && !prepareCreate && !canonicalize && !prepareUpdate && !validate && !statusResetsMetadata)
     return undefined;
   return {
@@ -41,6 +49,7 @@ export function writeStepsOf(s: KindStrategy): WriteStrategy | undefined {
     ...(canonicalize ? { canonicalize } : {}),
     ...(prepareUpdate ? { prepareUpdate } : {}),
     ...(validate ? { validate } : {}),
+    ...(validateSteps ? { validateSteps } : {}),
     ...(statusResetsMetadata ? { statusResetsMetadata } : {}),
   };
 }

@@ -4,8 +4,9 @@
  * registry (adding one is a registry entry); custom resources from CRDs.
  */
 import type { FieldError, Qualified } from "../api/status.js";
+import type { Steps } from "../api/steps.js";
 import type { AccessRequest, UserInfo } from "../http/auth.js";
-import type { MvccStore } from "../store/mvcc.js";
+import type { MvccStore } from "../storage/mvcc.js";
 
 export interface SubresourceSpec {
   readonly name: string;
@@ -99,6 +100,16 @@ export interface WriteStrategy {
     old: Record<string, unknown> | undefined,
     subresource?: string,
   ) => FieldError[];
+  /**
+   * The same validation with pauses (`yield`) between parts whose cost grows with the object, for
+   * kinds whose objects can be costly to check (CRD schemas); a large write runs them in separate
+   * turns of the event loop (api/steps.ts). When set, it is what runs.
+   */
+  readonly validateSteps?: (
+    obj: Record<string, unknown>,
+    old: Record<string, unknown> | undefined,
+    subresource?: string,
+  ) => Steps<FieldError[]>;
 }
 
 /** Where a custom resource keeps the values its scale subresource exposes (CRD `subresources.scale`). */

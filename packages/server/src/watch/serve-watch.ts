@@ -1,19 +1,16 @@
 /**
- * Serves one WATCH request: validates options, waits for a too-new revision
- * (504), answers an expired one with the 410 ERROR event, sends initial
- * events (synthetic ADDED, or a streaming list ending in the annotated
- * bookmark), then live changes with selector transitions, bookmarks, and the
- * timeout. Framing lives in watch-framing.ts.
+ * Serves one WATCH request; its stages are listed at `serveWatch`. Framing lives in
+ * watch-framing.ts, the fan-out of store events in watch-hub.ts.
  */
 import type { ServerResponse } from "node:http";
 import { type Status, StatusError } from "../api/status.js";
-import { type HandlerContext, listPrefix, present } from "../handlers/context.js";
-import { convertsByWebhook, presentAll, presentOne } from "../handlers/converted.js";
-import { buildFilter } from "../handlers/filter.js";
-import { waitForRevision } from "../handlers/resource-version.js";
+import { type HandlerContext, listPrefix, present } from "../endpoints/handlers/context.js";
+import { convertsByWebhook, presentAll, presentOne } from "../endpoints/handlers/converted.js";
+import { buildFilter } from "../endpoints/handlers/filter.js";
+import { waitForRevision } from "../endpoints/handlers/resource-version.js";
 import type { MediaChoice } from "../http/negotiate.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
-import type { StoredObject, StoreEvent } from "../store/mvcc.js";
+import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
 import { WatchEncoder, watchContentType } from "./watch-framing.js";
 import type { WatchEventType, WatchHub } from "./watch-hub.js";
 import { parseWatchOptions, type WatchOptions } from "./watch-options.js";
@@ -85,25 +82,40 @@ function emit(s: Session, frame: () => Buffer | Promise<Buffer>): void {
     });
 }
 
+/**
+ * WATCH, in stages (upstream: endpoints/handlers/watch.go, fed by the watch cache):
+ *
+ * 1. decode: WatchOptions (watch-options.ts) and the selectors' filter, with upstream's 400s/422s;
+ * 2. consistency: a streaming list from a revision not reached yet waits for it briefly;
+ * 3. open: the 200 and its headers, the stream (registered for fault controls);
+ * 4. refuse: a too-new streaming list (504) or a compacted resourceVersion (410) ends the stream
+ *    with one ERROR event;
+ * 5. register for live events, before reading the initial state: nothing runs in between, so no
+ *    event can fall between the two;
+ * 6. initial events: the state now as ADDED (a streaming list ends with the annotated bookmark), or
+ *    the events since resourceVersion;
+ * 7. live: changes with selector transitions, each presented in the requested version and framed
+ *    for the content type (watch-framing.ts), bookmarks, then the timeout ends the stream.
+ */
 export async function serveWatch(ctx: HandlerContext, reg: WatchRegistry, w: WatchRequest): Promise<void> {
   const opts = parseWatchOptions(w.query, ctx.settings.watchList);
   const filter = buildFilter(w.resource, w.query);
   const tooLarge = await waitForStreamingRevision(ctx, opts, w.signal);
   const session = openSession(ctx, reg, w, opts);
-  const failed = tooLarge?.status ?? expiredStatus(ctx, opts.resourceVersion);
-  if (failed) {
-    session.stream.write(session.encoder.encode("ERROR", failed));
-    session.stream.end("expired");
-    return;
-  }
+  const refused = tooLarge?.status ?? expiredStatus(ctx, opts.resourceVersion);
+  if (refused) return endWithError(session, refused);
   const inScope = (obj: StoredObject | null): boolean => obj !== null && filter.matches(obj);
-  // Register for live events before reading the initial state: nothing runs in between, so
-  // no event can fall between the two.
   const sendEvent = liveEventSender(session, inScope);
   session.unregister = reg.hub.add({ bucket: w.resource.bucket, onEvent: sendEvent });
   sendInitialEvents(session, filter.empty ? undefined : filter.matches, sendEvent);
   scheduleTimers(session);
   if (w.signal.aborted) session.stream.end("client-closed");
+}
+
+/** Stage 4: the stream's one ERROR event, then its end. */
+function endWithError(s: Session, status: Status): void {
+  s.stream.write(s.encoder.encode("ERROR", status));
+  s.stream.end("expired");
 }
 
 /**

@@ -5,8 +5,8 @@
  * encoding); Table and PartialObjectMetadata watches reshape the object first.
  */
 import { encodeWatchEvent } from "@kubesdk/models";
+import type { KubeObject } from "../endpoints/handlers/context.js";
 import { renderTable } from "../endpoints/table.js";
-import type { KubeObject } from "../handlers/context.js";
 import type { MediaChoice } from "../http/negotiate.js";
 import { contentTypeFor } from "../http/respond.js";
 import type { ServedResource } from "../resources/served.js";

@@ -4,7 +4,7 @@
  * event's encoded frame per representation, so a thousand watchers of one
  * resource cost one encoding per event, not a thousand.
  */
-import type { MvccStore, StoreEvent } from "../store/mvcc.js";
+import type { MvccStore, StoreEvent } from "../storage/mvcc.js";
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
 

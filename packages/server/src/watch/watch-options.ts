@@ -1,8 +1,8 @@
 /** Parsing and validating the query of a watch request (docs/api-semantics.md §4). */
 import { queryBool, queryOptionalBool } from "../api/query-bool.js";
 import { errors, type FieldError } from "../api/status.js";
-import { parseInt64Param } from "../handlers/options.js";
-import { parseResourceVersion } from "../handlers/resource-version.js";
+import { parseInt64Param } from "../endpoints/handlers/options.js";
+import { parseResourceVersion } from "../endpoints/handlers/resource-version.js";
 
 export interface WatchOptions {
   /** undefined = unset, 0 = "0", N = after revision N. */

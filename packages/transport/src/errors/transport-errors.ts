@@ -1,7 +1,25 @@
 import { KubesdkError } from "./base.js";
 
 /** Any failure below HTTP semantics: connecting, TLS, timeouts, aborts, undecodable bodies. */
-export abstract class TransportError extends KubesdkError {}
+export abstract class TransportError extends KubesdkError {
+  /** The request that failed (`GET https://…/api/v1/pods`), once the transport has given up on it. */
+  request: string | undefined;
+  /** How many times the request was tried, the first included. */
+  tries: number | undefined;
+
+  /**
+   * Names the request and its tries in the message (`GET https://h/api: connect ECONNREFUSED (5
+   * tries in 6.1 s)`), so a log line says what failed and that it was retried. Called once, by the
+   * transport's retry loop.
+   */
+  describeRequest(request: string, tries: number, elapsedMs: number): void {
+    if (this.request !== undefined) return;
+    this.request = request;
+    this.tries = tries;
+    const retried = tries > 1 ? ` (${tries} tries in ${(elapsedMs / 1000).toFixed(1)} s)` : "";
+    this.message = `${request}: ${this.message}${retried}`;
+  }
+}
 
 /** Codes of {@link ConnectionError}. */
 export type ConnectionErrorCode =

@@ -3,7 +3,7 @@
  * caller's as soon as the request is over. undici keeps a listener on the signal it is given until
  * the response's stream closes; a caller's signal is often long-lived (an informer's lives as long
  * as the informer) and is then shared by overlapping requests (a list page asked for while the one
- * before is decoded). Measured on a paged sync of 50,000 objects (docs/performance.md, "Fourth
+ * before is decoded). Measured on a paged sync of 50,000 objects (docs/performance-history.md, "Fourth
  * pass: one abort signal per request"): giving undici the long-lived signal itself doubled the
  * response buffers awaiting collection (~50 vs ~23 MiB at peak) and cost about a fifth of the sync's
  * time; with a signal per request the overlap costs nothing.

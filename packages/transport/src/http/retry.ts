@@ -1,6 +1,6 @@
 import { ApiError } from "../errors/api-error.js";
 import { isTooLargeResourceVersion } from "../errors/predicates.js";
-import { ConnectionError } from "../errors/transport-errors.js";
+import { ConnectionError, RequestAbortedError, TransportError } from "../errors/transport-errors.js";
 import { backoffDelayMs } from "../retry/backoff.js";
 import { retry } from "../retry/retry.js";
 import type { HttpMethod } from "./request.js";
@@ -53,17 +53,38 @@ export function retryDelayMs(
   return Math.min(options.maxDelayMs, backoffDelayMs(retryIndex, backoff, random));
 }
 
-/** Runs `attempt` with retries per {@link isRetryable}; an abort ends waiting at once. */
-export function withRetries<T>(
-  attempt: () => Promise<T>,
-  context: { method: HttpMethod; options: RetryOptions | undefined; signal?: AbortSignal | undefined },
-): Promise<T> {
+/** What {@link withRetries} needs: the request's method and its URL (named in a final failure). */
+export interface RetryContext {
+  readonly method: HttpMethod;
+  readonly url: string;
+  readonly options: RetryOptions | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * Runs `attempt` with retries per {@link isRetryable}; an abort ends waiting at once. A transport
+ * failure that ends the call names the request and how often it was tried.
+ */
+export async function withRetries<T>(attempt: () => Promise<T>, context: RetryContext): Promise<T> {
   const { options, signal } = context;
-  if (options === undefined) return attempt();
-  return retry(attempt, {
-    attempts: options.attempts,
-    shouldRetry: (error) => isRetryable(error, context.method),
-    delayMs: (error, retryIndex) => retryDelayMs(error, retryIndex, options),
-    signal,
-  });
+  const started = performance.now();
+  let tries = 0;
+  const counted = () => {
+    tries++;
+    return attempt();
+  };
+  try {
+    if (options === undefined) return await counted();
+    return await retry(counted, {
+      attempts: options.attempts,
+      shouldRetry: (error) => isRetryable(error, context.method),
+      delayMs: (error, retryIndex) => retryDelayMs(error, retryIndex, options),
+      signal,
+    });
+  } catch (error) {
+    if (error instanceof TransportError && !(error instanceof RequestAbortedError)) {
+      error.describeRequest(`${context.method} ${context.url}`, tries, performance.now() - started);
+    }
+    throw error;
+  }
 }

@@ -47,7 +47,7 @@ export interface TimeoutOptions {
 export interface TransportOptions {
   /** Default `kubesdk/<version> (node <ver>; <os>/<arch>)`. */
   readonly userAgent?: string;
-  /** Default {@link DEFAULT_RETRY_OPTIONS}; false disables retries. */
+  /** Default: 5 tries, backoff from 250 ms doubling to 10 s with jitter; false disables retries. */
   readonly retries?: Partial<RetryOptions> | false;
   readonly timeouts?: TimeoutOptions;
   /** Headers sent with every request. */
@@ -159,7 +159,7 @@ export class HttpTransport {
   }
 
   /**
-   * Like {@link request}, but a successful body that `choose` gives a reader for (by its headers) goes
+   * Like {@link HttpTransport.request | request}, but a successful body that `choose` gives a reader for (by its headers) goes
    * through that reader chunk by chunk as it arrives, and its result is the response's body. Each
    * try gets a fresh reader. What the reader throws ends the call as it is (no retry).
    */
@@ -191,11 +191,16 @@ export class HttpTransport {
           own.release();
         }
       },
-      { method: parts.method, options: this.#retryOptions(options), signal: options.signal },
+      {
+        method: parts.method,
+        url: this.#origin + parts.path,
+        options: this.#retryOptions(options),
+        signal: options.signal,
+      },
     );
   }
 
-  /** Like {@link request}, decoding the body as JSON (Accept defaults to application/json). */
+  /** Like {@link HttpTransport.request | request}, decoding the body as JSON (Accept defaults to application/json). */
   async requestJson<T = unknown>(request: ApiRequest, options: CallOptions = {}): Promise<HttpResponse<T>> {
     const res = await this.request(request, options);
     if (res.status === 204) return { ...res, body: undefined as T };
@@ -220,7 +225,12 @@ export class HttpTransport {
           throw err;
         }
       },
-      { method: parts.method, options: this.#retryOptions(options), signal: options.signal },
+      {
+        method: parts.method,
+        url: this.#origin + parts.path,
+        options: this.#retryOptions(options),
+        signal: options.signal,
+      },
     );
     return {
       status: res.statusCode,

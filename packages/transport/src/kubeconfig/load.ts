@@ -6,7 +6,7 @@ import { type MergedKubeconfig, mergeKubeconfigs } from "./merge.js";
 import type { KubeconfigDocument } from "./model.js";
 import { parseKubeconfig } from "./parse.js";
 
-/** Where {@link loadKubeconfigFiles} looks. Everything defaults to the real process environment. */
+/** Where kubeconfig files are looked for. Everything defaults to the real process environment. */
 export interface KubeconfigLocation {
   /** One explicit file; it must exist, and KUBECONFIG and ~/.kube/config are then ignored. */
   readonly path?: string;

@@ -5,7 +5,7 @@
  * refusing with 403 Forbidden in upstream's words. Pods are checked when created (their containers'
  * resources change only through `resize`); claims when created or updated.
  */
-import type { StoredObject } from "../../store/mvcc.js";
+import type { StoredObject } from "../../storage/mvcc.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 import { type AdmissionPlugin, forbidden } from "../plugin.js";

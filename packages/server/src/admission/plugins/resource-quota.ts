@@ -11,7 +11,7 @@
  * The check and the charge run in the same turn of the event loop as the commit that follows, so
  * concurrent writes cannot both take the last unit (upstream serialises them per namespace).
  */
-import type { StoredObject } from "../../store/mvcc.js";
+import type { StoredObject } from "../../storage/mvcc.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 import { type AdmissionPlugin, forbidden } from "../plugin.js";

@@ -1,7 +1,8 @@
 /**
  * Whether a webhook is called for a request, in upstream's order of checks: the webhook
  * configuration kinds themselves are never sent to webhooks; then the namespaceSelector, the
- * objectSelector and the rules (operation, group, version, resource with subresource, scope).
+ * objectSelector and the rules (operation, group, version, resource with subresource, scope); with
+ * matchPolicy Equivalent, a rule naming another served version of a custom resource matches too.
  * matchConditions come after these (match-conditions.ts).
  */
 import { type LabelSelectorObject, matchesLabels, requirementsOfSelector } from "../../api/label-selector.js";
@@ -86,11 +87,28 @@ export function ruleMatches(rule: RuleWithOperations, a: AdmissionAttributes): b
   );
 }
 
+/** The request's attributes as seen for another version of its resource (rules only). */
+function atVersion(a: AdmissionAttributes, version: string): AdmissionAttributes {
+  return { ...a, kind: { ...a.kind, version }, resource: { ...a.resource, version } };
+}
+
+/**
+ * The version the webhook is called for (matchConditions aside): the request's own when a rule
+ * names it; else, under matchPolicy Equivalent, the first other served version a rule names (the
+ * object is converted to it); undefined when the webhook is not called.
+ */
+export function matchedVersion(
+  w: Webhook,
+  a: AdmissionAttributes,
+  ctx: AdmissionContext,
+): string | undefined {
+  if (!matchesNamespaceSelector(w, a, ctx) || !matchesObjectSelector(w, a)) return undefined;
+  if (w.rules.some((rule) => ruleMatches(rule, a))) return a.resource.version;
+  if (w.matchPolicy !== "Equivalent" || a.equivalents === undefined) return undefined;
+  return a.equivalents.versions.find((v) => w.rules.some((rule) => ruleMatches(rule, atVersion(a, v))));
+}
+
 /** Whether the webhook's selectors and rules select the request (matchConditions aside). */
 export function selects(w: Webhook, a: AdmissionAttributes, ctx: AdmissionContext): boolean {
-  return (
-    matchesNamespaceSelector(w, a, ctx) &&
-    matchesObjectSelector(w, a) &&
-    w.rules.some((rule) => ruleMatches(rule, a))
-  );
+  return matchedVersion(w, a, ctx) !== undefined;
 }

@@ -11,9 +11,10 @@ import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 import { type AdmissionPlugin, handlesOnly } from "../plugin.js";
 import { type Webhook, webhooksOf } from "./configurations.js";
+import { inRequestVersion, versionedAttributes } from "./equivalent.js";
 import { callWebhook, failureOf } from "./invoke.js";
 import { matchConditionsSelect } from "./match-conditions.js";
-import { isExempt, selects } from "./matching.js";
+import { isExempt, matchedVersion, selects } from "./matching.js";
 import { patchedObject } from "./patching.js";
 
 type Json = Record<string, unknown>;
@@ -65,12 +66,20 @@ function keepStoreFields(a: AdmissionAttributes, next: Json): Json {
   return { ...next, metadata };
 }
 
-/** Calls `w`; true when its patch changed the object. */
-async function mutateWith(w: Webhook, a: AdmissionAttributes, ctx: AdmissionContext): Promise<boolean> {
-  const shown = shownObject(a);
+/**
+ * Calls `w` with `va`, the request `a` as seen for the webhook's version (`a` itself, or converted
+ * under matchPolicy Equivalent); true when its patch changed the request's object.
+ */
+async function mutateWith(
+  w: Webhook,
+  a: AdmissionAttributes,
+  va: AdmissionAttributes,
+  ctx: AdmissionContext,
+): Promise<boolean> {
+  const shown = shownObject(va);
   let response: Awaited<ReturnType<typeof callWebhook>>;
   try {
-    response = await callWebhook(w, a, shown, true, ctx);
+    response = await callWebhook(w, va, shown, true, ctx);
   } catch (e) {
     const failure = failureOf(w, e);
     if (failure) throw failure;
@@ -79,14 +88,15 @@ async function mutateWith(w: Webhook, a: AdmissionAttributes, ctx: AdmissionCont
   if (response.patch === undefined) return false;
   let next: Json | undefined;
   try {
-    next = patchedObject(w, a, shown, { patch: response.patch, patchType: response.patchType });
+    next = patchedObject(w, va, shown, { patch: response.patch, patchType: response.patchType });
   } catch (e) {
     const failure = failureOf(w, e);
     if (failure) throw failure;
     return false;
   }
   if (next === undefined || a.object === undefined) return false;
-  next = keepStoreFields(a, next);
+  next = keepStoreFields(va, next);
+  if (va !== a) next = await inRequestVersion(a, next);
   const changed = !isDeepStrictEqual(next, a.object);
   if (changed) replaceObject(a.object, next);
   return changed;
@@ -101,8 +111,11 @@ async function round(
 ): Promise<void> {
   for (const w of hooks) {
     if (only && !only.has(w.uid)) continue;
-    if (!selects(w, a, ctx) || !matchConditionsSelect(w, a, shownObject(a))) continue;
-    r.noteCall(w, await mutateWith(w, a, ctx));
+    const version = matchedVersion(w, a, ctx);
+    if (version === undefined) continue;
+    const va = version === a.resource.version ? a : await versionedAttributes(a, version);
+    if (!matchConditionsSelect(w, va, shownObject(va))) continue;
+    r.noteCall(w, await mutateWith(w, a, va, ctx));
   }
 }
 

@@ -2,24 +2,29 @@
  * ValidatingAdmissionWebhook: every matching validating webhook is called at once on the final
  * object, after defaulting and validation; the request fails with the first failure in the
  * webhooks' order (upstream returns the first to arrive; the order here keeps answers stable).
- * Synchronous when no webhook matches, so ordinary writes still commit in one turn.
+ * Synchronous when no webhook matches, so ordinary writes still commit in one turn. A webhook
+ * registered for another version of a custom resource (matchPolicy Equivalent) sees the object
+ * converted to that version.
  */
 import type { StatusError } from "../../api/status.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 import { type AdmissionPlugin, handlesOnly } from "../plugin.js";
-import { webhooksOf } from "./configurations.js";
+import { type Webhook, webhooksOf } from "./configurations.js";
+import { versionedAttributes } from "./equivalent.js";
 import { callWebhook, failureOf } from "./invoke.js";
 import { matchConditionsSelect } from "./match-conditions.js";
-import { isExempt, selects } from "./matching.js";
+import { isExempt, matchedVersion } from "./matching.js";
 
-async function callAll(
-  hooks: ReturnType<typeof webhooksOf>,
-  a: AdmissionAttributes,
-  ctx: AdmissionContext,
-): Promise<void> {
+interface Call {
+  readonly w: Webhook;
+  /** The request as the webhook sees it (converted to its version under matchPolicy Equivalent). */
+  readonly a: AdmissionAttributes;
+}
+
+async function callAll(calls: readonly Call[], ctx: AdmissionContext): Promise<void> {
   const outcomes = await Promise.all(
-    hooks.map((w) =>
+    calls.map(({ w, a }) =>
       callWebhook(w, a, a.object, false, ctx).then(
         () => undefined,
         (e: unknown) => failureOf(w, e),
@@ -30,15 +35,32 @@ async function callAll(
   if (first) throw first;
 }
 
+/** The calls when some webhook is registered for another version: each sees the object converted. */
+async function versionedCalls(
+  matched: readonly { w: Webhook; version: string }[],
+  a: AdmissionAttributes,
+  ctx: AdmissionContext,
+): Promise<void> {
+  const calls: Call[] = [];
+  for (const { w, version } of matched) {
+    const va = version === a.resource.version ? a : await versionedAttributes(a, version);
+    if (matchConditionsSelect(w, va, va.object)) calls.push({ w, a: va });
+  }
+  return callAll(calls, ctx);
+}
+
 export const validatingAdmissionWebhook: AdmissionPlugin = {
   name: "ValidatingAdmissionWebhook",
   handles: handlesOnly("CREATE", "UPDATE", "DELETE", "CONNECT"),
   validate(a, ctx) {
     if (isExempt(a)) return;
-    const hooks = webhooksOf("validating", ctx).filter(
-      (w) => selects(w, a, ctx) && matchConditionsSelect(w, a, a.object),
-    );
-    if (hooks.length === 0) return;
-    return callAll(hooks, a, ctx);
+    const matched = webhooksOf("validating", ctx).flatMap((w) => {
+      const version = matchedVersion(w, a, ctx);
+      return version === undefined ? [] : [{ w, version }];
+    });
+    if (matched.some((m) => m.version !== a.resource.version)) return versionedCalls(matched, a, ctx);
+    const calls = matched.filter(({ w }) => matchConditionsSelect(w, a, a.object)).map(({ w }) => ({ w, a }));
+    if (calls.length === 0) return;
+    return callAll(calls, ctx);
   },
 };

@@ -1,12 +1,12 @@
 /** Stamps managedFields on an object being written by an Update operation (create/update/patch). */
 import { schemaFor } from "@kubesdk/models";
-import { nowTimestamp } from "../api/names.js";
-import { customTypeNode } from "../apply/custom-schema.js";
-import { baseEntries, managerName, recordUpdateSteps } from "../fieldmanager/managed-fields.js";
-import { type FieldScope, leafFields } from "../fieldmanager/object-fields.js";
-import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
+import { nowTimestamp } from "../../api/names.js";
+import { runAtOnce, runYielding, type Steps } from "../../api/steps.js";
+import { customTypeNode } from "../../apply/custom-schema.js";
+import { baseEntries, managerName, recordUpdateSteps } from "../../fieldmanager/managed-fields.js";
+import { type FieldScope, leafFields } from "../../fieldmanager/object-fields.js";
+import { apiVersionOf, hasStatus, type ServedResource } from "../../resources/served.js";
 import type { HandlerContext, KubeObject } from "./context.js";
-import { runAtOnce, runYielding, type Steps } from "./steps.js";
 
 export interface ManagerContext {
   readonly query: URLSearchParams;

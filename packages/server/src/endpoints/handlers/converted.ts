@@ -6,9 +6,9 @@
  * becomes the Status kube-apiserver answers: a read is a storage error naming the object, a write
  * the webhook's error alone.
  */
-import { errors, qualifiedName, StatusError } from "../api/status.js";
-import { apiVersionOf, ConversionError, type ServedResource } from "../resources/served.js";
-import type { StoredObject } from "../store/mvcc.js";
+import { errors, qualifiedName, StatusError } from "../../api/status.js";
+import { apiVersionOf, ConversionError, type ServedResource } from "../../resources/served.js";
+import type { StoredObject } from "../../storage/mvcc.js";
 import * as c from "./context.js";
 
 export type Maybe<T> = T | Promise<T>;

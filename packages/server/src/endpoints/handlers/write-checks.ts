@@ -1,12 +1,30 @@
 /** Checks every write makes: type meta, identity against the URL, metadata and object validation. */
 import { schemaFor, type TypeNode } from "@kubesdk/models";
-import { errors, type FieldError } from "../api/status.js";
-import { dataSizeErrors } from "../resources/data-limits.js";
-import { apiVersionOf, type ServedResource } from "../resources/served.js";
-import { anyName, dnsSubdomain, pathSegment } from "../validation/name-formats.js";
-import { type KindNameRule, nameFormatOf, nameRuleFor } from "../validation/names.js";
-import { validateObjectMeta } from "../validation/object-meta.js";
+import { errors, type FieldError } from "../../api/status.js";
+import { runAtOnce, runYielding, type Steps } from "../../api/steps.js";
+import { checkTypesSteps } from "../../openapi/typed-check.js";
+import { dataSizeErrors } from "../../resources/data-limits.js";
+import { apiVersionOf, type ServedResource } from "../../resources/served.js";
+import { anyName, dnsSubdomain, pathSegment } from "../../validation/name-formats.js";
+import { type KindNameRule, nameFormatOf, nameRuleFor } from "../../validation/names.js";
+import { validateObjectMeta } from "../../validation/object-meta.js";
 import { type KubeObject, metadataOf } from "./context.js";
+
+/**
+ * The type check of a built-in object's body or patched result: at once, or, for a large request,
+ * a promise that pauses inside it.
+ */
+export function checkTypesOf(
+  r: ServedResource,
+  obj: unknown,
+  source: "body" | "patch",
+  large: boolean | undefined,
+): Promise<void> | undefined {
+  const steps = checkTypesSteps(r, builtinSchema(r), obj, source);
+  if (large) return runYielding(steps);
+  runAtOnce(steps);
+  return undefined;
+}
 
 /** Metadata fields the server owns: clients cannot set them on create, and updates keep the stored ones. */
 export const SERVER_METADATA = [
@@ -67,15 +85,16 @@ export function checkIdentity(
 /**
  * The object's own validation (metadata under the kind's name rule, validation/names.ts, then the
  * kind's), then, on create and only when that passed, the common metadata pass every create gets
- * upstream, with path-segment names. Updates do not re-check the name: it cannot change.
+ * upstream, with path-segment names. Updates do not re-check the name: it cannot change. Pauses
+ * (`yield`) where the kind's `validateSteps` does (api/steps.ts).
  */
-export function validate(
+export function* validateSteps(
   r: ServedResource,
   obj: KubeObject,
   old: KubeObject | undefined,
   maxDataBytes: number,
   subresource?: string,
-): void {
+): Steps<void> {
   const meta = metadataOf(obj);
   const name = String(meta.name ?? "");
   const rule = r.custom ? CUSTOM_RESOURCE_RULE : nameRuleFor(r.group, r.resource);
@@ -99,7 +118,8 @@ export function validate(
   if (!old && rule.extra) errs.push(...rule.extra(obj, name));
   errs.push(...dataSizeErrors(r, obj, maxDataBytes));
   if (r.custom) errs.push(...r.custom.validate(obj, old));
-  if (r.strategy?.validate) errs.push(...r.strategy.validate(obj, old, subresource));
+  if (r.strategy?.validateSteps) errs.push(...(yield* r.strategy.validateSteps(obj, old, subresource)));
+  else if (r.strategy?.validate) errs.push(...r.strategy.validate(obj, old, subresource));
   if (errs.length === 0 && !old)
     errs.push(
       ...validateObjectMeta(meta, {

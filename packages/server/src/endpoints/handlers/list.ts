@@ -1,14 +1,15 @@
 /**
  * LIST: selectors, limit/continue over one snapshot, and the resourceVersion ×
- * resourceVersionMatch matrix (docs/api-semantics.md §3), with upstream's errors.
+ * resourceVersionMatch matrix (docs/api-semantics.md §3), with upstream's errors. The stages are
+ * listed at `listObjects`.
  */
-import { errors, type FieldError } from "../api/status.js";
-import { apiVersionOf, type ServedResource } from "../resources/served.js";
-import { CompactedError, type StoredObject } from "../store/mvcc.js";
+import { errors, type FieldError } from "../../api/status.js";
+import { apiVersionOf, type ServedResource } from "../../resources/served.js";
+import { CompactedError, type ListResult, type StoredObject } from "../../storage/mvcc.js";
 import { type ApiResponse, type HandlerContext, listPrefix, present } from "./context.js";
 import { decodeContinue, encodeContinue } from "./continue-token.js";
 import { presentAll } from "./converted.js";
-import { buildFilter } from "./filter.js";
+import { buildFilter, type ObjectFilter } from "./filter.js";
 import { parseInt64Param } from "./options.js";
 import { parseResourceVersion, waitForRevision } from "./resource-version.js";
 
@@ -113,6 +114,17 @@ async function firstPagePoint(
   return { atRev: rv };
 }
 
+/**
+ * LIST, in stages (upstream: endpoints/handlers/get.go's ListResource, then the generic registry's
+ * List):
+ *
+ * 1. decode: ListOptions checked (the list-only rules), selectors made a filter, limit and continue;
+ * 2. read point: a continue token's revision and key (410 once compacted), or the first page's
+ *    revision from resourceVersion × resourceVersionMatch (waiting for one not reached yet);
+ * 3. storage: one page of the snapshot at that point, filtered;
+ * 4. present: the list's metadata (resourceVersion, continue, remainingItemCount) and the items in
+ *    the requested version; the endpoint then encodes the list.
+ */
 export async function listObjects(
   ctx: HandlerContext,
   r: ServedResource,
@@ -120,38 +132,81 @@ export async function listObjects(
   q: URLSearchParams,
   signal?: AbortSignal,
 ): Promise<ApiResponse> {
+  const options = decodeListOptions(r, namespace, q);
+  const point = await readPointOf(ctx, options, signal);
+  const page = readPage(ctx, r, options, point);
+  return { code: 200, body: await presentList(r, options, page) };
+}
+
+/** What a list request asks for, decoded and checked. */
+interface DecodedList {
+  readonly query: URLSearchParams;
+  readonly filter: ObjectFilter;
+  readonly limit: number;
+  /** The continue token, "" for a first page. */
+  readonly continueToken: string;
+  /** The store keys of the namespace (or of all) the list covers. */
+  readonly prefix: string;
+}
+
+/** Stage 1: ListOptions, with upstream's 400s and 422s. */
+function decodeListOptions(
+  r: ServedResource,
+  namespace: string | undefined,
+  q: URLSearchParams,
+): DecodedList {
   validateListOptions(q);
-  const filter = buildFilter(r, q);
-  const limit = parseLimit(q);
-  const continueParam = q.get("continue") ?? "";
-  const prefix = listPrefix(r, namespace);
-  const point =
-    continueParam !== ""
-      ? continuePoint(ctx, q, prefix, continueParam)
-      : await firstPagePoint(ctx, q, limit, signal);
-  let result: ReturnType<typeof ctx.store.list>;
+  return {
+    query: q,
+    filter: buildFilter(r, q),
+    limit: parseLimit(q),
+    continueToken: q.get("continue") ?? "",
+    prefix: listPrefix(r, namespace),
+  };
+}
+
+/** Stage 2: where the page is read. */
+function readPointOf(
+  ctx: HandlerContext,
+  o: DecodedList,
+  signal: AbortSignal | undefined,
+): ReadPoint | Promise<ReadPoint> {
+  if (o.continueToken !== "") return continuePoint(ctx, o.query, o.prefix, o.continueToken);
+  return firstPagePoint(ctx, o.query, o.limit, signal);
+}
+
+/** Stage 3: one page from the store; a revision compacted meanwhile is upstream's 410. */
+function readPage(ctx: HandlerContext, r: ServedResource, o: DecodedList, point: ReadPoint): ListResult {
   try {
-    result = ctx.store.list(r.bucket, {
-      prefix,
+    return ctx.store.list(r.bucket, {
+      prefix: o.prefix,
       ...point,
-      limit,
-      filter: filter.empty ? undefined : filter.matches,
-      countRemaining: filter.empty,
+      limit: o.limit,
+      filter: o.filter.empty ? undefined : o.filter.matches,
+      countRemaining: o.filter.empty,
     } as Parameters<typeof ctx.store.list>[1]);
   } catch (e) {
     if (e instanceof CompactedError) throw errors.expired(EXPIRED_LIST);
     throw e;
   }
-  const metadata: Record<string, unknown> = { resourceVersion: String(result.rev) };
-  if (result.nextKey !== undefined) {
-    metadata.continue = encodeContinue({ rv: result.rev, start: result.nextKey.slice(prefix.length) });
-    if (result.remaining !== undefined) metadata.remainingItemCount = result.remaining;
+}
+
+/** Stage 4: the list body, its items in the requested version. */
+async function presentList(
+  r: ServedResource,
+  o: DecodedList,
+  page: ListResult,
+): Promise<Record<string, unknown>> {
+  const metadata: Record<string, unknown> = { resourceVersion: String(page.rev) };
+  if (page.nextKey !== undefined) {
+    metadata.continue = encodeContinue({ rv: page.rev, start: page.nextKey.slice(o.prefix.length) });
+    if (page.remaining !== undefined) metadata.remainingItemCount = page.remaining;
   }
   // Built-in (typed) lists carry no kind/apiVersion per item; custom resources (unstructured) do.
   const items = r.custom
-    ? await presentAll(r, result.items)
-    : result.items.map((o) => withoutTypeMeta(r.convert ? present(r, o) : o));
-  return { code: 200, body: { kind: r.listKind, apiVersion: apiVersionOf(r), metadata, items } };
+    ? await presentAll(r, page.items)
+    : page.items.map((o) => withoutTypeMeta(r.convert ? present(r, o) : o));
+  return { kind: r.listKind, apiVersion: apiVersionOf(r), metadata, items };
 }
 
 function withoutTypeMeta(o: StoredObject): StoredObject {

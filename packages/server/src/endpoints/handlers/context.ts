@@ -2,13 +2,18 @@
  * HandlerContext: what every API handler shares — the store, the served
  * resources, settings — plus the small object helpers they all use.
  */
-import type { AdmissionChain } from "../admission/chain.js";
-import { errors, type Qualified } from "../api/status.js";
-import type { AccessRequest, UserInfo } from "../http/auth.js";
-import { MAX_BODY_BYTES, MAX_DATA_BYTES, MAX_OBJECT_BYTES, OFF_THREAD_DECODE_BYTES } from "../http/limits.js";
-import { apiVersionOf, type ServedResource } from "../resources/served.js";
-import type { ResourceTable } from "../resources/table.js";
-import type { MvccStore, StoredObject } from "../store/mvcc.js";
+import type { AdmissionChain } from "../../admission/chain.js";
+import { errors, type Qualified } from "../../api/status.js";
+import type { AccessRequest, UserInfo } from "../../http/auth.js";
+import {
+  MAX_BODY_BYTES,
+  MAX_DATA_BYTES,
+  MAX_OBJECT_BYTES,
+  OFF_THREAD_DECODE_BYTES,
+} from "../../http/limits.js";
+import { apiVersionOf, type ServedResource } from "../../resources/served.js";
+import type { ResourceTable } from "../../resources/table.js";
+import type { MvccStore, StoredObject } from "../../storage/mvcc.js";
 
 export interface ServerSettings {
   /** How long a read for a resourceVersion newer than the store waits before 504. */

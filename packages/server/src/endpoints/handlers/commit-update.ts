@@ -5,21 +5,26 @@
  * removed last finalizer completes).
  */
 import { isDeepStrictEqual } from "node:util";
-import { errors } from "../api/status.js";
-import type { UserInfo } from "../http/auth.js";
-import { checkObjectSize } from "../http/limits.js";
-import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
-import { checkTypes } from "../openapi/typed-check.js";
-import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
-import { PreconditionError } from "../store/mvcc.js";
-import { normalizeDecodedMetadata } from "../validation/metadata-decode.js";
+import { errors } from "../../api/status.js";
+import { pause, runAtOnce, runYielding, type Steps } from "../../api/steps.js";
+import type { UserInfo } from "../../http/auth.js";
+import { checkObjectSize } from "../../http/limits.js";
+import { enforceFieldValidation, warningHeaders } from "../../openapi/field-validation.js";
+import { apiVersionOf, hasStatus, type ServedResource } from "../../resources/served.js";
+import { PreconditionError } from "../../storage/mvcc.js";
+import { normalizeDecodedMetadata } from "../../validation/metadata-decode.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import * as c from "./context.js";
 import { convertsByWebhook, presentOne, storedForm } from "./converted.js";
 import { withManagedFields, withManagedFieldsYielding } from "./managed.js";
 import { parseDryRun } from "./options.js";
-import { pause } from "./steps.js";
-import { builtinSchema, checkIdentity, checkTypeMeta, checkUidUnchanged, validate } from "./write-checks.js";
+import {
+  checkIdentity,
+  checkTypeMeta,
+  checkTypesOf,
+  checkUidUnchanged,
+  validateSteps,
+} from "./write-checks.js";
 
 export type UpdateRequest = {
   namespace: string | undefined;
@@ -29,7 +34,7 @@ export type UpdateRequest = {
   userAgent?: string | undefined;
   managedFieldsDone?: boolean;
   duplicateFields?: readonly string[];
-  /** A limit-sized request: pauses between its costly steps (handlers/steps.ts). */
+  /** A limit-sized request: pauses between its costly steps (api/steps.ts). */
   large?: boolean;
   /** Who writes, for admission. */
   user?: UserInfo | undefined;
@@ -87,6 +92,22 @@ const KEPT_METADATA = [
   "resourceVersion",
 ];
 
+/**
+ * The update stages, after the caller loaded the stored object and built the candidate (PUT: the
+ * body; PATCH: the patched object; apply: the merged one):
+ *
+ * 1. decode: type check, `fieldValidation`, apiVersion/kind;
+ * 2. checks against the stored object: identity, uid, resourceVersion, no finalizer added while
+ *    deleting;
+ * 3. candidate: server-owned metadata kept, scoped to `/status` or the main resource;
+ * 4. mutating admission;
+ * 5. defaulting, 6. the kind's strategy (its `prepareUpdate`), generation, 7. validation — the
+ *    three in this file's `prepareUpdateSteps`;
+ * 8. managed fields; 9. validating admission;
+ * 10. storage: converted to the storage version, checked unchanged if the request paused, committed
+ *     (no write when nothing changed; a removed last finalizer completes a pending deletion);
+ * 11. present: in the requested version, with the warnings.
+ */
 export async function commitUpdate(
   ctx: c.HandlerContext,
   r: ServedResource,
@@ -97,7 +118,10 @@ export async function commitUpdate(
 ): Promise<c.ApiResponse> {
   const requireResourceVersion = kind === "update";
   if (req.large) await pause();
-  if (!r.custom) checkTypes(r, builtinSchema(r), candidate, requireResourceVersion ? "body" : "patch");
+  const source = requireResourceVersion ? "body" : "patch";
+  const typed = r.custom ? undefined : checkTypesOf(r, candidate, source, req.large);
+  // Only a large update may pause here: an await of nothing would let others write after our read.
+  if (typed) await typed;
   if (req.large) await pause();
   const checked = enforceFieldValidation(r, candidate, req.query, kind, req.duplicateFields);
   const dryRun = parseDryRun(req.query);
@@ -118,7 +142,8 @@ export async function commitUpdate(
   } as const;
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: next }));
   if (admitted) await admitted;
-  next = prepareUpdate(ctx, r, req, old, next);
+  const preparing = prepareUpdateSteps(ctx, r, req, old, next);
+  next = req.large ? await runYielding(preparing) : runAtOnce(preparing);
   if (!req.managedFieldsDone)
     next = req.large
       ? await withManagedFieldsYielding(ctx, r, old, next, req)
@@ -207,13 +232,13 @@ function candidateUpdate(
 }
 
 /** Defaulting, the kind's prepare-for-update, generation and validation. */
-function prepareUpdate(
+function* prepareUpdateSteps(
   ctx: c.HandlerContext,
   r: ServedResource,
   req: UpdateRequest,
   old: c.KubeObject,
   candidate: c.KubeObject,
-): c.KubeObject {
+): Steps<c.KubeObject> {
   const oldMeta = c.metadataOf(old);
   let next = candidate;
   if (r.custom) r.custom.applyDefaults(next);
@@ -221,7 +246,7 @@ function prepareUpdate(
   r.strategy?.prepareUpdate?.(next, old, req.subresource);
   if (r.tracksGeneration && specChanged(old, next))
     next = { ...next, metadata: { ...next.metadata, generation: Number(oldMeta.generation ?? 0) + 1 } };
-  validate(r, next, old, ctx.settings.maxDataBytes, req.subresource);
+  yield* validateSteps(r, next, old, ctx.settings.maxDataBytes, req.subresource);
   return next;
 }
 

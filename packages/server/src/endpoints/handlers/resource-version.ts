@@ -1,5 +1,5 @@
 /** Parsing resourceVersion parameters and waiting for a revision the store has not reached yet. */
-import { errors, failure } from "../api/status.js";
+import { errors, failure } from "../../api/status.js";
 import type { HandlerContext } from "./context.js";
 
 /** undefined = unset, 0 = "0" (any), N = a concrete revision. */

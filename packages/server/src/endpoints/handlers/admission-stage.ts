@@ -4,15 +4,16 @@
  */
 
 import { schemaFor } from "@kubesdk/models";
-import type { AdmissionAttributes, AdmissionOperation } from "../admission/attributes.js";
-import type { AdmissionChain } from "../admission/chain.js";
-import { defaultAdmissionChain } from "../admission/index.js";
-import { StatusError } from "../api/status.js";
-import { mergeApplied } from "../apply/structured-merge.js";
-import type { UserInfo } from "../http/auth.js";
-import { warningHeaders } from "../openapi/field-validation.js";
-import type { ServedResource } from "../resources/served.js";
+import type { AdmissionAttributes, AdmissionOperation } from "../../admission/attributes.js";
+import type { AdmissionChain } from "../../admission/chain.js";
+import { defaultAdmissionChain } from "../../admission/index.js";
+import { errors, StatusError } from "../../api/status.js";
+import { mergeApplied } from "../../apply/structured-merge.js";
+import type { UserInfo } from "../../http/auth.js";
+import { warningHeaders } from "../../openapi/field-validation.js";
+import { apiVersionOf, ConversionError, type ServedResource } from "../../resources/served.js";
 import type { HandlerContext, KubeObject } from "./context.js";
+import { andThen, type Maybe } from "./converted.js";
 
 // Apply configurations of mutating policies merge as server-side apply does, by the kind's schema.
 const DEFAULT_CHAIN = defaultAdmissionChain(
@@ -71,12 +72,47 @@ function run(a: AdmissionAttributes, phase: () => void | Promise<void>): void | 
   }
 }
 
+/**
+ * The attributes with the other served versions of a custom resource (webhooks registered for one
+ * of them are called with the object converted, matchPolicy Equivalent). The object is the same
+ * reference, so what plugins change in place reaches the caller.
+ */
+function withEquivalents(ctx: HandlerContext, a: AdmissionAttributes): AdmissionAttributes {
+  const { group, resource, version: own } = a.resource;
+  const served = ctx.resources.versionsOf(group, resource);
+  const r = served.find((x) => x.version === own);
+  if (r?.custom === undefined || served.length < 2) return a;
+  const conversion = r.custom.conversion;
+  const convert = (object: Record<string, unknown>, version: string) => {
+    const apiVersion = apiVersionOf({ group, version });
+    if (conversion === undefined) return { ...object, apiVersion };
+    return andThen(conversion.convert([object], apiVersion), (xs) => xs[0] as Record<string, unknown>);
+  };
+  const versions = served.map((x) => x.version).filter((v) => v !== own);
+  return { ...a, equivalents: { versions, convert: failingAsInternal(convert) } };
+}
+
+/** A failed conversion for a webhook is a 500 with the conversion's message (upstream: internal error). */
+function failingAsInternal<A extends unknown[], T>(f: (...args: A) => Maybe<T>): (...args: A) => Maybe<T> {
+  const internal = (e: unknown) => (e instanceof ConversionError ? errors.internal(e.detail) : (e as Error));
+  return (...args) => {
+    try {
+      const out = f(...args);
+      return out instanceof Promise ? out.catch((e: unknown) => Promise.reject(internal(e))) : out;
+    } catch (e) {
+      throw internal(e);
+    }
+  };
+}
+
 /** Mutating admission: plugins may change `attributes.object` in place. */
 export function mutatingAdmission(ctx: HandlerContext, a: AdmissionAttributes): void | Promise<void> {
-  return run(a, () => chainOf(ctx).admit(a, ctx));
+  const attributes = withEquivalents(ctx, a);
+  return run(attributes, () => chainOf(ctx).admit(attributes, ctx));
 }
 
 /** Validating admission: the last word before storage. */
 export function validatingAdmission(ctx: HandlerContext, a: AdmissionAttributes): void | Promise<void> {
-  return run(a, () => chainOf(ctx).validate(a, ctx));
+  const attributes = withEquivalents(ctx, a);
+  return run(attributes, () => chainOf(ctx).validate(attributes, ctx));
 }

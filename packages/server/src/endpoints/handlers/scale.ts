@@ -7,9 +7,9 @@
  * stale resourceVersion is a 409 Conflict on the parent.
  */
 import { schemaFor } from "@kubesdk/models";
-import { errors, failure, qualifiedName } from "../api/status.js";
-import { applyPatchOfType } from "../patch/apply-patch.js";
-import type { ScalePaths, ServedResource } from "../resources/served.js";
+import { errors, failure, qualifiedName } from "../../api/status.js";
+import { applyPatchOfType } from "../../patch/apply-patch.js";
+import type { ScalePaths, ServedResource } from "../../resources/served.js";
 import { type ApiResponse, type HandlerContext, type KubeObject, metadataOf } from "./context.js";
 import { andThen, loadPresented } from "./converted.js";
 import { type PatchRequest, updateObject, type WriteRequest } from "./write.js";

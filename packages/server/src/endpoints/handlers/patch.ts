@@ -2,10 +2,10 @@
  * PATCH: apply patches go to server-side apply (apply/apply-handler.ts); the other patch types are
  * applied to the stored object and committed as an update (commit-update.ts).
  */
-import { errors } from "../api/status.js";
-import { applyObject } from "../apply/apply-handler.js";
-import { applyPatchOfType } from "../patch/apply-patch.js";
-import type { ServedResource } from "../resources/served.js";
+import { errors } from "../../api/status.js";
+import { applyObject } from "../../apply/apply-handler.js";
+import { applyPatchOfType } from "../../patch/apply-patch.js";
+import type { ServedResource } from "../../resources/served.js";
 import { commitUpdate, updateWithRetries } from "./commit-update.js";
 import type * as c from "./context.js";
 import { loadPresented } from "./converted.js";

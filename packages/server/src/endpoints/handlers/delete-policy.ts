@@ -2,7 +2,7 @@
  * What a DELETE leaves behind before the object goes: the finalizers of its
  * propagation policy (Orphan, Foreground) and, for pods, the grace period.
  */
-import type { ServedResource } from "../resources/served.js";
+import type { ServedResource } from "../../resources/served.js";
 import type { KubeObject } from "./context.js";
 
 export const ORPHAN_FINALIZER = "orphan";

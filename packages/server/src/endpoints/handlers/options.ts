@@ -1,5 +1,5 @@
 /** Query options shared by write verbs. */
-import { errors, type FieldError } from "../api/status.js";
+import { errors, type FieldError } from "../../api/status.js";
 
 /** `dryRun=All` (repeatable); anything else, an empty value too, is 422 like upstream's options validation. */
 export function parseDryRun(q: URLSearchParams, optionsKind = "CreateOptions"): boolean {

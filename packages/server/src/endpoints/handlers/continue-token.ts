@@ -3,7 +3,7 @@
  * clients that peek (they should not) see the same thing: base64url without
  * padding of {"v":"meta.k8s.io/v1","rv":N,"start":"<key relative to the list prefix>"}.
  */
-import { errors } from "../api/status.js";
+import { errors } from "../../api/status.js";
 
 export interface ContinueToken {
   /** Revision the paginated list reads at; -1 means "continue from the latest state". */

@@ -1,14 +1,14 @@
 /** Turns labelSelector/fieldSelector query parameters into one object predicate. */
-import { type FieldRequirement, matchesFields, parseFieldSelector } from "../api/field-selector.js";
+import { type FieldRequirement, matchesFields, parseFieldSelector } from "../../api/field-selector.js";
 import {
   type LabelRequirement,
   matchesLabels,
   parseLabelSelector,
   SelectorParseError,
-} from "../api/label-selector.js";
-import { errors } from "../api/status.js";
-import type { ServedResource } from "../resources/served.js";
-import type { StoredObject } from "../store/mvcc.js";
+} from "../../api/label-selector.js";
+import { errors } from "../../api/status.js";
+import type { ServedResource } from "../../resources/served.js";
+import type { StoredObject } from "../../storage/mvcc.js";
 import { metadataOf } from "./context.js";
 
 export interface ObjectFilter {

@@ -1,27 +1,31 @@
 /**
- * create / update / patch: the write pipeline shared by every resource —
- * decode, check identity, default metadata, validate, dry-run, commit.
- * Updates of existing objects end in commit-update.ts.
+ * create / update: the write pipeline shared by every resource. The create's stages are listed at
+ * `createObject`; updates, patches and applies of existing objects end in commit-update.ts.
  */
 import { randomUUID } from "node:crypto";
-import { generateName, nowTimestamp } from "../api/names.js";
-import { errors } from "../api/status.js";
-import type { UserInfo } from "../http/auth.js";
-import { checkObjectSize } from "../http/limits.js";
-import type { BodyType } from "../http/negotiate.js";
-import { enforceFieldValidation, warningHeaders } from "../openapi/field-validation.js";
-import { checkTypes } from "../openapi/typed-check.js";
-import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
-import { PreconditionError, type StoredObject } from "../store/mvcc.js";
-import { normalizeDecodedMetadata } from "../validation/metadata-decode.js";
+import { generateName, nowTimestamp } from "../../api/names.js";
+import { errors } from "../../api/status.js";
+import { pause, runAtOnce, runYielding, type Steps } from "../../api/steps.js";
+import type { UserInfo } from "../../http/auth.js";
+import { checkObjectSize } from "../../http/limits.js";
+import type { BodyType } from "../../http/negotiate.js";
+import { enforceFieldValidation, warningHeaders } from "../../openapi/field-validation.js";
+import { apiVersionOf, hasStatus, type ServedResource } from "../../resources/served.js";
+import { PreconditionError, type StoredObject } from "../../storage/mvcc.js";
+import { normalizeDecodedMetadata } from "../../validation/metadata-decode.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import { commitUpdate, updateWithRetries } from "./commit-update.js";
 import * as c from "./context.js";
 import { loadPresented, presentOne, storedForm } from "./converted.js";
 import { withManagedFields, withManagedFieldsYielding } from "./managed.js";
 import { parseDryRun } from "./options.js";
-import { pause } from "./steps.js";
-import { builtinSchema, checkIdentity, checkTypeMeta, SERVER_METADATA, validate } from "./write-checks.js";
+import {
+  checkIdentity,
+  checkTypeMeta,
+  checkTypesOf,
+  SERVER_METADATA,
+  validateSteps,
+} from "./write-checks.js";
 
 export { commitUpdate } from "./commit-update.js";
 
@@ -38,15 +42,26 @@ export interface WriteRequest {
   readonly managedFieldsDone?: boolean;
   /** Keys the request body repeats (JSON.parse keeps the last), for fieldValidation. */
   readonly duplicateFields?: readonly string[];
-  /** A limit-sized request: a create pauses between its costly steps (handlers/steps.ts). */
+  /** A limit-sized request: a create pauses between its costly steps (api/steps.ts). */
   readonly large?: boolean;
 }
 
 export type PatchRequest = Omit<WriteRequest, "body"> & { name: string; patchType: BodyType; patch: unknown };
 
 /**
- * POST: the create pipeline, stage by stage — decode, server metadata, mutating admission,
- * defaulting, the kind's strategy, validation, managed fields, validating admission, storage.
+ * POST, in stages (upstream: endpoints/handlers/create.go, then the generic registry's Create):
+ *
+ * 1. decode: type check against the kind's schema, `fieldValidation`, apiVersion/kind;
+ * 2. server metadata: identity, generateName, uid, creationTimestamp, generation;
+ * 3. mutating admission (built-in kinds are defaulted before it, as upstream defaults on decoding);
+ * 4. defaulting, 5. strategy (`prepareCreate`), 6. validation: `prepareNewSteps`;
+ * 7. managed fields (server-side apply computed them already);
+ * 8. validating admission;
+ * 9. storage: converted to the storage version and committed (a dry run only checks the name);
+ * 10. present: in the requested version, with the warnings of decoding and admission.
+ *
+ * A virtual kind (a review) leaves after stage 1 for `answerVirtual`. A large request pauses between
+ * its costly stages, and inside validation where the kind's `validateSteps` says (api/steps.ts).
  */
 export async function createObject(
   ctx: c.HandlerContext,
@@ -55,7 +70,8 @@ export async function createObject(
 ): Promise<c.ApiResponse> {
   // Nothing is read from the store before the commit, so a large create may pause between steps.
   if (req.large) await pause();
-  if (!r.custom) checkTypes(r, builtinSchema(r), req.body, "body");
+  const typed = r.custom ? undefined : checkTypesOf(r, req.body, "body", req.large);
+  if (typed) await typed;
   if (req.large) await pause();
   const checked = enforceFieldValidation(r, req.body, req.query, "create", req.duplicateFields);
   const dryRun = parseDryRun(req.query);
@@ -73,14 +89,17 @@ export async function createObject(
   // The name may still be unset here: a kind's prepareCreate may choose it (LimitRanges).
   const unnamed = String(obj.metadata.name ?? "");
   // Upstream defaults a built-in object as it decodes it, so mutating plugins (LimitRanger) see the
-  // defaults; prepareNew defaults again (defaults only fill what is missing) after they changed it.
+  // defaults; prepareNewSteps defaults again (defaults only fill what is missing) after they changed it.
   if (!r.custom) r.strategy?.defaults?.(obj);
   const admitted = mutatingAdmission(
     ctx,
     admissionAttributes(r, { ...admitting, name: unnamed, object: obj }),
   );
   if (admitted) await admitted;
-  prepareNew(ctx, r, req, obj);
+  // A kind that allocates from what is stored commits in the turn it allocated in: no pause.
+  const preparing = prepareNewSteps(ctx, r, req, obj);
+  if (req.large && !r.strategy?.allocates) await runYielding(preparing);
+  else runAtOnce(preparing);
   const name = String(obj.metadata.name);
   if (!req.managedFieldsDone && req.large && !r.strategy?.allocates)
     obj = await withManagedFieldsYielding(ctx, r, undefined, obj, req);
@@ -155,7 +174,12 @@ function withServerMetadata(
 }
 
 /** Defaulting, status reset, the kind's prepare-for-create and validation, in place. */
-function prepareNew(ctx: c.HandlerContext, r: ServedResource, req: WriteRequest, obj: c.KubeObject): void {
+function* prepareNewSteps(
+  ctx: c.HandlerContext,
+  r: ServedResource,
+  req: WriteRequest,
+  obj: c.KubeObject,
+): Steps<void> {
   if (r.custom) {
     // A CR keeps a status it was created with unless the status subresource owns it.
     if (hasStatus(r)) delete obj.status;
@@ -165,7 +189,7 @@ function prepareNew(ctx: c.HandlerContext, r: ServedResource, req: WriteRequest,
     if (hasStatus(r)) obj.status = {};
   }
   r.strategy?.prepareCreate?.(obj, ctx, req.user);
-  validate(r, obj, undefined, ctx.settings.maxDataBytes);
+  yield* validateSteps(r, obj, undefined, ctx.settings.maxDataBytes);
   r.strategy?.canonicalize?.(obj);
 }
 
@@ -191,6 +215,10 @@ function persistNew(
   }
 }
 
+/**
+ * PUT: load the stored object (in the requested version), check the body's uid precondition, then
+ * the update stages of `commitUpdate`; run again when a large or converting update lost a race.
+ */
 export async function updateObject(
   ctx: c.HandlerContext,
   r: ServedResource,
