@@ -5,9 +5,9 @@
  * e2e.test process per test, several at a time; [Serial] tests after the others, one at a time.
  *
  * Usage: run.ts <e2e.test> <component-bin-dir> [--real] [--parallel N] [--timeout SECONDS]
- *               [--focus REGEXP] [--record] [--check]
+ *               [--focus REGEXP] [--skip REGEXP] [--record] [--check]
  *   --record  write the run to docs/conformance/<target>.json and regenerate docs/conformance.md
- *             (with --focus: replace just those tests' outcomes in the recorded run)
+ *             (with --focus or --skip: replace just those tests' outcomes in the recorded run)
  *   --check   fail when a test kube-apiserver passed in the recorded reference run does not pass
  */
 import { mkdirSync, mkdtempSync } from "node:fs";
@@ -31,6 +31,7 @@ function parseCli() {
       parallel: { type: "string", default: "3" },
       timeout: { type: "string", default: "600" },
       focus: { type: "string" },
+      skip: { type: "string" },
       record: { type: "boolean", default: false },
       check: { type: "boolean", default: false },
     },
@@ -44,7 +45,18 @@ function parseCli() {
   }
   const target: Target = values.real ? "real" : "embedded";
   const focus = values.focus ? new RegExp(values.focus) : undefined;
-  return { e2eBinary, binDir, target, parallel, timeout, focus, record: values.record, check: values.check };
+  const skip = values.skip ? new RegExp(values.skip) : undefined;
+  return {
+    e2eBinary,
+    binDir,
+    target,
+    parallel,
+    timeout,
+    focus,
+    skip,
+    record: values.record,
+    check: values.check,
+  };
 }
 
 /** Runs `tests` with at most `parallel` at a time, reporting each outcome as it arrives. */
@@ -82,7 +94,9 @@ function mergedInto(full: RunRecord | undefined, rerun: RunRecord): RunRecord {
 
 async function main(): Promise<void> {
   const cli = parseCli();
-  const selected = readSelection().filter((t) => t.run && (!cli.focus || cli.focus.test(t.name)));
+  const selected = readSelection().filter(
+    (t) => t.run && (!cli.focus || cli.focus.test(t.name)) && !cli.skip?.test(t.name),
+  );
   const logDir = mkdtempSync(join(tmpdir(), `kubesdk-conformance-${cli.target}-`));
   mkdirSync(logDir, { recursive: true });
   const t0 = Date.now();
@@ -139,7 +153,7 @@ async function main(): Promise<void> {
   );
   if (cli.record) {
     const selection = readSelection();
-    writeRecord(cli.focus ? mergedInto(readRecord(cli.target), record) : record, selection);
+    writeRecord(cli.focus || cli.skip ? mergedInto(readRecord(cli.target), record) : record, selection);
     updateTable(selection);
     console.log("conformance: recorded in docs/conformance/ and docs/conformance.md");
   }
