@@ -15,12 +15,41 @@ export class BenchHttpError extends Error {
   }
 }
 
+export type BenchMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface CallOptions {
+  /** Sent as is when a string, as JSON otherwise. */
+  readonly body?: unknown;
+  /** Of the body; application/json unless given. */
+  readonly contentType?: string;
+  /** application/json unless given. */
+  readonly accept?: string;
+}
+
+export interface BenchResponse {
+  readonly bytes: Buffer;
+  readonly contentType: string;
+}
+
 export interface BenchHttp {
   /** One request; resolves with the response text, rejects on a status >= 300. */
-  call(method: "GET" | "POST", path: string, body?: unknown): Promise<string>;
-  /** Opens a watch and returns once its response headers arrived. */
-  watch(path: string): Promise<WatchStream>;
+  call(method: BenchMethod, path: string, body?: unknown): Promise<string>;
+  /** One request with its media types chosen; resolves with the response bytes. */
+  send(method: BenchMethod, path: string, options: CallOptions): Promise<BenchResponse>;
+  /**
+   * Opens a watch and returns once its response headers arrived. `countOnly` streams only count
+   * events (one per line) without parsing them, so a thousand watchers do not make this client
+   * the bottleneck; arrivalOf is then unavailable.
+   */
+  watch(path: string, countOnly?: boolean): Promise<WatchStream>;
   close(): Promise<void>;
+}
+
+export interface BenchHttpOptions {
+  /** Connections for requests (watches get their own pool). */
+  readonly connections: number;
+  /** Offer HTTP/2 in TLS negotiation (ALPN h2); the server decides. */
+  readonly http2?: boolean;
 }
 
 export interface WatchStream {
@@ -31,30 +60,40 @@ export interface WatchStream {
   close(): void;
 }
 
-export function benchHttp(target: BenchTarget, connections: number): BenchHttp {
-  // Watches hold their connection for their lifetime, so they get their own pool.
-  const agent = new Agent({ connect: { ca: target.ca }, connections });
-  const watchAgent = new Agent({ connect: { ca: target.ca }, connections: 64 });
-  const headers = { authorization: `Bearer ${target.token}`, accept: "application/json" };
+export function benchHttp(target: BenchTarget, options: BenchHttpOptions): BenchHttp {
+  const h2 = options.http2 ? { allowH2: true } : {};
+  const agent = new Agent({ connect: { ca: target.ca }, connections: options.connections, ...h2 });
+  // Watches hold their connection for their lifetime (HTTP/1.1), so they get their own pool.
+  const watchAgent = new Agent({ connect: { ca: target.ca }, ...h2 });
+  const auth = { authorization: `Bearer ${target.token}` };
+  const send = async (method: BenchMethod, path: string, o: CallOptions): Promise<BenchResponse> => {
+    const headers: Record<string, string> = { ...auth, accept: o.accept ?? "application/json" };
+    if (o.body !== undefined) headers["content-type"] = o.contentType ?? "application/json";
+    const res = await request(target.url + path, {
+      method,
+      headers,
+      body: o.body === undefined ? undefined : typeof o.body === "string" ? o.body : JSON.stringify(o.body),
+      dispatcher: agent,
+    });
+    const bytes = Buffer.from(await res.body.arrayBuffer());
+    if (res.statusCode >= 300) {
+      throw new BenchHttpError(
+        "BENCH_REQUEST_FAILED",
+        `${method} ${path}: ${res.statusCode} ${bytes.toString("utf8", 0, 200)}`,
+      );
+    }
+    return { bytes, contentType: String(res.headers["content-type"] ?? "") };
+  };
   return {
+    send,
     async call(method, path, body) {
-      const res = await request(target.url + path, {
-        method,
-        headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        dispatcher: agent,
-      });
-      const text = await res.body.text();
-      if (res.statusCode >= 300) {
-        throw new BenchHttpError(
-          "BENCH_REQUEST_FAILED",
-          `${method} ${path}: ${res.statusCode} ${text.slice(0, 200)}`,
-        );
-      }
-      return text;
+      return (await send(method, path, { body })).bytes.toString("utf8");
     },
-    async watch(path) {
-      const res = await request(target.url + path, { headers, dispatcher: watchAgent });
+    async watch(path, countOnly = false) {
+      const res = await request(target.url + path, {
+        headers: { ...auth, accept: "application/json" },
+        dispatcher: watchAgent,
+      });
       if (res.statusCode !== 200) {
         const text = await res.body.text();
         throw new BenchHttpError(
@@ -62,7 +101,7 @@ export function benchHttp(target: BenchTarget, connections: number): BenchHttp {
           `watch ${path}: ${res.statusCode} ${text.slice(0, 200)}`,
         );
       }
-      return new JsonWatchStream(res.body, path);
+      return new JsonWatchStream(res.body, path, countOnly);
     },
     async close() {
       await Promise.all([agent.close(), watchAgent.close()]);
@@ -94,8 +133,9 @@ class JsonWatchStream implements WatchStream {
   constructor(
     private readonly body: WatchBody,
     private readonly path: string,
+    countOnly: boolean,
   ) {
-    body.on("data", (chunk) => this.onData(chunk));
+    body.on("data", (chunk) => (countOnly ? this.onCountedData(chunk) : this.onData(chunk)));
     body.on("error", (error) => this.fail(error ?? new Error("stream error")));
     body.on("end", () => this.fail(new Error("stream ended")));
   }
@@ -121,6 +161,20 @@ class JsonWatchStream implements WatchStream {
     this.body.destroy();
   }
 
+  /** Every event is one line: counting newlines is enough, and cheap for many watchers. */
+  private onCountedData(chunk: Buffer): void {
+    const at = performance.now();
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) this.counted(at);
+  }
+
+  private counted(at: number): void {
+    this.events++;
+    const waiter = this.countWaiters.get(this.events);
+    if (waiter === undefined) return;
+    waiter.resolve(at);
+    this.countWaiters.delete(this.events);
+  }
+
   private onData(chunk: Buffer): void {
     const at = performance.now();
     const lines = (this.partial + chunk.toString("utf8")).split("\n");
@@ -132,15 +186,13 @@ class JsonWatchStream implements WatchStream {
         this.fail(new Error(`ERROR event ${line.slice(0, 200)}`));
         return;
       }
-      this.events++;
       const name = event.object?.metadata?.name;
       if (name !== undefined && !this.arrivals.has(name)) {
         this.arrivals.set(name, at);
         this.nameWaiters.get(name)?.resolve(at);
         this.nameWaiters.delete(name);
       }
-      this.countWaiters.get(this.events)?.resolve(at);
-      this.countWaiters.delete(this.events);
+      this.counted(at);
     }
   }
 

@@ -1,9 +1,13 @@
 /**
- * The two servers real-vs-reference.ts compares, behind one shape: where to reach them, how long
- * they took to become ready, and how to stop them.
+ * The two servers server-vs-real.ts compares, behind one shape: where to reach them, how long
+ * they took to answer, how much memory they peaked at, and how to stop them.
  */
-import { fork } from "node:child_process";
+import { fork, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Agent, request } from "undici";
 import { startRealApiserver } from "../real-apiserver/start.js";
 
 export interface BenchTarget {
@@ -12,6 +16,10 @@ export interface BenchTarget {
   readonly token: string;
   /** Milliseconds from the start call until the server answers as ready. */
   readonly startupMs: number;
+  /** Reference only: startTestServer() to its first answered request, in a fresh process. */
+  readonly testServerMs?: number;
+  /** Peak resident memory so far of the server's processes (kube-apiserver + etcd for the real one). */
+  peakRssBytes(): Promise<number>;
   /** Idempotent; resolves once the server's processes are gone. */
   stop(): Promise<void>;
 }
@@ -26,20 +34,17 @@ interface ReadyMessage {
   ca: string | undefined;
   token: string;
   startupMs: number;
+  testServerMs: number;
 }
 
 const childScript = fileURLToPath(new URL("./reference-server-child.ts", import.meta.url));
+const cliScript = fileURLToPath(new URL("../../packages/server/bin/kubesdk-server.js", import.meta.url));
 const childStopGraceMs = 10_000;
 
-/**
- * The reference server in a child process (fork reuses this process's --conditions/--import tsx).
- * startupMs is the child's own measure of startServer(), not the Node boot and module load.
- */
-export function startReference(): Promise<BenchTarget> {
-  const child = fork(childScript, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+function childStopper(child: ReturnType<typeof fork>): () => Promise<void> {
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
+  return () => {
     stopping ??= (async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       if (child.connected) child.send("stop");
@@ -50,6 +55,25 @@ export function startReference(): Promise<BenchTarget> {
     })();
     return stopping;
   };
+}
+
+/**
+ * The reference server in a child process (fork reuses this process's --conditions/--import tsx).
+ * startupMs is the child's own measure of startServer(), not the Node boot and module load.
+ */
+export function startReference(): Promise<BenchTarget> {
+  // BENCH_CPU_PROF=DIR: a V8 CPU profile of each reference server process, written into DIR on stop.
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const child = fork(childScript, [], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    execArgv: [...process.execArgv, ...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [])],
+  });
+  const stop = childStopper(child);
+  const peakRssBytes = () =>
+    new Promise<number>((resolve) => {
+      child.once("message", (m) => resolve((m as { peakRssBytes: number }).peakRssBytes));
+      child.send("rss");
+    });
   return new Promise((resolve, reject) => {
     child.once("message", (message) => {
       const ready = message as ReadyMessage;
@@ -58,12 +82,24 @@ export function startReference(): Promise<BenchTarget> {
         reject(new BenchTargetError("reference server started without TLS (no CA)"));
         return;
       }
-      resolve({ url: ready.url, ca: ready.ca, token: ready.token, startupMs: ready.startupMs, stop });
+      resolve({ ...ready, ca: ready.ca, peakRssBytes, stop });
     });
     child.once("exit", (code, signal) =>
       reject(new BenchTargetError(`reference server process ended before ready (${signal ?? code})`)),
     );
   });
+}
+
+/** Peak RSS (VmHWM) of a process, from /proc; 0 when it is gone. */
+function processPeakRss(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kib = /^VmHWM:\s+(\d+) kB/m.exec(status)?.[1];
+    return kib === undefined ? 0 : Number(kib) * 1024;
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -78,6 +114,46 @@ export async function startReal(binDir: string): Promise<BenchTarget> {
     ca: server.caPem,
     token: server.token,
     startupMs: server.timings.apiserverReadyMs,
+    peakRssBytes: async () => processPeakRss(server.pids.apiserver) + processPeakRss(server.pids.etcd),
     stop: () => server.stop(),
   };
+}
+
+/**
+ * The published CLI (`kubesdk-server --port 0`, from dist/: needs `pnpm build`) from spawn to its
+ * first answered request (GET /version), then stopped.
+ */
+export async function timeCliStart(): Promise<number> {
+  if (!existsSync(fileURLToPath(new URL("../../packages/server/dist/cli.js", import.meta.url)))) {
+    throw new BenchTargetError("packages/server/dist is missing: run `pnpm build` first");
+  }
+  const dir = mkdtempSync(join(tmpdir(), "bench-cli-"));
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [cliScript, "--port", "0", "--kubeconfig", join(dir, "kubeconfig")], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString("utf8");
+        const found = /listening on (\S+)/.exec(out)?.[1];
+        if (found !== undefined) resolve(found);
+      });
+      child.once("exit", (code) => reject(new BenchTargetError(`kubesdk-server exited (${code})`)));
+    });
+    const agent = new Agent({ connect: { rejectUnauthorized: false } });
+    const res = await request(`${url}/version`, { dispatcher: agent });
+    await res.body.text();
+    const ms = performance.now() - t0;
+    await agent.close();
+    return ms;
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

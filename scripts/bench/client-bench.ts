@@ -118,6 +118,8 @@ async function serve(): Promise<void> {
   const kubeconfigPath = join(mkdtempSync(join(tmpdir(), "kubesdk-bench-")), "kubeconfig");
   await startServer({
     kubeconfigPath,
+    // The seeded pods are the bench's subject: no simulated cluster rewriting their status.
+    cluster: false,
     seed: [
       { apiVersion: "v1", kind: "Namespace", metadata: { name: NAMESPACE } },
       ...Array.from({ length: PODS }, (_, i) => pod(i)),

@@ -4,7 +4,8 @@
  * a loop sending 3 MiB JSON bodies, a 40k-key YAML apply, 10k-operation JSON patches, or listing
  * 100k ConfigMaps as protobuf and JSON, or creating a CRD with a 60k-value enum or 20k properties
  * (isolation-crds.ts), or creating ConfigMaps that a webhook answering after 500 ms must admit
- * (isolation-webhook.ts). Reports per phase the small GET's p50/p99, p99 as a ratio
+ * (isolation-webhook.ts), or creating custom resources that an expensive CEL rule checks, or reading
+ * custom resources through a conversion webhook answering after 500 ms (isolation-admission.ts). Reports per phase the small GET's p50/p99, p99 as a ratio
  * to the idle p99, and the server's longest event-loop block (perf_hooks.monitorEventLoopDelay,
  * measured in the server's own process), in wall time and in CPU time of the server's main thread
  * (Linux only; wall time also counts the time a busy machine did not run the server at all).
@@ -14,6 +15,7 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Agent } from "undici";
+import { expensiveCelRule, slowConversionWebhook } from "./isolation-admission.js";
 import { largeCrds } from "./isolation-crds.js";
 import { slowWebhook } from "./isolation-webhook.js";
 import { percentile } from "./stats.js";
@@ -176,12 +178,19 @@ async function main(): Promise<void> {
   const results = [await phase("idle", undefined)];
   const heavies = [...heavyRequests(), ...largeCrds(call)].filter((h) => h.name.includes(ONLY));
   for (const heavy of heavies) results.push(await phase(heavy.name, heavy));
-  if ("slow webhook".includes(ONLY)) {
-    const hook = await slowWebhook(call);
+  // Phases with their own setup and teardown (a webhook server, a CRD); --only matches their key.
+  const withSetup = [
+    ["slow webhook", slowWebhook],
+    ["CEL rule", expensiveCelRule],
+    ["slow conversion", slowConversionWebhook],
+  ] as const;
+  for (const [key, start] of withSetup) {
+    if (!key.includes(ONLY)) continue;
+    const running = await start(call);
     try {
-      results.push(await phase(hook.name, hook));
+      results.push(await phase(running.name, running));
     } finally {
-      await hook.close();
+      await running.close();
     }
   }
   const idle = results[0] as PhaseResult;

@@ -13,7 +13,7 @@ import { startServer } from "@kubesdk/server";
 if (!process.send) throw new Error("isolation-server-child.ts must be started with child_process.fork");
 const send = process.send.bind(process);
 
-const server = await startServer();
+const server = await startServer({ cluster: false });
 const monitor = monitorEventLoopDelay({ resolution: 1 });
 monitor.enable();
 

@@ -1,16 +1,30 @@
 /**
- * Runs the reference server in its own process for real-vs-reference.ts, so the benchmark client
- * does not share the server's event loop (kube-apiserver gets its own processes too). Reports
- * { url, ca, token, startupMs } over IPC once listening; stops on a "stop" message or when the
- * parent goes away.
+ * Runs the reference server in its own process for server-vs-real.ts, so the benchmark client
+ * does not share the server's event loop (kube-apiserver gets its own processes too). First times
+ * startTestServer() to its first answered request (what a test file pays, module loading aside),
+ * then starts the measured server and reports { url, ca, token, startupMs, testServerMs } over
+ * IPC once listening. Answers "rss" with the process's peak RSS in bytes; stops on a "stop"
+ * message or when the parent goes away.
  */
 import { startServer } from "@kubesdk/server";
+import { startTestServer } from "@kubesdk/server/testing";
 
 if (!process.send) throw new Error("reference-server-child.ts must be started with child_process.fork");
+const send = process.send.bind(process);
 
+async function timeTestServer(): Promise<number> {
+  const t0 = performance.now();
+  const cluster = await startTestServer();
+  await cluster.client().resource("v1", "Namespace").get("default");
+  const ms = performance.now() - t0;
+  await cluster.stop();
+  return ms;
+}
+
+const testServerMs = await timeTestServer();
 // Timed after the module import: startup is startServer() until it resolves.
 const t0 = performance.now();
-const server = await startServer();
+const server = await startServer({ cluster: false });
 const startupMs = performance.now() - t0;
 
 let stopping = false;
@@ -22,8 +36,10 @@ const stopAndExit = async (): Promise<void> => {
 };
 process.on("message", (message) => {
   if (message === "stop") void stopAndExit();
+  // resourceUsage reports kilobytes.
+  if (message === "rss") send({ peakRssBytes: process.resourceUsage().maxRSS * 1024 });
 });
 // The parent died or closed the channel: nobody is left to stop us.
 process.on("disconnect", () => void stopAndExit());
 
-process.send({ url: server.url, ca: server.ca, token: server.token, startupMs });
+send({ url: server.url, ca: server.ca, token: server.token, startupMs, testServerMs });

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const sample = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
   }, 50);
-  const server = await startServer({ history: { revisions: 1000 } });
+  const server = await startServer({ history: { revisions: 1000 }, cluster: false });
   const agent = new Agent({ connect: { ca: server.ca }, connections: 16 });
   const auth = { authorization: `Bearer ${server.token}`, "content-type": "application/json" };
   const call = async (method: "GET" | "POST", path: string, body?: unknown) => {

@@ -27,7 +27,7 @@ const WRITERS = 4;
 const WATCHERS = 3;
 const NAMES_PER_WRITER = 50;
 
-const server = await startServer();
+const server = await startServer({ cluster: false });
 const agent = new Agent({ connect: { ca: server.ca }, connections: 32 });
 const client: SoakClient = { url: server.url, token: server.token, agent };
 const cmBucket = server.resources.find("", "v1", "configmaps")?.bucket ?? "";

@@ -11,7 +11,7 @@ import { gc, mib, runConcurrent, summarize } from "./stats.js";
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 
 async function main(): Promise<void> {
-  const server = await startServer({ watch: { maxBufferedBytes: 4 * 1024 * 1024 } });
+  const server = await startServer({ watch: { maxBufferedBytes: 4 * 1024 * 1024 }, cluster: false });
   const agent = new Agent({ connect: { ca: server.ca, timeout: 60_000 }, connections: 1200, pipelining: 0 });
   const headers = { authorization: `Bearer ${server.token}`, "content-type": "application/json" };
   const post = async (body: unknown) => {

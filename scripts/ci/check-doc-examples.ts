@@ -11,7 +11,10 @@
  *   concatenated in document order. A guide that builds on its first block's `kube` marks all its
  *   blocks `group=guide`; two parallel stories in one file (client-node and kubesdk side by side)
  *   use two names. A block of a group must not redeclare a name an earlier block of it declared;
- * - `no-check`: skipped. Only for blocks that are deliberately not checkable TypeScript.
+ * - `no-check`: skipped. Only for blocks that are deliberately not checkable TypeScript;
+ * - `from=PATH#REGION`: the block must equal that region of a repository file (`// #region REGION`
+ *   … `// #endregion REGION`), so a guide can quote a file CI runs (scripts/ci/doc-regions.ts). It is
+ *   type-checked as the other words say.
  *
  * Other packages the examples import (`@kubernetes/client-node` in the migration guide) resolve
  * from the root devDependencies.
@@ -24,6 +27,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import ts from "typescript";
+import { checkQuotedRegion } from "./doc-regions.js";
 
 const root = resolve(import.meta.dirname, "..", "..");
 const outDir = join(root, ".cache", "doc-examples");
@@ -36,6 +40,8 @@ interface Block {
   readonly code: string;
   /** The `group=` name, or undefined for a block checked on its own. */
   readonly group: string | undefined;
+  /** The `from=` word, when the block quotes a region of a file. */
+  readonly from: string | undefined;
 }
 
 /** One module handed to the compiler: a block, or the blocks of one group. */
@@ -79,13 +85,16 @@ function blocksOf(source: string): Block[] {
     if (end === -1) throw new Error(`${source}:${i + 1}: unterminated code block`);
     const words = (open[2] ?? "").split(/\s+/).filter((w) => w !== "");
     for (const w of words) {
-      if (w !== "no-check" && !/^group=[\w-]+$/.test(w)) {
-        throw new Error(`${source}:${i + 1}: unknown fence word "${w}" (no-check or group=NAME)`);
+      if (w !== "no-check" && !/^(group=[\w-]+|from=\S+)$/.test(w)) {
+        throw new Error(
+          `${source}:${i + 1}: unknown fence word "${w}" (no-check, group=NAME or from=PATH#REGION)`,
+        );
       }
     }
     if (!words.includes("no-check")) {
       const group = words.find((w) => w.startsWith("group="))?.slice("group=".length);
-      blocks.push({ source, line: i + 2, code: lines.slice(i + 1, end).join("\n"), group });
+      const from = words.find((w) => w.startsWith("from="));
+      blocks.push({ source, line: i + 2, code: lines.slice(i + 1, end).join("\n"), group, from });
     }
     i = end;
   }
@@ -163,7 +172,11 @@ function main(): number {
   const sources = markdownFiles();
   const examples = sources.flatMap(examplesOf);
   writeExamples(examples);
-  const errors = typeCheck(examples);
+  const quoted = examples.flatMap((e) => e.blocks).filter((b) => b.from !== undefined);
+  const errors = [
+    ...quoted.flatMap((b) => checkQuotedRegion(root, `${b.source}:${b.line}`, b.from as string, b.code)),
+    ...typeCheck(examples),
+  ];
   for (const e of errors) console.error(e);
   if (errors.length > 0) {
     console.error(

@@ -29,8 +29,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The request stages (upstream's endpoints/handlers): create/update/patch/apply/delete/get/list,
   // managed fields.
   ["endpoints/handlers", "apply", "fieldmanager"],
-  // In-process controllers that act through the request stages.
-  ["controllers"],
+  // In-process controllers that act through the request stages, and the simulated cluster.
+  ["controllers", "cluster"],
   // HTTP endpoints (routing; their handlers are the request stages above), watch serving, the pod
   // runtime and kubelet, fault injection.
   ["endpoints", "watch", "pods", "kubelet", "faults"],

@@ -15,6 +15,9 @@ import { startRealApiserver } from "../real-apiserver/start.js";
 
 export type TargetKind = "reference" | "real";
 
+/** The nodes the kubelets play on both targets. */
+export const NODES = ["node-1", "node-2"];
+
 export interface CallResult {
   readonly status: number;
   // biome-ignore lint/suspicious/noExplicitAny: scenarios read arbitrary JSON shapes.
@@ -27,6 +30,12 @@ export interface Cluster {
   readonly runDir: string;
   call(method: string, path: string, body?: unknown, contentType?: string): Promise<CallResult>;
   kubectl(...args: string[]): Promise<string>;
+  /** Streams a watch (`path` with `watch=1`): one call per event line; the signal ends it. */
+  watch(
+    path: string,
+    onEvent: (event: { type: string; object: unknown }) => void,
+    signal: AbortSignal,
+  ): Promise<void>;
   /** Startup times in milliseconds. */
   readonly timings: { apiserverMs: number; componentsMs: number };
   stop(): Promise<void>;
@@ -54,7 +63,9 @@ async function startApiserver(kind: TargetKind, runDir: string): Promise<Server>
     };
   }
   const kubeconfigPath = join(runDir, "kubeconfig");
-  const ref = await startServer({ controllers: false, kubeconfigPath });
+  // The server's own simulated kubelets play the nodes; the real components do the rest.
+  const cluster = { nodes: NODES.map((name) => ({ name })), heartbeatMs: 5_000 };
+  const ref = await startServer({ controllers: false, cluster, kubeconfigPath });
   return { url: ref.url, token: ref.token, ca: ref.ca, kubeconfigPath, stop: () => ref.stop() };
 }
 
@@ -107,11 +118,33 @@ export async function startCluster(kind: TargetKind, binDir: string): Promise<Cl
     }
     return { status: res.statusCode, json };
   };
+  const watch = async (
+    path: string,
+    onEvent: (e: { type: string; object: unknown }) => void,
+    signal: AbortSignal,
+  ) => {
+    const headers = { authorization: `Bearer ${server.token}` };
+    const res = await request(server.url + path, { method: "GET", headers, dispatcher, signal });
+    let pending = "";
+    try {
+      for await (const chunk of res.body) {
+        pending += chunk.toString();
+        for (let nl = pending.indexOf("\n"); nl >= 0; nl = pending.indexOf("\n")) {
+          const line = pending.slice(0, nl);
+          pending = pending.slice(nl + 1);
+          if (line.trim() !== "") onEvent(JSON.parse(line));
+        }
+      }
+    } catch (e) {
+      if (!signal.aborted) throw e;
+    }
+  };
   return {
     kind,
     kubeconfigPath: server.kubeconfigPath,
     runDir,
     call,
+    watch,
     async kubectl(...args: string[]) {
       const { stdout } = await run("kubectl", ["--kubeconfig", server.kubeconfigPath, ...args], {
         timeout: 180_000,

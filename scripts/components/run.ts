@@ -7,8 +7,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
-import { type Cluster, startCluster, type TargetKind } from "./cluster.js";
-import { FakeKubelet } from "./fake-kubelet.js";
+import { type Cluster, NODES, startCluster, type TargetKind } from "./cluster.js";
+import { RemoteKubelets } from "./remote-kubelets.js";
 import { type Observation, SCENARIOS_A, type Scenario } from "./scenarios.js";
 import { createCronJob, SCENARIOS_B } from "./scenarios-workloads.js";
 
@@ -30,13 +30,14 @@ interface TargetRun {
 
 const SCENARIOS: readonly Scenario[] = [...SCENARIOS_A, ...SCENARIOS_B];
 
-async function runScenario(c: Cluster, s: Scenario, kubelet: FakeKubelet): Promise<Outcome> {
+async function runScenario(c: Cluster, s: Scenario, kubelet: RemoteKubelets | undefined): Promise<Outcome> {
   const t0 = Date.now();
   try {
     const observed = await s.run(c);
     return { name: s.name, ok: true, ms: Date.now() - t0, observed };
   } catch (e) {
-    const extra = kubelet.errors.length > 0 ? ` (kubelet: ${kubelet.errors.slice(-3).join("; ")})` : "";
+    const extra =
+      kubelet && kubelet.errors.length > 0 ? ` (kubelet: ${kubelet.errors.slice(-3).join("; ")})` : "";
     return { name: s.name, ok: false, ms: Date.now() - t0, error: `${(e as Error).message}${extra}` };
   }
 }
@@ -44,10 +45,12 @@ async function runScenario(c: Cluster, s: Scenario, kubelet: FakeKubelet): Promi
 async function runTarget(kind: TargetKind, binDir: string): Promise<TargetRun> {
   const t0 = Date.now();
   const cluster = await startCluster(kind, binDir);
-  const kubelet = new FakeKubelet(cluster);
+  // The reference server runs its simulated kubelets itself; a real kube-apiserver gets the same
+  // kubelets over HTTP.
+  const kubelet = kind === "real" ? new RemoteKubelets(cluster) : undefined;
   const outcomes: Outcome[] = [];
   try {
-    await kubelet.start();
+    await kubelet?.start(NODES);
     await createCronJob(cluster);
     for (const s of SCENARIOS) {
       const o = await runScenario(cluster, s, kubelet);
@@ -57,7 +60,7 @@ async function runTarget(kind: TargetKind, binDir: string): Promise<TargetRun> {
       outcomes.push(o);
     }
   } finally {
-    kubelet.stop();
+    kubelet?.stop();
     await cluster.stop();
   }
   return { kind, startup: cluster.timings, outcomes, totalMs: Date.now() - t0, runDir: cluster.runDir };

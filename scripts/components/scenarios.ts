@@ -5,8 +5,7 @@
  * server generates, so the reference server's and the real one's agree.
  */
 import { KubeClient } from "@kubesdk/client";
-import type { Cluster } from "./cluster.js";
-import { NODES } from "./fake-kubelet.js";
+import { type Cluster, NODES } from "./cluster.js";
 import { until } from "./wait.js";
 
 export type Observation = Record<string, unknown>;

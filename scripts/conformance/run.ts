@@ -1,7 +1,7 @@
 /**
  * test:conformance: upstream's [Conformance] e2e tests (selection.txt) against the embedded
  * server, or with --real against kube-apiserver (the reference), each with the real
- * kube-controller-manager and kube-scheduler and the components suite's stand-in kubelet. One
+ * kube-controller-manager and kube-scheduler and the reference server's simulated kubelets. One
  * e2e.test process per test, several at a time; [Serial] tests after the others, one at a time.
  *
  * Usage: run.ts <e2e.test> <component-bin-dir> [--real] [--parallel N] [--timeout SECONDS]
@@ -14,9 +14,8 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startCluster } from "../components/cluster.js";
-import { FakeKubelet } from "../components/fake-kubelet.js";
-import { commandOutcome } from "./container-outcome.js";
+import { NODES, startCluster } from "../components/cluster.js";
+import { RemoteKubelets } from "../components/remote-kubelets.js";
 import { type RunRecord, readRecord, regressions, type Target, updateTable, writeRecord } from "./record.js";
 import { runOne, type TestOutcome } from "./run-one.js";
 import { readSelection, type SelectedTest } from "./selection.js";
@@ -101,7 +100,8 @@ async function main(): Promise<void> {
   mkdirSync(logDir, { recursive: true });
   const t0 = Date.now();
   const cluster = await startCluster(cli.target === "real" ? "real" : "reference", cli.binDir);
-  const kubelet = new FakeKubelet(cluster, commandOutcome);
+  // The embedded server runs its simulated kubelets itself; kube-apiserver gets the same kubelets over HTTP.
+  const kubelet = cli.target === "real" ? new RemoteKubelets(cluster) : undefined;
   let done = 0;
   const runTest = async (t: SelectedTest) => {
     // [Slow] tests wait on schedules (CronJob) or compaction: twice the bound.
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   };
   let outcomes: TestOutcome[];
   try {
-    await kubelet.start();
+    await kubelet?.start(NODES);
     console.log(
       `conformance: ${selected.length} tests against ${cli.target}, ${cli.parallel} at a time; logs in ${logDir}`,
     );
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
       )),
     );
   } finally {
-    kubelet.stop();
+    kubelet?.stop();
     await cluster.stop();
   }
   const order = new Map(selected.map((t, i) => [t.name, i]));

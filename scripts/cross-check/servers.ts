@@ -15,7 +15,7 @@ export interface ServerUnderTest {
 /** The reference server in this process, HTTPS with its own CA; the kubeconfig carries that CA. */
 export async function startReference(scratchDir: string): Promise<ServerUnderTest> {
   const kubeconfigPath = join(scratchDir, "reference.kubeconfig");
-  const server = await startServer({ kubeconfigPath });
+  const server = await startServer({ kubeconfigPath, cluster: false });
   return { kind: "reference", url: server.url, kubeconfigPath, stop: () => server.stop() };
 }
 

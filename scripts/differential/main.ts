@@ -158,7 +158,7 @@ async function main(): Promise<number> {
   console.log(
     `diff:server: seed ${seed}, ${count} cases (replay: pnpm diff:server --seed ${seed} --cases ${count})`,
   );
-  const reference = await startServer({});
+  const reference = await startServer({ cluster: false });
   const real = await startRealApiserver();
   try {
     const ends = [

@@ -1,7 +1,7 @@
 /**
  * HTTP/2 on offer (`TransportOptions.http2`): the transport asks for it in TLS negotiation and the
- * server decides. kube-apiserver takes h2 and serves a list and a watch over it; the reference server
- * stays on HTTP/1.1 (docs/divergences.md H2-1). Off by default.
+ * server decides. Both servers take h2 and serve a list, a watch and writes over one connection.
+ * Off by default.
  */
 
 import type { TLSSocket } from "node:tls";
@@ -10,7 +10,7 @@ import type { DispatcherFactory } from "@kubesdk/transport";
 import { createDispatcher } from "@kubesdk/transport/internal";
 import { Agent, buildConnector } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTarget, type TestTarget, targetKind, uniqueName } from "../support/target.js";
+import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
 
 let t: TestTarget;
 let admin: KubeClient;
@@ -84,8 +84,7 @@ describe("HTTP/2", () => {
       await kube.close();
     }
     expect(offered).toEqual([true]);
-    // h2 multiplexes the list, the watch and the writes over one connection; HTTP/1.1 needs one per open watch.
-    if (targetKind === "real") expect(protocols).toEqual(["h2"]);
-    else expect(new Set(protocols)).toEqual(new Set(["http/1.1"]));
+    // h2 multiplexes the list, the watch and the writes over one connection.
+    expect(protocols).toEqual(["h2"]);
   });
 });

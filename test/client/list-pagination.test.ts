@@ -10,7 +10,8 @@ let admin: KubeClient;
 let ns: string;
 
 beforeAll(async () => {
-  t = await startTarget();
+  // Controllers off, like kube-apiserver in test:real: no kube-root-ca.crt joins these ConfigMaps.
+  t = await startTarget({ controllers: false });
   admin = await clientFor(t);
   // A namespace of its own, so it holds exactly these objects (no controller adds any on either server).
   ns = await createNamespace(admin, "client-pages");

@@ -4,60 +4,14 @@
  * kube-apiserver the apiserver proxies to the test kubelet (exec translated from WebSocket to SPDY,
  * port-forward's SPDY tunnel unwrapped and passed through).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { kubectlFor } from "../support/kubectl.js";
 import { markRunning } from "../support/kubelet.js";
+import { portForward, roundTrip, stop } from "../support/port-forward.js";
 import { createPod, podSuite } from "./pod-io-support.js";
-
-/** Starts `kubectl port-forward` and resolves with the local port it reports. */
-function portForward(kubeconfig: string, ns: string, pod: string, port: number, env: Record<string, string>) {
-  const child = spawn("kubectl", ["--kubeconfig", kubeconfig, "-n", ns, "port-forward", pod, `:${port}`], {
-    env: { ...process.env, ...env },
-  });
-  const local = new Promise<number>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (c: Buffer) => {
-      out += c.toString();
-      const m = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    let err = "";
-    child.stderr.on("data", (c: Buffer) => {
-      err += c.toString();
-    });
-    child.once("exit", (code) => reject(new Error(`kubectl port-forward exited ${code}: ${err}`)));
-  });
-  return { child, local };
-}
-
-function roundTrip(port: number, payload: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1");
-    let got = "";
-    socket.on("data", (c: Buffer) => {
-      got += c.toString();
-      if (got.length >= payload.length) {
-        socket.destroy();
-        resolve(got);
-      }
-    });
-    socket.on("error", reject);
-    socket.write(payload);
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
-}
 
 // kubectl speaks WebSockets by default (exec: v5.channel.k8s.io; port-forward: SPDY tunnelled in
 // WebSocket messages) and SPDY/3.1 upgrades when told to (or when the WebSocket upgrade fails).

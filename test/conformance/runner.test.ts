@@ -3,7 +3,6 @@
  * reading an outcome from ginkgo's JSON report, and the CI gate against the reference run.
  */
 import { describe, expect, it } from "vitest";
-import { commandOutcome } from "../../scripts/conformance/container-outcome.js";
 import type { RunRecord } from "../../scripts/conformance/record.js";
 import { regressions } from "../../scripts/conformance/record.js";
 import { exactFocus, outcomeFromReport } from "../../scripts/conformance/run-one.js";
@@ -76,23 +75,5 @@ describe("conformance gate", () => {
   it("fails only on tests the reference passed that this run ran and did not pass", () => {
     const reference = run("real", { a: "pass", b: "pass", c: "fail", d: "pass" });
     expect(regressions(run("embedded", { a: "pass", b: "fail", c: "fail" }), reference)).toEqual(["b"]);
-  });
-});
-
-describe("conformance stand-in kubelet outcome", () => {
-  const pod = (restartPolicy: string, command?: string[], args?: string[], image = "pause") => ({
-    spec: { restartPolicy, containers: [{ image, command, args }] },
-  });
-  it("exits with the code of `sh -c exit N` and keeps everything else running", () => {
-    expect(commandOutcome(pod("Never", ["/bin/sh", "-c", "exit 0"]))).toEqual({ exitCode: 0 });
-    expect(commandOutcome(pod("OnFailure", ["sh", "-c"], ["exit 1"]))).toEqual({ exitCode: 1 });
-    expect(commandOutcome(pod("Never"))).toEqual({ running: true });
-    expect(
-      commandOutcome(pod("Never", [], undefined, "registry.k8s.io/e2e-test-images/busybox:1.37.0-2")),
-    ).toEqual({
-      exitCode: 0,
-    });
-    expect(commandOutcome(pod("Never", ["sleep", "300"]))).toEqual({ running: true });
-    expect(commandOutcome(pod("Always", ["/bin/sh", "-c", "exit 1"]))).toEqual({ running: true });
   });
 });

@@ -152,7 +152,12 @@ describe("initial sync by streaming list", () => {
 describe.runIf(targetKind === "reference")("streaming-list fallbacks", () => {
   it("S8: a server that rejects streaming lists (422) gets list+watch; a stream ending before the end bookmark gets a fresh streaming request", async () => {
     const noWatchListLog = new RequestLog();
-    const old = await startTarget({ log: noWatchListLog.sink, settings: { watchList: false } });
+    // Controllers off as in the suite's target: the namespace holds only the test's ConfigMaps.
+    const old = await startTarget({
+      log: noWatchListLog.sink,
+      controllers: false,
+      settings: { watchList: false },
+    });
     const oldTransport = await connect(old);
     try {
       const ns = uniqueName("s8a");

@@ -166,6 +166,19 @@ describe("ValidatingAdmissionPolicy validationActions", () => {
     ]);
   });
 
+  it("a Warn binding's warning comes back with the refusal of a Deny binding", async () => {
+    const p = await inForce(
+      { validations: [{ expression: "!('w' in object.data)", message: "w is not allowed" }] },
+      {},
+      [{ validationActions: ["Warn"] }],
+    );
+    const res = await dryRunConfigMap(s.t, p.ns, { metadata: { name: "both" }, data: { w: "1" } });
+    expect(res.json).toEqual(denied(p, "both", "w is not allowed"));
+    expect(warningsOf(res)).toEqual([
+      `Validation failed for ValidatingAdmissionPolicy '${p.policy}' with binding '${p.binding}2': w is not allowed`,
+    ]);
+  });
+
   it("Audit alone admits the request without a warning", async () => {
     const p = await inForce(
       { validations: [{ expression: "!('a' in object.data)", message: "audited" }] },

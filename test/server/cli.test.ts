@@ -12,6 +12,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { kubectlFor } from "../support/kubectl.js";
+import { portForward, roundTrip, stop } from "../support/port-forward.js";
 import { targetKind } from "../support/target.js";
 
 const CLI = fileURLToPath(new URL("../../packages/server/src/cli.ts", import.meta.url));
@@ -93,6 +94,56 @@ describe.runIf(targetKind === "reference")("kubesdk-server command", () => {
     server.proc.kill("SIGTERM");
     expect(await server.exited).toBe(0);
     expect(`${server.output().join("\n")}\n${logged}`).not.toContain(token);
+  });
+
+  it("kubectl run then kubectl port-forward against the simulated cluster of a --cluster-config", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kubesdk-cli-"));
+    const kubeconfig = join(dir, "kubeconfig");
+    const config = join(dir, "cluster.yaml");
+    writeFileSync(
+      config,
+      "apiVersion: kubesdk.dev/v1alpha1\nkind: SimulatedCluster\nnodes:\n  - name: worker-a\n    labels: { zone: a }\n  - name: worker-b\n    labels: { zone: b }\n",
+    );
+    const server = start(["--port", "0", "--kubeconfig", kubeconfig, "--cluster-config", config]);
+    await server.nextLine((l) => l.startsWith("kubeconfig written to "));
+    const kubectl = kubectlFor(() => kubeconfig);
+    expect(
+      (
+        await kubectl(
+          "run",
+          "box",
+          "--image=busybox",
+          "--overrides",
+          '{"spec":{"nodeSelector":{"zone":"b"}}}',
+        )
+      ).stdout.trim(),
+    ).toBe("pod/box created");
+    expect((await kubectl("wait", "--for=condition=Ready", "pod/box", "--timeout=30s")).code).toBe(0);
+    expect(
+      (await kubectl("get", "pod", "box", "-o", "jsonpath={.spec.nodeName} {.status.phase}")).stdout,
+    ).toBe("worker-b Running");
+    const forward = portForward(kubeconfig, "default", "pod/box", 80, {});
+    try {
+      expect(await roundTrip(await forward.local, "through the tunnel")).toBe("through the tunnel");
+    } finally {
+      await stop(forward.child);
+    }
+    server.proc.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+  });
+
+  it("rejects a bad cluster document with a message naming the field", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kubesdk-cli-"));
+    const config = join(dir, "cluster.yaml");
+    writeFileSync(
+      config,
+      "kind: SimulatedCluster\nnodes:\n  - name: n1\n    taints: [{ key: k, effect: Sometimes }]\n",
+    );
+    const server = start(["--port", "0", "--cluster-config", config]);
+    expect(await server.exited).toBe(1);
+    expect(server.stderr()).toContain(
+      `${config}: nodes[0].taints[0].effect: must be NoSchedule, PreferNoSchedule or NoExecute`,
+    );
   });
 
   it("rejects a bad flag value with a message naming the flag", async () => {

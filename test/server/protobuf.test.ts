@@ -31,7 +31,8 @@ async function raw(
 }
 
 beforeAll(async () => {
-  t = await startTarget();
+  // Controllers off, like kube-apiserver in test:real: no kube-root-ca.crt joins the listed ConfigMaps.
+  t = await startTarget({ controllers: false });
   agent = new Agent({ connect: t.ca ? { ca: t.ca } : {} });
   ns = uniqueName("pb");
   await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } });

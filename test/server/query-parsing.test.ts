@@ -20,7 +20,8 @@ const CONFIGMAPS: Record<string, Record<string, string>> = {
 };
 
 beforeAll(async () => {
-  t = await startTarget();
+  // Controllers off, like kube-apiserver in test:real: no kube-root-ca.crt joins these ConfigMaps.
+  t = await startTarget({ controllers: false });
   ns = uniqueName("query");
   cms = `/api/v1/namespaces/${ns}/configmaps`;
   expect((await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } })).status).toBe(201);

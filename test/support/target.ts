@@ -84,7 +84,8 @@ export async function startTarget(options: StartOptions = {}): Promise<TestTarge
     kubeconfigPath = path;
     conn = fromKubeconfig(path);
   } else {
-    reference = await startServer(options);
+    // No simulated cluster: like the real target, nothing schedules or runs pods.
+    reference = await startServer({ cluster: false, ...options });
     kubeconfigPath = join(mkdtempSync(join(tmpdir(), "kubesdk-test-")), "kubeconfig");
     writeFileSync(kubeconfigPath, reference.kubeconfig);
     conn = { url: reference.url, token: reference.token, ca: reference.ca };

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import YAML from "yaml";
+import { type ClusterOptions, parseClusterDocument } from "./cluster/index.js";
 import { type StartOptions, startServer } from "./server.js";
 
 const HELP = `usage: kubesdk-server [flags]
@@ -23,8 +24,14 @@ const HELP = `usage: kubesdk-server [flags]
   --bookmark-interval S  seconds between watch bookmarks (default 60)
   --fault-api            serve fault controls at POST /_kubesdk/faults/<action> (see README)
   --fault-seed N         seed for fault schedules (default 1)
-  --no-controllers       run no in-process garbage collector or namespace controller (for a
-                         real kube-controller-manager against this server)
+  --no-controllers       run no in-process controllers or scheduler (garbage collector, namespaces,
+                         ServiceAccounts, root CA, workloads, node lifecycle: for a real kube-controller-manager and
+                         kube-scheduler against this server); the simulated nodes still run pods
+  --no-cluster           no simulated nodes, scheduler or workload controllers: pods stay Pending
+                         (as on a kube-apiserver with nothing else running)
+  --nodes N              simulate N nodes, node-1 … node-N (default 1)
+  --cluster-config FILE  nodes, pod stages and timings of the simulated cluster (a SimulatedCluster
+                         YAML document, see docs/guides/simulated-cluster.md)
   --verbose              log one line per request (credentials in query strings redacted)
   --help                 this text`;
 
@@ -41,6 +48,9 @@ const OPTIONS = {
   "fault-api": { type: "boolean", default: false },
   "fault-seed": { type: "string" },
   "no-controllers": { type: "boolean", default: false },
+  "no-cluster": { type: "boolean", default: false },
+  nodes: { type: "string" },
+  "cluster-config": { type: "string" },
   verbose: { type: "boolean", default: false },
   help: { type: "boolean", default: false },
 } as const;
@@ -88,6 +98,7 @@ function startOptions(values: Values): StartOptions {
     ...(bookmarkSeconds !== undefined ? { watch: { bookmarkIntervalMs: bookmarkSeconds * 1000 } } : {}),
     faultApi: values["fault-api"],
     ...(values["no-controllers"] ? { controllers: false } : {}),
+    ...clusterOption(values),
     ...(faultSeed !== undefined ? { faultSeed } : {}),
     ...(values.verbose ? { log: (line: string) => console.log(line) } : {}),
   };
@@ -110,6 +121,22 @@ async function main(): Promise<void> {
   };
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);
+}
+
+/** The simulated cluster the flags ask for: off, N nodes, or a SimulatedCluster document. */
+function clusterOption(values: Values): Pick<StartOptions, "cluster"> {
+  const nodeCount = numberFlag(values, "nodes", (n) => Number.isInteger(n) && n >= 0, "not a node count");
+  if (values["no-cluster"]) {
+    if (nodeCount !== undefined || values["cluster-config"])
+      throw new Error("--no-cluster: --nodes and --cluster-config need the simulated cluster");
+    return { cluster: false };
+  }
+  let cluster: ClusterOptions = {};
+  const path = values["cluster-config"];
+  if (path) cluster = parseClusterDocument(YAML.parse(readFileSync(path, "utf8")), path);
+  if (nodeCount !== undefined)
+    cluster = { ...cluster, nodes: Array.from({ length: nodeCount }, (_, i) => ({ name: `node-${i + 1}` })) };
+  return { cluster };
 }
 
 function readSeed(path: string): Record<string, unknown>[] {

@@ -4,6 +4,14 @@
  */
 
 export { StatusError } from "./api/status.js";
+export type {
+  ClusterOptions,
+  PodBehaviour,
+  PodBehaviours,
+  PodStage,
+  SimulatedNodeConfig,
+  SimulatedNodes,
+} from "./cluster/index.js";
 export {
   type FailureKind,
   FaultController,

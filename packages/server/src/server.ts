@@ -7,6 +7,13 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { bootstrap, bootstrapKubernetesService, bootstrapSystemConfigMaps } from "./bootstrap.js";
+import {
+  type ClusterOptions,
+  PodBehaviours,
+  type SimulatedCluster,
+  type SimulatedNodes,
+  startCluster,
+} from "./cluster/index.js";
 import { CrdController } from "./controllers/crd-controller.js";
 import { type Controllers, startControllers } from "./controllers/index.js";
 import { coreSubresourceRoutes } from "./endpoints/core-subresources.js";
@@ -66,10 +73,19 @@ export interface StartOptions {
   /** Hooks of the pod simulation (logs, exec, attach, port-forward); defaults to an echo shell. */
   readonly pods?: PodRuntimeOptions;
   /**
-   * Run the in-process stand-ins for kube-controller-manager's garbage collector and namespace
-   * controller (default true). Off when a real kube-controller-manager does that work.
+   * Run the in-process stand-ins for kube-controller-manager's garbage collector, namespace,
+   * resource quota, ServiceAccount and root CA publisher controllers (default true). Off when a real
+   * kube-controller-manager does that work.
    */
   readonly controllers?: boolean;
+  /**
+   * The simulated cluster (default on, one node): kubelets that register nodes, renew their Leases
+   * and run the pods bound to them (Pending → Running → Ready → Succeeded/Failed, graceful
+   * termination), and, unless `controllers: false`, a scheduler, node lifecycle and the ReplicaSet,
+   * Deployment, Job, StatefulSet and DaemonSet controllers. `false`: pods stay Pending, as on a
+   * kube-apiserver with nothing else running.
+   */
+  readonly cluster?: false | ClusterOptions;
 }
 
 export interface RunningServer {
@@ -86,8 +102,10 @@ export interface RunningServer {
   readonly watches: WatchRegistry;
   /** Fault injection: drop/stall/tear watches, fail requests, compact, restart. */
   readonly faults: FaultController;
-  /** The pod simulation: append logs, stop or restart containers, read their files. */
+  /** The pod simulation: append logs, stop or restart containers, read their files, set behaviours. */
   readonly pods: PodRuntime;
+  /** The simulated nodes: add one, lose one, bring it back (undefined with `cluster: false`). */
+  readonly nodes: SimulatedNodes | undefined;
   /** A client certificate for `user` in `groups`, signed by the server's CA. */
   issueClientCertificate(user: string, groups?: readonly string[]): KeyPair;
   stop(): Promise<void>;
@@ -99,7 +117,8 @@ interface ServerState {
   readonly crds: CrdController;
   readonly watch: WatchRegistry;
   readonly faults: FaultController;
-  readonly controllers: Controllers | undefined;
+  readonly behaviours: PodBehaviours;
+  readonly cluster: SimulatedCluster | undefined;
 }
 
 async function createState(options: StartOptions, auth: AuthSettings): Promise<ServerState> {
@@ -127,8 +146,12 @@ async function createState(options: StartOptions, auth: AuthSettings): Promise<S
   if (seedErrors.length > 0) throw new Error(`seed objects rejected:\n${seedErrors.join("\n")}`);
   const faults = new FaultController(store, watch, options.faultSeed ?? 1, options.log);
   watch.onOpen = (w, path) => faults.onWatchOpened(w, path);
-  const controllers = options.controllers === false ? undefined : startControllers(context);
-  return { context, crds, watch, faults, controllers };
+  const clusterOptions = options.cluster === false ? undefined : (options.cluster ?? {});
+  const behaviours = new PodBehaviours(clusterOptions?.stages, options.pods?.behaviour);
+  const cluster =
+    clusterOptions &&
+    startCluster(context, clusterOptions, behaviours, options.controllers !== false, options.log);
+  return { context, crds, watch, faults, behaviours, cluster };
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
@@ -140,7 +163,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const state = await createState(options, auth);
   const { context, watch, faults } = state;
   // Pod I/O: pods/log and pods/eviction routes; exec/attach/portforward upgrades on the transport.
-  const pods = new PodRuntime(context, options.pods);
+  const pods = new PodRuntime(context, options.pods, state.behaviours);
   const extensions = [
     podRoutes(pods, context, auth),
     podProxyRoutes(pods, auth),
@@ -165,6 +188,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const transport = createTransport(options.insecureHttp === true, host, dispatcher);
   const { ca } = transport;
   await bootstrapSystemConfigMaps(context, ca?.certPem);
+  // Started once the CA exists: the root CA publisher gives it to every namespace.
+  const controllers =
+    options.controllers === false ? undefined : startControllers(context, { rootCaPem: ca?.certPem });
   transport.server.on("upgrade", podUpgradeHandler(pods, auth));
   const port = await listen(transport, options.port ?? 0, host);
   address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
@@ -188,20 +214,26 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     watches: watch,
     faults,
     pods,
+    nodes: state.cluster?.nodes,
     issueClientCertificate(user, groups = []) {
       if (!ca) throw new Error("client certificates need the HTTPS server");
       return ca.issue({ commonName: user, organizations: groups, usage: "client" });
     },
     stop: () => {
       pods.closeAll();
-      return stopServer(transport, state);
+      return stopServer(transport, state, controllers);
     },
   };
 }
 
-function stopServer(transport: Transport, state: ServerState): Promise<void> {
+function stopServer(
+  transport: Transport,
+  state: ServerState,
+  controllers: Controllers | undefined,
+): Promise<void> {
   state.crds.close();
-  state.controllers?.close();
+  controllers?.close();
+  state.cluster?.close();
   for (const w of [...state.watch.streams]) w.stream.end("server-stopped");
   state.watch.hub.close();
   return closeTransport(transport);

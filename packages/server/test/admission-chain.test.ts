@@ -93,6 +93,7 @@ describe("admission chain", () => {
     expect(chain.names).toEqual([
       "NamespaceLifecycle",
       "LimitRanger",
+      "ServiceAccount",
       "MutatingAdmissionPolicy",
       "MutatingAdmissionWebhook",
       "ValidatingAdmissionPolicy",

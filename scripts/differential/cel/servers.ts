@@ -51,7 +51,7 @@ function client(
 }
 
 export async function startReference(): Promise<Server> {
-  const s = await startServer({});
+  const s = await startServer({ cluster: false });
   return client("reference", s.url, s.token, s.ca, () => s.stop());
 }
 

@@ -50,7 +50,9 @@ export function useInformerSuite(options: StartOptions = {}): InformerSuite {
     return value;
   };
   beforeAll(async () => {
-    target = await startTarget({ log: log.sink, ...options });
+    // Controllers off, like kube-apiserver in test:real (no controller-manager): no kube-root-ca.crt
+    // or `default` account joins a namespace's objects, and no collector acts on owner references.
+    target = await startTarget({ log: log.sink, controllers: false, ...options });
     transport = await connect(target);
   });
   afterAll(async () => {

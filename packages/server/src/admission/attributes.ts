@@ -5,6 +5,7 @@
  * dry-run.
  */
 import type { UserInfo } from "../http/auth.js";
+import type { ReinvocationContext } from "./reinvocation.js";
 
 /** The operations admission sees; CONNECT is exec/attach/port-forward/proxy. */
 export type AdmissionOperation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
@@ -40,6 +41,8 @@ export interface AdmissionAttributes {
   readonly dryRun: boolean;
   /** Warnings for the response's Warning header; plugins append (shared by both phases). */
   readonly warnings?: string[];
+  /** Reinvocation of the mutating phase (set by the chain's `admit`; reinvocation.ts). */
+  readonly reinvocation?: ReinvocationContext;
   /** The other served versions of a custom resource, for webhooks with matchPolicy Equivalent. */
   readonly equivalents?: EquivalentVersions;
   /**

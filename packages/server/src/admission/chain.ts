@@ -10,6 +10,7 @@
 import type { AdmissionAttributes } from "./attributes.js";
 import type { AdmissionContext } from "./context.js";
 import type { AdmissionPlugin } from "./plugin.js";
+import { newReinvocationContext } from "./reinvocation.js";
 
 type Phase = "admit" | "validate";
 
@@ -21,9 +22,21 @@ export class AdmissionChain {
     return this.plugins.map((p) => p.name);
   }
 
-  /** The mutating phase; a promise only when a plugin answered with one. */
+  /**
+   * The mutating phase; a promise only when a plugin answered with one. It runs a second time when
+   * a reinvocable plugin changed the object (reinvocation.ts), as upstream's chain does.
+   */
   admit(attributes: AdmissionAttributes, ctx: AdmissionContext): void | Promise<void> {
-    return this.run("admit", 0, attributes, ctx);
+    // The same object and warnings: plugins change `object` in place and append to `warnings`.
+    const reinvocation = attributes.reinvocation ?? newReinvocationContext();
+    const a = attributes.reinvocation ? attributes : { ...attributes, reinvocation };
+    const again = () => {
+      if (!reinvocation.shouldReinvoke || reinvocation.isReinvoke) return;
+      reinvocation.isReinvoke = true;
+      return this.run("admit", 0, a, ctx);
+    };
+    const first = this.run("admit", 0, a, ctx);
+    return first ? first.then(again) : again();
   }
 
   /** The validating phase; a promise only when a plugin answered with one. */

@@ -7,6 +7,7 @@ import { AdmissionChain } from "./chain.js";
 import { limitRanger } from "./plugins/limit-ranger.js";
 import { namespaceLifecycle } from "./plugins/namespace-lifecycle.js";
 import { resourceQuota } from "./plugins/resource-quota.js";
+import { serviceAccount } from "./plugins/service-account.js";
 import { type ApplyMerge, mutatingAdmissionPolicy, validatingAdmissionPolicy } from "./policies/index.js";
 import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from "./webhooks/index.js";
 
@@ -15,6 +16,7 @@ export { AdmissionChain } from "./chain.js";
 export type { AdmissionContext } from "./context.js";
 export { type AdmissionPlugin, forbidden, handlesOnly } from "./plugin.js";
 export { quotaMatches } from "./plugins/resource-quota.js";
+export { ROOT_CA_CONFIGMAP } from "./plugins/service-account-volume.js";
 export type { ApplyMerge } from "./policies/index.js";
 export type { ResourceList } from "./quota/amounts.js";
 export { addLists, compareAmounts, mask } from "./quota/amounts.js";
@@ -28,6 +30,7 @@ export function defaultAdmissionChain(applyMerge?: ApplyMerge): AdmissionChain {
   return new AdmissionChain([
     namespaceLifecycle,
     limitRanger,
+    serviceAccount,
     mutatingAdmissionPolicy(applyMerge),
     mutatingAdmissionWebhook,
     validatingAdmissionPolicy(),

@@ -4,22 +4,30 @@ import { GarbageCollector } from "./garbage-collector.js";
 import { NamespaceController } from "./namespace-controller.js";
 import { PolicyStatusController } from "./policy-status-controller.js";
 import { ResourceQuotaController } from "./resource-quota-controller.js";
+import { rootCaPublisher } from "./root-ca-publisher.js";
+import { serviceAccountController } from "./service-account-controller.js";
 
 export interface Controllers {
   close(): void;
 }
 
-export function startControllers(ctx: HandlerContext): Controllers {
-  const gc = new GarbageCollector(ctx);
-  const namespaces = new NamespaceController(ctx);
-  const policyStatus = new PolicyStatusController(ctx);
-  const quotas = new ResourceQuotaController(ctx);
+export interface ControllerOptions {
+  /** The CA the server's certificate chains to, published to every namespace; none over plain HTTP. */
+  readonly rootCaPem?: string | undefined;
+}
+
+export function startControllers(ctx: HandlerContext, options: ControllerOptions = {}): Controllers {
+  const running: Controllers[] = [
+    new GarbageCollector(ctx),
+    new NamespaceController(ctx),
+    new PolicyStatusController(ctx),
+    new ResourceQuotaController(ctx),
+    serviceAccountController(ctx),
+    ...(options.rootCaPem === undefined ? [] : [rootCaPublisher(ctx, options.rootCaPem)]),
+  ];
   return {
     close() {
-      gc.close();
-      namespaces.close();
-      policyStatus.close();
-      quotas.close();
+      for (const c of running) c.close();
     },
   };
 }

@@ -21,6 +21,7 @@ import type { HandlerContext } from "../endpoints/handlers/context.js";
 import { updateObject } from "../endpoints/handlers/write.js";
 import type { ServedResource } from "../resources/served.js";
 import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
+import { NamespaceBatch } from "./namespace-batch.js";
 
 type Json = Record<string, unknown>;
 
@@ -39,8 +40,7 @@ function sameList(a: ResourceList, b: ResourceList): boolean {
 }
 
 export class ResourceQuotaController {
-  private readonly pending = new Set<string>();
-  private scheduled: NodeJS.Immediate | undefined;
+  private readonly batch = new NamespaceBatch((ns) => void this.sync(ns));
   private readonly unsubscribe: () => void;
   private closed = false;
 
@@ -52,7 +52,7 @@ export class ResourceQuotaController {
   close(): void {
     this.closed = true;
     this.unsubscribe();
-    if (this.scheduled) clearImmediate(this.scheduled);
+    this.batch.close();
   }
 
   private onEvent(e: StoreEvent): void {
@@ -73,13 +73,7 @@ export class ResourceQuotaController {
   }
 
   private enqueue(namespace: string): void {
-    this.pending.add(namespace);
-    this.scheduled ??= setImmediate(() => {
-      this.scheduled = undefined;
-      const namespaces = [...this.pending];
-      this.pending.clear();
-      for (const ns of namespaces) void this.sync(ns);
-    });
+    this.batch.add(namespace);
   }
 
   private async sync(namespace: string): Promise<void> {

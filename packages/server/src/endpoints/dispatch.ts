@@ -244,9 +244,15 @@ function jsonChoice(pretty: boolean): MediaChoice {
   return { encoding: "json", pretty };
 }
 
+/**
+ * Aborted when the client goes away before the answer is written. Not after: by then the handler
+ * is done, and aborting every finished request cost an AbortError (a DOMException) per request.
+ */
 function abortOnClose(res: ServerResponse): AbortSignal {
   const abort = new AbortController();
-  res.on("close", () => abort.abort());
+  res.on("close", () => {
+    if (!res.writableEnded) abort.abort();
+  });
   return abort.signal;
 }
 

@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { failure, type StatusError } from "../api/status.js";
 import type { ResourceRequestInfo } from "../http/request-info.js";
+import { resetConnection } from "../http/transport.js";
 import type { MvccStore } from "../storage/mvcc.js";
 import type { OpenWatch, WatchRegistry } from "../watch/serve-watch.js";
 import { seededRandom } from "./prng.js";
@@ -174,7 +175,7 @@ export class FaultController {
     const k = f.kind;
     this.record("injected", `${req.method} ${path} → ${"reset" in k ? "connection reset" : k.status}`);
     if ("reset" in k) {
-      res.socket?.destroy();
+      resetConnection(res);
       return "reset";
     }
     switch (k.status) {

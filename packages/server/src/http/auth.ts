@@ -40,13 +40,26 @@ export function authenticate(req: IncomingMessage, settings: AuthSettings): User
 const MASTERS = "system:masters";
 
 /**
+ * Every line of a header, in order. HTTP/2 requests (Node's compatibility API) have no
+ * headersDistinct, so their raw name/value list is read instead.
+ */
+function headerLines(req: IncomingMessage, name: string): string[] {
+  if (req.headersDistinct !== undefined) return req.headersDistinct[name] ?? [];
+  const lines: string[] = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]?.toLowerCase() === name) lines.push(req.rawHeaders[i + 1] as string);
+  }
+  return lines;
+}
+
+/**
  * `Impersonate-User` (with `Impersonate-Group`s): only an administrator may impersonate, and the
  * impersonated user has no permissions unless it is in system:masters.
  */
 function impersonated(req: IncomingMessage, requester: UserInfo): UserInfo {
   const user = req.headers["impersonate-user"];
   // One group per header line, as Go reads them: a comma inside a line is part of the group name.
-  const groups = req.headersDistinct["impersonate-group"] ?? [];
+  const groups = headerLines(req, "impersonate-group");
   if (user === undefined) {
     const others = Object.keys(req.headers).filter((h) => h.startsWith("impersonate-"));
     if (others.length > 0)

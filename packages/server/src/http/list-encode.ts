@@ -4,7 +4,7 @@
  * are joined into exactly the bytes a one-go encoding would give (same Content-Length, same wire).
  * Small lists and YAML take the one-go path.
  */
-import { encodeObject, parseApiVersion } from "@kubesdk/models";
+import { encodeObject } from "@kubesdk/models";
 import type { MediaChoice } from "./negotiate.js";
 import { encodeBody } from "./respond.js";
 
@@ -20,20 +20,6 @@ function itemsOf(body: unknown): unknown[] | undefined {
   if (typeof body !== "object" || body === null) return undefined;
   const items = (body as { items?: unknown }).items;
   return Array.isArray(items) && items.length > SLICED_FROM ? items : undefined;
-}
-
-/** Maps every item through `encode`, yielding whenever a slice has taken SLICE_MS. */
-async function mapYielding<T>(items: readonly unknown[], encode: (item: unknown) => T): Promise<T[]> {
-  const out: T[] = [];
-  let sliceStart = performance.now();
-  for (const item of items) {
-    out.push(encode(item));
-    if (performance.now() - sliceStart >= SLICE_MS) {
-      await yieldToOthers();
-      sliceStart = performance.now();
-    }
-  }
-  return out;
 }
 
 /**
@@ -65,6 +51,33 @@ async function joinedBytesYielding(
   return chunks;
 }
 
+/** Each list item's compact JSON, kept while the item object lives (see itemBytes below). */
+const itemJson = new WeakMap<object, Buffer>();
+const COMMA = Buffer.from(",");
+
+/**
+ * The items' compact JSON joined by commas: items shown before reuse their bytes, the others are
+ * stringified a slice at a time, yielding between slices.
+ */
+async function compactItemsYielding(items: readonly unknown[]): Promise<Buffer[]> {
+  const parts: Buffer[] = [];
+  let sliceStart = performance.now();
+  for (const item of items) {
+    if (parts.length > 0) parts.push(COMMA);
+    let bytes = itemJson.get(item as object);
+    if (bytes === undefined) {
+      bytes = Buffer.from(JSON.stringify(item));
+      if (typeof item === "object" && item !== null) itemJson.set(item, bytes);
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await yieldToOthers();
+        sliceStart = performance.now();
+      }
+    }
+    parts.push(bytes);
+  }
+  return parts;
+}
+
 async function encodeJsonList(body: object, items: unknown[], pretty: boolean): Promise<Buffer> {
   const outer = pretty
     ? JSON.stringify({ ...body, items: SENTINEL }, null, 2)
@@ -76,7 +89,7 @@ async function encodeJsonList(body: object, items: unknown[], pretty: boolean): 
         (item) => JSON.stringify(item, null, 2).replaceAll("\n", "\n    "),
         ",\n    ",
       )
-    : await joinedBytesYielding(items, (item) => JSON.stringify(item), ",");
+    : await compactItemsYielding(items);
   const tail = outer.slice(at + JSON.stringify(SENTINEL).length);
   const open = pretty ? "[\n    " : "[";
   const close = pretty ? "\n  ]" : "]";
@@ -87,9 +100,12 @@ async function encodeJsonList(body: object, items: unknown[], pretty: boolean): 
   ]);
 }
 
-/** [field number, start, end of the value] of each length-delimited field of a message. */
-function lengthFields(bytes: Uint8Array): Array<[number, number, number]> {
-  const fields: Array<[number, number, number]> = [];
+/**
+ * [field number, start, end of the value, start of the field's tag] of each length-delimited
+ * field of a message.
+ */
+function lengthFields(bytes: Uint8Array): Array<[number, number, number, number]> {
+  const fields: Array<[number, number, number, number]> = [];
   let i = 0;
   const varint = (): number => {
     let value = 0;
@@ -102,10 +118,11 @@ function lengthFields(bytes: Uint8Array): Array<[number, number, number]> {
     }
   };
   while (i < bytes.length) {
+    const tagAt = i;
     const tag = varint();
     if ((tag & 7) !== 2) throw new Error("unexpected wire type in a protobuf envelope");
     const length = varint();
-    fields.push([tag >>> 3, i, i + length]);
+    fields.push([tag >>> 3, i, i + length, tagAt]);
     i += length;
   }
   return fields;
@@ -131,19 +148,53 @@ function rawOf(enveloped: Uint8Array): Uint8Array {
   return raw ? body.subarray(raw[1], raw[2]) : new Uint8Array(0);
 }
 
-async function encodeProtobufList(body: { apiVersion?: unknown; kind?: unknown }, items: unknown[]) {
+/** Items per protobuf chunk at first; later chunks are sized from the time the last one took. */
+const FIRST_CHUNK = 128;
+
+/**
+ * Each list item's protobuf bytes (its field-2 entry, tag included), kept while the item object
+ * lives: list items of stored objects are made once per stored object and never change
+ * (handlers/list.ts), so a list encodes only the objects it has not shown before. Keyed by the
+ * list kind too, since an item's message is the list kind's item type.
+ */
+const itemBytes = new WeakMap<object, { listKind: string; bytes: Uint8Array }>();
+
+/** Encodes `items` as one list per chunk and remembers each item's bytes (see itemBytes). */
+async function encodeMissing(body: object, listKind: string, items: object[]): Promise<void> {
+  let chunk = FIRST_CHUNK;
+  for (let at = 0; at < items.length; ) {
+    const started = performance.now();
+    const slice = items.slice(at, at + chunk);
+    const raw = rawOf(encodeObject({ ...body, items: slice }));
+    const fields = lengthFields(raw).filter(([field]) => field === 2);
+    slice.forEach((item, i) => {
+      const field = fields[i] as [number, number, number, number];
+      itemBytes.set(item, { listKind, bytes: raw.subarray(field[3], field[2]) });
+    });
+    at += chunk;
+    const took = performance.now() - started;
+    chunk = Math.max(16, Math.round((chunk * SLICE_MS) / Math.max(took, 0.5)));
+    if (at < items.length) await yieldToOthers();
+  }
+}
+
+/**
+ * The whole list: the items not encoded before are encoded a chunk at a time (each chunk as a
+ * list of its own: one envelope per chunk, not per item, which cost half again the time of
+ * encoding the list at once), then every item's bytes are appended to the empty list's message.
+ * Repeated fields concatenate, so the bytes are exactly those of the list encoded at once.
+ */
+async function encodeProtobufList(body: { kind?: unknown }, items: unknown[]): Promise<Buffer> {
+  const listKind = String(body.kind);
+  const known = (item: unknown) => itemBytes.get(item as object)?.listKind === listKind;
+  await encodeMissing(body, listKind, items.filter((item) => !known(item)) as object[]);
   const empty = encodeObject({ ...body, items: [] });
-  const kind = String(body.kind).replace(/List$/, "");
-  const gvk = { ...parseApiVersion(String(body.apiVersion)), kind };
-  // A List message is ListMeta (field 1) then its items (field 2, repeated): append the items.
-  const encoded = await mapYielding(items, (item) =>
-    lengthPrefixed(2, rawOf(encodeObject(item as object, { kind: gvk }))),
-  );
   const envelope = empty.subarray(MAGIC_LENGTH);
+  const itemParts = items.map((item) => (itemBytes.get(item as object) as { bytes: Uint8Array }).bytes);
   const parts: Buffer[] = [Buffer.from(empty.subarray(0, MAGIC_LENGTH))];
   for (const [field, start, end] of lengthFields(envelope)) {
     if (field === 2)
-      parts.push(lengthPrefixed(2, Buffer.concat([envelope.subarray(start, end), ...encoded])));
+      parts.push(lengthPrefixed(2, Buffer.concat([envelope.subarray(start, end), ...itemParts])));
     else parts.push(lengthPrefixed(field, envelope.subarray(start, end)));
   }
   return Buffer.concat(parts);

@@ -4,6 +4,12 @@
  * dispatcher — plain HTTP sent to the HTTPS port, methods Node's parser does
  * not know, CONNECT, malformed requests — each as upstream answers it rather
  * than a dropped connection.
+ *
+ * HTTPS offers HTTP/2 and HTTP/1.1 in TLS negotiation (ALPN h2, http/1.1) on
+ * one port, as kube-apiserver does: multiplexing clients (client-go, kubectl)
+ * take h2, others and every upgrade (exec, attach, port-forward: HTTP/1.1 only,
+ * as upstream) stay on HTTP/1.1. Node's compatibility API gives HTTP/2 streams
+ * the request/response shape the dispatcher serves, so it handles both.
  */
 import {
   createServer as createHttpServer,
@@ -11,7 +17,7 @@ import {
   type Server,
   type ServerResponse,
 } from "node:http";
-import { createServer as createHttpsServer } from "node:https";
+import { createSecureServer, type Http2SecureServer, Http2ServerResponse } from "node:http2";
 import {
   type AddressInfo,
   createServer as createNetServer,
@@ -26,8 +32,8 @@ const MAX_HEADER_BYTES = 1024 * 1024;
 const TLS_HANDSHAKE = 0x16;
 
 export interface Transport {
-  /** The HTTP(S) server requests are served by. */
-  readonly server: Server;
+  /** The HTTP server, or the HTTPS server serving HTTP/2 and HTTP/1.1, requests are served by. */
+  readonly server: Server | Http2SecureServer;
   /** What listens on the port (in front of `server` for HTTPS, to answer plain HTTP). */
   readonly listener: Server | NetServer;
   readonly ca: CertificateAuthority | undefined;
@@ -52,8 +58,12 @@ const METHOD_NOT_ALLOWED = statusResponse(
   "the server does not allow this method on the requested resource",
 );
 
-/** Requests Node's parser rejects get a Status instead of a bare 400 or a closed connection. */
-function answerUnparsed(server: Server): void {
+/**
+ * Requests Node's parser rejects get a Status instead of a bare 400 or a closed connection (on
+ * HTTP/1.1 connections: the HTTPS server hands those to Node's HTTP/1.1 parser, which reports
+ * here the same way).
+ */
+function answerUnparsed(server: Server | Http2SecureServer): void {
   server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return;
     if (err.code === "HPE_INVALID_METHOD") socket.end(METHOD_NOT_ALLOWED);
@@ -68,14 +78,29 @@ function answerUnparsed(server: Server): void {
       );
     else socket.end(statusResponse(400, "Bad Request", "BadRequest", "malformed HTTP request"));
   });
-  server.on("connect", (_req: IncomingMessage, socket: Socket) => socket.end(METHOD_NOT_ALLOWED));
+  // HTTP/1.1 CONNECT hands over the socket; HTTP/2 CONNECT (a stream) comes with a response.
+  server.on("connect", (_req: IncomingMessage, socket: Socket | Http2ServerResponse) => {
+    if (socket instanceof Http2ServerResponse) {
+      socket.writeHead(405, { "content-type": "application/json" });
+      socket.end(METHOD_NOT_ALLOWED.slice(METHOD_NOT_ALLOWED.indexOf("\r\n\r\n") + 4));
+    } else socket.end(METHOD_NOT_ALLOWED);
+  });
+}
+
+/**
+ * Ends a request's connection abruptly: its socket on HTTP/1.1, its whole session on HTTP/2
+ * (Node refuses to touch an HTTP/2 session's socket through one of its requests).
+ */
+export function resetConnection(res: ServerResponse): void {
+  if (res instanceof Http2ServerResponse) res.stream.session?.destroy();
+  else res.socket?.destroy();
 }
 
 /** How long a new connection may stay silent before its first byte (Go's TLS handshake timeout). */
 const FIRST_BYTE_TIMEOUT_MS = 10_000;
 
 /** Plain HTTP on the HTTPS port gets Go's answer; TLS goes on to the HTTPS server. */
-function sniffingListener(https: Server, sockets: Set<Socket>): NetServer {
+function sniffingListener(https: Http2SecureServer, sockets: Set<Socket>): NetServer {
   return createNetServer({ pauseOnConnect: true }, (socket) => {
     track(sockets, socket);
     // A peer that resets before its first byte must not crash the process (an 'error' event with no
@@ -129,15 +154,28 @@ export function createTransport(
     requestCert: true,
     rejectUnauthorized: false,
   };
-  const server = createHttpsServer(tlsOptions, handler);
+  const server = createSecureServer(
+    {
+      ...tlsOptions,
+      allowHTTP1: true,
+      // Go's http2 server advertises its MaxHeaderBytes as the header list limit too.
+      settings: { maxHeaderListSize: MAX_HEADER_BYTES },
+      // Megabytes a session may buffer before refusing new streams: big lists are tens of them.
+      maxSessionMemory: 256,
+    },
+    // HTTP/2 requests come as Http2ServerRequest/Response, which the handler serves through the
+    // members the two shapes share (see the comment at the top).
+    handler as unknown as Parameters<typeof createSecureServer>[1],
+  );
+  // Read by Node's HTTP/1.1 parser for the HTTP/1.1 connections this server takes.
+  Object.assign(server, { maxHeaderSize: MAX_HEADER_BYTES });
   answerUnparsed(server);
   return { server, listener: sniffingListener(server, sockets), ca, sockets };
 }
 
 export async function listen(t: Transport, port: number, host: string): Promise<number> {
-  t.server.keepAliveTimeout = 60_000;
-  t.server.headersTimeout = 65_000;
-  t.server.requestTimeout = 0;
+  // Read by Node's HTTP/1.1 connection handling, for the HTTPS server's HTTP/1.1 connections too.
+  Object.assign(t.server, { keepAliveTimeout: 60_000, headersTimeout: 65_000, requestTimeout: 0 });
   await new Promise<void>((resolve, reject) => {
     t.listener.once("error", reject);
     t.listener.listen(port, host, () => {
@@ -151,7 +189,7 @@ export async function listen(t: Transport, port: number, host: string): Promise<
 export function closeTransport(t: Transport): Promise<void> {
   return new Promise((resolve) => {
     t.listener.close(() => resolve());
-    t.server.closeAllConnections();
+    if ("closeAllConnections" in t.server) t.server.closeAllConnections();
     if (t.listener !== t.server) t.server.close();
     for (const socket of t.sockets) socket.destroy();
   });

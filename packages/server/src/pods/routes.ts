@@ -68,7 +68,8 @@ export function serveLog(
   const timestamps = queryBool(q, "timestamps");
   const follow = queryBool(q, "follow") && !log.stopped;
   const format = (e: LogEntry) => `${timestamps ? `${e.time.toISOString()} ` : ""}${e.text}\n`;
-  res.writeHead(200, { "Content-Type": "text/plain", "Transfer-Encoding": "chunked" });
+  // Chunked on HTTP/1.1 by Node itself (HTTP/2 forbids a Transfer-Encoding header).
+  res.writeHead(200, { "Content-Type": "text/plain" });
   // Returns false once limitBytes is used up.
   const emit = (e: LogEntry): boolean => {
     if (since !== undefined && e.time.getTime() <= since) return true;

@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from "node:events";
 import { errors, StatusError } from "../api/status.js";
+import { type PodBehaviour, PodBehaviours, type PodStage } from "../cluster/index.js";
 import type { HandlerContext } from "../endpoints/handlers/context.js";
 import type { ContainerRef, PodRuntimeOptions, SimulatedUsage } from "./types.js";
 
@@ -49,9 +50,29 @@ export class PodRuntime {
   /** Open streams (exec, attach, port-forward, followed logs), closed on stop. */
   readonly open = new Set<{ close(): void }>();
 
-  constructor(source: HandlerContext | PodSource, options: PodRuntimeOptions = {}) {
+  readonly #behaviours: PodBehaviours;
+
+  constructor(
+    source: HandlerContext | PodSource,
+    options: PodRuntimeOptions = {},
+    behaviours: PodBehaviours = new PodBehaviours([], options.behaviour),
+  ) {
     this.#ctx = "store" in source ? storeSource(source) : source;
     this.options = options;
+    this.#behaviours = behaviours;
+  }
+
+  /**
+   * Sets what one pod of the simulated cluster does from now on (merged over what was set before):
+   * e.g. `{ ready: false }` fails its readiness probe, `{ runMs: 0, exitCode: 1 }` ends it now.
+   */
+  behave(namespace: string, pod: string, behaviour: PodBehaviour): void {
+    this.#behaviours.set(namespace, pod, behaviour);
+  }
+
+  /** Adds a stage rule (a selector and the behaviour of the pods it selects); later rules win. */
+  addStage(stage: PodStage): void {
+    this.#behaviours.addStage(stage);
   }
 
   /** The stored pod and the container a request names; 404/400 Status errors as upstream. */

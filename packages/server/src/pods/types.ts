@@ -1,6 +1,8 @@
 /** What the reference server's pod simulation hands to user hooks. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex, Readable, Writable } from "node:stream";
+import type { coreV1 } from "@kubesdk/models";
+import type { PodBehaviour } from "../cluster/index.js";
 
 /** The container a request addresses. */
 export interface ContainerRef {
@@ -59,4 +61,10 @@ export interface PodRuntimeOptions {
    * it answers 200 with `<METHOD> <path>` on the first line and the request body after it.
    */
   readonly http?: (pod: PodRef, port: number) => PodHttpHandler | undefined;
+  /**
+   * What a pod of the simulated cluster does (start and ready delays, readiness, when its containers
+   * exit and with which code), asked for each pod; `undefined` leaves it to the stages, the pod's
+   * `sim.kubesdk.dev/*` annotations and `pods.behave`.
+   */
+  readonly behaviour?: (pod: coreV1.Pod) => PodBehaviour | undefined;
 }

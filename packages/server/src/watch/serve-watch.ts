@@ -156,7 +156,8 @@ function openSession(ctx: HandlerContext, reg: WatchRegistry, w: WatchRequest, o
   w.res.writeHead(200, {
     "Content-Type": watchContentType(w.choice),
     "Cache-Control": "no-cache, private",
-    "Transfer-Encoding": "chunked",
+    // No Transfer-Encoding: Node chunks HTTP/1.1 bodies of unknown length itself, and HTTP/2
+    // forbids the header.
   });
   w.res.flushHeaders();
   const timers: NodeJS.Timeout[] = [];

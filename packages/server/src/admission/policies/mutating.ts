@@ -1,8 +1,9 @@
 /**
  * The MutatingAdmissionPolicy admission plugin (mutating phase), as upstream dispatches: every
  * (policy, binding, param) invocation whose policy and binding select the request mutates the
- * object in turn. Reinvocation as upstream: when an invocation changes the object, the
- * IfNeeded-policies invoked before it run once more, in order, after the first pass. Failures
+ * object in turn. Reinvocation as upstream (../reinvocation.ts): when an invocation (or, before the
+ * policies' second run, any other mutating plugin) changes the object, the IfNeeded invocations
+ * made before the change run once more in the chain's second run of the mutating phase. Failures
  * (configuration, evaluation, patch) under failurePolicy Fail refuse the request with
  * `policy '<p>' with binding '<b>' denied request: <why>` (code 403; reason Invalid for a failed
  * mutation, Forbidden for a configuration error).
@@ -12,6 +13,7 @@ import { failure } from "../../api/status.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 import type { AdmissionPlugin } from "../plugin.js";
+import { PluginReinvocation } from "../reinvocation.js";
 import { isObj, nameOf, type Obj } from "./json.js";
 import { isExemptFromPolicies, matchResourcesSelect } from "./matching.js";
 import {
@@ -25,6 +27,7 @@ import { PolicySource } from "./policy-source.js";
 import { admissionInput } from "./request-input.js";
 
 const GROUP = "admissionregistration.k8s.io";
+const PLUGIN = "MutatingAdmissionPolicy";
 
 interface Invocation {
   readonly policy: CompiledMutatingPolicy;
@@ -97,25 +100,22 @@ export function mutatingAdmissionPolicy(merge: ApplyMerge = plainMerge): Admissi
     compileMutatingPolicy,
   );
   return {
-    name: "MutatingAdmissionPolicy",
+    name: PLUGIN,
     handles: () => true,
     admit(a, ctx) {
       if (isExemptFromPolicies(a) || !a.object) return;
       const failures: PolicyFailure[] = [];
       const invocations = invocationsOf(source.active(ctx), a, ctx, failures);
+      const r = PluginReinvocation.of(a.reinvocation, PLUGIN);
+      r.begin(a.object);
       let object = a.object;
-      let invoked = new Set<string>();
-      const reinvoke = new Set<string>();
-      let changed = false;
-      const run = (inv: Invocation) => {
+      for (const inv of invocations) {
+        if (!r.shouldInvoke(inv.key)) continue;
+        let changed = false;
         try {
           const next = mutate(inv.policy, admissionInput({ ...a, object }, ctx, inv.param), merge);
-          if (!isDeepStrictEqual(next, object)) {
-            for (const k of invoked) reinvoke.add(k);
-            invoked = new Set();
-            changed = true;
-            object = next;
-          }
+          changed = !isDeepStrictEqual(next, object);
+          if (changed) object = next;
         } catch (e) {
           if (inv.policy.failurePolicy === "Fail")
             failures.push({
@@ -123,10 +123,9 @@ export function mutatingAdmissionPolicy(merge: ApplyMerge = plainMerge): Admissi
               reason: "Invalid",
             });
         }
-        if (inv.policy.reinvoke) invoked.add(inv.key);
-      };
-      for (const inv of invocations) run(inv);
-      if (changed) for (const inv of invocations) if (reinvoke.has(inv.key)) run(inv);
+        r.invoked(inv.key, changed, inv.policy.reinvoke);
+      }
+      r.end(object);
       const first = failures[0];
       if (first) throw policyFailure(a, first, failures);
       if (object === a.object) return;

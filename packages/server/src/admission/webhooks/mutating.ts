@@ -1,15 +1,16 @@
 /**
  * MutatingAdmissionWebhook: matching mutating webhooks are called one after another, each seeing
  * the object as the ones before left it; a JSONPatch answer is applied to the request's object.
- * Reinvocation as upstream: when a webhook changes the object, webhooks with
- * reinvocationPolicy IfNeeded called before it are called once more in a second round (never a
- * third, so a webhook that always changes the object cannot loop).
+ * Reinvocation as upstream (../reinvocation.ts): when a webhook (or, before the webhooks' second
+ * run, any other mutating plugin) changes the object, webhooks with reinvocationPolicy IfNeeded
+ * called before the change are called once more in the chain's second run of the mutating phase.
  * Synchronous when no webhook matches, so ordinary writes still commit in one turn.
  */
 import { isDeepStrictEqual } from "node:util";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 import { type AdmissionPlugin, handlesOnly } from "../plugin.js";
+import { PluginReinvocation } from "../reinvocation.js";
 import { type Webhook, webhooksOf } from "./configurations.js";
 import { inRequestVersion, versionedAttributes } from "./equivalent.js";
 import { callWebhook, failureOf } from "./invoke.js";
@@ -18,22 +19,6 @@ import { isExempt, matchedVersion, selects } from "./matching.js";
 import { patchedObject } from "./patching.js";
 
 type Json = Record<string, unknown>;
-
-/** Which webhooks a change calls again (upstream's webhook reinvocation context). */
-class Reinvocation {
-  private invoked = new Set<string>();
-  readonly again = new Set<string>();
-  changed = false;
-
-  noteCall(w: Webhook, changed: boolean): void {
-    if (changed) {
-      this.changed = true;
-      for (const uid of this.invoked) this.again.add(uid);
-      this.invoked.clear();
-    }
-    if (w.reinvocationPolicy === "IfNeeded") this.invoked.add(w.uid);
-  }
-}
 
 /** Replaces the request's object in place: the handler keeps its reference to it. */
 function replaceObject(target: Json, next: Json): void {
@@ -102,36 +87,28 @@ async function mutateWith(
   return changed;
 }
 
-async function round(
-  hooks: readonly Webhook[],
-  a: AdmissionAttributes,
-  ctx: AdmissionContext,
-  r: Reinvocation,
-  only?: ReadonlySet<string>,
-): Promise<void> {
-  for (const w of hooks) {
-    if (only && !only.has(w.uid)) continue;
-    const version = matchedVersion(w, a, ctx);
-    if (version === undefined) continue;
-    const va = version === a.resource.version ? a : await versionedAttributes(a, version);
-    if (!matchConditionsSelect(w, va, shownObject(va))) continue;
-    r.noteCall(w, await mutateWith(w, a, va, ctx));
-  }
-}
+const PLUGIN = "MutatingAdmissionWebhook";
 
 async function mutate(
   hooks: readonly Webhook[],
   a: AdmissionAttributes,
   ctx: AdmissionContext,
 ): Promise<void> {
-  const r = new Reinvocation();
-  await round(hooks, a, ctx, r);
-  if (!r.changed || r.again.size === 0) return;
-  await round(hooks, a, ctx, r, new Set(r.again));
+  const r = PluginReinvocation.of(a.reinvocation, PLUGIN);
+  r.begin(a.object);
+  for (const w of hooks) {
+    if (!r.shouldInvoke(w.uid)) continue;
+    const version = matchedVersion(w, a, ctx);
+    if (version === undefined) continue;
+    const va = version === a.resource.version ? a : await versionedAttributes(a, version);
+    if (!matchConditionsSelect(w, va, shownObject(va))) continue;
+    r.invoked(w.uid, await mutateWith(w, a, va, ctx), w.reinvocationPolicy === "IfNeeded");
+  }
+  r.end(a.object);
 }
 
 export const mutatingAdmissionWebhook: AdmissionPlugin = {
-  name: "MutatingAdmissionWebhook",
+  name: PLUGIN,
   handles: handlesOnly("CREATE", "UPDATE", "DELETE", "CONNECT"),
   admit(a, ctx) {
     if (isExempt(a)) return;

@@ -209,7 +209,18 @@ async function presentList(
   return { kind: r.listKind, apiVersion: apiVersionOf(r), metadata, items };
 }
 
+/**
+ * A stored object's list item (no kind/apiVersion), made once per stored object: stored objects
+ * are immutable, so every list shows the same item, and response encoding can reuse what it made
+ * of it the last time (http/list-encode.ts). A memo keyed by the objects themselves: it holds
+ * nothing a server does not still hold.
+ */
+const listItems = new WeakMap<StoredObject, StoredObject>();
+
 function withoutTypeMeta(o: StoredObject): StoredObject {
+  const known = listItems.get(o);
+  if (known !== undefined) return known;
   const { apiVersion: _a, kind: _k, ...rest } = o as StoredObject & { apiVersion?: unknown; kind?: unknown };
+  listItems.set(o, rest as StoredObject);
   return rest as StoredObject;
 }

@@ -39,12 +39,25 @@ function defaultProbe(probe: unknown): void {
   }
 }
 
+/**
+ * v1's deprecated `serviceAccount`: read when `serviceAccountName` is empty, and always written as
+ * a copy of it (upstream's v1 conversion of a pod spec, so every stored pod spec shows both).
+ */
+function deprecatedServiceAccount(spec: Obj): void {
+  const named = (v: unknown): v is string => typeof v === "string" && v !== "";
+  if (!named(spec.serviceAccountName) && named(spec.serviceAccount))
+    spec.serviceAccountName = spec.serviceAccount;
+  if (named(spec.serviceAccountName)) spec.serviceAccount = spec.serviceAccountName;
+  else delete spec.serviceAccount;
+}
+
 export function defaultPodSpec(spec: Obj): void {
   set(spec, "restartPolicy", "Always");
   set(spec, "terminationGracePeriodSeconds", 30);
   set(spec, "dnsPolicy", "ClusterFirst");
   set(spec, "securityContext", {});
   set(spec, "schedulerName", "default-scheduler");
+  deprecatedServiceAccount(spec);
   // A volume without a source is an emptyDir.
   if (Array.isArray(spec.volumes))
     for (const v of spec.volumes) if (isObj(v) && !Object.keys(v).some((k) => k !== "name")) v.emptyDir = {};

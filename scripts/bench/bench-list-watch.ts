@@ -1,0 +1,104 @@
+/**
+ * The read-side phases of server-vs-real.ts: whole-namespace lists at growing sizes in JSON and
+ * protobuf, and watch fan-out to many watchers while writes run at full speed.
+ */
+import { type BenchHttp, type WatchStream, withTimeout } from "./bench-http.js";
+import { cmPath, createMany, latencyRows, type MetricRow, type WorkloadSizes } from "./bench-objects.js";
+import { gc, runConcurrent } from "./stats.js";
+
+const PROTOBUF = "application/vnd.kubernetes.protobuf";
+const eventTimeoutMs = 120_000;
+
+/** Fails the run when a list does not hold what was created (a wrong answer is not a fast one). */
+function checkList(bytes: Buffer, contentType: string, encoding: "json" | "protobuf", size: number): void {
+  if (encoding === "protobuf") {
+    if (!contentType.startsWith(PROTOBUF)) throw new Error(`protobuf list answered ${contentType}`);
+    return;
+  }
+  const count = (JSON.parse(bytes.toString("utf8")) as { items: unknown[] }).items.length;
+  if (count !== size) throw new Error(`list returned ${count} items, expected ${size}`);
+}
+
+/** Fills one namespace up to each size in turn and times whole lists of it in both encodings. */
+export async function listPhase(http: BenchHttp, sizes: WorkloadSizes): Promise<MetricRow[]> {
+  const ns = "bench-list";
+  const rows: MetricRow[] = [];
+  let filled = 0;
+  const smallest = Math.min(...sizes.listSizes);
+  for (const size of [...sizes.listSizes].sort((a, b) => a - b)) {
+    await createMany(http, ns, size - filled, 32, filled);
+    filled = size;
+    const runs = Math.max(3, Math.round((sizes.listRuns * smallest) / size));
+    for (const encoding of ["json", "protobuf"] as const) {
+      const accept = encoding === "json" ? "application/json" : PROTOBUF;
+      // One unmeasured list, checked: warms the path and proves the answer.
+      const first = await http.send("GET", cmPath(ns), { accept });
+      checkList(first.bytes, first.contentType, encoding, size);
+      gc();
+      const latencies = await runConcurrent(runs, 1, async () => {
+        await http.send("GET", cmPath(ns), { accept });
+      });
+      rows.push(...latencyRows(`list ${size} ${encoding}`, latencies).slice(0, 1));
+      rows.push({ metric: `list ${size} ${encoding} KiB`, value: first.bytes.length / 1024 });
+    }
+  }
+  return rows;
+}
+
+async function currentResourceVersion(http: BenchHttp, namespace: string): Promise<string> {
+  const list = JSON.parse(await http.call("GET", `${cmPath(namespace)}?limit=1`)) as {
+    metadata: { resourceVersion: string };
+  };
+  return list.metadata.resourceVersion;
+}
+
+/** Writes per fan-out phase: enough deliveries to time, within [100, 2000] writes. */
+function fanWrites(watchers: number, deliveries: number): number {
+  return Math.min(2000, Math.max(100, Math.round(deliveries / watchers)));
+}
+
+/**
+ * `watchers` watches of one namespace count every event while 32 clients create objects in it as
+ * fast as the server takes them. Deliveries/s is events × watchers over the time from the first
+ * write to the last event at the last watcher; the write rate meanwhile is shown beside it, so a
+ * write-bound phase (few watchers) reads as such.
+ */
+async function fanOutOnce(http: BenchHttp, watchers: number, deliveries: number): Promise<MetricRow[]> {
+  const ns = `bench-fan-${watchers}`;
+  await http.call("POST", "/api/v1/namespaces", {
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: { name: ns },
+  });
+  const rv = await currentResourceVersion(http, ns);
+  const writes = fanWrites(watchers, deliveries);
+  const watches: WatchStream[] = [];
+  // Opened 50 at a time: a thousand TLS handshakes at once only measure the handshake queue.
+  await runConcurrent(watchers, 50, async () => {
+    watches.push(await http.watch(`${cmPath(ns)}?watch=1&resourceVersion=${rv}`, true));
+  });
+  try {
+    const allSeen = Promise.all(watches.map((w) => w.countReached(writes)));
+    gc();
+    const t0 = performance.now();
+    const written = await createMany(http, ns, writes, 32);
+    const lastArrival = Math.max(...(await withTimeout(allSeen, eventTimeoutMs, "fan-out events")));
+    return [
+      {
+        metric: `watch fan-out ${watchers}: deliveries/s`,
+        value: (writes * watchers) / ((lastArrival - t0) / 1000),
+        better: "higher",
+      },
+      { metric: `watch fan-out ${watchers}: writes/s meanwhile`, value: written.perSec },
+    ];
+  } finally {
+    for (const w of watches) w.close();
+  }
+}
+
+export async function watchFanOutPhase(http: BenchHttp, sizes: WorkloadSizes): Promise<MetricRow[]> {
+  const rows: MetricRow[] = [];
+  for (const watchers of sizes.fanWatchers)
+    rows.push(...(await fanOutOnce(http, watchers, sizes.fanDeliveries)));
+  return rows;
+}
