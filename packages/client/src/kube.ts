@@ -1,11 +1,4 @@
-/**
- * `Kube`: the entry point of kubesdk. Typed clients for built-in resources, user-typed clients for
- * custom resources, and clients for anything found through discovery, all over one transport.
- *
- *   const kube = await Kube.fromKubeconfig();
- *   const deployments = kube.resource("apps/v1", "Deployment");
- *   const d = await deployments.get("web"); // appsV1.Deployment, in the context's namespace
- */
+// The entry class of kubesdk; what it is and how to use it is on the class.
 import { join } from "node:path";
 import {
   builtinGroups,
@@ -70,7 +63,25 @@ export function isBuiltinGroup(group: string): boolean {
   return BUILTIN_GROUPS.has(group);
 }
 
-/** The one client class: see the file comment. Informers come from `new InformerFactory(kube)`. */
+/**
+ * The entry point of kubesdk: one connection to one API server, and the clients on it.
+ *
+ * - `kube.resource(apiVersion, kind)`: a client typed for a built-in kind (`get`, `list`, `watch`,
+ *   `create`, `patch`, `apply`, subresources).
+ * - `kube.custom(definition)`: a client for a custom resource typed by its definition.
+ * - `kube.discover(...)`: a client for anything the server serves, found through discovery.
+ * - `kube.pods`: logs, exec, attach, port-forward, copy, eviction.
+ *
+ * Informers share one watch per resource through `new InformerFactory(kube)`.
+ *
+ * @example
+ * ```ts
+ * const kube = await Kube.fromKubeconfig();
+ * const deployments = kube.resource("apps/v1", "Deployment");
+ * const web = await deployments.get("web"); // in the context's namespace
+ * await kube.close();
+ * ```
+ */
 export class Kube {
   readonly transport: HttpTransport;
   /** The namespace namespaced calls use when they name none. */
