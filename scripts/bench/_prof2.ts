@@ -1,0 +1,17 @@
+import { Session } from "node:inspector/promises";
+import { writeFileSync } from "node:fs";
+import { Agent, request } from "undici";
+const { startServer } = await import("@kubesdk/server");
+const s0 = new Session(); s0.connect();
+await s0.post("Profiler.enable"); await s0.post("Profiler.setSamplingInterval", { interval: 200 });
+await s0.post("Profiler.start");
+const a = performance.now();
+const s = await startServer();
+const b = performance.now();
+const agent = new Agent({ connect: { ca: s.ca } });
+const res = await request(`${s.url}/readyz`, { dispatcher: agent }); await res.body.text();
+const d = performance.now();
+const { profile } = await s0.post("Profiler.stop");
+await agent.close(); await s.stop();
+console.log(`start ${(b-a).toFixed(1)} firstreq ${(d-b).toFixed(1)}`);
+writeFileSync("/tmp/st/server.cpuprofile", JSON.stringify(profile));
