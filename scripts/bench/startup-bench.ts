@@ -53,11 +53,11 @@ async function reportEntry(mode: "server" | "testing", label: string): Promise<v
   console.log(`  import (once per process):  ${fmt(median(reports.map((r) => r.importMs)))}`);
   console.log(
     `  first start of a process:   start ${fmt(first((r) => r.startMs))}, ` +
-      `to first request ${fmt(first((r) => r.firstRequestMs))}`,
+      `to first request ${fmt(first((r) => r.firstRequestMs))} (CPU ${fmt(first((r) => r.firstRequestCpuMs))})`,
   );
   console.log(
     `  later starts:               start ${fmt(later((r) => r.startMs))}, ` +
-      `to first request ${fmt(later((r) => r.firstRequestMs))}`,
+      `to first request ${fmt(later((r) => r.firstRequestMs))} (CPU ${fmt(later((r) => r.firstRequestCpuMs))})`,
   );
 }
 
