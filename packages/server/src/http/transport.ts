@@ -149,10 +149,7 @@ export function createTransport(
   const tlsOptions = {
     ...serverOptions,
     key: serving.keyPem,
-    // The serving certificate followed by its CA, as kube-apiserver's self-signed serving file. It
-    // also saves OpenSSL a lookup of the issuer in the trust store (the CA given below), which costs
-    // several milliseconds per start.
-    cert: serving.certPem + ca.certPem,
+    cert: serving.certPem,
     ca: ca.certPem,
     requestCert: true,
     rejectUnauthorized: false,
