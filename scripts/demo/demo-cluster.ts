@@ -6,7 +6,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import type { KubernetesObject } from "@kubesdk/models";
 import { type FaultController, type RunningServer, startServer } from "@kubesdk/server";
 import { createTransport, type HttpTransport, loadClusterConnection } from "@kubesdk/transport";
@@ -15,7 +15,7 @@ export interface DemoCluster {
   readonly description: string;
   readonly transport: HttpTransport;
   /** A client whose default namespace is the demo's. */
-  readonly kube: KubeClient;
+  readonly kube: Kube;
   readonly namespace: string;
   /** Fault controls; undefined on a real cluster. */
   readonly faults: FaultController | undefined;
@@ -55,7 +55,7 @@ export async function openDemoCluster(options: {
   return {
     description: server ? `embedded reference server at ${server.url}` : `cluster ${connection.server}`,
     transport,
-    kube: new KubeClient(transport, { namespace }),
+    kube: new Kube(transport, { namespace }),
     namespace,
     faults: server?.faults,
     create: (name, data) =>
