@@ -27,6 +27,9 @@ export interface DemoCluster {
   close(): Promise<void>;
 }
 
+/** The label every ConfigMap the demo writes carries; the informer selects by it. */
+export const DEMO_LABEL = "demo.kubesdk.dev/informer";
+
 export async function openDemoCluster(options: {
   real: boolean;
   kubeconfig: string | undefined;
@@ -45,6 +48,10 @@ export async function openDemoCluster(options: {
   const transport = createTransport(connection);
   const namespace = `kubesdk-informer-demo-${Date.now().toString(36)}`;
   const base = `/api/v1/namespaces/${namespace}/configmaps`;
+  // The demo watches only its own ConfigMaps: a cluster adds others to every namespace
+  // (kube-root-ca.crt, from kube-controller-manager's root CA publisher or the embedded server's).
+  const labels = { [DEMO_LABEL]: "yes" };
+  const selected = `${base}?labelSelector=${encodeURIComponent(`${DEMO_LABEL}=yes`)}`;
   await transport.requestJson({
     method: "POST",
     path: "/api/v1/namespaces",
@@ -59,7 +66,7 @@ export async function openDemoCluster(options: {
     namespace,
     faults: server?.faults,
     create: (name, data) =>
-      body(transport.requestJson({ method: "POST", path: base, body: { metadata: { name }, data } })),
+      body(transport.requestJson({ method: "POST", path: base, body: { metadata: { name, labels }, data } })),
     update: (name, data) =>
       body(
         transport.requestJson({
@@ -73,7 +80,7 @@ export async function openDemoCluster(options: {
       await transport.request({ method: "DELETE", path: `${base}/${name}` });
     },
     state: async () => {
-      const list = await body(transport.requestJson({ method: "GET", path: base }));
+      const list = await body(transport.requestJson({ method: "GET", path: selected }));
       const items = (list as unknown as { items: KubernetesObject[] }).items;
       return new Map(items.map((o) => [o.metadata?.name ?? "", o.metadata?.resourceVersion ?? ""]));
     },
