@@ -4,6 +4,7 @@
  */
 import type { coreV1 } from "@kubesdk/models";
 import { startTestServer } from "@kubesdk/server/testing";
+import { KubeConfig } from "@kubesdk/transport";
 import { describe, expect, it } from "vitest";
 
 describe("@kubesdk/server/testing", () => {
@@ -28,5 +29,20 @@ describe("@kubesdk/server/testing", () => {
   it("rejects seed objects the server would reject, naming them", async () => {
     const bad = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "Not_A_Name" } };
     await expect(startTestServer({ seed: [bad] })).rejects.toThrow(/seed objects rejected/);
+  });
+  it("gives clients the connection its kubeconfig describes: admin token, its CA, namespace default", async () => {
+    const cluster = await startTestServer();
+    const kube = cluster.client();
+    expect(kube.namespace).toBe("default");
+    // The admin may read kube-system's objects, which an anonymous or wrong-CA client could not.
+    const sa = await kube.resource("v1", "ServiceAccount").list({ namespace: "kube-system" });
+    expect(Array.isArray(sa.items)).toBe(true);
+    // The kubeconfig, rendered when first read, resolves to the same server, CA and token.
+    const resolved = await KubeConfig.fromYaml(cluster.kubeconfig, "kubeconfig").resolve();
+    expect(resolved.server).toBe(cluster.url);
+    expect(resolved.namespace).toBe("default");
+    expect(resolved.tls.ca?.toString()).toBe(cluster.ca);
+    expect(await resolved.auth.credentials()).toMatchObject({ authorization: `Bearer ${cluster.token}` });
+    await cluster.stop();
   });
 });

@@ -200,10 +200,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
   await bootstrapKubernetesService(context, port);
   const url = `${options.insecureHttp ? "http" : "https"}://${address}`;
-  const kubeconfig = renderKubeconfig({ url, ...(ca ? { caPem: ca.certPem } : {}), token });
+  // Rendered when first read: YAML rendering is a good part of a start, and most tests never read it.
+  let kubeconfig: string | undefined;
+  const renderedKubeconfig = () =>
+    (kubeconfig ??= renderKubeconfig({ url, ...(ca ? { caPem: ca.certPem } : {}), token }));
   if (options.kubeconfigPath) {
     mkdirSync(dirname(options.kubeconfigPath), { recursive: true });
-    writeFileSync(options.kubeconfigPath, kubeconfig, { mode: 0o600 });
+    writeFileSync(options.kubeconfigPath, renderedKubeconfig(), { mode: 0o600 });
   }
   return {
     url,
@@ -211,7 +214,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     port,
     ca: ca?.certPem,
     token,
-    kubeconfig,
+    get kubeconfig() {
+      return renderedKubeconfig();
+    },
     store: context.store,
     resources: context.resources,
     context,

@@ -11,7 +11,7 @@
  */
 import { Kube, type KubeConnectOptions } from "@kubesdk/client";
 import type { KubernetesObject } from "@kubesdk/models";
-import { KubeConfig } from "@kubesdk/transport";
+import { type ClusterConnection, StaticTokenAuth } from "@kubesdk/transport";
 import { type RunningServer, type StartOptions, startServer } from "./server.js";
 
 /** A certificate authority for HTTPS endpoints a test serves to the server (admission and conversion webhooks). */
@@ -34,8 +34,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...rest,
     ...(seed !== undefined ? { seed: seed as unknown as Record<string, unknown>[] } : {}),
   });
-  // Certificates are inline in the document, so the directory it is read from does not matter.
-  const connection = await KubeConfig.fromYaml(server.kubeconfig, "kubeconfig").resolve();
+  const connection = adminConnection(server);
   const clients = new Set<Kube>();
   const stopServer = server.stop;
   return Object.assign(server, {
@@ -50,4 +49,19 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await stopServer();
     },
   });
+}
+
+/**
+ * What resolving `server.kubeconfig` gives, built directly: rendering and parsing the YAML took
+ * longer than the rest of a start (see docs/performance.md).
+ */
+function adminConnection(server: RunningServer): ClusterConnection {
+  return {
+    server: server.url,
+    namespace: "default",
+    tls: { rejectUnauthorized: true, ...(server.ca !== undefined ? { ca: Buffer.from(server.ca) } : {}) },
+    auth: new StaticTokenAuth(server.token),
+    disableCompression: false,
+    source: { kind: "custom" },
+  };
 }

@@ -1,8 +1,9 @@
 /**
  * `@opentelemetry/api`, an optional peer dependency: loaded on first use with a synchronous require
  * (the API package ships CommonJS, and a `require` made by `createRequire` is left alone by bundlers,
- * so a bundle neither carries nor needs it) and cached, found or not. Absent, tracing costs one failed
- * lookup per process. The API keeps its tracer provider in a global, so this copy sees the one the
+ * so a bundle neither carries nor needs it) and cached, found or not. "First use" waits until an
+ * application has registered something with the API; absent, tracing then costs one failed lookup
+ * per process. The API keeps its tracer provider in a global, so this copy sees the one the
  * application registered. Only the few members used here are typed, so the published declarations do
  * not depend on the package.
  */
@@ -54,9 +55,20 @@ export interface OtelApi {
 
 let loaded: { readonly api: OtelApi | undefined } | undefined;
 
-/** The installed `@opentelemetry/api`, or undefined; looked up once. */
+/**
+ * The global under which every copy of `@opentelemetry/api` 1.x keeps what was registered (tracer
+ * provider, propagator, context manager). Until it exists the API would only hand out no-op
+ * tracers, so loading it is put off: that load was a good part of a process's first request.
+ */
+const OTEL_GLOBAL = Symbol.for("opentelemetry.js.api.1");
+
+/**
+ * The installed `@opentelemetry/api`, or undefined; looked up once something has been registered
+ * with it (before that, kubesdk's spans would be no-ops anyway).
+ */
 export function openTelemetryApi(): OtelApi | undefined {
   if (loaded === undefined) {
+    if ((globalThis as Record<symbol, unknown>)[OTEL_GLOBAL] === undefined) return undefined;
     let api: OtelApi | undefined;
     try {
       api = createModuleRequire(import.meta.url)("@opentelemetry/api") as OtelApi;
