@@ -1,7 +1,7 @@
 /**
  * ValidatePodSpec for the fields most specs set: volumes, containers and init containers, restart
  * and DNS policies, node selector, the names a pod refers to (service account, node, priority
- * class, hostname, subdomain) and the active deadline. Security contexts, affinity, tolerations,
+ * class, hostname, subdomain), the active deadline, security contexts and tolerations. Affinity,
  * topology spread and the other scheduling fields are not checked here (docs/divergences.md).
  */
 import { containersErrors, dnsLabelErrors, initContainersErrors } from "./containers.js";
@@ -17,6 +17,8 @@ import {
 } from "./field-errors.js";
 import { labelMapErrors } from "./label-selector.js";
 import { dns1123SubdomainProblems } from "./name-formats.js";
+import { podSecurityContextErrors } from "./security-context.js";
+import { tolerationsErrors } from "./tolerations.js";
 import { volumesErrors } from "./volumes.js";
 
 type Json = Record<string, unknown>;
@@ -50,6 +52,7 @@ function referenceErrors(spec: Json, at: string): FieldError[] {
     const v = stringAt(spec[k]);
     if (v !== "") out.push(...dnsLabelErrors(v, `${at}.${k}`));
   }
+  out.push(...tolerationsErrors(spec.tolerations, `${at}.tolerations`));
   out.push(...subdomainName(spec.priorityClassName, `${at}.priorityClassName`));
   return out;
 }
@@ -78,6 +81,7 @@ export function podSpecErrors(spec: Json, at: string): FieldError[] {
   out.push(...oneOf(spec.restartPolicy, `${at}.restartPolicy`, RESTART_POLICIES));
   out.push(...oneOf(spec.dnsPolicy, `${at}.dnsPolicy`, DNS_POLICIES));
   out.push(...labelMapErrors(spec.nodeSelector, `${at}.nodeSelector`));
+  out.push(...podSecurityContextErrors(spec, `${at}.securityContext`));
   out.push(...imagePullSecretErrors(spec.imagePullSecrets, `${at}.imagePullSecrets`));
   if (spec.dnsPolicy === "None" && !isObject(spec.dnsConfig))
     out.push(required(`${at}.dnsConfig`, "must provide `dnsConfig` when `dnsPolicy` is None"));
