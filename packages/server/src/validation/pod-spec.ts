@@ -1,9 +1,10 @@
 /**
  * ValidatePodSpec for the fields most specs set: volumes, containers and init containers, restart
  * and DNS policies, node selector, the names a pod refers to (service account, node, priority
- * class, hostname, subdomain), the active deadline, security contexts and tolerations. Affinity,
- * topology spread and the other scheduling fields are not checked here (docs/divergences.md).
+ * class, hostname, subdomain), the active deadline, security contexts, affinity and tolerations.
+ * Topology spread and the other scheduling fields are not checked here (docs/divergences.md).
  */
+import { affinityErrors } from "./affinity.js";
 import { containersErrors, dnsLabelErrors, initContainersErrors } from "./containers.js";
 import {
   type FieldError,
@@ -83,6 +84,7 @@ export function podSpecErrors(spec: Json, at: string): FieldError[] {
   out.push(...labelMapErrors(spec.nodeSelector, `${at}.nodeSelector`));
   out.push(...podSecurityContextErrors(spec, `${at}.securityContext`));
   out.push(...imagePullSecretErrors(spec.imagePullSecrets, `${at}.imagePullSecrets`));
+  out.push(...affinityErrors(spec.affinity, `${at}.affinity`));
   if (spec.dnsPolicy === "None" && !isObject(spec.dnsConfig))
     out.push(required(`${at}.dnsConfig`, "must provide `dnsConfig` when `dnsPolicy` is None"));
   out.push(...referenceErrors(spec, at));
