@@ -91,6 +91,13 @@ const TOLERATIONS: [string, unknown[], string[]][] = [
     ['operator | FieldValueNotSupported | Unsupported value: "In": supported values: "Equal", "Exists"'],
   ],
   [
+    "a comparison operator (feature off in 1.37)",
+    [{ key: "k", operator: "Gt", value: "5" }],
+    [
+      'operator | FieldValueNotSupported | Unsupported value: "Gt": supported values: "Equal", "Exists", "Lt", "Gt"',
+    ],
+  ],
+  [
     "an unknown effect",
     [{ key: "k", operator: "Exists", effect: "Never" }],
     [`effect | FieldValueNotSupported | Unsupported value: "Never": ${EFFECTS}`],

@@ -18,6 +18,11 @@ import { labelValueProblems } from "./object-meta.js";
 import { labelKeyErrors } from "./selector-rules.js";
 
 const OPERATORS = ["Equal", "Exists"];
+/**
+ * Lt and Gt belong to the TaintTolerationComparisonOperators feature, off in 1.37: refused, with a
+ * list that names them too.
+ */
+const COMPARISON_OPERATORS = ["Lt", "Gt"];
 const EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
 
 /** validateTaintEffect with an empty effect allowed (a toleration's empty effect matches all). */
@@ -35,6 +40,8 @@ function operatorErrors(t: Json, at: string): FieldError[] {
     return value === ""
       ? []
       : [invalid(`${at}.operator`, value, "value must be empty when `operator` is 'Exists'")];
+  if (COMPARISON_OPERATORS.includes(operator))
+    return [notSupported(`${at}.operator`, operator, [...OPERATORS, ...COMPARISON_OPERATORS])];
   return [notSupported(`${at}.operator`, operator, OPERATORS)];
 }
 
