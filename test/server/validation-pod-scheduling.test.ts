@@ -1,42 +1,19 @@
 /**
  * Issue 31: a pod's tolerations (and a RuntimeClass's `scheduling.tolerations`, which share their
- * rules), sent with dryRun=All and answered as kube-apiserver 1.37 answers them. The broader
- * comparison is `pnpm diff:server` (scripts/differential/specs/pod-bodies.ts).
+ * rules) and pod and container security contexts, sent with dryRun=All and answered as
+ * kube-apiserver 1.37 answers them (affinity and topology spread: validation-pod-affinity.test.ts).
+ * The broader comparison is `pnpm diff:server` (scripts/differential/specs/pod-bodies.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
-import {
-  checkRow,
-  DNS_LABEL,
-  DNS_SUBDOMAIN,
-  LABEL_VALUE,
-  NAME_PART,
-  type SpecRow,
-} from "./spec-validation-cases.js";
+import { describe, it } from "vitest";
+import { pod, podValidationSuite } from "./pod-validation-suite.js";
+import { checkRow, LABEL_VALUE, NAME_PART, type SpecRow } from "./spec-validation-cases.js";
 
-let t: TestTarget;
-const ns = uniqueName("val-podsched");
-beforeAll(async () => {
-  t = await startTarget();
-  expect((await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } })).status).toBe(201);
-  // The ServiceAccount admission plugin refuses pods whose service account does not exist.
-  await t.call("POST", `/api/v1/namespaces/${ns}/serviceaccounts`, {
-    body: { metadata: { name: "default" } },
-  });
-});
-afterAll(async () => {
-  await t?.call("DELETE", `/api/v1/namespaces/${ns}`);
-  await t?.close();
-});
+const { target, podPath, itAnswers } = podValidationSuite("val-podsched");
 
 const RC = "/apis/node.k8s.io/v1/runtimeclasses";
-const pod = (spec: Record<string, unknown>) => ({
-  metadata: { name: "p" },
-  spec: { containers: [{ name: "c", image: "busybox" }], ...spec },
-});
 const podRow = (name: string, tolerations: unknown[], causes: string[]): SpecRow => ({
   name: `a pod with ${name}`,
-  path: `/api/v1/namespaces/${ns}/pods`,
+  path: podPath(),
   body: pod({ tolerations }),
   causes: causes.map((c) => `spec.tolerations[0].${c}`),
 });
@@ -107,19 +84,12 @@ const TOLERATIONS: [string, unknown[], string[]][] = [
 describe("tolerations", () => {
   for (const [what, tolerations, causes] of TOLERATIONS) {
     const p = podRow(what, tolerations, causes);
-    it(`answers ${p.name} as kube-apiserver does`, () => checkRow(t, p));
+    it(`answers ${p.name} as kube-apiserver does`, () => checkRow(target(), p));
     const r = rcRow(what, tolerations, causes);
-    it(`answers ${r.name} as kube-apiserver does`, () => checkRow(t, r));
+    it(`answers ${r.name} as kube-apiserver does`, () => checkRow(target(), r));
   }
 });
 
-const podPath = () => `/api/v1/namespaces/${ns}/pods`;
-/** One pod row: `causes` are written relative to `under` (a cause starting " |" is on `under` itself). */
-function itAnswers(name: string, body: Record<string, unknown>, causes: string[], under: string): void {
-  const at = (c: string) => `${under}${c.startsWith(" |") ? "" : "."}${c}`;
-  const row: SpecRow = { name, path: podPath(), body, causes: causes.map(at) };
-  it(`answers ${name} as kube-apiserver does`, () => checkRow(t, row));
-}
 const ID_RANGE = "must be between 0 and 2147483647, inclusive";
 const SYSCTL =
   "must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$";
@@ -217,7 +187,7 @@ describe("pod security contexts", () => {
     itAnswers(`a pod with ${what}`, pod({ securityContext }), causes, "spec.securityContext");
   // Both servers accept the pair (kube-apiserver 1.37 no longer refuses it at validation).
   it("accepts shareProcessNamespace together with hostPID", () =>
-    checkRow(t, {
+    checkRow(target(), {
       name: "shareProcessNamespace with hostPID",
       path: podPath(),
       body: pod({ hostPID: true, securityContext: { shareProcessNamespace: true } }),
@@ -285,124 +255,4 @@ describe("container security contexts", () => {
     };
     itAnswers(`a container with ${what}`, body, causes, "spec.containers[0].securityContext");
   }
-});
-
-const required = (nodeSelectorTerms: unknown[]) => ({
-  nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms } },
-});
-const term = (extra: Record<string, unknown> = {}) => ({ topologyKey: "kubernetes.io/hostname", ...extra });
-const REQ = "nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms";
-/** [what, affinity, causes under spec.affinity]. */
-const AFFINITIES: [string, Record<string, unknown>, string[]][] = [
-  [
-    "a valid affinity",
-    {
-      ...required([
-        {
-          matchExpressions: [
-            { key: "zone", operator: "In", values: ["a", "b"] },
-            { key: "gpu", operator: "Exists" },
-            { key: "cores", operator: "Gt", values: ["4"] },
-          ],
-          matchFields: [{ key: "metadata.name", operator: "NotIn", values: ["node-1"] }],
-        },
-      ]),
-      podAffinity: {
-        preferredDuringSchedulingIgnoredDuringExecution: [
-          {
-            weight: 100,
-            podAffinityTerm: term({ labelSelector: { matchLabels: { app: "x" } }, namespaces: ["ns-1"] }),
-          },
-        ],
-      },
-      podAntiAffinity: {
-        requiredDuringSchedulingIgnoredDuringExecution: [term({ namespaceSelector: {} })],
-      },
-    },
-    [],
-  ],
-  [
-    "no node selector terms",
-    required([]),
-    [`${REQ} | FieldValueRequired | Required value: must have at least one node selector term`],
-  ],
-  [
-    "bad node selector requirements",
-    required([
-      {
-        matchExpressions: [
-          { key: "zone", operator: "In" },
-          { key: "gpu", operator: "Exists", values: ["x"] },
-          { key: "cores", operator: "Lt", values: ["1", "2"] },
-          { key: "a b", operator: "Near" },
-        ],
-      },
-    ]),
-    [
-      `${REQ}[0].matchExpressions[0].values | FieldValueRequired | Required value: must be specified when \`operator\` is 'In' or 'NotIn'`,
-      `${REQ}[0].matchExpressions[1].values | FieldValueForbidden | Forbidden: may not be specified when \`operator\` is 'Exists' or 'DoesNotExist'`,
-      `${REQ}[0].matchExpressions[2].values | FieldValueRequired | Required value: must be specified single value when \`operator\` is 'Lt' or 'Gt'`,
-      `${REQ}[0].matchExpressions[3].operator | FieldValueInvalid | Invalid value: "Near": not a valid selector operator`,
-      `${REQ}[0].matchExpressions[3].key | FieldValueInvalid | Invalid value: "a b": ${NAME_PART}`,
-    ],
-  ],
-  [
-    "bad node field requirements",
-    required([
-      {
-        matchFields: [
-          { key: "metadata.name", operator: "In", values: ["a", "b"] },
-          { key: "metadata.labels", operator: "Exists" },
-          { key: "metadata.name", operator: "In", values: ["Node_1"] },
-        ],
-      },
-    ]),
-    [
-      `${REQ}[0].matchFields[0].values | FieldValueRequired | Required value: must be only one value when \`operator\` is 'In' or 'NotIn' for node field selector`,
-      `${REQ}[0].matchFields[1].operator | FieldValueInvalid | Invalid value: "Exists": not a valid selector operator`,
-      `${REQ}[0].matchFields[1].key | FieldValueInvalid | Invalid value: "metadata.labels": not a valid field selector key`,
-      `${REQ}[0].matchFields[2].values[0] | FieldValueInvalid | Invalid value: "Node_1": ${DNS_SUBDOMAIN}`,
-    ],
-  ],
-  [
-    "preference weights out of range",
-    {
-      nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: {} }] },
-      podAffinity: {
-        preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 101, podAffinityTerm: term() }],
-      },
-    },
-    [
-      "nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight | FieldValueInvalid | Invalid value: 0: must be in the range 1-100",
-      "podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight | FieldValueInvalid | Invalid value: 101: must be in the range 1-100",
-    ],
-  ],
-  [
-    "bad pod affinity terms",
-    {
-      podAntiAffinity: {
-        requiredDuringSchedulingIgnoredDuringExecution: [
-          {
-            topologyKey: "",
-            namespaces: ["Bad_NS"],
-            labelSelector: { matchExpressions: [{ key: "app", operator: "In" }] },
-          },
-          term({ topologyKey: "a b" }),
-        ],
-      },
-    },
-    [
-      "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchExpressions[0].values | FieldValueRequired | Required value: must be specified when `operator` is 'In' or 'NotIn'",
-      `podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].namespace | FieldValueInvalid | Invalid value: "Bad_NS": ${DNS_LABEL}`,
-      "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey | FieldValueRequired | Required value: can not be empty",
-      'podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey | FieldValueInvalid | Invalid value: "": name part must be non-empty',
-      `podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey | FieldValueInvalid | Invalid value: "": ${NAME_PART}`,
-      `podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[1].topologyKey | FieldValueInvalid | Invalid value: "a b": ${NAME_PART}`,
-    ],
-  ],
-];
-
-describe("affinity", () => {
-  for (const [what, affinity, causes] of AFFINITIES)
-    itAnswers(`a pod with ${what}`, pod({ affinity }), causes, "spec.affinity");
 });

@@ -1,5 +1,5 @@
 /**
- * Pod spec variants for tolerations, security contexts and affinity (podSpecVariants adds them),
+ * Pod spec variants for tolerations, security contexts, affinity and topology spread (podSpecVariants adds them),
  * and the toleration lists RuntimeClasses share with pods. Seeded: keys, values, ids and weights
  * vary from run to run.
  */
@@ -217,6 +217,39 @@ function affinityVariants(rnd: Random): [string, Body][] {
   ];
 }
 
+function spreadVariants(rnd: Random): [string, Body][] {
+  const base = { maxSkew: 1, topologyKey: "zone", whenUnsatisfiable: "DoNotSchedule" };
+  const one = (extra: Body): Body => ({
+    topologySpreadConstraints: [{ ...base, ...extra }],
+    containers: [c()],
+  });
+  return [
+    [
+      "pod-valid-spread",
+      one({ minDomains: int(rnd, 1, 5), labelSelector: { matchLabels: { app: word(rnd) } } }),
+    ],
+    ["pod-spread-skew", one({ maxSkew: int(rnd, -3, 0) })],
+    ["pod-spread-key", one({ topologyKey: "" })],
+    ["pod-spread-action", one({ whenUnsatisfiable: pick(rnd, ["", "Never", "scheduleAnyway"]) })],
+    [
+      "pod-spread-repeated",
+      { topologySpreadConstraints: [base, { ...base, maxSkew: 2 }], containers: [c()] },
+    ],
+    [
+      "pod-spread-min-domains",
+      one({ minDomains: int(rnd, -1, 3), whenUnsatisfiable: pick(rnd, ["DoNotSchedule", "ScheduleAnyway"]) }),
+    ],
+    [
+      "pod-spread-policies",
+      one({ [pick(rnd, ["nodeAffinityPolicy", "nodeTaintsPolicy"])]: pick(rnd, ["", "Always"]) }),
+    ],
+    [
+      "pod-spread-selector",
+      one({ labelSelector: { matchExpressions: [{ key: "app", operator: "Exists", values: ["x"] }] } }),
+    ],
+  ];
+}
+
 export function podSchedulingVariants(rnd: Random): [string, Body][] {
   return [
     ...tolerationVariants(rnd).map(([v, tolerations]): [string, Body] => [
@@ -225,5 +258,6 @@ export function podSchedulingVariants(rnd: Random): [string, Body][] {
     ]),
     ...securityVariants(rnd),
     ...affinityVariants(rnd),
+    ...spreadVariants(rnd),
   ];
 }

@@ -1,8 +1,8 @@
 /**
  * ValidatePodSpec for the fields most specs set: volumes, containers and init containers, restart
  * and DNS policies, node selector, the names a pod refers to (service account, node, priority
- * class, hostname, subdomain), the active deadline, security contexts, affinity and tolerations.
- * Topology spread and the other scheduling fields are not checked here (docs/divergences.md).
+ * class, hostname, subdomain), the active deadline, security contexts, affinity, topology spread and
+ * tolerations. The other scheduling fields are not checked here (docs/divergences.md).
  */
 import { affinityErrors } from "./affinity.js";
 import { containersErrors, dnsLabelErrors, initContainersErrors } from "./containers.js";
@@ -20,6 +20,7 @@ import { labelMapErrors } from "./label-selector.js";
 import { dns1123SubdomainProblems } from "./name-formats.js";
 import { podSecurityContextErrors } from "./security-context.js";
 import { tolerationsErrors } from "./tolerations.js";
+import { topologySpreadErrors } from "./topology-spread.js";
 import { volumesErrors } from "./volumes.js";
 
 type Json = Record<string, unknown>;
@@ -85,6 +86,7 @@ export function podSpecErrors(spec: Json, at: string): FieldError[] {
   out.push(...podSecurityContextErrors(spec, `${at}.securityContext`));
   out.push(...imagePullSecretErrors(spec.imagePullSecrets, `${at}.imagePullSecrets`));
   out.push(...affinityErrors(spec.affinity, `${at}.affinity`));
+  out.push(...topologySpreadErrors(spec.topologySpreadConstraints, `${at}.topologySpreadConstraints`));
   if (spec.dnsPolicy === "None" && !isObject(spec.dnsConfig))
     out.push(required(`${at}.dnsConfig`, "must provide `dnsConfig` when `dnsPolicy` is None"));
   out.push(...referenceErrors(spec, at));
