@@ -5,7 +5,8 @@
 
 // #region definition
 import { type RunningServer, startServer } from "@kubesdk/server";
-import { defineCustomResource, deny, established, Kube, silentLogger, WebhookServer } from "kubesdk";
+import { defineCustomResource, established, Kube } from "kubesdk";
+import { deny, silentLogger, WebhookServer } from "kubesdk/runtime";
 import Type from "typebox";
 import { afterAll, beforeAll, expect, it } from "vitest";
 

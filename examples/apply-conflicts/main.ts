@@ -39,7 +39,7 @@ try {
 }
 
 // The autoscaler takes the field over (force), as its job is to own the replica count.
-const forced = await deployments.apply(scale, { fieldManager: "autoscaler", force: true });
+const forced = await deployments.apply(scale, { fieldManager: "autoscaler", conflicts: "force" });
 console.log("after force: replicas =", forced.spec?.replicas);
 
 // The deploy tool applies again but yields the fields someone else now owns.

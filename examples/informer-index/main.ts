@@ -1,5 +1,6 @@
 // An informer cache of pods with an extra index (pods by node), queried without calling the server.
-import { byNodeName, isDeletedFinalStateUnknown, Kube, type Pod } from "kubesdk";
+import { InformerFactory, isDeletedFinalStateUnknown, Kube, type Pod } from "kubesdk";
+import { byNodeName } from "kubesdk/informer";
 
 const kube = await Kube.fromKubeconfig();
 const pods = kube.resource("v1", "Pod");
@@ -19,15 +20,16 @@ for (const [name, node] of [
 }
 
 // The shared informer for pods in the client's namespace; indexes are added before it starts.
-const informer = kube.informer("v1", "Pod", { labelSelector: { app: "web" } });
+const informers = new InformerFactory(kube);
+const informer = informers.informer("v1", "Pod", { labelSelector: { app: "web" } });
 informer.addIndexers({ byNode: byNodeName });
 informer.addEventHandler({
   add: (p, { isInInitialList }) =>
     console.log("add", p.metadata?.name, isInInitialList ? "(initial list)" : ""),
   delete: (p) => console.log("delete", isDeletedFinalStateUnknown(p) ? p.key : p.metadata?.name),
 });
-kube.informers.start();
-await kube.informers.waitForSync({ timeoutMs: 30_000 });
+informers.start();
+await informers.waitForSync({ timeoutMs: 30_000 });
 
 const onA = informer.store
   .byIndex("byNode", "node-a")
@@ -39,4 +41,5 @@ console.log("cached keys:", informer.store.keys().sort().join(", "));
 if (onA.join() !== "web-1,web-2" || onB.join() !== "web-3") throw new Error("index does not match");
 
 for (const name of ["web-1", "web-2", "web-3"]) await pods.delete(name, { gracePeriodSeconds: 0 });
-await kube.close(); // stops the informers too
+await informers.stop();
+await kube.close();

@@ -12,7 +12,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { condition, deleted, KubeClient } from "@kubesdk/client";
+import { condition, deleted, Kube } from "@kubesdk/client";
 import { EventRecorder, Manager, PrometheusMetrics, serveOperations } from "@kubesdk/controller";
 import { startServer } from "@kubesdk/server";
 import { createWebAppController } from "./operator.js";
@@ -38,27 +38,27 @@ const { values } = parseArgs({
   },
 });
 
-async function connect(): Promise<{ kube: KubeClient; stopServer?: () => Promise<void> }> {
+async function connect(): Promise<{ kube: Kube; stopServer?: () => Promise<void> }> {
   if (values.kubeconfig !== undefined)
-    return { kube: await KubeClient.fromKubeconfig({ kubeconfig: { path: values.kubeconfig } }) };
+    return { kube: await Kube.fromKubeconfig({ kubeconfig: { path: values.kubeconfig } }) };
   const kubeconfigPath = join(mkdtempSync(join(tmpdir(), "webapp-operator-")), "kubeconfig");
   const server = await startServer({ kubeconfigPath });
   console.log(`embedded reference server at ${server.url} (kubeconfig ${kubeconfigPath})`);
-  const kube = await KubeClient.fromKubeconfig({ kubeconfig: { path: kubeconfigPath } });
+  const kube = await Kube.fromKubeconfig({ kubeconfig: { path: kubeconfigPath } });
   return { kube, stopServer: () => server.stop() };
 }
 
-async function ensureNamespace(kube: KubeClient, namespace: string): Promise<void> {
+async function ensureNamespace(kube: Kube, namespace: string): Promise<void> {
   await kube
     .resource("v1", "Namespace")
     .apply(
       { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } },
-      { fieldManager: "example", force: true },
+      { fieldManager: "example", conflicts: "force" },
     );
 }
 
 /** The sample, written in the old version without replicas: the webhooks default and convert it. */
-async function createSample(kube: KubeClient, namespace: string): Promise<void> {
+async function createSample(kube: Kube, namespace: string): Promise<void> {
   const sample: WebAppV1alpha1 = {
     apiVersion: `${webAppDefinition.group}/v1alpha1`,
     kind: webAppDefinition.kind,
@@ -67,7 +67,7 @@ async function createSample(kube: KubeClient, namespace: string): Promise<void> 
   };
   await kube
     .custom(webAppDefinition, "v1alpha1")
-    .apply(sample as never, { fieldManager: "example", force: true, namespace });
+    .apply(sample as never, { fieldManager: "example", conflicts: "force", namespace });
   console.log(`created WebApp ${namespace}/hello as v1alpha1: ${JSON.stringify(sample.spec)}`);
 }
 
@@ -80,7 +80,7 @@ function webhookAddress(): WebhookAddress {
   };
 }
 
-function createManager(kube: KubeClient, namespace: string, embedded: boolean) {
+function createManager(kube: Kube, namespace: string, embedded: boolean) {
   const identity = `webapp-operator-${process.pid}`;
   const metrics = new PrometheusMetrics();
   const events = new EventRecorder({
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
 }
 
 /** Follows the sample through a watch until its status reports Reconciled; prints it in both versions. */
-async function showConverged(kube: KubeClient, namespace: string): Promise<void> {
+async function showConverged(kube: Kube, namespace: string): Promise<void> {
   const current = await kube.waitFor(webApps(kube), "hello", condition("Reconciled"), { namespace });
   const old = await kube.custom(webAppDefinition, "v1alpha1").get("hello", { namespace });
   const deployment = await kube.resource("apps/v1", "Deployment").get("hello", { namespace });
@@ -161,7 +161,7 @@ async function showConverged(kube: KubeClient, namespace: string): Promise<void>
 }
 
 /** Deletes the sample and waits until the operator's finalizer let it go. */
-async function deleteSample(kube: KubeClient, namespace: string): Promise<void> {
+async function deleteSample(kube: Kube, namespace: string): Promise<void> {
   await webApps(kube).delete("hello", { namespace });
   await kube.waitFor(webApps(kube), "hello", deleted(), { namespace });
   console.log(`WebApp ${namespace}/hello deleted after the operator's cleanup`);

@@ -4,7 +4,7 @@
  * finalizer until its cleanup (deleting what it made, for clusters without a garbage collector)
  * has run.
  */
-import type { ApplyConfiguration, KubeClient } from "@kubesdk/client";
+import type { ApplyConfiguration, Kube } from "@kubesdk/client";
 import {
   Action,
   applyStatus,
@@ -89,11 +89,11 @@ function serviceFor(app: WebApp): ApplyConfiguration<coreV1.Service> {
 
 /** What the reconcile steps share. */
 interface Context {
-  readonly kube: KubeClient;
+  readonly kube: Kube;
   readonly options: WebAppOperatorOptions;
   readonly apps: ReturnType<typeof webApps>;
-  readonly deployments: ReturnType<KubeClient["resource"]>;
-  readonly services: ReturnType<KubeClient["resource"]>;
+  readonly deployments: ReturnType<Kube["resource"]>;
+  readonly services: ReturnType<Kube["resource"]>;
 }
 
 function statusFor(app: WebApp, ready: number): WebAppStatus {
@@ -122,7 +122,12 @@ function statusFor(app: WebApp, ready: number): WebAppStatus {
  * as its fence: once this process's leadership lapsed, none of them goes out.
  */
 async function applyWebApp(ctx: Context, app: WebApp, fence: Fence): Promise<undefined> {
-  const write = { fieldManager: FIELD_MANAGER, force: true, namespace: app.metadata?.namespace, fence };
+  const write = {
+    fieldManager: FIELD_MANAGER,
+    conflicts: "force" as const,
+    namespace: app.metadata?.namespace,
+    fence,
+  };
   const deployment = await fencedApply(ctx.deployments, deploymentFor(app), write);
   await fencedApply(ctx.services, serviceFor(app), write);
   const ready = deployment.status?.availableReplicas ?? 0;

@@ -10,7 +10,7 @@ import {
   type CustomResourceOf,
   defineCustomResource,
   established,
-  type KubeClient,
+  type Kube,
 } from "@kubesdk/client";
 import type { WebhookServer } from "@kubesdk/controller";
 import Type from "typebox";
@@ -86,7 +86,7 @@ export const API_VERSION = `${GROUP}/v1` as const;
 export const SCALE_RULE_MESSAGE = scaleRule.message;
 
 /** The typed client of one version (default v1, the stored one). */
-export function webApps(kube: KubeClient) {
+export function webApps(kube: Kube) {
   return kube.custom(webAppDefinition);
 }
 
@@ -96,7 +96,7 @@ export function webApps(kube: KubeClient) {
  * only for servers where nothing reads the old version (the fault suite's embedded servers).
  */
 export async function installWebAppCrd(
-  kube: KubeClient,
+  kube: Kube,
   webhooks?: WebhookServer,
   endpoint?: Parameters<WebhookServer["endpoint"]>[0],
 ): Promise<void> {
@@ -104,6 +104,6 @@ export async function installWebAppCrd(
   const crd = webhooks
     ? webhooks.customResourceDefinition(webAppDefinition, endpoint)
     : webAppDefinition.manifest();
-  await crds.apply(crd, { fieldManager: "webapp-operator", force: true });
+  await crds.apply(crd, { fieldManager: "webapp-operator", conflicts: "force" });
   await kube.waitFor(crds, webAppDefinition.name, established());
 }

@@ -5,7 +5,7 @@
  * operator runs they are registered with the API server by URL or by Service, with the server's
  * own CA; the CRD's conversion stanza points at the same address.
  */
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import { deny, type Manager, type WebhookServer } from "@kubesdk/controller";
 import { isNotFound } from "@kubesdk/transport";
 import { installWebAppCrd, webAppDefinition } from "./webapp.js";
@@ -106,7 +106,7 @@ const paths = {
  * removes them when it stops; the CRD keeps its conversion stanza (the next start replaces it).
  */
 export async function registerWebAppWebhooks(
-  kube: KubeClient,
+  kube: Kube,
   server: WebhookServer,
   address: WebhookAddress,
 ): Promise<RegisteredAt> {
@@ -116,12 +116,12 @@ export async function registerWebAppWebhooks(
     const config = server[paths[kind]](WEBHOOK_CONFIGURATION, endpoint);
     await kube
       .resource("admissionregistration.k8s.io/v1", kind)
-      .apply(config as never, { fieldManager: "webapp-operator", force: true });
+      .apply(config as never, { fieldManager: "webapp-operator", conflicts: "force" });
   }
   return endpoint;
 }
 
-export async function unregisterWebAppWebhooks(kube: KubeClient): Promise<void> {
+export async function unregisterWebAppWebhooks(kube: Kube): Promise<void> {
   for (const kind of Object.keys(paths) as (keyof typeof paths)[])
     await kube
       .resource("admissionregistration.k8s.io/v1", kind)

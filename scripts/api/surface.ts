@@ -57,8 +57,8 @@ export function packageEntries(root: string): PackageEntry[] {
   return entries;
 }
 
-/** The surfaces of the given entries, read with one program. */
-export function readSurfaces(root: string, entries: readonly PackageEntry[]): EntrySurface[] {
+/** One program over the given entries' sources, with the repository's compiler options. */
+export function surfaceProgram(root: string, entries: readonly PackageEntry[]): ts.Program {
   const configPath = join(root, "tsconfig.json");
   const config = ts.getParsedCommandLineOfConfigFile(
     configPath,
@@ -71,10 +71,18 @@ export function readSurfaces(root: string, entries: readonly PackageEntry[]): En
     },
   );
   if (!config) throw new Error(`cannot read ${configPath}`);
-  const program = ts.createProgram({
+  return ts.createProgram({
     rootNames: entries.map((e) => e.file),
     options: { ...config.options, noEmit: true },
   });
+}
+
+/** The surfaces of the given entries, read with one program. */
+export function readSurfaces(
+  root: string,
+  entries: readonly PackageEntry[],
+  program: ts.Program = surfaceProgram(root, entries),
+): EntrySurface[] {
   const checker = program.getTypeChecker();
   const printer = new Printer(checker, root);
   return entries.map((entry) => {

@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as k8s from "@kubernetes/client-node";
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import { protobufCodec } from "@kubesdk/client/protobuf";
 import { decodeObject, encodeObject } from "@kubesdk/models";
 import { Agent, request } from "undici";
@@ -204,8 +204,8 @@ async function main(): Promise<void> {
       return { bytes: new Uint8Array(await res.body.arrayBuffer()), contentType };
     };
 
-    const kube = await KubeClient.fromKubeconfig({ kubeconfig: { path: kubeconfigPath } });
-    const kubeProtobuf = await KubeClient.fromKubeconfig({
+    const kube = await Kube.fromKubeconfig({ kubeconfig: { path: kubeconfigPath } });
+    const kubeProtobuf = await Kube.fromKubeconfig({
       kubeconfig: { path: kubeconfigPath },
       protobuf: true,
       protobufCodec,

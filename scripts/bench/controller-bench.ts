@@ -18,7 +18,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import {
   applyStatus,
   ExponentialBackoffRateLimiter,
@@ -43,7 +43,7 @@ interface RunResult {
 // ---- child: the controller under test ----
 
 async function child(kubeconfig: string, concurrency: number, count: number): Promise<void> {
-  const kube = await KubeClient.fromKubeconfig({ kubeconfig: { path: kubeconfig } });
+  const kube = await Kube.fromKubeconfig({ kubeconfig: { path: kubeconfig } });
   const resource = widgets(kube);
   const done = new Set<string>();
   let reconciles = 0;
@@ -87,7 +87,7 @@ async function endToEnd(concurrency: number): Promise<RunResult> {
   try {
     const path = join(mkdtempSync(join(tmpdir(), "controller-bench-")), "kubeconfig");
     writeFileSync(path, renderKubeconfig({ url: server.url, token: server.token, caPem: server.ca }));
-    const kube = await KubeClient.fromKubeconfig({ kubeconfig: { path } });
+    const kube = await Kube.fromKubeconfig({ kubeconfig: { path } });
     await seedWidgets(kube, OBJECTS);
     await kube.close();
     const self = fileURLToPath(import.meta.url);

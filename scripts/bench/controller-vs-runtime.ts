@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from "nod
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import { renderKubeconfig } from "@kubesdk/server";
 import { type BenchTarget, startReal, startReference } from "./bench-targets.js";
 import { NAMESPACE, seedWidgets } from "./widget-workload.js";
@@ -98,7 +98,7 @@ async function oneRun(side: Side): Promise<Sample> {
   try {
     const path = join(mkdtempSync(join(tmpdir(), "controller-vs-runtime-")), "kubeconfig");
     writeFileSync(path, renderKubeconfig({ url: server.url, token: server.token, caPem: server.ca }));
-    const kube = await KubeClient.fromKubeconfig({ kubeconfig: { path } });
+    const kube = await Kube.fromKubeconfig({ kubeconfig: { path } });
     await seedWidgets(kube, OBJECTS);
     await kube.close();
     return await runController(side, path);

@@ -36,10 +36,10 @@ const namespaceOf = (i: number) => `h2-bench-${String(i).padStart(3, "0")}`;
 /** The child: one transport, an informer per namespace; reports what it took. */
 async function child(kubeconfigPath: string, protocol: Protocol): Promise<void> {
   const { Informer } = await import("@kubesdk/informer");
-  const { createClient } = await import("@kubesdk/client");
+  const { Kube } = await import("@kubesdk/client");
   const { loadClusterConnection } = await import("@kubesdk/transport");
   const negotiated: (string | false)[] = [];
-  const kube = createClient(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }), {
+  const kube = Kube.fromConnection(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }), {
     transport: {
       http2: protocol === "h2",
       // The transport's settings, with each new connection's negotiated protocol noted.
@@ -103,9 +103,9 @@ async function child(kubeconfigPath: string, protocol: Protocol): Promise<void> 
 }
 
 async function seed(kubeconfigPath: string): Promise<void> {
-  const { createClient } = await import("@kubesdk/client");
+  const { Kube } = await import("@kubesdk/client");
   const { loadClusterConnection } = await import("@kubesdk/transport");
-  const kube = createClient(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }));
+  const kube = Kube.fromConnection(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }));
   for (let i = 0; i < INFORMERS; i++) {
     const namespace = namespaceOf(i);
     await kube.resource("v1", "Namespace").create({ metadata: { name: namespace } });

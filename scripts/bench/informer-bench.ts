@@ -164,10 +164,10 @@ async function runKubesdk(
   askForGap: (() => Promise<number>) | undefined,
 ): Promise<SyncResult> {
   const { Informer } = await import("@kubesdk/informer");
-  const { createClient } = await import("@kubesdk/client");
+  const { Kube } = await import("@kubesdk/client");
   const { loadClusterConnection } = await import("@kubesdk/transport");
   // JSON, as the raw limit and client-node read it (chosen, though a client without a codec is JSON anyway).
-  const kube = createClient(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }), {
+  const kube = Kube.fromConnection(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }), {
     protobuf: false,
   });
   const { transport } = kube;

@@ -42,10 +42,10 @@ function cpuMsOf(pid: number): number {
 /** The child: waits for "go", syncs one informer, reports. */
 async function child(kubeconfigPath: string, encoding: Encoding): Promise<void> {
   const { Informer } = await import("@kubesdk/informer");
-  const { createClient } = await import("@kubesdk/client");
+  const { Kube } = await import("@kubesdk/client");
   const { protobufCodec } = await import("@kubesdk/client/protobuf");
   const { loadClusterConnection } = await import("@kubesdk/transport");
-  const kube = createClient(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }), {
+  const kube = Kube.fromConnection(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }), {
     protobufCodec,
   });
   const informer = new Informer(kube.resource("v1", "ConfigMap"), {
@@ -85,9 +85,9 @@ function configMap(i: number) {
 }
 
 async function seed(kubeconfigPath: string): Promise<void> {
-  const { createClient } = await import("@kubesdk/client");
+  const { Kube } = await import("@kubesdk/client");
   const { loadClusterConnection } = await import("@kubesdk/transport");
-  const kube = createClient(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }));
+  const kube = Kube.fromConnection(await loadClusterConnection({ path: kubeconfigPath, inCluster: false }));
   await kube
     .resource("v1", "Namespace")
     .create({ apiVersion: "v1", kind: "Namespace", metadata: { name: NAMESPACE } });

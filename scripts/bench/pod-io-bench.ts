@@ -12,7 +12,7 @@
  * Run: pnpm bench:podio   Env: BENCH_MB (default 64), BENCH_PINGS (default 300), BENCH_TARGET.
  */
 import { connect, createServer, type Server, type Socket } from "node:net";
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import type { PodRuntimeOptions } from "@kubesdk/server";
 import { type BenchTarget, startBenchTarget } from "./pod-io-target.js";
 import { percentile } from "./stats.js";
@@ -117,7 +117,7 @@ function hooks(endpointPort: number): PodRuntimeOptions {
   };
 }
 
-async function execThroughput(kube: KubeClient, pod: string): Promise<number> {
+async function execThroughput(kube: Kube, pod: string): Promise<number> {
   const t0 = performance.now();
   const session = await kube.pods.exec(pod, ["blast"]);
   let got = 0;
@@ -140,7 +140,7 @@ async function main(): Promise<void> {
     hooks(endpoint.port),
   );
   try {
-    const kube = await KubeClient.fromKubeconfig({ kubeconfig: { path: target.kubeconfigPath } });
+    const kube = await Kube.fromKubeconfig({ kubeconfig: { path: target.kubeconfigPath } });
     const pod = await target.createPod(kube);
     const forward = await kube.pods.portForward(pod, POD_PORT);
     const local = forward.ports[0]?.local as number;

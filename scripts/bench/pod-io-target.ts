@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import { type PodRuntimeOptions, startKubeletEndpoint, startServer } from "@kubesdk/server";
 import { Agent, request } from "undici";
 import { startRealApiserver } from "../real-apiserver/start.js";
@@ -14,7 +14,7 @@ export interface BenchTarget {
   readonly label: string;
   readonly kubeconfigPath: string;
   /** Creates the benchmark's pod (bound to the kubelet on a real apiserver); returns its name. */
-  createPod(kube: KubeClient): Promise<string>;
+  createPod(kube: Kube): Promise<string>;
   stop(): Promise<void>;
 }
 

@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import { Action, Controller, silentLogger } from "@kubesdk/controller";
 import { InformerFactory } from "@kubesdk/informer";
 import type { coreV1 } from "@kubesdk/models";
@@ -45,7 +45,7 @@ async function replica(
   group: string,
   identity: string,
 ): Promise<void> {
-  const kube = await KubeClient.fromKubeconfig({ kubeconfig: { path: kubeconfig } });
+  const kube = await Kube.fromKubeconfig({ kubeconfig: { path: kubeconfig } });
   const configMaps = kube.resource("v1", "ConfigMap");
   let counting = false;
   let reconciles = 0;
@@ -84,7 +84,7 @@ async function replica(
 
 // ---- parent ----
 
-async function measure(kubeconfig: string, kube: KubeClient, n: number): Promise<number> {
+async function measure(kubeconfig: string, kube: Kube, n: number): Promise<number> {
   const namespace = `shard-bench-${n}`;
   await kube.resource("v1", "Namespace").create({ metadata: { name: namespace } });
   const configMaps = kube.resource("v1", "ConfigMap");
@@ -135,7 +135,7 @@ async function main(): Promise<void> {
   try {
     const path = join(mkdtempSync(join(tmpdir(), "sharding-bench-")), "kubeconfig");
     writeFileSync(path, renderKubeconfig({ url: server.url, token: server.token, caPem: server.ca }));
-    const kube = await KubeClient.fromKubeconfig({ kubeconfig: { path } });
+    const kube = await Kube.fromKubeconfig({ kubeconfig: { path } });
     console.log(
       `sharded controller: ${KEYS} ConfigMaps, 4 workers per replica, reconcile = GET + ${LATENCY_MS} ms, window ${WINDOW_MS} ms`,
     );

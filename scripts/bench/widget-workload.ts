@@ -2,7 +2,7 @@
  * The Widget custom resource workload of the controller benchmarks: the CRD, a typed client for it,
  * and seeding N objects into one namespace (32 creates in flight).
  */
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import type { KubernetesObject } from "@kubesdk/models";
 
 export const NAMESPACE = "bench";
@@ -13,7 +13,7 @@ export interface Widget extends KubernetesObject {
   status?: { observedGeneration?: number };
 }
 
-export function widgets(kube: KubeClient) {
+export function widgets(kube: Kube) {
   return kube.custom<Widget>({
     group: GROUP,
     version: "v1",
@@ -53,7 +53,7 @@ export const widgetCrd = {
 };
 
 /** Creates the CRD, the namespace and `count` widgets; creates are retried while the CRD settles. */
-export async function seedWidgets(kube: KubeClient, count: number): Promise<void> {
+export async function seedWidgets(kube: Kube, count: number): Promise<void> {
   await kube.resource("apiextensions.k8s.io/v1", "CustomResourceDefinition").create(widgetCrd);
   await kube.resource("v1", "Namespace").create({ metadata: { name: NAMESPACE } });
   const resource = widgets(kube);

@@ -24,6 +24,8 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 
 interface Packed {
   readonly name: string;
+  /** Import specifiers of the package's entry points: its name and each subpath export. */
+  readonly entries: readonly string[];
   readonly dir: string;
   readonly tarball: string;
   readonly unpacked: string;
@@ -47,7 +49,22 @@ function pack(dir: string, name: string, out: string): Packed | Step {
   mkdirSync(unpacked, { recursive: true });
   const untar = run(`untar ${made}`, "tar", ["-xzf", join(out, made), "-C", unpacked], out);
   if (!untar.ok) return untar;
-  return { name, dir, tarball: join(out, made), unpacked: join(unpacked, "package") };
+  return {
+    name,
+    entries: entriesOf(dir, name),
+    dir,
+    tarball: join(out, made),
+    unpacked: join(unpacked, "package"),
+  };
+}
+
+function entriesOf(dir: string, name: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest;
+  const subpaths = Object.keys((pkg.exports ?? {}) as Record<string, unknown>);
+  // `./internal` entries are for the other kubesdk packages only (ARCHITECTURE.md), not users.
+  return subpaths
+    .filter((s) => s !== "./package.json" && s !== "./internal")
+    .map((s) => (s === "." ? name : `${name}/${s.slice(2)}`));
 }
 
 function report(step: Step): boolean {
@@ -106,6 +123,7 @@ async function main(): Promise<number> {
     dir: join(work, "project"),
     tarballs: packed.map((p) => p.tarball),
     packageNames: packed.map((p) => p.name),
+    entrySpecifiers: packed.flatMap((p) => p.entries),
     programsDir: join(root, "test", "pack"),
     typescript: devDeps.typescript ?? "latest",
     typesNode: devDeps["@types/node"] ?? "20",
@@ -113,7 +131,8 @@ async function main(): Promise<number> {
   };
   if (report(createProject(project))) {
     for (const step of typeCheckSteps(project.dir, project.typescript)) ok = report(step) && ok;
-    for (const step of await runtimeSteps(project.dir, project.packageNames)) ok = report(step) && ok;
+    for (const step of await runtimeSteps(project.dir, project.packageNames, project.entrySpecifiers))
+      ok = report(step) && ok;
   } else ok = false;
   console.log(
     `\nTypeScript checked: ${project.typescript} and ${MIN_TYPESCRIPT}; Node ${process.versions.node}`,

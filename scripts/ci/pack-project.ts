@@ -49,6 +49,8 @@ export interface ProjectSetup {
   readonly dir: string;
   readonly tarballs: readonly string[];
   readonly packageNames: readonly string[];
+  /** Every entry point: package names and their subpaths (`kubesdk/runtime`). */
+  readonly entrySpecifiers: readonly string[];
   readonly programsDir: string;
   readonly typescript: string;
   readonly typesNode: string;
@@ -67,10 +69,11 @@ export function createProject(setup: ProjectSetup): Step {
     if (file.endsWith(".ts")) copyFileSync(join(setup.programsDir, file), join(src, file));
   }
   copyBundlePrograms(setup.programsDir, setup.dir);
-  // Every published package imported whole, so new packages are covered without a new program.
-  const lines = setup.packageNames.map((name, i) => `import * as p${i} from "${name}";`);
+  // Every entry point of every published package imported whole, so new packages and subpaths are
+  // covered under each moduleResolution without a new program.
+  const lines = setup.entrySpecifiers.map((name, i) => `import * as p${i} from "${name}";`);
   lines.push('import { typed } from "./typing.js";');
-  lines.push(`export const modules = [${setup.packageNames.map((_, i) => `typed(p${i})`).join(", ")}];`);
+  lines.push(`export const modules = [${setup.entrySpecifiers.map((_, i) => `typed(p${i})`).join(", ")}];`);
   writeFileSync(join(src, "imports.ts"), `${lines.join("\n")}\n`);
   for (const [mode, options] of Object.entries(RESOLUTIONS)) {
     const compilerOptions = {
@@ -157,10 +160,17 @@ async function bundle(dir: string): Promise<Step> {
   }
 }
 
-export async function runtimeSteps(dir: string, packageNames: readonly string[]): Promise<Step[]> {
-  const names = JSON.stringify(packageNames);
-  const importAll = `for (const n of ${names}) { const m = await import(n); if (Object.keys(m).length === 0) throw new Error(n + ": no exports"); }`;
-  const requireAll = `for (const n of ${names}) { const m = require(n); if (Object.keys(m).length === 0) throw new Error(n + ": no exports"); }`;
+export async function runtimeSteps(
+  dir: string,
+  packageNames: readonly string[],
+  entrySpecifiers: readonly string[],
+): Promise<Step[]> {
+  // Every entry point loads; a package's root must export something (a subpath may be types only).
+  const names = JSON.stringify(entrySpecifiers);
+  const roots = JSON.stringify(packageNames);
+  const empty = `if (${roots}.includes(n) && Object.keys(m).length === 0) throw new Error(n + ": no exports");`;
+  const importAll = `for (const n of ${names}) { const m = await import(n); ${empty} }`;
+  const requireAll = `for (const n of ${names}) { const m = require(n); ${empty} }`;
   const node = process.execPath;
   const requireFlags = requireEsmUnflagged() ? [] : ["--experimental-require-module"];
   const steps = [
@@ -170,15 +180,15 @@ export async function runtimeSteps(dir: string, packageNames: readonly string[])
       [join(dir, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.emit.json"],
       dir,
     ),
-    run("node: import() of every package", node, ["--input-type=module", "-e", importAll], dir),
+    run("node: import() of every entry point", node, ["--input-type=module", "-e", importAll], dir),
     run(
-      "node --conditions=source: import() of every package",
+      "node --conditions=source: import() of every entry point",
       node,
       ["--conditions=source", "--input-type=module", "-e", importAll],
       dir,
     ),
     run(
-      `node: require() of every package${requireFlags.length ? " (flagged on this Node)" : ""}`,
+      `node: require() of every entry point${requireFlags.length ? " (flagged on this Node)" : ""}`,
       node,
       [...requireFlags, "-e", requireAll],
       dir,

@@ -4,7 +4,7 @@
  * what it observed, in a form that does not depend on timing or names the
  * server generates, so the reference server's and the real one's agree.
  */
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import { type Cluster, NODES } from "./cluster.js";
 import { until } from "./wait.js";
 
@@ -123,7 +123,7 @@ const rollout: Scenario = {
   async run(c) {
     const ns = "c-deploy";
     await namespace(c, ns);
-    const kube = await KubeClient.fromKubeconfig({ kubeconfig: { path: c.kubeconfigPath }, namespace: ns });
+    const kube = await Kube.fromKubeconfig({ kubeconfig: { path: c.kubeconfigPath }, namespace: ns });
     await kube.resource("apps/v1", "Deployment").create(deployment("web", 3) as never);
     const first = await deploymentSettled(c, ns, "web", 3);
     const bound = first.pods.every((p) => NODES.includes(p.spec.nodeName ?? ""));

@@ -6,7 +6,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import type { KubernetesObject } from "@kubesdk/models";
 import { type FaultController, type RunningServer, startServer } from "@kubesdk/server";
 import { createTransport, type HttpTransport, loadClusterConnection } from "@kubesdk/transport";
@@ -15,7 +15,7 @@ export interface DemoCluster {
   readonly description: string;
   readonly transport: HttpTransport;
   /** A client whose default namespace is the demo's. */
-  readonly kube: KubeClient;
+  readonly kube: Kube;
   readonly namespace: string;
   /** Fault controls; undefined on a real cluster. */
   readonly faults: FaultController | undefined;
@@ -26,6 +26,9 @@ export interface DemoCluster {
   state(): Promise<Map<string, string>>;
   close(): Promise<void>;
 }
+
+/** The label every ConfigMap the demo writes carries; the informer selects by it. */
+export const DEMO_LABEL = "demo.kubesdk.dev/informer";
 
 export async function openDemoCluster(options: {
   real: boolean;
@@ -45,6 +48,10 @@ export async function openDemoCluster(options: {
   const transport = createTransport(connection);
   const namespace = `kubesdk-informer-demo-${Date.now().toString(36)}`;
   const base = `/api/v1/namespaces/${namespace}/configmaps`;
+  // The demo watches only its own ConfigMaps: a cluster adds others to every namespace
+  // (kube-root-ca.crt, from kube-controller-manager's root CA publisher or the embedded server's).
+  const labels = { [DEMO_LABEL]: "yes" };
+  const selected = `${base}?labelSelector=${encodeURIComponent(`${DEMO_LABEL}=yes`)}`;
   await transport.requestJson({
     method: "POST",
     path: "/api/v1/namespaces",
@@ -55,11 +62,11 @@ export async function openDemoCluster(options: {
   return {
     description: server ? `embedded reference server at ${server.url}` : `cluster ${connection.server}`,
     transport,
-    kube: new KubeClient(transport, { namespace }),
+    kube: new Kube(transport, { namespace }),
     namespace,
     faults: server?.faults,
     create: (name, data) =>
-      body(transport.requestJson({ method: "POST", path: base, body: { metadata: { name }, data } })),
+      body(transport.requestJson({ method: "POST", path: base, body: { metadata: { name, labels }, data } })),
     update: (name, data) =>
       body(
         transport.requestJson({
@@ -73,7 +80,7 @@ export async function openDemoCluster(options: {
       await transport.request({ method: "DELETE", path: `${base}/${name}` });
     },
     state: async () => {
-      const list = await body(transport.requestJson({ method: "GET", path: base }));
+      const list = await body(transport.requestJson({ method: "GET", path: selected }));
       const items = (list as unknown as { items: KubernetesObject[] }).items;
       return new Map(items.map((o) => [o.metadata?.name ?? "", o.metadata?.resourceVersion ?? ""]));
     },

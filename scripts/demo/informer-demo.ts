@@ -14,7 +14,7 @@
 
 import { Informer, isDeletedFinalStateUnknown } from "@kubesdk/informer";
 import type { KubernetesObject } from "@kubesdk/models";
-import { type DemoCluster, openDemoCluster } from "./demo-cluster.js";
+import { DEMO_LABEL, type DemoCluster, openDemoCluster } from "./demo-cluster.js";
 
 interface Args {
   readonly real: boolean;
@@ -65,6 +65,7 @@ async function run(cluster: DemoCluster, objects: number): Promise<boolean> {
 
   // The client's default namespace is the demo's, so the informer needs no namespace of its own.
   const informer = new Informer(cluster.kube.resource("v1", "ConfigMap"), {
+    labelSelector: { [DEMO_LABEL]: "yes" },
     pageSize: 50,
     backoff: { initialMs: 100, maxMs: 2000 },
   });

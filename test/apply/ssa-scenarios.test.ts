@@ -6,14 +6,14 @@
  * and the exact conflict text; the same literals pass on the reference server and (test:real) a
  * kube-apiserver.
  */
-import { type ApplyConfiguration, ApplyConflictError, type KubeClient } from "@kubesdk/client";
+import { type ApplyConfiguration, ApplyConflictError, type Kube } from "@kubesdk/client";
 import { type appsV1, type coreV1, FieldSet, type metaV1 } from "@kubesdk/models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientFor, createNamespace, deleteNamespace } from "../client/support.js";
 import { startTarget, type TestTarget } from "../support/target.js";
 
 let t: TestTarget;
-let kube: KubeClient;
+let kube: Kube;
 let ns: string;
 beforeAll(async () => {
   t = await startTarget();

@@ -70,7 +70,7 @@ describe("conflict policies", () => {
     expect((await deployments().get("fail")).spec.replicas).toBe(5);
   });
 
-  it('"force" takes the field from its owner; force: true says the same', async () => {
+  it('"force" takes the field from its owner', async () => {
     await deployments().apply(desired("force", 2), { fieldManager: "ctrl" });
     await autoscale("force", 5);
     const forced = await deployments().apply(desired("force", 3), {
@@ -79,17 +79,6 @@ describe("conflict policies", () => {
     });
     expect(forced.spec.replicas).toBe(3);
     expect(replicasOwners(forced)).toEqual(["ctrl"]);
-
-    await autoscale("force", 6);
-    const shorthand = await deployments().apply(desired("force", 4), { fieldManager: "ctrl", force: true });
-    expect(shorthand.spec.replicas).toBe(4);
-    await expect(
-      deployments().applyWithResult(desired("force", 1), {
-        fieldManager: "ctrl",
-        force: true,
-        conflicts: "yield",
-      }),
-    ).rejects.toMatchObject({ code: "INVALID_OPTION" });
   });
 
   it('"yield" leaves the conflicting field to its owner, applies the rest and says what it left', async () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import { isForbidden, isUnauthorized } from "@kubesdk/transport";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget, targetKind } from "../support/target.js";
@@ -24,7 +24,7 @@ function currentUser(doc: any): Record<string, unknown> {
 }
 
 async function canListNamespaces(path: string): Promise<unknown> {
-  const kube = await KubeClient.fromKubeconfig({ kubeconfig: { path } });
+  const kube = await Kube.fromKubeconfig({ kubeconfig: { path } });
   try {
     return (await kube.resource("v1", "Namespace").list({ limit: 1 })).kind;
   } catch (err) {

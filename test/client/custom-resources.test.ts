@@ -63,7 +63,7 @@ describe("custom resources typed by the caller", () => {
     expect(json.spec.size).toBe(2);
     const applied = await widgets.apply(
       { apiVersion: `${names.group}/v1`, kind: "Widget", metadata: { name: "w2" }, spec: { size: 5 } },
-      { fieldManager: "widget-test", force: true },
+      { fieldManager: "widget-test", conflicts: "force" },
     );
     expect(applied.spec.size).toBe(5);
     await expect(

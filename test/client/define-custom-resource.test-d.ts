@@ -1,5 +1,5 @@
 // The object type of a defined custom resource is inferred from its TypeBox schema.
-import { CrdType, type CustomResourceOf, type DefinedResourceClient, type KubeClient } from "@kubesdk/client";
+import { CrdType, type CustomResourceOf, type DefinedResourceClient, type Kube } from "@kubesdk/client";
 import type { metaV1 } from "@kubesdk/models";
 import type { Static } from "typebox";
 import { describe, expectTypeOf, it } from "vitest";
@@ -24,7 +24,7 @@ describe("CustomResourceOf", () => {
   });
 
   it("types kube.custom(definition) by the storage version unless another is named", () => {
-    expectTypeOf<ReturnType<KubeClient["custom"]>>().not.toBeNever();
+    expectTypeOf<ReturnType<Kube["custom"]>>().not.toBeNever();
     type Client = DefinedResourceClient<Widget>;
     expectTypeOf<Awaited<ReturnType<Client["get"]>>["spec"]["size"]>().toEqualTypeOf<number>();
   });

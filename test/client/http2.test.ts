@@ -5,7 +5,7 @@
  */
 
 import type { TLSSocket } from "node:tls";
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import type { DispatcherFactory } from "@kubesdk/transport";
 import { createDispatcher } from "@kubesdk/transport/internal";
 import { Agent, buildConnector } from "undici";
@@ -13,12 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
 
 let t: TestTarget;
-let admin: KubeClient;
+let admin: Kube;
 let ns: string;
 
 beforeAll(async () => {
   t = await startTarget();
-  admin = await KubeClient.fromKubeconfig({ kubeconfig: { path: t.kubeconfigPath } });
+  admin = await Kube.fromKubeconfig({ kubeconfig: { path: t.kubeconfigPath } });
   ns = uniqueName("h2");
   await admin.resource("v1", "Namespace").create({ metadata: { name: ns } });
 });
@@ -58,7 +58,7 @@ function noting(protocols: (string | false)[], offered: (boolean | undefined)[])
 describe("HTTP/2", () => {
   it("is off by default, and when offered the server's choice carries a list and a watch", async () => {
     const plainOffered: (boolean | undefined)[] = [];
-    const plain = await KubeClient.fromKubeconfig({
+    const plain = await Kube.fromKubeconfig({
       kubeconfig: { path: t.kubeconfigPath },
       transport: { dispatcherFactory: noting([], plainOffered) },
     });
@@ -68,7 +68,7 @@ describe("HTTP/2", () => {
 
     const protocols: (string | false)[] = [];
     const offered: (boolean | undefined)[] = [];
-    const kube = await KubeClient.fromKubeconfig({
+    const kube = await Kube.fromKubeconfig({
       kubeconfig: { path: t.kubeconfigPath },
       namespace: ns,
       transport: { http2: true, dispatcherFactory: noting(protocols, offered) },

@@ -1,4 +1,4 @@
-import type { KubeClient, ListProgress } from "@kubesdk/client";
+import type { Kube, ListProgress } from "@kubesdk/client";
 import { isExpired } from "@kubesdk/transport";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget } from "../support/target.js";
@@ -6,7 +6,7 @@ import { clientFor, createNamespace, deleteNamespace, recordingDispatcher } from
 
 const COUNT = 7;
 let t: TestTarget;
-let admin: KubeClient;
+let admin: Kube;
 let ns: string;
 
 beforeAll(async () => {

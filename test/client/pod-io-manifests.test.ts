@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   applyManifests,
-  type KubeClient,
+  type Kube,
   loadManifests,
   orderManifests,
   PodIoError,
@@ -75,7 +75,7 @@ function writeManifests(dir: string, configMaps: readonly string[]): void {
 
 describe("manifests", () => {
   let t: TestTarget;
-  let kube: KubeClient;
+  let kube: Kube;
   beforeAll(async () => {
     t = await startTarget();
     kube = await clientFor(t);

@@ -2,7 +2,7 @@
  * Shared setup of the pod I/O suites: a reference server with pod hooks, a namespace, a client
  * defaulting to it, pods to talk to, and a count of open TCP handles to prove every socket is released.
  */
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import type { PodRuntime, StartOptions } from "@kubesdk/server";
 import { isAlreadyExists } from "@kubesdk/transport";
 import { afterAll, beforeAll, expect, vi } from "vitest";
@@ -14,7 +14,7 @@ import { clientFor, createNamespace } from "./support.js";
 
 export interface PodSuite {
   readonly t: TestTarget;
-  readonly kube: KubeClient;
+  readonly kube: Kube;
   readonly ns: string;
   /** The pod runtime behind the pods: the reference server's, or the test kubelet's on a real apiserver. */
   readonly pods: PodRuntime;
@@ -60,7 +60,7 @@ export function podSuite(
   withKubelet = true,
   extras: PodSuiteExtras = {},
 ): PodSuite {
-  let state: { t: TestTarget; kube: KubeClient; ns: string; pods: PodRuntime | undefined } | undefined;
+  let state: { t: TestTarget; kube: Kube; ns: string; pods: PodRuntime | undefined } | undefined;
   let kubelet: TestKubelet | undefined;
   let metrics: { close(): Promise<void> } | undefined;
   beforeAll(async () => {
@@ -114,7 +114,7 @@ export function podSuite(
 
 /** Creates a pod with the given containers (default one container "main") and labels. */
 export async function createPod(
-  kube: KubeClient,
+  kube: Kube,
   name: string,
   containers: readonly string[] = ["main"],
   labels: Record<string, string> = {},
@@ -137,10 +137,15 @@ export function openTcpHandles(): number {
     .length;
 }
 
-/** Waits until the open TCP handles are back to `baseline` or fewer. */
+/**
+ * Waits until the open TCP handles are back to `baseline` or fewer. The bound is generous on purpose:
+ * a socket is released only after its WebSocket close handshake, and on a loaded 2-core machine
+ * (the test failed there with 5 s while passing alone) the handshake's turns of the event loop can
+ * take seconds; what the tests assert is that every socket is released, not how fast.
+ */
 export async function expectHandlesReleased(baseline: number): Promise<void> {
   await vi.waitFor(() => expect(openTcpHandles()).toBeLessThanOrEqual(baseline), {
-    timeout: 5_000,
+    timeout: 20_000, // under the 30 s test timeout of vitest.config.ts
     interval: 20,
   });
 }

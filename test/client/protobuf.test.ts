@@ -1,4 +1,4 @@
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import { protobufCodec } from "@kubesdk/client/protobuf";
 import type { coreV1 } from "@kubesdk/models";
 import { isAlreadyExists, isNotFound, type WatchEvent } from "@kubesdk/transport";
@@ -8,7 +8,7 @@ import { clientFor, type Exchange, namespacedSuite, recordingDispatcher, testDep
 const PROTOBUF = "application/vnd.kubernetes.protobuf";
 const suite = namespacedSuite("client-pb");
 const recorder = recordingDispatcher();
-let kube: KubeClient;
+let kube: Kube;
 
 beforeAll(async () => {
   kube = await clientFor(suite.t, suite.ns, {

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FromKubeconfigOptions, KubeClient } from "@kubesdk/client";
+import { Kube, type KubeFromKubeconfigOptions } from "@kubesdk/client";
 import type { appsV1 } from "@kubesdk/models";
 import type { DispatcherFactory } from "@kubesdk/transport";
 import { createDispatcher } from "@kubesdk/transport/internal";
@@ -45,25 +45,25 @@ export function currentContext(doc: KubeconfigDocument): {
 export function clientFor(
   t: TestTarget,
   namespace?: string,
-  options: Omit<FromKubeconfigOptions, "kubeconfig"> = {},
-): Promise<KubeClient> {
+  options: Omit<KubeFromKubeconfigOptions, "kubeconfig"> = {},
+): Promise<Kube> {
   const path = editedKubeconfig(t, (doc) => {
     const context = currentContext(doc);
     if (namespace === undefined) delete context.namespace;
     else context.namespace = namespace;
   });
-  return KubeClient.fromKubeconfig({ ...options, kubeconfig: { path } });
+  return Kube.fromKubeconfig({ ...options, kubeconfig: { path } });
 }
 
 /** Creates a namespace unique to this run (the real server's namespaces outlive the suite). */
-export async function createNamespace(kube: KubeClient, prefix: string): Promise<string> {
+export async function createNamespace(kube: Kube, prefix: string): Promise<string> {
   const name = uniqueName(prefix);
   await kube.resource("v1", "Namespace").create({ metadata: { name } });
   return name;
 }
 
 /** Deletes a namespace; on a real server without controllers it stays Terminating, which is harmless. */
-export async function deleteNamespace(kube: KubeClient, name: string): Promise<void> {
+export async function deleteNamespace(kube: Kube, name: string): Promise<void> {
   await kube.resource("v1", "Namespace").delete(name);
 }
 
@@ -71,7 +71,7 @@ export async function deleteNamespace(kube: KubeClient, name: string): Promise<v
 export interface NamespacedSuite {
   readonly t: TestTarget;
   /** A client whose kubeconfig context names `ns`, so calls without a namespace land there. */
-  readonly kube: KubeClient;
+  readonly kube: Kube;
   readonly ns: string;
 }
 
@@ -81,7 +81,7 @@ export interface NamespacedSuite {
  */
 export function namespacedSuite(
   prefix: string,
-  options: Omit<FromKubeconfigOptions, "kubeconfig"> = {},
+  options: Omit<KubeFromKubeconfigOptions, "kubeconfig"> = {},
 ): NamespacedSuite {
   let state: NamespacedSuite | undefined;
   beforeAll(async () => {
@@ -162,7 +162,7 @@ export interface TestCrdNames {
  * Creates a namespaced CRD with spec/status schema, status and scale subresources and a printer
  * column, and resolves once it is Established (observed through a watch, not by polling).
  */
-export async function createEstablishedCrd(kube: KubeClient, names: TestCrdNames): Promise<void> {
+export async function createEstablishedCrd(kube: Kube, names: TestCrdNames): Promise<void> {
   const crds = kube.resource("apiextensions.k8s.io/v1", "CustomResourceDefinition");
   const name = `${names.plural}.${names.group}`;
   const created = await crds.create({
@@ -221,7 +221,7 @@ export async function createEstablishedCrd(kube: KubeClient, names: TestCrdNames
 }
 
 /** Deletes a test CRD (and with it its objects). */
-export async function deleteCrd(kube: KubeClient, names: TestCrdNames): Promise<void> {
+export async function deleteCrd(kube: Kube, names: TestCrdNames): Promise<void> {
   await kube
     .resource("apiextensions.k8s.io/v1", "CustomResourceDefinition")
     .delete(`${names.plural}.${names.group}`);

@@ -1,4 +1,4 @@
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import type { coreV1 } from "@kubesdk/models";
 import { isAlreadyExists, isConflict, isNotFound } from "@kubesdk/transport";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,7 +6,7 @@ import { clientFor, createNamespace, deleteNamespace, namespacedSuite, testDeplo
 
 // The context's namespace becomes the default for every call below that names none.
 const suite = namespacedSuite("client-crud");
-let admin: KubeClient;
+let admin: Kube;
 
 beforeAll(async () => {
   admin = await clientFor(suite.t);

@@ -4,7 +4,7 @@
  * one key in two workers, two controllers of one manager sharing one informer, and work gates
  * (keys a gate turns away are kept; a gate's lapse aborts the reconcile and refuses fenced writes).
  */
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import {
   Action,
   addFinalizer,
@@ -21,7 +21,7 @@ import { clientOf, createNamespace, deferred } from "./support.js";
 
 describe("controller", () => {
   let t: TestTarget;
-  let kube: KubeClient;
+  let kube: Kube;
 
   beforeAll(async () => {
     t = await startTarget();

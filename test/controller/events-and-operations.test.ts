@@ -2,7 +2,7 @@
  * The event recorder writes events.k8s.io/v1 Events, merges repeats into a series, never blocks
  * and counts drops; the operations endpoint serves healthz, readyz and Prometheus metrics.
  */
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import {
   EventRecorder,
   Manager,
@@ -16,7 +16,7 @@ import { clientOf, createNamespace, deferred } from "./support.js";
 
 describe("events and operations", () => {
   let t: TestTarget;
-  let kube: KubeClient;
+  let kube: Kube;
   let ns: string;
 
   beforeAll(async () => {

@@ -9,7 +9,7 @@
  * KUBESDK_FAULT_SEED=<n> replays one schedule; KUBESDK_FAULT_RUNS=<n> runs seeds 1..n (default 8).
  * Reason for reference-only: the faults are the reference server's fault controls.
  */
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import { Manager, silentLogger } from "@kubesdk/controller";
 import { InformerFactory } from "@kubesdk/informer";
 import type { RunningServer } from "@kubesdk/server";
@@ -36,7 +36,7 @@ async function retry<T>(op: () => Promise<T>): Promise<T | undefined> {
 
 describe.runIf(targetKind === "reference")("operator under fault schedules", () => {
   let t: TestTarget;
-  let kube: KubeClient;
+  let kube: Kube;
 
   beforeAll(async () => {
     t = await startTarget({ watch: { bookmarkIntervalMs: 100 } });

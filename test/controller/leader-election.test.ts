@@ -11,7 +11,7 @@
  * it, so these hit the leader's requests; they use the reference server's fault controls and run
  * against it only.
  */
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import { Manager, silentLogger } from "@kubesdk/controller";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget, targetKind, uniqueName } from "../support/target.js";
@@ -27,7 +27,7 @@ interface Interval {
 
 interface Candidate {
   readonly id: string;
-  readonly kube: KubeClient;
+  readonly kube: Kube;
   readonly manager: Manager;
   readonly terms: Interval[];
   /** Set when leadership is lost: the elector's last successful renewal (sent). */
@@ -154,7 +154,7 @@ class Election {
 
 describe("leader election", () => {
   let t: TestTarget;
-  let kube: KubeClient;
+  let kube: Kube;
   let ns: string;
   let election: Election | undefined;
 

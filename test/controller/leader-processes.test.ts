@@ -26,7 +26,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget, targetKind, uniqueName } from "../support/target.js";
 import {
@@ -63,7 +63,7 @@ const CASE_TIMEOUT_MS = 600_000;
 
 describe("leader election across OS processes", () => {
   let t: TestTarget;
-  let kube: KubeClient;
+  let kube: Kube;
   let ns: string;
   let running: Candidate[] = [];
   let bundle: string;

@@ -9,7 +9,7 @@
  * Both parts register the same cluster-wide CRD and webhook configurations, so they run in order
  * in this one file: the program's run starts after the in-process operator stopped.
  */
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import { Manager, silentLogger, type WebhookServer } from "@kubesdk/controller";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebAppController, FINALIZER } from "../../examples/operator/operator.js";
@@ -31,7 +31,7 @@ import { runOperatorProgram, untilWebhooksAct, webAppPath } from "./operator-sup
 import { clientOf, createNamespace, deferred, waitForObject } from "./support.js";
 
 let t: TestTarget;
-let kube: KubeClient;
+let kube: Kube;
 
 beforeAll(async () => {
   t = await startTarget();

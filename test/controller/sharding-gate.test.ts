@@ -5,7 +5,7 @@
  * view; the new owner admits a moved key only after that). sharding-processes.test.ts does the
  * same with real processes and signals.
  */
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import {
   type Clock,
   SHARD_GROUP_LABEL,
@@ -36,7 +36,7 @@ function jumpingClock(): Clock & { jump(ms: number): void } {
 
 describe("sharding gate", () => {
   let t: TestTarget;
-  let kube: KubeClient;
+  let kube: Kube;
   let ns: string;
 
   beforeAll(async () => {

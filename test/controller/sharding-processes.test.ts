@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import { SHARD_GROUP_LABEL, SHARD_VIEW_ANNOTATION, shardOwner } from "@kubesdk/controller";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
@@ -45,7 +45,7 @@ class Group {
 
   constructor(
     readonly t: TestTarget,
-    readonly kube: KubeClient,
+    readonly kube: Kube,
     readonly ns: string,
     readonly name: string,
     readonly keys: readonly string[],
@@ -191,7 +191,7 @@ const RUN_GUARD_MS = 600_000;
 
 describe("sharding across processes", () => {
   let t: TestTarget;
-  let kube: KubeClient;
+  let kube: Kube;
 
   beforeAll(async () => {
     t = await startTarget();

@@ -2,16 +2,16 @@
  * Helpers of the controller suites: a client for the target, a namespace per suite, and waiting
  * for an object state through a watch (no polling, no sleeps).
  */
-import { KubeClient, type ResourceClient } from "@kubesdk/client";
+import { Kube, type ResourceClient } from "@kubesdk/client";
 import type { KubernetesObject } from "@kubesdk/models";
 import type { TestTarget } from "../support/target.js";
 import { uniqueName } from "../support/target.js";
 
-export async function clientOf(t: TestTarget): Promise<KubeClient> {
-  return KubeClient.fromKubeconfig({ kubeconfig: { path: t.kubeconfigPath } });
+export async function clientOf(t: TestTarget): Promise<Kube> {
+  return Kube.fromKubeconfig({ kubeconfig: { path: t.kubeconfigPath } });
 }
 
-export async function createNamespace(kube: KubeClient, prefix: string): Promise<string> {
+export async function createNamespace(kube: Kube, prefix: string): Promise<string> {
   const name = uniqueName(prefix);
   await kube.resource("v1", "Namespace").create({ metadata: { name } });
   return name;

@@ -11,7 +11,7 @@ import { mkdtempSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TLSSocket } from "node:tls";
-import { defineCustomResource, established, type KubeClient } from "@kubesdk/client";
+import { defineCustomResource, established, type Kube } from "@kubesdk/client";
 import { deny, silentLogger, WebhookServer } from "@kubesdk/controller";
 import { Type } from "typebox";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -40,7 +40,7 @@ const Gizmo = defineCustomResource({
 });
 
 let t: TestTarget;
-let kube: KubeClient;
+let kube: Kube;
 let ns: string;
 let hooks: WebhookServer;
 let rotating: WebhookServer;

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defineCustomResource, established, KubeClient } from "@kubesdk/client";
+import { defineCustomResource, established, Kube } from "@kubesdk/client";
 import Type from "typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../packages/kubesdk/src/cli.js";
@@ -29,11 +29,11 @@ const Sprocket = defineCustomResource({
 });
 
 let t: TestTarget;
-let kube: KubeClient;
+let kube: Kube;
 
 beforeAll(async () => {
   t = await startTarget();
-  kube = await KubeClient.fromKubeconfig({ kubeconfig: { path: t.kubeconfigPath } });
+  kube = await Kube.fromKubeconfig({ kubeconfig: { path: t.kubeconfigPath } });
   const crds = kube.resource("apiextensions.k8s.io/v1", "CustomResourceDefinition");
   await crds.create(Sprocket.manifest());
   await kube.waitFor(crds, Sprocket.name, established());

@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import type { CustomResourceDefinitionOf } from "@kubesdk/client";
 import type { apiextensionsV1 } from "@kubesdk/models";
-import { generateTypes } from "kubesdk";
+import { generateTypes } from "kubesdk/codegen";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readManifestSources } from "../../packages/kubesdk/src/gen/sources.js";
 import { widgetDefinition } from "../client/defined-widget.js";

@@ -3,7 +3,7 @@
  * Reason for reference-only: the stream is cut into random pieces by a TCP proxy, which needs plain
  * HTTP (TLS would re-assemble records) — the reference server can serve it, a real apiserver cannot.
  */
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import { Informer } from "@kubesdk/informer";
 import type { KubernetesObject } from "@kubesdk/models";
 import type { HttpTransport } from "@kubesdk/transport";
@@ -50,7 +50,7 @@ describe.runIf(targetKind === "reference")("decoding the stream", () => {
     expect(Buffer.byteLength(big)).toBeGreaterThan(2_000_000);
     await createConfigMap(s.t, ns, "big-listed", { payload: big });
 
-    const informer = new Informer(new KubeClient(transport).resource("v1", "ConfigMap"), {
+    const informer = new Informer(new Kube(transport).resource("v1", "ConfigMap"), {
       namespace: ns,
       backoff: FAST_BACKOFF,
     });

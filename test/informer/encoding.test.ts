@@ -1,10 +1,10 @@
 /**
  * Informers read built-in kinds in protobuf by default when the client has a protobuf codec (JSON
- * without one), in the client's encoding when it was chosen (KubeClient option `protobuf`), and in
+ * without one), in the client's encoding when it was chosen (Kube option `protobuf`), and in
  * JSON when one informer asks for it. Runs against the
  * reference server and a real kube-apiserver.
  */
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import { protobufCodec } from "@kubesdk/client/protobuf";
 import { Informer, InformerFactory } from "@kubesdk/informer";
 import type { ApiRequest, HttpTransport } from "@kubesdk/transport";
@@ -49,7 +49,7 @@ describe("informer encodings", () => {
   it("an informer of a protobuf client lists and watches in protobuf; encoding: json overrides it", async () => {
     const ns = await s.namespace("enc", 3);
     const { transport, accepts } = recording(s.transport);
-    const kube = new KubeClient(transport, { protobuf: true, protobufCodec, namespace: ns });
+    const kube = new Kube(transport, { protobuf: true, protobufCodec, namespace: ns });
     const proto = new Informer(kube.resource("v1", "ConfigMap"), { backoff: FAST_BACKOFF });
     const json = new Informer(kube.resource("v1", "ConfigMap"), { backoff: FAST_BACKOFF, encoding: "json" });
     try {
@@ -79,8 +79,8 @@ describe("informer encodings", () => {
     const ns = await s.namespace("enc-default", 2);
     const plain = recording(s.transport);
     const jsonOnly = recording(s.transport);
-    const unchosen = new KubeClient(plain.transport, { protobufCodec, namespace: ns });
-    const chosen = new KubeClient(jsonOnly.transport, { protobuf: false, protobufCodec, namespace: ns });
+    const unchosen = new Kube(plain.transport, { protobufCodec, namespace: ns });
+    const chosen = new Kube(jsonOnly.transport, { protobuf: false, protobufCodec, namespace: ns });
     const byDefault = new Informer(unchosen.resource("v1", "ConfigMap"), { backoff: FAST_BACKOFF });
     const json = new Informer(chosen.resource("v1", "ConfigMap"), { backoff: FAST_BACKOFF });
     // The factory applies the same default; one informer per resource, and per factory.
@@ -112,7 +112,7 @@ describe("informer encodings", () => {
   it("without a protobuf codec an informer reads JSON, and asking for protobuf is a ClientError", async () => {
     const ns = await s.namespace("enc-nocodec", 2);
     const { transport, accepts } = recording(s.transport);
-    const kube = new KubeClient(transport, { namespace: ns });
+    const kube = new Kube(transport, { namespace: ns });
     const informer = new Informer(kube.resource("v1", "ConfigMap"), { backoff: FAST_BACKOFF });
     try {
       await s.synced(informer);
@@ -124,7 +124,7 @@ describe("informer encodings", () => {
     expect(() => new Informer(kube.resource("v1", "ConfigMap"), { encoding: "protobuf" })).toThrow(
       expect.objectContaining({ code: "PROTOBUF_UNSUPPORTED" }),
     );
-    expect(() => new KubeClient(transport, { protobuf: true })).toThrow(
+    expect(() => new Kube(transport, { protobuf: true })).toThrow(
       expect.objectContaining({ code: "INVALID_OPTION" }),
     );
   });
@@ -132,7 +132,7 @@ describe("informer encodings", () => {
   it("a metadata-only informer of a protobuf client caches PartialObjectMetadata", async () => {
     const ns = await s.namespace("enc-meta", 2);
     const { transport, accepts } = recording(s.transport);
-    const kube = new KubeClient(transport, { protobuf: true, protobufCodec, namespace: ns });
+    const kube = new Kube(transport, { protobuf: true, protobufCodec, namespace: ns });
     const names = new Informer(kube.resource("v1", "ConfigMap").metadataOnly(), { backoff: FAST_BACKOFF });
     try {
       await s.synced(names);

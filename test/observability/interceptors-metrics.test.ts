@@ -3,7 +3,7 @@
  * order of the hooks around each try, headers they add reaching the wire, retries seen try by try,
  * and rest_client_* metrics read back from the registry they were registered on.
  */
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import { clientRequestMetrics, PrometheusMetrics } from "@kubesdk/controller";
 import type {
   OutgoingRequest,
@@ -16,13 +16,13 @@ import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
 import { headerRecorder } from "./support.js";
 
 let t: TestTarget;
-let admin: KubeClient;
+let admin: Kube;
 let ns: string;
 
 beforeAll(async () => {
   // The reference server answers a resourceVersion from the future sooner than kube-apiserver's 3 s.
   t = await startTarget({ settings: { tooLargeResourceVersionWaitMs: 200 } });
-  admin = await KubeClient.fromKubeconfig({ kubeconfig: { path: t.kubeconfigPath } });
+  admin = await Kube.fromKubeconfig({ kubeconfig: { path: t.kubeconfigPath } });
   ns = uniqueName("observe");
   await admin.resource("v1", "Namespace").create({ metadata: { name: ns } });
 });
@@ -46,7 +46,7 @@ function logging(name: string, log: string[], outcomes: RequestOutcome[] = []): 
 }
 
 function clientWith(interceptors: RequestInterceptor[], extra: TransportOptions = {}) {
-  return KubeClient.fromKubeconfig({
+  return Kube.fromKubeconfig({
     kubeconfig: { path: t.kubeconfigPath },
     namespace: ns,
     transport: { interceptors, retries: { attempts: 2, minDelayMs: 1, maxDelayMs: 1 }, ...extra },

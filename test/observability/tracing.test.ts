@@ -3,7 +3,7 @@
  * a CLIENT span per try with the HTTP conventions' attributes and its trace context sent along, a
  * span per watch counting its events, a span per informer list, and a span per reconcile.
  */
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import { Action, Manager, silentLogger } from "@kubesdk/controller";
 import { Informer } from "@kubesdk/informer";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
@@ -13,14 +13,14 @@ import { type CapturedSpans, captureSpans, headerRecorder } from "./support.js";
 
 let t: TestTarget;
 let spans: CapturedSpans;
-let kube: KubeClient;
+let kube: Kube;
 let ns: string;
 const recorder = headerRecorder();
 
 beforeAll(async () => {
   spans = captureSpans();
   t = await startTarget();
-  kube = await KubeClient.fromKubeconfig({
+  kube = await Kube.fromKubeconfig({
     kubeconfig: { path: t.kubeconfigPath },
     transport: { dispatcherFactory: recorder.factory },
   });

@@ -1,15 +1,17 @@
 /**
  * A user's program, as the pack check runs it against the installed tarballs: the embedded server,
- * then create / list / watch a ConfigMap with the client, a server-side apply, and an informer sync.
+ * then create / list / watch a ConfigMap with the client, a server-side apply, an informer sync, and
+ * the same through the `kubesdk` root and its sub-paths.
  * Written like user code: only the packages' public entry points, no workspace paths.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { extract } from "@kubesdk/apply";
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import type { coreV1 } from "@kubesdk/models";
 import { startServer } from "@kubesdk/server";
+import { facadeConfigMapKeys } from "./facade.js";
 import { syncedConfigMapKeys } from "./informer-sync.js";
 import { check, typed } from "./typing.js";
 
@@ -18,7 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), "kubesdk-pack-e2e-"));
 try {
   const kubeconfig = join(dir, "kubeconfig");
   writeFileSync(kubeconfig, server.kubeconfig);
-  const kube = await KubeClient.fromKubeconfig({ kubeconfig: { path: kubeconfig } });
+  const kube = await Kube.fromKubeconfig({ kubeconfig: { path: kubeconfig } });
   const configMaps = kube.resource("v1", "ConfigMap");
 
   const created: coreV1.ConfigMap = typed(
@@ -50,7 +52,9 @@ try {
   const keys = await syncedConfigMapKeys(kube, "default");
   check(keys.includes("default/second"), "the informer cache holds the watched ConfigMap");
   await kube.close();
-  console.log("e2e: server, create/list/watch, apply, informer sync: ok");
+  const viaFacade = await facadeConfigMapKeys(server.kubeconfig, "default");
+  check(viaFacade.includes("default/second"), "the facade's informers cache the ConfigMap");
+  console.log("e2e: server, create/list/watch, apply, informer sync, the kubesdk facade: ok");
 } finally {
   await server.stop();
   rmSync(dir, { recursive: true, force: true });

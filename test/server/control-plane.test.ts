@@ -290,6 +290,21 @@ describe("defaults the server allocates", () => {
     expect(np.json.spec.ports[0].nodePort).toBeGreaterThanOrEqual(30000);
     expect(np.json.spec.ports[0].nodePort).toBeLessThanOrEqual(32767);
   });
+
+  // Upstream's StatefulSet conformance tests send a headless Service whose targetPort is client-go's zero value.
+  it("defaults a zero or empty Service targetPort to the port", async () => {
+    const svcs = `/api/v1/namespaces/${ns}/services`;
+    const ports = [
+      { name: "zero", port: 80, targetPort: 0 },
+      { name: "empty", port: 81, targetPort: "" },
+      { name: "named", port: 82, targetPort: "http" },
+    ];
+    const res = await t.call("POST", svcs, {
+      body: { metadata: { name: "target-ports" }, spec: { clusterIP: "None", selector: { a: "b" }, ports } },
+    });
+    expect(res.status).toBe(201);
+    expect(res.json.spec.ports.map((p: { targetPort: unknown }) => p.targetPort)).toEqual([80, 81, "http"]);
+  });
 });
 
 describe("what the components read at start", () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectPlainFailure as expectPatchFailure } from "../support/plain-failure.js";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
 
 let t: TestTarget;
@@ -40,19 +41,6 @@ const containers = (cs: unknown[]) => ({ spec: { template: { spec: { containers:
 type Json = any;
 const images = (res: { json: Json }) =>
   res.json.spec.template.spec.containers.map((c: Json) => `${c.name}=${c.image}`);
-
-/** An unclassified patch error: 500 with only a message, as kube-apiserver writes it. */
-function expectPatchFailure(res: { status: number; json: Record<string, unknown> }, message: string): void {
-  expect(res.status).toBe(500);
-  expect(res.json).toEqual({
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Failure",
-    message,
-    code: 500,
-  });
-}
 
 describe("strategic merge patch directives", () => {
   it("items naming one merge key several times merge into one item", async () => {

@@ -133,3 +133,32 @@ describe("certificates spec validation (dryRun=All creates)", () => {
     ]);
   });
 });
+
+// Upstream's "Certificates API" conformance test approves through /approval (listed in discovery).
+describe("CSR approval subresource", () => {
+  it("is in discovery, and changes only the conditions: spec, certificate and labels as sent", async () => {
+    const discovery = await t.call("GET", C);
+    const names = discovery.json.resources.map((r: { name: string }) => r.name);
+    expect(names).toContain("certificatesigningrequests/approval");
+    const name = uniqueName("csr");
+    const created = await t.call("POST", CSRS, { body: { ...csr({}), metadata: { name } } });
+    expect(created.status).toBe(201);
+    const approved = { type: "Approved", status: "True", reason: "E2E", message: "approved" };
+    const res = await t.call("PUT", `${CSRS}/${name}/approval`, {
+      body: {
+        ...created.json,
+        metadata: { ...created.json.metadata, labels: { approved: "yes" } },
+        spec: { ...created.json.spec, usages: ["server auth"] },
+        status: { conditions: [approved], certificate: b64("not a certificate") },
+      },
+    });
+    const got = await t.call("GET", `${CSRS}/${name}/approval`);
+    await t.call("DELETE", `${CSRS}/${name}`);
+    expect(res.status).toBe(200);
+    expect(res.json.spec.usages).toEqual(["client auth"]);
+    expect(res.json.status.certificate).toBeUndefined();
+    expect(res.json.metadata.labels).toEqual({ approved: "yes" });
+    expect(res.json.status.conditions).toMatchObject([approved]);
+    expect(got.json.status.conditions).toMatchObject([approved]);
+  });
+});

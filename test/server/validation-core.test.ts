@@ -88,6 +88,30 @@ describe("Pods", () => {
     expect(res.json.spec.containers[0].resources.requests).toEqual({ cpu: "1", memory: "1Gi" });
   });
 
+  // Upstream's "Projected PodCertificate … MaxExpirationSeconds validations" conformance tests.
+  it("bounds a projected pod certificate's maxExpirationSeconds (one day for kubernetes.io signers)", async () => {
+    const cert = (signerName: string, path: string, maxExpirationSeconds: number) => ({
+      podCertificate: { signerName, keyType: "ED25519", credentialBundlePath: path, maxExpirationSeconds },
+    });
+    const sources = [
+      cert("example.com/spiffe", "short.pem", 600),
+      cert("kubernetes.io/kube-apiserver-client-pod", "long.pem", 172800),
+      cert("example.com/spiffe", "longer.pem", 91 * 86400 + 1),
+      cert("example.com/spiffe", "fine.pem", 91 * 86400),
+    ];
+    const res = await create("pods", {
+      spec: { containers, volumes: [{ name: "certs", projected: { sources } }] },
+    });
+    const at = "spec.volumes[0].projected.sources";
+    expect(invalidAnswer(res)).toEqual(
+      invalidWith(
+        `${at}[0].podCertificate.maxExpirationSeconds | FieldValueInvalid | Invalid value: 600: if provided, maxExpirationSeconds must be >= 3600`,
+        `${at}[1].podCertificate.maxExpirationSeconds | FieldValueInvalid | Invalid value: 172800: if provided, maxExpirationSeconds must be <= 86400`,
+        `${at}[2].podCertificate.maxExpirationSeconds | FieldValueInvalid | Invalid value: 7862401: if provided, maxExpirationSeconds must be <= 7862400`,
+      ),
+    );
+  });
+
   it("refuses an update of anything but images, the deadline, tolerations and scheduling gates", async () => {
     const created = await create("pods", { spec: { containers } });
     expect(created.status).toBe(201);
@@ -260,6 +284,22 @@ describe("claims, limit ranges, quotas, endpoints", () => {
     ],
   ])("%s", async (resource, body, causes) => {
     expect(invalidAnswer(await create(resource, body))).toEqual(invalidWith(...causes));
+  });
+
+  // Upstream's e2e test "ResourceQuota ... capture the life of a configMap" limits `resourcequotas`.
+  it("quotas limit the count of quotas as resourcequotas, not as quotas", async () => {
+    // A dry run: a stored quota without status would hold back later creates on kube-apiserver.
+    const valid = await t.call("POST", `${core("resourcequotas")}?dryRun=All`, {
+      body: { metadata: { name: "counts-quotas" }, spec: { hard: { resourcequotas: "1" } } },
+    });
+    expect(valid.status).toBe(201);
+    const res = await create("resourcequotas", { spec: { hard: { quotas: "1" } } });
+    expect(invalidAnswer(res)).toEqual(
+      invalidWith(
+        'spec.hard[quotas] | FieldValueInvalid | Invalid value: "quotas": must be a standard resource type or fully qualified',
+        'spec.hard[quotas] | FieldValueInvalid | Invalid value: "quotas": must be a standard resource for quota',
+      ),
+    );
   });
 });
 

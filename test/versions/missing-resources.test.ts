@@ -8,7 +8,7 @@
  * - a field the server's schema lacks is dropped from the stored object (or rejected with
  *   `fieldValidation: "Strict"`), as any unknown field is.
  */
-import { ApiError, ClientError, type KubeClient } from "@kubesdk/client";
+import { ApiError, ClientError, type Kube } from "@kubesdk/client";
 import { builtinResources, type coreV1, type KubernetesObject, type ResourceInfo } from "@kubesdk/models";
 import { isNotFound } from "@kubesdk/transport";
 import { describe, expect, it } from "vitest";
@@ -34,7 +34,7 @@ const absent: ResourceInfo = {
 const apiVersion = (r: ResourceInfo) => (r.group === "" ? r.version : `${r.group}/${r.version}`);
 
 /** Built-in resources of the pinned models that this server's discovery does not list (readable ones). */
-async function unservedBuiltins(kube: KubeClient): Promise<ResourceInfo[]> {
+async function unservedBuiltins(kube: Kube): Promise<ResourceInfo[]> {
   const registry = await kube.discovery.registry();
   const served = new Set(registry.all().map((r) => `${apiVersion(r)}/${r.plural}`));
   return builtinResources.filter(
@@ -42,7 +42,7 @@ async function unservedBuiltins(kube: KubeClient): Promise<ResourceInfo[]> {
   );
 }
 
-function clientOf(kube: KubeClient, r: ResourceInfo) {
+function clientOf(kube: Kube, r: ResourceInfo) {
   return kube.custom<KubernetesObject>({
     group: r.group,
     version: r.version,

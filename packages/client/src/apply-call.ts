@@ -16,11 +16,10 @@ import type { Patch } from "./request/patch.js";
 import type { RequestBuilder } from "./request/request-builder.js";
 
 /**
- * Options of `apply`: the field manager, what to do about fields other managers own (`conflicts`,
- * default "fail"), and the usual write options. `force: true` is `conflicts: "force"`.
+ * Options of `apply`: the field manager, what to do about fields other managers own (`conflicts`:
+ * "fail", the default, "force" to take them, or "yield" to leave them), and the usual write options.
  */
 export interface ApplyOptions extends Omit<PolicyOptions, "signal">, NamespaceOption, RequestControl {
-  readonly force?: boolean;
   readonly fieldValidation?: FieldValidation;
 }
 
@@ -35,12 +34,6 @@ export async function applyObject<T extends ObjectWithTypeMeta>(
   const name = metadata?.name;
   if (typeof name !== "string" || name === "") {
     throw new ClientError("MISSING_NAME", "the apply configuration has no metadata.name");
-  }
-  if (options.force === true && options.conflicts !== undefined && options.conflicts !== "force") {
-    throw new ClientError(
-      "INVALID_OPTION",
-      `force contradicts conflicts: ${JSON.stringify(options.conflicts)}`,
-    );
   }
   // An explicit namespace always goes to the request builder (which refuses it for cluster-scoped
   // resources); the configuration's own namespace only matters for namespaced ones.
@@ -66,7 +59,7 @@ export async function applyObject<T extends ObjectWithTypeMeta>(
     config,
     {
       fieldManager: options.fieldManager,
-      conflicts: options.force === true ? "force" : (options.conflicts ?? "fail"),
+      conflicts: options.conflicts ?? "fail",
       ...(options.dryRun !== undefined ? { dryRun: options.dryRun } : {}),
       ...(options.subresource !== undefined ? { subresource: options.subresource } : {}),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),

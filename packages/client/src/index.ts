@@ -34,6 +34,7 @@ export type {
 } from "./custom-resources/options.js";
 export { type JsonSchemaProps, toStructuralSchema } from "./custom-resources/structural.js";
 export type { ValidationIssue } from "./custom-resources/validation.js";
+export type { CustomResource } from "./custom-target.js";
 export { Discovery } from "./discovery/discovery.js";
 export { groupsOf, resourcesOfList } from "./discovery/resource-list.js";
 export { ClientError, type ClientErrorCode } from "./errors.js";
@@ -41,17 +42,14 @@ export { BodyCodec, type ItemType, type ProtobufCodec } from "./io/body-codec.js
 export type { RequestControl, WatchControl } from "./io/context.js";
 export { type ApiWarning, parseWarnings } from "./io/warnings.js";
 export type { BuiltinApiVersion, BuiltinList, BuiltinObject, BuiltinResourceKind } from "./kinds.js";
-export {
-  type CreateClientOptions,
-  type CustomResource,
-  createClient,
-  type DiscoveryReference,
-  type DynamicObject,
-  type FromKubeconfigOptions,
-  isBuiltinGroup,
-  KubeClient,
-  type KubeClientOptions,
-} from "./kube-client.js";
+export { type DiscoveryReference, type DynamicObject, isBuiltinGroup, Kube } from "./kube.js";
+export type {
+  KubeConnectOptions,
+  KubeconfigSource,
+  KubeconfigTextOptions,
+  KubeFromKubeconfigOptions,
+  KubeOptions,
+} from "./kube-options.js";
 export {
   DEFAULT_PAGE_SIZE,
   type FetchPage,

@@ -2,6 +2,6 @@
 // only programs that import it carry the generated codec (docs/guides/protobuf.md).
 //
 //   import { protobufCodec } from "@kubesdk/client/protobuf";
-//   const kube = await KubeClient.fromKubeconfig({ protobufCodec });
+//   const kube = await Kube.fromKubeconfig({ protobufCodec });
 
 export { protobufCodec } from "./io/protobuf.js";

@@ -82,7 +82,7 @@ export class ResourceClient<
   }
 
   /**
-   * The encoding chosen for this client — by the KubeClient's `protobuf` option or by
+   * The encoding chosen for this client — by the Kube's `protobuf` option or by
    * {@link withEncoding} — or undefined when it was left to the default (JSON for requests).
    */
   /** Whether the client has a protobuf codec (its `protobufCodec` option), so "protobuf" can be chosen. */

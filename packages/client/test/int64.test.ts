@@ -7,7 +7,7 @@ import { encodeObject, encodeWatchEvent } from "@kubesdk/models";
 import { describe, expect, it } from "vitest";
 import { useHarness } from "../../transport/test/helpers/harness.js";
 import { rejection } from "../../transport/test/helpers/rejection.js";
-import { ClientError, KubeClient, type KubeClientOptions } from "../src/index.js";
+import { ClientError, Kube, type KubeOptions } from "../src/index.js";
 import { protobufCodec } from "../src/protobuf.js";
 
 const harness = useHarness();
@@ -16,7 +16,7 @@ const big = 2n ** 60n + 1n;
 const configMap = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "big", generation: big } };
 
 /** A client whose server answers a GET of the ConfigMap and a watch of ConfigMaps in protobuf. */
-async function clientWith(options: KubeClientOptions): Promise<KubeClient> {
+async function clientWith(options: KubeOptions): Promise<Kube> {
   const server = await harness.serve((seen, _req, res: http.ServerResponse) => {
     if (seen.url.includes("watch=true")) {
       const frame = encodeWatchEvent({ type: "ADDED", object: configMap });
@@ -30,10 +30,10 @@ async function clientWith(options: KubeClientOptions): Promise<KubeClient> {
     res.end(encodeObject(configMap));
   });
   const transport = harness.transport(server.url, { retries: false });
-  return new KubeClient(transport, { protobuf: true, protobufCodec, ...options });
+  return new Kube(transport, { protobuf: true, protobufCodec, ...options });
 }
 
-async function firstEvent(kube: KubeClient): Promise<unknown> {
+async function firstEvent(kube: Kube): Promise<unknown> {
   for await (const event of kube.resource("v1", "ConfigMap").watch()) return event.object;
   throw new Error("no event");
 }
@@ -59,6 +59,6 @@ describe("int64 beyond ±(2^53 − 1) in protobuf", () => {
 
   it("rejects an unknown mode", () => {
     const transport = harness.transport("http://127.0.0.1:1");
-    expect(() => new KubeClient(transport, { int64: "float" as never })).toThrow(ClientError);
+    expect(() => new Kube(transport, { int64: "float" as never })).toThrow(ClientError);
   });
 });

@@ -1,6 +1,6 @@
 import { NoAuth } from "@kubesdk/transport";
 import { describe, expect, it } from "vitest";
-import { createClient, isBuiltinGroup } from "../src/index.js";
+import { isBuiltinGroup, Kube } from "../src/index.js";
 import { codeOf } from "./error-code.js";
 
 // No request is sent in these tests: they cover what the client decides before any I/O.
@@ -13,14 +13,14 @@ const connection = {
   source: { kind: "custom" as const },
 };
 
-describe("KubeClient", () => {
+describe("Kube", () => {
   it("defaults namespaced requests to the connection's namespace, unless overridden", async () => {
-    const kube = createClient(connection);
+    const kube = Kube.fromConnection(connection);
     expect(kube.namespace).toBe("from-context");
     expect(kube.resource("v1", "ConfigMap").requests.get("x").path).toBe(
       "/api/v1/namespaces/from-context/configmaps/x",
     );
-    const other = createClient(connection, { namespace: "override" });
+    const other = Kube.fromConnection(connection, { namespace: "override" });
     expect(other.resource("apps/v1", "Deployment").requests.list().path).toBe(
       "/apis/apps/v1/namespaces/override/deployments",
     );
@@ -28,7 +28,7 @@ describe("KubeClient", () => {
   });
 
   it("resolves built-ins from the registry, with their subresources and verbs", async () => {
-    const kube = createClient(connection);
+    const kube = Kube.fromConnection(connection);
     expect(kube.resource("apps/v1", "Deployment").target).toMatchObject({
       group: "apps",
       plural: "deployments",
@@ -42,7 +42,7 @@ describe("KubeClient", () => {
   });
 
   it("checks hand-written resource descriptions", async () => {
-    const kube = createClient(connection);
+    const kube = Kube.fromConnection(connection);
     const custom = kube.custom({ group: "example.com", version: "v1", plural: "things", namespaced: false });
     expect(custom.target.builtin).toBe(false);
     expect(custom.requests.get("a").path).toBe("/apis/example.com/v1/things/a");

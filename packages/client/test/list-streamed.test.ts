@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { encodeObject } from "@kubesdk/models";
 import { NoAuth } from "@kubesdk/transport";
 import { afterEach, describe, expect, it } from "vitest";
-import { createClient, type KubeClient } from "../src/index.js";
+import { Kube } from "../src/index.js";
 import { protobufCodec as modelsProtobufCodec } from "../src/protobuf.js";
 
 const PROTOBUF = "application/vnd.kubernetes.protobuf";
@@ -42,14 +42,12 @@ function writeListIn(piece: number): http.RequestListener {
 const writeList = writeListIn(4096);
 
 /** A server (writeList unless told otherwise), and a client whose codec notes what its reader gets. */
-async function setup(
-  handler: http.RequestListener = writeList,
-): Promise<{ kube: KubeClient; pushed: number[] }> {
+async function setup(handler: http.RequestListener = writeList): Promise<{ kube: Kube; pushed: number[] }> {
   const server = http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const pushed: number[] = [];
   const reader = modelsProtobufCodec.reader as NonNullable<typeof modelsProtobufCodec.reader>;
-  const kube = createClient(
+  const kube = Kube.fromConnection(
     {
       server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       namespace: "ns",

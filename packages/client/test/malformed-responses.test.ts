@@ -7,12 +7,12 @@ import { describe, expect, it } from "vitest";
 import { useHarness } from "../../transport/test/helpers/harness.js";
 import { rejection } from "../../transport/test/helpers/rejection.js";
 import { sendJson } from "../../transport/test/helpers/test-server.js";
-import { ClientError, KubeClient } from "../src/index.js";
+import { ClientError, Kube } from "../src/index.js";
 
 const harness = useHarness();
 
 /** A client whose server answers every path from `routes` (404 for the rest). */
-async function clientServing(routes: Record<string, unknown>): Promise<KubeClient> {
+async function clientServing(routes: Record<string, unknown>): Promise<Kube> {
   const server = await harness.serve((seen, _req, res: http.ServerResponse) => {
     const path = seen.url.split("?")[0] ?? "";
     if (path in routes) sendJson(res, 200, routes[path]);
@@ -25,7 +25,7 @@ async function clientServing(routes: Record<string, unknown>): Promise<KubeClien
         code: 404,
       });
   });
-  return new KubeClient(harness.transport(server.url, { retries: false }));
+  return new Kube(harness.transport(server.url, { retries: false }));
 }
 
 async function failure(promise: Promise<unknown>): Promise<ClientError> {

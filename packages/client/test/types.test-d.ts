@@ -6,7 +6,7 @@ import type {
   BuiltinApiVersion,
   BuiltinResourceKind,
   DynamicObject,
-  KubeClient,
+  Kube,
   ListPager,
   Patch,
   ResourceClient,
@@ -14,7 +14,7 @@ import type {
   SubresourceClient,
 } from "../src/index.js";
 
-declare const kube: KubeClient;
+declare const kube: Kube;
 
 describe("typed built-in clients", () => {
   test("resource(apiVersion, kind) is typed by the generated object and list types", () => {

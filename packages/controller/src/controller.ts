@@ -19,7 +19,7 @@
  *   aborts when the controller's own does or any gate's signal for the key does, and its `check()`
  *   asks the gates again synchronously before each runtime write.
  */
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import type { KubernetesObject } from "@kubesdk/models";
 import { traced } from "@kubesdk/transport/internal";
 import { type Clock, systemClock, type Timer } from "./clock.js";
@@ -105,7 +105,7 @@ export interface ControllerOptions<T extends KubernetesObject> {
    */
   readonly sharding?: ShardingOptions;
   /** The client sharding writes its member Lease with (`manager.controller()` passes the manager's). */
-  readonly kube?: KubeClient;
+  readonly kube?: Kube;
 }
 
 interface Run {
@@ -152,7 +152,7 @@ export class Controller<T extends KubernetesObject = KubernetesObject> {
       options.sharding &&
       new Sharding({
         ...options.sharding,
-        kube: options.kube as KubeClient,
+        kube: options.kube as Kube,
         clock: this.#clock,
         logger: this.#logger,
       });

@@ -13,7 +13,7 @@
  *   has lapsed at `emit()` or when its write would go out: a controller that lost leadership
  *   writes no more Events about the work it may no longer do.
  */
-import type { KubeClient, ResourceClient } from "@kubesdk/client";
+import type { Kube, ResourceClient } from "@kubesdk/client";
 import type { eventsV1, KubernetesObject } from "@kubesdk/models";
 import { type Clock, systemClock } from "./clock.js";
 import type { Fence } from "./fence.js";
@@ -34,7 +34,7 @@ export interface EventInput {
 }
 
 export interface EventRecorderOptions {
-  readonly kube: KubeClient;
+  readonly kube: Kube;
   readonly reportingController: string;
   readonly reportingInstance: string;
   readonly bufferSize?: number;

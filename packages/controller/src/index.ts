@@ -28,7 +28,7 @@ export {
   removeFinalizer,
   withFinalizer,
 } from "./finalizers.js";
-export type { WatchScope } from "./informer-source.js";
+export type { AnyResourceClient, WatchScope } from "./informer-source.js";
 export {
   LEADER_ELECTION_DEFAULTS,
   type LeaderCallbacks,
@@ -75,7 +75,6 @@ export {
   Action,
   consoleLogger,
   type ErrorPolicy,
-  keyOf,
   type Logger,
   type ReconcileAction,
   type ReconcileRequest,

@@ -8,11 +8,11 @@
  * that factory's shared informer; `scope.namespace` undefined means every namespace.
  */
 import type { LabelSelector, ResourceClient } from "@kubesdk/client";
-import { deletedObject, type Informer, InformerFactory } from "@kubesdk/informer";
+import { deletedObject, type Informer, InformerFactory, objectKey } from "@kubesdk/informer";
 import type { KubernetesObject } from "@kubesdk/models";
 import { ControllerError } from "./errors.js";
 
-export { deletedObject, type Informer, InformerFactory };
+export { deletedObject, type Informer, InformerFactory, objectKey };
 
 /** Which objects of a resource a controller watches. */
 export interface WatchScope {

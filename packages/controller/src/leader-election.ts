@@ -26,7 +26,7 @@
  *   releases it (empty holder, `leaseDurationSeconds` 1) so a follower can take over without
  *   waiting for expiry.
  */
-import type { KubeClient, ResourceClient } from "@kubesdk/client";
+import type { Kube, ResourceClient } from "@kubesdk/client";
 import type { coordinationV1 } from "@kubesdk/models";
 import { isAlreadyExists, isConflict, isNotFound } from "@kubesdk/transport";
 import { type Clock, systemClock, type Timer } from "./clock.js";
@@ -45,7 +45,7 @@ type Lease = coordinationV1.Lease;
 type LeaseSpec = coordinationV1.LeaseSpec;
 
 export interface LeaderElectionOptions {
-  readonly kube: KubeClient;
+  readonly kube: Kube;
   /** Name and namespace of the Lease. */
   readonly name: string;
   readonly namespace: string;

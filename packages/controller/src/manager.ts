@@ -21,7 +21,7 @@
  * - `webhooks(options)` gives the manager one webhook server: it starts before the controllers
  *   (on every replica, leader or not: the API server calls any of them) and stops after them.
  */
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import type { KubernetesObject } from "@kubesdk/models";
 import type { Clock } from "./clock.js";
 import { Controller, type ControllerOptions } from "./controller.js";
@@ -37,14 +37,14 @@ import type { WorkGate } from "./work-gate.js";
 type AnyController = Controller<any>;
 
 export interface ManagerOptions {
-  readonly kube: KubeClient;
+  readonly kube: Kube;
   /** Run controllers only while holding this Lease (default: always run). */
   readonly leaderElection?: Omit<LeaderElectionOptions, "kube" | "clock" | "logger">;
   /** Time in-flight reconciles get on graceful shutdown (default 10 s). */
   readonly shutdownDeadlineMs?: number;
   /**
-   * The manager's one informer factory (e.g. `Kube.informers` of the `kubesdk` package, to share
-   * its watches); default: a new one on `kube`. The manager stops it in `stop()`.
+   * The manager's one informer factory (`new InformerFactory(kube)`, given to share its watches
+   * with the rest of the program); default: a new one on `kube`. The manager stops it in `stop()`.
    */
   readonly informers?: InformerFactory;
   readonly clock?: Clock;
@@ -95,7 +95,7 @@ export class Manager {
   }
 
   /** The client the manager's controllers and elector use. */
-  get kube(): KubeClient {
+  get kube(): Kube {
     return this.#o.kube;
   }
 

@@ -11,7 +11,7 @@
  *   that Lease change (its resourceVersion), judged live by lease-observation.ts's rule.
  * - `remove()` deletes this member's Lease if it is still the version this member last wrote.
  */
-import type { KubeClient, ResourceClient } from "@kubesdk/client";
+import type { Kube, ResourceClient } from "@kubesdk/client";
 import type { coordinationV1 } from "@kubesdk/models";
 import { isAlreadyExists, isConflict, isNotFound } from "@kubesdk/transport";
 import type { Clock } from "./clock.js";
@@ -38,7 +38,7 @@ export interface MemberRecord {
 }
 
 export interface MemberLeasesOptions {
-  readonly kube: KubeClient;
+  readonly kube: Kube;
   readonly group: string;
   readonly namespace: string;
   readonly identity: string;

@@ -65,13 +65,6 @@ export function splitKey(key: string): { namespace: string | undefined; name: st
     : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
 
-/** The key of an object: "ns/name" or "name". */
-export function keyOf(obj: KubernetesObject): string {
-  const ns = obj.metadata?.namespace;
-  const name = obj.metadata?.name ?? "";
-  return ns ? `${ns}/${name}` : name;
-}
-
 /** Something that writes log lines; the default writes errors and warnings to stderr. */
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;

@@ -23,7 +23,7 @@
  *   its keys without waiting for expiry. A crashed member's keys move once its Lease expires; a
  *   Lease expired for another lease duration is deleted by a live member.
  */
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import { type Clock, systemClock, type Timer } from "./clock.js";
 import { ControllerError, checkNumber } from "./errors.js";
 import { isLive } from "./lease-observation.js";
@@ -98,7 +98,7 @@ export class Sharding implements WorkGate {
   readonly #deferred = new Set<string>();
   #records: readonly MemberRecord[] = [];
 
-  constructor(options: ShardingOptions & { kube: KubeClient; clock?: Clock; logger?: Logger }) {
+  constructor(options: ShardingOptions & { kube: Kube; clock?: Clock; logger?: Logger }) {
     const o = { ...SHARDING_DEFAULTS, ...options };
     checkNumber("retryPeriodMs", o.retryPeriodMs, 1);
     checkNumber("renewDeadlineMs", o.renewDeadlineMs, o.retryPeriodMs);

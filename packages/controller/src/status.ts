@@ -29,7 +29,7 @@ export async function applyStatus<T extends KubernetesObject & { status?: unknow
   };
   return resource.status.apply(config as never, {
     fieldManager: options.fieldManager,
-    force: true,
+    conflicts: "force",
     ...(namespace ? { namespace } : {}),
     ...(signal ? { signal } : {}),
   });

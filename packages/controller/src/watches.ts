@@ -8,10 +8,9 @@
  * the old state too (an owner reference that was removed still reconciles the old owner).
  */
 import type { KubernetesObject } from "@kubesdk/models";
-import { deletedObject, type Informer } from "./informer-source.js";
+import { deletedObject, type Informer, objectKey } from "./informer-source.js";
 import { controllerOf, refersTo } from "./owner-references.js";
 import { allOf, type CacheEvent, type Predicate } from "./predicates.js";
-import { keyOf } from "./reconcile.js";
 
 /** Maps an object of a watched resource to keys of primary objects. */
 export type KeyMapper<T> = (obj: T) => readonly string[];
@@ -37,7 +36,7 @@ export function ownerKeys(
   };
 }
 
-export const ownKey: KeyMapper<KubernetesObject> = (obj) => [keyOf(obj)];
+export const ownKey: KeyMapper<KubernetesObject> = (obj) => [objectKey(obj)];
 
 export interface Wiring {
   remove(): void;

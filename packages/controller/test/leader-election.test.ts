@@ -3,7 +3,7 @@
  * candidate saw the record change (not from the holder's timestamps), renewals that fail or hang
  * end leadership at the renew deadline, optimistic concurrency leaves one leader, stop releases.
  */
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import type { coordinationV1 } from "@kubesdk/models";
 import { ApiError } from "@kubesdk/transport";
 import { describe, expect, it } from "vitest";
@@ -73,7 +73,7 @@ async function run(clock: FakeClock, ms: number, step = 100): Promise<void> {
 const SHORT = { leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 500 } as const;
 
 function elector(clock: FakeClock, leases: FakeLeases, identity: string, timing: Partial<typeof SHORT> = {}) {
-  const kube = { resource: () => leases } as unknown as KubeClient;
+  const kube = { resource: () => leases } as unknown as Kube;
   const e = new LeaderElector({
     kube,
     name: "l",

@@ -6,7 +6,7 @@ import type {
   BuiltinApiVersion,
   BuiltinObject,
   BuiltinResourceKind,
-  KubeClient,
+  Kube,
   ReadClient,
   ResourceClient,
 } from "@kubesdk/client";
@@ -32,13 +32,13 @@ type AnyResourceClient<T extends KubernetesObject> = ResourceClient<T, Kubernete
 type Reader = ReadClient<KubernetesObject, { items: KubernetesObject[] }>;
 
 export class InformerFactory {
-  readonly #client: KubeClient;
+  readonly #client: Kube;
   readonly #defaults: SharedInformerOptions;
   readonly #informers = new Map<string, Informer<KubernetesObject>>();
   #started: { signal: AbortSignal | undefined } | undefined;
   #stopped = false;
 
-  constructor(client: KubeClient, defaults: SharedInformerOptions = {}) {
+  constructor(client: Kube, defaults: SharedInformerOptions = {}) {
     this.#client = client;
     this.#defaults = defaults;
   }

@@ -45,8 +45,8 @@ interface Registration<T> extends HandlerRegistration {
  * backoff; a watch that can no longer continue relists and delivers only the differences.
  *
  * Start it with `start()`, wait with `waitForSync()`, read `store`, and `stop()` it; in a program
- * with several informers, take them from an {@link InformerFactory} (`kube.informer(...)`) so one
- * watch per resource is shared.
+ * with several informers, take them from one {@link InformerFactory} (`informers.informer(...)`)
+ * so one watch per resource is shared.
  */
 export class Informer<T extends KubernetesObject = KubernetesObject> extends EventEmitter<InformerEvents> {
   readonly #options: ResolvedOptions<T>;

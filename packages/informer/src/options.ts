@@ -14,7 +14,7 @@ export interface InformerOptions<T extends KubernetesObject = KubernetesObject> 
    * Wire encoding of lists and watches. Default: protobuf where the server offers it (built-in
    * kinds; requests accept JSON too, and custom resources always get it) when the client has a
    * `protobufCodec` (`kubesdk/protobuf`), JSON without one, unless the client's
-   * encoding was chosen — by the KubeClient's `protobuf` option or `withEncoding()` — which then
+   * encoding was chosen — by the Kube's `protobuf` option or `withEncoding()` — which then
    * applies. An Informer made on a metadata-only client (`metadataOnly()`) uses that client's.
    */
   readonly encoding?: Encoding;

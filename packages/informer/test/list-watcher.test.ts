@@ -1,6 +1,6 @@
 // The informer's requests are the client's: these tests check what reaches the transport when an
 // informer lists and watches, without a server.
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import { protobufCodec } from "@kubesdk/client/protobuf";
 import type { ApiRequest, HttpTransport } from "@kubesdk/transport";
 import { describe, expect, it } from "vitest";
@@ -30,7 +30,7 @@ function spyClient(listBody: unknown = { metadata: { resourceVersion: "7" }, ite
       return { close() {} };
     },
   } as unknown as HttpTransport;
-  return { kube: new KubeClient(transport, protobuf ? { protobuf, protobufCodec } : {}), sent };
+  return { kube: new Kube(transport, protobuf ? { protobuf, protobufCodec } : {}), sent };
 }
 
 const signal = new AbortController().signal;

@@ -1,9 +1,9 @@
-import type { KubeClient } from "@kubesdk/client";
+import type { Kube } from "@kubesdk/client";
 import type { appsV1, coreV1, KubernetesObject, metaV1 } from "@kubesdk/models";
 import { describe, expectTypeOf, test } from "vitest";
 import { Informer, InformerFactory, type ReadonlyStore } from "../src/index.js";
 
-declare const kube: KubeClient;
+declare const kube: Kube;
 
 interface CronTab extends KubernetesObject {
   spec?: { cronSpec?: string };

@@ -1,24 +1,26 @@
-/** The facade's entry class against the in-process reference server. */
+/** The facade's entry class and its informers against the in-process reference server. */
 import { type RunningServer, startServer } from "@kubesdk/server";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type ConfigMap, isNotFound, Kube, KubeClient } from "../src/index.js";
+import { type ConfigMap, InformerFactory, isNotFound, Kube } from "../src/index.js";
 
 let server: RunningServer;
 let kube: Kube;
+let informers: InformerFactory;
 
 beforeAll(async () => {
   server = await startServer({ port: 0 });
   kube = await Kube.fromKubeconfigText(server);
+  informers = new InformerFactory(kube);
 });
 
 afterAll(async () => {
+  await informers?.stop();
   await kube?.close();
   await server?.stop();
 });
 
 describe("Kube", () => {
-  test("is a KubeClient: typed resource clients by apiVersion and kind", async () => {
-    expect(kube).toBeInstanceOf(KubeClient);
+  test("typed resource clients by apiVersion and kind", async () => {
     const configMaps = kube.resource("v1", "ConfigMap");
     const created: ConfigMap = await configMaps.create({
       apiVersion: "v1",
@@ -34,21 +36,21 @@ describe("Kube", () => {
     expect(isNotFound(missing)).toBe(true);
   });
 
-  test("informer(): one shared informer per resource and scope", () => {
-    const a = kube.informer("v1", "ConfigMap");
-    const b = kube.informer("v1", "ConfigMap", { namespace: kube.namespace });
-    const all = kube.informer("v1", "ConfigMap", { allNamespaces: true });
+  test("InformerFactory over a Kube: one shared informer per resource and scope", () => {
+    const a = informers.informer("v1", "ConfigMap");
+    const b = informers.informer("v1", "ConfigMap", { namespace: kube.namespace });
+    const all = informers.informer("v1", "ConfigMap", { allNamespaces: true });
     expect(b).toBe(a);
     expect(all).not.toBe(a);
-    expect(kube.informer("v1", "Namespace")).toBe(kube.informer("v1", "Namespace"));
+    expect(informers.informer("v1", "Namespace")).toBe(informers.informer("v1", "Namespace"));
   });
 
   test("a started informer caches the client's namespace", async () => {
     const configMaps = kube.resource("v1", "ConfigMap");
     await configMaps.create({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "facade-cached" } });
-    const informer = kube.informer("v1", "ConfigMap");
-    kube.informers.start();
-    await kube.informers.waitForSync();
+    const informer = informers.informer("v1", "ConfigMap");
+    informers.start();
+    await informers.waitForSync();
     const cached = informer.store.list().map((c) => c.metadata?.name);
     expect(cached).toContain("facade-cached");
     expect(informer.store.list().every((c) => c.metadata?.namespace === kube.namespace)).toBe(true);

@@ -23,6 +23,8 @@ const HELP = `usage: kubesdk-server [flags]
   --no-anonymous-auth    answer unauthenticated requests 401 (like --anonymous-auth=false)
   --bookmark-interval S  seconds between watch bookmarks (default 60)
   --fault-api            serve fault controls at POST /_kubesdk/faults/<action> (see README)
+  --pod-api              serve the simulated containers' controls at
+                         POST /_kubesdk/pods/<namespace>/<pod>/<container>/log|stop|restart
   --fault-seed N         seed for fault schedules (default 1)
   --no-controllers       run no in-process controllers or scheduler (garbage collector, namespaces,
                          ServiceAccounts, root CA, workloads, node lifecycle: for a real kube-controller-manager and
@@ -46,6 +48,7 @@ const OPTIONS = {
   "no-anonymous-auth": { type: "boolean", default: false },
   "bookmark-interval": { type: "string" },
   "fault-api": { type: "boolean", default: false },
+  "pod-api": { type: "boolean", default: false },
   "fault-seed": { type: "string" },
   "no-controllers": { type: "boolean", default: false },
   "no-cluster": { type: "boolean", default: false },
@@ -97,6 +100,7 @@ function startOptions(values: Values): StartOptions {
     ...(window !== undefined ? { history: { revisions: window } } : {}),
     ...(bookmarkSeconds !== undefined ? { watch: { bookmarkIntervalMs: bookmarkSeconds * 1000 } } : {}),
     faultApi: values["fault-api"],
+    podApi: values["pod-api"],
     ...(values["no-controllers"] ? { controllers: false } : {}),
     ...clusterOption(values),
     ...(faultSeed !== undefined ? { faultSeed } : {}),

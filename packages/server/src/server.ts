@@ -27,6 +27,7 @@ import { type AnonymousPolicy, type AuthSettings, allows, type UserInfo } from "
 import { closeTransport, createTransport, listen, type Transport } from "./http/transport.js";
 import { renderKubeconfig } from "./kubeconfig.js";
 import { metricsRoutes } from "./pods/metrics-routes.js";
+import { podApiRoute } from "./pods/pod-api.js";
 import { podProxyRoutes } from "./pods/pod-http.js";
 import { podRoutes } from "./pods/routes.js";
 import { PodRuntime } from "./pods/runtime.js";
@@ -60,6 +61,8 @@ export interface StartOptions {
   readonly watch?: Partial<WatchSettings>;
   /** Serve the fault controls over HTTP at /_kubesdk/faults/* (off by default). */
   readonly faultApi?: boolean;
+  /** Serve the simulated containers' controls (log lines, stop, restart) at /_kubesdk/pods/* (off by default). */
+  readonly podApi?: boolean;
   /** Seed of the fault controls' PRNG (default 1). */
   readonly faultSeed?: number;
   /** Objects created at start, in order (namespaces first if they hold the others). */
@@ -172,6 +175,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     coreSubresourceRoutes(context, auth),
     serviceAccountTokenRoute(context, auth, tokens),
     ...(options.faultApi ? [faultApiRoute(faults)] : []),
+    ...(options.podApi ? [podApiRoute(pods)] : []),
     openApiRoute(context.resources),
     ...(options.extensions ?? []),
   ];

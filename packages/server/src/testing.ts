@@ -9,7 +9,7 @@
  *
  * A separate entry so that `@kubesdk/server` itself does not load the client.
  */
-import { type CreateClientOptions, createClient, type KubeClient } from "@kubesdk/client";
+import { Kube, type KubeConnectOptions } from "@kubesdk/client";
 import type { KubernetesObject } from "@kubesdk/models";
 import { KubeConfig } from "@kubesdk/transport";
 import { type RunningServer, type StartOptions, startServer } from "./server.js";
@@ -24,7 +24,7 @@ export interface TestServerOptions extends Omit<StartOptions, "seed"> {
 
 export interface TestServer extends RunningServer {
   /** A client of the server's admin user; closed by `stop()`. */
-  client(options?: CreateClientOptions): KubeClient;
+  client(options?: KubeConnectOptions): Kube;
 }
 
 /** Starts an embedded server for tests; `stop()` closes the clients it made, then the server. */
@@ -36,11 +36,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   // Certificates are inline in the document, so the directory it is read from does not matter.
   const connection = await KubeConfig.fromYaml(server.kubeconfig, "kubeconfig").resolve();
-  const clients = new Set<KubeClient>();
+  const clients = new Set<Kube>();
   const stopServer = server.stop;
   return Object.assign(server, {
-    client(clientOptions: CreateClientOptions = {}): KubeClient {
-      const kube = createClient(connection, clientOptions);
+    client(clientOptions: KubeConnectOptions = {}): Kube {
+      const kube = Kube.fromConnection(connection, clientOptions);
       clients.add(kube);
       return kube;
     },

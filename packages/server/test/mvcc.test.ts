@@ -34,6 +34,23 @@ describe("MvccStore", () => {
     expect(s.list("cm").items).toEqual([]);
   });
 
+  it("forgets revisions older than five minutes by default (kube-apiserver's compaction interval)", () => {
+    let now = 0;
+    const s = new MvccStore(undefined, () => now);
+    s.create("cm", "a", obj("a", { v: 1 }));
+    now = 1;
+    s.update("cm", "a", obj("a", { v: 2 }));
+    now = 5 * 60_000 + 1;
+    s.create("cm", "b", obj("b"));
+    expect(s.get("cm", "a", 2)?.v).toBe(1);
+    // Compactions by age come at most every ten seconds.
+    now = 5 * 60_000 + 10_002;
+    s.create("cm", "c", obj("c"));
+    // Revision 3 is older than five minutes too, but the newest state before the window: still readable.
+    expect(() => s.get("cm", "a", 2)).toThrow(CompactedError);
+    expect(s.get("cm", "a", 3)?.v).toBe(2);
+  });
+
   it("enforces create/update/delete preconditions", () => {
     const s = new MvccStore();
     s.create("cm", "a", obj("a"));

@@ -35,7 +35,6 @@ const cases: [string, Predicate, errors.ApiError[], errors.ApiError[]][] = [
     [e(410, "Expired"), e(410, "Gone"), e(400, "Expired")],
     [e(404, "NotFound")],
   ],
-  ["isGone", errors.isGone, [e(410, "Gone")], [e(404, "NotFound")]],
 ];
 
 describe("predicates", () => {

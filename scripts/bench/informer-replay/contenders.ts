@@ -178,14 +178,17 @@ function onLines(body: NodeJS.ReadableStream, onLine: (line: string) => void): v
 
 async function runKubesdk(input: RunInput, which: Contender): Promise<Timed> {
   const { Informer } = await import("@kubesdk/informer");
-  const { createClient } = await import("@kubesdk/client");
+  const { Kube } = await import("@kubesdk/client");
   const { protobufCodec } = await import("@kubesdk/client/protobuf");
   const { loadClusterConnection } = await import("@kubesdk/transport");
-  const kube = createClient(await loadClusterConnection({ path: input.kubeconfigPath, inCluster: false }), {
-    // Chosen either way: JSON contenders must not get the informer's default (protobuf).
-    protobuf: which.startsWith("kubesdk-protobuf"),
-    protobufCodec,
-  });
+  const kube = Kube.fromConnection(
+    await loadClusterConnection({ path: input.kubeconfigPath, inCluster: false }),
+    {
+      // Chosen either way: JSON contenders must not get the informer's default (protobuf).
+      protobuf: which.startsWith("kubesdk-protobuf"),
+      protobufCodec,
+    },
+  );
   const informer = new Informer(kube.resource("v1", "ConfigMap"), {
     namespace: NAMESPACE,
     ...(which.endsWith("unpaged") ? { pageSize: 0 } : {}),

@@ -19,7 +19,7 @@
  */
 import { appendFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import { Action, type Logger, Manager } from "@kubesdk/controller";
 
 const { values } = parseArgs({
@@ -63,7 +63,7 @@ const trace: Logger = {
   },
 };
 
-const kube = await KubeClient.fromKubeconfig({ kubeconfig: { path: need("kubeconfig") } });
+const kube = await Kube.fromKubeconfig({ kubeconfig: { path: need("kubeconfig") } });
 const configMaps = kube.resource("v1", "ConfigMap");
 const manager = new Manager({
   kube,

@@ -16,7 +16,7 @@
  */
 import { openSync, writeSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import { Action, Controller, silentLogger } from "@kubesdk/controller";
 import { InformerFactory } from "@kubesdk/informer";
 import type { coreV1 } from "@kubesdk/models";
@@ -25,7 +25,7 @@ const [kubeconfig, namespace, group, identity, logPath, lease, deadline, retry] 
 if (retry === undefined)
   throw new Error("usage: sharded-replica.ts <kubeconfig> <ns> <group> <id> <log> <ms…>");
 const log = openSync(logPath as string, "a");
-const kube = await KubeClient.fromKubeconfig({ kubeconfig: { path: kubeconfig as string } });
+const kube = await Kube.fromKubeconfig({ kubeconfig: { path: kubeconfig as string } });
 const configMaps = kube.resource("v1", "ConfigMap");
 
 const controller: Controller<coreV1.ConfigMap> = new Controller<coreV1.ConfigMap>({

@@ -5,7 +5,7 @@
  *
  * Usage: node --conditions=source --import tsx informer-child.ts <kubeconfig> <namespace> [close-transport]
  */
-import { KubeClient } from "@kubesdk/client";
+import { Kube } from "@kubesdk/client";
 import { Informer } from "@kubesdk/informer";
 import { createTransport, loadClusterConnection } from "@kubesdk/transport";
 
@@ -13,7 +13,7 @@ const [kubeconfig, namespace, closeTransport] = process.argv.slice(2);
 if (kubeconfig === undefined || namespace === undefined)
   throw new Error("usage: informer-child.ts <kubeconfig> <namespace>");
 const transport = createTransport(await loadClusterConnection({ path: kubeconfig, inCluster: false }));
-const configMaps = new KubeClient(transport).resource("v1", "ConfigMap");
+const configMaps = new Kube(transport).resource("v1", "ConfigMap");
 const informer = new Informer(configMaps, { namespace, resyncPeriodMs: 20 });
 let resyncs = 0;
 informer.addEventHandler({ update: (a, b) => void (a === b && resyncs++) }, { resyncPeriodMs: 10 });

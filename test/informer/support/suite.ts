@@ -2,7 +2,7 @@
  * One informer suite's fixtures: a target (with the request log attached), a transport, informers
  * that are stopped when the suite ends, and namespaces filled with ConfigMaps.
  */
-import { KubeClient, type ReadClient } from "@kubesdk/client";
+import { Kube, type ReadClient } from "@kubesdk/client";
 import { protobufCodec } from "@kubesdk/client/protobuf";
 import { Informer, type InformerOptions } from "@kubesdk/informer";
 import type { KubernetesObject } from "@kubesdk/models";
@@ -27,7 +27,7 @@ export interface InformerSuite {
    * A client over a transport (the suite's by default); one per transport. It asks for protobuf
    * when the run does (KUBESDK_TEST_ENCODING=protobuf).
    */
-  kube(transport?: HttpTransport): KubeClient;
+  kube(transport?: HttpTransport): Kube;
   /** A new informer (ConfigMaps and a fast backoff unless told otherwise); stopped after the suite. */
   informer<T extends KubernetesObject = KubernetesObject>(
     options?: SuiteInformerOptions<T>,
@@ -44,7 +44,7 @@ export function useInformerSuite(options: StartOptions = {}): InformerSuite {
   const informers: Informer<KubernetesObject>[] = [];
   let target: TestTarget | undefined;
   let transport: HttpTransport | undefined;
-  const clients = new WeakMap<HttpTransport, KubeClient>();
+  const clients = new WeakMap<HttpTransport, Kube>();
   const need = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`${what} is only available inside the suite's tests`);
     return value;
@@ -71,10 +71,10 @@ export function useInformerSuite(options: StartOptions = {}): InformerSuite {
       return need(transport, "the transport");
     },
     log,
-    kube(tr: HttpTransport = suite.transport): KubeClient {
+    kube(tr: HttpTransport = suite.transport): Kube {
       let kube = clients.get(tr);
       if (kube === undefined) {
-        kube = new KubeClient(tr, testEncoding === "protobuf" ? { protobuf: true, protobufCodec } : {});
+        kube = new Kube(tr, testEncoding === "protobuf" ? { protobuf: true, protobufCodec } : {});
         clients.set(tr, kube);
       }
       return kube;

@@ -4,15 +4,16 @@
  * the set's labels but are no longer in it.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import type { DynamicObject, KubeClient } from "../kube-client.js";
+import type { ConflictPolicy } from "@kubesdk/apply";
+import type { DynamicObject, Kube } from "../kube.js";
 import { PodIoError } from "../pods/errors.js";
 import type { ResourceClient } from "../resource-client.js";
 
 export interface ApplyManifestsOptions {
   /** Field manager of every apply (required by server-side apply). */
   readonly fieldManager: string;
-  /** Take over fields other managers own. */
-  readonly force?: boolean;
+  /** What to do about fields other managers own, as `apply`'s `conflicts` (default "fail"). */
+  readonly conflicts?: ConflictPolicy;
   /** Namespace for namespaced objects that name none (default: the client's). */
   readonly namespace?: string;
   /**
@@ -64,7 +65,7 @@ export function orderManifests(objects: readonly DynamicObject[]): DynamicObject
 }
 
 export async function applyManifests(
-  kube: KubeClient,
+  kube: Kube,
   objects: readonly DynamicObject[],
   options: ApplyManifestsOptions,
 ): Promise<ApplyManifestsResult> {
@@ -86,7 +87,7 @@ export async function applyManifests(
     const ns = client.target.namespaced ? { namespace: namespaceOf(obj) } : {};
     const result = await client.apply(labeled as Parameters<typeof client.apply>[0], {
       fieldManager: options.fieldManager,
-      ...(options.force ? { force: true } : {}),
+      ...(options.conflicts !== undefined ? { conflicts: options.conflicts } : {}),
       ...ns,
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
     });

@@ -2,7 +2,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { parseAllDocuments } from "yaml";
-import type { DynamicObject } from "../kube-client.js";
+import type { DynamicObject } from "../kube.js";
 import { PodIoError } from "../pods/errors.js";
 
 const EXTENSIONS = new Set([".yaml", ".yml", ".json"]);

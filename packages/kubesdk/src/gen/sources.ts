@@ -1,5 +1,5 @@
 /** Where `kubesdk gen types` reads CRDs from: files, directories, stdin, or a running cluster. */
-import { KubeClient, loadManifests, parseManifests } from "@kubesdk/client";
+import { Kube, loadManifests, parseManifests } from "@kubesdk/client";
 import type { LoadConnectionOptions } from "@kubesdk/transport";
 
 /** Every object in the YAML or JSON documents of the given files, directories or "-" (stdin). */
@@ -20,7 +20,7 @@ async function readStdin(): Promise<string> {
 
 /** The CustomResourceDefinitions of the cluster the kubeconfig selects. */
 export async function readClusterCrds(kubeconfig: LoadConnectionOptions = {}): Promise<unknown[]> {
-  const kube = await KubeClient.fromKubeconfig({ kubeconfig });
+  const kube = await Kube.fromKubeconfig({ kubeconfig });
   try {
     const list = await kube.resource("apiextensions.k8s.io/v1", "CustomResourceDefinition").list();
     return list.items.map((crd) => ({ ...crd, kind: "CustomResourceDefinition" }));

@@ -17,6 +17,7 @@ import { checkFieldManager } from "../endpoints/handlers/options.js";
 import { commitUpdate, createObject } from "../endpoints/handlers/write.js";
 import type { FieldScope } from "../fieldmanager/object-fields.js";
 import type { UserInfo } from "../http/auth.js";
+import { checkApplyConfiguration, warningHeaders } from "../openapi/field-validation.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../resources/served.js";
 import { customTypeNode } from "./custom-schema.js";
 import { serverSideApplySteps } from "./server-side-apply.js";
@@ -29,6 +30,8 @@ export interface ApplyRequest {
   readonly userAgent?: string | undefined;
   readonly user?: UserInfo | undefined;
   readonly patch: unknown;
+  /** The patch's repeated YAML keys, in upstream's words (http/decode-object.ts). */
+  readonly duplicateFields?: readonly string[];
   /** A limit-sized apply: creating, it pauses between steps (api/steps.ts). */
   readonly large?: boolean;
 }
@@ -46,7 +49,18 @@ export async function applyObject(
   checkFieldManager(manager, "PatchOptions");
   const force = queryOptionalBool(req.query, "force") ?? false;
   const body = checkApplyBody(r, req);
-  return updateWithRetries(r, req.large, (large) => applyOnce(ctx, r, req, { manager, force, body, large }));
+  const warnings = checkApplyConfiguration(r, body, req.query, req.duplicateFields ?? []);
+  const res = await updateWithRetries(r, req.large, (large) =>
+    applyOnce(ctx, r, req, { manager, force, body, large }),
+  );
+  return warnings.length === 0 ? res : withWarnings(res, warnings);
+}
+
+/** The response with `warnings` before the ones the write itself gave. */
+function withWarnings(res: ApiResponse, warnings: readonly string[]): ApiResponse {
+  const extra = warningHeaders(warnings).Warning ?? "";
+  const own = res.headers?.Warning;
+  return { ...res, headers: { ...res.headers, Warning: own ? `${extra}, ${own}` : extra } };
 }
 
 interface CheckedApply {

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, failure } from "../api/status.js";
 import type { UserInfo } from "../http/auth.js";
-import { readBody } from "../http/body.js";
+import { readJsonObjectBody } from "../http/body.js";
 import type { FailureKind, FaultController, FaultMatch } from "./fault-controller.js";
 
 const PREFIX = "/_kubesdk/faults/";
@@ -89,19 +89,6 @@ const ACTIONS: Readonly<Record<string, Action>> = {
   reset: (f) => f.reset(),
 };
 
-async function readActionBody(req: IncomingMessage): Promise<Body> {
-  const raw = await readBody(req, MAX_BODY);
-  if (raw.length === 0) return {};
-  let body: unknown;
-  try {
-    body = JSON.parse(raw.toString("utf8"));
-  } catch {
-    throw bad("the body must be JSON");
-  }
-  if (!isRecord(body)) throw bad("the body must be a JSON object");
-  return body;
-}
-
 export function faultApiRoute(faults: FaultController) {
   return async (req: IncomingMessage, res: ServerResponse, url: URL, user?: UserInfo): Promise<boolean> => {
     if (!url.pathname.startsWith(PREFIX)) return false;
@@ -113,7 +100,7 @@ export function faultApiRoute(faults: FaultController) {
     const name = url.pathname.slice(PREFIX.length);
     const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
     if (!action) throw errors.notFoundPath();
-    return reply(res, action(faults, await readActionBody(req)) ?? {});
+    return reply(res, action(faults, await readJsonObjectBody(req, MAX_BODY, bad)) ?? {});
   };
 }
 

@@ -4,7 +4,7 @@
  * worker (decode-pool.ts) for big ones; both give the same result.
  */
 import { errors, StatusError } from "../api/status.js";
-import { decodeObjectBody, decodeProtobufBody } from "./decode-object.js";
+import { decodeApplyBody, decodeObjectBody, decodeProtobufBody } from "./decode-object.js";
 import { findDuplicateFields } from "./duplicate-fields.js";
 import { checkDepth } from "./limits.js";
 import type { BodyType } from "./negotiate.js";
@@ -20,6 +20,7 @@ export interface DecodedObject {
 export interface DecodedPatch {
   readonly patchType: BodyType;
   readonly patch: unknown;
+  /** Paths of repeated keys; for an apply patch, upstream's YAML messages (`line 8: key "a" already set in map`). */
   readonly duplicateFields: string[];
   readonly large?: boolean;
 }
@@ -39,16 +40,19 @@ export function decodeObjectRequest(
 }
 
 export function decodePatchRequest(raw: Buffer, patchType: BodyType): DecodedPatch {
+  if (patchType === "apply") {
+    const { body, duplicates } = decodeApplyBody(raw);
+    return { patchType, patch: body, duplicateFields: duplicates };
+  }
   let patch: unknown;
   try {
-    patch = patchType === "apply" ? decodeObjectBody(raw, "apply") : JSON.parse(raw.toString("utf8"));
+    patch = JSON.parse(raw.toString("utf8"));
   } catch (e) {
     if (e instanceof StatusError) throw e;
     throw errors.badRequest(`error decoding patch: ${(e as Error).message}`);
   }
   checkDepth(patch, "json");
-  const duplicateFields = patchType === "apply" ? [] : findDuplicateFields(raw.toString("utf8"));
-  return { patchType, patch, duplicateFields };
+  return { patchType, patch, duplicateFields: findDuplicateFields(raw.toString("utf8")) };
 }
 
 export function runDecodeTask(raw: Buffer, task: DecodeTask): DecodedObject | DecodedPatch {

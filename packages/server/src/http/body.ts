@@ -30,3 +30,25 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     });
   });
 }
+
+/**
+ * Reads a small JSON object body for the server's own control APIs (faults, pods): an empty body is
+ * `{}`; anything but a JSON object is refused with `bad(why)`, a 400 naming the API.
+ */
+export async function readJsonObjectBody(
+  req: IncomingMessage,
+  limit: number,
+  bad: (why: string) => Error,
+): Promise<Record<string, unknown>> {
+  const raw = await readBody(req, limit);
+  if (raw.length === 0) return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString("utf8"));
+  } catch {
+    throw bad("the body must be JSON");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw bad("the body must be a JSON object");
+  return body as Record<string, unknown>;
+}

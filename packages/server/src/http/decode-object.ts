@@ -1,17 +1,16 @@
 /** Decoding request bodies (JSON or YAML) into a single object, with upstream-like 400s. */
 import { decodeObject, WireError } from "@kubesdk/models";
-import YAML, { isMap, isScalar, visit } from "yaml";
+import YAML, { isMap, isScalar, LineCounter, visit } from "yaml";
 import { errors } from "../api/status.js";
 import { checkDepth } from "./limits.js";
 import type { BodyType } from "./negotiate.js";
 
 /**
- * YAML with duplicate keys rejected. The yaml library's own check compares every key with every
- * other (quadratic: a 40k-key ConfigMap took seconds); this one uses a set per map.
+ * Visits every map of a YAML document, calling `onDuplicate` for a key its map already has. The yaml
+ * library's own check compares every key with every other (quadratic: a 40k-key ConfigMap took
+ * seconds); this one uses a set per map.
  */
-export function parseYaml(text: string): unknown {
-  const doc = YAML.parseDocument(text, { strict: true, uniqueKeys: false });
-  if (doc.errors.length > 0) throw doc.errors[0];
+function checkMapKeys(doc: YAML.Document, onDuplicate: (key: string, offset: number) => void): void {
   visit(doc, {
     Map(_key, node) {
       if (!isMap(node)) return;
@@ -21,21 +20,60 @@ export function parseYaml(text: string): unknown {
         if (pair.key !== null && !isScalar(pair.key))
           throw new Error("invalid map key: a key must be a scalar");
         const k = isScalar(pair.key) ? pair.key.value : JSON.stringify(pair.key);
-        if (seen.has(k)) throw new Error(`map keys must be unique: ${JSON.stringify(String(k))}`);
+        if (seen.has(k)) onDuplicate(String(k), isScalar(pair.key) ? (pair.key.range?.[0] ?? 0) : 0);
         seen.add(k);
       }
     },
   });
+}
+
+/** YAML with duplicate keys rejected. */
+export function parseYaml(text: string): unknown {
+  const doc = YAML.parseDocument(text, { strict: true, uniqueKeys: false });
+  if (doc.errors.length > 0) throw doc.errors[0];
+  checkMapKeys(doc, (k) => {
+    throw new Error(`map keys must be unique: ${JSON.stringify(k)}`);
+  });
   return doc.toJS({ maxAliasCount: 100 });
 }
 
+/**
+ * An apply patch's YAML: duplicate keys are kept (the last wins) and reported in upstream's words,
+ * `line 8: key "foo" already set in map`, for fieldValidation to refuse (Strict) or warn about.
+ */
+export function parseApplyYaml(text: string): { value: unknown; duplicates: string[] } {
+  const lineCounter = new LineCounter();
+  const doc = YAML.parseDocument(text, { strict: true, uniqueKeys: false, lineCounter });
+  if (doc.errors.length > 0) throw doc.errors[0];
+  const duplicates: string[] = [];
+  checkMapKeys(doc, (k, offset) => {
+    duplicates.push(`line ${lineCounter.linePos(offset).line}: key ${JSON.stringify(k)} already set in map`);
+  });
+  return { value: doc.toJS({ maxAliasCount: 100 }), duplicates };
+}
+
 export function decodeObjectBody(raw: Buffer, type: BodyType): Record<string, unknown> {
+  return decodeBody(raw, type, (text) => (type === "yaml" ? parseYaml(text) : JSON.parse(text)));
+}
+
+/** An apply patch, with its duplicate keys (see parseApplyYaml). */
+export function decodeApplyBody(raw: Buffer): { body: Record<string, unknown>; duplicates: string[] } {
+  let duplicates: string[] = [];
+  const body = decodeBody(raw, "apply", (text) => {
+    const parsed = parseApplyYaml(text);
+    duplicates = parsed.duplicates;
+    return parsed.value;
+  });
+  return { body, duplicates };
+}
+
+function decodeBody(raw: Buffer, type: BodyType, parse: (text: string) => unknown): Record<string, unknown> {
   if (raw.length === 0) throw errors.badRequest("the request body is empty");
   let value: unknown;
   const text = raw.toString("utf8");
   const what = type === "yaml" || type === "apply" ? "yaml" : "json";
   try {
-    value = what === "yaml" ? parseYaml(text) : JSON.parse(text);
+    value = parse(text);
   } catch (e) {
     const why = e instanceof RangeError ? "exceeded max depth" : (e as Error).message.split("\n")[0];
     throw errors.badRequest(`couldn't decode the request body: ${what} parse error: ${why}`);

@@ -9,6 +9,7 @@ import { schemaFor } from "@kubesdk/models";
 import { errors, failure } from "../api/status.js";
 import { pruneCustomResource } from "../crd/prune.js";
 import { MAX_WARNINGS } from "../http/limits.js";
+import { patchFailure } from "../patch/patch-errors.js";
 import type { ServedResource } from "../resources/served.js";
 import { pruneByType } from "./typed-prune.js";
 
@@ -97,3 +98,33 @@ export function warningHeaders(warnings: readonly string[]): Record<string, stri
   const value = distinct.map((w) => `299 - ${JSON.stringify(w).replaceAll("\x7f", "\\u007f")}`).join(", ");
   return { Warning: Buffer.from(value, "utf8").toString("latin1") };
 }
+
+/**
+ * Server-side apply converts the apply configuration to its schema's type before merging. Upstream
+ * refuses a configuration with a field the schema does not declare whatever fieldValidation says
+ * (a 500 without reason naming the first such field), and its repeated YAML keys as fieldValidation
+ * says: Strict refuses them (400), Warn returns them as warnings, Ignore drops them.
+ */
+export function checkApplyConfiguration(
+  r: ServedResource,
+  body: Record<string, unknown>,
+  q: URLSearchParams,
+  duplicates: readonly string[],
+): string[] {
+  const mode = fieldValidationMode(q, "patch");
+  if (duplicates.length > 0 && mode === "Strict")
+    throw errors.badRequest(
+      `error strict decoding patch: error converting YAML to JSON: yaml: unmarshal errors:\n  ${duplicates.join("\n  ")}`,
+    );
+  const [first] = unknownFields(r, body).unknown;
+  if (first !== undefined) {
+    const meta = (isRecord(body.metadata) ? body.metadata : {}) as { namespace?: unknown; name?: unknown };
+    const gvk = `${r.group}/${r.version}, Kind=${r.kind}`;
+    const message = `failed to create typed patch object (${String(meta.namespace ?? "")}/${String(meta.name ?? "")}; ${gvk}): .${first}: field not declared in schema`;
+    throw patchFailure(message);
+  }
+  return mode === "Warn" ? [...duplicates] : [];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);

@@ -12,7 +12,7 @@ import { strategyFor } from "./kinds.js";
 import { writeStepsOf } from "./strategy.js";
 
 /** Subresources with behaviour implemented here; others are left out of discovery. */
-const IMPLEMENTED_SUBRESOURCES = new Set(["status", "scale"]);
+const IMPLEMENTED_SUBRESOURCES = new Set(["status", "scale", "approval"]);
 
 const isGA = (v: string) => /^v\d+$/.test(v);
 

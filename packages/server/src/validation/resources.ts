@@ -18,7 +18,7 @@ const STANDARD = new Set([
   "limits.memory",
   "limits.ephemeral-storage",
   "pods",
-  "quotas",
+  "resourcequotas",
   "services",
   "replicationcontrollers",
   "secrets",
@@ -37,7 +37,7 @@ export const isStandardQuotaResource = (name: string): boolean =>
 
 const INTEGER = new Set([
   "pods",
-  "quotas",
+  "resourcequotas",
   "services",
   "replicationcontrollers",
   "secrets",

@@ -1,7 +1,7 @@
 /**
  * Pod volumes and container volume mounts: unique DNS-1123 label names, exactly one volume source
  * (a second one is forbidden at the name upstream reports), the required field of the common
- * sources, and mounts that name a volume of the pod at a unique path.
+ * sources, a pod certificate's lifetime bounds, and mounts that name a volume of the pod at a unique path.
  */
 
 import {
@@ -25,6 +25,29 @@ const needs =
   (key: string): SourceCheck =>
   (s, at) =>
     stringAt(s[key]) === "" ? [required(`${at}.${key}`)] : [];
+
+const HOUR = 3600;
+/** The longest a pod certificate may live: 91 days, one day for a kubernetes.io signer. */
+const maxPodCertificateSeconds = (signer: string) => {
+  const host = signer.split("/")[0] ?? "";
+  return host === "kubernetes.io" || host.endsWith(".kubernetes.io") ? 24 * HOUR : 91 * 24 * HOUR;
+};
+
+/** A projected volume's podCertificate sources: maxExpirationSeconds, when given, within bounds. */
+const projectedChecks: SourceCheck = (s, at) =>
+  listAt(s.sources).flatMap((raw, i) => {
+    const cert = objectAt(objectAt(raw).podCertificate);
+    const seconds = cert.maxExpirationSeconds;
+    if (typeof seconds !== "number") return [];
+    const field = `${at}.sources[${i}].podCertificate.maxExpirationSeconds`;
+    const max = maxPodCertificateSeconds(stringAt(cert.signerName));
+    const out: FieldError[] = [];
+    if (seconds < HOUR)
+      out.push(invalid(field, seconds, `if provided, maxExpirationSeconds must be >= ${HOUR}`));
+    if (seconds > max)
+      out.push(invalid(field, seconds, `if provided, maxExpirationSeconds must be <= ${max}`));
+    return out;
+  });
 
 /**
  * The volume sources in upstream's order: the JSON key, the path a second source is reported at
@@ -56,7 +79,7 @@ const SOURCES: readonly (readonly [string, string, SourceCheck?])[] = [
   ["portworxVolume", "portworxVolume"],
   ["azureDisk", "azureDisk"],
   ["storageos", "storageos"],
-  ["projected", "projected"],
+  ["projected", "projected", projectedChecks],
   ["scaleIO", "scaleIO"],
   ["csi", "csi", needs("driver")],
   ["ephemeral", "ephemeral"],

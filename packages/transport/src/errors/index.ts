@@ -29,12 +29,12 @@ export {
 } from "./api-error.js";
 export { CodedError, KubesdkError } from "./base.js";
 export {
+  type ApiErrorTest,
   isAlreadyExists,
   isApplyConflict,
   isConflict,
   isExpired,
   isForbidden,
-  isGone,
   isInvalid,
   isNotFound,
   isServerTimeout,

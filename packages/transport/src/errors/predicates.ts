@@ -4,7 +4,8 @@ import { ApiError } from "./api-error.js";
 
 const TOO_LARGE_RV_TEXT = "Too large resource version";
 
-type ApiErrorTest = (err: unknown) => err is ApiError;
+/** A test of a caught value: true when it is an ApiError of one kind. */
+export type ApiErrorTest = (err: unknown) => err is ApiError;
 
 /** A predicate true for an ApiError with one of `reasons` or, when given, the HTTP `statusCode`. */
 function byReason(reasons: readonly string[], statusCode?: number): ApiErrorTest {
@@ -30,12 +31,9 @@ export const isInvalid: ApiErrorTest = byReason(["Invalid"], 422);
 
 /**
  * The requested resourceVersion or continue token is no longer available: HTTP 410 or reason
- * Expired or Gone. {@link isGone} is the same test under its other common name.
+ * Expired or Gone (client-go's IsResourceExpired and IsGone in one test).
  */
 export const isExpired: ApiErrorTest = byReason(["Expired", "Gone"], 410);
-
-/** Same as {@link isExpired}. */
-export const isGone: ApiErrorTest = isExpired;
 
 /** reason Forbidden or HTTP 403. */
 export const isForbidden: ApiErrorTest = byReason(["Forbidden"], 403);

@@ -294,7 +294,10 @@ function sameButResourceVersion(old: c.KubeObject, next: c.KubeObject): boolean 
   return isDeepStrictEqual({ ...old, metadata: oldRest }, { ...next, metadata: nextRest });
 }
 
-/** What a change is allowed to touch: the main resource leaves status alone, /status touches only status. */
+/**
+ * What a change is allowed to touch: the main resource leaves status alone, /status touches only
+ * status, a CSR's /approval only the status conditions.
+ */
 function mergeForSubresource(
   r: ServedResource,
   old: c.KubeObject,
@@ -314,6 +317,14 @@ function mergeForSubresource(
     if (mf === undefined) delete metadata.managedFields;
     else metadata.managedFields = mf;
     return { ...old, metadata, status: next.status } as c.KubeObject;
+  }
+  if (subresource === "approval") {
+    // A CertificateSigningRequest's approval changes its conditions only (metadata as the main resource).
+    const status = {
+      ...(old.status as object | undefined),
+      conditions: (next.status as { conditions?: unknown } | undefined)?.conditions,
+    };
+    return { ...next, spec: old.spec, status } as c.KubeObject;
   }
   if (hasStatus(r)) {
     const out = { ...next };

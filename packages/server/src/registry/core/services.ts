@@ -28,7 +28,8 @@ export const services: KindStrategy = {
       for (const p of spec.ports)
         if (isObj(p)) {
           set(p, "protocol", "TCP");
-          set(p, "targetPort", p.port);
+          // Upstream's zero IntOrString (0, "", or none) means "the same as port".
+          if (p.targetPort === undefined || p.targetPort === 0 || p.targetPort === "") p.targetPort = p.port;
         }
   },
   prepareCreate(obj, ctx) {

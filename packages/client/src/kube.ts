@@ -1,7 +1,15 @@
+/**
+ * `Kube`: the entry point of kubesdk. Typed clients for built-in resources, user-typed clients for
+ * custom resources, and clients for anything found through discovery, all over one transport.
+ *
+ *   const kube = await Kube.fromKubeconfig();
+ *   const deployments = kube.resource("apps/v1", "Deployment");
+ *   const d = await deployments.get("web"); // appsV1.Deployment, in the context's namespace
+ */
+import { join } from "node:path";
 import {
   builtinGroups,
   registry as builtinRegistry,
-  type Int64Mode,
   type KubernetesList,
   type KubernetesObject,
   parseApiVersion,
@@ -12,9 +20,8 @@ import {
   type ClusterConnection,
   createTransport,
   type HttpTransport,
-  type LoadConnectionOptions,
+  KubeConfig,
   loadClusterConnection,
-  type TransportOptions,
 } from "@kubesdk/transport";
 import { DefinedResourceClient } from "./custom-resources/defined-client.js";
 import type {
@@ -22,12 +29,21 @@ import type {
   CustomResourceOf,
   StorageVersionOf,
 } from "./custom-resources/definition.js";
+import { type CustomResource, customTarget, isDefinition } from "./custom-target.js";
 import { Discovery } from "./discovery/discovery.js";
 import { ClientError } from "./errors.js";
-import { BodyCodec, type ProtobufCodec } from "./io/body-codec.js";
+import { BodyCodec } from "./io/body-codec.js";
 import type { ClientContext, RequestControl } from "./io/context.js";
-import type { ApiWarning } from "./io/warnings.js";
 import type { BuiltinApiVersion, BuiltinList, BuiltinObject, BuiltinResourceKind } from "./kinds.js";
+import {
+  type KubeConnectOptions,
+  type KubeconfigSource,
+  type KubeconfigTextOptions,
+  type KubeFromKubeconfigOptions,
+  type KubeOptions,
+  protobufCodecOf,
+  transportOptionsOf,
+} from "./kube-options.js";
 import {
   AccessReviews,
   createServiceAccountToken,
@@ -37,69 +53,15 @@ import {
 import { PodOperations } from "./pods/pod-operations.js";
 import type { ReadClient } from "./read-client.js";
 import { ResourceClient } from "./resource-client.js";
-import { type ResourceTarget, targetOf } from "./resource-target.js";
+import { targetOf } from "./resource-target.js";
 import type { NoInferFrom, WaitCondition } from "./wait/conditions.js";
 import { type WaitOptions, waitFor } from "./wait/wait-for.js";
-
-/** A resource the client has no generated types for (a CRD's, or any resource addressed by name). */
-export interface CustomResource {
-  /** API group, e.g. "stable.example.com" ("" for the core group). */
-  readonly group: string;
-  readonly version: string;
-  /** Plural resource name used in URLs, e.g. "crontabs". */
-  readonly plural: string;
-  readonly namespaced: boolean;
-  /** The kind, used to fill in list items' apiVersion/kind. */
-  readonly kind?: string;
-  /** Subresources the resource serves (e.g. ["status", "scale"]); leave out to allow any. */
-  readonly subresources?: readonly string[];
-}
 
 /** An object of a kind the client has no type for: any fields besides apiVersion, kind and metadata. */
 export type DynamicObject = KubernetesObject & { [field: string]: unknown };
 
 /** How to reach a resource through discovery: by apiVersion and kind, or by a kubectl-style name. */
 export type DiscoveryReference = { readonly apiVersion: string; readonly kind: string } | string;
-
-export interface KubeClientOptions {
-  /** Default namespace for namespaced calls (default: the kubeconfig context's, else "default"). */
-  readonly namespace?: string;
-  /**
-   * Ask for protobuf for built-in kinds (`Accept: application/vnd.kubernetes.protobuf,
-   * application/json`; responses are decoded by their Content-Type) and send protobuf bodies on
-   * create/replace; needs `protobufCodec`. Custom resources and Tables stay JSON. Unset: requests
-   * are JSON, informers use protobuf for built-in kinds when there is a `protobufCodec` (see the
-   * informer option `encoding`); false: JSON everywhere.
-   */
-  readonly protobuf?: boolean;
-  /**
-   * Encodes and decodes protobuf bodies and watch frames: `protobufCodec` from `kubesdk/protobuf`
-   * (or `@kubesdk/client/protobuf`). None by default, so that a program that never speaks protobuf
-   * does not carry the generated codec; without one, everything is JSON.
-   */
-  readonly protobufCodec?: ProtobufCodec;
-  /**
-   * How protobuf responses and watch events give an int64 beyond ±(2^53 − 1) (a generation, a
-   * user id, a quota): "number" (the default) fails the call with a WireError PROTOBUF_INT64
-   * rather than round it; "bigint" and "string" give it exactly. Values within the safe range are
-   * numbers in every mode. Applies to a `protobufCodec` that has `withInt64` (the built-in one does).
-   */
-  readonly int64?: Int64Mode;
-  /** Receives the server's Warning headers (deprecations, dropped fields under fieldValidation=Warn). */
-  readonly onWarning?: (warning: ApiWarning) => void;
-  /** Registry typed clients are resolved from (default: the built-in resources of the pinned release). */
-  readonly registry?: ResourceRegistry;
-}
-
-export interface CreateClientOptions extends KubeClientOptions {
-  /** Options of the HTTP transport (timeouts, retries, user agent, …). */
-  readonly transport?: TransportOptions;
-}
-
-export interface FromKubeconfigOptions extends CreateClientOptions {
-  /** Which kubeconfig, context and overrides (default: what kubectl would use). */
-  readonly kubeconfig?: LoadConnectionOptions;
-}
 
 const BUILTIN_GROUPS: ReadonlySet<string> = new Set(builtinGroups.map((g) => g.group));
 
@@ -108,15 +70,8 @@ export function isBuiltinGroup(group: string): boolean {
   return BUILTIN_GROUPS.has(group);
 }
 
-/**
- * Entry point: typed clients for built-in resources, user-typed clients for custom resources, and
- * clients for anything found through discovery, all over one transport.
- *
- *   const kube = await KubeClient.fromKubeconfig();
- *   const deployments = kube.resource("apps/v1", "Deployment");
- *   const d = await deployments.get("web"); // appsV1.Deployment, in the context's namespace
- */
-export class KubeClient {
+/** The one client class: see the file comment. Informers come from `new InformerFactory(kube)`. */
+export class Kube {
   readonly transport: HttpTransport;
   /** The namespace namespaced calls use when they name none. */
   readonly namespace: string;
@@ -124,16 +79,35 @@ export class KubeClient {
   readonly #context: ClientContext;
   readonly #registry: ResourceRegistry;
 
-  /** A client for the cluster the kubeconfig (or in-cluster service account) selects. */
-  static async fromKubeconfig(options: FromKubeconfigOptions = {}): Promise<KubeClient> {
-    return createClient(await loadClusterConnection(options.kubeconfig), options);
+  /** A `Kube` for the current kubeconfig context (or the in-cluster service account). */
+  static async fromKubeconfig(options: KubeFromKubeconfigOptions = {}): Promise<Kube> {
+    return Kube.fromConnection(await loadClusterConnection(options.kubeconfig), options);
+  }
+
+  /** A `Kube` for a connection, with its own transport (closed by `close()`). */
+  static fromConnection(connection: ClusterConnection, options: KubeConnectOptions = {}): Kube {
+    return new Kube(createTransport(connection, transportOptionsOf(options)), options);
+  }
+
+  /**
+   * A `Kube` for a kubeconfig document, e.g. the one of an embedded test server:
+   * `Kube.fromKubeconfigText(await startServer())`.
+   */
+  static async fromKubeconfigText(
+    source: KubeconfigSource | string,
+    options: KubeconfigTextOptions = {},
+  ): Promise<Kube> {
+    const text = typeof source === "string" ? source : source.kubeconfig;
+    // Relative certificate paths in the document resolve against the working directory.
+    const config = KubeConfig.fromYaml(text, join(process.cwd(), "kubeconfig"));
+    return Kube.fromConnection(await config.resolve(options.overrides), options);
   }
 
   /**
    * A client over an existing transport. A custom `protobufCodec` decodes watch frames only if the
-   * transport has its frame decoder too: {@link createClient} sets that up.
+   * transport has its frame decoder too: {@link Kube.fromConnection} sets that up.
    */
-  constructor(transport: HttpTransport, options: KubeClientOptions = {}) {
+  constructor(transport: HttpTransport, options: KubeOptions = {}) {
     this.transport = transport;
     this.namespace = options.namespace ?? transport.connection.namespace;
     this.discovery = new Discovery(transport);
@@ -251,76 +225,4 @@ export class KubeClient {
   close(): Promise<void> {
     return this.transport.close();
   }
-}
-
-/** A client for a connection, with its own transport. */
-export function createClient(connection: ClusterConnection, options: CreateClientOptions = {}): KubeClient {
-  const codec = protobufCodecOf(options);
-  const transport = createTransport(
-    connection,
-    codec === undefined
-      ? options.transport
-      : {
-          ...options.transport,
-          // Decoded by the response's Content-Type, so harmless for JSON responses.
-          protobufWatchFrameDecoder: codec.decodeWatchFrame,
-          protobufDecoder: codec.decode,
-        },
-  );
-  return new KubeClient(transport, options);
-}
-
-/** The client's protobuf codec in its `int64` mode; undefined for a JSON-only client. */
-function protobufCodecOf(options: KubeClientOptions): ProtobufCodec | undefined {
-  const int64 = int64Option(options.int64);
-  const codec = options.protobufCodec;
-  if (codec === undefined) {
-    if (options.protobuf === true)
-      throw new ClientError(
-        "INVALID_OPTION",
-        'protobuf: true needs a protobufCodec: import { protobufCodec } from "kubesdk/protobuf" and pass both',
-      );
-    return undefined;
-  }
-  return int64 === "number" ? codec : (codec.withInt64?.(int64) ?? codec);
-}
-
-function int64Option(value: unknown): Int64Mode {
-  if (value === undefined) return "number";
-  if (value === "number" || value === "bigint" || value === "string") return value;
-  throw new ClientError(
-    "INVALID_OPTION",
-    `int64: expected "number", "bigint" or "string", got ${String(value)}`,
-  );
-}
-
-function isDefinition(
-  value: CustomResource | CustomResourceDefinitionOf,
-): value is CustomResourceDefinitionOf {
-  return typeof (value as { manifest?: unknown }).manifest === "function";
-}
-
-// What Kubernetes accepts for API groups, versions and CRD plurals.
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const GROUP = /^$|^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-function customTarget(resource: CustomResource): ResourceTarget {
-  const bad = (what: string) => new ClientError("INVALID_OPTION", `custom resource: ${what}`);
-  const matches = (value: unknown, pattern: RegExp) => typeof value === "string" && pattern.test(value);
-  if (!matches(resource?.group, GROUP))
-    throw bad(`group ${JSON.stringify(resource?.group)} is not "" or a DNS subdomain`);
-  if (!matches(resource.version, DNS_LABEL))
-    throw bad(`version ${JSON.stringify(resource.version)} is not a DNS label`);
-  if (!matches(resource.plural, DNS_LABEL))
-    throw bad(`plural ${JSON.stringify(resource.plural)} is not a DNS label`);
-  if (typeof resource.namespaced !== "boolean") throw bad("namespaced must be true or false");
-  return {
-    group: resource.group,
-    version: resource.version,
-    plural: resource.plural,
-    namespaced: resource.namespaced,
-    ...(resource.kind !== undefined ? { kind: resource.kind } : {}),
-    builtin: false,
-    ...(resource.subresources !== undefined ? { subresources: resource.subresources } : {}),
-  };
 }

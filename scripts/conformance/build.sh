@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Builds upstream's e2e test binary, trimmed to the suites the conformance
+# selection draws from (./e2e, a wrapper module with its own entry point),
+# from the Go module proxy at the pinned release, and caches it outside the
+# repository:
+#
+#   ${KUBESDK_CACHE:-$HOME/.cache/kubesdk}/
+#     real-apiserver/go-build/                     Go build cache, shared with
+#                                                  scripts/real-apiserver/build.sh
+#                                                  (most packages are common)
+#     conformance/k8s-v1.37.1_linux-amd64/e2e.test
+#
+# A run that finds the binary builds nothing.
+# Usage: build.sh [--force] [--print-binary]
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo_root="$(cd "${here}/../.." && pwd)"
+module_dir="${here}/e2e"
+
+force=false
+print_only=false
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --force) force=true ;;
+    --print-binary) print_only=true ;;
+    *) echo "conformance build.sh: unknown argument: $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+release_version="v$(sed -n 's/^[[:space:]]*"kubernetes":[[:space:]]*"\([^"]*\)".*/\1/p' "${repo_root}/k8s-release.json")"
+# Both `require m v` and a line inside a `require (` block.
+k8s_version="$(awk '{ if ($1 == "require") $0 = substr($0, 9) } $1 == "k8s.io/kubernetes" && $2 ~ /^v/ { print $2; exit }' "${module_dir}/go.mod")"
+if [[ "${k8s_version}" != "${release_version}" ]]; then
+  echo "conformance build.sh: k8s-release.json pins ${release_version} but e2e/go.mod requires k8s.io/kubernetes ${k8s_version}" >&2
+  exit 1
+fi
+
+cache_root="${KUBESDK_CACHE:-${HOME}/.cache/kubesdk}"
+out_dir="${cache_root}/conformance/k8s-${k8s_version}_$(go env GOOS)-$(go env GOARCH)"
+binary="${out_dir}/e2e.test"
+if [[ "${print_only}" == true ]]; then
+  echo "${binary}"
+  exit 0
+fi
+if [[ "${force}" == false && -x "${binary}" ]]; then
+  echo "conformance: ${binary} already built (${SECONDS}s)"
+  exit 0
+fi
+
+mkdir -p "${out_dir}" "${cache_root}/real-apiserver/go-build"
+export CGO_ENABLED=0 GOTOOLCHAIN=local GOCACHE="${cache_root}/real-apiserver/go-build" GOFLAGS="-mod=readonly -buildvcs=false"
+# The e2e framework prints and checks its own version against the server's.
+ldflags="-s -w"
+for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+  ldflags+=" -X ${pkg}.gitVersion=${k8s_version} -X ${pkg}.gitTreeState=archive"
+done
+echo "conformance: building e2e.test (kubernetes ${k8s_version})"
+# A temporary name and a rename: an interrupted build never leaves a binary that looks complete.
+(cd "${module_dir}" && go test -c -trimpath -ldflags "${ldflags}" -o "${out_dir}/.e2e.test.partial" .)
+mv -f "${out_dir}/.e2e.test.partial" "${binary}"
+echo "conformance: built ${binary} ($(du -h "${binary}" | cut -f1)) in ${SECONDS}s"

@@ -1,0 +1,54 @@
+// Package conformance is a trimmed copy of upstream's e2e suite entry point:
+// it links only the api-machinery, apps and auth test packages, so the binary
+// (built with `go test -c`) stays smaller and quicker to build than the full
+// e2e.test. Each run selects one spec with --ginkgo.focus.
+package conformance
+
+import (
+	"flag"
+	"os"
+	"testing"
+
+	"k8s.io/kubernetes/test/e2e"
+	"k8s.io/kubernetes/test/e2e/framework"
+	"k8s.io/kubernetes/test/e2e/framework/config"
+	"k8s.io/kubernetes/test/e2e/framework/testfiles"
+
+	conformancetestdata "k8s.io/kubernetes/test/conformance/testdata"
+	e2etestingmanifests "k8s.io/kubernetes/test/e2e/testing-manifests"
+	testfixtures "k8s.io/kubernetes/test/fixtures"
+
+	// Feature and environment labels must be defined before any spec registers.
+	_ "k8s.io/kubernetes/test/e2e/feature"
+
+	// The suites the selection draws from.
+	_ "k8s.io/kubernetes/test/e2e/apimachinery"
+	_ "k8s.io/kubernetes/test/e2e/apps"
+	_ "k8s.io/kubernetes/test/e2e/auth"
+
+	// Framework extensions upstream's suite installs (debug dumps on failure,
+	// metrics gathering, node helpers, object formatting).
+	_ "k8s.io/kubernetes/test/e2e/framework/debug/init"
+	_ "k8s.io/kubernetes/test/e2e/framework/metrics/init"
+	_ "k8s.io/kubernetes/test/e2e/framework/node/init"
+	_ "k8s.io/kubernetes/test/utils/ktesting/format"
+)
+
+func TestMain(m *testing.M) {
+	config.CopyFlags(config.Flags, flag.CommandLine)
+	framework.RegisterCommonFlags(flag.CommandLine)
+	framework.RegisterClusterFlags(flag.CommandLine)
+	flag.Parse()
+
+	// Manifests and fixtures some specs read come from the embedded copies.
+	testfiles.AddFileSource(e2etestingmanifests.GetE2ETestingManifestsFS())
+	testfiles.AddFileSource(testfixtures.GetTestFixturesFS())
+	testfiles.AddFileSource(conformancetestdata.GetConformanceTestdataFS())
+
+	framework.AfterReadingAllFlags(&framework.TestContext)
+	os.Exit(m.Run())
+}
+
+func TestE2E(t *testing.T) {
+	e2e.RunE2ETests(t)
+}

@@ -1,0 +1,45 @@
+/** A one-version namespaced CRD for contract tests, created and awaited until it is Established. */
+import { expect } from "vitest";
+import type { TestTarget } from "./target.js";
+import { openWatch } from "./watch-client.js";
+
+const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+
+export interface SimpleCrd {
+  readonly group: string;
+  readonly plural: string;
+  readonly kind: string;
+  /** The schema of `.spec`. */
+  readonly spec: Record<string, unknown>;
+}
+
+/** Creates the CRD and resolves once it reports Established=True (observed on a watch). */
+export async function createSimpleCrd(t: TestTarget, c: SimpleCrd): Promise<string> {
+  const name = `${c.plural}.${c.group}`;
+  const w = await openWatch(t, `${CRDS}?watch=true&fieldSelector=metadata.name%3D${name}`);
+  try {
+    const names = {
+      plural: c.plural,
+      singular: c.kind.toLowerCase(),
+      kind: c.kind,
+      listKind: `${c.kind}List`,
+    };
+    const openAPIV3Schema = { type: "object", properties: { spec: c.spec } };
+    const version = { name: "v1", served: true, storage: true, schema: { openAPIV3Schema } };
+    const body = {
+      metadata: { name },
+      spec: { group: c.group, scope: "Namespaced", names, versions: [version] },
+    };
+    expect((await t.call("POST", CRDS, { body })).status).toBe(201);
+    await w.until((e) =>
+      (e.object?.status?.conditions ?? []).some(
+        (x: { type: string; status: string }) => x.type === "Established" && x.status === "True",
+      ),
+    );
+  } finally {
+    await w.close();
+  }
+  return name;
+}
+
+export const deleteCrd = (t: TestTarget, name: string) => t.call("DELETE", `${CRDS}/${name}`);
