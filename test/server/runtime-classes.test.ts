@@ -3,7 +3,8 @@
  * (packages/server/src/registry/node/runtimeclasses.ts): listed in discovery, created, read,
  * listed, updated and deleted like any cluster-scoped kind, and validated as kube-apiserver 1.37
  * validates them — a DNS-label handler that never changes, the overhead as a resource list, the
- * scheduling node selector as labels.
+ * scheduling node selector as labels; its tolerations are checked with a pod's in
+ * validation-pod-scheduling.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";

@@ -7,6 +7,7 @@ import { core } from "./core.js";
 import { discovery } from "./discovery.js";
 import { events } from "./events.js";
 import { networking } from "./networking.js";
+import { node } from "./node.js";
 import { policy } from "./policy.js";
 import { rbac } from "./rbac.js";
 import { scheduling } from "./scheduling.js";
@@ -22,6 +23,7 @@ export const SPEC_GROUPS: readonly SpecGroup[] = [
   events,
   storage,
   scheduling,
+  node,
   discovery,
   apps,
   core,

@@ -2,6 +2,7 @@
  * Pod spec variants shared by every kind with a pod template: each is [variant, pod spec], valid
  * ones first. Workload groups put them under their template; core puts them in Pods.
  */
+import { podSchedulingVariants } from "./pod-scheduling-bodies.js";
 import { type Body, pick, type Random, word } from "./types.js";
 
 const c = (extra: Body = {}): Body => ({ name: "c", image: "busybox", ...extra });
@@ -200,5 +201,6 @@ export function podSpecVariants(rnd: Random): [string, Body][] {
       { initContainers: [c({ name: "i", restartPolicy: "Never" })], containers: [c()] },
     ],
     ["pod-container-restart-policy", { containers: [c({ restartPolicy: "Always" })] }],
+    ...podSchedulingVariants(rnd),
   ];
 }

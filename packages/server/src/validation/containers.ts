@@ -20,6 +20,7 @@ import { portNameProblems, portNumberProblems } from "./format-rules.js";
 import { dns1123LabelProblems } from "./name-formats.js";
 import { containerProbeErrors } from "./probes.js";
 import { containerResourceErrors } from "./resources.js";
+import { containerSecurityContextErrors } from "./security-context.js";
 import { volumeMountErrors } from "./volumes.js";
 
 type Json = Record<string, unknown>;
@@ -96,6 +97,7 @@ function containerCommonErrors(c: Json, at: string, volumes: ReadonlySet<string>
   else if (!PULL_POLICIES.includes(pull))
     out.push(notSupported(`${at}.imagePullPolicy`, pull, PULL_POLICIES));
   out.push(...containerResourceErrors(c.resources, `${at}.resources`));
+  out.push(...containerSecurityContextErrors(c.securityContext, `${at}.securityContext`));
   return out;
 }
 

@@ -1,9 +1,10 @@
 /**
  * ValidatePodSpec for the fields most specs set: volumes, containers and init containers, restart
  * and DNS policies, node selector, the names a pod refers to (service account, node, priority
- * class, hostname, subdomain) and the active deadline. Security contexts, affinity, tolerations,
- * topology spread and the other scheduling fields are not checked here (docs/divergences.md).
+ * class, hostname, subdomain), the active deadline, security contexts, affinity, topology spread and
+ * tolerations. The other scheduling fields are not checked here (docs/divergences.md).
  */
+import { affinityErrors } from "./affinity.js";
 import { containersErrors, dnsLabelErrors, initContainersErrors } from "./containers.js";
 import {
   type FieldError,
@@ -17,6 +18,9 @@ import {
 } from "./field-errors.js";
 import { labelMapErrors } from "./label-selector.js";
 import { dns1123SubdomainProblems } from "./name-formats.js";
+import { podSecurityContextErrors } from "./security-context.js";
+import { tolerationsErrors } from "./tolerations.js";
+import { topologySpreadErrors } from "./topology-spread.js";
 import { volumesErrors } from "./volumes.js";
 
 type Json = Record<string, unknown>;
@@ -50,6 +54,7 @@ function referenceErrors(spec: Json, at: string): FieldError[] {
     const v = stringAt(spec[k]);
     if (v !== "") out.push(...dnsLabelErrors(v, `${at}.${k}`));
   }
+  out.push(...tolerationsErrors(spec.tolerations, `${at}.tolerations`));
   out.push(...subdomainName(spec.priorityClassName, `${at}.priorityClassName`));
   return out;
 }
@@ -78,7 +83,10 @@ export function podSpecErrors(spec: Json, at: string): FieldError[] {
   out.push(...oneOf(spec.restartPolicy, `${at}.restartPolicy`, RESTART_POLICIES));
   out.push(...oneOf(spec.dnsPolicy, `${at}.dnsPolicy`, DNS_POLICIES));
   out.push(...labelMapErrors(spec.nodeSelector, `${at}.nodeSelector`));
+  out.push(...podSecurityContextErrors(spec, `${at}.securityContext`));
   out.push(...imagePullSecretErrors(spec.imagePullSecrets, `${at}.imagePullSecrets`));
+  out.push(...affinityErrors(spec.affinity, `${at}.affinity`));
+  out.push(...topologySpreadErrors(spec.topologySpreadConstraints, `${at}.topologySpreadConstraints`));
   if (spec.dnsPolicy === "None" && !isObject(spec.dnsConfig))
     out.push(required(`${at}.dnsConfig`, "must provide `dnsConfig` when `dnsPolicy` is None"));
   out.push(...referenceErrors(spec, at));
