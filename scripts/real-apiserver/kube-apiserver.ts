@@ -32,6 +32,9 @@ export function kubeApiserverArgs(input: KubeApiserverArgsInput): string[] {
     `--client-ca-file=${pki.caCertPath}`,
     `--token-auth-file=${pki.tokenFilePath}`,
     "--authorization-mode=RBAC",
+    // As kubeadm and kind run it, so privileged pods (CNI, node agents) are accepted, as the
+    // embedded server accepts them.
+    "--allow-privileged=true",
     `--service-account-key-file=${pki.serviceAccountPublicKeyPath}`,
     `--service-account-signing-key-file=${pki.serviceAccountKeyPath}`,
     "--service-account-issuer=https://kubernetes.default.svc.cluster.local",

@@ -195,6 +195,18 @@ describe("pod security contexts", () => {
     }));
 });
 
+describe("privileged containers", () => {
+  // Both servers allow them: the real harness runs kube-apiserver with --allow-privileged=true, as
+  // kubeadm and kind do.
+  it("accepts a privileged container", () =>
+    checkRow(target(), {
+      name: "privileged container",
+      path: podPath(),
+      body: pod({ containers: [{ name: "c", image: "busybox", securityContext: { privileged: true } }] }),
+      causes: [],
+    }));
+});
+
 /** [what, container securityContext, causes under spec.containers[0].securityContext]. */
 const CONTAINER_CONTEXTS: [string, Record<string, unknown>, string[]][] = [
   [
@@ -241,8 +253,6 @@ const CONTAINER_CONTEXTS: [string, Record<string, unknown>, string[]][] = [
     { privileged: true, allowPrivilegeEscalation: false, seLinuxOptions: { level: "s0" } },
     [
       ' | FieldValueInvalid | Invalid value: {"Capabilities":null,"Privileged":true,"SELinuxOptions":{"User":"","Role":"","Type":"","Level":"s0"},"WindowsOptions":null,"RunAsUser":null,"RunAsGroup":null,"RunAsNonRoot":null,"ReadOnlyRootFilesystem":null,"AllowPrivilegeEscalation":false,"ProcMount":null,"SeccompProfile":null,"AppArmorProfile":null}: cannot set `allowPrivilegeEscalation` to false and `privileged` to true',
-      // kube-apiserver runs with its default --allow-privileged=false.
-      "privileged | FieldValueForbidden | Forbidden: disallowed by cluster policy",
     ],
   ],
 ];
