@@ -7,7 +7,9 @@ import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
 let t: TestTarget;
 let ns: string;
 beforeAll(async () => {
-  t = await startTarget();
+  // Without in-process controllers, as the real harness runs (no controller-manager): the root CA
+  // publisher would add kube-root-ca.crt to the namespace whose ConfigMaps this test watches.
+  t = await startTarget({ controllers: false });
   ns = uniqueName("kw");
   await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } });
 });

@@ -18,7 +18,9 @@ let ns: string;
 
 beforeAll(async () => {
   python = execFileSync("bash", [ENSURE_VENV], { encoding: "utf8", timeout: 600_000 }).trim();
-  t = await startTarget();
+  // Without in-process controllers, as the real harness runs (no controller-manager): the root CA
+  // publisher would add kube-root-ca.crt to the namespace whose ConfigMaps this test watches.
+  t = await startTarget({ controllers: false });
   ns = uniqueName("py");
   await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } });
   await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, {
