@@ -36,7 +36,8 @@ async function main(): Promise<void> {
   const binary = process.argv[2];
   if (!binary) throw new Error("usage: run.ts <client-go-check binary>");
   const kubeconfigPath = join(mkdtempSync(join(tmpdir(), "client-go-check-")), "kubeconfig");
-  const ref = await startServer({ kubeconfigPath, cluster: false });
+  // No in-process controllers or cluster, as the real side runs (kube-apiserver without a controller-manager).
+  const ref = await startServer({ kubeconfigPath, cluster: false, controllers: false });
   const refOk = await checks(binary, kubeconfigPath, "reference").finally(() => ref.stop());
   const real = await startRealApiserver();
   const realOk = await checks(binary, real.kubeconfigPath, "real").finally(() => real.stop());

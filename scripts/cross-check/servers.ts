@@ -15,7 +15,8 @@ export interface ServerUnderTest {
 /** The reference server in this process, HTTPS with its own CA; the kubeconfig carries that CA. */
 export async function startReference(scratchDir: string): Promise<ServerUnderTest> {
   const kubeconfigPath = join(scratchDir, "reference.kubeconfig");
-  const server = await startServer({ kubeconfigPath, cluster: false });
+  // No in-process controllers or cluster, as the real side runs (kube-apiserver without a controller-manager).
+  const server = await startServer({ kubeconfigPath, cluster: false, controllers: false });
   return { kind: "reference", url: server.url, kubeconfigPath, stop: () => server.stop() };
 }
 
