@@ -168,6 +168,17 @@ export const errors = {
       causes: [{ message }],
     });
   },
+  /** A 500 with only a message (no reason, no details), as kube-apiserver answers an error that is not an API status. */
+  unclassified(message: string): StatusError {
+    return new StatusError({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message,
+      code: 500,
+    });
+  },
 };
 
 /** One field validation failure, like apimachinery's field.Error. */

@@ -9,7 +9,6 @@ import { schemaFor } from "@kubesdk/models";
 import { errors, failure } from "../api/status.js";
 import { pruneCustomResource } from "../crd/prune.js";
 import { MAX_WARNINGS } from "../http/limits.js";
-import { patchFailure } from "../patch/patch-errors.js";
 import type { ServedResource } from "../resources/served.js";
 import { pruneByType } from "./typed-prune.js";
 
@@ -121,7 +120,7 @@ export function checkApplyConfiguration(
     const meta = (isRecord(body.metadata) ? body.metadata : {}) as { namespace?: unknown; name?: unknown };
     const gvk = `${r.group}/${r.version}, Kind=${r.kind}`;
     const message = `failed to create typed patch object (${String(meta.namespace ?? "")}/${String(meta.name ?? "")}; ${gvk}): .${first}: field not declared in schema`;
-    throw patchFailure(message);
+    throw errors.unclassified(message);
   }
   return mode === "Warn" ? [...duplicates] : [];
 }

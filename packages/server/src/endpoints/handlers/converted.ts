@@ -6,7 +6,7 @@
  * becomes the Status kube-apiserver answers: a read is a storage error naming the object, a write
  * the webhook's error alone.
  */
-import { errors, qualifiedName, StatusError } from "../../api/status.js";
+import { errors, qualifiedName, type StatusError } from "../../api/status.js";
 import { apiVersionOf, ConversionError, type ServedResource } from "../../resources/served.js";
 import type { StoredObject } from "../../storage/mvcc.js";
 import * as c from "./context.js";
@@ -38,21 +38,9 @@ function corrupt(r: ServedResource, e: ConversionError, prefix: string): string 
   return `StorageError: corrupt object, Code: 7, Key: ${prefix}${storageKey(r, e.object)}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${rv}: ${e.detail}`;
 }
 
-/** A plain 500 (no reason), as upstream answers an error that is not an API status. */
-function plainError(message: string): StatusError {
-  return new StatusError({
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Failure",
-    message,
-    code: 500,
-  });
-}
-
 const readFailed = (r: ServedResource) => (e: ConversionError) => errors.internal(corrupt(r, e, ""));
 const listFailed = (r: ServedResource) => (e: ConversionError) =>
-  plainError(
+  errors.unclassified(
     `failed to read one or more ${qualifiedName(r)} from the storage: ${corrupt(r, e, "/registry")}`,
   );
 
@@ -100,7 +88,7 @@ export function storedForm<T extends StoredObject>(r: ServedResource, obj: T): M
   const conversion = r.custom?.conversion;
   const storage = c.storageApiVersion(r);
   if (!conversion?.byWebhook || storage === undefined) return c.toStored(r, obj);
-  const converted = failingAs(conversion.convert([obj], storage), (e) => plainError(e.detail));
+  const converted = failingAs(conversion.convert([obj], storage), (e) => errors.unclassified(e.detail));
   return andThen(converted, (xs) => xs[0] as T);
 }
 
