@@ -18,6 +18,8 @@ import {
 } from "./field-errors.js";
 import { labelMapErrors } from "./label-selector.js";
 import { dns1123SubdomainProblems } from "./name-formats.js";
+import { podOsErrors } from "./pod-os.js";
+import { podSecurityRuleErrors } from "./pod-security-rules.js";
 import { podSecurityContextErrors } from "./security-context.js";
 import { tolerationsErrors } from "./tolerations.js";
 import { topologySpreadErrors } from "./topology-spread.js";
@@ -87,8 +89,10 @@ export function podSpecErrors(spec: Json, at: string): FieldError[] {
   out.push(...imagePullSecretErrors(spec.imagePullSecrets, `${at}.imagePullSecrets`));
   out.push(...affinityErrors(spec.affinity, `${at}.affinity`));
   out.push(...topologySpreadErrors(spec.topologySpreadConstraints, `${at}.topologySpreadConstraints`));
+  out.push(...podSecurityRuleErrors(spec, at));
   if (spec.dnsPolicy === "None" && !isObject(spec.dnsConfig))
     out.push(required(`${at}.dnsConfig`, "must provide `dnsConfig` when `dnsPolicy` is None"));
   out.push(...referenceErrors(spec, at));
+  out.push(...podOsErrors(spec, at));
   return out;
 }
