@@ -289,20 +289,26 @@ describe("matchLabelKeys and mismatchLabelKeys", () => {
     const body = labelled(
       { version: "v1", tier: "web" },
       {
-        ...podTerm({ labelSelector: byApp, matchLabelKeys: ["version", "absent"], mismatchLabelKeys: ["tier"] }),
+        ...podTerm({
+          labelSelector: byApp,
+          matchLabelKeys: ["version", "absent"],
+          mismatchLabelKeys: ["tier"],
+        }),
         topologySpreadConstraints: [spread({ matchLabelKeys: ["version"] })],
       },
     );
     const res = await target().call("POST", `${podPath()}?dryRun=All`, { body });
     expect(res.status, JSON.stringify(res.json)).toBe(201);
     const spec = res.json.spec;
-    expect(spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector).toEqual({
-      matchLabels: { app: "x" },
-      matchExpressions: [
-        { key: "version", operator: "In", values: ["v1"] },
-        { key: "tier", operator: "NotIn", values: ["web"] },
-      ],
-    });
+    expect(spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector).toEqual(
+      {
+        matchLabels: { app: "x" },
+        matchExpressions: [
+          { key: "version", operator: "In", values: ["v1"] },
+          { key: "tier", operator: "NotIn", values: ["web"] },
+        ],
+      },
+    );
     expect(spec.topologySpreadConstraints[0].labelSelector).toEqual({
       matchLabels: { app: "x" },
       matchExpressions: [{ key: "version", operator: "In", values: ["v1"] }],
