@@ -1,8 +1,9 @@
 /**
  * ValidatePodSpec for the fields most specs set: volumes, containers and init containers, restart
  * and DNS policies, node selector, the names a pod refers to (service account, node, priority
- * class, hostname, subdomain), the active deadline, security contexts, affinity, topology spread and
- * tolerations. The other scheduling fields are not checked here (docs/divergences.md).
+ * class, hostname, subdomain), the active deadline, security contexts and the pod-wide security
+ * rules (pod-security-rules.ts), affinity, topology spread, tolerations and the pod's os (pod-os.ts).
+ * The fields docs/divergences.md SV1d lists are not checked here.
  */
 import { affinityErrors } from "./affinity.js";
 import { containersErrors, dnsLabelErrors, initContainersErrors } from "./containers.js";
