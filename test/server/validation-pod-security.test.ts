@@ -139,7 +139,11 @@ const ROWS: [string, Record<string, unknown>, string[]][] = [
       'initContainers[0].securityContext.procMount | FieldValueInvalid | Invalid value: "Unmasked": `hostUsers` must be false to use `Unmasked`',
     ],
   ],
-  ["an Unmasked proc mount in a user namespace", { hostUsers: false, containers: [c({ procMount: "Unmasked" })] }, []],
+  [
+    "an Unmasked proc mount in a user namespace",
+    { hostUsers: false, containers: [c({ procMount: "Unmasked" })] },
+    [],
+  ],
   [
     "host namespaces and block devices in a user namespace",
     {
