@@ -1,8 +1,9 @@
 /**
  * ValidatePodCreate and ValidatePodUpdate on top of the pod spec rules (validation/pod-spec.ts): no
  * ephemeral containers at create, AppArmor annotations that agree with the profile fields, and an
- * update may change only images, the active deadline (down), tolerations (pod-toleration-update.ts)
- * and removed scheduling gates, and no AppArmor annotation. Upstream appends a field-by-field diff to the
+ * update may change only images, the active deadline (down), tolerations (pod-toleration-update.ts),
+ * removed scheduling gates and, while gates remain, add to the node selector and required node
+ * affinity (pod-gated-update.ts), and no AppArmor annotation. Upstream appends a field-by-field diff to the
  * forbidden-update message; here it names the changed fields (docs/divergences.md SV1a).
  */
 
@@ -23,6 +24,7 @@ import {
   stringAt,
 } from "../../validation/field-errors.js";
 import { podSpecErrors } from "../../validation/pod-spec.js";
+import { gatedPodUpdateErrors } from "./pod-gated-update.js";
 import { tolerationUpdateErrors } from "./pod-toleration-update.js";
 
 type Json = Record<string, unknown>;
@@ -118,6 +120,7 @@ export function podUpdateErrors(spec: Json, before: Json, meta?: unknown, oldMet
   if (deadline.length > 0) return out;
   out.push(...tolerationUpdateErrors(spec.tolerations, before.tolerations, "spec.tolerations"));
   const next = munged(spec, before);
+  out.push(...gatedPodUpdateErrors(next, before));
   const changed = [...new Set([...Object.keys(next), ...Object.keys(before)])].filter(
     (k) => !sameGoValue(next[k], before[k]),
   );
