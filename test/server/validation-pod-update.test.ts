@@ -1,8 +1,8 @@
 /**
- * Issue 31: the deprecated AppArmor annotations of a pod (their container and profile form, their
- * agreement with the profile fields, their copy into unset fields at create, no change on update)
- * and a Pod update's tolerations (existing ones may change only their tolerationSeconds), answered
- * as kube-apiserver 1.37 answers them.
+ * Issue 31: a pod's deprecated seccomp and AppArmor annotations (their form, their agreement with
+ * the profile fields, AppArmor's copy into unset fields at create and no change on update), a Pod
+ * update's tolerations (existing ones may change only their tolerationSeconds) and a gated pod's
+ * node selector and node affinity (they may only grow), answered as kube-apiserver 1.37 answers them.
  */
 import { describe, expect, it } from "vitest";
 import { pod, podValidationSuite } from "./pod-validation-suite.js";
@@ -61,6 +61,47 @@ const ANNOTATIONS: [string, Record<string, string>, Record<string, unknown>, str
     ],
   ],
 ];
+
+const SECCOMP_POD = "seccomp.security.alpha.kubernetes.io/pod";
+const SECCOMP_C = "container.seccomp.security.alpha.kubernetes.io/c";
+const seccomp = (pod: unknown, container: unknown) => ({
+  securityContext: { seccompProfile: pod },
+  containers: [{ name: "c", image: "busybox", securityContext: { seccompProfile: container } }],
+});
+/** [what, annotations, spec fields, causes]. */
+const SECCOMP: [string, Record<string, string>, Record<string, unknown>, string[]][] = [
+  [
+    "seccomp annotations that agree with the fields",
+    { [SECCOMP_POD]: "docker/default", [SECCOMP_C]: "localhost/p.json" },
+    seccomp({ type: "RuntimeDefault" }, { type: "Localhost", localhostProfile: "p.json" }),
+    [],
+  ],
+  [
+    "seccomp annotations of unknown forms",
+    { [SECCOMP_POD]: "bogus", [SECCOMP_C]: "localhost//abs/../p" },
+    {},
+    [
+      `metadata.annotations.${SECCOMP_POD} | FieldValueInvalid | Invalid value: "bogus": must be a valid seccomp profile`,
+      `metadata.annotations.${SECCOMP_C} | FieldValueInvalid | Invalid value: "/abs/../p": must be a relative path`,
+      `metadata.annotations.${SECCOMP_C} | FieldValueInvalid | Invalid value: "/abs/../p": must not contain '..'`,
+    ],
+  ],
+  [
+    "seccomp annotations that disagree with the fields",
+    { [SECCOMP_POD]: "runtime/default", [SECCOMP_C]: "localhost/b" },
+    seccomp({ type: "Unconfined" }, { type: "Localhost", localhostProfile: "a" }),
+    [
+      "spec.securityContext.seccompProfile.type | FieldValueForbidden | Forbidden: seccomp type in annotation and field must match",
+      "spec.containers[0].securityContext.seccompProfile.localhostProfile | FieldValueForbidden | Forbidden: seccomp profile in annotation and field must match",
+    ],
+  ],
+];
+
+describe("seccomp annotations", () => {
+  for (const [what, annotations, spec, causes] of SECCOMP)
+    it(`answers a pod with ${what} as kube-apiserver does`, () =>
+      checkRow(target(), { name: what, path: podPath(), body: annotated(annotations, spec), causes }));
+});
 
 describe("AppArmor annotations", () => {
   for (const [what, annotations, spec, causes] of ANNOTATIONS)

@@ -1,10 +1,11 @@
 /**
  * ValidatePodCreate and ValidatePodUpdate on top of the pod spec rules (validation/pod-spec.ts): no
- * ephemeral containers at create, AppArmor annotations that agree with the profile fields, and an
- * update may change only images, the active deadline (down), tolerations (pod-toleration-update.ts),
- * removed scheduling gates and, while gates remain, add to the node selector and required node
- * affinity (pod-gated-update.ts), and no AppArmor annotation. Upstream appends a field-by-field diff to the
- * forbidden-update message; here it names the changed fields (docs/divergences.md SV1a).
+ * ephemeral containers at create, seccomp and AppArmor annotations that agree with the profile
+ * fields; an update may change only images, the active deadline (down), tolerations
+ * (pod-toleration-update.ts), removed scheduling gates and, while gates remain, add to the node
+ * selector and required node affinity (pod-gated-update.ts), and no AppArmor annotation. Upstream
+ * appends a field-by-field diff to the forbidden-update message; here it names the changed fields
+ * (docs/divergences.md SV1a).
  */
 
 import {
@@ -24,6 +25,7 @@ import {
   stringAt,
 } from "../../validation/field-errors.js";
 import { podSpecErrors } from "../../validation/pod-spec.js";
+import { seccompAnnotationErrors, seccompMatchErrors } from "../../validation/seccomp-annotations.js";
 import { gatedPodUpdateErrors } from "./pod-gated-update.js";
 import { tolerationUpdateErrors } from "./pod-toleration-update.js";
 
@@ -40,6 +42,7 @@ const INT32_MAX = 2147483647;
 
 function podMetadataAndSpecErrors(spec: Json, meta: unknown): FieldError[] {
   return [
+    ...seccompAnnotationErrors(meta, "metadata.annotations"),
     ...appArmorAnnotationErrors(meta, spec, "metadata.annotations"),
     ...podSpecErrors(spec, "spec"),
     ...nonNegative("spec.terminationGracePeriodSeconds", spec.terminationGracePeriodSeconds),
@@ -52,6 +55,7 @@ export function podCreateErrors(spec: Json, meta?: unknown): FieldError[] {
     out.push(forbidden("spec.ephemeralContainers", "cannot be set on create"));
   if (stringAt(spec.nodeName) !== "" && listAt(spec.schedulingGates).length > 0)
     out.push(forbidden("spec.nodeName", "cannot be set until all schedulingGates have been cleared"));
+  out.push(...seccompMatchErrors(meta, spec, "spec"));
   out.push(...appArmorMatchErrors(meta, spec, "spec"));
   return out;
 }
