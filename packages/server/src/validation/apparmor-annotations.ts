@@ -5,6 +5,7 @@
  * container without a profile field gets one from its annotation (the pod strategy's version skew
  * step), unless the pod-level profile already says the same.
  */
+import { type AnnotationForms, LOCALHOST, profileMismatchErrors } from "./annotation-profiles.js";
 import {
   type FieldError,
   forbidden,
@@ -19,7 +20,6 @@ import {
 import { podContainers } from "./pod-security-rules.js";
 
 const PREFIX = "container.apparmor.security.beta.kubernetes.io/";
-const LOCALHOST = "localhost/";
 const RUNTIME_DEFAULT = "runtime/default";
 const UNCONFINED = "unconfined";
 
@@ -41,25 +41,11 @@ export function appArmorAnnotationErrors(meta: unknown, spec: Json, at: string):
   return out;
 }
 
-const TYPE_MISMATCH = "apparmor type in annotation and field must match";
-
-/** The annotation's disagreement with the profile a container runs with. */
-function mismatchErrors(annotation: string, profile: Json, at: string): FieldError[] {
-  switch (profile.type) {
-    case "Unconfined":
-      return annotation === UNCONFINED ? [] : [forbidden(`${at}.type`, TYPE_MISMATCH)];
-    case "RuntimeDefault":
-      return annotation === RUNTIME_DEFAULT ? [] : [forbidden(`${at}.type`, TYPE_MISMATCH)];
-    case "Localhost":
-      if (!annotation.startsWith(LOCALHOST)) return [forbidden(`${at}.type`, TYPE_MISMATCH)];
-      return isSet(profile.localhostProfile) &&
-        annotation.slice(LOCALHOST.length) === str(profile.localhostProfile)
-        ? []
-        : [forbidden(`${at}.localhostProfile`, "apparmor profile in annotation and field must match")];
-    default:
-      return [];
-  }
-}
+const FORMS: AnnotationForms = {
+  kind: "apparmor",
+  unconfined: UNCONFINED,
+  runtimeDefault: [RUNTIME_DEFAULT],
+};
 
 const isWindows = (spec: Json): boolean => str(obj(spec.os).name) === "windows";
 
@@ -73,7 +59,7 @@ export function appArmorMatchErrors(meta: unknown, spec: Json, at: string): Fiel
     const profile = isSet(own) ? own : podProfile;
     const annotation = annotations.get(`${PREFIX}${str(c.name)}`);
     if (!isSet(profile) || annotation === undefined) return [];
-    return mismatchErrors(annotation, obj(profile), `${path}.securityContext.appArmorProfile`);
+    return profileMismatchErrors(FORMS, annotation, obj(profile), `${path}.securityContext.appArmorProfile`);
   });
 }
 

@@ -4,21 +4,12 @@
  * descending path for `localhost/…`, and, on create, agreement with the `seccompProfile` fields
  * they stand beside (ValidateSeccompPodAnnotations and validateSeccompAnnotationsAndFields upstream).
  */
-import {
-  type FieldError,
-  forbidden,
-  invalid,
-  isSet,
-  type Json,
-  obj,
-  str,
-  stringMap,
-} from "./field-errors.js";
+import { type AnnotationForms, LOCALHOST, profileMismatchErrors } from "./annotation-profiles.js";
+import { type FieldError, invalid, isSet, type Json, obj, str, stringMap } from "./field-errors.js";
 import { podContainers } from "./pod-security-rules.js";
 
 const POD_KEY = "seccomp.security.alpha.kubernetes.io/pod";
 const CONTAINER_PREFIX = "container.seccomp.security.alpha.kubernetes.io/";
-const LOCALHOST = "localhost/";
 const RUNTIME_DEFAULT = ["runtime/default", "docker/default"];
 
 /** ValidateSeccompProfile on an annotation's value. */
@@ -39,24 +30,7 @@ export function seccompAnnotationErrors(meta: unknown, at: string): FieldError[]
     .flatMap(([k, v]) => profileErrors(v, `${at}.${k}`));
 }
 
-const TYPE_MISMATCH = "seccomp type in annotation and field must match";
-
-function mismatchErrors(annotation: string, profile: Json, at: string): FieldError[] {
-  switch (profile.type) {
-    case "Unconfined":
-      return annotation === "unconfined" ? [] : [forbidden(`${at}.type`, TYPE_MISMATCH)];
-    case "RuntimeDefault":
-      return RUNTIME_DEFAULT.includes(annotation) ? [] : [forbidden(`${at}.type`, TYPE_MISMATCH)];
-    case "Localhost":
-      if (!annotation.startsWith(LOCALHOST)) return [forbidden(`${at}.type`, TYPE_MISMATCH)];
-      return isSet(profile.localhostProfile) &&
-        annotation.slice(LOCALHOST.length) === str(profile.localhostProfile)
-        ? []
-        : [forbidden(`${at}.localhostProfile`, "seccomp profile in annotation and field must match")];
-    default:
-      return [];
-  }
-}
+const FORMS: AnnotationForms = { kind: "seccomp", unconfined: "unconfined", runtimeDefault: RUNTIME_DEFAULT };
 
 /** validateSeccompAnnotationsAndFields, for the pod spec at `at`. */
 export function seccompMatchErrors(meta: unknown, spec: Json, at: string): FieldError[] {
@@ -65,12 +39,16 @@ export function seccompMatchErrors(meta: unknown, spec: Json, at: string): Field
   const podProfile = obj(spec.securityContext).seccompProfile;
   const podAnnotation = annotations.get(POD_KEY);
   if (isSet(podProfile) && podAnnotation !== undefined)
-    out.push(...mismatchErrors(podAnnotation, obj(podProfile), `${at}.securityContext.seccompProfile`));
+    out.push(
+      ...profileMismatchErrors(FORMS, podAnnotation, obj(podProfile), `${at}.securityContext.seccompProfile`),
+    );
   for (const [c, path] of podContainers(spec, at)) {
     const profile = obj(c.securityContext).seccompProfile;
     const annotation = annotations.get(`${CONTAINER_PREFIX}${str(c.name)}`);
     if (isSet(profile) && annotation !== undefined)
-      out.push(...mismatchErrors(annotation, obj(profile), `${path}.securityContext.seccompProfile`));
+      out.push(
+        ...profileMismatchErrors(FORMS, annotation, obj(profile), `${path}.securityContext.seccompProfile`),
+      );
   }
   return out;
 }
