@@ -1,6 +1,6 @@
 /**
  * Pod templates of workloads: ValidatePodTemplateSpec (the template's labels and annotations, its
- * seccomp and AppArmor annotations, its pod spec, no ephemeral containers) and the rule every
+ * pod-specific annotations, its pod spec, no ephemeral containers) and the rule every
  * controller template shares: the selector matches the template's labels.
  */
 
@@ -17,6 +17,7 @@ import {
 } from "./field-errors.js";
 import { labelMapErrors } from "./label-selector.js";
 import { annotationMapErrors } from "./object-meta.js";
+import { podAnnotationErrors } from "./pod-annotations.js";
 import { podSpecErrors } from "./pod-spec.js";
 import { seccompAnnotationErrors, seccompMatchErrors } from "./seccomp-annotations.js";
 
@@ -28,6 +29,7 @@ export function podTemplateSpecErrors(template: Json, at: string): FieldError[] 
   const spec = objectAt(template.spec);
   const out = labelMapErrors(meta.labels, `${at}.labels`);
   out.push(...annotationMapErrors(meta.annotations, `${at}.annotations`));
+  out.push(...podAnnotationErrors(meta, spec, `${at}.annotations`));
   out.push(...seccompAnnotationErrors(meta, `${at}.annotations`));
   out.push(...appArmorAnnotationErrors(meta, spec, `${at}.annotations`));
   out.push(...podSpecErrors(spec, `${at}.spec`));

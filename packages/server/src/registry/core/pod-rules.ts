@@ -24,6 +24,11 @@ import {
   sameGoValue,
   stringAt,
 } from "../../validation/field-errors.js";
+import {
+  badDeletionCost,
+  mirrorAnnotationUpdateErrors,
+  podAnnotationErrors,
+} from "../../validation/pod-annotations.js";
 import { podSpecErrors } from "../../validation/pod-spec.js";
 import { seccompAnnotationErrors, seccompMatchErrors } from "../../validation/seccomp-annotations.js";
 import { gatedPodUpdateErrors } from "./pod-gated-update.js";
@@ -40,8 +45,9 @@ const UPDATABLE = [
 ].join(",");
 const INT32_MAX = 2147483647;
 
-function podMetadataAndSpecErrors(spec: Json, meta: unknown): FieldError[] {
+function podMetadataAndSpecErrors(spec: Json, meta: unknown, allowBadCost = false): FieldError[] {
   return [
+    ...podAnnotationErrors(meta, spec, "metadata.annotations", allowBadCost),
     ...seccompAnnotationErrors(meta, "metadata.annotations"),
     ...appArmorAnnotationErrors(meta, spec, "metadata.annotations"),
     ...podSpecErrors(spec, "spec"),
@@ -110,9 +116,12 @@ function munged(spec: Json, before: Json): Json {
 }
 
 export function podUpdateErrors(spec: Json, before: Json, meta?: unknown, oldMeta?: unknown): FieldError[] {
-  const out = podMetadataAndSpecErrors(spec, meta);
+  const allowBadCost = badDeletionCost(oldMeta);
+  const out = podMetadataAndSpecErrors(spec, meta, allowBadCost);
   // Upstream checks the pod's annotations a second time with the update's own rules.
   out.push(...appArmorAnnotationUpdateErrors(meta, oldMeta, "metadata.annotations"));
+  out.push(...mirrorAnnotationUpdateErrors(meta, oldMeta, "metadata.annotations"));
+  out.push(...podAnnotationErrors(meta, spec, "metadata.annotations", allowBadCost));
   out.push(...appArmorAnnotationErrors(meta, spec, "metadata.annotations"));
   for (const list of ["containers", "initContainers"]) {
     const r = containerUpdateErrors(spec[list], before[list], `spec.${list}`);
