@@ -24,6 +24,18 @@ function defaultContainer(c: unknown): void {
   set(c, "resources", {});
   if (Array.isArray(c.ports)) for (const p of c.ports) if (isObj(p)) set(p, "protocol", "TCP");
   for (const probe of ["livenessProbe", "readinessProbe", "startupProbe"]) defaultProbe(c[probe]);
+  if (isObj(c.lifecycle))
+    for (const hook of ["postStart", "preStop"]) {
+      const h = c.lifecycle[hook];
+      if (isObj(h)) defaultHttpGet(h.httpGet);
+    }
+}
+
+/** An HTTP GET action's path and scheme (probes and lifecycle hooks alike). */
+function defaultHttpGet(action: unknown): void {
+  if (!isObj(action)) return;
+  set(action, "path", "/");
+  set(action, "scheme", "HTTP");
 }
 
 /** A probe's timings, and an HTTP GET probe's path and scheme, as core/v1 defaulting sets them. */
@@ -33,10 +45,7 @@ function defaultProbe(probe: unknown): void {
   set(probe, "periodSeconds", 10);
   set(probe, "successThreshold", 1);
   set(probe, "failureThreshold", 3);
-  if (isObj(probe.httpGet)) {
-    set(probe.httpGet, "path", "/");
-    set(probe.httpGet, "scheme", "HTTP");
-  }
+  defaultHttpGet(probe.httpGet);
 }
 
 /**
