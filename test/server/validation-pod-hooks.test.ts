@@ -2,7 +2,7 @@
  * Issue 31: a pod's DNS config and host aliases, and its containers' lifecycle hooks (and probe
  * handlers and header names).
  * Each row is sent with dryRun=All and answered as kube-apiserver 1.37 answers it; the broader
- * comparison is `pnpm diff:server` (scripts/differential/specs/pod-spec-bodies.ts).
+ * comparison is `pnpm diff:server` (scripts/differential/specs/pod-env-bodies.ts).
  */
 import { describe } from "vitest";
 import { type PodRow, podValidationSuite } from "./pod-validation-suite.js";

@@ -2,7 +2,7 @@
  * Issue 31: a pod's network, cloud, CSI and image volume sources, and claim volumes naming the
  * claim of an ephemeral volume.
  * Each row is sent with dryRun=All and answered as kube-apiserver 1.37 answers it; the broader
- * comparison is `pnpm diff:server` (scripts/differential/specs/pod-spec-bodies.ts).
+ * comparison is `pnpm diff:server` (scripts/differential/specs/pod-volume-bodies.ts).
  */
 import { describe } from "vitest";
 import { type PodRow, podValidationSuite } from "./pod-validation-suite.js";
@@ -161,6 +161,12 @@ const ROWS: PodRow[] = [
     { volumes: [{ name: "v", storageos: { volumeName: "v", volumeNamespace: "Bad_NS" } }] },
     {},
     [`volumes[0].storageos.volumeNamespace | FieldValueInvalid | Invalid value: "Bad_NS": ${DNS_LABEL}`],
+  ],
+  [
+    "an empty CSI driver",
+    { volumes: [{ name: "v", csi: { driver: "" } }] },
+    {},
+    ["volumes[0].csi.driver | FieldValueRequired | Required value"],
   ],
   [
     "CSI drivers and node publish secrets",

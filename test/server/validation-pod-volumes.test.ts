@@ -2,7 +2,7 @@
  * Issue 31: a pod's local, projected and ephemeral volume sources (emptyDir, hostPath, gitRepo,
  * secret, configMap, downwardAPI, projected, ephemeral claim templates).
  * Each row is sent with dryRun=All and answered as kube-apiserver 1.37 answers it; the broader
- * comparison is `pnpm diff:server` (scripts/differential/specs/pod-spec-bodies.ts).
+ * comparison is `pnpm diff:server` (scripts/differential/specs/pod-volume-bodies.ts).
  */
 import { describe } from "vitest";
 import { type PodRow, podValidationSuite } from "./pod-validation-suite.js";

@@ -216,9 +216,12 @@ export const quobyteChecks: SourceCheck = (s, at) => {
 export const csiChecks: SourceCheck = (s, at) => {
   const out: FieldError[] = [];
   const driver = stringAt(s.driver);
+  // 1.37 reports an empty driver as required only.
   if (driver === "") out.push(required(`${at}.driver`));
-  if (driver.length > 63) out.push(tooLong(`${at}.driver`, 63));
-  out.push(...dns1123SubdomainProblems(driver.toLowerCase()).map((m) => invalid(`${at}.driver`, driver, m)));
+  else {
+    if (driver.length > 63) out.push(tooLong(`${at}.driver`, 63));
+    out.push(...dns1123SubdomainProblems(driver.toLowerCase()).map((m) => invalid(`${at}.driver`, driver, m)));
+  }
   if (isObject(s.nodePublishSecretRef)) {
     const name = stringAt(s.nodePublishSecretRef.name);
     if (name === "") out.push(required(`${at}.nodePublishSecretRef.name`));
