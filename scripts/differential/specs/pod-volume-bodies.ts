@@ -82,6 +82,47 @@ function volumeVariants(rnd: Random): [string, Body][] {
       }),
     ],
     [
+      "pod-volume-pod-certificate",
+      vol({
+        projected: {
+          sources: [
+            {
+              podCertificate: pick(rnd, [
+                {},
+                { signerName: w(), keyType: "RSA2048", keyPath: "k" },
+                { signerName: `${w()}.example.com/${w()}`, keyType: "ED25519", certificateChainPath: "/c" },
+                { signerName: `${w()}.io/x`, keyType: "ECDSAP256", keyPath: "k", certificateChainPath: "k" },
+                {
+                  signerName: `${w()}.io/x`,
+                  keyType: "RSA4096",
+                  credentialBundlePath: "b",
+                  userAnnotations: { "a b": "c" },
+                },
+              ]),
+            },
+          ],
+        },
+      }),
+    ],
+    [
+      "pod-volume-trust-bundle",
+      vol({
+        projected: {
+          sources: [
+            {
+              clusterTrustBundle: pick(rnd, [
+                { name: "", path: "p" },
+                { name: `${w()}.io:x:Bad_${w()}`, path: "p" },
+                { name: w(), path: "p", labelSelector: { matchLabels: { [w()]: "v" } } },
+                { signerName: pick(rnd, ["", w(), `${w()}.io/a/b`, "Example.com/S"]), path: "p" },
+                { signerName: `${w()}.io/s`, path: "p", labelSelector: { matchLabels: { "a b": "c" } } },
+              ]),
+            },
+          ],
+        },
+      }),
+    ],
+    [
       "pod-volume-projected",
       vol({
         projected: {

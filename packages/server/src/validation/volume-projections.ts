@@ -1,6 +1,6 @@
 /**
  * The volume sources that project files: secret, configMap, downwardAPI and projected volumes
- * (key-to-path items, downward API files, service account tokens, trust bundles, pod certificates),
+ * (key-to-path items, downward API files, service account tokens; certificates: volume-certificates.ts),
  * with upstream's field paths (downward API files and some projected errors are reported without
  * their index).
  */
@@ -8,7 +8,6 @@ import { fieldSelectorErrors, resourceSelectorErrors, VOLUME_FIELD_PATHS } from 
 import {
   type FieldError,
   forbidden,
-  goStruct,
   invalid,
   isObject,
   type Json,
@@ -17,7 +16,7 @@ import {
   required,
   stringAt,
 } from "./field-errors.js";
-import { dns1123SubdomainProblems } from "./name-formats.js";
+import { type Projection, podCertificateProjection, trustBundleProjection } from "./volume-certificates.js";
 import { fileModeErrors, localNonReservedErrors } from "./volume-paths.js";
 
 /** validateKeyToPath. */
@@ -66,30 +65,11 @@ export function downwardApiSourceErrors(s: Json, at: string): FieldError[] {
   return out;
 }
 
-const HOUR = 3600;
-/** The longest a pod certificate may live: 91 days, one day for a kubernetes.io signer. */
-const maxPodCertificateSeconds = (signer: string) => {
-  const host = signer.split("/")[0] ?? "";
-  return host === "kubernetes.io" || host.endsWith(".kubernetes.io") ? 24 * HOUR : 91 * 24 * HOUR;
-};
-
-/** A podCertificate source: maxExpirationSeconds, when given, within bounds. */
-function podCertificateErrors(cert: Json, at: string): FieldError[] {
-  const seconds = cert.maxExpirationSeconds;
-  if (typeof seconds !== "number") return [];
-  const field = `${at}.maxExpirationSeconds`;
-  const max = maxPodCertificateSeconds(stringAt(cert.signerName));
-  const out: FieldError[] = [];
-  if (seconds < HOUR)
-    out.push(invalid(field, seconds, `if provided, maxExpirationSeconds must be >= ${HOUR}`));
-  if (seconds > max) out.push(invalid(field, seconds, `if provided, maxExpirationSeconds must be <= ${max}`));
-  return out;
-}
-
 /** A service account token: 10 minutes to 2^32 seconds, a local path (reported at `projected.path`). */
 function tokenErrors(token: Json, at: string, projected: string): FieldError[] {
   const out: FieldError[] = [];
-  const seconds = typeof token.expirationSeconds === "number" ? token.expirationSeconds : HOUR;
+  // v1 defaulting gives a token an hour.
+  const seconds = typeof token.expirationSeconds === "number" ? token.expirationSeconds : 3600;
   if (seconds < 600)
     out.push(invalid(`${at}.expirationSeconds`, seconds, "may not specify a duration less than 10 minutes"));
   if (seconds > 2 ** 32)
@@ -99,33 +79,6 @@ function tokenErrors(token: Json, at: string, projected: string): FieldError[] {
   const path = stringAt(token.path);
   if (path === "") out.push(required(`${projected}.path`));
   else out.push(...localNonReservedErrors(path, `${projected}.path`));
-  return out;
-}
-
-/** A cluster trust bundle: a name or a signer name (their own formats are not checked here). */
-function trustBundleErrors(ctb: Json, at: string): FieldError[] {
-  const out: FieldError[] = [];
-  const name = ctb.name;
-  const signer = ctb.signerName;
-  if (typeof name === "string" && typeof signer === "string") {
-    const shown = goStruct(
-      ["Name", "SignerName", "LabelSelector", "Optional", "Path", "User"].map((k) => [
-        k,
-        ctb[k.charAt(0).toLowerCase() + k.slice(1)] ?? null,
-      ]),
-    );
-    out.push(invalid(at, shown, "only one of name and signerName may be used"));
-  } else if (typeof name === "string") {
-    if (name === "") out.push(required(`${at}.name`, "must be a valid object name"));
-    if (!name.includes(":"))
-      for (const m of dns1123SubdomainProblems(name))
-        out.push(invalid(`${at}.name`, name, `not a valid clustertrustbundlename: ${m}`));
-  } else if (typeof signer === "string") {
-    if (signer === "") out.push(required(`${at}.signerName`, "must be a valid signer name"));
-  } else out.push(required(at, "either name or signerName must be specified"));
-  const path = stringAt(ctb.path);
-  if (path === "") out.push(required(`${at}.path`));
-  out.push(...localNonReservedErrors(path, `${at}.path`));
   return out;
 }
 
@@ -154,12 +107,16 @@ function projectionErrors(src: Json, at: string, projected: string, paths: Set<s
     }
   if (isObject(src.serviceAccountToken))
     out.push(...tokenErrors(src.serviceAccountToken, `${at}.serviceAccountToken`, projected));
-  if (isObject(src.clusterTrustBundle)) {
-    out.push(...trustBundleErrors(src.clusterTrustBundle, `${at}.clusterTrustBundle`));
-    claim(stringAt(src.clusterTrustBundle.path), stringAt(src.clusterTrustBundle.path));
+  const certificates: [string, (s: Json, path: string) => Projection][] = [
+    ["clusterTrustBundle", trustBundleProjection],
+    ["podCertificate", podCertificateProjection],
+  ];
+  for (const [key, project] of certificates) {
+    if (!isObject(src[key])) continue;
+    const p = project(src[key], `${at}.${key}`);
+    out.push(...p.errors);
+    for (const path of p.paths) claim(path, path);
   }
-  if (isObject(src.podCertificate))
-    out.push(...podCertificateErrors(src.podCertificate, `${at}.podCertificate`));
   return out;
 }
 

@@ -220,7 +220,9 @@ export const csiChecks: SourceCheck = (s, at) => {
   if (driver === "") out.push(required(`${at}.driver`));
   else {
     if (driver.length > 63) out.push(tooLong(`${at}.driver`, 63));
-    out.push(...dns1123SubdomainProblems(driver.toLowerCase()).map((m) => invalid(`${at}.driver`, driver, m)));
+    out.push(
+      ...dns1123SubdomainProblems(driver.toLowerCase()).map((m) => invalid(`${at}.driver`, driver, m)),
+    );
   }
   if (isObject(s.nodePublishSecretRef)) {
     const name = stringAt(s.nodePublishSecretRef.name);
