@@ -4,11 +4,11 @@
  * Each row is sent with dryRun=All and answered as kube-apiserver 1.37 answers it; the broader
  * comparison is `pnpm diff:server` (scripts/differential/specs/pod-env-bodies.ts).
  */
-import { describe } from "vitest";
-import { type PodRow, podValidationSuite } from "./pod-validation-suite.js";
+import { describe, expect, it } from "vitest";
+import { type PodRow, podValidationSuite, podWith } from "./pod-validation-suite.js";
 import { DNS_SUBDOMAIN } from "./spec-validation-cases.js";
 
-const { itAnswersPods } = podValidationSuite("val-podhooks");
+const { itAnswersPods, target, podPath } = podValidationSuite("val-podhooks");
 
 const UNDERSCORE_SUBDOMAIN =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*')";
@@ -226,4 +226,17 @@ const ROWS: PodRow[] = [
   ],
 ];
 
-describe("DNS config, host aliases and lifecycle hooks", () => itAnswersPods(ROWS));
+describe("DNS config, host aliases and lifecycle hooks", () => {
+  itAnswersPods(ROWS);
+  it("drops a container's stop signal (the ContainerStopSignals gate is off in 1.37)", async () => {
+    const hook = { exec: { command: ["true"] } };
+    const send = (lifecycle: Record<string, unknown>) =>
+      target().call("POST", `${podPath()}?dryRun=All`, { body: podWith({}, { lifecycle }) });
+    const withHook = await send({ stopSignal: "SIGUSR1", preStop: hook });
+    expect(withHook.status).toBe(201);
+    expect(withHook.json.spec.containers[0].lifecycle).toEqual({ preStop: hook });
+    const alone = await send({ stopSignal: "SIGUSR1" });
+    expect(alone.status).toBe(201);
+    expect(alone.json.spec.containers[0].lifecycle).toBeUndefined();
+  });
+});

@@ -76,7 +76,7 @@ const lifecycleHandlers = (grace: unknown) => [
 ];
 
 /** validateHandler: exactly one handler type, each checked. */
-export function handlerErrors(
+function handlerErrors(
   handler: Json,
   at: string,
   handlers: readonly (readonly [string, HandlerCheck])[] = PROBE_HANDLERS,

@@ -24,11 +24,16 @@ function defaultContainer(c: unknown): void {
   set(c, "resources", {});
   if (Array.isArray(c.ports)) for (const p of c.ports) if (isObj(p)) set(p, "protocol", "TCP");
   for (const probe of ["livenessProbe", "readinessProbe", "startupProbe"]) defaultProbe(c[probe]);
-  if (isObj(c.lifecycle))
+  if (isObj(c.lifecycle)) {
     for (const hook of ["postStart", "preStop"]) {
       const h = c.lifecycle[hook];
       if (isObj(h)) defaultHttpGet(h.httpGet);
     }
+    // The ContainerStopSignals gate is off in 1.37: the field is dropped, and a lifecycle left
+    // empty with it.
+    delete c.lifecycle.stopSignal;
+    if (Object.keys(c.lifecycle).length === 0) delete c.lifecycle;
+  }
 }
 
 /** An HTTP GET action's path and scheme (probes and lifecycle hooks alike). */
