@@ -4,11 +4,11 @@
  * Each row is sent with dryRun=All and answered as kube-apiserver 1.37 answers it; the broader
  * comparison is `pnpm diff:server` (scripts/differential/specs/pod-env-bodies.ts).
  */
-import { describe } from "vitest";
-import { type PodRow, podValidationSuite } from "./pod-validation-suite.js";
+import { describe, expect, it } from "vitest";
+import { type PodRow, podValidationSuite, podWith } from "./pod-validation-suite.js";
 import { DNS_SUBDOMAIN, NAME_PART } from "./spec-validation-cases.js";
 
-const { itAnswersPods } = podValidationSuite("val-podenv");
+const { itAnswersPods, target, podPath } = podValidationSuite("val-podenv");
 
 const ENV_NAME =
   "a valid environment variable name must consist only of printable ASCII characters other than '='";
@@ -266,4 +266,18 @@ const ROWS: PodRow[] = [
   ],
 ];
 
-describe("a container's env and envFrom", () => itAnswersPods(ROWS));
+describe("a container's env and envFrom", () => {
+  itAnswersPods(ROWS);
+  it("completes downward API references with core/v1's defaults", async () => {
+    const env = [
+      { name: "A", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
+      { name: "B", valueFrom: { resourceFieldRef: { resource: "limits.cpu" } } },
+    ];
+    const res = await target().call("POST", `${podPath()}?dryRun=All`, { body: podWith({}, { env }) });
+    expect(res.status).toBe(201);
+    expect(res.json.spec.containers[0].env).toEqual([
+      { name: "A", valueFrom: { fieldRef: { apiVersion: "v1", fieldPath: "metadata.name" } } },
+      { name: "B", valueFrom: { resourceFieldRef: { resource: "limits.cpu", divisor: "0" } } },
+    ]);
+  });
+});

@@ -4,11 +4,11 @@
  * Each row is sent with dryRun=All and answered as kube-apiserver 1.37 answers it; the broader
  * comparison is `pnpm diff:server` (scripts/differential/specs/pod-volume-bodies.ts).
  */
-import { describe } from "vitest";
-import { type PodRow, podValidationSuite } from "./pod-validation-suite.js";
+import { describe, expect, it } from "vitest";
+import { type PodRow, podValidationSuite, podWith } from "./pod-validation-suite.js";
 import { NAME_PART } from "./spec-validation-cases.js";
 
-const { itAnswersPods } = podValidationSuite("val-podvol");
+const { itAnswersPods, target, podPath } = podValidationSuite("val-podvol");
 
 const FILE_MODE = "must be a number between 0 and 0777 (octal), both inclusive";
 
@@ -223,4 +223,60 @@ const ROWS: PodRow[] = [
   ],
 ];
 
-describe("local, projected and ephemeral volumes", () => itAnswersPods(ROWS));
+/** Volume sources as sent and as core/v1 defaulting completes them. */
+const DEFAULTED: [Record<string, unknown>, Record<string, unknown>][] = [
+  [{ secret: { secretName: "s" } }, { secret: { secretName: "s", defaultMode: 420 } }],
+  [{ configMap: { name: "c" } }, { configMap: { name: "c", defaultMode: 420 } }],
+  [
+    { downwardAPI: { items: [{ path: "n", fieldRef: { fieldPath: "metadata.name" } }] } },
+    {
+      downwardAPI: {
+        defaultMode: 420,
+        items: [{ path: "n", fieldRef: { apiVersion: "v1", fieldPath: "metadata.name" } }],
+      },
+    },
+  ],
+  [
+    { projected: { sources: [{ serviceAccountToken: { path: "t" } }] } },
+    {
+      projected: {
+        defaultMode: 420,
+        sources: [{ serviceAccountToken: { path: "t", expirationSeconds: 3600 } }],
+      },
+    },
+  ],
+  [{ hostPath: { path: "/x" } }, { hostPath: { path: "/x", type: "" } }],
+  [
+    { rbd: { monitors: ["m"], image: "i" } },
+    { rbd: { monitors: ["m"], image: "i", pool: "rbd", user: "admin", keyring: "/etc/ceph/keyring" } },
+  ],
+  [
+    { azureDisk: { diskName: "d", diskURI: "https://x" } },
+    {
+      azureDisk: {
+        diskName: "d",
+        diskURI: "https://x",
+        cachingMode: "ReadWrite",
+        fsType: "ext4",
+        readOnly: false,
+        kind: "Shared",
+      },
+    },
+  ],
+  [
+    { image: { reference: "busybox:1.36" } },
+    { image: { reference: "busybox:1.36", pullPolicy: "IfNotPresent" } },
+  ],
+];
+
+describe("local, projected and ephemeral volumes", () => {
+  itAnswersPods(ROWS);
+  it("completes volume sources with core/v1's defaults", async () => {
+    const volumes = DEFAULTED.map(([source], i) => ({ name: `v${i}`, ...source }));
+    const res = await target().call("POST", `${podPath()}?dryRun=All`, { body: podWith({ volumes }, {}) });
+    expect(res.status).toBe(201);
+    const sent = new Set(volumes.map((v) => v.name));
+    const stored = res.json.spec.volumes.filter((v: { name: string }) => sent.has(v.name));
+    expect(stored).toEqual(DEFAULTED.map(([, source], i) => ({ name: `v${i}`, ...source })));
+  });
+});
