@@ -1,6 +1,6 @@
 /**
- * Issue 31: a pod's OS rules (spec.os, and the fields forbidden for Linux or Windows pods) and
- * resource claims of the pod and its containers.
+ * Issue 31: a pod's OS rules (spec.os, and the fields forbidden for Linux or Windows pods),
+ * resource claims of the pod and its containers, and containers' resize policies.
  * Each row is sent with dryRun=All and answered as kube-apiserver 1.37 answers it; the broader
  * comparison is `pnpm diff:server` (scripts/differential/specs/pod-env-bodies.ts).
  */
@@ -192,6 +192,67 @@ const ROWS: PodRow[] = [
     { resources: { claims: [{ name: "a" }, { name: "a", request: "r1" }] } },
     ['containers[0].resources.claims[1] | FieldValueDuplicate | Duplicate value: "a"'],
   ],
+  [
+    "valid resize policies",
+    {},
+    {
+      resizePolicy: [
+        { resourceName: "cpu", restartPolicy: "NotRequired" },
+        { resourceName: "memory", restartPolicy: "RestartContainer" },
+      ],
+    },
+    [],
+  ],
+  [
+    "an unknown resize resource and policy",
+    {},
+    { resizePolicy: [{ resourceName: "gpu", restartPolicy: "Foo" }] },
+    [
+      'containers[0].resizePolicy | FieldValueNotSupported | Unsupported value: "gpu": supported values: "cpu", "memory"',
+      'containers[0].resizePolicy | FieldValueNotSupported | Unsupported value: "Foo": supported values: "NotRequired", "RestartContainer"',
+    ],
+  ],
+  [
+    "a resize resource twice and an empty policy",
+    {},
+    {
+      resizePolicy: [
+        { resourceName: "cpu", restartPolicy: "NotRequired" },
+        { resourceName: "cpu", restartPolicy: "NotRequired" },
+        {},
+      ],
+    },
+    [
+      'containers[0].resizePolicy[1] | FieldValueDuplicate | Duplicate value: "cpu"',
+      "containers[0].resizePolicy | FieldValueRequired | Required value",
+    ],
+  ],
+  [
+    "resize policies in a pod that never restarts",
+    { restartPolicy: "Never" },
+    {
+      resizePolicy: [{ resourceName: "cpu", restartPolicy: "RestartContainer" }, { resourceName: "memory" }],
+    },
+    [
+      "containers[0].resizePolicy | FieldValueInvalid | Invalid value: \"RestartContainer\": must be 'NotRequired' when pod `restartPolicy` is 'Never'",
+      "containers[0].resizePolicy | FieldValueRequired | Required value",
+      "containers[0].resizePolicy | FieldValueInvalid | Invalid value: \"\": must be 'NotRequired' when pod `restartPolicy` is 'Never'",
+    ],
+  ],
+  [
+    "a resize policy on an init container",
+    {
+      initContainers: [
+        {
+          name: "i",
+          image: "busybox",
+          resizePolicy: [{ resourceName: "cpu", restartPolicy: "NotRequired" }],
+        },
+      ],
+    },
+    {},
+    [],
+  ],
 ];
 
-describe("OS rules and resource claims", () => itAnswersPods(ROWS));
+describe("OS rules, resource claims and resize policies", () => itAnswersPods(ROWS));

@@ -238,6 +238,23 @@ function podLevelVariants(rnd: Random): [string, Body][] {
       ),
     ],
     [
+      "pod-container-resize-policy",
+      one(
+        {
+          resizePolicy: pick(rnd, [
+            [{ resourceName: "gpu", restartPolicy: "NotRequired" }],
+            [{ resourceName: "cpu", restartPolicy: "Sometimes" }],
+            [{ resourceName: "memory" }],
+            [
+              { resourceName: "cpu", restartPolicy: "NotRequired" },
+              { resourceName: "cpu", restartPolicy: "RestartContainer" },
+            ],
+          ]),
+        },
+        { restartPolicy: pick(rnd, ["Always", "Never"]) },
+      ),
+    ],
+    [
       "pod-container-claims",
       one(
         {

@@ -33,6 +33,30 @@ export interface PodContext {
   readonly volumes: ReadonlyMap<string, Json>;
   readonly claims: ReadonlySet<string>;
   readonly grace: unknown;
+  readonly restartPolicy: unknown;
+}
+
+const RESIZE_RESOURCES = ["cpu", "memory"];
+const RESIZE_POLICIES = ["NotRequired", "RestartContainer"];
+
+/** validateResizePolicy: cpu and memory once each, a known policy, NotRequired in a Never pod. */
+function resizePolicyErrors(policies: unknown, at: string, podRestart: unknown): FieldError[] {
+  const out: FieldError[] = [];
+  const seen = new Set<string>();
+  listAt(policies).forEach((raw, i) => {
+    const p = objectAt(raw);
+    const name = stringAt(p.resourceName);
+    const policy = stringAt(p.restartPolicy);
+    if (seen.has(name)) out.push(duplicate(`${at}[${i}]`, name));
+    seen.add(name);
+    if (name === "") out.push(required(at));
+    else if (!RESIZE_RESOURCES.includes(name)) out.push(notSupported(at, name, RESIZE_RESOURCES));
+    if (policy === "") out.push(required(at));
+    else if (!RESIZE_POLICIES.includes(policy)) out.push(notSupported(at, policy, RESIZE_POLICIES));
+    if (podRestart === "Never" && policy !== "NotRequired")
+      out.push(invalid(at, policy, "must be 'NotRequired' when pod `restartPolicy` is 'Never'"));
+  });
+  return out;
 }
 
 export function dnsLabelErrors(value: string, field: string): FieldError[] {
@@ -92,6 +116,7 @@ function containerCommonErrors(c: Json, at: string, pod: PodContext): FieldError
   out.push(...containerResourceErrors(c.resources, `${at}.resources`));
   const claims = objectAt(c.resources).claims;
   out.push(...containerClaimErrors(claims, `${at}.resources.claims`, pod.claims));
+  out.push(...resizePolicyErrors(c.resizePolicy, `${at}.resizePolicy`, pod.restartPolicy));
   out.push(...containerSecurityContextErrors(c.securityContext, `${at}.securityContext`));
   return out;
 }

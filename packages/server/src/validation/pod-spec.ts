@@ -85,6 +85,7 @@ export function podSpecErrors(spec: Json, at: string): FieldError[] {
     volumes: volumes.names,
     claims: podClaimNames(spec.resourceClaims),
     grace: spec.terminationGracePeriodSeconds,
+    restartPolicy: spec.restartPolicy,
   };
   out.push(...containersErrors(spec.containers, `${at}.containers`, pod));
   out.push(...initContainersErrors(spec.initContainers, spec.containers, `${at}.initContainers`, pod));
