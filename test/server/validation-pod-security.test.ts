@@ -1,8 +1,8 @@
 /**
  * Issue 31: the pod-wide security rules beside the security contexts' own fields — Windows options
  * and HostProcess containers, supplemental groups and SELinux change policies, namespaced sysctls
- * under hostNetwork / hostIPC, user namespaces and the Unmasked proc mount, the pod's `os` — sent
- * with dryRun=All and answered as kube-apiserver 1.37 answers them.
+ * under hostNetwork / hostIPC, user namespaces and the Unmasked proc mount — sent with dryRun=All
+ * and answered as kube-apiserver 1.37 answers them (the `os` rules: validation-pod-os-claims.test.ts).
  */
 import { describe } from "vitest";
 import { pod, podValidationSuite } from "./pod-validation-suite.js";
@@ -159,50 +159,6 @@ const ROWS: [string, Record<string, unknown>, string[]][] = [
       "HostPID | FieldValueForbidden | Forbidden: when `hostUsers` is false",
       "HostIPC | FieldValueForbidden | Forbidden: when `hostUsers` is false",
       "containers[0].volumeDevices | FieldValueForbidden | Forbidden: when `hostUsers` is false",
-    ],
-  ],
-  [
-    "an os without a name and an unknown one",
-    { os: { name: "" } },
-    ["os.name | FieldValueRequired | Required value"],
-  ],
-  [
-    "an unknown os",
-    { os: { name: "plan9" } },
-    ['os | FieldValueNotSupported | Unsupported value: "plan9": supported values: "linux", "windows"'],
-  ],
-  [
-    "Windows options on a linux pod",
-    {
-      os: { name: "linux" },
-      securityContext: { windowsOptions: { runAsUserName: "u" } },
-      containers: [c({ windowsOptions: { hostProcess: false } })],
-    },
-    [
-      "securityContext.windowsOptions | FieldValueForbidden | Forbidden: windows options cannot be set for a linux pod",
-      "containers[0].securityContext.windowsOptions | FieldValueForbidden | Forbidden: windows options cannot be set for a linux pod",
-    ],
-  ],
-  [
-    "Linux settings on a windows pod",
-    {
-      os: { name: "windows" },
-      hostPID: true,
-      securityContext: {
-        runAsUser: 1,
-        seccompProfile: { type: "RuntimeDefault" },
-        seLinuxChangePolicy: "Recursive",
-      },
-      containers: [c({ privileged: false, capabilities: {}, runAsGroup: 2 })],
-    },
-    [
-      "securityContext.seccompProfile | FieldValueForbidden | Forbidden: cannot be set for a windows pod",
-      "securityContext.runAsUser | FieldValueForbidden | Forbidden: cannot be set for a windows pod",
-      "securityContext.seLinuxChangePolicy | FieldValueForbidden | Forbidden: cannot be set for a windows pod",
-      "hostPID | FieldValueForbidden | Forbidden: cannot be set for a windows pod",
-      "containers[0].securityContext.capabilities | FieldValueForbidden | Forbidden: cannot be set for a windows pod",
-      "containers[0].securityContext.privileged | FieldValueForbidden | Forbidden: cannot be set for a windows pod",
-      "containers[0].securityContext.runAsGroup | FieldValueForbidden | Forbidden: cannot be set for a windows pod",
     ],
   ],
 ];

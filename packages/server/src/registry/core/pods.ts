@@ -5,8 +5,9 @@
  */
 
 import { copyAppArmorAnnotations } from "../../validation/apparmor-annotations.js";
-import { objectAt } from "../../validation/field-errors.js";
+import { objectAt, stringAt } from "../../validation/field-errors.js";
 import { mergeLabelKeysIntoSelectors } from "../../validation/label-keys.js";
+import { ephemeralClaimNameErrors } from "../../validation/volumes.js";
 import { child, isObj, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
 import { podCreateErrors, podUpdateErrors } from "./pod-rules.js";
@@ -49,8 +50,14 @@ export const pods: KindStrategy = {
     mergeLabelKeysIntoSelectors(obj);
     copyAppArmorAnnotations(obj);
   },
-  validate: (obj, old) =>
-    old
+  validate: (obj, old) => [
+    ...(old
       ? podUpdateErrors(objectAt(obj.spec), objectAt(old.spec), obj.metadata, old.metadata)
-      : podCreateErrors(objectAt(obj.spec), obj.metadata),
+      : podCreateErrors(objectAt(obj.spec), obj.metadata)),
+    ...ephemeralClaimNameErrors(
+      objectAt(obj.spec).volumes,
+      stringAt(objectAt(obj.metadata).name),
+      "spec.volumes",
+    ),
+  ],
 };
