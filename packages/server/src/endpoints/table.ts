@@ -90,7 +90,8 @@ export function renderTable(
       metadata: listMeta,
       columnDefinitions: withColumns ? printer.columns : null,
       rows: (printer.order ? printer.order(objects) : objects).map((o) => ({
-        ...printer.row(o, now),
+        // A version stored as another is printed from the stored one (upstream prints the internal object).
+        ...printer.row(r.convert?.betweenVersions ? (r.convert.toStored(o) as KubeObject) : o, now),
         object: object(o),
       })),
     };
