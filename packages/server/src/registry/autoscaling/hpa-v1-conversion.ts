@@ -79,9 +79,10 @@ function rules(r: unknown, from: 0 | 1): Obj | undefined {
   if (!isObj(r)) return undefined;
   const missing = from === 1 ? null : undefined;
   const out = renamed(r, RULE_FIELDS, from, missing);
-  const policies = r[RULE_FIELDS[2][from]];
+  const [source, target] = from === 1 ? ["policies", "Policies"] : ["Policies", "policies"];
+  const policies = r[source];
   if (Array.isArray(policies))
-    out[RULE_FIELDS[2][1 - from]] = list(policies).map((p) => renamed(p, POLICY_FIELDS, from, missing));
+    out[target] = list(policies).map((p) => renamed(p, POLICY_FIELDS, from, missing));
   return from === 1 ? out : compact(out);
 }
 
