@@ -226,6 +226,10 @@ describe("custom resources in OpenAPI as kube-apiserver publishes them", () => {
     expect(foo.stdout).toMatch(
       /DESCRIPTION:.*Foo CRD for Testing.*FIELDS:.*apiVersion.*<string>.*kind.*<string>.*metadata.*<ObjectMeta>.*spec.*<Object>.*Specification of Foo/s,
     );
+    const meta = await kubectl("explain", `foos.${groupOf("foo")}.metadata`);
+    expect(meta.stdout).toMatch(
+      /DESCRIPTION:.*Standard object's metadata.*FIELDS:.*creationTimestamp\s+<string>\s+CreationTimestamp is a timestamp/s,
+    );
     const bars = await kubectl("explain", `foos.${groupOf("foo")}.spec.bars`);
     expect(bars.stdout).toMatch(
       /bars.*<\[\]Object>.*DESCRIPTION:.*List of Bars\..*FIELDS:.*name.*<string>.*Name of Bar\./s,
