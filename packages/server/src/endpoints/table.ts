@@ -74,6 +74,14 @@ function readJsonPath(obj: unknown, path: string): unknown {
 /** The stored form of a presented object, when the store still holds that revision of it. */
 export type StoredLookup = (o: KubeObject) => KubeObject | undefined;
 
+function storedLookup(r: ServedResource, store: Pick<MvccStore, "get">): StoredLookup {
+  return (o) => {
+    const { namespace, name } = o.metadata as { namespace?: string; name: string };
+    const found = store.get(r.bucket, objectKey(r, namespace, name)) as KubeObject | undefined;
+    return found?.metadata.resourceVersion === o.metadata.resourceVersion ? found : undefined;
+  };
+}
+
 /**
  * What a built-in printer reads: a version stored as another (autoscaling/v1 HPAs) is printed from the
  * stored object, as upstream prints the internal one; converted back when that revision is gone.
@@ -143,14 +151,7 @@ export function reshape(
   const isList = Array.isArray(b.items);
   if (shape === "Table") {
     const include = parseIncludeObject(q);
-    const storedOf: StoredLookup | undefined =
-      store &&
-      ((o) => {
-        const found = store.get(r.bucket, objectKey(r, o.metadata.namespace, o.metadata.name)) as
-          | KubeObject
-          | undefined;
-        return found?.metadata.resourceVersion === o.metadata.resourceVersion ? found : undefined;
-      });
+    const storedOf = store && storedLookup(r, store);
     const meta = isList ? b.metadata : { resourceVersion: b.metadata.resourceVersion };
     return renderTable(r, isList ? (b.items as KubeObject[]) : [b], meta, include, version, true, storedOf);
   }
