@@ -3,7 +3,7 @@
  * object written in one version reads the same in the other, converted as kube-apiserver converts
  * it (v1's CPU target is v2's CPU Utilization metric; what v1 cannot hold travels in
  * `autoscaling.alpha.kubernetes.io/*` annotations, which v2 never shows) — for get, list, watch,
- * update, patches, apply, Tables, discovery and kubectl.
+ * update, patches, apply, Tables (read and watched), discovery and kubectl.
  */
 import { describe, expect, it } from "vitest";
 import { kubectlFor } from "../support/kubectl.js";
@@ -222,7 +222,17 @@ describe("HorizontalPodAutoscaler in autoscaling/v1 and autoscaling/v2", () => {
   });
 
   it("a v1 Table prints the stored v2 metrics, in their order", async () => {
+    const rv = (await ok("GET", at("v1"))).metadata.resourceVersion;
+    const w = await openWatch(s.t, `${at("v1")}?watch=true&resourceVersion=${rv}`, TABLE);
     await ok("POST", at("v2"), richV2("tbl"));
+    try {
+      const seen = await w.until((e) => e.object.rows?.[0]?.cells?.[0] === "tbl");
+      expect(seen[seen.length - 1]?.object.rows[0].cells[2]).toBe(
+        "cpu: <unknown>/60%, <unknown>/10 + 1 more...",
+      );
+    } finally {
+      await w.close();
+    }
     const res = await s.t.call("GET", at("v1", "tbl"), { accept: TABLE });
     expect(res.status, res.text).toBe(200);
     expect(res.json.rows[0].cells.slice(0, 3)).toEqual([
