@@ -1,17 +1,19 @@
 /**
  * HorizontalPodAutoscalers: stored as autoscaling/v2, also served as autoscaling/v1 (converted by
- * hpa-v1-conversion.ts), defaulted by hpa-defaults.ts; a new object starts with an empty status.
+ * hpa-v1-conversion.ts), defaulted by hpa-defaults.ts, validated by hpa-validation.ts; a new object starts with an empty status.
  */
 import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
 import { defaultV2 } from "./hpa-defaults.js";
 import { hpaV1Conversion } from "./hpa-v1-conversion.js";
+import { validateHpa } from "./hpa-validation.js";
 
 export const horizontalpodautoscalers: KindStrategy = {
   group: "autoscaling",
   resource: "horizontalpodautoscalers",
   tracksGeneration: true,
   defaults: defaultV2,
+  validate: validateHpa,
   prepareCreate(obj) {
     // Go's encoding of an empty v2 status: currentMetrics has no omitempty.
     obj.status = { currentMetrics: null, desiredReplicas: 0 };
