@@ -1,6 +1,7 @@
 /**
  * DaemonSets: RollingUpdate one node at a time, ten revisions; validated as ValidateDaemonSet and
- * ValidateDaemonSetUpdate (the selector is immutable). An unset selector is not reported as
+ * ValidateDaemonSetUpdate (the selector is immutable); the template generation is
+ * daemonset-template-generation.ts's. An unset selector is not reported as
  * missing upstream: it selects nothing, so the template's labels do not match it.
  */
 
@@ -19,6 +20,10 @@ import { alwaysRestartErrors, podTemplateSpecErrors } from "../../validation/pod
 import { defaultRollingUpdate, defaultTemplate } from "../core/pod-template-defaults.js";
 import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
+import {
+  prepareTemplateGenerationOnCreate,
+  prepareTemplateGenerationOnUpdate,
+} from "./daemonset-template-generation.js";
 import {
   atMost100Percent,
   counterErrors,
@@ -103,6 +108,8 @@ export const daemonsets: KindStrategy = {
     set(spec, "revisionHistoryLimit", 10);
     defaultTemplate(spec);
   },
+  prepareCreate: prepareTemplateGenerationOnCreate,
+  prepareUpdate: prepareTemplateGenerationOnUpdate,
   validate(obj, old) {
     const spec = objectAt(obj.spec);
     const out = daemonSetSpecErrors(spec);
