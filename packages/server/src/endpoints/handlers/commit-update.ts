@@ -144,6 +144,8 @@ export async function commitUpdate(
   if (admitted) await admitted;
   const preparing = prepareUpdateSteps(ctx, r, req, old, next);
   next = req.large ? await runYielding(preparing) : runAtOnce(preparing);
+  // The strategy's warnings (status writes have none upstream), before validating admission's.
+  if (!r.custom && !req.subresource) admitting.warnings.push(...(r.strategy?.warnings?.(next, old) ?? []));
   if (!req.managedFieldsDone)
     next = req.large
       ? await withManagedFieldsYielding(ctx, r, old, next, req)

@@ -100,6 +100,8 @@ export async function createObject(
   const preparing = prepareNewSteps(ctx, r, req, obj);
   if (req.large && !r.strategy?.allocates) await runYielding(preparing);
   else runAtOnce(preparing);
+  // Upstream records the strategy's warnings once validation passed, before validating admission.
+  if (!r.custom) admitting.warnings.push(...(r.strategy?.warnings?.(obj, undefined) ?? []));
   const name = String(obj.metadata.name);
   if (!req.managedFieldsDone && req.large && !r.strategy?.allocates)
     obj = await withManagedFieldsYielding(ctx, r, undefined, obj, req);
