@@ -32,7 +32,17 @@ const LINEAR_CALLS = new Set([
   "isURL",
   "re2Matches",
   "matches",
+  "semver",
+  "isSemver",
 ]);
+/** Calls and methods giving library values; `==` on them costs 1 upstream, `!=` is not sized. */
+const OPAQUE_CALLS = new Set(["ip", "cidr", "semver", "quantity", "url"]);
+const OPAQUE_METHODS = new Set(["masked", "ip", "add", "sub"]);
+const OPAQUE: Shape = { size: 1, opaque: true };
+/** Namespaces whose functions CEL calls as methods of a constant (`ip.isCanonical(s)`). */
+const NAMESPACES = new Set(["strings", "ip", "format"]);
+/** upstream's regular-expression size estimate of a named format (128 characters, a quarter each). */
+const FORMAT_REGEX_FACTOR = 32;
 
 /** Upstream's limits: per evaluation, per rule statically, per CRD statically, per object at runtime. */
 export const PER_CALL_LIMIT = 1_000_000;
@@ -113,8 +123,18 @@ function rcall(n: ASTNode, scope: Scope): Estimate {
     const [a, b] = rest.shapes;
     return { cost: base + (a?.size ?? 1) * (b?.size ?? 1), shape: SCALAR };
   }
+  if (receiver.op === "id" && NAMESPACES.has(String(receiver.args)))
+    return namespaceCall(name, base, rest.shapes[0] ?? SCALAR);
+  if (name === "validate")
+    return { cost: base + tenth(rest.shapes[0]?.size ?? 1) * FORMAT_REGEX_FACTOR, shape: UNBOUNDED };
   const linear = LINEAR.has(name) ? traversal(recv.shape, rest.shapes) : 0;
   return { cost: base + linear, shape: resultShape(name, recv.shape) };
+}
+
+/** ip.isCanonical parses and prints (twice a traversal); strings.quote's result has no size bound. */
+function namespaceCall(name: string, base: number, arg: Shape): Estimate {
+  if (name === "isCanonical") return { cost: base + Math.ceil(arg.size * 0.2), shape: SCALAR };
+  return { cost: base, shape: name === "quote" ? UNBOUNDED : SCALAR };
 }
 
 /** The cost of walking a receiver (a list's items, a string's characters against the arguments). */
@@ -131,6 +151,7 @@ const OPTIONAL_VALUE = new Set(["orValue", "value", "or"]);
 /** The shape of a method's result: strings keep their bound, lists give items, counts are scalars. */
 function resultShape(name: string, recv: Shape): Shape {
   if (SAME_SIZE.has(name)) return recv;
+  if (OPAQUE_METHODS.has(name)) return OPAQUE;
   if (OPTIONAL_VALUE.has(name)) return recv.map ? { ...UNBOUNDED, map: true } : UNBOUNDED;
   if (name === "split" || name === "findAll") return { size: recv.size, elem: recv };
   if ((name === "min" || name === "max") && recv.elem) return recv.elem;
@@ -149,7 +170,15 @@ function call(n: ASTNode, scope: Scope): Estimate {
   // Evaluating on actual values (admission), a converted scalar is a short string, not an unbounded one.
   const converted = scope.has(RUNTIME_SCOPE) ? (first.size > 1 ? first : CONVERTED) : UNBOUNDED;
   const shape =
-    name === "string" || name === "bytes" ? (isString ? first : converted) : name === "dyn" ? first : SCALAR;
+    name === "string" || name === "bytes"
+      ? isString
+        ? first
+        : converted
+      : name === "dyn"
+        ? first
+        : OPAQUE_CALLS.has(name)
+          ? OPAQUE
+          : SCALAR;
   return { cost: cost + 1 + linear, shape };
 }
 
@@ -162,6 +191,7 @@ function binary(n: ASTNode, scope: Scope): Estimate {
       shape: { size: a.size + b.size, ...(a.elem ? { elem: a.elem } : {}) },
     };
   if (n.op === "in") return { cost: cost + 1 + (b.map ? 0 : b.size), shape: SCALAR };
+  if (n.op === "!=" && (a.opaque || b.opaque)) return { cost: cost + 1 + UNBOUNDED.size, shape: SCALAR };
   if (n.op === "==" || n.op === "!=" || n.op === "<" || n.op === "<=" || n.op === ">" || n.op === ">=")
     return { cost: cost + 1 + tenth(Math.min(a.size, b.size)), shape: SCALAR };
   return { cost: cost + 1, shape: SCALAR };

@@ -7,10 +7,12 @@
  * plus the Kubernetes libraries, and the schema's types.
  */
 import { Environment } from "@marcbachmann/cel-js";
+import { registerFormat } from "./library/format.js";
 import { registerLists } from "./library/lists.js";
 import { registerNetwork } from "./library/network.js";
 import { registerQuantity } from "./library/quantity.js";
 import { registerRegex } from "./library/regex.js";
+import { registerSemver } from "./library/semver.js";
 import { registerSets } from "./library/sets.js";
 import { registerStrings } from "./library/strings.js";
 
@@ -24,5 +26,7 @@ export function baseEnvironment(): Environment {
   registerRegex(env);
   registerQuantity(env);
   registerNetwork(env);
+  registerSemver(env);
+  registerFormat(env);
   return env;
 }
