@@ -46,7 +46,13 @@ function celGoOffset(source: string, err: LocatedError, message: string): number
 
 /** Namespaces the library functions are declared under (`strings.quote` is `k8s.strings.quote`). */
 const NAMESPACE_TYPES = new Set(["k8s.strings", "k8s.ip", "k8s.format", "k8s.sets"]);
-const goType = (t: string) => t.replaceAll("<", "(").replaceAll(">", ")");
+/** cel-go's names of types: list(int), duration, timestamp. */
+const goType = (t: string) =>
+  t
+    .replaceAll("<", "(")
+    .replaceAll(">", ")")
+    .replaceAll("google.protobuf.Duration", "duration")
+    .replaceAll("google.protobuf.Timestamp", "timestamp");
 
 /** cel-go's wording of a call no overload matches: the name, then the receiver's and arguments' types. */
 function overloadMessage(receiver: string | undefined, name: string, args: string): string {
@@ -82,7 +88,7 @@ function celGoMessage(e: LocatedError, parse: boolean): string {
   if (m) return `undeclared reference to '${m[1]}' (in container '')`;
   m = /^no such overload: (\S+) (\S+) (\S+)$/.exec(first);
   if (m?.[2] && OPERATORS[m[2]])
-    return `found no matching overload for '${OPERATORS[m[2]]}' applied to '(${m[1]}, ${m[3]})'`;
+    return `found no matching overload for '${OPERATORS[m[2]]}' applied to '(${goType(m[1] as string)}, ${goType(m[3] as string)})'`;
   m = /^found no matching overload for '(?:(.+)\.)?(\w+)\((.*)\)'$/.exec(first);
   if (m) return overloadMessage(m[1], m[2] as string, m[3] as string);
   return first;
