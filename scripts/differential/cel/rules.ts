@@ -1,7 +1,8 @@
 /**
  * Rule templates of the CEL differential suite, per schema node, with random
  * constants: the kinds of rules CRDs use (comparisons, string and list
- * functions, macros, regexes, sets, optionals, transition rules), and the
+ * functions, macros, regexes, sets, optionals, transition rules, the semver,
+ * format, IP and CIDR libraries, durations), and the
  * message styles (default, message, messageExpression, reason, fieldPath).
  */
 import type { Random } from "./random.js";
@@ -17,7 +18,9 @@ export type Node =
   | "labels"
   | "label"
   | "ratio"
-  | "ios";
+  | "ios"
+  | "v"
+  | "d";
 
 export interface Rule {
   rule: string;
@@ -104,6 +107,7 @@ const TEMPLATES: Record<Node, ((r: Random) => string)[]> = {
     () => "self.map(p, p.port).isSorted()",
     () => "self.all(p, !has(p.port) || p.port != 443)",
     () => "self.size() < 2 || self[0].name != self[1].name",
+    () => "self.size() == 0 || has(self[0].port)",
   ],
   port: [
     () => "!has(self.port) || self.port > 1024",
@@ -127,6 +131,29 @@ const TEMPLATES: Record<Node, ((r: Random) => string)[]> = {
     () => "self * 2.0 != 3.0",
   ],
   ios: [() => "type(self) == int", () => "type(self) == string || self > 10", () => "string(self) != '1'"],
+  v: [
+    (r) => `!isSemver(self, true) || semver(self, true).major() < ${r.int(0, 3)}`,
+    () => "isSemver(self) || isIP(self) || isCIDR(self) || self.size() < 3",
+    () => "!isSemver(self) || semver(self).isLessThan(semver('1.2.0'))",
+    () => "!isSemver(self) || semver(self).compareTo(semver('1.0.0-rc.1')) >= 0",
+    () => "semver(self, true).minor() >= 0",
+    () => "!isIP(self) || ip.isCanonical(self)",
+    () => "!isIP(self) || ip(self).isLoopback() || ip(self).isGlobalUnicast()",
+    () => "!isIP(self) || !ip(self).isUnspecified()",
+    (r) => `!isIP(self) || ip(self).family() == ${r.pick([4, 6])}`,
+    (r) => `!isCIDR(self) || cidr(self).prefixLength() >= ${r.pick([8, 16, 24])}`,
+    () => "!isCIDR(self) || cidr('10.0.0.0/8').containsCIDR(self)",
+    () => "!isCIDR(self) || cidr(self).masked() == cidr(self)",
+    () => "!format.dns1123Label().validate(self).hasValue()",
+    (r) =>
+      `!format.named('${r.pick(["labelValue", "dns1035Label", "qualifiedName", "uuid", "byte"])}').value().validate(self).hasValue()`,
+    (r) => `strings.quote(self) != '"${str(r)}"'`,
+  ],
+  d: [
+    (r) => `self < duration('${r.pick(["1m", "1h", "90s"])}')`,
+    () => "self >= duration('0s')",
+    () => "self <= oldSelf + duration('1h')",
+  ],
 };
 
 /** A messageExpression per node that reads the value. */
@@ -142,6 +169,8 @@ const MESSAGES: Record<Node, string> = {
   label: "'label ' + self",
   ratio: "'ratio ' + (self > 1.0 ? 'high' : 'low')",
   ios: "'ios is ' + (type(self) == string ? 'a string' : 'an int')",
+  v: "'v is ' + self",
+  d: "self > duration('1h') ? 'd is long' : 'd is short'",
 };
 
 const REASONS = ["FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate"];

@@ -9,7 +9,7 @@
  * numbers exactly (docs/divergences.md).
  */
 import type { ASTNode } from "@marcbachmann/cel-js";
-import { ABSENT, type Shape, UNKNOWN } from "./sizes.js";
+import { ABSENT, maxShape, type Shape, UNKNOWN } from "./sizes.js";
 
 /**
  * A size cel-go cannot bound (a converted value's string form, a map value selected by name, a dyn):
@@ -127,6 +127,12 @@ function rcall(n: ASTNode, scope: Scope): Estimate {
     return namespaceCall(name, base, rest.shapes[0] ?? SCALAR);
   if (name === "validate")
     return { cost: base + tenth(rest.shapes[0]?.size ?? 1) * FORMAT_REGEX_FACTOR, shape: UNBOUNDED };
+  // On actual values (oldSelf of an optionalOldSelf rule), an optional's value is the value measured.
+  if (OPTIONAL_VALUE.has(name) && recv.shape.measured)
+    return {
+      cost: base,
+      shape: name === "orValue" ? maxShape(recv.shape, rest.shapes[0] ?? ABSENT) : recv.shape,
+    };
   const linear = LINEAR.has(name) ? traversal(recv.shape, rest.shapes) : 0;
   return { cost: base + linear, shape: resultShape(name, recv.shape) };
 }

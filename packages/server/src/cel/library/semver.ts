@@ -44,6 +44,8 @@ function comparePart(a: string, b: string): number {
 }
 
 function number(part: string, what: string): bigint {
+  // An empty number passes the character check and fails Go's integer parse.
+  if (part === "") throw new CelRuntimeError('strconv.ParseUint: parsing "": invalid syntax');
   if (!NUMERIC.test(part))
     throw new CelRuntimeError(`Invalid character(s) found in ${what} number "${part}"`);
   if (part.length > 1 && part.startsWith("0"))
@@ -51,7 +53,8 @@ function number(part: string, what: string): bigint {
       `${what[0]?.toUpperCase()}${what.slice(1)} number must not contain leading zeroes "${part}"`,
     );
   const n = BigInt(part);
-  if (n > UINT64_MAX) throw new CelRuntimeError(`${what} number out of range`);
+  if (n > UINT64_MAX)
+    throw new CelRuntimeError(`strconv.ParseUint: parsing ${JSON.stringify(part)}: value out of range`);
   return n;
 }
 
