@@ -43,6 +43,14 @@ export const CONSTANT_RULES = [
   "cidr('1.2.3.0/24').containsIP('1.2.3.4') && !cidr('1.2.3.0/24').containsIP('::1') && cidr('1.2.3.4/32').ip() == ip('1.2.3.4')",
   "string(ip('2001:DB8::0:0:0:abcd')) == '2001:db8::abcd' && string(cidr('192.168.0.1/24')) == '192.168.0.1/24' && string(cidr('192.168.0.1/24').masked()) == '192.168.0.0/24'",
   "ip('::1') == ip('0::1') && !(ip('::1') == ip('::2')) && !(cidr('1.2.3.4/24') == cidr('1.2.3.0/24')) && quantity('1') == quantity('1000m')",
+  // The lists extension.
+  "[3,1,2].sort() == [1,2,3] && ['b','a'].sort() == ['a','b'] && [1,2,2,1].distinct() == [1,2] && [1,2].reverse() == [2,1]",
+  "lists.range(3) == [0,1,2] && lists.range(0) == [] && [1,2,3].slice(1,2) == [2] && [1,2,3].slice(0,0) == []",
+  "[[1],[2,3]].flatten() == [1,2,3] && [1,2].first().value() == 1 && [1,2].last().value() == 2",
+  // string() of durations and timestamps, a field named in backticks.
+  "string(duration('90s')) == '90s' && string(duration('-1.5s')) == '-1.5s' && string(duration('1ms')) == '0.001s'",
+  "string(timestamp('2020-01-01T00:00:00Z')) == '2020-01-01T00:00:00Z' && string(timestamp('2020-01-01T00:00:00.120Z')) == '2020-01-01T00:00:00.12Z'",
+  "!has(self.ver) || self.`ver`.size() > 0",
 ];
 
 /** Rules on the spec's fields, with the message each failure carries. */
@@ -72,6 +80,14 @@ export const SPEC_RULES = [
   {
     rule: "!has(self.items) || self.items.size() == 0 || has(self.items[0].x)",
     message: "first item lacks x",
+  },
+  {
+    rule: "!has(self.items) || self.items.size() < 3 || self.items.slice(0, 3).size() == 3",
+    message: "three items slice to three",
+  },
+  {
+    rule: "!has(self.strict) || self.strict != '1.2' || [1, 2].slice(1, 3).size() == 0",
+    message: "slice past the end",
   },
 ];
 
@@ -133,9 +149,11 @@ export const OUTCOMES: { name: string; spec: Record<string, unknown>; failures: 
   {
     name: "reports the library's evaluation errors: a short strict version, a zone",
     spec: { strict: "1.2", zoned: "fe80::1%eth0" },
-    failures: [`No Major.Minor.Patch elements found evaluating rule: strict major below 100`, zoneError].map(
-      (m) => `Invalid value: "object": ${m}`,
-    ),
+    failures: [
+      `No Major.Minor.Patch elements found evaluating rule: strict major below 100`,
+      zoneError,
+      "cannot slice(1, 3), list is length 2 evaluating rule: slice past the end",
+    ].map((m) => `Invalid value: "object": ${m}`),
   },
   {
     name: "reports an IPv4-mapped address as an evaluation error",

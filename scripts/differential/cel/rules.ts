@@ -43,6 +43,7 @@ const TEMPLATES: Record<Node, ((r: Random) => string)[]> = {
     () => "!has(self.ports) || !has(self.tags) || self.ports.size() <= self.tags.size()",
     (r) => `!has(oldSelf.n) || !has(self.n) || self.n >= oldSelf.n - ${r.int(0, 2)}`,
     () => "has(self.flag) ? self.flag || !has(self.n) : true",
+    (r) => `!has(self.n) || self.\`n\` < ${r.int(0, 10)}`,
   ],
   n: [
     () => "self / 2 < 4",
@@ -96,6 +97,10 @@ const TEMPLATES: Record<Node, ((r: Random) => string)[]> = {
     () => "self.size() == 0 || self.max() != 'z'",
     () => "self.join(',').size() < 6",
     () => "oldSelf.all(x, x in self)",
+    () => "self.sort() == self || self.distinct().size() < 3",
+    (r) => `self.reverse().first().orValue('') != '${str(r)}'`,
+    () => "lists.range(self.size()).all(i, i < 4)",
+    (r) => `self.size() < 2 || self.slice(0, 2).last().value() != '${str(r)}'`,
   ],
   tag: [(r) => `self != '${str(r)}'`, () => "self.size() > 1", () => "self.matches('^[ab]')"],
   ports: [
@@ -153,6 +158,7 @@ const TEMPLATES: Record<Node, ((r: Random) => string)[]> = {
     (r) => `self < duration('${r.pick(["1m", "1h", "90s"])}')`,
     () => "self >= duration('0s')",
     () => "self <= oldSelf + duration('1h')",
+    () => "string(self).endsWith('s')",
   ],
 };
 

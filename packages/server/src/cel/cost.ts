@@ -40,7 +40,7 @@ const OPAQUE_CALLS = new Set(["ip", "cidr", "semver", "quantity", "url"]);
 const OPAQUE_METHODS = new Set(["masked", "ip", "add", "sub"]);
 const OPAQUE: Shape = { size: 1, opaque: true };
 /** Namespaces whose functions CEL calls as methods of a constant (`ip.isCanonical(s)`). */
-const NAMESPACES = new Set(["strings", "ip", "format"]);
+const NAMESPACES = new Set(["strings", "ip", "format", "lists"]);
 /** upstream's regular-expression size estimate of a named format (128 characters, a quarter each). */
 const FORMAT_REGEX_FACTOR = 32;
 
@@ -62,8 +62,6 @@ const MACROS = new Set(["all", "exists", "exists_one", "map", "filter"]);
 /** Functions linear in the receiver's size (strings scanned, lists walked). */
 const LINEAR = new Set([
   "contains",
-  "startsWith",
-  "endsWith",
   "indexOf",
   "lastIndexOf",
   "lowerAscii",
@@ -82,6 +80,11 @@ const LINEAR = new Set([
   "re2Matches",
   "find",
   "findAll",
+  "slice",
+  "flatten",
+  "sort",
+  "distinct",
+  "reverse",
 ]);
 
 const tenth = (n: number) => Math.ceil(n * 0.1);
@@ -133,13 +136,17 @@ function rcall(n: ASTNode, scope: Scope): Estimate {
       cost: base,
       shape: name === "orValue" ? maxShape(recv.shape, rest.shapes[0] ?? ABSENT) : recv.shape,
     };
-  const linear = LINEAR.has(name) ? traversal(recv.shape, rest.shapes) : 0;
+  // cel-go compares a prefix or suffix: the cost is the argument's length, whatever the receiver's.
+  const affix = name === "startsWith" || name === "endsWith" ? tenth(rest.shapes[0]?.size ?? 0) : 0;
+  const linear = LINEAR.has(name) ? traversal(recv.shape, rest.shapes) : affix;
   return { cost: base + linear, shape: resultShape(name, recv.shape) };
 }
 
 /** ip.isCanonical parses and prints (twice a traversal); strings.quote's result has no size bound. */
 function namespaceCall(name: string, base: number, arg: Shape): Estimate {
   if (name === "isCanonical") return { cost: base + Math.ceil(arg.size * 0.2), shape: SCALAR };
+  // lists.range(n) has no size bound in cel-go's estimate.
+  if (name === "range") return { cost: base, shape: { ...UNBOUNDED, elem: SCALAR } };
   return { cost: base, shape: name === "quote" ? UNBOUNDED : SCALAR };
 }
 
@@ -150,7 +157,17 @@ function traversal(recv: Shape, params: readonly Shape[]): number {
   return tenth(recv.size) * Math.max(1, tenth(argSize));
 }
 
-const SAME_SIZE = new Set(["lowerAscii", "upperAscii", "trim", "substring", "replace"]);
+const SAME_SIZE = new Set([
+  "lowerAscii",
+  "upperAscii",
+  "trim",
+  "substring",
+  "replace",
+  "slice",
+  "sort",
+  "distinct",
+  "reverse",
+]);
 /** An optional's value has no size bound in cel-go's estimate. */
 const OPTIONAL_VALUE = new Set(["orValue", "value", "or"]);
 
@@ -188,9 +205,21 @@ function call(n: ASTNode, scope: Scope): Estimate {
   return { cost: cost + 1 + linear, shape };
 }
 
+const SCALAR_SUMS = new Set([
+  "int",
+  "uint",
+  "double",
+  "google.protobuf.Duration",
+  "google.protobuf.Timestamp",
+]);
+/** Whether a checked `+` joins strings, bytes or lists (its cost grows with them) rather than adding. */
+const concatenates = (n: ASTNode) =>
+  !SCALAR_SUMS.has(String((n as { checkedType?: { name?: string } }).checkedType?.name ?? ""));
+
 function binary(n: ASTNode, scope: Scope): Estimate {
   const { cost, shapes } = estimateAll(args(n), scope);
   const [a = SCALAR, b = SCALAR] = shapes;
+  if (n.op === "+" && !concatenates(n)) return { cost: cost + 1, shape: SCALAR };
   if (n.op === "+")
     return {
       cost: cost + 1 + tenth(a.size + b.size),

@@ -7,6 +7,8 @@
  * plus the Kubernetes libraries, and the schema's types.
  */
 import { Environment } from "@marcbachmann/cel-js";
+import { registerDurationText } from "./library/duration.js";
+import { registerExtLists } from "./library/ext-lists.js";
 import { registerFormat } from "./library/format.js";
 import { registerLists } from "./library/lists.js";
 import { registerNetwork } from "./library/network.js";
@@ -21,6 +23,7 @@ export function baseEnvironment(): Environment {
   // cel-go accepts mixed-type list and map literals unless told otherwise; the apiserver does not tell it.
   const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
   registerLists(env);
+  registerExtLists(env);
   registerSets(env);
   registerStrings(env);
   registerRegex(env);
@@ -28,5 +31,6 @@ export function baseEnvironment(): Environment {
   registerNetwork(env);
   registerSemver(env);
   registerFormat(env);
+  registerDurationText(env);
   return env;
 }

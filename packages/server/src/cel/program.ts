@@ -45,7 +45,7 @@ function celGoOffset(source: string, err: LocatedError, message: string): number
 }
 
 /** Namespaces the library functions are declared under (`strings.quote` is `k8s.strings.quote`). */
-const NAMESPACE_TYPES = new Set(["k8s.strings", "k8s.ip", "k8s.format", "k8s.sets"]);
+const NAMESPACE_TYPES = new Set(["k8s.strings", "k8s.ip", "k8s.format", "k8s.sets", "k8s.lists"]);
 /** cel-go's names of types: list(int), duration, timestamp. */
 const goType = (t: string) =>
   t
@@ -161,7 +161,18 @@ function presenceOnAnyOperand(ast: ASTNode, source: string): string | undefined 
   return out;
 }
 
-function parse(env: Environment, source: string): ReturnType<Environment["parse"]> {
+/**
+ * cel-go accepts a field name in backticks; the evaluator does not. A plain identifier in backticks
+ * is written without them (spaces keep the columns); other names stay a syntax error here.
+ */
+const withoutBackticks = (source: string) =>
+  source.replace(
+    /\.(\s*)`([A-Za-z_][A-Za-z0-9_]*)`/g,
+    (_, space: string, name: string) => `.${space} ${name} `,
+  );
+
+function parse(env: Environment, original: string): ReturnType<Environment["parse"]> {
+  const source = original.includes("`") ? withoutBackticks(original) : original;
   const parsed = env.parse(source);
   const rewritten = presenceOnAnyOperand(parsed.ast, source);
   return rewritten === undefined ? parsed : env.parse(rewritten);

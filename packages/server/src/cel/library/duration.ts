@@ -70,3 +70,20 @@ export function schemaDuration(s: string): unknown {
   if (unit === undefined) return undefined;
   return makeDuration(BigInt(m[2] as string) * unit * (m[1] ? -1n : 1n));
 }
+
+/** string(duration): the seconds in decimal with an "s", as cel-go prints a duration. */
+function durationText(d: { seconds: bigint; nanos: number }): string {
+  const total = d.seconds * 1_000_000_000n + BigInt(d.nanos);
+  const abs = total < 0n ? -total : total;
+  const frac = (abs % 1_000_000_000n).toString().padStart(9, "0").replace(/0+$/, "");
+  return `${total < 0n ? "-" : ""}${abs / 1_000_000_000n}${frac ? `.${frac}` : ""}s`;
+}
+
+/** string(timestamp): RFC 3339 in UTC, fractional seconds without trailing zeros. */
+const timestampText = (d: Date) => d.toISOString().replace(/\.?0*Z$/, "Z");
+
+/** string() of durations and timestamps, which the evaluator does not convert. */
+export function registerDurationText(env: Environment): void {
+  env.registerFunction("string(google.protobuf.Duration): string", durationText);
+  env.registerFunction("string(google.protobuf.Timestamp): string", timestampText);
+}
