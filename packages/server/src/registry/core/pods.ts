@@ -3,7 +3,8 @@
  * validated as ValidatePodCreate and ValidatePodUpdate (pod-rules.ts).
  */
 
-import { objectAt } from "../../validation/field-errors.js";
+import { objectAt, stringAt } from "../../validation/field-errors.js";
+import { ephemeralClaimNameErrors } from "../../validation/volumes.js";
 import { child, isObj, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
 import { podCreateErrors, podUpdateErrors } from "./pod-rules.js";
@@ -44,6 +45,12 @@ export const pods: KindStrategy = {
   prepareCreate(obj) {
     obj.status = { phase: "Pending", qosClass: "BestEffort" };
   },
-  validate: (obj, old) =>
-    old ? podUpdateErrors(objectAt(obj.spec), objectAt(old.spec)) : podCreateErrors(objectAt(obj.spec)),
+  validate: (obj, old) => [
+    ...(old ? podUpdateErrors(objectAt(obj.spec), objectAt(old.spec)) : podCreateErrors(objectAt(obj.spec))),
+    ...ephemeralClaimNameErrors(
+      objectAt(obj.spec).volumes,
+      stringAt(objectAt(obj.metadata).name),
+      "spec.volumes",
+    ),
+  ],
 };
