@@ -1,6 +1,13 @@
-/** HorizontalPodAutoscalers: at least one replica; without metrics, 80% average CPU use. */
+/**
+ * HorizontalPodAutoscalers: at least one replica; without metrics, 80% average CPU use. A /status
+ * write keeps its replica counts non-negative (ValidateHorizontalPodAutoscalerStatusUpdate).
+ */
+
+import { type StatusCounterTable, statusCounterErrors } from "../../validation/status-counters.js";
 import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
+
+const HPA_STATUS: StatusCounterTable = { counters: ["currentReplicas", "desiredReplicas"] };
 
 export const horizontalpodautoscalers: KindStrategy = {
   group: "autoscaling",
@@ -17,4 +24,6 @@ export const horizontalpodautoscalers: KindStrategy = {
         },
       ];
   },
+  validate: (obj, old, subresource) =>
+    subresource === "status" ? statusCounterErrors(HPA_STATUS, obj, old) : [],
 };
