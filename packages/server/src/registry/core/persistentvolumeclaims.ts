@@ -1,10 +1,12 @@
 /** PersistentVolumeClaims: Filesystem; a new claim is Pending until something
- * binds it; the spec validated as ValidatePersistentVolumeClaimSpec. */
+ * binds it; the spec validated as ValidatePersistentVolumeClaimSpec, /status writes as
+ * ValidatePersistentVolumeClaimStatusUpdate (claim-status-rules.ts). */
 
 import { objectAt } from "../../validation/field-errors.js";
 import { claimSpecErrors } from "../../validation/volume-claims.js";
 import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
+import { claimStatusErrors } from "./claim-status-rules.js";
 
 export const persistentvolumeclaims: KindStrategy = {
   group: "",
@@ -15,5 +17,6 @@ export const persistentvolumeclaims: KindStrategy = {
   prepareCreate(obj) {
     obj.status = { phase: "Pending" };
   },
-  validate: (obj) => claimSpecErrors(objectAt(obj.spec), "spec"),
+  validate: (obj, _old, subresource) =>
+    subresource === "status" ? claimStatusErrors(obj) : claimSpecErrors(objectAt(obj.spec), "spec"),
 };
