@@ -39,12 +39,16 @@ const ROWS: StatusRow[] = [
     ],
   },
   {
-    name: "unknown resize statuses",
+    name: "unknown resize statuses and resources",
     kind: "pvc",
-    status: { allocatedResourceStatuses: { storage: "Shrinking", cpu: "NodeResizePending" } },
+    status: {
+      allocatedResourceStatuses: { storage: "Shrinking", cpu: "NodeResizePending", memory: "Growing" },
+    },
     causes: [
       'status.allocatedResourceStatuses | FieldValueNotSupported | Unsupported value: "cpu": supported values: "storage"',
       `status.allocatedResourceStatuses | FieldValueNotSupported | Unsupported value: "storage": supported values: ${RESIZE_STATUSES}`,
+      'status.allocatedResourceStatuses | FieldValueNotSupported | Unsupported value: "memory": supported values: "storage"',
+      `status.allocatedResourceStatuses | FieldValueNotSupported | Unsupported value: "memory": supported values: ${RESIZE_STATUSES}`,
     ],
   },
 ];

@@ -40,9 +40,11 @@ export function claimStatusErrors(claim: Json): FieldError[] {
   for (const [name, q] of Object.entries(obj(status.allocatedResources)))
     if (name !== "storage") out.push(notSupported("status.allocatedResources", name, ["storage"]));
     else out.push(...basicResourceErrors(q, `status.allocatedResources[${name}]`));
-  for (const [name, value] of Object.entries(obj(status.allocatedResourceStatuses)))
+  // Both checks run for every entry (unlike allocatedResources, where a foreign key stops there).
+  for (const [name, value] of Object.entries(obj(status.allocatedResourceStatuses))) {
     if (name !== "storage") out.push(notSupported("status.allocatedResourceStatuses", name, ["storage"]));
-    else if (typeof value !== "string" || !RESIZE_STATUSES.includes(value))
+    if (typeof value !== "string" || !RESIZE_STATUSES.includes(value))
       out.push(notSupported("status.allocatedResourceStatuses", name, RESIZE_STATUSES));
+  }
   return out;
 }
