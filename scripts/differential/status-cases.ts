@@ -93,6 +93,7 @@ const STATUS_OF: Record<string, (rnd: Random) => Body> = {
       "availableReplicas",
       "unavailableReplicas",
       "collisionCount",
+      "terminatingReplicas",
     ]),
   "apps/replicasets": (rnd) => counters(rnd, REPLICA_SET),
   "core/replicationcontrollers": (rnd) => counters(rnd, REPLICA_SET),

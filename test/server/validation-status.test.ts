@@ -85,6 +85,18 @@ const ROWS: StatusRow[] = [
     ],
   },
   {
+    name: "Deployment: negative terminating replicas",
+    kind: "deployment",
+    status: { terminatingReplicas: -1 },
+    causes: [neg("terminatingReplicas")],
+  },
+  {
+    name: "ReplicaSet: negative terminating replicas",
+    kind: "replicaset",
+    status: { terminatingReplicas: -1 },
+    causes: [neg("terminatingReplicas")],
+  },
+  {
     name: "Deployment: a collision count that goes down",
     kind: "deployment",
     before: { collisionCount: 2 },

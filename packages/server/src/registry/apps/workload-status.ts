@@ -24,14 +24,22 @@ export const DEPLOYMENT_STATUS: StatusCounterTable = {
     "availableReplicas",
     "unavailableReplicas",
     "collisionCount",
+    "terminatingReplicas",
   ],
   bounds: replicaBounds(["updatedReplicas", "readyReplicas", "availableReplicas"], "readyReplicas"),
   collisionCountGrows: true,
 };
 
-/** ReplicaSets and ReplicationControllers alike. */
+/** ReplicaSets and ReplicationControllers alike (the latter have no terminatingReplicas to set). */
 export const REPLICA_SET_STATUS: StatusCounterTable = {
-  counters: ["replicas", "fullyLabeledReplicas", "readyReplicas", "availableReplicas", "observedGeneration"],
+  counters: [
+    "replicas",
+    "fullyLabeledReplicas",
+    "readyReplicas",
+    "availableReplicas",
+    "observedGeneration",
+    "terminatingReplicas",
+  ],
   bounds: replicaBounds(["fullyLabeledReplicas", "readyReplicas", "availableReplicas"], "readyReplicas"),
 };
 
