@@ -4,7 +4,8 @@
  * ValidatePodStatusUpdate (pod-status-rules.ts).
  */
 
-import { objectAt } from "../../validation/field-errors.js";
+import { objectAt, stringAt } from "../../validation/field-errors.js";
+import { ephemeralClaimNameErrors } from "../../validation/volumes.js";
 import { child, isObj, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
 import { podQosClass } from "./pod-qos.js";
@@ -49,8 +50,10 @@ export const pods: KindStrategy = {
   },
   validate(obj, old, subresource) {
     if (subresource === "status") return podStatusErrors(obj, old);
-    return old
-      ? podUpdateErrors(objectAt(obj.spec), objectAt(old.spec))
-      : podCreateErrors(objectAt(obj.spec));
+    const spec = objectAt(obj.spec);
+    return [
+      ...(old ? podUpdateErrors(spec, objectAt(old.spec)) : podCreateErrors(spec)),
+      ...ephemeralClaimNameErrors(spec.volumes, stringAt(objectAt(obj.metadata).name), "spec.volumes"),
+    ];
   },
 };
