@@ -6,6 +6,12 @@
  * gives the same statuses.
  */
 import { seededRandom } from "../../packages/server/src/faults/prng.js";
+import {
+  DAEMON_SET_STATUS,
+  DEPLOYMENT_STATUS,
+  REPLICA_SET_STATUS,
+  STATEFUL_SET_STATUS,
+} from "../../packages/server/src/registry/apps/workload-status.js";
 import type { DiffCase } from "./cases.js";
 import { type KindUnderTest, kindId } from "./kinds.js";
 import { pick, type Random } from "./specs/types.js";
@@ -74,33 +80,19 @@ function claimStatus(rnd: Random): Body {
   return status;
 }
 
-const REPLICA_SET = [
-  "replicas",
-  "fullyLabeledReplicas",
-  "readyReplicas",
-  "availableReplicas",
-  "observedGeneration",
-];
-
 /** Each status kind's seeded status. */
 const STATUS_OF: Record<string, (rnd: Random) => Body> = {
-  "apps/deployments": (rnd) =>
-    counters(rnd, [
-      "observedGeneration",
-      "replicas",
-      "updatedReplicas",
-      "readyReplicas",
-      "availableReplicas",
-      "unavailableReplicas",
-      "collisionCount",
-      "terminatingReplicas",
-    ]),
-  "apps/replicasets": (rnd) => counters(rnd, REPLICA_SET),
-  "core/replicationcontrollers": (rnd) => counters(rnd, REPLICA_SET),
-  "apps/statefulsets": (rnd) =>
-    counters(rnd, ["replicas", "readyReplicas", "currentReplicas", "updatedReplicas", "availableReplicas"]),
-  "apps/daemonsets": (rnd) =>
-    counters(rnd, ["currentNumberScheduled", "numberMisscheduled", "desiredNumberScheduled", "numberReady"]),
+  // The counters the server's tables name; the real server decides what is valid.
+  "apps/deployments": (rnd) => counters(rnd, DEPLOYMENT_STATUS.counters),
+  "apps/replicasets": (rnd) => counters(rnd, REPLICA_SET_STATUS.counters),
+  // A ReplicationController's status has no terminatingReplicas.
+  "core/replicationcontrollers": (rnd) =>
+    counters(
+      rnd,
+      REPLICA_SET_STATUS.counters.filter((c) => c !== "terminatingReplicas"),
+    ),
+  "apps/statefulsets": (rnd) => counters(rnd, STATEFUL_SET_STATUS.counters),
+  "apps/daemonsets": (rnd) => counters(rnd, DAEMON_SET_STATUS.counters),
   "autoscaling/horizontalpodautoscalers": (rnd) => counters(rnd, ["currentReplicas", "desiredReplicas"]),
   "policy/poddisruptionbudgets": (rnd) =>
     counters(rnd, ["disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"]),
