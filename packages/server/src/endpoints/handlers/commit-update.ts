@@ -34,6 +34,7 @@ export type UpdateRequest = {
   userAgent?: string | undefined;
   managedFieldsDone?: boolean;
   duplicateFields?: readonly string[];
+  repeatedKeysText?: string;
   /** A limit-sized request: pauses between its costly steps (api/steps.ts). */
   large?: boolean;
   /** Who writes, for admission. */
@@ -123,7 +124,7 @@ export async function commitUpdate(
   // Only a large update may pause here: an await of nothing would let others write after our read.
   if (typed) await typed;
   if (req.large) await pause();
-  const checked = enforceFieldValidation(r, candidate, req.query, kind, req.duplicateFields);
+  const checked = enforceFieldValidation(r, candidate, req.query, kind, req);
   const dryRun = parseDryRun(req.query);
   checkTypeMeta(r, checked.object);
   const meta = c.metadataOf(checked.object);

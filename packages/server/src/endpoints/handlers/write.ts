@@ -42,6 +42,8 @@ export interface WriteRequest {
   readonly managedFieldsDone?: boolean;
   /** Keys the request body repeats (JSON.parse keeps the last), for fieldValidation. */
   readonly duplicateFields?: readonly string[];
+  /** The body's text when it repeats keys (a typed object's strict errors are read from it in order). */
+  readonly repeatedKeysText?: string;
   /** A limit-sized request: a create pauses between its costly steps (api/steps.ts). */
   readonly large?: boolean;
 }
@@ -73,7 +75,7 @@ export async function createObject(
   const typed = r.custom ? undefined : checkTypesOf(r, req.body, "body", req.large);
   if (typed) await typed;
   if (req.large) await pause();
-  const checked = enforceFieldValidation(r, req.body, req.query, "create", req.duplicateFields);
+  const checked = enforceFieldValidation(r, req.body, req.query, "create", req);
   const dryRun = parseDryRun(req.query);
   checkTypeMeta(r, checked.object);
   if (r.virtual) return answerVirtual(ctx, r, req, checked.object, dryRun);
