@@ -45,17 +45,41 @@ interface Run {
   budget: number;
   stopped: boolean;
   readonly errs: FieldError[];
+  /** The most cost the rules may spend in this turn of the event loop. */
+  readonly inlineLimit: number;
 }
+
+/** The rules would spend more than the inline limit: they are to be run off the event loop. */
+class TooCostlyInline extends Error {}
 
 const child = (path: string, k: string) => (path === "" ? k : `${path}.${k}`);
 const shown = (path: string) => (path === "" ? "<nil>" : path);
 
 /** The rule failures of an object; `old` is the stored object on update. */
-export function validateRules(root: RuleNode, obj: unknown, old: unknown): FieldError[] {
-  const run: Run = { budget: RUNTIME_BUDGET, stopped: false, errs: [] };
+export function validateRules(root: RuleNode, obj: unknown, old: unknown, inlineLimit = Infinity): FieldError[] {
+  const run: Run = { budget: RUNTIME_BUDGET, stopped: false, errs: [], inlineLimit };
   const ratchet: Ratchet = old === undefined ? {} : { current: new Correlated(obj, old) };
   walk(root, "", obj, old, ratchet, run);
   return run.errs;
+}
+
+/**
+ * The rule failures of an object, or undefined as soon as the rules' estimated costs on it add up
+ * to more than `inlineLimit` (before running the rule that would pass it): the caller then runs
+ * validateRules where a long evaluation holds no other client (rules-pool.ts), with the same answer.
+ */
+export function validateRulesWithin(
+  root: RuleNode,
+  obj: unknown,
+  old: unknown,
+  inlineLimit: number,
+): FieldError[] | undefined {
+  try {
+    return validateRules(root, obj, old, inlineLimit);
+  } catch (e) {
+    if (e instanceof TooCostlyInline) return undefined;
+    throw e;
+  }
 }
 
 function walk(node: RuleNode, path: string, obj: unknown, old: unknown, ratchet: Ratchet, run: Run): void {
@@ -120,6 +144,7 @@ function evaluate(
     run.stopped = true;
     return;
   }
+  if (RUNTIME_BUDGET - run.budget + cost > run.inlineLimit) throw new TooCostlyInline();
   run.budget -= cost;
   const { self, oldSelf } = values.vars;
   const vars = { self, oldSelf: optionalOld ? Optional.of(oldSelf) : oldSelf };

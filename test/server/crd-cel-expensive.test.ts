@@ -1,0 +1,149 @@
+/**
+ * Expensive CRD validation rules (CEL) on both targets: rules whose cost on the object is far above
+ * what the reference server evaluates in one turn of its event loop (it runs them on a worker
+ * thread, packages/server/src/cel/rules-pool.ts) give the same answers as cheap ones — success, the
+ * rule's message and messageExpression, a transition rule against oldSelf — and concurrent updates
+ * of one object that each wait for such rules all land.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
+import { openWatch } from "../support/watch-client.js";
+
+let t: TestTarget;
+let ns: string;
+const group = `${uniqueName("celx")}.kubesdk.example`;
+const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+const crdName = `uniques.${group}`;
+const base = () => `/apis/${group}/v1/namespaces/${ns}/uniques`;
+
+// Quadratic in the list: with 300 items each rule costs some 10⁵ units, far over what one turn runs.
+const ITEMS = 300;
+const specSchema = {
+  type: "object",
+  "x-kubernetes-validations": [
+    { rule: "self.items.all(x, self.items.exists_one(y, y == x))", message: "items must be unique" },
+    {
+      rule: "self.items.all(x, !x.startsWith('bad-'))",
+      messageExpression: "'bad items: ' + self.items.filter(x, x.startsWith('bad-')).join(', ')",
+    },
+    {
+      rule: "oldSelf.items.all(x, self.items.exists(y, y == x))",
+      message: "items may not be removed",
+    },
+  ],
+  properties: {
+    items: { type: "array", maxItems: 1000, items: { type: "string", maxLength: 8 } },
+    notes: { type: "object", maxProperties: 16, additionalProperties: { type: "string", maxLength: 8 } },
+  },
+};
+
+const crd = {
+  apiVersion: "apiextensions.k8s.io/v1",
+  kind: "CustomResourceDefinition",
+  metadata: { name: crdName },
+  spec: {
+    group,
+    scope: "Namespaced",
+    names: { plural: "uniques", singular: "unique", kind: "Unique", listKind: "UniqueList" },
+    versions: [
+      {
+        name: "v1",
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: "object", properties: { spec: specSchema } } },
+      },
+    ],
+  },
+};
+
+const items = (n: number, prefix = "i") => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+const unique = (name: string, list: string[]) => ({
+  apiVersion: `${group}/v1`,
+  kind: "Unique",
+  metadata: { name },
+  spec: { items: list },
+});
+
+type Cause = { field: string; reason: string; message: string };
+const causes = (res: { json: { details?: { causes?: Cause[] } } }) =>
+  (res.json.details?.causes ?? []).map((c) => [c.field, c.reason, c.message]);
+
+async function established(name: string): Promise<void> {
+  const w = await openWatch(t, `${CRDS}?watch=true&fieldSelector=metadata.name%3D${name}`);
+  try {
+    await w.until((e) =>
+      (e.object?.status?.conditions ?? []).some(
+        (c: { type: string; status: string }) => c.type === "Established" && c.status === "True",
+      ),
+    );
+  } finally {
+    await w.close();
+  }
+}
+
+beforeAll(async () => {
+  t = await startTarget();
+  ns = uniqueName("celx");
+  expect((await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } })).status).toBe(201);
+  const created = await t.call("POST", CRDS, { body: crd });
+  expect(created.status, created.text).toBe(201);
+  await established(crdName);
+});
+
+afterAll(async () => {
+  await t.call("DELETE", `/api/v1/namespaces/${ns}`);
+  await t.call("DELETE", `${CRDS}/${crdName}`);
+  await t.close();
+});
+
+describe("expensive CRD validation rules (CEL)", () => {
+  it("accepts an object every expensive rule holds for", async () => {
+    const res = await t.call("POST", base(), { body: unique("fine", items(ITEMS)) });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.spec.items).toHaveLength(ITEMS);
+  });
+
+  it("refuses an object an expensive rule fails, with its message and messageExpression", async () => {
+    const list = [...items(ITEMS - 3), "i7", "bad-a", "bad-b"];
+    const res = await t.call("POST", base(), { body: unique("dup", list) });
+    expect(res.status).toBe(422);
+    expect(causes(res)).toEqual([
+      ["spec", "FieldValueInvalid", "Invalid value: items must be unique"],
+      ["spec", "FieldValueInvalid", "Invalid value: bad items: bad-a, bad-b"],
+    ]);
+    expect(res.json.message).toBe(
+      `Unique.${group} "dup" is invalid: [spec: Invalid value: items must be unique, spec: Invalid value: bad items: bad-a, bad-b]`,
+    );
+  });
+
+  it("evaluates an expensive transition rule on update against the old value", async () => {
+    const created = await t.call("POST", base(), { body: unique("grow", items(ITEMS)) });
+    expect(created.status, created.text).toBe(201);
+    const grown = await t.call("PUT", `${base()}/grow`, {
+      body: { ...created.json, spec: { items: [...items(ITEMS), "extra"] } },
+    });
+    expect(grown.status, grown.text).toBe(200);
+    const shrunk = await t.call("PUT", `${base()}/grow`, {
+      body: { ...grown.json, spec: { items: items(ITEMS - 1) } },
+    });
+    expect(shrunk.status).toBe(422);
+    expect(causes(shrunk)).toEqual([["spec", "FieldValueInvalid", "Invalid value: items may not be removed"]]);
+  });
+
+  it("lands every one of concurrent patches of one object that wait for expensive rules", async () => {
+    const created = await t.call("POST", base(), { body: unique("busy", items(ITEMS)) });
+    expect(created.status, created.text).toBe(201);
+    const keys = ["a", "b", "c", "d", "e", "f"];
+    const patched = await Promise.all(
+      keys.map((k) =>
+        t.call("PATCH", `${base()}/busy`, {
+          body: { spec: { notes: { [k]: k } } },
+          contentType: "application/merge-patch+json",
+        }),
+      ),
+    );
+    expect(patched.map((r) => r.status)).toEqual(keys.map(() => 200));
+    const read = await t.call("GET", `${base()}/busy`);
+    expect(read.json.spec.notes).toEqual(Object.fromEntries(keys.map((k) => [k, k])));
+  });
+});
