@@ -24,7 +24,7 @@ const specSchema = {
     { rule: "self.items.all(x, self.items.exists_one(y, y == x))", message: "items must be unique" },
     {
       rule: "self.items.all(x, !x.startsWith('bad-'))",
-      messageExpression: "'bad items: ' + self.items.filter(x, x.startsWith('bad-')).join(', ')",
+      messageExpression: "'bad items after ' + self.items[0]",
     },
     {
       rule: "oldSelf.items.all(x, self.items.exists(y, y == x))",
@@ -32,7 +32,7 @@ const specSchema = {
     },
   ],
   properties: {
-    items: { type: "array", maxItems: 1000, items: { type: "string", maxLength: 8 } },
+    items: { type: "array", maxItems: 500, items: { type: "string", maxLength: 8 } },
     notes: { type: "object", maxProperties: 16, additionalProperties: { type: "string", maxLength: 8 } },
   },
 };
@@ -109,10 +109,10 @@ describe("expensive CRD validation rules (CEL)", () => {
     expect(res.status).toBe(422);
     expect(causes(res)).toEqual([
       ["spec", "FieldValueInvalid", "Invalid value: items must be unique"],
-      ["spec", "FieldValueInvalid", "Invalid value: bad items: bad-a, bad-b"],
+      ["spec", "FieldValueInvalid", "Invalid value: bad items after i0"],
     ]);
     expect(res.json.message).toBe(
-      `Unique.${group} "dup" is invalid: [spec: Invalid value: items must be unique, spec: Invalid value: bad items: bad-a, bad-b]`,
+      `Unique.${group} "dup" is invalid: [spec: Invalid value: items must be unique, spec: Invalid value: bad items after i0]`,
     );
   });
 
@@ -127,13 +127,15 @@ describe("expensive CRD validation rules (CEL)", () => {
       body: { ...grown.json, spec: { items: items(ITEMS - 1) } },
     });
     expect(shrunk.status).toBe(422);
-    expect(causes(shrunk)).toEqual([["spec", "FieldValueInvalid", "Invalid value: items may not be removed"]]);
+    expect(causes(shrunk)).toEqual([
+      ["spec", "FieldValueInvalid", "Invalid value: items may not be removed"],
+    ]);
   });
 
   it("lands every one of concurrent patches of one object that wait for expensive rules", async () => {
     const created = await t.call("POST", base(), { body: unique("busy", items(ITEMS)) });
     expect(created.status, created.text).toBe(201);
-    const keys = ["a", "b", "c", "d", "e", "f"];
+    const keys = ["a", "b", "c", "d"];
     const patched = await Promise.all(
       keys.map((k) =>
         t.call("PATCH", `${base()}/busy`, {

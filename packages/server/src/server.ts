@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { bootstrap, bootstrapKubernetesService, bootstrapSystemConfigMaps } from "./bootstrap.js";
+import { useRuleWorkers } from "./cel/index.js";
 import {
   type ClusterOptions,
   PodBehaviours,
@@ -14,7 +15,6 @@ import {
   type SimulatedNodes,
   startCluster,
 } from "./cluster/index.js";
-import { useRuleWorkers } from "./cel/index.js";
 import { CrdController } from "./controllers/crd-controller.js";
 import { type Controllers, startControllers } from "./controllers/index.js";
 import { coreSubresourceRoutes } from "./endpoints/core-subresources.js";

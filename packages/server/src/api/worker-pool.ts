@@ -84,7 +84,10 @@ class PoolWorker {
     this.worker.ref();
     const timeout = this.opts.timeoutMs;
     if (timeout !== undefined)
-      this.timer = setTimeout(() => this.die(`${this.opts.name} worker did not answer within ${timeout} ms`), timeout);
+      this.timer = setTimeout(
+        () => this.die(`${this.opts.name} worker did not answer within ${timeout} ms`),
+        timeout,
+      );
     try {
       this.worker.postMessage(p.message(this.known));
     } catch (e) {

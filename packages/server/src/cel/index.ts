@@ -49,6 +49,8 @@ export function ruleValidator(schema: JsonSchema): RuleValidator | undefined {
             "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
         },
       ];
-    return validateRulesWithin(root, obj, old, INLINE_COST_LIMIT) ?? validateRulesOffThread(key, schema, obj, old);
+    return (
+      validateRulesWithin(root, obj, old, INLINE_COST_LIMIT) ?? validateRulesOffThread(key, schema, obj, old)
+    );
   };
 }

@@ -56,7 +56,12 @@ const child = (path: string, k: string) => (path === "" ? k : `${path}.${k}`);
 const shown = (path: string) => (path === "" ? "<nil>" : path);
 
 /** The rule failures of an object; `old` is the stored object on update. */
-export function validateRules(root: RuleNode, obj: unknown, old: unknown, inlineLimit = Infinity): FieldError[] {
+export function validateRules(
+  root: RuleNode,
+  obj: unknown,
+  old: unknown,
+  inlineLimit = Infinity,
+): FieldError[] {
   const run: Run = { budget: RUNTIME_BUDGET, stopped: false, errs: [], inlineLimit };
   const ratchet: Ratchet = old === undefined ? {} : { current: new Correlated(obj, old) };
   walk(root, "", obj, old, ratchet, run);
