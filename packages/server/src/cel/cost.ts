@@ -9,7 +9,7 @@
  * numbers exactly (docs/divergences.md).
  */
 import type { ASTNode } from "@marcbachmann/cel-js";
-import { ABSENT, type Shape, UNKNOWN } from "./sizes.js";
+import { ABSENT, maxShape, type Shape, UNKNOWN } from "./sizes.js";
 
 /**
  * A size cel-go cannot bound (a converted value's string form, a map value selected by name, a dyn):
@@ -114,7 +114,7 @@ function rcall(n: ASTNode, scope: Scope): Estimate {
     return { cost: base + (a?.size ?? 1) * (b?.size ?? 1), shape: SCALAR };
   }
   const linear = LINEAR.has(name) ? traversal(recv.shape, rest.shapes) : 0;
-  return { cost: base + linear, shape: resultShape(name, recv.shape) };
+  return { cost: base + linear, shape: resultShape(name, recv.shape, rest.shapes) };
 }
 
 /** The cost of walking a receiver (a list's items, a string's characters against the arguments). */
@@ -125,13 +125,24 @@ function traversal(recv: Shape, params: readonly Shape[]): number {
 }
 
 const SAME_SIZE = new Set(["lowerAscii", "upperAscii", "trim", "substring", "replace"]);
-/** An optional's value has no size bound in cel-go's estimate. */
+/**
+ * An optional's value has no size bound in cel-go's static estimate; on actual values (a measured
+ * optional, as `object.metadata.?labels`) it is the value itself or the alternative, whichever is
+ * larger, as cel-go's runtime cost counts the values it meets.
+ */
 const OPTIONAL_VALUE = new Set(["orValue", "value", "or"]);
 
+function optionalValue(recv: Shape, alternatives: readonly Shape[]): Shape {
+  if (!recv.measured) return recv.map ? { ...UNBOUNDED, map: true } : UNBOUNDED;
+  const map = recv.map === true || alternatives.some((a) => a.map === true);
+  const shape = alternatives.reduce((m, a) => maxShape(m, a), recv);
+  return map ? { ...shape, map } : shape;
+}
+
 /** The shape of a method's result: strings keep their bound, lists give items, counts are scalars. */
-function resultShape(name: string, recv: Shape): Shape {
+function resultShape(name: string, recv: Shape, params: readonly Shape[]): Shape {
   if (SAME_SIZE.has(name)) return recv;
-  if (OPTIONAL_VALUE.has(name)) return recv.map ? { ...UNBOUNDED, map: true } : UNBOUNDED;
+  if (OPTIONAL_VALUE.has(name)) return optionalValue(recv, params);
   if (name === "split" || name === "findAll") return { size: recv.size, elem: recv };
   if ((name === "min" || name === "max") && recv.elem) return recv.elem;
   if (name === "join") return { size: recv.size * ((recv.elem?.size ?? 0) + 1) };
@@ -199,8 +210,12 @@ export function estimate(n: ASTNode, scope: Scope): Estimate {
     }
     case "map": {
       const entries = args(n) as [ASTNode, ASTNode][];
-      const { cost } = estimateAll(entries.flat(), scope);
-      return { cost: cost + 1, shape: { size: entries.length, elem: UNKNOWN } };
+      const { cost, shapes } = estimateAll(entries.flat(), scope);
+      // A literal's values bound its elements (an empty one has none); `in` looks its keys up.
+      const elem = shapes
+        .filter((_, i) => i % 2 === 1)
+        .reduce<Shape>((m, s) => (s.size > m.size ? s : m), ABSENT);
+      return { cost: cost + 1, shape: { size: entries.length, elem, map: true } };
     }
     case "?:":
     case "&&":
