@@ -2,8 +2,9 @@
  * Expensive CRD validation rules (CEL) on both targets: rules whose cost on the object is far above
  * what the reference server evaluates in one turn of its event loop (it runs them on a worker
  * thread, packages/server/src/cel/rules-pool.ts) give the same answers as cheap ones — success, the
- * rule's message and messageExpression, a transition rule against oldSelf — and concurrent updates
- * of one object that each wait for such rules all land.
+ * rule's message and messageExpression, a transition rule against oldSelf, a messageExpression
+ * over the per-call limit — and concurrent updates of one object that each wait for such rules all
+ * land.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
@@ -18,6 +19,8 @@ const base = () => `/apis/${group}/v1/namespaces/${ns}/uniques`;
 
 // Quadratic in the list: with 300 items each rule costs some 10⁵ units, far over what one turn runs.
 const ITEMS = 300;
+// Quadratic in the tags and never stopping early: over the per-call limit with 1000 tags.
+const COSTLY_MESSAGE = "self.tags.all(t, self.tags.all(u, u != '-')) ? 'checked ' + self.name : 'unchecked'";
 const specSchema = {
   type: "object",
   "x-kubernetes-validations": [
@@ -34,6 +37,18 @@ const specSchema = {
   properties: {
     items: { type: "array", maxItems: 500, items: { type: "string", maxLength: 8 } },
     notes: { type: "object", maxProperties: 16, additionalProperties: { type: "string", maxLength: 8 } },
+    groups: {
+      type: "array",
+      maxItems: 4,
+      items: {
+        type: "object",
+        "x-kubernetes-validations": [{ rule: "self.name != 'x'", messageExpression: COSTLY_MESSAGE }],
+        properties: {
+          name: { type: "string", maxLength: 10 },
+          tags: { type: "array", maxItems: 1200, items: { type: "string", maxLength: 8 } },
+        },
+      },
+    },
   },
 };
 
@@ -129,6 +144,27 @@ describe("expensive CRD validation rules (CEL)", () => {
     expect(shrunk.status).toBe(422);
     expect(causes(shrunk)).toEqual([
       ["spec", "FieldValueInvalid", "Invalid value: items may not be removed"],
+    ]);
+  });
+
+  it("takes a messageExpression's cost from the object's budget, and stops at its per-call limit", async () => {
+    const group = (name: string, tags: number) => ({ name, tags: items(tags, "t") });
+    const obj = unique("costly-message", items(3));
+    const cheap = await t.call("POST", base(), {
+      body: { ...obj, spec: { ...obj.spec, groups: [group("x", 10), group("y", 1000)] } },
+    });
+    expect(cheap.status).toBe(422);
+    expect(causes(cheap)).toEqual([["spec.groups[0]", "FieldValueInvalid", "Invalid value: checked x"]]);
+    const costly = await t.call("POST", base(), {
+      body: { ...obj, spec: { ...obj.spec, groups: [group("x", 1000), group("x", 10)] } },
+    });
+    expect(costly.status).toBe(422);
+    expect(causes(costly)).toEqual([
+      [
+        "spec.groups[0]",
+        "FieldValueInvalid",
+        `Invalid value: "object": no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(COSTLY_MESSAGE)}`,
+      ],
     ]);
   });
 
