@@ -44,6 +44,9 @@ if [[ "${print_only}" == true ]]; then
   echo "${binary}"
   exit 0
 fi
+# shellcheck source=../ci/lib/build-lock.sh
+source "${repo_root}/scripts/ci/lib/build-lock.sh"
+take_build_lock "conformance-${k8s_version}"
 if [[ "${force}" == false && -x "${binary}" ]]; then
   echo "conformance: ${binary} already built (${SECONDS}s)"
   exit 0

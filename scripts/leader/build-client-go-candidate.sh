@@ -9,6 +9,9 @@ src="$(cd "$(dirname "${BASH_SOURCE[0]}")/../client-go-check" && pwd)"
 cache_root="${KUBESDK_CACHE:-${HOME}/.cache/kubesdk}"
 key="$(cat "${src}/leader/main.go" "${src}/go.mod" "${src}/go.sum" | sha256sum | cut -c1-16)"
 out="${cache_root}/leader-candidate/client-go-leader-${key}"
+# shellcheck source=../ci/lib/build-lock.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../ci/lib/build-lock.sh"
+take_build_lock leader-candidate
 if [[ ! -x "${out}" ]]; then
   mkdir -p "$(dirname "${out}")"
   # Older builds (other hashes) are of no further use.

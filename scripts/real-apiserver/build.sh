@@ -90,6 +90,9 @@ report() {
 }
 
 start_s=${SECONDS}
+# shellcheck source=../ci/lib/build-lock.sh
+source "${repo_root}/scripts/ci/lib/build-lock.sh"
+take_build_lock "real-apiserver-${k8s_version}"
 if [[ "${force}" == false ]] && all_present; then
   echo "real-apiserver: binaries for kubernetes ${k8s_version} / etcd ${etcd_version} already built:"
   report

@@ -32,7 +32,17 @@ for minor in "${minors[@]}"; do
   started=${SECONDS}
   # Failures are judged by compat-table.ts below (a test of the pinned release itself is expected to
   # fail on older ones); a run without a report failed outright.
-  KUBESDK_K8S_MINOR="${minor}" bash "${here}/test-real.sh" || true
+  # On an older release, only the suites that test the SDK itself: the server's own suites
+  # (test/server/) hold the reference server to the pinned release's answers, so their failures there
+  # are release differences by definition and gate nothing (compat-table.ts). KUBESDK_VERSIONS_ALL=1
+  # runs them too, for the table's record of those differences.
+  suites=()
+  if [[ "${minor}" != "${pinned_minor}" && "${KUBESDK_VERSIONS_ALL:-}" != "1" ]]; then
+    for dir in test/*/; do
+      [[ "${dir}" == "test/server/" ]] || suites+=("${dir}**/*.test.ts")
+    done
+  fi
+  KUBESDK_K8S_MINOR="${minor}" bash "${here}/test-real.sh" "${suites[@]}" || true
   if [[ ! -f .cache/vitest-real-report.json ]]; then
     echo "test-versions: kubernetes ${minor}: no vitest report" >&2
     status=1

@@ -87,3 +87,21 @@ export function warningsOf(res: CallResult): string[] {
   const text = Array.isArray(raw) ? raw.join(", ") : (raw ?? "");
   return [...text.matchAll(/299 - "((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string);
 }
+
+/**
+ * Binds a ValidatingAdmissionPolicy (binding `<policy>-b`, action Deny) and waits until it refuses
+ * the ConfigMap named "probe" in `ns` (the policy must refuse it).
+ */
+export async function bindAndWait(api: PolicyApi, policy: string, ns: string): Promise<string> {
+  const binding = `${policy}-b`;
+  await api.create("validatingadmissionpolicybindings", {
+    metadata: { name: binding },
+    spec: { policyName: policy, validationActions: ["Deny"] },
+  });
+  await probeUntil(
+    () => dryRunConfigMap(api.t(), ns, { metadata: { name: "probe" } }),
+    (res) => res.status !== 201,
+    `policy ${policy}`,
+  );
+  return binding;
+}

@@ -56,6 +56,25 @@ describe("ValidatingAdmissionPolicy type checking", () => {
     ]);
   });
 
+  it("types the variables by the kind too, so their types reach the expressions", async () => {
+    const typed = policy([{ expression: "variables.replicas == 'three'" }, { expression: "variables.nope" }]);
+    typed.spec.matchConstraints.resourceRules.splice(1);
+    Object.assign(typed.spec, { variables: [{ name: "replicas", expression: "object.spec.replicas" }] });
+    const warnings = await typeCheckValidatingPolicy(typed);
+    expect(warnings).toEqual([
+      {
+        fieldRef: "spec.validations[0].expression",
+        warning:
+          "apps/v1, Kind=Deployment: ERROR: <input>:1:20: found no matching overload for '_==_' applied to '(int, string)'\n | variables.replicas == 'three'\n | ...................^\n",
+      },
+      {
+        fieldRef: "spec.validations[1].expression",
+        warning:
+          "apps/v1, Kind=Deployment: ERROR: <input>:1:10: undefined field 'nope'\n | variables.nope\n | .........^\n",
+      },
+    ]);
+  });
+
   it("is written to status by the controller for each new generation", async () => {
     const store = new MvccStore();
     const written = new Promise<StoreEvent>((resolve) => {

@@ -1,6 +1,6 @@
 /**
  * The admission CEL environment (src/cel/admission/): message literals of mutations rewritten to
- * map literals, compile failures in cel-go's words, lazy variables, the per-call cost limit, and
+ * map literals, compile failures in cel-go's words, typed and lazy variables, the per-call cost limit, and
  * matchConditions as webhooks use them.
  */
 import { describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import {
   type AdmissionInput,
   compileAdmission,
   compileMatchConditions,
+  compileVariables,
   rewriteStructLiterals,
 } from "../src/cel/admission/index.js";
 
@@ -61,21 +62,61 @@ describe("admission CEL", () => {
     });
   });
 
+  it("types each variable by its expression, in order: later expressions see the earlier ones' types", () => {
+    const { variables, decls } = compileVariables(
+      [
+        { name: "odd", expression: "object.spec.replicas % 2 == 1" },
+        { name: "count", expression: "size(object.data)" },
+        { name: "names", expression: "[object.metadata.name]" },
+        { name: "kind", expression: "request.kind" },
+        { name: "early", expression: "variables.later" },
+        { name: "later", expression: "variables.count + 1" },
+      ],
+      vars,
+    );
+    expect(decls).toEqual([
+      ["odd", "bool"],
+      ["count", "int"],
+      ["names", "list<dyn>"],
+      ["kind", "dyn"],
+      ["early", "dyn"],
+      ["later", "int"],
+    ]);
+    expect(variables[4]?.compiled).toMatchObject({
+      ok: false,
+      detail:
+        "compilation failed: ERROR: <input>:1:10: undefined field 'later'\n | variables.later\n | .........^",
+    });
+    const scope = { ...vars, variables: decls };
+    expect(compileAdmission("variables.odd", { ...scope, returnTypes: ["bool"] }).ok).toBe(true);
+    expect(compileAdmission("variables.count", { ...scope, returnTypes: ["bool"] })).toMatchObject({
+      detail: "must evaluate to bool but got int",
+    });
+    expect(compileAdmission("variables.count == 'x'", { ...scope, returnTypes: ["bool"] })).toMatchObject({
+      detail: expect.stringContaining("found no matching overload for '_==_' applied to '(int, string)'"),
+    });
+    expect(compileAdmission("variables.kind.anything", { ...scope, returnTypes: ["dyn"] }).ok).toBe(true);
+    expect(compileAdmission("variables.odd", { ...vars, returnTypes: ["bool"] })).toMatchObject({
+      detail: expect.stringContaining("undeclared reference to 'variables' (in container '')"),
+    });
+  });
+
   it("evaluates variables lazily: an unused failing variable fails nothing", () => {
-    const variables = [
-      { name: "n", compiled: compileAdmission("size(object.data)", { ...vars, returnTypes: ["dyn"] }) },
-      {
-        name: "broken",
-        compiled: compileAdmission("object.data.missing", { ...vars, returnTypes: ["dyn"] }),
-      },
-    ];
+    const { variables, decls } = compileVariables(
+      [
+        { name: "n", expression: "size(object.data)" },
+        { name: "broken", expression: "object.data.missing" },
+      ],
+      vars,
+    );
+    const scope = { ...vars, variables: decls };
     const act = new AdmissionActivation(input({ data: { a: "1" } }), vars, variables);
-    expect(act.evaluate(compileAdmission("variables.n == 1", { ...vars, returnTypes: ["bool"] }))).toEqual({
+    expect(act.evaluate(compileAdmission("variables.n == 1", { ...scope, returnTypes: ["bool"] }))).toEqual({
       ok: true,
       value: true,
     });
     expect(
-      act.evaluate(compileAdmission("variables.broken == 'x'", { ...vars, returnTypes: ["bool"] })),
+      act.evaluate(compileAdmission("variables.broken == 'x'", { ...scope, returnTypes: ["bool"] })),
     ).toEqual({
       ok: false,
       error: `expression 'variables.broken == 'x'' resulted in error: composited variable "broken" fails to evaluate: no such key: missing`,

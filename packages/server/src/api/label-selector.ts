@@ -30,15 +30,15 @@ function validValue(v: string): boolean {
   return v === "" || (v.length <= 63 && NAME.test(v));
 }
 
-/** Splits on commas that are not inside parentheses. */
-function splitTopLevel(s: string): string[] {
+/** Splits on commas that are not inside brackets (parentheses unless told). */
+export function splitTopLevel(s: string, open = "(", close = ")"): string[] {
   const parts: string[] = [];
   let depth = 0;
   let start = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
-    if (c === "(") depth++;
-    else if (c === ")") depth--;
+    if (c === open) depth++;
+    else if (c === close) depth--;
     else if (c === "," && depth === 0) {
       parts.push(s.slice(start, i));
       start = i + 1;

@@ -5,7 +5,7 @@
  * (Forbidden 403, Unauthorized 401, RequestEntityTooLarge 413, anything else 422) and the message
  * repeated as the one cause.
  */
-import { failure, qualifiedName, type StatusError } from "../../api/status.js";
+import { failure, qualifiedName, StatusError } from "../../api/status.js";
 import type { AdmissionAttributes } from "../attributes.js";
 
 const CODES: Record<string, number> = { Forbidden: 403, Unauthorized: 401, RequestEntityTooLarge: 413 };
@@ -28,4 +28,10 @@ export function policyDenial(a: AdmissionAttributes, message: string, reason = "
     kind: q.resource,
     causes: [{ message }],
   });
+}
+
+/** The message of a thrown error: a Status's message, an Error's message, else its text. */
+export function errorText(e: unknown): string {
+  if (e instanceof StatusError) return e.status.message ?? "";
+  return e instanceof Error ? e.message : String(e);
 }

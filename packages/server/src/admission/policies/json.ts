@@ -11,3 +11,7 @@ export const stringsOf = (v: unknown): string[] => (Array.isArray(v) ? v.map(Str
 
 /** metadata.name of an object, "" when it has none. */
 export const nameOf = (o: Obj): string => String((isObj(o.metadata) ? o.metadata.name : "") ?? "");
+
+/** The `{name, expression}` items of a list (variables, matchConditions), as strings. */
+export const namedExpressions = (v: unknown): { name: string; expression: string }[] =>
+  objectsOf(v).map((x) => ({ name: String(x.name ?? ""), expression: String(x.expression ?? "") }));

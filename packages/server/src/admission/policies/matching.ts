@@ -1,8 +1,9 @@
 /**
- * Which requests a policy or binding applies to (upstream's matchResources): the operation,
- * resource and scope of resourceRules (`*`, `pods/status`, `pods/*`, `*\/scale`), resourceNames,
- * excludeResourceRules, namespaceSelector (a cluster-scoped object always passes it, a Namespace
- * is judged by its own labels) and objectSelector (the new or the old object's labels). Policies
+ * Which requests a policy or binding applies to (upstream's matchResources), and in which version
+ * of the resource (matchPolicy Equivalent): the operation, resource and scope of resourceRules
+ * (`*`, `pods/status`, `pods/*`, `*\/scale`), resourceNames, excludeResourceRules,
+ * namespaceSelector (a cluster-scoped object always passes it, a Namespace is judged by its own
+ * labels) and objectSelector (the new or the old object's labels). Policies
  * exempt the admission configuration kinds themselves, as upstream does.
  */
 import type { AdmissionAttributes } from "../attributes.js";
@@ -65,11 +66,11 @@ function resourceMatches(rules: string[], resource: string, sub: string): boolea
   });
 }
 
-/** One NamedRuleWithOperations against the request; `anyVersion` for matchPolicy Equivalent. */
-export function ruleMatches(rule: Obj, a: AdmissionAttributes, anyVersion: boolean): boolean {
+/** One NamedRuleWithOperations against the request. */
+export function ruleMatches(rule: Obj, a: AdmissionAttributes): boolean {
   if (!listed(stringsOf(rule.operations), a.operation)) return false;
   if (!listed(stringsOf(rule.apiGroups), a.resource.group)) return false;
-  if (!anyVersion && !listed(stringsOf(rule.apiVersions), a.resource.version)) return false;
+  if (!listed(stringsOf(rule.apiVersions), a.resource.version)) return false;
   if (!resourceMatches(stringsOf(rule.resources), a.resource.resource, a.subresource)) return false;
   const scope = String(rule.scope ?? "*");
   const clusterScoped = a.namespace === "";
@@ -79,11 +80,24 @@ export function ruleMatches(rule: Obj, a: AdmissionAttributes, anyVersion: boole
   return names.length === 0 || names.includes(a.name);
 }
 
-function rulesMatch(rules: unknown, a: AdmissionAttributes, equivalent: boolean): boolean {
+/** The request as seen for another version of its resource (rule matching only). */
+const atVersion = (a: AdmissionAttributes, version: string): AdmissionAttributes => ({
+  ...a,
+  kind: { ...a.kind, version },
+  resource: { ...a.resource, version },
+});
+
+/**
+ * The version the rules select the request in: its own when a rule names it; else, under
+ * matchPolicy Equivalent, the first other served version of the resource a rule names, rule by
+ * rule as upstream looks (the object is then converted to it); undefined when none does.
+ */
+function rulesVersion(rules: unknown, a: AdmissionAttributes, equivalent: boolean): string | undefined {
   const list = Array.isArray(rules) ? rules.filter(isObj) : [];
-  return (
-    list.some((r) => ruleMatches(r, a, false)) || (equivalent && list.some((r) => ruleMatches(r, a, true)))
-  );
+  if (list.some((r) => ruleMatches(r, a))) return a.resource.version;
+  if (!equivalent || a.equivalents === undefined) return undefined;
+  for (const r of list) for (const v of a.equivalents.versions) if (ruleMatches(r, atVersion(a, v))) return v;
+  return undefined;
 }
 
 /** The labels the namespaceSelector is judged on; undefined when it does not apply. */
@@ -93,18 +107,31 @@ function namespaceLabels(a: AdmissionAttributes, ctx: AdmissionContext): Record<
   return labelsOf(ctx.store.get("/namespaces", a.namespace));
 }
 
-/** Whether a matchResources (a policy's matchConstraints, a binding's matchResources) selects the request. */
-export function matchResourcesSelect(mr: unknown, a: AdmissionAttributes, ctx: AdmissionContext): boolean {
-  if (!isObj(mr)) return true;
+/**
+ * The version a matchResources (a policy's matchConstraints, a binding's matchResources) selects
+ * the request in (see rulesVersion); undefined when it does not select it.
+ */
+export function matchedVersion(
+  mr: unknown,
+  a: AdmissionAttributes,
+  ctx: AdmissionContext,
+): string | undefined {
+  const own = a.resource.version;
+  if (!isObj(mr)) return own;
   const nsLabels = namespaceLabels(a, ctx);
-  if (nsLabels && !selectorMatches(mr.namespaceSelector, nsLabels)) return false;
+  if (nsLabels && !selectorMatches(mr.namespaceSelector, nsLabels)) return undefined;
   const objSel = mr.objectSelector;
   // Either the new or the old object may match; an absent one (CREATE's old, DELETE's new) does not.
   const objectMatches = (o: unknown) => o !== undefined && o !== null && selectorMatches(objSel, labelsOf(o));
-  if (!objectMatches(a.object) && !objectMatches(a.oldObject)) return false;
+  if (!objectMatches(a.object) && !objectMatches(a.oldObject)) return undefined;
   const equivalent = mr.matchPolicy !== "Exact";
-  if (rulesMatch(mr.excludeResourceRules, a, equivalent)) return false;
+  if (rulesVersion(mr.excludeResourceRules, a, equivalent) !== undefined) return undefined;
   // No resourceRules (a binding's matchResources may leave them out) select every resource.
   const rules = Array.isArray(mr.resourceRules) ? mr.resourceRules : [];
-  return rules.length === 0 || rulesMatch(rules, a, equivalent);
+  return rules.length === 0 ? own : rulesVersion(rules, a, equivalent);
+}
+
+/** Whether a matchResources selects the request (in any version). */
+export function matchResourcesSelect(mr: unknown, a: AdmissionAttributes, ctx: AdmissionContext): boolean {
+  return matchedVersion(mr, a, ctx) !== undefined;
 }

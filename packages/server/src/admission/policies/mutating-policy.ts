@@ -14,10 +14,11 @@ import {
   type CompiledMatchConditions,
   compileAdmission,
   compileMatchConditions,
+  compileVariables,
   type NamedExpression,
 } from "../../cel/admission/index.js";
 import { applyJsonPatch } from "../../patch/json-patch.js";
-import { isObj, type Obj, objectsOf } from "./json.js";
+import { isObj, namedExpressions, type Obj, objectsOf } from "./json.js";
 import type { FailurePolicy } from "./validating-policy.js";
 
 /** Merges an apply configuration into an object of a kind (the server's structured merge for it). */
@@ -47,11 +48,12 @@ export function compileMutatingPolicy(policy: Obj): CompiledMutatingPolicy {
   const meta = isObj(policy.metadata) ? policy.metadata : {};
   const spec = isObj(policy.spec) ? policy.spec : {};
   const hasParams = isObj(spec.paramKind);
-  const vars = { params: hasParams, authorizer: true } as const;
-  const conditions = objectsOf(spec.matchConditions).map((c) => ({
-    name: String(c.name ?? ""),
-    expression: String(c.expression ?? ""),
-  }));
+  const composed = compileVariables(namedExpressions(spec.variables), {
+    params: hasParams,
+    authorizer: true,
+  });
+  const vars = { params: hasParams, authorizer: true, variables: composed.decls } as const;
+  const conditions = namedExpressions(spec.matchConditions);
   return {
     name: String(meta.name ?? ""),
     spec,
@@ -61,10 +63,7 @@ export function compileMutatingPolicy(policy: Obj): CompiledMutatingPolicy {
     ...(conditions.length > 0
       ? { matchConditions: compileMatchConditions(conditions, { params: hasParams }) }
       : {}),
-    variables: objectsOf(spec.variables).map((v) => ({
-      name: String(v.name ?? ""),
-      compiled: compileAdmission(String(v.expression ?? ""), { ...vars, returnTypes: ["dyn"] }),
-    })),
+    variables: composed.variables,
     mutations: objectsOf(spec.mutations).map((m) => {
       const apply = m.patchType === "ApplyConfiguration";
       const holder = (apply ? m.applyConfiguration : m.jsonPatch) as Obj | undefined;

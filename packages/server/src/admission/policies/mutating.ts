@@ -6,16 +6,20 @@
  * made before the change run once more in the chain's second run of the mutating phase. Failures
  * (configuration, evaluation, patch) under failurePolicy Fail refuse the request with
  * `policy '<p>' with binding '<b>' denied request: <why>` (code 403; reason Invalid for a failed
- * mutation, Forbidden for a configuration error).
+ * mutation, Forbidden for a configuration error). A policy matching another version of a custom
+ * resource (matchPolicy Equivalent) mutates the object converted to that version; the result is
+ * converted back.
  */
 import { isDeepStrictEqual } from "node:util";
 import { failure } from "../../api/status.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
+import { inRequestVersion, versionedAttributes } from "../equivalent.js";
 import type { AdmissionPlugin } from "../plugin.js";
 import { PluginReinvocation } from "../reinvocation.js";
+import { errorText } from "./denial.js";
 import { isObj, nameOf, type Obj } from "./json.js";
-import { isExemptFromPolicies, matchResourcesSelect } from "./matching.js";
+import { isExemptFromPolicies, matchedVersion, matchResourcesSelect } from "./matching.js";
 import {
   type ApplyMerge,
   type CompiledMutatingPolicy,
@@ -34,7 +38,12 @@ interface Invocation {
   readonly binding: Obj;
   readonly param: unknown;
   readonly key: string;
+  /** The version the policy matched the request in (another under matchPolicy Equivalent). */
+  readonly version: string;
 }
+
+/** An invocation's outcome: the object after it, or why it failed. */
+type Outcome = { readonly object: Obj } | { readonly error: string };
 
 interface PolicyFailure {
   readonly message: string;
@@ -58,7 +67,8 @@ function invocationsOf(
 ): Invocation[] {
   const out: Invocation[] = [];
   for (const { compiled: p, bindings } of policies) {
-    if (!matchResourcesSelect(p.spec.matchConstraints, a, ctx)) continue;
+    const version = matchedVersion(p.spec.matchConstraints, a, ctx);
+    if (version === undefined) continue;
     const fail = (message: string) => {
       if (p.failurePolicy === "Fail") failures.push({ message, reason: "Forbidden" });
     };
@@ -86,11 +96,88 @@ function invocationsOf(
         const paramName = isObj(param)
           ? `${String((param.metadata as Obj | undefined)?.namespace ?? "")}/${nameOf(param)}`
           : "";
-        out.push({ policy: p, binding, param, key: `${p.name}\0${nameOf(binding)}\0${paramName}` });
+        const key = `${p.name}\0${nameOf(binding)}\0${paramName}`;
+        out.push({ policy: p, binding, param, key, version });
       }
     }
   }
   return out;
+}
+
+/** One invocation on the request as `a` shows it. */
+function invoke(inv: Invocation, a: AdmissionAttributes, ctx: AdmissionContext, merge: ApplyMerge): Outcome {
+  try {
+    return { object: mutate(inv.policy, admissionInput(a, ctx, inv.param), merge) };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
+/** One invocation on the object converted to the policy's version, its result converted back. */
+async function invokeConverted(
+  inv: Invocation,
+  a: AdmissionAttributes & { readonly object: Obj },
+  ctx: AdmissionContext,
+  merge: ApplyMerge,
+): Promise<Outcome> {
+  let view: AdmissionAttributes;
+  try {
+    view = await versionedAttributes(a, inv.version);
+  } catch (e) {
+    return { error: `failed to convert object version: ${errorText(e)}` };
+  }
+  const out = invoke(inv, view, ctx, merge);
+  if ("error" in out) return out;
+  return { object: out.object === view.object ? a.object : await inRequestVersion(a, out.object) };
+}
+
+/**
+ * Runs the invocations in order on the chain's object, recording each for reinvocation; the
+ * object is changed in place at the end, or the first failure thrown. Synchronous until an
+ * invocation needs the object in another version (a conversion may await).
+ */
+function runInvocations(
+  invocations: readonly Invocation[],
+  a: AdmissionAttributes & { readonly object: Obj },
+  ctx: AdmissionContext,
+  merge: ApplyMerge,
+  failures: PolicyFailure[],
+): void | Promise<void> {
+  const r = PluginReinvocation.of(a.reinvocation, PLUGIN);
+  r.begin(a.object);
+  let object = a.object;
+  const record = (inv: Invocation, out: Outcome) => {
+    const changed = "object" in out && !isDeepStrictEqual(out.object, object);
+    if ("object" in out && changed) object = out.object;
+    if ("error" in out && inv.policy.failurePolicy === "Fail")
+      failures.push({
+        message: `policy '${inv.policy.name}' with binding '${nameOf(inv.binding)}' denied request: ${out.error}`,
+        reason: "Invalid",
+      });
+    r.invoked(inv.key, changed, inv.policy.reinvoke);
+  };
+  const from = (i: number): void | Promise<void> => {
+    for (; i < invocations.length; i++) {
+      const inv = invocations[i] as Invocation;
+      if (!r.shouldInvoke(inv.key)) continue;
+      if (inv.version !== a.resource.version) {
+        const next = i + 1;
+        return invokeConverted(inv, { ...a, object }, ctx, merge).then((out) => {
+          record(inv, out);
+          return from(next);
+        });
+      }
+      record(inv, invoke(inv, { ...a, object }, ctx, merge));
+    }
+    r.end(object);
+    const first = failures[0];
+    if (first) throw policyFailure(a, first, failures);
+    if (object === a.object) return;
+    // The chain's object is changed in place, as plugins of the mutating phase do.
+    for (const k of Object.keys(a.object)) delete a.object[k];
+    Object.assign(a.object, object);
+  };
+  return from(0);
 }
 
 /** The plugin; `merge` is the server's typed apply merge (the untyped one when not given). */
@@ -103,35 +190,11 @@ export function mutatingAdmissionPolicy(merge: ApplyMerge = plainMerge): Admissi
     name: PLUGIN,
     handles: () => true,
     admit(a, ctx) {
-      if (isExemptFromPolicies(a) || !a.object) return;
+      const object = a.object;
+      if (isExemptFromPolicies(a) || !object) return;
       const failures: PolicyFailure[] = [];
       const invocations = invocationsOf(source.active(ctx), a, ctx, failures);
-      const r = PluginReinvocation.of(a.reinvocation, PLUGIN);
-      r.begin(a.object);
-      let object = a.object;
-      for (const inv of invocations) {
-        if (!r.shouldInvoke(inv.key)) continue;
-        let changed = false;
-        try {
-          const next = mutate(inv.policy, admissionInput({ ...a, object }, ctx, inv.param), merge);
-          changed = !isDeepStrictEqual(next, object);
-          if (changed) object = next;
-        } catch (e) {
-          if (inv.policy.failurePolicy === "Fail")
-            failures.push({
-              message: `policy '${inv.policy.name}' with binding '${nameOf(inv.binding)}' denied request: ${(e as Error).message}`,
-              reason: "Invalid",
-            });
-        }
-        r.invoked(inv.key, changed, inv.policy.reinvoke);
-      }
-      r.end(object);
-      const first = failures[0];
-      if (first) throw policyFailure(a, first, failures);
-      if (object === a.object) return;
-      // The chain's object is changed in place, as plugins of the mutating phase do.
-      for (const k of Object.keys(a.object)) delete a.object[k];
-      Object.assign(a.object, object);
+      return runInvocations(invocations, { ...a, object }, ctx, merge, failures);
     },
   };
 }

@@ -22,6 +22,8 @@ export function admissionInput(
     request: {
       kind: a.kind,
       resource: a.resource,
+      ...(a.requestKind ? { requestKind: a.requestKind } : {}),
+      ...(a.requestResource ? { requestResource: a.requestResource } : {}),
       subResource: a.subresource,
       name: a.name,
       namespace: a.namespace,

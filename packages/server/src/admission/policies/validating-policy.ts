@@ -13,9 +13,10 @@ import {
   type CompiledMatchConditions,
   compileAdmission,
   compileMatchConditions,
+  compileVariables,
   type NamedExpression,
 } from "../../cel/admission/index.js";
-import { isObj, type Obj, objectsOf } from "./json.js";
+import { isObj, namedExpressions, type Obj, objectsOf } from "./json.js";
 
 const MAX_MESSAGE_BYTES = 5 * 1024;
 
@@ -63,11 +64,12 @@ export function compileValidatingPolicy(policy: Obj): CompiledValidatingPolicy {
   const meta = isObj(policy.metadata) ? policy.metadata : {};
   const spec = isObj(policy.spec) ? policy.spec : {};
   const hasParams = isObj(spec.paramKind);
-  const vars = { params: hasParams, authorizer: true } as const;
-  const conditions = objectsOf(spec.matchConditions).map((c) => ({
-    name: String(c.name ?? ""),
-    expression: String(c.expression ?? ""),
-  }));
+  const composed = compileVariables(namedExpressions(spec.variables), {
+    params: hasParams,
+    authorizer: true,
+  });
+  const vars = { params: hasParams, authorizer: true, variables: composed.decls } as const;
+  const conditions = namedExpressions(spec.matchConditions);
   const opt = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v : undefined);
   return {
     name: String(meta.name ?? ""),
@@ -77,10 +79,7 @@ export function compileValidatingPolicy(policy: Obj): CompiledValidatingPolicy {
     ...(conditions.length > 0
       ? { matchConditions: compileMatchConditions(conditions, { params: hasParams }) }
       : {}),
-    variables: objectsOf(spec.variables).map((v) => ({
-      name: String(v.name ?? ""),
-      compiled: compileAdmission(String(v.expression ?? ""), { ...vars, returnTypes: ["dyn"] }),
-    })),
+    variables: composed.variables,
     validations: objectsOf(spec.validations).map((v) => {
       const messageExpression = opt(v.messageExpression);
       return {
@@ -89,7 +88,7 @@ export function compileValidatingPolicy(policy: Obj): CompiledValidatingPolicy {
         ...(messageExpression
           ? {
               messageExpression: compileAdmission(messageExpression, {
-                params: hasParams,
+                ...vars,
                 authorizer: false,
                 returnTypes: ["string"],
               }),

@@ -6,13 +6,17 @@
  * (`Validation failed for ValidatingAdmissionPolicy '<p>' with binding '<b>': <message>`), Audit
  * would annotate the audit event (the server keeps no audit log). Configuration errors (param kind
  * unknown, params missing under parameterNotFoundAction Deny) follow the policy's failurePolicy.
+ * A policy matching another version of a custom resource (matchPolicy Equivalent) evaluates the
+ * object converted to that version, with `request.kind`/`resource` of it (a failed conversion is
+ * a configuration error).
  */
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
+import { versionedAttributes } from "../equivalent.js";
 import type { AdmissionPlugin } from "../plugin.js";
-import { policyDenial } from "./denial.js";
+import { errorText, policyDenial } from "./denial.js";
 import { isObj, nameOf, type Obj } from "./json.js";
-import { isExemptFromPolicies, matchResourcesSelect } from "./matching.js";
+import { isExemptFromPolicies, matchedVersion, matchResourcesSelect } from "./matching.js";
 import { collectParams, gvkText, type ParamResource, resolveParamKind } from "./params.js";
 import { PolicySource } from "./policy-source.js";
 import { admissionInput } from "./request-input.js";
@@ -29,11 +33,35 @@ interface Denial {
   readonly reason?: string;
 }
 
-/** Evaluates one policy against the request; pushes denials and warnings. */
+interface Matched {
+  readonly compiled: CompiledValidatingPolicy;
+  readonly bindings: readonly Obj[];
+  /** The version the policy matched the request in (another under matchPolicy Equivalent). */
+  readonly version: string;
+}
+
+/** The request as each matched version sees it, converted once per version (a failure: its Error). */
+async function versionedViews(
+  a: AdmissionAttributes,
+  versions: readonly string[],
+): Promise<(version: string) => AdmissionAttributes | Error> {
+  const views = new Map<string, AdmissionAttributes | Error>();
+  for (const v of new Set(versions)) {
+    if (v === a.resource.version) continue;
+    views.set(v, await versionedAttributes(a, v).catch((e: unknown) => new Error(errorText(e))));
+  }
+  return (v) => views.get(v) ?? a;
+}
+
+/**
+ * Evaluates one policy against the request (`view`: as the policy's version shows it, or why it
+ * could not be converted); pushes denials and warnings. Bindings match the request itself.
+ */
 function dispatchPolicy(
   p: CompiledValidatingPolicy,
   bindings: readonly Obj[],
   a: AdmissionAttributes,
+  view: AdmissionAttributes | Error,
   ctx: AdmissionContext,
   denied: Denial[],
 ): void {
@@ -45,6 +73,10 @@ function dispatchPolicy(
     const by = binding ? ` with binding '${nameOf(binding)}'` : "";
     denied.push({ message: `ValidatingAdmissionPolicy '${p.name}'${by} denied request: ${what}` });
   };
+  if (view instanceof Error) {
+    configError(`failed to convert object version: ${view.message}`);
+    return;
+  }
   const paramKind = isObj(p.spec.paramKind) ? p.spec.paramKind : undefined;
   let paramResource: ParamResource | undefined;
   if (paramKind) {
@@ -65,7 +97,7 @@ function dispatchPolicy(
     const actions = Array.isArray(spec.validationActions) ? spec.validationActions.map(String) : [];
     const prefix = `ValidatingAdmissionPolicy '${p.name}' with binding '${nameOf(binding)}'`;
     for (const param of params.params) {
-      const result = validatePolicy(p, admissionInput(a, ctx, param));
+      const result = validatePolicy(p, admissionInput(view, ctx, param));
       for (const d of result.decisions) {
         if (d.action !== "deny") continue;
         if (d.annotation || actions.includes("Deny"))
@@ -95,13 +127,22 @@ export function validatingAdmissionPolicy(): AdmissionPlugin {
     handles: () => true,
     validate(a, ctx) {
       if (isExemptFromPolicies(a)) return;
-      const denied: Denial[] = [];
-      for (const { compiled, bindings } of source.active(ctx)) {
-        if (!matchResourcesSelect(compiled.spec.matchConstraints, a, ctx)) continue;
-        dispatchPolicy(compiled, bindings, a, ctx, denied);
-      }
-      const first = denied[0];
-      if (first) throw policyDenial(a, first.message, first.reason);
+      const matched: Matched[] = source.active(ctx).flatMap(({ compiled, bindings }) => {
+        const version = matchedVersion(compiled.spec.matchConstraints, a, ctx);
+        return version === undefined ? [] : [{ compiled, bindings, version }];
+      });
+      const decide = (viewOf: (version: string) => AdmissionAttributes | Error) => {
+        const denied: Denial[] = [];
+        for (const m of matched) dispatchPolicy(m.compiled, m.bindings, a, viewOf(m.version), ctx, denied);
+        const first = denied[0];
+        if (first) throw policyDenial(a, first.message, first.reason);
+      };
+      // Synchronous unless a policy needs the object in another version (a conversion may await).
+      if (matched.every((m) => m.version === a.resource.version)) return decide(() => a);
+      return versionedViews(
+        a,
+        matched.map((m) => m.version),
+      ).then(decide);
     },
   };
 }

@@ -9,10 +9,10 @@
 import { isDeepStrictEqual } from "node:util";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
+import { inRequestVersion, versionedAttributes } from "../equivalent.js";
 import { type AdmissionPlugin, handlesOnly } from "../plugin.js";
 import { PluginReinvocation } from "../reinvocation.js";
 import { type Webhook, webhooksOf } from "./configurations.js";
-import { inRequestVersion, versionedAttributes } from "./equivalent.js";
 import { callWebhook, failureOf } from "./invoke.js";
 import { matchConditionsSelect } from "./match-conditions.js";
 import { isExempt, matchedVersion, selects } from "./matching.js";

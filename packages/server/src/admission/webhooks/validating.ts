@@ -9,9 +9,9 @@
 import type { StatusError } from "../../api/status.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
+import { versionedAttributes } from "../equivalent.js";
 import { type AdmissionPlugin, handlesOnly } from "../plugin.js";
 import { type Webhook, webhooksOf } from "./configurations.js";
-import { versionedAttributes } from "./equivalent.js";
 import { callWebhook, failureOf } from "./invoke.js";
 import { matchConditionsSelect } from "./match-conditions.js";
 import { isExempt, matchedVersion } from "./matching.js";

@@ -8,6 +8,7 @@
 import { compileExpression, type Program } from "../program.js";
 import { type AdmissionVariables, admissionEnvironment } from "./environment.js";
 import { rewriteStructLiterals } from "./struct-literals.js";
+import { declareInOrder, type VariableDecls, withVariables } from "./variables.js";
 
 export type CompileFailureType = "Required" | "Invalid";
 
@@ -23,6 +24,20 @@ export type AdmissionCompiled =
 export interface CompileOptions extends AdmissionVariables {
   /** The result types accepted, as the evaluator spells them; `dyn` accepts any. */
   readonly returnTypes: readonly string[];
+  /** The policy's variables declared so far; `variables` is undeclared without them. */
+  readonly variables?: VariableDecls;
+}
+
+/** A policy variable, compiled. */
+export interface NamedExpression {
+  readonly name: string;
+  readonly compiled: AdmissionCompiled;
+}
+
+export interface CompiledVariables {
+  readonly variables: readonly NamedExpression[];
+  /** Every variable with its type, for the expressions that read them; none without variables. */
+  readonly decls: VariableDecls | undefined;
 }
 
 /** How the evaluator names a type vs how cel-go prints it in `must evaluate to …`. */
@@ -43,7 +58,8 @@ function accepts(returnTypes: readonly string[], type: string): boolean {
 export function compileAdmission(source: string, opts: CompileOptions): AdmissionCompiled {
   if (source.trim() === "")
     return { ok: false, type: "Required", detail: "expression is not specified", source };
-  const { env } = admissionEnvironment(opts);
+  const base = admissionEnvironment(opts).env;
+  const env = opts.variables ? withVariables(base, opts.variables) : base;
   const text = opts.patchTypes ? rewriteStructLiterals(source) : source;
   const compiled = compileExpression(env, text);
   if (!compiled.ok) {
@@ -62,4 +78,18 @@ export function compileAdmission(source: string, opts: CompileOptions): Admissio
     return { ok: false, type: "Invalid", detail, source };
   }
   return { ok: true, program: compiled.program, source };
+}
+
+/** Compiles a policy's variables in order, each seeing the ones before it with their types. */
+export function compileVariables(
+  list: readonly { readonly name: string; readonly expression: string }[],
+  opts: AdmissionVariables,
+): CompiledVariables {
+  const { results, decls } = declareInOrder(
+    list,
+    (expression, variables) => compileAdmission(expression, { ...opts, variables, returnTypes: ["dyn"] }),
+    (c) => (c.ok ? c.program.type : undefined),
+  );
+  const variables = results.map((compiled, i) => ({ name: list[i]?.name ?? "", compiled }));
+  return { variables, decls: list.length > 0 ? decls : undefined };
 }

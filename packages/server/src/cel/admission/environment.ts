@@ -1,8 +1,8 @@
 /**
  * The CEL environments admission expressions compile in, as upstream builds them: the Kubernetes
  * libraries of CRD rules plus `object`, `oldObject` (dyn), `request` (AdmissionRequest),
- * `namespaceObject` (Namespace), `variables`, and, where the expression may use them, `params`
- * (dyn) and `authorizer`. Mutating policies' expressions also get `jsonpatch.escapeKey`. One
+ * `namespaceObject` (Namespace), and, where the expression may use them, `params` (dyn) and
+ * `authorizer`; `variables` is declared per policy on a clone of these (./variables.ts). Mutating policies' expressions also get `jsonpatch.escapeKey`. One
  * environment per combination, built on first use (upstream pre-builds the same eight).
  */
 import type { Environment } from "@marcbachmann/cel-js";
@@ -45,8 +45,6 @@ export function buildAdmissionEnvironment(
   env.registerVariable("oldObject", object);
   env.registerVariable("request", types.declare(REQUEST_TYPE));
   env.registerVariable("namespaceObject", types.declare(NAMESPACE_TYPE));
-  // Upstream types each variable by its expression; here their values are dyn (docs/divergences.md VAP2).
-  env.registerVariable("variables", "map<string, dyn>");
   if (v.params) env.registerVariable("params", "dyn");
   if (v.authorizer) {
     registerAuthorizer(env);

@@ -13,7 +13,7 @@ import { dynToCel } from "../schema-types.js";
 import { type Shape, shapeOfValue } from "../sizes.js";
 import { celGoText } from "../validate-rules.js";
 import { authorizerFor } from "./authorizer.js";
-import type { AdmissionCompiled } from "./compile.js";
+import type { AdmissionCompiled, NamedExpression } from "./compile.js";
 import { type AdmissionVariables, admissionEnvironment } from "./environment.js";
 import {
   type AdmissionRequestInput,
@@ -44,11 +44,6 @@ export interface AdmissionInput {
 export type Outcome =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly error: string; readonly outOfBudget?: boolean };
-
-export interface NamedExpression {
-  readonly name: string;
-  readonly compiled: AdmissionCompiled;
-}
 
 /** The `variables.<name>` an expression reads. */
 function variablesRead(ast: ASTNode): Set<string> {

@@ -4,13 +4,19 @@
  * wording, budgeted evaluation for one request, and matchConditions (shared by admission
  * policies and webhooks).
  */
-export { type AdmissionCompiled, type CompileOptions, compileAdmission } from "./compile.js";
+export {
+  type AdmissionCompiled,
+  type CompiledVariables,
+  type CompileOptions,
+  compileAdmission,
+  compileVariables,
+  type NamedExpression,
+} from "./compile.js";
 export type { AdmissionVariables } from "./environment.js";
 export {
   AdmissionActivation,
   type AdmissionInput,
   evaluationText,
-  type NamedExpression,
   OUT_OF_BUDGET,
   type Outcome,
 } from "./evaluate.js";
@@ -24,3 +30,4 @@ export {
 export type { AdmissionRequestInput } from "./request.js";
 export { rewriteStructLiterals } from "./struct-literals.js";
 export { type ExpressionWarning, typeCheckValidatingPolicy } from "./type-check.js";
+export type { VariableDecls } from "./variables.js";

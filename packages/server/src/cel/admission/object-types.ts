@@ -18,9 +18,13 @@ export interface ObjectSpec {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
+type ObjectCtor = new (entries: [string, unknown][]) => Map<string, unknown>;
+
+const SHARED = new Map<string, ObjectCtor>();
+
 /** The registered constructors of one environment, by type name. */
 export class ObjectTypes {
-  private readonly ctors = new Map<string, new (entries: [string, unknown][]) => Map<string, unknown>>();
+  private readonly ctors = new Map<string, ObjectCtor>();
 
   constructor(private readonly env: Environment) {}
 
@@ -29,9 +33,15 @@ export class ObjectTypes {
     if (this.ctors.has(spec.name)) return spec.name;
     const fields: Record<string, string> = {};
     for (const [k, f] of Object.entries(spec.fields)) fields[k] = this.typeOf(f);
-    // One class per object type: the evaluator tells object types apart by constructor.
-    const Ctor = class extends Map<string, unknown> {};
-    Object.defineProperty(Ctor, "name", { value: spec.name });
+    // One class per object type, shared by every environment: the evaluator tells object types
+    // apart by constructor, and a value built once (`request`) is read by programs of several
+    // environments (a messageExpression's has no authorizer).
+    let Ctor = SHARED.get(spec.name);
+    if (!Ctor) {
+      Ctor = class extends Map<string, unknown> {};
+      Object.defineProperty(Ctor, "name", { value: spec.name });
+      SHARED.set(spec.name, Ctor);
+    }
     this.env.registerType(spec.name, { ctor: Ctor, fields });
     this.ctors.set(spec.name, Ctor);
     return spec.name;

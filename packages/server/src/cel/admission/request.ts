@@ -83,6 +83,9 @@ export const NAMESPACE_TYPE: ObjectSpec = {
 export interface AdmissionRequestInput {
   readonly kind: { group: string; version: string; kind: string };
   readonly resource: { group: string; version: string; resource: string };
+  /** The request's own kind and resource when `kind`/`resource` name an equivalent version. */
+  readonly requestKind?: { group: string; version: string; kind: string };
+  readonly requestResource?: { group: string; version: string; resource: string };
   readonly subResource: string;
   readonly name: string;
   readonly namespace: string;
@@ -103,15 +106,15 @@ const OPTIONS_KIND: Record<AdmissionRequestInput["operation"], string | undefine
   CONNECT: undefined,
 };
 
-/** The request as JSON, shaped like AdmissionRequest (request* fields equal the matched ones). */
+/** The request as JSON, shaped like AdmissionRequest (request* fields: the matched ones unless given). */
 export function requestJson(r: AdmissionRequestInput): Record<string, unknown> {
   const optionsKind = OPTIONS_KIND[r.operation];
   return {
     kind: r.kind,
     resource: r.resource,
     subResource: r.subResource,
-    requestKind: r.kind,
-    requestResource: r.resource,
+    requestKind: r.requestKind ?? r.kind,
+    requestResource: r.requestResource ?? r.resource,
     requestSubResource: r.subResource,
     name: r.name,
     namespace: r.namespace,

@@ -2,7 +2,8 @@
  * Type checking of a ValidatingAdmissionPolicy, as kube-controller-manager's policy status
  * controller does it: every validation's expression and messageExpression is compiled again with
  * `object` and `oldObject` typed as each built-in kind the policy's resourceRules name exactly (no
- * wildcards, no subresources); the failures become `status.typeChecking.expressionWarnings`, one per
+ * wildcards, no subresources), after the policy's variables (typed by the same kind); the
+ * failures become `status.typeChecking.expressionWarnings`, one per
  * expression, `<group>/<version>, Kind=<kind>: <cel-go issues>` per kind. Custom resources and
  * params are not typed (docs/divergences.md VAP7).
  */
@@ -11,6 +12,7 @@ import type { Environment } from "@marcbachmann/cel-js";
 import { compileExpression } from "../program.js";
 import { buildAdmissionEnvironment } from "./environment.js";
 import { NativeTypes } from "./native-types.js";
+import { declareInOrder, withVariables } from "./variables.js";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -56,13 +58,30 @@ function expressionsOf(spec: Obj): [string, string][] {
   });
 }
 
-/** The issues of each expression against one kind (empty string: none). */
-function checkKind(gvk: Gvk, params: boolean, expressions: readonly [string, string][]): string[] {
+/** The policy's variables, as `{name, expression}`. */
+function variablesOf(spec: Obj): { name: string; expression: string }[] {
+  return objects(spec.variables).map((v) => ({
+    name: String(v.name ?? ""),
+    expression: String(v.expression ?? ""),
+  }));
+}
+
+/**
+ * The issues of each expression against one kind (empty string: none). The variables are
+ * compiled first, in order, with `object` typed too, so their types reach the expressions.
+ */
+function checkKind(gvk: Gvk, params: boolean, spec: Obj, expressions: readonly [string, string][]): string[] {
   const schema = schemaFor(gvk);
   if (!schema) return expressions.map(() => "");
   const typed = (env: Environment) =>
     new NativeTypes(env, `kubernetes.typecheck.${gvk.kind}.`).typeOf(schema);
-  const { env } = buildAdmissionEnvironment({ params, authorizer: true }, typed);
+  const base = buildAdmissionEnvironment({ params, authorizer: true }, typed).env;
+  const { decls } = declareInOrder(
+    variablesOf(spec),
+    (source, declared) => compileExpression(withVariables(base, declared), source),
+    (c) => (c.ok ? c.program.type : undefined),
+  );
+  const env = withVariables(base, decls);
   return expressions.map(([, source]) => {
     const c = compileExpression(env, source);
     return c.ok ? "" : `${gvk.group}/${gvk.version}, Kind=${gvk.kind}: ${c.error}\n`;
@@ -81,7 +100,7 @@ export async function typeCheckValidatingPolicy(
   const expressions = expressionsOf(spec);
   const issues: string[][] = expressions.map(() => []);
   for (const gvk of kindsToCheck(spec)) {
-    checkKind(gvk, isObj(spec.paramKind), expressions).forEach((text, i) => {
+    checkKind(gvk, isObj(spec.paramKind), spec, expressions).forEach((text, i) => {
       if (text) issues[i]?.push(text);
     });
     await between();

@@ -26,9 +26,9 @@ export const mutatingadmissionpolicies: KindStrategy = {
   },
   validate(obj) {
     const spec = isObj(obj.spec) ? obj.spec : {};
-    const { errs, params } = validatePolicyCommon(spec);
+    const { errs, scope } = validatePolicyCommon(spec);
     errs.push(...validateMutatingOperations(spec.matchConstraints, "spec.matchConstraints"));
-    errs.push(...validateMutations(spec.mutations, "spec.mutations", params));
+    errs.push(...validateMutations(spec.mutations, "spec.mutations", scope));
     const reinvocation = spec.reinvocationPolicy;
     if (reinvocation === undefined || reinvocation === "") errs.push(required("spec.reinvocationPolicy"));
     else if (reinvocation !== "Never" && reinvocation !== "IfNeeded")

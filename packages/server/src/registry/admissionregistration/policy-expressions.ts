@@ -5,7 +5,13 @@
  * upstream reports: `Invalid value: "<expression>": compilation failed: ERROR: <input>:…`.
  */
 import type { FieldError } from "../../api/status.js";
-import { type CompileOptions, compileAdmission } from "../../cel/admission/index.js";
+import {
+  type AdmissionCompiled,
+  type CompileOptions,
+  compileAdmission,
+  compileVariables,
+  type VariableDecls,
+} from "../../cel/admission/index.js";
 import { duplicate, tooMany } from "../../validation/field-errors.js";
 import { qualifiedNameProblems } from "../../validation/object-meta.js";
 import { invalid, notSupported, type Obj, objects, required } from "./policy-fields.js";
@@ -14,11 +20,20 @@ const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
 const REASONS = ["Forbidden", "Invalid", "RequestEntityTooLarge"];
 const MAX_VALUE_EXPRESSION = 5 * 1024;
 
-/** The error of an expression that does not compile, if any. */
-function compileError(field: string, expression: string, opts: CompileOptions): FieldError[] {
-  const c = compileAdmission(expression, opts);
+/** What a policy's expressions may refer to: `params` (a paramKind) and the policy's variables. */
+export interface ExpressionScope {
+  readonly params: boolean;
+  readonly variables: VariableDecls | undefined;
+}
+
+function compiledError(field: string, expression: string, c: AdmissionCompiled): FieldError[] {
   if (c.ok) return [];
   return [c.type === "Required" ? required(field, c.detail) : invalid(field, expression, c.detail)];
+}
+
+/** The error of an expression that does not compile, if any. */
+function compileError(field: string, expression: string, opts: CompileOptions): FieldError[] {
+  return compiledError(field, expression, compileAdmission(expression, opts));
 }
 
 /** upstream's ValidateQualifiedName. */
@@ -52,31 +67,40 @@ export function validateMatchConditions(list: unknown, path: string, params: boo
   return errs;
 }
 
-export function validateVariables(list: unknown, path: string, params: boolean): FieldError[] {
-  return objects(list).flatMap((v, i) => {
+/**
+ * The variables, compiled in order as admission compiles them (each sees the earlier ones, typed);
+ * the scope the policy's other expressions compile in.
+ */
+export function validateVariables(
+  list: unknown,
+  path: string,
+  params: boolean,
+): { errs: FieldError[]; scope: ExpressionScope } {
+  const items = objects(list).map((v) => ({
+    name: typeof v.name === "string" ? v.name : "",
+    expression: typeof v.expression === "string" ? v.expression : "",
+  }));
+  const composed = compileVariables(items, { params, authorizer: true });
+  const errs = items.flatMap(({ name, expression }, i) => {
     const at = `${path}[${i}]`;
-    const errs: FieldError[] = [];
-    const name = typeof v.name === "string" ? v.name : "";
-    if (name.trim() === "") errs.push(required(`${at}.name`, "name is not specified"));
+    const own: FieldError[] = [];
+    if (name.trim() === "") own.push(required(`${at}.name`, "name is not specified"));
     else if (!CEL_IDENTIFIER.test(name))
-      errs.push(invalid(`${at}.name`, name, "must be a valid CEL identifier"));
-    const expression = typeof v.expression === "string" ? v.expression : "";
-    if (expression.trim() === "") errs.push(required(`${at}.expression`, "expression is not specified"));
-    else
-      errs.push(
-        ...compileError(`${at}.expression`, expression, { params, authorizer: true, returnTypes: ["dyn"] }),
-      );
-    return errs;
+      own.push(invalid(`${at}.name`, name, "must be a valid CEL identifier"));
+    const compiled = composed.variables[i]?.compiled;
+    if (compiled) own.push(...compiledError(`${at}.expression`, expression, compiled));
+    return own;
   });
+  return { errs, scope: { params, variables: composed.decls } };
 }
 
-function validateValidation(v: Obj, at: string, params: boolean): FieldError[] {
+function validateValidation(v: Obj, at: string, scope: ExpressionScope): FieldError[] {
   const errs: FieldError[] = [];
   const expression = typeof v.expression === "string" ? v.expression : "";
   if (expression.trim() === "") errs.push(required(`${at}.expression`, "expression is not specified"));
   else
     errs.push(
-      ...compileError(`${at}.expression`, expression, { params, authorizer: true, returnTypes: ["bool"] }),
+      ...compileError(`${at}.expression`, expression, { ...scope, authorizer: true, returnTypes: ["bool"] }),
     );
   const messageExpression = typeof v.messageExpression === "string" ? v.messageExpression : "";
   if (messageExpression !== "" && messageExpression.trim() === "")
@@ -84,7 +108,7 @@ function validateValidation(v: Obj, at: string, params: boolean): FieldError[] {
   else if (messageExpression !== "")
     errs.push(
       ...compileError(`${at}.messageExpression`, messageExpression, {
-        params,
+        ...scope,
         authorizer: false,
         returnTypes: ["string"],
       }),
@@ -104,7 +128,7 @@ export function validateValidations(
   spec: Obj,
   path: string,
   policyName: string,
-  params: boolean,
+  scope: ExpressionScope,
 ): FieldError[] {
   const validations = objects(spec.validations);
   const annotations = objects(spec.auditAnnotations);
@@ -112,7 +136,7 @@ export function validateValidations(
     const why = "validations or auditAnnotations must contain at least one item";
     return [required(`${path}.validations`, why), required(`${path}.auditAnnotations`, why)];
   }
-  const errs = validations.flatMap((v, i) => validateValidation(v, `${path}.validations[${i}]`, params));
+  const errs = validations.flatMap((v, i) => validateValidation(v, `${path}.validations[${i}]`, scope));
   if (annotations.length > 20)
     errs.push(
       invalid(`${path}.auditAnnotations`, annotations, "must not have more than 20 auditAnnotations"),
@@ -130,7 +154,7 @@ export function validateValidations(
     else
       errs.push(
         ...compileError(`${at}.valueExpression`, value, {
-          params,
+          ...scope,
           authorizer: true,
           returnTypes: ["string", "null"],
         }),
@@ -142,7 +166,7 @@ export function validateValidations(
 }
 
 /** mutations of a MutatingAdmissionPolicy spec. */
-export function validateMutations(list: unknown, path: string, params: boolean): FieldError[] {
+export function validateMutations(list: unknown, path: string, scope: ExpressionScope): FieldError[] {
   const mutations = objects(list);
   if (mutations.length === 0) return [required(path, "mutations must contain at least one item")];
   return mutations.flatMap((m, i) => {
@@ -163,7 +187,7 @@ export function validateMutations(list: unknown, path: string, params: boolean):
         const returnTypes = [own === "jsonPatch" ? "list" : "map"];
         errs.push(
           ...compileError(`${at}.${own}.expression`, expression, {
-            params,
+            ...scope,
             authorizer: true,
             patchTypes: true,
             returnTypes,

@@ -5,7 +5,12 @@
  */
 import type { FieldError } from "../../api/status.js";
 import { type KindStrategy, RESET_FOR_STATUS } from "../strategy.js";
-import { validateMatchConditions, validateValidations, validateVariables } from "./policy-expressions.js";
+import {
+  type ExpressionScope,
+  validateMatchConditions,
+  validateValidations,
+  validateVariables,
+} from "./policy-expressions.js";
 import {
   defaultMatchResources,
   isObj,
@@ -17,7 +22,7 @@ import {
 } from "./policy-fields.js";
 
 /** The spec checks shared by the policy kinds: failurePolicy, paramKind, matchConstraints, matchConditions, variables. */
-export function validatePolicyCommon(spec: Obj): { errs: FieldError[]; params: boolean } {
+export function validatePolicyCommon(spec: Obj): { errs: FieldError[]; scope: ExpressionScope } {
   const errs: FieldError[] = [];
   if (spec.failurePolicy === undefined) errs.push(required("spec.failurePolicy"));
   else if (spec.failurePolicy !== "Fail" && spec.failurePolicy !== "Ignore")
@@ -33,8 +38,9 @@ export function validatePolicyCommon(spec: Obj): { errs: FieldError[]; params: b
       errs.push(required("spec.matchConstraints.resourceRules"));
   }
   errs.push(...validateMatchConditions(spec.matchConditions, "spec.matchConditions", params));
-  errs.push(...validateVariables(spec.variables, "spec.variables", params));
-  return { errs, params };
+  const variables = validateVariables(spec.variables, "spec.variables", params);
+  errs.push(...variables.errs);
+  return { errs, scope: variables.scope };
 }
 
 export const validatingadmissionpolicies: KindStrategy = {
@@ -51,7 +57,7 @@ export const validatingadmissionpolicies: KindStrategy = {
   validate(obj) {
     const spec = isObj(obj.spec) ? obj.spec : {};
     const name = String((obj.metadata as Obj | undefined)?.name ?? "");
-    const { errs, params } = validatePolicyCommon(spec);
-    return [...errs, ...validateValidations(spec, "spec", name, params)];
+    const { errs, scope } = validatePolicyCommon(spec);
+    return [...errs, ...validateValidations(spec, "spec", name, scope)];
   },
 };

@@ -1,11 +1,11 @@
 /**
- * A webhook registered for another version of the requested custom resource (matchPolicy
- * Equivalent) is called as upstream calls it: with the object and old object converted to its
- * version (through the CRD's conversion, so a conversion webhook runs first), `kind` and
- * `resource` of that version and the request's own as `requestKind` and `requestResource`. A
- * mutating webhook's result is converted back to the request's version.
+ * A webhook or admission policy registered for another version of the requested custom resource
+ * (matchPolicy Equivalent) sees the request as upstream shows it: the object and old object
+ * converted to its version (through the CRD's conversion, so a conversion webhook runs first),
+ * `kind` and `resource` of that version and the request's own as `requestKind` and
+ * `requestResource`. A mutation's result is converted back to the request's version.
  */
-import type { AdmissionAttributes } from "../attributes.js";
+import type { AdmissionAttributes } from "./attributes.js";
 
 type Json = Record<string, unknown>;
 
@@ -19,7 +19,7 @@ async function converted(a: AdmissionAttributes, object: Json | undefined, versi
   return a.equivalents.convert(from, version);
 }
 
-/** The attributes a webhook registered for `version` is called with. */
+/** The attributes a webhook or policy registered for `version` sees. */
 export async function versionedAttributes(
   a: AdmissionAttributes,
   version: string,
