@@ -2,9 +2,9 @@
  * Expensive CRD validation rules (CEL) on both targets: rules whose cost on the object is far above
  * what the reference server evaluates in one turn of its event loop (it runs them on a worker
  * thread, packages/server/src/cel/rules-pool.ts) give the same answers as cheap ones — success, the
- * rule's message and messageExpression, a transition rule against oldSelf, a messageExpression
- * over the per-call limit — and concurrent updates of one object that each wait for such rules all
- * land.
+ * rule's message and messageExpression (two rules failing with one message listed twice), a
+ * transition rule against oldSelf, a messageExpression over the per-call limit — and concurrent
+ * updates of one object that each wait for such rules all land.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
@@ -33,6 +33,9 @@ const specSchema = {
       rule: "oldSelf.items.all(x, self.items.exists(y, y == x))",
       message: "items may not be removed",
     },
+    // Two rules with one message: both causes are listed, the message says it once.
+    { rule: "self.items.size() != 1", message: "one item is not enough" },
+    { rule: "!self.items.exists(x, x == 'solo')", message: "one item is not enough" },
   ],
   properties: {
     items: { type: "array", maxItems: 500, items: { type: "string", maxLength: 8 } },
@@ -128,6 +131,16 @@ describe("expensive CRD validation rules (CEL)", () => {
     ]);
     expect(res.json.message).toBe(
       `Unique.${group} "dup" is invalid: [spec: Invalid value: items must be unique, spec: Invalid value: bad items after i0]`,
+    );
+  });
+
+  it("lists the causes of two rules failing with one message, and says it once in the message", async () => {
+    const res = await t.call("POST", base(), { body: unique("solo", ["solo"]) });
+    expect(res.status).toBe(422);
+    const cause = ["spec", "FieldValueInvalid", "Invalid value: one item is not enough"];
+    expect(causes(res)).toEqual([cause, cause]);
+    expect(res.json.message).toBe(
+      `Unique.${group} "solo" is invalid: spec: Invalid value: one item is not enough`,
     );
   });
 

@@ -81,8 +81,15 @@ export const errors = {
     );
   },
   /** 422 for field errors; `kind` is the object's Kind, `group` its API group. */
-  invalid(kind: string, group: string, name: string, causes: FieldError[]): StatusError {
-    // kube-apiserver 1.37 reports each distinct error once, in the message and in the causes.
+  invalid(
+    kind: string,
+    group: string,
+    name: string,
+    causes: FieldError[],
+    opts: { repeatedCauses?: boolean } = {},
+  ): StatusError {
+    // kube-apiserver 1.37 reports each distinct error once, in the message and in the causes; a
+    // custom resource's causes keep repeats (two rules failing with one message), its message not.
     const seen = new Set<string>();
     const distinct = causes.filter((c) => {
       const key = formatFieldError(c);
@@ -97,7 +104,7 @@ export const errors = {
       ...(name ? { name } : {}),
       ...(group ? { group } : {}),
       ...(kind ? { kind } : {}),
-      causes: distinct.map(toCause),
+      causes: (opts.repeatedCauses ? causes : distinct).map(toCause),
     };
     return failure(
       422,

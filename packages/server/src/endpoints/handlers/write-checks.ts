@@ -139,7 +139,10 @@ function endValidation(r: ServedResource, obj: KubeObject, old: KubeObject | und
         kubeFinalizers: false,
       }),
     );
-  if (errs.length > 0) throw errors.invalid(r.kind, r.group, String(meta.name ?? ""), errs);
+  if (errs.length > 0)
+    throw errors.invalid(r.kind, r.group, String(meta.name ?? ""), errs, {
+      repeatedCauses: r.custom !== undefined,
+    });
 }
 
 /** Custom resources: DNS-1123 subdomain names, apimachinery's metadata validation. */
