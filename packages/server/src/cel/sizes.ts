@@ -29,6 +29,8 @@ export interface Shape {
   readonly measured?: boolean;
   /** A map: `in` looks a key up instead of walking the items. */
   readonly map?: boolean;
+  /** A library value (IP, CIDR, semver, quantity, URL), which cel-go gives no size. */
+  readonly opaque?: boolean;
 }
 
 /** What an absent field of a measured value weighs. */

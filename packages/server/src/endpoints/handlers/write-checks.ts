@@ -140,9 +140,7 @@ function endValidation(r: ServedResource, obj: KubeObject, old: KubeObject | und
       }),
     );
   if (errs.length > 0)
-    throw errors.invalid(r.kind, r.group, String(meta.name ?? ""), errs, {
-      repeatedCauses: r.custom !== undefined,
-    });
+    throw errors.invalid(r.kind, r.group, String(meta.name ?? ""), errs, r.custom !== undefined);
 }
 
 /** Custom resources: DNS-1123 subdomain names, apimachinery's metadata validation. */
