@@ -100,8 +100,9 @@ export async function createObject(
   if (admitted) await admitted;
   // A kind that allocates from what is stored commits in the turn it allocated in: no pause.
   const preparing = prepareNewSteps(ctx, r, req, obj);
-  if (req.large && !r.strategy?.allocates) await runYielding(preparing);
-  else runAtOnce(preparing);
+  const validating =
+    req.large && !r.strategy?.allocates ? await runYielding(preparing) : runAtOnce(preparing);
+  if (validating) await validating;
   const name = String(obj.metadata.name);
   if (!req.managedFieldsDone && req.large && !r.strategy?.allocates)
     obj = await withManagedFieldsYielding(ctx, r, undefined, obj, req);
@@ -175,13 +176,16 @@ function withServerMetadata(
   return { ...body, apiVersion: apiVersionOf(r), kind: r.kind, metadata: meta } as c.KubeObject;
 }
 
-/** Defaulting, status reset, the kind's prepare-for-create and validation, in place. */
+/**
+ * Defaulting, status reset, the kind's prepare-for-create and validation, in place; a promise when
+ * validation ends later (expensive CEL rules, write-checks.ts).
+ */
 function* prepareNewSteps(
   ctx: c.HandlerContext,
   r: ServedResource,
   req: WriteRequest,
   obj: c.KubeObject,
-): Steps<void> {
+): Steps<Promise<void> | undefined> {
   if (r.custom) {
     // A CR keeps a status it was created with unless the status subresource owns it.
     if (hasStatus(r)) delete obj.status;
@@ -191,8 +195,11 @@ function* prepareNewSteps(
     if (hasStatus(r)) obj.status = {};
   }
   r.strategy?.prepareCreate?.(obj, ctx, req.user);
-  yield* validateSteps(r, obj, undefined, ctx.settings.maxDataBytes);
-  r.strategy?.canonicalize?.(obj);
+  const validating = yield* validateSteps(r, obj, undefined, ctx.settings.maxDataBytes);
+  const canonicalize = () => r.strategy?.canonicalize?.(obj);
+  if (validating) return validating.then(canonicalize);
+  canonicalize();
+  return undefined;
 }
 
 /** The create's commit (its storage form in, what was stored out). */
@@ -226,7 +233,7 @@ export async function updateObject(
   r: ServedResource,
   req: WriteRequest & { name: string },
 ): Promise<c.ApiResponse> {
-  return updateWithRetries(r, req.large, async (large) => {
+  return updateWithRetries(req.large, async (large) => {
     const loaded = loadPresented(ctx, r, req.namespace, req.name);
     const old = loaded instanceof Promise ? await loaded : loaded;
     checkUidPrecondition(r, req.namespace, req.name, c.metadataOf(req.body).uid, old.metadata.uid);
