@@ -1,6 +1,6 @@
 /**
  * An autoscaling/v2 HPA as kube-apiserver 1.37 validates it (upstream's
- * ValidateHorizontalPodAutoscaler{,Update,StatusUpdate} with the options its strategy picks):
+ * ValidateHorizontalPodAutoscaler{,Update} with the options its strategy picks):
  * replica bounds (maxReplicas' declared in 1.37), the scale target, the metrics (hpa-metric-validation.ts) and the behavior.
  * autoscaling/v1 requests are checked after conversion, so their errors name v2's fields.
  */
@@ -11,7 +11,6 @@ import {
   isObject,
   isSet,
   type Json,
-  nonNegative,
   notSupported,
   objectAt,
   required,
@@ -134,16 +133,8 @@ function specErrors(spec: Json, opts: SpecOptions): FieldError[] {
   return errs.list();
 }
 
-function statusErrors(status: Json): FieldError[] {
-  return [
-    ...nonNegative("status.currentReplicas", status.currentReplicas ?? 0),
-    ...nonNegative("status.desiredReplicas", status.desiredReplicas ?? 0),
-  ];
-}
-
-/** The kind's validate step: the spec on create and update, the status on /status. */
-export function validateHpa(obj: Json, old: Json | undefined, subresource?: string): FieldError[] {
-  if (subresource === "status") return statusErrors(objectAt(obj.status));
+/** The spec's validation on create and update (/status writes are checked by the strategy). */
+export function validateHpa(obj: Json, old: Json | undefined): FieldError[] {
   const spec = objectAt(obj.spec);
   return specErrors(spec, specOptions(spec, old && objectAt(old.spec)));
 }
