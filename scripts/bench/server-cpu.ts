@@ -10,7 +10,7 @@
  *      BENCH_LIST_RUNS (10), BENCH_PHASES (create,update,apply,get,delete; a profile of one verb
  *      needs the verbs it depends on), BENCH_CPU_PROF (a directory: a V8 CPU profile of the server).
  */
-import { benchHttp, type BenchHttp } from "./bench-http.js";
+import { type BenchHttp, benchHttp } from "./bench-http.js";
 import { cmPath, configMap } from "./bench-objects.js";
 import { startReference } from "./bench-targets.js";
 import { runConcurrent } from "./stats.js";
@@ -99,5 +99,7 @@ for (const [key, values] of results) {
   const sorted = [...values].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)] as number;
   const fmt = (v: number) => v.toFixed(0);
-  console.log(`${key.padEnd(32)} ${fmt(median).padStart(8)}  [${fmt(sorted[0] as number)}–${fmt(sorted.at(-1) as number)}]`);
+  console.log(
+    `${key.padEnd(32)} ${fmt(median).padStart(8)}  [${fmt(sorted[0] as number)}–${fmt(sorted.at(-1) as number)}]`,
+  );
 }

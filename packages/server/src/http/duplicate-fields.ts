@@ -17,11 +17,14 @@ export function findDuplicateFields(text: string): string[] {
   return scanner.found;
 }
 
+const SCALAR_END = /[\s,}\]]/;
 const join = (parent: string, key: string) => (parent === "" ? key : `${parent}.${key}`);
 
 class DuplicateScanner {
   readonly found: string[] = [];
   private i = 0;
+  /** The next backslash at or after some earlier position; searched again once passed (linear overall). */
+  private backslash = -1;
 
   constructor(private readonly text: string) {}
 
@@ -31,7 +34,7 @@ class DuplicateScanner {
     if (c === "{") this.object(path);
     else if (c === "[") this.array(path);
     else if (c === '"') this.readString();
-    else while (this.i < this.text.length && !/[\s,}\]]/.test(this.text[this.i] as string)) this.i++;
+    else while (this.i < this.text.length && !SCALAR_END.test(this.text[this.i] as string)) this.i++;
   }
 
   private object(path: string): void {
@@ -70,16 +73,35 @@ class DuplicateScanner {
     }
   }
 
+  private nextBackslash(from: number): number {
+    const at = this.text.indexOf("\\", from);
+    return at < 0 ? Number.POSITIVE_INFINITY : at;
+  }
+
   private skipSpace(): void {
-    while (this.i < this.text.length && /\s/.test(this.text[this.i] as string)) this.i++;
+    // JSON's whitespace: space, tab, line feed, carriage return.
+    for (let c = this.text.charCodeAt(this.i); c === 32 || c === 9 || c === 10 || c === 13; )
+      c = this.text.charCodeAt(++this.i);
   }
 
   private readString(): string {
     const start = this.i;
+    let escaped = false;
     this.i++; // opening quote
-    while (this.i < this.text.length && this.text[this.i] !== '"')
-      this.i += this.text[this.i] === "\\" ? 2 : 1;
-    this.i++; // closing quote
-    return JSON.parse(this.text.slice(start, this.i)) as string;
+    for (;;) {
+      const quote = this.text.indexOf('"', this.i);
+      if (quote < 0) throw new Error("unterminated string");
+      if (this.backslash < this.i) this.backslash = this.nextBackslash(this.i);
+      if (this.backslash > quote) {
+        this.i = quote + 1; // past the closing quote
+        break;
+      }
+      escaped = true;
+      this.i = this.backslash + 2;
+    }
+    // Only a string with escapes needs decoding (the text is JSON that JSON.parse accepted).
+    return escaped
+      ? (JSON.parse(this.text.slice(start, this.i)) as string)
+      : this.text.slice(start + 1, this.i - 1);
   }
 }
