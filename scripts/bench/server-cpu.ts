@@ -5,7 +5,7 @@
  * system, read over IPC before and after each batch) does, so each figure is µs of server CPU per
  * operation, over several rounds on one warmed-up server, with the median and the spread.
  *
- * Run: node --expose-gc --conditions=source --import tsx scripts/bench/server-cpu.ts
+ * Run: pnpm bench:server:cpu
  * Env: BENCH_ROUNDS (5), BENCH_OPS (1000 per write round), BENCH_LIST_SIZE (5000; 0: no lists),
  *      BENCH_LIST_RUNS (10), BENCH_PHASES (create,update,apply,get,delete; a profile of one verb
  *      needs the verbs it depends on), BENCH_CPU_PROF (a directory: a V8 CPU profile of the server).
