@@ -166,6 +166,34 @@ describe("ill-typed built-in objects", () => {
     expect([res.status, res.json.message]).toEqual([400, handled(tail)]);
   });
 
+  it.each([
+    [
+      "pods",
+      "Pod",
+      { spec: { containers: [{ name: "c", image: "i" }], volumes: [{ name: "v", secret: "x" }] } },
+      "cannot unmarshal string into Go struct field Volume.spec.volumes.VolumeSource.secret of type v1.SecretVolumeSource",
+    ],
+    [
+      "pods",
+      "Pod",
+      { spec: { containers: [{ name: "c", image: "i", livenessProbe: { exec: { command: "x" } } }] } },
+      "cannot unmarshal string into Go struct field ExecAction.spec.containers.livenessProbe.ProbeHandler.exec.command of type []string",
+    ],
+    [
+      "persistentvolumes",
+      "PersistentVolume",
+      { spec: { hostPath: "x", capacity: { storage: "1Gi" }, accessModes: ["ReadWriteOnce"] } },
+      "cannot unmarshal string into Go struct field PersistentVolumeSpec.spec.PersistentVolumeSource.hostPath of type v1.HostPathVolumeSource",
+    ],
+  ])("names the embedded struct of a %s field in the path", async (resource, kind, body, tail) => {
+    const path = resource === "pods" ? `/api/v1/namespaces/${ns}/pods` : "/api/v1/persistentvolumes";
+    const res = await t.call("POST", `${path}?dryRun=All`, { body: { metadata: { name: "e" }, ...body } });
+    expect([res.status, res.json.message]).toEqual([
+      400,
+      `${kind} in version "v1" cannot be handled as a ${kind}: json: ${tail}`,
+    ]);
+  });
+
   it("accepts null where Go keeps the zero value", async () => {
     const res = await t.call("POST", cms, { body: { metadata: { name: "nulls", annotations: null } } });
     expect(res.status).toBe(201);

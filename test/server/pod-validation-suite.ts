@@ -13,11 +13,22 @@ export const pod = (spec: Record<string, unknown>) => ({
   spec: { containers: [{ name: "c", image: "busybox" }], ...spec },
 });
 
+/** A pod of one container `c` (with `container`'s fields) and the given spec fields. */
+export const podWith = (spec: Record<string, unknown>, container: Record<string, unknown>) => ({
+  metadata: { name: "p" },
+  spec: { containers: [{ name: "c", image: "busybox", ...container }], ...spec },
+});
+
+/** [what, spec fields, container fields, causes under spec]: accepted rows have no causes. */
+export type PodRow = readonly [string, Record<string, unknown>, Record<string, unknown>, readonly string[]];
+
 export interface PodValidationSuite {
   readonly target: () => TestTarget;
   readonly podPath: () => string;
   /** One pod row: `causes` are relative to `under` (" | ..." is on `under`, "[i]..." an item). */
   readonly itAnswers: (name: string, body: Record<string, unknown>, causes: string[], under: string) => void;
+  /** One `it` per row, each a pod built by podWith. */
+  readonly itAnswersPods: (rows: readonly PodRow[]) => void;
 }
 
 /** Registers the suite's beforeAll/afterAll; call at the top of a test file. */
@@ -37,13 +48,23 @@ export function podValidationSuite(prefix: string): PodValidationSuite {
     await t?.close();
   });
   const podPath = () => `/api/v1/namespaces/${ns}/pods`;
+  const itAnswers = (
+    name: string,
+    body: Record<string, unknown>,
+    causes: readonly string[],
+    under: string,
+  ) => {
+    const at = (c: string) => `${under}${/^( \||\[)/.test(c) ? "" : "."}${c}`;
+    const row: SpecRow = { name, path: podPath(), body, causes: causes.map(at) };
+    it(`answers ${name} as kube-apiserver does`, () => checkRow(t, row));
+  };
   return {
     target: () => t,
     podPath,
-    itAnswers(name, body, causes, under) {
-      const at = (c: string) => `${under}${/^( \||\[)/.test(c) ? "" : "."}${c}`;
-      const row: SpecRow = { name, path: podPath(), body, causes: causes.map(at) };
-      it(`answers ${name} as kube-apiserver does`, () => checkRow(t, row));
+    itAnswers,
+    itAnswersPods(rows) {
+      for (const [what, spec, container, causes] of rows)
+        itAnswers(`a pod with ${what}`, podWith(spec, container), causes, "spec");
     },
   };
 }

@@ -2,6 +2,8 @@
  * Pod spec variants shared by every kind with a pod template: each is [variant, pod spec], valid
  * ones first. Workload groups put them under their template; core puts them in Pods.
  */
+
+import { podSpecFieldVariants } from "./pod-env-bodies.js";
 import { podSchedulingVariants } from "./pod-scheduling-bodies.js";
 import { type Body, pick, type Random, word } from "./types.js";
 
@@ -202,5 +204,6 @@ export function podSpecVariants(rnd: Random): [string, Body][] {
     ],
     ["pod-container-restart-policy", { containers: [c({ restartPolicy: "Always" })] }],
     ...podSchedulingVariants(rnd),
+    ...podSpecFieldVariants(rnd),
   ];
 }

@@ -244,7 +244,7 @@ class Dispatcher {
       user,
     });
     const body = choice.shape
-      ? reshape(r, result.body, choice.shape, choice.shapeVersion ?? "v1", query)
+      ? reshape(r, result.body, choice.shape, choice.shapeVersion ?? "v1", query, this.ctx.store)
       : result.body;
     // Big lists are encoded in slices, so other clients are served meanwhile.
     const bytes = await encodeBodyYielding(body, choice);

@@ -34,9 +34,37 @@ function structOf(site: Site): string {
   return site.owner ? shortName(site.owner.name) : site.key;
 }
 
+/** The fields of a v1.PersistentVolumeSpec that are not its embedded PersistentVolumeSource's. */
+const PV_SPEC_OWN = new Set([
+  "accessModes",
+  "capacity",
+  "claimRef",
+  "persistentVolumeReclaimPolicy",
+  "storageClassName",
+  "mountOptions",
+  "volumeMode",
+  "nodeAffinity",
+  "volumeAttributesClassName",
+]);
+
+/**
+ * Structs whose fields partly come from an embedded struct: Go's decoder names the embedded struct
+ * in the path of those fields (`Volume.spec.volumes.VolumeSource.secret`).
+ */
+const EMBEDDED: Record<string, readonly [string, (key: string) => boolean]> = {
+  Volume: ["VolumeSource", (k) => k !== "name"],
+  Probe: ["ProbeHandler", (k) => ["exec", "httpGet", "tcpSocket", "grpc"].includes(k)],
+  EphemeralContainer: ["EphemeralContainerCommon", (k) => k !== "targetContainerName"],
+  PersistentVolumeSpec: ["PersistentVolumeSource", (k) => !PV_SPEC_OWN.has(k)],
+};
+
 function pathOf(site: Site): string {
   const keys: string[] = [];
-  for (let s = site; s.up !== undefined; s = s.up) keys.push(s.key);
+  for (let s = site; s.up !== undefined; s = s.up) {
+    keys.push(s.key);
+    const embedded = s.owner ? EMBEDDED[shortName(s.owner.name)] : undefined;
+    if (embedded?.[1](s.key)) keys.push(embedded[0]);
+  }
   return keys.reverse().join(".");
 }
 

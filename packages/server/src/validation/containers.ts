@@ -1,7 +1,8 @@
 /**
  * A pod's containers and init containers as upstream validates them: names (DNS-1123 labels,
- * unique across both lists), image, termination message policy, ports, environment variable names,
- * volume mounts, pull policy, resources, and the probes only regular and sidecar containers may have.
+ * unique across both lists), image, termination message policy, ports, environment (pod-env.ts),
+ * volume mounts and devices, pull policy, resources and resource claims, and the probes and
+ * lifecycle hooks only regular and sidecar containers may have.
  */
 
 import {
@@ -18,12 +19,45 @@ import {
 } from "./field-errors.js";
 import { portNameProblems, portNumberProblems } from "./format-rules.js";
 import { dns1123LabelProblems } from "./name-formats.js";
-import { containerProbeErrors } from "./probes.js";
+import { envErrors, envFromErrors } from "./pod-env.js";
+import { containerProbeErrors, lifecycleErrors } from "./probes.js";
+import { containerClaimErrors } from "./resource-claims.js";
 import { containerResourceErrors } from "./resources.js";
 import { containerSecurityContextErrors } from "./security-context.js";
-import { volumeMountErrors } from "./volumes.js";
+import { volumeDeviceErrors, volumeMountErrors } from "./volume-mounts.js";
 
 type Json = Record<string, unknown>;
+
+/** What a container is checked against: the pod's valid volumes, its claim names, its grace period. */
+export interface PodContext {
+  readonly volumes: ReadonlyMap<string, Json>;
+  readonly claims: ReadonlySet<string>;
+  readonly grace: unknown;
+  readonly restartPolicy: unknown;
+}
+
+const RESIZE_RESOURCES = ["cpu", "memory"];
+const RESIZE_POLICIES = ["NotRequired", "RestartContainer"];
+
+/** validateResizePolicy: cpu and memory once each, a known policy, NotRequired in a Never pod. */
+function resizePolicyErrors(policies: unknown, at: string, podRestart: unknown): FieldError[] {
+  const out: FieldError[] = [];
+  const seen = new Set<string>();
+  listAt(policies).forEach((raw, i) => {
+    const p = objectAt(raw);
+    const name = stringAt(p.resourceName);
+    const policy = stringAt(p.restartPolicy);
+    if (seen.has(name)) out.push(duplicate(`${at}[${i}]`, name));
+    seen.add(name);
+    if (name === "") out.push(required(at));
+    else if (!RESIZE_RESOURCES.includes(name)) out.push(notSupported(at, name, RESIZE_RESOURCES));
+    if (policy === "") out.push(required(at));
+    else if (!RESIZE_POLICIES.includes(policy)) out.push(notSupported(at, policy, RESIZE_POLICIES));
+    if (podRestart === "Never" && policy !== "NotRequired")
+      out.push(invalid(at, policy, "must be 'NotRequired' when pod `restartPolicy` is 'Never'"));
+  });
+  return out;
+}
 
 export function dnsLabelErrors(value: string, field: string): FieldError[] {
   return dns1123LabelProblems(value).map((m) => invalid(field, value, m));
@@ -57,29 +91,10 @@ function portErrors(ports: unknown, at: string): FieldError[] {
   return out;
 }
 
-/** Relaxed environment variable names (GA): printable ASCII other than '='. */
-function envErrors(env: unknown, at: string): FieldError[] {
-  const out: FieldError[] = [];
-  listAt(env).forEach((raw, i) => {
-    const name = stringAt(objectAt(raw).name);
-    const field = `${at}[${i}].name`;
-    if (name === "") out.push(required(field));
-    else if (!/^[\x20-\x3c\x3e-\x7e]+$/.test(name))
-      out.push(
-        invalid(
-          field,
-          name,
-          "a valid environment variable name must consist only of printable ASCII characters other than '='",
-        ),
-      );
-  });
-  return out;
-}
-
 const PULL_POLICIES = ["Always", "IfNotPresent", "Never"];
 
 /** validateContainerCommon: what every kind of container is held to. */
-function containerCommonErrors(c: Json, at: string, volumes: ReadonlySet<string>): FieldError[] {
+function containerCommonErrors(c: Json, at: string, pod: PodContext): FieldError[] {
   const out: FieldError[] = [];
   const name = stringAt(c.name);
   if (name === "") out.push(required(`${at}.name`));
@@ -90,23 +105,24 @@ function containerCommonErrors(c: Json, at: string, volumes: ReadonlySet<string>
   else if (tmp !== "File" && tmp !== "FallbackToLogsOnError")
     out.push(notSupported(`${at}.terminationMessagePolicy`, tmp, ["File", "FallbackToLogsOnError"]));
   out.push(...portErrors(c.ports, `${at}.ports`));
-  out.push(...envErrors(c.env, `${at}.env`));
-  out.push(...volumeMountErrors(c.volumeMounts, volumes, `${at}.volumeMounts`));
+  out.push(...envErrors(c.env, `${at}.env`, pod.volumes));
+  out.push(...envFromErrors(c.envFrom, `${at}.envFrom`));
+  out.push(...volumeMountErrors(c, pod.volumes, `${at}.volumeMounts`));
+  out.push(...volumeDeviceErrors(c, pod.volumes, `${at}.volumeDevices`));
   const pull = stringAt(c.imagePullPolicy);
   if (pull === "") out.push(required(`${at}.imagePullPolicy`));
   else if (!PULL_POLICIES.includes(pull))
     out.push(notSupported(`${at}.imagePullPolicy`, pull, PULL_POLICIES));
   out.push(...containerResourceErrors(c.resources, `${at}.resources`));
+  const claims = objectAt(c.resources).claims;
+  out.push(...containerClaimErrors(claims, `${at}.resources.claims`, pod.claims));
+  out.push(...resizePolicyErrors(c.resizePolicy, `${at}.resizePolicy`, pod.restartPolicy));
   out.push(...containerSecurityContextErrors(c.securityContext, `${at}.securityContext`));
   return out;
 }
 
 /** validateContainers: at least one, unique names, probes allowed. */
-export function containersErrors(
-  containers: unknown,
-  at: string,
-  volumes: ReadonlySet<string>,
-): FieldError[] {
+export function containersErrors(containers: unknown, at: string, pod: PodContext): FieldError[] {
   const list = listAt(containers);
   if (list.length === 0) return [required(at)];
   const out: FieldError[] = [];
@@ -114,10 +130,11 @@ export function containersErrors(
   list.forEach((raw, i) => {
     const c = objectAt(raw);
     const path = `${at}[${i}]`;
-    out.push(...containerCommonErrors(c, path, volumes));
+    out.push(...containerCommonErrors(c, path, pod));
     const name = stringAt(c.name);
     if (names.has(name)) out.push(duplicate(`${path}.name`, name));
     else names.add(name);
+    out.push(...lifecycleErrors(c.lifecycle, `${path}.lifecycle`, pod.grace));
     out.push(...containerProbeErrors(c, path));
     out.push(...containerRestartPolicyErrors(c.restartPolicy, path));
   });
@@ -139,21 +156,23 @@ export function initContainersErrors(
   init: unknown,
   regular: unknown,
   at: string,
-  volumes: ReadonlySet<string>,
+  pod: PodContext,
 ): FieldError[] {
   const out: FieldError[] = [];
   const names = new Set(listAt(regular).map((c) => stringAt(objectAt(c).name)));
   listAt(init).forEach((raw, i) => {
     const c = objectAt(raw);
     const path = `${at}[${i}]`;
-    out.push(...containerCommonErrors(c, path, volumes));
+    out.push(...containerCommonErrors(c, path, pod));
     const policy = c.restartPolicy;
     out.push(...containerRestartPolicyErrors(policy, path));
     const name = stringAt(c.name);
     if (names.has(name)) out.push(duplicate(`${path}.name`, name));
     else if (name !== "") names.add(name);
-    if (policy === "Always") out.push(...containerProbeErrors(c, path));
-    else
+    if (policy === "Always") {
+      out.push(...lifecycleErrors(c.lifecycle, `${path}.lifecycle`, pod.grace));
+      out.push(...containerProbeErrors(c, path));
+    } else
       for (const k of ["lifecycle", "livenessProbe", "readinessProbe", "startupProbe"])
         if (isObject(c[k])) out.push(forbidden(`${path}.${k}`, INIT_ONLY_WITH_ALWAYS));
   });

@@ -1,15 +1,16 @@
 /**
- * ValidatePodSpec for the fields most specs set: volumes, containers and init containers, restart
- * and DNS policies, node selector, the names a pod refers to (service account, node, priority
- * class, hostname, subdomain), the active deadline, security contexts, affinity, topology spread and
- * tolerations. The other scheduling fields are not checked here (docs/divergences.md).
+ * ValidatePodSpec for the fields most specs set: volumes, resource claims, containers and init
+ * containers, restart and DNS policies and DNS config, node selector, the names a pod refers to
+ * (service account, node, priority class, hostname, subdomain), host aliases, the active deadline,
+ * security contexts and the pod-wide security rules (pod-security-rules.ts), affinity, topology
+ * spread, tolerations and the OS rules (pod-os.ts). The fields docs/divergences.md SV1d lists are
+ * not checked here.
  */
 import { affinityErrors } from "./affinity.js";
 import { containersErrors, dnsLabelErrors, initContainersErrors } from "./containers.js";
 import {
   type FieldError,
   invalid,
-  isObject,
   listAt,
   notSupported,
   objectAt,
@@ -18,6 +19,10 @@ import {
 } from "./field-errors.js";
 import { labelMapErrors } from "./label-selector.js";
 import { dns1123SubdomainProblems } from "./name-formats.js";
+import { dnsConfigErrors, hostAliasErrors } from "./pod-dns.js";
+import { podOsErrors } from "./pod-os.js";
+import { podSecurityRuleErrors } from "./pod-security-rules.js";
+import { podClaimNames, podResourceClaimErrors } from "./resource-claims.js";
 import { podSecurityContextErrors } from "./security-context.js";
 import { tolerationsErrors } from "./tolerations.js";
 import { topologySpreadErrors } from "./topology-spread.js";
@@ -55,6 +60,7 @@ function referenceErrors(spec: Json, at: string): FieldError[] {
     if (v !== "") out.push(...dnsLabelErrors(v, `${at}.${k}`));
   }
   out.push(...tolerationsErrors(spec.tolerations, `${at}.tolerations`));
+  out.push(...hostAliasErrors(spec.hostAliases, `${at}.hostAliases`));
   out.push(...subdomainName(spec.priorityClassName, `${at}.priorityClassName`));
   return out;
 }
@@ -76,19 +82,25 @@ export function podSpecErrors(spec: Json, at: string): FieldError[] {
   if (spec.terminationGracePeriodSeconds == null) out.push(required(`${at}.terminationGracePeriodSeconds`));
   const volumes = volumesErrors(spec.volumes, `${at}.volumes`);
   out.push(...volumes.errors);
-  out.push(...containersErrors(spec.containers, `${at}.containers`, volumes.names));
-  out.push(
-    ...initContainersErrors(spec.initContainers, spec.containers, `${at}.initContainers`, volumes.names),
-  );
+  out.push(...podResourceClaimErrors(spec.resourceClaims, `${at}.resourceClaims`));
+  const pod = {
+    volumes: volumes.names,
+    claims: podClaimNames(spec.resourceClaims),
+    grace: spec.terminationGracePeriodSeconds,
+    restartPolicy: spec.restartPolicy,
+  };
+  out.push(...containersErrors(spec.containers, `${at}.containers`, pod));
+  out.push(...initContainersErrors(spec.initContainers, spec.containers, `${at}.initContainers`, pod));
   out.push(...oneOf(spec.restartPolicy, `${at}.restartPolicy`, RESTART_POLICIES));
   out.push(...oneOf(spec.dnsPolicy, `${at}.dnsPolicy`, DNS_POLICIES));
   out.push(...labelMapErrors(spec.nodeSelector, `${at}.nodeSelector`));
   out.push(...podSecurityContextErrors(spec, `${at}.securityContext`));
   out.push(...imagePullSecretErrors(spec.imagePullSecrets, `${at}.imagePullSecrets`));
   out.push(...affinityErrors(spec.affinity, `${at}.affinity`));
+  out.push(...dnsConfigErrors(spec, `${at}.dnsConfig`));
   out.push(...topologySpreadErrors(spec.topologySpreadConstraints, `${at}.topologySpreadConstraints`));
-  if (spec.dnsPolicy === "None" && !isObject(spec.dnsConfig))
-    out.push(required(`${at}.dnsConfig`, "must provide `dnsConfig` when `dnsPolicy` is None"));
+  out.push(...podSecurityRuleErrors(spec, at));
   out.push(...referenceErrors(spec, at));
+  out.push(...podOsErrors(spec, at));
   return out;
 }

@@ -1,7 +1,7 @@
 /**
- * Pod volumes and container volume mounts: unique DNS-1123 label names, exactly one volume source
- * (a second one is forbidden at the name upstream reports), the required field of the common
- * sources, a pod certificate's lifetime bounds, and mounts that name a volume of the pod at a unique path.
+ * Pod volumes: unique DNS-1123 label names and exactly one volume source (a second one is forbidden
+ * at the name upstream reports), each source checked as upstream checks it
+ * (volume-sources.ts, volume-projections.ts). Mounts and devices: volume-mounts.ts.
  */
 
 import {
@@ -10,91 +10,86 @@ import {
   forbidden,
   invalid,
   isObject,
+  type Json,
   listAt,
-  notFound,
   objectAt,
   required,
   stringAt,
 } from "./field-errors.js";
-import { dns1123LabelProblems } from "./name-formats.js";
-
-type Json = Record<string, unknown>;
-type SourceCheck = (source: Json, at: string) => FieldError[];
-
-const needs =
-  (key: string): SourceCheck =>
-  (s, at) =>
-    stringAt(s[key]) === "" ? [required(`${at}.${key}`)] : [];
-
-const HOUR = 3600;
-/** The longest a pod certificate may live: 91 days, one day for a kubernetes.io signer. */
-const maxPodCertificateSeconds = (signer: string) => {
-  const host = signer.split("/")[0] ?? "";
-  return host === "kubernetes.io" || host.endsWith(".kubernetes.io") ? 24 * HOUR : 91 * 24 * HOUR;
-};
-
-/** A projected volume's podCertificate sources: maxExpirationSeconds, when given, within bounds. */
-const projectedChecks: SourceCheck = (s, at) =>
-  listAt(s.sources).flatMap((raw, i) => {
-    const cert = objectAt(objectAt(raw).podCertificate);
-    const seconds = cert.maxExpirationSeconds;
-    if (typeof seconds !== "number") return [];
-    const field = `${at}.sources[${i}].podCertificate.maxExpirationSeconds`;
-    const max = maxPodCertificateSeconds(stringAt(cert.signerName));
-    const out: FieldError[] = [];
-    if (seconds < HOUR)
-      out.push(invalid(field, seconds, `if provided, maxExpirationSeconds must be >= ${HOUR}`));
-    if (seconds > max)
-      out.push(invalid(field, seconds, `if provided, maxExpirationSeconds must be <= ${max}`));
-    return out;
-  });
+import { dns1123LabelProblems, dns1123SubdomainProblems } from "./name-formats.js";
+import { downwardApiSourceErrors, keyedSourceErrors, projectedSourceErrors } from "./volume-projections.js";
+import {
+  awsEbsChecks,
+  azureDiskChecks,
+  cephfsChecks,
+  cinderChecks,
+  csiChecks,
+  emptyDirChecks,
+  ephemeralChecks,
+  fcChecks,
+  flexChecks,
+  flockerChecks,
+  gcePdChecks,
+  gitRepoChecks,
+  hostPathChecks,
+  imageChecks,
+  iscsiChecks,
+  needs,
+  nfsChecks,
+  quobyteChecks,
+  rbdChecks,
+  type SourceCheck,
+  storageosChecks,
+} from "./volume-sources.js";
 
 /**
  * The volume sources in upstream's order: the JSON key, the path a second source is reported at
- * (upstream's spelling, which differs for two of them) and the source's own checks.
+ * (upstream's spelling, which differs for two of them), the source's own checks and, where it
+ * differs from the key, the path those checks report under.
  */
-const SOURCES: readonly (readonly [string, string, SourceCheck?])[] = [
-  ["emptyDir", "emptyDir"],
-  ["hostPath", "hostPath", needs("path")],
-  ["gitRepo", "gitRepo", needs("repository")],
-  ["gcePersistentDisk", "gcePersistentDisk"],
-  ["awsElasticBlockStore", "awsElasticBlockStore"],
-  ["secret", "secret", needs("secretName")],
-  ["nfs", "nfs"],
-  ["iscsi", "iscsi"],
-  ["glusterfs", "glusterfs"],
-  ["flocker", "flocker"],
+const SOURCES: readonly (readonly [string, string, SourceCheck?, string?])[] = [
+  ["emptyDir", "emptyDir", emptyDirChecks],
+  ["hostPath", "hostPath", hostPathChecks],
+  ["gitRepo", "gitRepo", gitRepoChecks],
+  ["gcePersistentDisk", "gcePersistentDisk", gcePdChecks, "persistentDisk"],
+  ["awsElasticBlockStore", "awsElasticBlockStore", awsEbsChecks],
+  ["secret", "secret", keyedSourceErrors("secretName")],
+  ["nfs", "nfs", nfsChecks],
+  ["iscsi", "iscsi", iscsiChecks],
+  ["glusterfs", "glusterfs", needs("endpoints", "path")],
+  ["flocker", "flocker", flockerChecks],
   ["persistentVolumeClaim", "persistentVolumeClaim", needs("claimName")],
-  ["rbd", "rbd"],
-  ["cinder", "cinder"],
-  ["cephfs", "cephFS"],
-  ["quobyte", "quobyte"],
-  ["downwardAPI", "downwarAPI"],
-  ["fc", "fc"],
-  ["flexVolume", "flexVolume"],
-  ["configMap", "configMap", needs("name")],
-  ["azureFile", "azureFile"],
-  ["vsphereVolume", "vsphereVolume"],
-  ["photonPersistentDisk", "photonPersistentDisk"],
-  ["portworxVolume", "portworxVolume"],
-  ["azureDisk", "azureDisk"],
-  ["storageos", "storageos"],
-  ["projected", "projected", projectedChecks],
-  ["scaleIO", "scaleIO"],
-  ["csi", "csi", needs("driver")],
-  ["ephemeral", "ephemeral"],
-  ["image", "image"],
+  ["rbd", "rbd", rbdChecks],
+  ["cinder", "cinder", cinderChecks],
+  ["cephfs", "cephFS", cephfsChecks],
+  ["quobyte", "quobyte", quobyteChecks],
+  ["downwardAPI", "downwarAPI", downwardApiSourceErrors],
+  ["fc", "fc", fcChecks],
+  ["flexVolume", "flexVolume", flexChecks],
+  ["configMap", "configMap", keyedSourceErrors("name")],
+  ["azureFile", "azureFile", needs("secretName", "shareName")],
+  ["vsphereVolume", "vsphereVolume", needs("volumePath")],
+  ["photonPersistentDisk", "photonPersistentDisk", needs("pdID")],
+  ["portworxVolume", "portworxVolume", needs("volumeID")],
+  ["azureDisk", "azureDisk", azureDiskChecks],
+  ["storageos", "storageos", storageosChecks],
+  ["projected", "projected", projectedSourceErrors],
+  ["scaleIO", "scaleIO", needs("gateway", "system", "volumeName")],
+  ["csi", "csi", csiChecks],
+  ["ephemeral", "ephemeral", ephemeralChecks],
+  ["image", "image", imageChecks],
 ];
 
 function sourceErrors(v: Json, at: string): FieldError[] {
+  const name = stringAt(v.name);
   const out: FieldError[] = [];
   let count = 0;
-  for (const [key, reportedAs, check] of SOURCES) {
+  for (const [key, reportedAs, check, checkedAs = key] of SOURCES) {
     if (!isObject(v[key])) continue;
     if (count > 0) out.push(forbidden(`${at}.${reportedAs}`, "may not specify more than 1 volume type"));
     else {
       count++;
-      if (check) out.push(...check(v[key] as Json, `${at}.${key}`));
+      if (check) out.push(...check(v[key] as Json, `${at}.${checkedAs}`, name));
     }
   }
   if (count === 0) out.push(required(at, "must specify a volume type"));
@@ -102,9 +97,12 @@ function sourceErrors(v: Json, at: string): FieldError[] {
 }
 
 /** ValidateVolumes: the errors and the names of the volumes that passed. */
-export function volumesErrors(volumes: unknown, at: string): { errors: FieldError[]; names: Set<string> } {
+export function volumesErrors(
+  volumes: unknown,
+  at: string,
+): { errors: FieldError[]; names: Map<string, Json> } {
   const errors: FieldError[] = [];
-  const names = new Set<string>();
+  const names = new Map<string, Json>();
   listAt(volumes).forEach((raw, i) => {
     const v = objectAt(raw);
     const path = `${at}[${i}]`;
@@ -113,26 +111,41 @@ export function volumesErrors(volumes: unknown, at: string): { errors: FieldErro
     if (name === "") own.push(required(`${path}.name`));
     else for (const m of dns1123LabelProblems(name)) own.push(invalid(`${path}.name`, name, m));
     if (names.has(name)) own.push(duplicate(`${path}.name`, name));
-    if (own.length === 0) names.add(name);
+    if (own.length === 0) names.set(name, v);
     else errors.push(...own);
   });
   return { errors, names };
 }
 
-/** ValidateVolumeMounts (name, mount path, uniqueness; subPath rules are not checked). */
-export function volumeMountErrors(mounts: unknown, volumes: ReadonlySet<string>, at: string): FieldError[] {
+/**
+ * The claims a pod's ephemeral volumes get (`<pod>-<volume>`): each name must be a subdomain, and
+ * no persistentVolumeClaim volume may name one. Only a pod (not a template) has the name to check.
+ */
+export function ephemeralClaimNameErrors(volumes: unknown, podName: string, at: string): FieldError[] {
+  if (podName === "") return [];
   const out: FieldError[] = [];
-  const paths = new Set<string>();
-  listAt(mounts).forEach((raw, i) => {
-    const m = objectAt(raw);
-    const path = `${at}[${i}]`;
-    const name = stringAt(m.name);
-    if (name === "") out.push(required(`${path}.name`));
-    if (!volumes.has(name)) out.push(notFound(`${path}.name`, name));
-    const mountPath = stringAt(m.mountPath);
-    if (mountPath === "") out.push(required(`${path}.mountPath`));
-    if (paths.has(mountPath)) out.push(invalid(`${path}.mountPath`, mountPath, "must be unique"));
-    paths.add(mountPath);
+  const list = listAt(volumes).map(objectAt);
+  const created = new Set(
+    list.filter((v) => isObject(v.ephemeral)).map((v) => `${podName}-${stringAt(v.name)}`),
+  );
+  list.forEach((v, i) => {
+    const name = stringAt(v.name);
+    // Only the first source is checked upstream; a second is refused anyway.
+    const first = SOURCES.find(([key]) => isObject(v[key]))?.[0];
+    if (first === "ephemeral" && name !== "") {
+      const pvc = `${podName}-${name}`;
+      for (const m of dns1123SubdomainProblems(pvc))
+        out.push(invalid(`${at}[${i}].name`, name, `PVC name ${JSON.stringify(pvc)}: ${m}`));
+    }
+    const claim = stringAt(objectAt(v.persistentVolumeClaim).claimName);
+    if (isObject(v.persistentVolumeClaim) && created.has(claim))
+      out.push(
+        invalid(
+          `${at}[${i}].persistentVolumeClaim.claimName`,
+          claim,
+          "must not reference a PVC that gets created for an ephemeral volume",
+        ),
+      );
   });
   return out;
 }

@@ -14,9 +14,9 @@ import {
   tooLong,
 } from "../../validation/field-errors.js";
 import { pemBlocks } from "../../validation/pem-blocks.js";
+import { signerNameErrors } from "../../validation/signer-names.js";
 import type { KindStrategy } from "../strategy.js";
 import { parses } from "./certificate-pem.js";
-import { signerNameErrors } from "./signer-names.js";
 
 const MAX_BUNDLE = 1024 * 1024;
 const FIELD = "spec.trustBundle";

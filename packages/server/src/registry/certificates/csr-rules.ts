@@ -18,9 +18,9 @@ import {
   str,
   strs,
 } from "../../validation/field-errors.js";
+import { signerNameErrors } from "../../validation/signer-names.js";
 import { certificateProblem } from "./certificate-pem.js";
 import { requestProblem } from "./csr-request.js";
-import { signerNameErrors } from "./signer-names.js";
 
 const LEGACY_SIGNER = "kubernetes.io/legacy-unknown";
 const USAGES = [

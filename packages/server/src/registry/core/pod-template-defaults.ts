@@ -3,27 +3,34 @@
  * containers' defaults, and the RollingUpdate strategies of the apps kinds.
  */
 import { child, isObj, type Obj, set } from "../default-fields.js";
-
-function imageTagIsLatest(image: string): boolean {
-  const lastSegment = image.slice(image.lastIndexOf("/") + 1);
-  if (lastSegment.includes("@")) return false;
-  const colon = lastSegment.indexOf(":");
-  return colon < 0 || lastSegment.slice(colon + 1) === "latest";
-}
+import { defaultDownwardRefs, defaultVolumes, imagePullPolicy } from "./volume-defaults.js";
 
 function defaultContainer(c: unknown): void {
   if (!isObj(c)) return;
   set(c, "terminationMessagePath", "/dev/termination-log");
   set(c, "terminationMessagePolicy", "File");
-  // An image without a tag (or none at all) is pulled always.
-  set(
-    c,
-    "imagePullPolicy",
-    imageTagIsLatest(typeof c.image === "string" ? c.image : "") ? "Always" : "IfNotPresent",
-  );
+  set(c, "imagePullPolicy", imagePullPolicy(c.image));
   set(c, "resources", {});
   if (Array.isArray(c.ports)) for (const p of c.ports) if (isObj(p)) set(p, "protocol", "TCP");
+  if (Array.isArray(c.env)) for (const e of c.env) if (isObj(e)) defaultDownwardRefs(e.valueFrom);
   for (const probe of ["livenessProbe", "readinessProbe", "startupProbe"]) defaultProbe(c[probe]);
+  if (isObj(c.lifecycle)) {
+    for (const hook of ["postStart", "preStop"]) {
+      const h = c.lifecycle[hook];
+      if (isObj(h)) defaultHttpGet(h.httpGet);
+    }
+    // The ContainerStopSignals gate is off in 1.37: the field is dropped, and a lifecycle left
+    // empty with it.
+    delete c.lifecycle.stopSignal;
+    if (Object.keys(c.lifecycle).length === 0) delete c.lifecycle;
+  }
+}
+
+/** An HTTP GET action's path and scheme (probes and lifecycle hooks alike). */
+function defaultHttpGet(action: unknown): void {
+  if (!isObj(action)) return;
+  set(action, "path", "/");
+  set(action, "scheme", "HTTP");
 }
 
 /** A probe's timings, and an HTTP GET probe's path and scheme, as core/v1 defaulting sets them. */
@@ -33,10 +40,7 @@ function defaultProbe(probe: unknown): void {
   set(probe, "periodSeconds", 10);
   set(probe, "successThreshold", 1);
   set(probe, "failureThreshold", 3);
-  if (isObj(probe.httpGet)) {
-    set(probe.httpGet, "path", "/");
-    set(probe.httpGet, "scheme", "HTTP");
-  }
+  defaultHttpGet(probe.httpGet);
 }
 
 /**
@@ -61,6 +65,7 @@ export function defaultPodSpec(spec: Obj): void {
   // A volume without a source is an emptyDir.
   if (Array.isArray(spec.volumes))
     for (const v of spec.volumes) if (isObj(v) && !Object.keys(v).some((k) => k !== "name")) v.emptyDir = {};
+  defaultVolumes(spec.volumes);
   for (const list of ["containers", "initContainers"]) {
     const cs = spec[list];
     if (Array.isArray(cs)) for (const c of cs) defaultContainer(c);

@@ -2,9 +2,9 @@
  * Signer names as core validation checks them: `<domain>/<path>`, the domain a DNS name of at least
  * two labels, each path label a DNS subdomain, bounded lengths.
  */
-import type { FieldError } from "../../api/status.js";
-import { invalid, required, tooLong } from "../../validation/field-errors.js";
-import { dns1123LabelProblems, dns1123SubdomainProblems } from "../../validation/name-formats.js";
+import type { FieldError } from "../api/status.js";
+import { invalid, required, tooLong } from "./field-errors.js";
+import { dns1123LabelProblems, dns1123SubdomainProblems } from "./name-formats.js";
 
 const MAX_DOMAIN = 253;
 const MAX_PATH = 253 + 63 + 1;
