@@ -100,6 +100,11 @@ export interface WriteStrategy {
    * keep the labels and annotations the write sends, some reset them all, Deployments only labels).
    */
   readonly statusResetsMetadata?: readonly string[];
+  /**
+   * Warnings for an object that passed validation (upstream's WarningsOnCreate / WarningsOnUpdate),
+   * answered as Warning headers after mutating admission's; `old` is set on updates of the main resource.
+   */
+  readonly warnings?: (obj: Record<string, unknown>, old: Record<string, unknown> | undefined) => string[];
   /** Field errors of the kind's own validation; `old` is set on updates, `subresource` on /status writes. */
   readonly validate?: (
     obj: Record<string, unknown>,

@@ -129,6 +129,8 @@ export async function commitUpdate(
   const prepared = req.large ? await runYielding(preparing) : runAtOnce(preparing);
   next = prepared.next;
   if (prepared.validating) await prepared.validating;
+  // The strategy's warnings (status writes have none upstream), before validating admission's.
+  if (!r.custom && !req.subresource) admitting.warnings.push(...(r.strategy?.warnings?.(next, old) ?? []));
   if (!req.managedFieldsDone)
     next = req.large
       ? await withManagedFieldsYielding(ctx, r, old, next, req)

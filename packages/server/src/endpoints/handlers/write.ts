@@ -103,6 +103,8 @@ export async function createObject(
   const validating =
     req.large && !r.strategy?.allocates ? await runYielding(preparing) : runAtOnce(preparing);
   if (validating) await validating;
+  // Upstream records the strategy's warnings once validation passed, before validating admission.
+  if (!r.custom) admitting.warnings.push(...(r.strategy?.warnings?.(obj, undefined) ?? []));
   const name = String(obj.metadata.name);
   if (!req.managedFieldsDone && req.large && !r.strategy?.allocates)
     obj = await withManagedFieldsYielding(ctx, r, undefined, obj, req);
