@@ -12,11 +12,10 @@ import {
   type AdmissionCompiled,
   type AdmissionInput,
   type CompiledMatchConditions,
+  CostPacer,
   compileAdmission,
   compileMatchConditions,
   compileVariables,
-  CostPacer,
-  MATCH_CONDITIONS_BUDGET,
   type NamedExpression,
   type Outcome,
 } from "../../cel/admission/index.js";
@@ -145,10 +144,8 @@ export async function validatePolicy(
   const onError = p.failurePolicy === "Ignore" ? "admit" : "deny";
   const none: ValidateResult = { decisions: [], auditAnnotations: new Map() };
   const vars = { params: p.hasParams, authorizer: true } as const;
-  const conditions = p.matchConditions;
-  if (conditions) {
-    const own = new AdmissionActivation(input, vars, [], MATCH_CONDITIONS_BUDGET);
-    const matched = await pacer.run(own, () => conditions.match(input, p.failurePolicy, own));
+  if (p.matchConditions) {
+    const matched = await pacer.match(p.matchConditions, input, p.failurePolicy, p.hasParams);
     if ("error" in matched)
       return { ...none, decisions: [{ action: onError, message: matched.error, index: 0 }] };
     if (!matched.matches) return none;

@@ -150,7 +150,8 @@ export function validatingAdmissionPolicy(): AdmissionPlugin {
         const plans = matched.map((m) => planPolicy(m.compiled, m.bindings, a, viewOf(m.version), ctx));
         const denied: Denial[] = [];
         const pacer = new CostPacer();
-        for (const [i, m] of matched.entries()) await dispatchPolicy(m.compiled, plans[i] ?? [], a, pacer, denied);
+        for (const [i, m] of matched.entries())
+          await dispatchPolicy(m.compiled, plans[i] ?? [], a, pacer, denied);
         const first = denied[0];
         if (first) throw policyDenial(a, first.message, first.reason);
       };

@@ -6,7 +6,12 @@
  * variables, typed request values, the authorizer) does not travel to a worker.
  */
 import { INLINE_COST_LIMIT } from "../rules-pool.js";
-import type { AdmissionActivation } from "./evaluate.js";
+import { AdmissionActivation, type AdmissionInput } from "./evaluate.js";
+import {
+  type CompiledMatchConditions,
+  MATCH_CONDITIONS_BUDGET,
+  type MatchResult,
+} from "./match-conditions.js";
 
 export class CostPacer {
   private spent = 0;
@@ -28,5 +33,16 @@ export class CostPacer {
     const out = work();
     await this.charge(before - act.budget);
     return out;
+  }
+
+  /** Matches a policy's conditions on their own activation (their own budget) and charges what they took. */
+  match(
+    conditions: CompiledMatchConditions,
+    input: AdmissionInput,
+    failurePolicy: "Fail" | "Ignore",
+    params: boolean,
+  ): Promise<MatchResult> {
+    const own = new AdmissionActivation(input, { params, authorizer: true }, [], MATCH_CONDITIONS_BUDGET);
+    return this.run(own, () => conditions.match(input, failurePolicy, own));
   }
 }
