@@ -143,40 +143,48 @@ async function invokeConverted(
 
 /**
  * Runs the invocations in order on the chain's object, recording each for reinvocation; the
- * object is changed in place at the end, or the first failure thrown. Expensive expressions and
- * conversions give the loop back in between; the chain's object is not read again meanwhile.
+ * object is changed in place at the end, or the first failure thrown. Synchronous when there is
+ * nothing to invoke; otherwise expensive expressions and conversions give the loop back in
+ * between, and the chain's object is not read again meanwhile.
  */
-async function runInvocations(
+function runInvocations(
   invocations: readonly Invocation[],
   a: AdmissionAttributes & { readonly object: Obj },
   s: Shared,
   failures: PolicyFailure[],
-): Promise<void> {
+): void | Promise<void> {
   const r = PluginReinvocation.of(a.reinvocation, PLUGIN);
   r.begin(a.object);
-  let object = a.object;
-  for (const inv of invocations) {
-    if (!r.shouldInvoke(inv.key)) continue;
-    const out =
-      inv.version !== a.resource.version
-        ? await invokeConverted(inv, { ...a, object }, s)
-        : await invoke(inv, { ...a, object }, s);
-    const changed = "object" in out && !isDeepStrictEqual(out.object, object);
-    if ("object" in out && changed) object = out.object;
-    if ("error" in out && inv.policy.failurePolicy === "Fail")
-      failures.push({
-        message: `policy '${inv.policy.name}' with binding '${nameOf(inv.binding)}' denied request: ${out.error}`,
-        reason: "Invalid",
-      });
-    r.invoked(inv.key, changed, inv.policy.reinvoke);
-  }
-  r.end(object);
-  const first = failures[0];
-  if (first) throw policyFailure(a, first, failures);
-  if (object === a.object) return;
-  // The chain's object is changed in place, as plugins of the mutating phase do.
-  for (const k of Object.keys(a.object)) delete a.object[k];
-  Object.assign(a.object, object);
+  const finish = (object: Obj) => {
+    r.end(object);
+    const first = failures[0];
+    if (first) throw policyFailure(a, first, failures);
+    if (object === a.object) return;
+    // The chain's object is changed in place, as plugins of the mutating phase do.
+    for (const k of Object.keys(a.object)) delete a.object[k];
+    Object.assign(a.object, object);
+  };
+  if (invocations.length === 0) return finish(a.object);
+  const run = async () => {
+    let object = a.object;
+    for (const inv of invocations) {
+      if (!r.shouldInvoke(inv.key)) continue;
+      const out =
+        inv.version !== a.resource.version
+          ? await invokeConverted(inv, { ...a, object }, s)
+          : await invoke(inv, { ...a, object }, s);
+      const changed = "object" in out && !isDeepStrictEqual(out.object, object);
+      if ("object" in out && changed) object = out.object;
+      if ("error" in out && inv.policy.failurePolicy === "Fail")
+        failures.push({
+          message: `policy '${inv.policy.name}' with binding '${nameOf(inv.binding)}' denied request: ${out.error}`,
+          reason: "Invalid",
+        });
+      r.invoked(inv.key, changed, inv.policy.reinvoke);
+    }
+    finish(object);
+  };
+  return run();
 }
 
 /** The plugin; `merge` is the server's typed apply merge (the untyped one when not given). */
