@@ -18,8 +18,8 @@ import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Agent } from "undici";
 import { expensiveCelRule, slowConversionWebhook } from "./isolation-admission.js";
-import { expensivePolicy } from "./isolation-policy.js";
 import { largeCrds } from "./isolation-crds.js";
+import { expensivePolicy } from "./isolation-policy.js";
 import { slowWebhook } from "./isolation-webhook.js";
 import { percentile } from "./stats.js";
 

@@ -26,12 +26,17 @@ const policy = {
   spec: {
     failurePolicy: "Fail",
     matchConstraints: {
-      resourceRules: [{ apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"] }],
+      resourceRules: [
+        { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"] },
+      ],
       objectSelector: { matchLabels: { [LABEL]: "expensive" } },
     },
     validations: [
       { expression: "!has(object.data.deny)", message: "probe denied" },
-      ...Array.from({ length: VALIDATIONS }, (_, i) => ({ expression: uniqueness(i), message: `check ${i}` })),
+      ...Array.from({ length: VALIDATIONS }, (_, i) => ({
+        expression: uniqueness(i),
+        message: `check ${i}`,
+      })),
     ],
   },
 };
@@ -60,7 +65,12 @@ export async function expensivePolicy(call: Call): Promise<AdmissionPhase> {
     await call("DELETE", `${VAP}/${NAME}`);
   };
   const create = (name: string, data: Record<string, string>) =>
-    call("POST", `/api/v1/namespaces/${NS}/configmaps?dryRun=All`, json(configMap(name, data)), "application/json");
+    call(
+      "POST",
+      `/api/v1/namespaces/${NS}/configmaps?dryRun=All`,
+      json(configMap(name, data)),
+      "application/json",
+    );
   // The policy is in force once the probe is refused (a bounded number of probes).
   for (let i = 0; (await create("probe", { deny: "x" })) !== 422; i++) {
     if (i === 200) throw new Error("the policy is not in force");
