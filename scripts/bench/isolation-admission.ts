@@ -10,7 +10,7 @@
  */
 import { startHttpsWebhook } from "../../test/support/https-webhook.js";
 
-type Call = (method: string, path: string, body?: string, contentType?: string) => Promise<number>;
+export type Call = (method: string, path: string, body?: string, contentType?: string) => Promise<number>;
 
 const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 const GROUP = "iso-admission.kubesdk.example";

@@ -6,30 +6,14 @@
 import { describe, expect, it } from "vitest";
 import {
   AdmissionActivation,
-  type AdmissionInput,
   compileAdmission,
   compileMatchConditions,
   compileVariables,
   rewriteStructLiterals,
 } from "../src/cel/admission/index.js";
+import { configMapInput } from "./support/admission-input.js";
 
-const input = (object: unknown, operation: "CREATE" | "UPDATE" = "CREATE"): AdmissionInput => ({
-  object,
-  oldObject: null,
-  request: {
-    kind: { group: "", version: "v1", kind: "ConfigMap" },
-    resource: { group: "", version: "v1", resource: "configmaps" },
-    subResource: "",
-    name: "cm",
-    namespace: "ns",
-    operation,
-    userInfo: { username: "admin", groups: ["system:masters"] },
-    dryRun: false,
-  },
-  namespace: { metadata: { name: "ns", labels: { env: "prod" } } },
-  params: null,
-  authorized: true,
-});
+const input = configMapInput;
 
 const vars = { params: false, authorizer: true } as const;
 

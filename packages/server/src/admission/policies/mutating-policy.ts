@@ -12,6 +12,7 @@ import {
   type AdmissionCompiled,
   type AdmissionInput,
   type CompiledMatchConditions,
+  CostPacer,
   compileAdmission,
   compileMatchConditions,
   compileVariables,
@@ -104,13 +105,19 @@ function applyPatch(object: Obj, ops: unknown): Obj {
 }
 
 /**
- * Applies the invocation's mutations; returns the mutated object (the same one when nothing
- * matched), or throws an Error whose message is the reason the invocation failed.
+ * Applies the invocation's mutations; resolves to the mutated object (the same one when nothing
+ * matched), or rejects with an Error whose message is the reason the invocation failed. `pacer`
+ * (shared by the request's invocations) gives the loop back between expensive expressions.
  */
-export function mutate(p: CompiledMutatingPolicy, input: AdmissionInput, merge: ApplyMerge): Obj {
+export async function mutate(
+  p: CompiledMutatingPolicy,
+  input: AdmissionInput,
+  merge: ApplyMerge,
+  pacer: CostPacer = new CostPacer(),
+): Promise<Obj> {
   let object = input.object as Obj;
   if (p.matchConditions) {
-    const matched = p.matchConditions.match(input, p.failurePolicy);
+    const matched = await pacer.match(p.matchConditions, input, p.failurePolicy, p.hasParams);
     if ("error" in matched) throw new Error(matched.error);
     if (!matched.matches) return object;
   }
@@ -121,7 +128,8 @@ export function mutate(p: CompiledMutatingPolicy, input: AdmissionInput, merge: 
       { params: p.hasParams, authorizer: true, patchTypes: true },
       p.variables,
     );
-    const out = act.evaluate(m.expression);
+    const expression = m.expression;
+    const out = await pacer.run(act, () => act.evaluate(expression));
     if (!out.ok) throw new Error(out.error);
     if (m.patchType === "JSONPatch") object = applyPatch(object, out.value);
     else if (out.value instanceof Map || isObj(out.value))

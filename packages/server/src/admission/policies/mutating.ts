@@ -12,6 +12,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { failure } from "../../api/status.js";
+import { type AdmissionInput, CostPacer } from "../../cel/admission/index.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 import { inRequestVersion, versionedAttributes } from "../equivalent.js";
@@ -104,10 +105,20 @@ function invocationsOf(
   return out;
 }
 
+/** What every invocation of one request shares: read once, before any expression runs. */
+interface Shared {
+  readonly ctx: AdmissionContext;
+  readonly merge: ApplyMerge;
+  readonly pacer: CostPacer;
+  /** The request's Namespace, as the first invocation saw it. */
+  readonly namespace: AdmissionInput["namespace"];
+}
+
 /** One invocation on the request as `a` shows it. */
-function invoke(inv: Invocation, a: AdmissionAttributes, ctx: AdmissionContext, merge: ApplyMerge): Outcome {
+async function invoke(inv: Invocation, a: AdmissionAttributes, s: Shared): Promise<Outcome> {
   try {
-    return { object: mutate(inv.policy, admissionInput(a, ctx, inv.param), merge) };
+    const input = { ...admissionInput(a, s.ctx, inv.param), namespace: s.namespace };
+    return { object: await mutate(inv.policy, input, s.merge, s.pacer) };
   } catch (e) {
     return { error: (e as Error).message };
   }
@@ -117,8 +128,7 @@ function invoke(inv: Invocation, a: AdmissionAttributes, ctx: AdmissionContext, 
 async function invokeConverted(
   inv: Invocation,
   a: AdmissionAttributes & { readonly object: Obj },
-  ctx: AdmissionContext,
-  merge: ApplyMerge,
+  s: Shared,
 ): Promise<Outcome> {
   let view: AdmissionAttributes;
   try {
@@ -126,49 +136,26 @@ async function invokeConverted(
   } catch (e) {
     return { error: `failed to convert object version: ${errorText(e)}` };
   }
-  const out = invoke(inv, view, ctx, merge);
+  const out = await invoke(inv, view, s);
   if ("error" in out) return out;
   return { object: out.object === view.object ? a.object : await inRequestVersion(a, out.object) };
 }
 
 /**
  * Runs the invocations in order on the chain's object, recording each for reinvocation; the
- * object is changed in place at the end, or the first failure thrown. Synchronous until an
- * invocation needs the object in another version (a conversion may await).
+ * object is changed in place at the end, or the first failure thrown. Synchronous when there is
+ * nothing to invoke; otherwise expensive expressions and conversions give the loop back in
+ * between, and the chain's object is not read again meanwhile.
  */
 function runInvocations(
   invocations: readonly Invocation[],
   a: AdmissionAttributes & { readonly object: Obj },
-  ctx: AdmissionContext,
-  merge: ApplyMerge,
+  s: Shared,
   failures: PolicyFailure[],
 ): void | Promise<void> {
   const r = PluginReinvocation.of(a.reinvocation, PLUGIN);
   r.begin(a.object);
-  let object = a.object;
-  const record = (inv: Invocation, out: Outcome) => {
-    const changed = "object" in out && !isDeepStrictEqual(out.object, object);
-    if ("object" in out && changed) object = out.object;
-    if ("error" in out && inv.policy.failurePolicy === "Fail")
-      failures.push({
-        message: `policy '${inv.policy.name}' with binding '${nameOf(inv.binding)}' denied request: ${out.error}`,
-        reason: "Invalid",
-      });
-    r.invoked(inv.key, changed, inv.policy.reinvoke);
-  };
-  const from = (i: number): void | Promise<void> => {
-    for (; i < invocations.length; i++) {
-      const inv = invocations[i] as Invocation;
-      if (!r.shouldInvoke(inv.key)) continue;
-      if (inv.version !== a.resource.version) {
-        const next = i + 1;
-        return invokeConverted(inv, { ...a, object }, ctx, merge).then((out) => {
-          record(inv, out);
-          return from(next);
-        });
-      }
-      record(inv, invoke(inv, { ...a, object }, ctx, merge));
-    }
+  const finish = (object: Obj) => {
     r.end(object);
     const first = failures[0];
     if (first) throw policyFailure(a, first, failures);
@@ -177,7 +164,27 @@ function runInvocations(
     for (const k of Object.keys(a.object)) delete a.object[k];
     Object.assign(a.object, object);
   };
-  return from(0);
+  if (invocations.length === 0) return finish(a.object);
+  const run = async () => {
+    let object = a.object;
+    for (const inv of invocations) {
+      if (!r.shouldInvoke(inv.key)) continue;
+      const out =
+        inv.version !== a.resource.version
+          ? await invokeConverted(inv, { ...a, object }, s)
+          : await invoke(inv, { ...a, object }, s);
+      const changed = "object" in out && !isDeepStrictEqual(out.object, object);
+      if ("object" in out && changed) object = out.object;
+      if ("error" in out && inv.policy.failurePolicy === "Fail")
+        failures.push({
+          message: `policy '${inv.policy.name}' with binding '${nameOf(inv.binding)}' denied request: ${out.error}`,
+          reason: "Invalid",
+        });
+      r.invoked(inv.key, changed, inv.policy.reinvoke);
+    }
+    finish(object);
+  };
+  return run();
 }
 
 /** The plugin; `merge` is the server's typed apply merge (the untyped one when not given). */
@@ -194,7 +201,9 @@ export function mutatingAdmissionPolicy(merge: ApplyMerge = plainMerge): Admissi
       if (isExemptFromPolicies(a) || !object) return;
       const failures: PolicyFailure[] = [];
       const invocations = invocationsOf(source.active(ctx), a, ctx, failures);
-      return runInvocations(invocations, { ...a, object }, ctx, merge, failures);
+      const { namespace } = admissionInput(a, ctx);
+      const shared = { ctx, merge, pacer: new CostPacer(), namespace };
+      return runInvocations(invocations, { ...a, object }, shared, failures);
     },
   };
 }

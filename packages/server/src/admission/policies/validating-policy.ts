@@ -4,17 +4,20 @@
  * one skips the policy), then every validation — a false one is a Deny decision with the message
  * from messageExpression (trimmed, one line, at most 5 KiB), else `message`, else `failed
  * expression: …`, and the reason (default Invalid); an evaluation error is a decision by the
- * failurePolicy — then the audit annotations (string or null values; others are errors).
+ * failurePolicy — then the audit annotations (string or null values; others are errors). The
+ * pacer gives the event loop back between expensive expressions (the same answers, later).
  */
 import {
   AdmissionActivation,
   type AdmissionCompiled,
   type AdmissionInput,
   type CompiledMatchConditions,
+  CostPacer,
   compileAdmission,
   compileMatchConditions,
   compileVariables,
   type NamedExpression,
+  type Outcome,
 } from "../../cel/admission/index.js";
 import { isObj, namedExpressions, type Obj, objectsOf } from "./json.js";
 
@@ -117,9 +120,12 @@ function celTypeName(v: unknown): string {
 }
 
 /** The message of a failed validation: messageExpression's, else the static one, else the expression. */
-function failureMessage(v: CompiledValidation, act: AdmissionActivation): string {
+async function failureMessage(
+  v: CompiledValidation,
+  evaluate: (c: AdmissionCompiled) => Promise<Outcome>,
+): Promise<string> {
   if (v.messageExpression) {
-    const out = act.evaluate(v.messageExpression);
+    const out = await evaluate(v.messageExpression);
     if (out.ok && typeof out.value === "string") {
       const m = out.value.trim();
       if (m !== "" && !m.includes("\n") && Buffer.byteLength(m) <= MAX_MESSAGE_BYTES) return m;
@@ -129,35 +135,40 @@ function failureMessage(v: CompiledValidation, act: AdmissionActivation): string
   return `failed expression: ${v.expression.source.trim()}`;
 }
 
-/** Evaluates the policy for one request and param. */
-export function validatePolicy(p: CompiledValidatingPolicy, input: AdmissionInput): ValidateResult {
+/** Evaluates the policy for one request and param (`pacer`: shared by the request's policies). */
+export async function validatePolicy(
+  p: CompiledValidatingPolicy,
+  input: AdmissionInput,
+  pacer: CostPacer = new CostPacer(),
+): Promise<ValidateResult> {
   const onError = p.failurePolicy === "Ignore" ? "admit" : "deny";
   const none: ValidateResult = { decisions: [], auditAnnotations: new Map() };
   const vars = { params: p.hasParams, authorizer: true } as const;
   if (p.matchConditions) {
-    const matched = p.matchConditions.match(input, p.failurePolicy);
+    const matched = await pacer.match(p.matchConditions, input, p.failurePolicy, p.hasParams);
     if ("error" in matched)
       return { ...none, decisions: [{ action: onError, message: matched.error, index: 0 }] };
     if (!matched.matches) return none;
   }
   const act = new AdmissionActivation(input, vars, p.variables);
+  const evaluate = (c: AdmissionCompiled) => pacer.run(act, () => act.evaluate(c));
   const decisions: Decision[] = [];
   for (const [index, v] of p.validations.entries()) {
-    const out = act.evaluate(v.expression);
+    const out = await evaluate(v.expression);
     if (!out.ok && out.outOfBudget)
       return { ...none, decisions: [{ action: onError, message: out.error, index }] };
     if (!out.ok) decisions.push({ action: onError, message: out.error, index });
     else if (out.value !== true)
       decisions.push({
         action: "deny",
-        message: failureMessage(v, act),
+        message: await failureMessage(v, evaluate),
         reason: v.reason ?? "Invalid",
         index,
       });
   }
   const annotations = new Map<string, string>();
   for (const [index, a] of p.auditAnnotations.entries()) {
-    const out = act.evaluate(a.value);
+    const out = await evaluate(a.value);
     if (!out.ok) {
       decisions.push({ action: onError, message: out.error, index, annotation: true });
       continue;

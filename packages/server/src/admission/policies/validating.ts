@@ -10,6 +10,7 @@
  * object converted to that version, with `request.kind`/`resource` of it (a failed conversion is
  * a configuration error).
  */
+import { type AdmissionInput, CostPacer } from "../../cel/admission/index.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 import { versionedAttributes } from "../equivalent.js";
@@ -53,63 +54,76 @@ async function versionedViews(
   return (v) => views.get(v) ?? a;
 }
 
+/** What one policy does for the request: its configuration errors and its evaluations, in order. */
+type Step =
+  | { readonly error: string }
+  | { readonly binding: Obj; readonly actions: readonly string[]; readonly input: AdmissionInput };
+
 /**
- * Evaluates one policy against the request (`view`: as the policy's version shows it, or why it
- * could not be converted); pushes denials and warnings. Bindings match the request itself.
+ * Reads what one policy needs for the request (`view`: as the policy's version shows it, or why it
+ * could not be converted) before any expression runs: the evaluations may give the loop back, and
+ * the request must see one state of params and namespace. Bindings match the request itself.
  */
-function dispatchPolicy(
+function planPolicy(
   p: CompiledValidatingPolicy,
   bindings: readonly Obj[],
   a: AdmissionAttributes,
   view: AdmissionAttributes | Error,
   ctx: AdmissionContext,
-  denied: Denial[],
-): void {
-  const configError = (message: string, binding?: Obj) => {
-    if (p.failurePolicy === "Ignore") return;
+): Step[] {
+  const configError = (message: string, binding?: Obj): Step[] => {
+    if (p.failurePolicy === "Ignore") return [];
     const what = binding
       ? `failed to configure binding: ${message}`
       : `failed to configure policy: ${message}`;
     const by = binding ? ` with binding '${nameOf(binding)}'` : "";
-    denied.push({ message: `ValidatingAdmissionPolicy '${p.name}'${by} denied request: ${what}` });
+    return [{ error: `ValidatingAdmissionPolicy '${p.name}'${by} denied request: ${what}` }];
   };
-  if (view instanceof Error) {
-    configError(`failed to convert object version: ${view.message}`);
-    return;
-  }
+  if (view instanceof Error) return configError(`failed to convert object version: ${view.message}`);
   const paramKind = isObj(p.spec.paramKind) ? p.spec.paramKind : undefined;
   let paramResource: ParamResource | undefined;
   if (paramKind) {
     paramResource = resolveParamKind(paramKind, ctx);
-    if (!paramResource) {
-      configError(`failed to find resource referenced by paramKind: '${gvkText(paramKind)}'`);
-      return;
-    }
+    if (!paramResource)
+      return configError(`failed to find resource referenced by paramKind: '${gvkText(paramKind)}'`);
   }
-  for (const binding of bindings) {
+  return bindings.flatMap((binding): Step[] => {
     const spec = isObj(binding.spec) ? binding.spec : {};
-    if (!matchResourcesSelect(spec.matchResources, a, ctx)) continue;
+    if (!matchResourcesSelect(spec.matchResources, a, ctx)) return [];
     const params = collectParams(paramResource, spec.paramRef, a.namespace, ctx);
-    if (!params.ok) {
-      configError(params.error, binding);
+    if (!params.ok) return configError(params.error, binding);
+    const actions = Array.isArray(spec.validationActions) ? spec.validationActions.map(String) : [];
+    return params.params.map((param) => ({ binding, actions, input: admissionInput(view, ctx, param) }));
+  });
+}
+
+/** Evaluates one policy's steps; pushes denials and warnings. */
+async function dispatchPolicy(
+  p: CompiledValidatingPolicy,
+  steps: readonly Step[],
+  a: AdmissionAttributes,
+  pacer: CostPacer,
+  denied: Denial[],
+): Promise<void> {
+  for (const step of steps) {
+    if ("error" in step) {
+      denied.push({ message: step.error });
       continue;
     }
-    const actions = Array.isArray(spec.validationActions) ? spec.validationActions.map(String) : [];
+    const { binding, actions } = step;
     const prefix = `ValidatingAdmissionPolicy '${p.name}' with binding '${nameOf(binding)}'`;
-    for (const param of params.params) {
-      const result = validatePolicy(p, admissionInput(view, ctx, param));
-      for (const d of result.decisions) {
-        if (d.action !== "deny") continue;
-        if (d.annotation || actions.includes("Deny"))
-          denied.push({
-            message: `${prefix} denied request: ${d.message}`,
-            ...(d.reason ? { reason: d.reason } : {}),
-          });
-        if (!d.annotation && actions.includes("Warn"))
-          a.warnings?.push(
-            `Validation failed for ValidatingAdmissionPolicy '${p.name}' with binding '${nameOf(binding)}': ${d.message}`,
-          );
-      }
+    const result = await validatePolicy(p, step.input, pacer);
+    for (const d of result.decisions) {
+      if (d.action !== "deny") continue;
+      if (d.annotation || actions.includes("Deny"))
+        denied.push({
+          message: `${prefix} denied request: ${d.message}`,
+          ...(d.reason ? { reason: d.reason } : {}),
+        });
+      if (!d.annotation && actions.includes("Warn"))
+        a.warnings?.push(
+          `Validation failed for ValidatingAdmissionPolicy '${p.name}' with binding '${nameOf(binding)}': ${d.message}`,
+        );
     }
   }
 }
@@ -131,13 +145,17 @@ export function validatingAdmissionPolicy(): AdmissionPlugin {
         const version = matchedVersion(compiled.spec.matchConstraints, a, ctx);
         return version === undefined ? [] : [{ compiled, bindings, version }];
       });
-      const decide = (viewOf: (version: string) => AdmissionAttributes | Error) => {
+      if (matched.length === 0) return;
+      const decide = async (viewOf: (version: string) => AdmissionAttributes | Error) => {
+        const plans = matched.map((m) => planPolicy(m.compiled, m.bindings, a, viewOf(m.version), ctx));
         const denied: Denial[] = [];
-        for (const m of matched) dispatchPolicy(m.compiled, m.bindings, a, viewOf(m.version), ctx, denied);
+        const pacer = new CostPacer();
+        for (const [i, m] of matched.entries())
+          await dispatchPolicy(m.compiled, plans[i] ?? [], a, pacer, denied);
         const first = denied[0];
         if (first) throw policyDenial(a, first.message, first.reason);
       };
-      // Synchronous unless a policy needs the object in another version (a conversion may await).
+      // Conversions first (they may await), so that every policy is planned against one state.
       if (matched.every((m) => m.version === a.resource.version)) return decide(() => a);
       return versionedViews(
         a,

@@ -27,6 +27,7 @@ export {
   type MatchCondition,
   type MatchResult,
 } from "./match-conditions.js";
+export { CostPacer } from "./pacer.js";
 export type { AdmissionRequestInput } from "./request.js";
 export { rewriteStructLiterals } from "./struct-literals.js";
 export { type ExpressionWarning, typeCheckValidatingPolicy } from "./type-check.js";
