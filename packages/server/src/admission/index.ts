@@ -4,8 +4,11 @@
  * CEL policies and webhooks slot in where upstream runs them (before ResourceQuota, last).
  */
 import { AdmissionChain } from "./chain.js";
+import { defaultStorageClass } from "./plugins/default-storage-class.js";
+import { defaultTolerationSeconds } from "./plugins/default-toleration-seconds.js";
 import { limitRanger } from "./plugins/limit-ranger.js";
 import { namespaceLifecycle } from "./plugins/namespace-lifecycle.js";
+import { priority } from "./plugins/priority.js";
 import { resourceQuota } from "./plugins/resource-quota.js";
 import { serviceAccount } from "./plugins/service-account.js";
 import { type ApplyMerge, mutatingAdmissionPolicy, validatingAdmissionPolicy } from "./policies/index.js";
@@ -31,6 +34,9 @@ export function defaultAdmissionChain(applyMerge?: ApplyMerge): AdmissionChain {
     namespaceLifecycle,
     limitRanger,
     serviceAccount,
+    priority,
+    defaultTolerationSeconds,
+    defaultStorageClass,
     mutatingAdmissionPolicy(applyMerge),
     mutatingAdmissionWebhook,
     validatingAdmissionPolicy(),
