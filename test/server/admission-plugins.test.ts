@@ -176,3 +176,21 @@ describe("DefaultStorageClass admission", () => {
     });
   });
 });
+
+describe("TaintNodesByCondition admission", () => {
+  it("a new node is tainted not-ready NoSchedule after its own taints, unless it already is", async () => {
+    const own = { key: "dedicated", value: "x", effect: "NoExecute" };
+    const name = uniqueName("node");
+    const res = await t.call("POST", "/api/v1/nodes?dryRun=All", {
+      body: { metadata: { name }, spec: { taints: [own] } },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.spec.taints).toEqual([own, { key: "node.kubernetes.io/not-ready", effect: "NoSchedule" }]);
+    const already = { key: "node.kubernetes.io/not-ready", value: "v", effect: "NoSchedule" };
+    const tainted = await t.call("POST", "/api/v1/nodes?dryRun=All", {
+      body: { metadata: { name: `${name}-2` }, spec: { taints: [already] } },
+    });
+    expect(tainted.status, tainted.text).toBe(201);
+    expect(tainted.json.spec.taints).toEqual([already]);
+  });
+});
