@@ -76,11 +76,19 @@ describe("Priority admission", () => {
 
   it("a pod naming a class takes its value and preemption policy; a system class resolves too", async () => {
     const name = uniqueName("pc");
-    await withObject(priorityClasses, { metadata: { name }, value: 4242, preemptionPolicy: "Never" }, async () => {
-      const res = await dryRunPod({ priorityClassName: name });
-      expect(res.status, res.text).toBe(201);
-      expect(res.json.spec).toMatchObject({ priorityClassName: name, priority: 4242, preemptionPolicy: "Never" });
-    });
+    await withObject(
+      priorityClasses,
+      { metadata: { name }, value: 4242, preemptionPolicy: "Never" },
+      async () => {
+        const res = await dryRunPod({ priorityClassName: name });
+        expect(res.status, res.text).toBe(201);
+        expect(res.json.spec).toMatchObject({
+          priorityClassName: name,
+          priority: 4242,
+          preemptionPolicy: "Never",
+        });
+      },
+    );
     const critical = await dryRunPod({ priorityClassName: "system-cluster-critical" });
     expect(critical.status, critical.text).toBe(201);
     expect(critical.json.spec.priority).toBe(2000000000);
@@ -109,7 +117,9 @@ describe("Priority admission", () => {
   it("an unknown class, and a priority or policy that disagrees with the class, are refused 403", async () => {
     const unknown = await dryRunPod({ priorityClassName: "no-such-class" });
     expect(unknown.status, unknown.text).toBe(403);
-    expect(unknown.json.message).toMatch(/^pods ".+" is forbidden: no PriorityClass with name no-such-class was found$/);
+    expect(unknown.json.message).toMatch(
+      /^pods ".+" is forbidden: no PriorityClass with name no-such-class was found$/,
+    );
     const priority = await dryRunPod({ priority: 5 });
     expect(priority.status, priority.text).toBe(403);
     expect(priority.json.message).toMatch(
@@ -185,12 +195,34 @@ describe("TaintNodesByCondition admission", () => {
       body: { metadata: { name }, spec: { taints: [own] } },
     });
     expect(res.status, res.text).toBe(201);
-    expect(res.json.spec.taints).toEqual([own, { key: "node.kubernetes.io/not-ready", effect: "NoSchedule" }]);
+    expect(res.json.spec.taints).toEqual([
+      own,
+      { key: "node.kubernetes.io/not-ready", effect: "NoSchedule" },
+    ]);
     const already = { key: "node.kubernetes.io/not-ready", value: "v", effect: "NoSchedule" };
     const tainted = await t.call("POST", "/api/v1/nodes?dryRun=All", {
       body: { metadata: { name: `${name}-2` }, spec: { taints: [already] } },
     });
     expect(tainted.status, tainted.text).toBe(201);
     expect(tainted.json.spec.taints).toEqual([already]);
+  });
+});
+
+describe("StorageObjectInUseProtection admission", () => {
+  it("new claims and volumes get their protection finalizers", async () => {
+    const claim = await create(`/api/v1/namespaces/${ns}/persistentvolumeclaims?dryRun=All`, {
+      metadata: { name: uniqueName("claim"), finalizers: ["example.com/mine"] },
+      spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
+    });
+    expect(claim.metadata.finalizers).toEqual(["example.com/mine", "kubernetes.io/pvc-protection"]);
+    const volume = await create("/api/v1/persistentvolumes?dryRun=All", {
+      metadata: { name: uniqueName("pv") },
+      spec: {
+        capacity: { storage: "1Gi" },
+        accessModes: ["ReadWriteOnce"],
+        hostPath: { path: "/tmp/pv" },
+      },
+    });
+    expect(volume.metadata.finalizers).toEqual(["kubernetes.io/pv-protection"]);
   });
 });

@@ -96,7 +96,12 @@ export async function bootstrapSystemPriorityClasses(ctx: HandlerContext) {
     },
   ];
   for (const body of bodies)
-    await createObject(ctx, classes, { namespace: undefined, query: new URLSearchParams(), body, userAgent: "kube-apiserver" });
+    await createObject(ctx, classes, {
+      namespace: undefined,
+      query: new URLSearchParams(),
+      body,
+      userAgent: "kube-apiserver",
+    });
 }
 
 /**

@@ -11,6 +11,7 @@ import { namespaceLifecycle } from "./plugins/namespace-lifecycle.js";
 import { priority } from "./plugins/priority.js";
 import { resourceQuota } from "./plugins/resource-quota.js";
 import { serviceAccount } from "./plugins/service-account.js";
+import { storageObjectInUseProtection } from "./plugins/storage-object-in-use-protection.js";
 import { taintNodesByCondition } from "./plugins/taint-nodes-by-condition.js";
 import { type ApplyMerge, mutatingAdmissionPolicy, validatingAdmissionPolicy } from "./policies/index.js";
 import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from "./webhooks/index.js";
@@ -39,6 +40,7 @@ export function defaultAdmissionChain(applyMerge?: ApplyMerge): AdmissionChain {
     priority,
     defaultTolerationSeconds,
     defaultStorageClass,
+    storageObjectInUseProtection,
     mutatingAdmissionPolicy(applyMerge),
     mutatingAdmissionWebhook,
     validatingAdmissionPolicy(),

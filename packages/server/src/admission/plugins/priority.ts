@@ -77,7 +77,10 @@ function validateClass(a: AdmissionAttributes, ctx: AdmissionContext, pc: Json):
   const current = defaultClass(ctx);
   if (!current) return;
   if (a.operation === "CREATE" || nameOf(current) !== nameOf(pc))
-    throw forbidden(a, `PriorityClass ${nameOf(current)} is already marked as default. Only one default can exist`);
+    throw forbidden(
+      a,
+      `PriorityClass ${nameOf(current)} is already marked as default. Only one default can exist`,
+    );
 }
 
 export const priority: AdmissionPlugin = {
