@@ -3,9 +3,10 @@
  * ResourceQuota, on both servers (packages/server/src/admission/plugins/): Priority,
  * DefaultTolerationSeconds and DefaultStorageClass. Pods are created as dry runs, so nothing is left
  * for a scheduler; classes marked default are deleted at once, as they change every pod or claim
- * created meanwhile.
+ * created meanwhile. kube-apiserver's plugins read classes from informers, so a class just created
+ * may not be seen at once: the first dry run that depends on it is repeated until it is.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes.
@@ -29,6 +30,9 @@ async function create(path: string, body: Json): Promise<Json> {
   expect(res.status, res.text).toBe(201);
   return res.json;
 }
+
+/** `attempt` repeated until its expectations hold (admission sees classes through informers upstream). */
+const seen = <T>(attempt: () => Promise<T>) => vi.waitFor(attempt, { timeout: 5000 });
 
 /** Runs `body` while `object` exists, deleting it afterwards even when `body` fails. */
 async function withObject(path: string, object: Json, body: () => Promise<void>): Promise<void> {
@@ -80,8 +84,11 @@ describe("Priority admission", () => {
       priorityClasses,
       { metadata: { name }, value: 4242, preemptionPolicy: "Never" },
       async () => {
-        const res = await dryRunPod({ priorityClassName: name });
-        expect(res.status, res.text).toBe(201);
+        const res = await seen(async () => {
+          const r = await dryRunPod({ priorityClassName: name });
+          expect(r.status, r.text).toBe(201);
+          return r;
+        });
         expect(res.json.spec).toMatchObject({
           priorityClassName: name,
           priority: 4242,
@@ -97,8 +104,11 @@ describe("Priority admission", () => {
   it("a pod naming no class takes the global default class, its name included", async () => {
     const name = uniqueName("pc-default");
     await withObject(priorityClasses, { metadata: { name }, value: 77, globalDefault: true }, async () => {
-      const res = await dryRunPod({});
-      expect(res.status, res.text).toBe(201);
+      const res = await seen(async () => {
+        const r = await dryRunPod({});
+        expect(r.json.spec?.priorityClassName, r.text).toBe(name);
+        return r;
+      });
       expect(res.json.spec).toMatchObject({
         priorityClassName: name,
         priority: 77,
@@ -177,8 +187,7 @@ describe("DefaultStorageClass admission", () => {
       provisioner: "example.com/none",
     };
     await withObject(storageClasses, sc, async () => {
-      const defaulted = await create(claims(), claim());
-      expect(defaulted.spec.storageClassName).toBe(name);
+      await seen(async () => expect((await create(claims(), claim())).spec.storageClassName).toBe(name));
       const empty = await create(claims(), claim({ storageClassName: "" }));
       expect(empty.spec.storageClassName).toBe("");
       const other = await create(claims(), claim({ storageClassName: "other" }));
@@ -224,5 +233,25 @@ describe("StorageObjectInUseProtection admission", () => {
       },
     });
     expect(volume.metadata.finalizers).toEqual(["kubernetes.io/pv-protection"]);
+  });
+});
+
+describe("DefaultIngressClass admission", () => {
+  it("an ingress naming no class gets the default IngressClass; one naming a class keeps it", async () => {
+    const ingresses = `/apis/networking.k8s.io/v1/namespaces/${ns}/ingresses?dryRun=All`;
+    const ingress = (spec: Json = {}) => ({
+      metadata: { name: uniqueName("ing") },
+      spec: { defaultBackend: { service: { name: "web", port: { number: 80 } } }, ...spec },
+    });
+    const name = uniqueName("ic-default");
+    const ic = {
+      metadata: { name, annotations: { "ingressclass.kubernetes.io/is-default-class": "true" } },
+      spec: { controller: "example.com/ingress" },
+    };
+    await withObject("/apis/networking.k8s.io/v1/ingressclasses", ic, async () => {
+      await seen(async () => expect((await create(ingresses, ingress())).spec.ingressClassName).toBe(name));
+      const own = await create(ingresses, ingress({ ingressClassName: "other" }));
+      expect(own.spec.ingressClassName).toBe("other");
+    });
   });
 });

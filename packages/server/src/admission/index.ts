@@ -4,6 +4,7 @@
  * CEL policies and webhooks slot in where upstream runs them (before ResourceQuota, last).
  */
 import { AdmissionChain } from "./chain.js";
+import { defaultIngressClass } from "./plugins/default-ingress-class.js";
 import { defaultStorageClass } from "./plugins/default-storage-class.js";
 import { defaultTolerationSeconds } from "./plugins/default-toleration-seconds.js";
 import { limitRanger } from "./plugins/limit-ranger.js";
@@ -41,6 +42,7 @@ export function defaultAdmissionChain(applyMerge?: ApplyMerge): AdmissionChain {
     defaultTolerationSeconds,
     defaultStorageClass,
     storageObjectInUseProtection,
+    defaultIngressClass,
     mutatingAdmissionPolicy(applyMerge),
     mutatingAdmissionWebhook,
     validatingAdmissionPolicy(),
