@@ -17,8 +17,9 @@ function checkList(bytes: Buffer, contentType: string, encoding: "json" | "proto
   }
   // Only the benchmark's own objects: the reference server's root-CA controller also publishes
   // kube-root-ca.crt into every namespace (kube-controller-manager does on a cluster).
-  const items = (JSON.parse(bytes.toString("utf8")) as { items: { metadata: { labels?: Record<string, string> } }[] })
-    .items;
+  const items = (
+    JSON.parse(bytes.toString("utf8")) as { items: { metadata: { labels?: Record<string, string> } }[] }
+  ).items;
   const count = items.filter((item) => item.metadata.labels?.app === "bench").length;
   if (count !== size) throw new Error(`list returned ${count} items, expected ${size}`);
 }

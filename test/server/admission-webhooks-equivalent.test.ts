@@ -3,7 +3,8 @@
  * v2 (`endpoint`) and converted by a webhook (crd-conversion-fixtures.ts): an admission webhook
  * whose rules name v1 is called for a request to v2 with the object converted to v1, `kind` and
  * `resource` of v1 and `requestKind`/`requestResource` of v2; its patch, written against v1, reaches
- * the v2 object. A webhook with matchPolicy Exact is not called for the other version.
+ * the v2 object. A webhook with matchPolicy Exact is not called for the other version. The same for a
+ * built-in kind in two versions: an autoscaling/v1 HPA reaches a webhook for autoscaling/v2.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allow, patch, reviewsAt, WebhookSuite, webhookFor } from "../support/admission-webhooks.js";
@@ -81,5 +82,54 @@ describe("matchPolicy Equivalent", () => {
     expect(validating.requestKind.version).toBe("v2");
     expect(validating.object.spec).toMatchObject({ host: "cache", port: 6000 });
     expect(reviewsAt(s.hook, exact).filter((r) => r.name === "cache")).toHaveLength(0);
+  });
+
+  it("converts a built-in kind stored in another version: an autoscaling/v1 HPA for a v2 webhook", async () => {
+    const mutate = `/hpa-${ns}`;
+    s.hook.handle(mutate, (review) =>
+      patch(review, [{ op: "replace", path: "/spec/maxReplicas", value: 7 }]),
+    );
+    await s.install("mutating", `${ns}-hpa`, ns, [
+      webhookFor(s.hook, "hpa.kubesdk.test", mutate, ns, {
+        matchPolicy: "Equivalent",
+        rules: [
+          {
+            operations: ["CREATE"],
+            apiGroups: ["autoscaling"],
+            apiVersions: ["v2"],
+            resources: ["horizontalpodautoscalers"],
+          },
+        ],
+      }),
+    ]);
+    const res = await s.t.call("POST", `/apis/autoscaling/v1/namespaces/${ns}/horizontalpodautoscalers`, {
+      body: {
+        apiVersion: "autoscaling/v1",
+        kind: "HorizontalPodAutoscaler",
+        metadata: { name: "web" },
+        spec: {
+          scaleTargetRef: { kind: "Deployment", name: "web", apiVersion: "apps/v1" },
+          maxReplicas: 3,
+          targetCPUUtilizationPercentage: 50,
+        },
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.apiVersion).toBe("autoscaling/v1");
+    expect(res.json.spec).toMatchObject({ maxReplicas: 7, targetCPUUtilizationPercentage: 50 });
+    const [review] = reviewsAt(s.hook, mutate).filter((r) => r.name === "web");
+    expect(review.kind).toEqual({ group: "autoscaling", version: "v2", kind: "HorizontalPodAutoscaler" });
+    expect(review.requestKind).toEqual({
+      group: "autoscaling",
+      version: "v1",
+      kind: "HorizontalPodAutoscaler",
+    });
+    expect(review.object.apiVersion).toBe("autoscaling/v2");
+    expect(review.object.spec.metrics).toEqual([
+      {
+        type: "Resource",
+        resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 50 } },
+      },
+    ]);
   });
 });

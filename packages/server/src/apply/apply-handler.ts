@@ -87,7 +87,7 @@ async function applyOnce(
     scope === "main" ? withoutStatus(a.body) : scope === "status" ? { status: a.body.status } : a.body;
   const steps = serverSideApplySteps({
     live,
-    sharedShape: r.convert !== undefined,
+    sharedShape: r.convert !== undefined && !r.convert.betweenVersions,
     applied: { ...appliedForScope, metadata: { ...metadataOf(a.body), name: req.name } },
     manager: a.manager,
     force: a.force,

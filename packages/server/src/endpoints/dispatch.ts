@@ -232,7 +232,7 @@ class Dispatcher {
     const handler = VERB_HANDLERS[info.verb as Exclude<typeof info.verb, "watch">];
     const result = await handler({ ctx: this.ctx, req, info, resource: r, query, signal, user });
     const body = choice.shape
-      ? reshape(r, result.body, choice.shape, choice.shapeVersion ?? "v1", query)
+      ? reshape(r, result.body, choice.shape, choice.shapeVersion ?? "v1", query, this.ctx.store)
       : result.body;
     // Big lists are encoded in slices, so other clients are served meanwhile.
     const bytes = await encodeBodyYielding(body, choice);

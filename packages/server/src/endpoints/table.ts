@@ -8,8 +8,9 @@ import { errors } from "../api/status.js";
 import { columnDescription, customCell } from "../crd/printer-cells.js";
 import type { Shape } from "../http/negotiate.js";
 import type { ServedResource } from "../resources/served.js";
+import type { MvccStore } from "../storage/mvcc.js";
 import { builtinPrinter, defaultColumnDescriptions } from "../tables/builtin.js";
-import type { KubeObject } from "./handlers/context.js";
+import { type KubeObject, objectKey } from "./handlers/context.js";
 
 type IncludeObject = "None" | "Metadata" | "Object";
 
@@ -70,6 +71,26 @@ function readJsonPath(obj: unknown, path: string): unknown {
   return cur ?? null;
 }
 
+/** The stored form of a presented object, when the store still holds that revision of it. */
+export type StoredLookup = (o: KubeObject) => KubeObject | undefined;
+
+function storedLookup(r: ServedResource, store: Pick<MvccStore, "get">): StoredLookup {
+  return (o) => {
+    const { namespace, name } = o.metadata as { namespace?: string; name: string };
+    const found = store.get(r.bucket, objectKey(r, namespace, name)) as KubeObject | undefined;
+    return found?.metadata.resourceVersion === o.metadata.resourceVersion ? found : undefined;
+  };
+}
+
+/**
+ * What a built-in printer reads: a version stored as another (autoscaling/v1 HPAs) is printed from the
+ * stored object, as upstream prints the internal one; converted back when that revision is gone.
+ */
+function printedForm(r: ServedResource, o: KubeObject, storedOf?: StoredLookup): KubeObject {
+  if (!r.convert?.betweenVersions) return o;
+  return storedOf?.(o) ?? (r.convert.toStored(o) as KubeObject);
+}
+
 /** One table for a list or a single object; `withColumns` false for watch events after the first. */
 export function renderTable(
   r: ServedResource,
@@ -78,6 +99,7 @@ export function renderTable(
   include: IncludeObject,
   version: string,
   withColumns = true,
+  storedOf?: StoredLookup,
 ): Record<string, unknown> {
   const printer = r.custom ? undefined : builtinPrinter(r.group, r.resource);
   const object = (o: KubeObject) =>
@@ -90,7 +112,7 @@ export function renderTable(
       metadata: listMeta,
       columnDefinitions: withColumns ? printer.columns : null,
       rows: (printer.order ? printer.order(objects) : objects).map((o) => ({
-        ...printer.row(o, now),
+        ...printer.row(printedForm(r, o, storedOf), now),
         object: object(o),
       })),
     };
@@ -122,14 +144,16 @@ export function reshape(
   shape: Shape,
   version: string,
   q: URLSearchParams,
+  store?: Pick<MvccStore, "get">,
 ): unknown {
   const b = body as KubeObject & { items?: KubeObject[] };
   if (b.kind === "Status") return body;
   const isList = Array.isArray(b.items);
   if (shape === "Table") {
     const include = parseIncludeObject(q);
-    if (isList) return renderTable(r, b.items as KubeObject[], b.metadata, include, version);
-    return renderTable(r, [b], { resourceVersion: b.metadata.resourceVersion }, include, version);
+    const storedOf = store && storedLookup(r, store);
+    const meta = isList ? b.metadata : { resourceVersion: b.metadata.resourceVersion };
+    return renderTable(r, isList ? (b.items as KubeObject[]) : [b], meta, include, version, true, storedOf);
   }
   if (isList)
     return {

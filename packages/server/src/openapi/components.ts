@@ -4,9 +4,11 @@
  * x-kubernetes-* merge extensions and x-kubernetes-group-version-kind, in the
  * layout the apiserver publishes (properties that reference a named type use
  * `allOf: [{$ref}]`, list items and map values a plain `$ref`). No
- * descriptions: the repository carries none of upstream's prose.
+ * descriptions: the repository carries none of upstream's prose (but ObjectMeta's fields, described
+ * in our own words by meta-descriptions.ts).
  */
 import { fieldOf, itemOf, type TypeNode, typeNode } from "@kubesdk/models";
+import { OBJECT_META, OBJECT_META_DESCRIPTIONS } from "./meta-descriptions.js";
 
 export type OpenApiSchema = Record<string, unknown>;
 
@@ -58,7 +60,11 @@ export class ComponentSet {
     switch (node.kind) {
       case "struct": {
         const properties: Record<string, OpenApiSchema> = {};
-        for (const f of node.fieldNames) properties[f] = this.use(fieldOf(node, f), true);
+        const described = node.name === OBJECT_META ? OBJECT_META_DESCRIPTIONS : {};
+        for (const f of node.fieldNames) {
+          properties[f] = this.use(fieldOf(node, f), true);
+          if (described[f] !== undefined) properties[f] = { ...properties[f], description: described[f] };
+        }
         if (node.fieldNames.length > 0) out.properties = properties;
         if (node.required.length > 0) out.required = [...node.required];
         out.type = "object";

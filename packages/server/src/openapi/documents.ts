@@ -10,7 +10,8 @@ import { createHash } from "node:crypto";
 import { schemaFor } from "@kubesdk/models";
 import type { ServedResource } from "../resources/served.js";
 import type { ResourceTable } from "../resources/table.js";
-import { ComponentSet, type OpenApiSchema, refTo } from "./components.js";
+import { ComponentSet, type OpenApiSchema } from "./components.js";
+import { customKindSchema, customListSchema } from "./custom-schemas.js";
 import { DOCUMENT_HEAD, resourcePaths } from "./paths.js";
 import { swaggerV2 } from "./swagger-v2.js";
 
@@ -84,7 +85,10 @@ export class OpenApiDocuments {
     const doc: PublishedDocument = {
       hash,
       value: () => {
-        value ??= swaggerV2(parts.map((d) => d.value()));
+        value ??= withCustomV2(
+          swaggerV2(parts.map((d) => d.value())),
+          [...this.table.all()].filter((r) => r.custom !== undefined),
+        );
         return value;
       },
       json: () => {
@@ -169,34 +173,22 @@ function addBuiltin(components: ComponentSet, r: ServedResource): { kind: string
   return { kind, list: list ?? kind };
 }
 
-/** A custom resource's schema as published: its openAPIV3Schema with typed apiVersion/kind/metadata and the GVK. */
+/** A custom resource's kind and list as published in v3 (custom-schemas.ts). */
 function addCustom(components: ComponentSet, r: ServedResource): { kind: string; list: string } {
   const kind = customComponentName(r.group, r.version, r.kind);
   const list = customComponentName(r.group, r.version, r.listKind);
-  const schema = structuredClone(
-    (r.custom?.schema ?? { type: "object", "x-kubernetes-preserve-unknown-fields": true }) as OpenApiSchema,
-  );
-  const properties = { ...((schema.properties as Record<string, unknown> | undefined) ?? {}) };
-  properties.apiVersion = { type: "string" };
-  properties.kind = { type: "string" };
-  properties.metadata = { allOf: [{ $ref: refTo(`${META}.ObjectMeta`) }] };
-  const gvk = (k: string) => [{ group: r.group, kind: k, version: r.version }];
-  components.put(kind, {
-    ...schema,
-    type: "object",
-    properties,
-    "x-kubernetes-group-version-kind": gvk(r.kind),
-  });
-  components.put(list, {
-    properties: {
-      apiVersion: { type: "string" },
-      items: { items: { $ref: refTo(kind) }, type: "array" },
-      kind: { type: "string" },
-      metadata: { allOf: [{ $ref: refTo(`${META}.ListMeta`) }] },
-    },
-    required: ["items"],
-    type: "object",
-    "x-kubernetes-group-version-kind": gvk(r.listKind),
-  });
+  components.put(kind, customKindSchema(r, "v3"));
+  components.put(list, customListSchema(r, kind, "v3"));
   return { kind, list };
+}
+
+/** The v2 document's definitions of custom resources, in v2's flavour instead of v3's. */
+function withCustomV2(doc: OpenApiSchema, resources: readonly ServedResource[]): OpenApiSchema {
+  const definitions = { ...(doc.definitions as Record<string, unknown>) };
+  for (const r of resources) {
+    const kind = customComponentName(r.group, r.version, r.kind);
+    definitions[kind] = customKindSchema(r, "v2");
+    definitions[customComponentName(r.group, r.version, r.listKind)] = customListSchema(r, kind, "v2");
+  }
+  return { ...doc, definitions };
 }

@@ -2,26 +2,28 @@
  * The built-in resources the reference server serves, derived from the
  * generated registry: every GA group/version resource that can be stored
  * (has get and list) or is a review answered at create (a virtual kind), each with its kind's strategy (registry/<group>/<resource>.ts).
- * Where one resource appears in several GA versions (autoscaling v1/v2) only
- * the preferred one is served, because we do not convert between versions.
+ * Where one resource appears in several GA versions the newest is served and stored; an older one
+ * is served too when the kind's strategy converts it (`otherVersions`: autoscaling/v1 HPAs).
  */
 import { compareKubeVersions, type ResourceInfo, registry } from "@kubesdk/models";
 import type { ServedResource, SubresourceSpec } from "../resources/served.js";
 import { type GroupVersions, ResourceTable } from "../resources/table.js";
 import { strategyFor } from "./kinds.js";
-import { writeStepsOf } from "./strategy.js";
+import { type OtherVersion, otherVersionSteps, writeStepsOf } from "./strategy.js";
 
 /** Subresources with behaviour implemented here; others are left out of discovery. */
 const IMPLEMENTED_SUBRESOURCES = new Set(["status", "scale", "approval"]);
 
 const isGA = (v: string) => /^v\d+$/.test(v);
 
-export function toServed(info: ResourceInfo): ServedResource {
+/** The served resource of `info`; `other` when it is an older version stored as the preferred one. */
+export function toServed(info: ResourceInfo, other?: OtherVersion): ServedResource {
   const subresources = new Map<string, SubresourceSpec>();
   for (const s of info.subresources)
     if (IMPLEMENTED_SUBRESOURCES.has(s.name)) subresources.set(s.name, { ...s, verbs: [...s.verbs] });
   const kind = strategyFor(info.group, info.plural);
-  const steps = kind && writeStepsOf(kind);
+  const steps = kind && (other ? otherVersionSteps(kind, other) : writeStepsOf(kind));
+  const convert = other?.convert ?? kind?.storage?.convert;
   return {
     group: info.group,
     version: info.version,
@@ -35,7 +37,7 @@ export function toServed(info: ResourceInfo): ServedResource {
     categories: info.categories,
     subresources,
     bucket: kind?.storage?.bucket ?? `${info.group}/${info.plural}`,
-    ...(kind?.storage ? { convert: kind.storage.convert } : {}),
+    ...(convert ? { convert } : {}),
     fieldLabels: kind?.fieldLabels ?? [],
     ...(kind?.fieldLabelPaths ? { fieldLabelPaths: kind.fieldLabelPaths } : {}),
     ...(kind?.fieldLabelZeros ? { fieldLabelZeros: kind.fieldLabelZeros } : {}),
@@ -58,9 +60,12 @@ export function builtinResourceTable(): ResourceTable {
       let any = false;
       for (const info of registry.resourcesFor(g.group, version)) {
         const stored = info.verbs.includes("get") && info.verbs.includes("list");
-        if (taken.has(info.plural) || !(stored || strategyFor(g.group, info.plural)?.virtual)) continue;
+        const kind = strategyFor(g.group, info.plural);
+        if (!(stored || kind?.virtual)) continue;
+        const other = taken.has(info.plural) ? kind?.otherVersions?.[version] : undefined;
+        if (taken.has(info.plural) && !other) continue;
         taken.add(info.plural);
-        served.push(toServed(info));
+        served.push(toServed(info, other));
         any = true;
       }
       if (any) servedVersions.push(version);

@@ -26,6 +26,19 @@ export interface KindStrategy extends WriteStrategy {
   readonly virtual?: boolean;
   /** A bucket shared with another API, and the conversion to its stored shape. */
   readonly storage?: { readonly bucket: string; readonly convert: StorageConversion };
+  /**
+   * Older GA versions served besides the preferred one, which is stored: each converts to and from
+   * the stored shape and has its own defaults (upstream: the version's conversion.go and
+   * defaults.go). The kind's validation runs on the converted object; its other write steps
+   * (prepareCreate, prepareUpdate) are the stored version's only.
+   */
+  readonly otherVersions?: Readonly<Record<string, OtherVersion>>;
+}
+
+/** A served version of a kind stored in another version (autoscaling/v1 HPAs, stored as v2). */
+export interface OtherVersion {
+  readonly convert: StorageConversion;
+  readonly defaults?: (obj: Record<string, unknown>) => void;
 }
 
 /** The kind's write steps, without its traits: what ServedResource.strategy carries. */
@@ -51,6 +64,21 @@ export function writeStepsOf(s: KindStrategy): WriteStrategy | undefined {
     ...(validate ? { validate } : {}),
     ...(validateSteps ? { validateSteps } : {}),
     ...(statusResetsMetadata ? { statusResetsMetadata } : {}),
+  };
+}
+
+/** The write steps of `version`, one of the kind's otherVersions: its defaults, the kind's validation. */
+export function otherVersionSteps(s: KindStrategy, version: OtherVersion): WriteStrategy | undefined {
+  const { validate } = s;
+  const { convert, defaults } = version;
+  if (!defaults && !validate) return undefined;
+  return {
+    ...(defaults ? { defaults } : {}),
+    ...(validate
+      ? {
+          validate: (obj, old, sub) => validate(convert.toStored(obj), old && convert.toStored(old), sub),
+        }
+      : {}),
   };
 }
 

@@ -57,6 +57,12 @@ export interface ServedResource extends Qualified {
 export interface StorageConversion {
   readonly toStored: (obj: Record<string, unknown>) => Record<string, unknown>;
   readonly fromStored: (obj: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Set when both shapes are versions of one kind (autoscaling/v1 of a v2-stored HPA), not two APIs
+   * of one object (core and events.k8s.io events): managed fields of either version are kept, and
+   * Tables print the stored version, as upstream prints the internal object.
+   */
+  readonly betweenVersions?: boolean;
 }
 
 /** What a strategy may read while it prepares an object: the store (allocations) and the clock. */

@@ -216,7 +216,10 @@ function liveEventSender(
       emit(s, async () => s.encoder.encode(type, await presentOne(r, object())));
       return;
     }
-    const encode = () => s.encoder.encode(type, present(r, object()));
+    const encode = () => {
+      const stored = object();
+      return s.encoder.encode(type, present(r, stored), stored);
+    };
     const share = s.encoder.shareKey;
     s.stream.write(
       share === undefined ? encode() : s.reg.hub.frame(e, `${type}|${apiVersion}|${share}`, encode),
@@ -251,7 +254,7 @@ function sendInitialEvents(
       const all = Promise.resolve(presentAll(w.resource, items));
       all.catch(() => {}); // handled by the first frame that waits for it
       for (let i = 0; i < items.length; i++) emit(s, async () => s.encoder.encode("ADDED", (await all)[i]));
-    } else for (const obj of items) s.stream.write(s.encoder.encode("ADDED", present(w.resource, obj)));
+    } else for (const obj of items) s.stream.write(s.encoder.encode("ADDED", present(w.resource, obj), obj));
     if (opts.sendInitialEvents === true && opts.allowBookmarks) bookmark(s, true);
   } else if (rv !== undefined && rv > 0) {
     for (const e of ctx.store.eventsSince(rv)) if (e.bucket === w.resource.bucket) sendEvent(e);

@@ -47,17 +47,20 @@ export class WatchEncoder {
     return `${this.choice.encoding}|${this.choice.shape ?? ""}`;
   }
 
-  encode(type: WatchEventType, obj: unknown): Buffer {
-    const object = this.reshape(type, obj);
+  /** `stored`: the object as stored, which a Table of a version stored as another prints. */
+  encode(type: WatchEventType, obj: unknown, stored?: unknown): Buffer {
+    const object = this.reshape(type, obj, stored);
     return this.choice.encoding === "protobuf"
       ? protobufFrame(type, object as object)
       : jsonFrame(type, object);
   }
 
-  private reshape(type: WatchEventType, obj: unknown): unknown {
+  private reshape(type: WatchEventType, obj: unknown, stored: unknown): unknown {
     const shapeVersion = this.choice.shapeVersion ?? "v1";
     if (this.choice.shape === "Table" && type !== "ERROR" && type !== "BOOKMARK") {
-      const table = renderTable(this.resource, [obj as KubeObject], {}, "Metadata", shapeVersion, this.first);
+      const storedOf = stored === undefined ? undefined : () => stored as KubeObject;
+      const objects = [obj as KubeObject];
+      const table = renderTable(this.resource, objects, {}, "Metadata", shapeVersion, this.first, storedOf);
       this.first = false;
       return table;
     }

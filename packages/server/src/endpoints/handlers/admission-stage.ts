@@ -73,23 +73,41 @@ function run(a: AdmissionAttributes, phase: () => void | Promise<void>): void | 
 }
 
 /**
- * The attributes with the other served versions of a custom resource (webhooks registered for one
- * of them are called with the object converted, matchPolicy Equivalent). The object is the same
+ * The attributes with the other served versions of the resource (webhooks registered for one of
+ * them are called with the object converted, matchPolicy Equivalent): a custom resource's versions,
+ * or a built-in kind's versions stored as one (autoscaling/v1 and v2 HPAs). The object is the same
  * reference, so what plugins change in place reaches the caller.
  */
 function withEquivalents(ctx: HandlerContext, a: AdmissionAttributes): AdmissionAttributes {
   const { group, resource, version: own } = a.resource;
   const served = ctx.resources.versionsOf(group, resource);
   const r = served.find((x) => x.version === own);
-  if (r?.custom === undefined || served.length < 2) return a;
-  const conversion = r.custom.conversion;
-  const convert = (object: Record<string, unknown>, version: string) => {
-    const apiVersion = apiVersionOf({ group, version });
+  if (r === undefined || served.length < 2) return a;
+  const convert = r.custom ? customConversion(r) : builtinConversion(r, served);
+  if (convert === undefined) return a;
+  const versions = served.map((x) => x.version).filter((v) => v !== own);
+  return { ...a, equivalents: { versions, convert: failingAsInternal(convert) } };
+}
+
+type Convert = (object: Record<string, unknown>, version: string) => Maybe<Record<string, unknown>>;
+
+function customConversion(r: ServedResource): Convert {
+  const conversion = r.custom?.conversion;
+  return (object, version) => {
+    const apiVersion = apiVersionOf({ group: r.group, version });
     if (conversion === undefined) return { ...object, apiVersion };
     return andThen(conversion.convert([object], apiVersion), (xs) => xs[0] as Record<string, unknown>);
   };
-  const versions = served.map((x) => x.version).filter((v) => v !== own);
-  return { ...a, equivalents: { versions, convert: failingAsInternal(convert) } };
+}
+
+/** Through the stored shape, when every version converts to it (not two APIs of one object). */
+function builtinConversion(r: ServedResource, served: readonly ServedResource[]): Convert | undefined {
+  if (!served.every((x) => x.convert === undefined || x.convert.betweenVersions)) return undefined;
+  return (object, version) => {
+    const stored = r.convert ? r.convert.toStored(object) : object;
+    const target = served.find((x) => x.version === version);
+    return target?.convert ? target.convert.fromStored(stored) : stored;
+  };
 }
 
 /** A failed conversion for a webhook is a 500 with the conversion's message (upstream: internal error). */

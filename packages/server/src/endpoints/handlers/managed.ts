@@ -19,7 +19,7 @@ export interface ManagerContext {
  * API of a resource stored in one shape (core and events.k8s.io events), so it drops such entries.
  */
 function entriesOfThisApi<T extends { apiVersion?: unknown }>(r: ServedResource, entries: T[]): T[] {
-  if (!r.convert) return entries;
+  if (!r.convert || r.convert.betweenVersions) return entries;
   const apiVersion = apiVersionOf(r);
   return entries.filter((e) => e.apiVersion === apiVersion);
 }

@@ -128,7 +128,7 @@ export function* validateSteps(
         kubeFinalizers: false,
       }),
     );
-  if (errs.length > 0) throw errors.invalid(r.kind, r.group, name, errs);
+  if (errs.length > 0) throw errors.invalid(r.kind, r.group, name, errs, r.custom !== undefined);
 }
 
 /** Custom resources: DNS-1123 subdomain names, apimachinery's metadata validation. */

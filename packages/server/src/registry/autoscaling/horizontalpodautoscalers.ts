@@ -1,20 +1,23 @@
-/** HorizontalPodAutoscalers: at least one replica; without metrics, 80% average CPU use. */
+/**
+ * HorizontalPodAutoscalers: stored as autoscaling/v2, also served as autoscaling/v1 (converted by
+ * hpa-v1-conversion.ts), defaulted by hpa-defaults.ts; a new object starts with an empty status.
+ */
 import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
+import { defaultV2 } from "./hpa-defaults.js";
+import { hpaV1Conversion } from "./hpa-v1-conversion.js";
 
 export const horizontalpodautoscalers: KindStrategy = {
   group: "autoscaling",
   resource: "horizontalpodautoscalers",
   tracksGeneration: true,
-  defaults(obj) {
-    const spec = child(obj, "spec");
-    set(spec, "minReplicas", 1);
-    if (!Array.isArray(spec.metrics) || spec.metrics.length === 0)
-      spec.metrics = [
-        {
-          type: "Resource",
-          resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 80 } },
-        },
-      ];
+  defaults: defaultV2,
+  prepareCreate(obj) {
+    // Go's encoding of an empty v2 status: currentMetrics has no omitempty.
+    obj.status = { currentMetrics: null, desiredReplicas: 0 };
+  },
+  otherVersions: {
+    // v1 has no metrics to default: its conversion states the implied CPU target.
+    v1: { convert: hpaV1Conversion, defaults: (obj) => set(child(obj, "spec"), "minReplicas", 1) },
   },
 };

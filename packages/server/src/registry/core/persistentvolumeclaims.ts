@@ -1,10 +1,12 @@
 /** PersistentVolumeClaims: Filesystem; a new claim is Pending until something
- * binds it; the spec validated as ValidatePersistentVolumeClaimSpec. */
+ * binds it; the spec validated as ValidatePersistentVolumeClaimSpec, an update also as
+ * ValidatePersistentVolumeClaimUpdate (persistentvolumeclaim-update.ts). */
 
 import { objectAt } from "../../validation/field-errors.js";
 import { claimSpecErrors } from "../../validation/volume-claims.js";
 import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
+import { claimUpdateErrors } from "./persistentvolumeclaim-update.js";
 
 export const persistentvolumeclaims: KindStrategy = {
   group: "",
@@ -15,5 +17,9 @@ export const persistentvolumeclaims: KindStrategy = {
   prepareCreate(obj) {
     obj.status = { phase: "Pending" };
   },
-  validate: (obj) => claimSpecErrors(objectAt(obj.spec), "spec"),
+  validate: (obj, old, subresource) => {
+    const out = claimSpecErrors(objectAt(obj.spec), "spec");
+    if (old && !subresource) out.push(...claimUpdateErrors(obj, old));
+    return out;
+  },
 };

@@ -1,9 +1,12 @@
 /**
- * Pods: the pod spec's defaults, a Pending BestEffort status at create, eight field labels;
- * validated as ValidatePodCreate and ValidatePodUpdate (pod-rules.ts).
+ * Pods: the pod spec's defaults, a Pending BestEffort status at create (with matchLabelKeys merged
+ * into selectors and AppArmor annotations copied into fields, as upstream's PrepareForCreate
+ * does), eight field labels; validated as ValidatePodCreate and ValidatePodUpdate (pod-rules.ts).
  */
 
+import { copyAppArmorAnnotations } from "../../validation/apparmor-annotations.js";
 import { objectAt, stringAt } from "../../validation/field-errors.js";
+import { mergeLabelKeysIntoSelectors } from "../../validation/label-keys.js";
 import { ephemeralClaimNameErrors } from "../../validation/volumes.js";
 import { child, isObj, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
@@ -44,9 +47,13 @@ export const pods: KindStrategy = {
   },
   prepareCreate(obj) {
     obj.status = { phase: "Pending", qosClass: "BestEffort" };
+    mergeLabelKeysIntoSelectors(obj);
+    copyAppArmorAnnotations(obj);
   },
   validate: (obj, old) => [
-    ...(old ? podUpdateErrors(objectAt(obj.spec), objectAt(old.spec)) : podCreateErrors(objectAt(obj.spec))),
+    ...(old
+      ? podUpdateErrors(objectAt(obj.spec), objectAt(old.spec), obj.metadata, old.metadata)
+      : podCreateErrors(objectAt(obj.spec), obj.metadata)),
     ...ephemeralClaimNameErrors(
       objectAt(obj.spec).volumes,
       stringAt(objectAt(obj.metadata).name),
