@@ -255,3 +255,24 @@ describe("DefaultIngressClass admission", () => {
     });
   });
 });
+
+describe("CertificateSubjectRestriction admission", () => {
+  /** A P-256 request for CN=admin, O=system:masters (made with openssl req). */
+  const MASTERS_CSR =
+    "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIak1JR0xBZ0VBTUNreEZ6QVZCZ05WQkFvTURuTjVjM1JsYlRwdFlYTjBaWEp6TVE0d0RBWURWUVFEREFWaApaRzFwYmpCWk1CTUdCeXFHU000OUFnRUdDQ3FHU000OUF3RUhBMElBQkoydTE5LzNIdmN5QkdLZzJnL3laU3JDClZGWTN0WGJBL3VESjAwZUF5Q3VzSlk2T2hMekVNL1NLcElQNFJ6anRZMTRvYjZzMEtsb0NPU1Q4T1Z2QkViK2cKQURBS0JnZ3Foa2pPUFFRREFnTkhBREJFQWlBMHg0RWVjRG51SG12ZHg4NGtRVGJzZmovYVdJdXRlQmRrbTdVYgpjTEpvTUFJZ016UWZINnliUjJoT0JtaWlLWTlvY3BmZnZZTERCYTJPZm03NHNVRkV5aTA9Ci0tLS0tRU5EIENFUlRJRklDQVRFIFJFUVVFU1QtLS0tLQo=";
+  const csr = (signerName: string) => ({
+    metadata: { name: uniqueName("csr") },
+    spec: { request: MASTERS_CSR, signerName, usages: ["client auth"] },
+  });
+  const CSRS = "/apis/certificates.k8s.io/v1/certificatesigningrequests?dryRun=All";
+
+  it("a kube-apiserver-client request for system:masters is refused; another signer's is not", async () => {
+    const body = csr("kubernetes.io/kube-apiserver-client");
+    const refused = await t.call("POST", CSRS, { body });
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.json.message).toBe(
+      `certificatesigningrequests.certificates.k8s.io "${body.metadata.name}" is forbidden: use of kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed`,
+    );
+    await create(CSRS, csr("example.com/other"));
+  });
+});

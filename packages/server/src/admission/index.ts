@@ -4,6 +4,7 @@
  * CEL policies and webhooks slot in where upstream runs them (before ResourceQuota, last).
  */
 import { AdmissionChain } from "./chain.js";
+import { certificateSubjectRestriction } from "./plugins/certificate-subject-restriction.js";
 import { defaultIngressClass } from "./plugins/default-ingress-class.js";
 import { defaultStorageClass } from "./plugins/default-storage-class.js";
 import { defaultTolerationSeconds } from "./plugins/default-toleration-seconds.js";
@@ -42,6 +43,7 @@ export function defaultAdmissionChain(applyMerge?: ApplyMerge): AdmissionChain {
     defaultTolerationSeconds,
     defaultStorageClass,
     storageObjectInUseProtection,
+    certificateSubjectRestriction,
     defaultIngressClass,
     mutatingAdmissionPolicy(applyMerge),
     mutatingAdmissionWebhook,

@@ -4,11 +4,8 @@
  * newest, then the first by name among equally new ones.
  */
 import type { AdmissionContext } from "../context.js";
-
-type Json = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-export const recordAt = (v: unknown, key: string): Json => (isRecord(v) && isRecord(v[key]) ? v[key] : {});
+import { type AdmissionPlugin, handlesOnly } from "../plugin.js";
+import { type Json, objectOf, recordAt } from "./target.js";
 
 /** The default class's name in `bucket`, or undefined when no class is annotated as default. */
 export function defaultClassName(
@@ -27,4 +24,34 @@ export function defaultClassName(
       best = { name, created };
   }
   return best?.name;
+}
+
+/** What a default-class plugin defaults: which kind, which field, from which classes. */
+export interface DefaultClassRule {
+  readonly name: string;
+  readonly group: string;
+  readonly resource: string;
+  /** The spec field naming the class; set (even empty) means the object chose. */
+  readonly field: string;
+  /** The legacy annotation that also names the class. */
+  readonly classAnnotation: string;
+  readonly classes: string;
+  readonly defaultAnnotations: readonly string[];
+}
+
+/** A plugin giving a new object that names no class the default class (default-storage-class.ts, default-ingress-class.ts). */
+export function defaultClassPlugin(rule: DefaultClassRule): AdmissionPlugin {
+  return {
+    name: rule.name,
+    handles: handlesOnly("CREATE"),
+    admit(a, ctx) {
+      const obj = objectOf(a, rule.group, rule.resource);
+      if (!obj) return;
+      const spec = recordAt(obj, "spec");
+      const named = recordAt(obj.metadata, "annotations")[rule.classAnnotation] !== undefined;
+      if (named || (spec[rule.field] !== undefined && spec[rule.field] !== null)) return;
+      const name = defaultClassName(ctx, rule.classes, rule.defaultAnnotations);
+      if (name !== undefined) obj.spec = { ...spec, [rule.field]: name };
+    },
+  };
 }

@@ -4,24 +4,14 @@
  * annotation) gets the IngressClass annotated `ingressclass.kubernetes.io/is-default-class: "true"`,
  * the newest when several are (default-class.ts).
  */
-import { type AdmissionPlugin, handlesOnly } from "../plugin.js";
-import { defaultClassName, recordAt } from "./default-class.js";
+import { defaultClassPlugin } from "./default-class.js";
 
-const CLASSES = "networking.k8s.io/ingressclasses";
-const CLASS_ANNOTATION = "kubernetes.io/ingress.class";
-const DEFAULT_ANNOTATIONS = ["ingressclass.kubernetes.io/is-default-class"];
-
-export const defaultIngressClass: AdmissionPlugin = {
+export const defaultIngressClass = defaultClassPlugin({
   name: "DefaultIngressClass",
-  handles: handlesOnly("CREATE"),
-  admit(a, ctx) {
-    const { group, resource } = a.resource;
-    if (a.subresource !== "" || group !== "networking.k8s.io" || resource !== "ingresses" || !a.object)
-      return;
-    const spec = recordAt(a.object, "spec");
-    const named = recordAt(a.object.metadata, "annotations")[CLASS_ANNOTATION] !== undefined;
-    if (named || (spec.ingressClassName !== undefined && spec.ingressClassName !== null)) return;
-    const name = defaultClassName(ctx, CLASSES, DEFAULT_ANNOTATIONS);
-    if (name !== undefined) a.object.spec = { ...spec, ingressClassName: name };
-  },
-};
+  group: "networking.k8s.io",
+  resource: "ingresses",
+  field: "ingressClassName",
+  classAnnotation: "kubernetes.io/ingress.class",
+  classes: "networking.k8s.io/ingressclasses",
+  defaultAnnotations: ["ingressclass.kubernetes.io/is-default-class"],
+});

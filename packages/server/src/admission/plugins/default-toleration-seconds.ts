@@ -5,15 +5,11 @@
  * the node lifecycle evicts it five minutes after its node is lost rather than at once
  * (cluster/node-lifecycle.ts waits the toleration out).
  */
-import type { AdmissionPlugin } from "../plugin.js";
-import { handlesOnly } from "../plugin.js";
-
-type Json = Record<string, unknown>;
+import { type AdmissionPlugin, handlesOnly } from "../plugin.js";
+import { isRecord, type Json, objectOf, recordAt } from "./target.js";
 
 const DEFAULT_SECONDS = 300;
 const TAINTS = ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"];
-
-const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function tolerates(t: Json, key: string): boolean {
   const anyKey = t.key === undefined || t.key === "";
@@ -25,10 +21,10 @@ export const defaultTolerationSeconds: AdmissionPlugin = {
   name: "DefaultTolerationSeconds",
   handles: handlesOnly("CREATE", "UPDATE"),
   admit(a) {
-    const { group, resource } = a.resource;
-    if (a.subresource !== "" || group !== "" || resource !== "pods" || !isRecord(a.object)) return;
-    const spec = isRecord(a.object.spec) ? a.object.spec : {};
-    a.object.spec = spec;
+    const pod = objectOf(a, "", "pods");
+    if (!pod) return;
+    const spec = recordAt(pod, "spec");
+    pod.spec = spec;
     const tolerations = Array.isArray(spec.tolerations) ? spec.tolerations : [];
     const added = TAINTS.filter((key) => !tolerations.some((t) => isRecord(t) && tolerates(t, key))).map(
       (key) => ({ key, operator: "Exists", effect: "NoExecute", tolerationSeconds: DEFAULT_SECONDS }),

@@ -9,14 +9,11 @@
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 import { type AdmissionPlugin, forbidden, handlesOnly } from "../plugin.js";
-
-type Json = Record<string, unknown>;
+import { isRecord, type Json, objectOf, recordAt } from "./target.js";
 
 const CLASSES = "scheduling.k8s.io/priorityclasses";
 const DEFAULT_POLICY = "PreemptLowerPriority";
 
-const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const recordAt = (v: unknown, key: string): Json => (isRecord(v) && isRecord(v[key]) ? v[key] : {});
 const nameOf = (o: Json) => String(recordAt(o, "metadata").name ?? "");
 
 /** The global default class; with several (a race upstream allows), the lowest value wins. */
@@ -87,14 +84,13 @@ export const priority: AdmissionPlugin = {
   name: "Priority",
   handles: handlesOnly("CREATE", "UPDATE"),
   admit(a, ctx) {
-    const { group, resource } = a.resource;
-    if (a.subresource !== "" || group !== "" || resource !== "pods" || !isRecord(a.object)) return;
-    if (a.operation === "CREATE") admitNewPod(a, ctx, a.object);
-    else if (isRecord(a.oldObject)) keepOnUpdate(a.object, a.oldObject);
+    const pod = objectOf(a, "", "pods");
+    if (!pod) return;
+    if (a.operation === "CREATE") admitNewPod(a, ctx, pod);
+    else if (isRecord(a.oldObject)) keepOnUpdate(pod, a.oldObject);
   },
   validate(a, ctx) {
-    const { group, resource } = a.resource;
-    if (a.subresource !== "" || group !== "scheduling.k8s.io" || resource !== "priorityclasses") return;
-    if (isRecord(a.object)) validateClass(a, ctx, a.object);
+    const pc = objectOf(a, "scheduling.k8s.io", "priorityclasses");
+    if (pc) validateClass(a, ctx, pc);
   },
 };

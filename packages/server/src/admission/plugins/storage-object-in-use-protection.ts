@@ -5,15 +5,12 @@
  * reference server's controllers/storage-protection-controller.ts removes them when it may.
  */
 import { type AdmissionPlugin, handlesOnly } from "../plugin.js";
-
-type Json = Record<string, unknown>;
+import { isRecord, recordAt } from "./target.js";
 
 const FINALIZERS: Readonly<Record<string, string>> = {
   persistentvolumeclaims: "kubernetes.io/pvc-protection",
   persistentvolumes: "kubernetes.io/pv-protection",
 };
-
-const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export const storageObjectInUseProtection: AdmissionPlugin = {
   name: "StorageObjectInUseProtection",
@@ -21,7 +18,7 @@ export const storageObjectInUseProtection: AdmissionPlugin = {
   admit(a) {
     const finalizer = a.resource.group === "" ? FINALIZERS[a.resource.resource] : undefined;
     if (a.subresource !== "" || !finalizer || !isRecord(a.object)) return;
-    const meta = isRecord(a.object.metadata) ? a.object.metadata : {};
+    const meta = recordAt(a.object, "metadata");
     a.object.metadata = meta;
     const finalizers = Array.isArray(meta.finalizers) ? meta.finalizers : [];
     if (!finalizers.includes(finalizer)) meta.finalizers = [...finalizers, finalizer];

@@ -5,21 +5,18 @@
  * (cluster/node-lifecycle.ts in the simulated cluster, kube-controller-manager upstream).
  */
 import { type AdmissionPlugin, handlesOnly } from "../plugin.js";
-
-type Json = Record<string, unknown>;
+import { isRecord, objectOf, recordAt } from "./target.js";
 
 const NOT_READY = { key: "node.kubernetes.io/not-ready", effect: "NoSchedule" };
-
-const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export const taintNodesByCondition: AdmissionPlugin = {
   name: "TaintNodesByCondition",
   handles: handlesOnly("CREATE"),
   admit(a) {
-    const { group, resource } = a.resource;
-    if (a.subresource !== "" || group !== "" || resource !== "nodes" || !isRecord(a.object)) return;
-    const spec = isRecord(a.object.spec) ? a.object.spec : {};
-    a.object.spec = spec;
+    const node = objectOf(a, "", "nodes");
+    if (!node) return;
+    const spec = recordAt(node, "spec");
+    node.spec = spec;
     const taints = Array.isArray(spec.taints) ? spec.taints : [];
     const has = taints.some((t) => isRecord(t) && t.key === NOT_READY.key && t.effect === NOT_READY.effect);
     if (!has) spec.taints = [...taints, { ...NOT_READY }];
