@@ -276,3 +276,47 @@ describe("CertificateSubjectRestriction admission", () => {
     await create(CSRS, csr("example.com/other"));
   });
 });
+
+describe("RuntimeClass admission", () => {
+  const toleration = { key: "k", operator: "Exists", effect: "NoSchedule" };
+  const rc = (name: string) => ({
+    metadata: { name },
+    handler: "h",
+    overhead: { podFixed: { cpu: "100m", memory: "10Mi" } },
+    scheduling: { nodeSelector: { a: "1" }, tolerations: [toleration] },
+  });
+  const refusal = async (spec: Json) => {
+    const res = await dryRunPod(spec);
+    expect(res.status, res.text).toBe(403);
+    return String(res.json.message).replace(/^pods ".+" is forbidden: /, "");
+  };
+
+  it("a pod takes its RuntimeClass's overhead, node selector and tolerations", async () => {
+    const name = uniqueName("rc");
+    await withObject("/apis/node.k8s.io/v1/runtimeclasses", rc(name), async () => {
+      const res = await seen(async () => {
+        const r = await dryRunPod({ runtimeClassName: name, nodeSelector: { b: "2" } });
+        expect(r.status, r.text).toBe(201);
+        return r;
+      });
+      expect(res.json.spec.overhead).toEqual({ cpu: "100m", memory: "10Mi" });
+      expect(res.json.spec.nodeSelector).toEqual({ a: "1", b: "2" });
+      expect(res.json.spec.tolerations).toContainEqual(toleration);
+      expect(await refusal({ runtimeClassName: name, overhead: { cpu: "1" } })).toBe(
+        "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead",
+      );
+      expect(await refusal({ runtimeClassName: name, nodeSelector: { a: "2" } })).toBe(
+        "conflict: runtimeClass.scheduling.nodeSelector[a] = 1; pod.spec.nodeSelector[a] = 2",
+      );
+    });
+  });
+
+  it("a missing class, and an overhead without a class, are refused", async () => {
+    expect(await refusal({ runtimeClassName: "no-such-class" })).toBe(
+      'pod rejected: RuntimeClass "no-such-class" not found',
+    );
+    expect(await refusal({ overhead: { cpu: "1" } })).toBe(
+      "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead",
+    );
+  });
+});

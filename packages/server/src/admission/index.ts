@@ -12,6 +12,7 @@ import { limitRanger } from "./plugins/limit-ranger.js";
 import { namespaceLifecycle } from "./plugins/namespace-lifecycle.js";
 import { priority } from "./plugins/priority.js";
 import { resourceQuota } from "./plugins/resource-quota.js";
+import { runtimeClass } from "./plugins/runtime-class.js";
 import { serviceAccount } from "./plugins/service-account.js";
 import { storageObjectInUseProtection } from "./plugins/storage-object-in-use-protection.js";
 import { taintNodesByCondition } from "./plugins/taint-nodes-by-condition.js";
@@ -43,6 +44,7 @@ export function defaultAdmissionChain(applyMerge?: ApplyMerge): AdmissionChain {
     defaultTolerationSeconds,
     defaultStorageClass,
     storageObjectInUseProtection,
+    runtimeClass,
     certificateSubjectRestriction,
     defaultIngressClass,
     mutatingAdmissionPolicy(applyMerge),
