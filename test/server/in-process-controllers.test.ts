@@ -204,3 +204,33 @@ describe("in-process namespace controller", () => {
     }
   });
 });
+
+describe("in-process storage protection", () => {
+  it("a deleted claim stays while a pod uses it, then goes; a deleted unbound volume goes at once", async () => {
+    const claims = `/api/v1/namespaces/${ns}/persistentvolumeclaims`;
+    const pods = `/api/v1/namespaces/${ns}/pods`;
+    const spec = { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } };
+    expect((await call("POST", claims, { metadata: { name: "held" }, spec })).status).toBe(201);
+    const pod = {
+      metadata: { name: "user" },
+      spec: {
+        containers: [{ name: "main", image: "busybox" }],
+        volumes: [{ name: "data", persistentVolumeClaim: { claimName: "held" } }],
+      },
+    };
+    await vi.waitFor(async () => expect((await call("POST", pods, pod)).status).toBe(201));
+    expect((await call("DELETE", `${claims}/held`)).status).toBe(200);
+    const held = (await call("GET", `${claims}/held`)).json;
+    expect(held.metadata.deletionTimestamp).toBeDefined();
+    expect(held.metadata.finalizers).toEqual(["kubernetes.io/pvc-protection"]);
+    expect((await call("DELETE", `${pods}/user?gracePeriodSeconds=0`)).status).toBe(200);
+    await vi.waitFor(async () => expect(await gone(`${claims}/held`)).toBe(true));
+    const pv = {
+      metadata: { name: "spare" },
+      spec: { capacity: { storage: "1Gi" }, accessModes: ["ReadWriteOnce"], hostPath: { path: "/tmp/pv" } },
+    };
+    expect((await call("POST", "/api/v1/persistentvolumes", pv)).status).toBe(201);
+    expect((await call("DELETE", "/api/v1/persistentvolumes/spare")).status).toBe(200);
+    await vi.waitFor(async () => expect(await gone("/api/v1/persistentvolumes/spare")).toBe(true));
+  });
+});

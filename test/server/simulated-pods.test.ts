@@ -121,7 +121,8 @@ describe("simulated cluster (reference server only): pods", () => {
     expect(finals.get("stubborn").status.containerStatuses[0].state.terminated.exitCode).toBe(137);
   });
 
-  it("node loss: the node turns Unknown and tainted, its pods are evicted, and once it is back the Deployment's replacement runs", async () => {
+  it("node loss: the node turns Unknown and tainted, its pods are evicted once their toleration runs out, and once it is back the Deployment's replacement runs", async () => {
+    // DefaultTolerationSeconds would give the pod 300 s; it tolerates the lost node for 0 s instead.
     await c.apply(`apiVersion: apps/v1
 kind: Deployment
 metadata: { name: keeper, namespace: ${ns} }
@@ -130,7 +131,11 @@ spec:
   selector: { matchLabels: { app: keeper } }
   template:
     metadata: { labels: { app: keeper } }
-    spec: { nodeSelector: { size: small }, containers: [{ name: main, image: busybox }] }
+    spec:
+      nodeSelector: { size: small }
+      tolerations:
+        - { key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 0 }
+      containers: [{ name: main, image: busybox }]
 `);
     const first = await c.until(() =>
       c.list("/pods", ns).find((p: Json) => p.metadata.labels?.app === "keeper" && isTrue(p, "Ready")),

@@ -76,6 +76,35 @@ export async function bootstrapSystemConfigMaps(ctx: HandlerContext, clientCaPem
 }
 
 /**
+ * The two PriorityClasses kube-apiserver creates at start (its scheduling bootstrap), which the
+ * Priority admission plugin resolves like any other class.
+ */
+export async function bootstrapSystemPriorityClasses(ctx: HandlerContext) {
+  const classes = ctx.resources.find("scheduling.k8s.io", "v1", "priorityclasses");
+  if (!classes) return;
+  const bodies = [
+    {
+      metadata: { name: "system-node-critical" },
+      value: 2_000_001_000,
+      description: "Used for system critical pods that must not be moved from their current node.",
+    },
+    {
+      metadata: { name: "system-cluster-critical" },
+      value: 2_000_000_000,
+      description:
+        "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.",
+    },
+  ];
+  for (const body of bodies)
+    await createObject(ctx, classes, {
+      namespace: undefined,
+      query: new URLSearchParams(),
+      body,
+      userAgent: "kube-apiserver",
+    });
+}
+
+/**
  * `default/kubernetes`: the Service kube-apiserver keeps for itself (the first IP of the service range,
  * port 443 named https, targeting the port it serves on); in-cluster clients and upstream's e2e
  * framework look it up. kube-apiserver also publishes its address as the Service's endpoints, but

@@ -6,7 +6,12 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { bootstrap, bootstrapKubernetesService, bootstrapSystemConfigMaps } from "./bootstrap.js";
+import {
+  bootstrap,
+  bootstrapKubernetesService,
+  bootstrapSystemConfigMaps,
+  bootstrapSystemPriorityClasses,
+} from "./bootstrap.js";
 import { useRuleWorkers } from "./cel/index.js";
 import {
   type ClusterOptions,
@@ -148,6 +153,7 @@ async function createState(options: StartOptions, auth: AuthSettings): Promise<S
       for (const w of [...watch.streams]) if (w.resource.custom?.crdName === name) w.stream.end("dropped");
     },
   });
+  await bootstrapSystemPriorityClasses(context);
   const seedErrors = await bootstrap(context, options.seed ?? []);
   if (seedErrors.length > 0) throw new Error(`seed objects rejected:\n${seedErrors.join("\n")}`);
   const faults = new FaultController(store, watch, options.faultSeed ?? 1, options.log);

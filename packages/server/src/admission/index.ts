@@ -4,10 +4,18 @@
  * CEL policies and webhooks slot in where upstream runs them (before ResourceQuota, last).
  */
 import { AdmissionChain } from "./chain.js";
+import { certificateSubjectRestriction } from "./plugins/certificate-subject-restriction.js";
+import { defaultIngressClass } from "./plugins/default-ingress-class.js";
+import { defaultStorageClass } from "./plugins/default-storage-class.js";
+import { defaultTolerationSeconds } from "./plugins/default-toleration-seconds.js";
 import { limitRanger } from "./plugins/limit-ranger.js";
 import { namespaceLifecycle } from "./plugins/namespace-lifecycle.js";
+import { priority } from "./plugins/priority.js";
 import { resourceQuota } from "./plugins/resource-quota.js";
+import { runtimeClass } from "./plugins/runtime-class.js";
 import { serviceAccount } from "./plugins/service-account.js";
+import { storageObjectInUseProtection } from "./plugins/storage-object-in-use-protection.js";
+import { taintNodesByCondition } from "./plugins/taint-nodes-by-condition.js";
 import { type ApplyMerge, mutatingAdmissionPolicy, validatingAdmissionPolicy } from "./policies/index.js";
 import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from "./webhooks/index.js";
 
@@ -31,6 +39,14 @@ export function defaultAdmissionChain(applyMerge?: ApplyMerge): AdmissionChain {
     namespaceLifecycle,
     limitRanger,
     serviceAccount,
+    taintNodesByCondition,
+    priority,
+    defaultTolerationSeconds,
+    defaultStorageClass,
+    storageObjectInUseProtection,
+    runtimeClass,
+    certificateSubjectRestriction,
+    defaultIngressClass,
     mutatingAdmissionPolicy(applyMerge),
     mutatingAdmissionWebhook,
     validatingAdmissionPolicy(),

@@ -3,7 +3,8 @@
  * kubelet stops renewing its Lease for longer than the grace period is marked Ready Unknown and
  * tainted `node.kubernetes.io/unreachable` (NoSchedule and NoExecute); its pods are marked not Ready
  * and those not tolerating the NoExecute taint are evicted (a DisruptionTarget condition, then a
- * delete; a toleration's tolerationSeconds is waited out). A node renewing again loses the taints.
+ * delete; a toleration's tolerationSeconds is waited out). A node renewing again loses the taints,
+ * and a Ready node loses the `not-ready` NoSchedule taint it was created with.
  * Pods bound to a node that has not existed for 40 s are deleted. Only nodes with a Lease are watched:
  * a Node object with no kubelet behind it never heartbeats at all (a simplification, see FC2).
  */
@@ -17,6 +18,11 @@ type Node = coreV1.Node & { metadata: { name?: string } };
 type Pod = coreV1.Pod & { metadata: { name?: string; namespace?: string } };
 
 const UNREACHABLE = "node.kubernetes.io/unreachable";
+/** The taint TaintNodesByCondition admission gives every new node (admission/plugins/taint-nodes-by-condition.ts). */
+const NOT_READY = "node.kubernetes.io/not-ready";
+const isNotReadyTaint = (t: coreV1.Taint) => t.key === NOT_READY && t.effect === "NoSchedule";
+const isReady = (node: Node) =>
+  node.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") === true;
 /** How long a pod's node must stay missing before the pod is collected (upstream's quarantine). */
 const ORPHAN_QUARANTINE_MS = 40_000;
 const LEASES = "kube-node-lease";
@@ -67,9 +73,11 @@ export class NodeLifecycle {
     const silentFor = this.access.ctx.now() - renewed;
     const lost = silentFor > this.graceMs;
     if (!lost) this.loop.add(key, this.graceMs - silentFor + 1);
-    const tainted = (node.spec?.taints ?? []).some((t) => t.key === UNREACHABLE);
+    const taints = node.spec?.taints ?? [];
+    const tainted = taints.some((t) => t.key === UNREACHABLE);
     if (lost && !tainted) await this.markLost(node);
-    else if (!lost && tainted) await this.markBack(node);
+    else if (!lost && tainted) await this.markBack(node, UNREACHABLE);
+    else if (!lost && isReady(node) && taints.some(isNotReadyTaint)) await this.markBack(node, NOT_READY);
     if (lost) await this.evictPods(key);
   }
 
@@ -92,8 +100,9 @@ export class NodeLifecycle {
     await this.access.update("nodes", { ...fresh, spec: { ...fresh.spec, taints } });
   }
 
-  private async markBack(node: Node): Promise<void> {
-    const taints = (node.spec?.taints ?? []).filter((t) => t.key !== UNREACHABLE);
+  /** Drops the taints with `key`: the node is reachable again, or (not-ready) Ready at last. */
+  private async markBack(node: Node, key: string): Promise<void> {
+    const taints = (node.spec?.taints ?? []).filter((t) => t.key !== key);
     await this.access.update("nodes", { ...node, spec: { ...node.spec, taints } });
   }
 

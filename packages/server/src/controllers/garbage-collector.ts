@@ -16,9 +16,9 @@ import { deleteObject } from "../endpoints/handlers/delete.js";
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from "../endpoints/handlers/delete-policy.js";
 import type { ServedResource } from "../resources/served.js";
 import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
+import { dropFinalizer, finalizersOf } from "./finalizers.js";
 import { type ObjectRef, OwnerIndex, type OwnerRef, ownerRefsOf } from "./owner-index.js";
 
-const finalizersOf = (o: StoredObject): string[] => (o.metadata.finalizers as string[] | undefined) ?? [];
 const uidOf = (o: StoredObject): string => String(o.metadata.uid);
 const refId = (d: ObjectRef) => `${d.bucket}\u0000${d.key}`;
 
@@ -210,15 +210,6 @@ export class GarbageCollector {
   }
 
   private dropFinalizer(at: ObjectRef, finalizer: string): void {
-    const obj = this.ctx.store.get(at.bucket, at.key);
-    if (!obj) return;
-    const finalizers = finalizersOf(obj).filter((f) => f !== finalizer);
-    if (finalizers.length === 0 && Number(obj.metadata.deletionGracePeriodSeconds ?? 0) === 0) {
-      this.ctx.store.delete(at.bucket, at.key);
-      return;
-    }
-    const metadata: Record<string, unknown> = { ...obj.metadata, finalizers };
-    if (finalizers.length === 0) delete metadata.finalizers;
-    this.ctx.store.update(at.bucket, at.key, { ...obj, metadata } as StoredObject);
+    dropFinalizer(this.ctx.store, at.bucket, at.key, finalizer);
   }
 }

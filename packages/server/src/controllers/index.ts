@@ -6,6 +6,7 @@ import { PolicyStatusController } from "./policy-status-controller.js";
 import { ResourceQuotaController } from "./resource-quota-controller.js";
 import { rootCaPublisher } from "./root-ca-publisher.js";
 import { serviceAccountController } from "./service-account-controller.js";
+import { StorageProtectionController } from "./storage-protection-controller.js";
 
 export interface Controllers {
   close(): void;
@@ -23,6 +24,7 @@ export function startControllers(ctx: HandlerContext, options: ControllerOptions
     new PolicyStatusController(ctx),
     new ResourceQuotaController(ctx),
     serviceAccountController(ctx),
+    new StorageProtectionController(ctx),
     ...(options.rootCaPem === undefined ? [] : [rootCaPublisher(ctx, options.rootCaPem)]),
   ];
   return {

@@ -21,6 +21,7 @@ import { labelMapErrors } from "./label-selector.js";
 import { dns1123SubdomainProblems } from "./name-formats.js";
 import { dnsConfigErrors, hostAliasErrors } from "./pod-dns.js";
 import { podOsErrors } from "./pod-os.js";
+import { podResourcesErrors } from "./pod-resources.js";
 import { podSecurityRuleErrors } from "./pod-security-rules.js";
 import { podClaimNames, podResourceClaimErrors } from "./resource-claims.js";
 import { podSecurityContextErrors } from "./security-context.js";
@@ -91,6 +92,7 @@ export function podSpecErrors(spec: Json, at: string): FieldError[] {
   };
   out.push(...containersErrors(spec.containers, `${at}.containers`, pod));
   out.push(...initContainersErrors(spec.initContainers, spec.containers, `${at}.initContainers`, pod));
+  out.push(...podResourcesErrors(spec, `${at}.resources`, pod.claims));
   out.push(...oneOf(spec.restartPolicy, `${at}.restartPolicy`, RESTART_POLICIES));
   out.push(...oneOf(spec.dnsPolicy, `${at}.dnsPolicy`, DNS_POLICIES));
   out.push(...labelMapErrors(spec.nodeSelector, `${at}.nodeSelector`));

@@ -51,6 +51,7 @@ const isHugePages = (name: string) => name.startsWith("hugepages-");
 const isQuotaHugePages = (name: string) =>
   name.startsWith("hugepages-") || name.startsWith("requests.hugepages-");
 const isNative = (name: string) => !name.includes("/") || name.includes("kubernetes.io/");
+export const isHugePagesResource = isHugePages;
 export const overcommitAllowed = (name: string) => isNative(name) && !isHugePages(name);
 const isExtended = (name: string) =>
   !isNative(name) && !name.startsWith("requests.") && qualifiedNameProblems(`requests.${name}`).length === 0;
@@ -93,8 +94,15 @@ const quantities = (v: unknown): [string, string][] =>
     ? Object.entries(v).map(([k, x]) => [k, typeof x === "number" ? String(x) : String(x ?? "")])
     : [];
 
+type NameErrors = (name: string, field: string) => FieldError[];
+
 /** validateResourceRequirements for a container's `resources`. */
 export function containerResourceErrors(resources: unknown, field: string): FieldError[] {
+  return requirementsErrors(resources, field, containerResourceNameErrors);
+}
+
+/** Requests and limits, their names checked by `nameErrors` (a container's or a pod's). */
+export function requirementsErrors(resources: unknown, field: string, nameErrors: NameErrors): FieldError[] {
   const r = isObject(resources) ? resources : {};
   const out: FieldError[] = [];
   const limits = new Map(quantities(r.limits));
@@ -102,13 +110,13 @@ export function containerResourceErrors(resources: unknown, field: string): Fiel
   let hugePages = false;
   for (const [name, text] of limits) {
     const at = `${field}.limits[${name}]`;
-    out.push(...containerResourceNameErrors(name, at), ...quantityValueErrors(name, text, at));
+    out.push(...nameErrors(name, at), ...quantityValueErrors(name, text, at));
     if (isHugePages(name)) hugePages = true;
     if (name === "cpu" || name === "memory") cpuOrMemory = true;
   }
   for (const [name, text] of quantities(r.requests)) {
     const at = `${field}.requests[${name}]`;
-    out.push(...containerResourceNameErrors(name, at), ...quantityValueErrors(name, text, at));
+    out.push(...nameErrors(name, at), ...quantityValueErrors(name, text, at));
     const limit = limits.get(name);
     const q = quantityValue(text);
     const l = limit === undefined ? undefined : quantityValue(limit);

@@ -77,3 +77,29 @@ export function requestProblem(pem: Buffer): string | undefined {
     return "x509: malformed certificate request";
   }
 }
+
+/** OID 2.5.4.10 (organizationName), DER body hex. */
+const ORGANIZATION = "55040a";
+
+/**
+ * The subject's organizations (O=) of a base64-decoded `spec.request`; empty when it does not parse
+ * (validation refuses such a request first).
+ */
+export function requestOrganizations(pem: Buffer): string[] {
+  const block = pemBlocks(pem.toString("latin1"))[0];
+  if (block?.type !== "CERTIFICATE REQUEST") return [];
+  try {
+    const info = children(readTlv(block.der, 0))[0];
+    const subject = info && children(info)[1];
+    if (!subject) return [];
+    const out: string[] = [];
+    for (const rdn of children(subject))
+      for (const attribute of children(rdn)) {
+        const [oid, value] = children(attribute);
+        if (oid?.body.toString("hex") === ORGANIZATION && value) out.push(value.body.toString("utf8"));
+      }
+    return out;
+  } catch {
+    return [];
+  }
+}
