@@ -44,6 +44,13 @@ export const FIXTURES = {
     spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
   },
   namespace: { path: "/api/v1/namespaces", spec: {} },
+  service: { path: "/api/v1/namespaces/default/services", spec: { ports: [{ port: 80 }] } },
+  loadbalancer: {
+    path: "/api/v1/namespaces/default/services",
+    spec: { type: "LoadBalancer", ports: [{ port: 80 }] },
+  },
+  resourcequota: { path: "/api/v1/namespaces/default/resourcequotas", spec: { hard: { pods: "10" } } },
+  node: { path: "/api/v1/nodes", spec: {} },
 } as const;
 
 export interface StatusRow {
