@@ -5,6 +5,20 @@
  */
 import { describeStatusRows, type StatusRow } from "./status-validation-cases.js";
 
+/** Flow-control conditions: a type each, no type twice; their status values are free. */
+function conditionRow(kind: "flowschema" | "prioritylevel", type: string): StatusRow {
+  const cond = { type, status: "True" };
+  return {
+    name: `${kind} conditions: a type each, no type twice`,
+    kind,
+    status: { conditions: [{ type: "", status: "Maybe" }, cond, cond] },
+    causes: [
+      "status.conditions[0].type | FieldValueRequired | Required value",
+      `status.conditions[2].type | FieldValueDuplicate | Duplicate value: "${type}"`,
+    ],
+  };
+}
+
 const ROWS: StatusRow[] = [
   {
     name: "any phase of a volume is taken",
@@ -20,36 +34,8 @@ const ROWS: StatusRow[] = [
       "status.attachError.errorCode | FieldValueInvalid | Invalid value: -5: must be between 0 and 2147483647, inclusive",
     ],
   },
-  {
-    name: "flow schema conditions: a type each, no type twice (status values are free)",
-    kind: "flowschema",
-    status: {
-      conditions: [
-        { type: "", status: "Maybe" },
-        { type: "Dangling", status: "True" },
-        { type: "Dangling", status: "True" },
-      ],
-    },
-    causes: [
-      "status.conditions[0].type | FieldValueRequired | Required value",
-      'status.conditions[2].type | FieldValueDuplicate | Duplicate value: "Dangling"',
-    ],
-  },
-  {
-    name: "priority level conditions: a type each, no type twice",
-    kind: "prioritylevel",
-    status: {
-      conditions: [
-        { type: "", status: "Maybe" },
-        { type: "X", status: "True" },
-        { type: "X", status: "True" },
-      ],
-    },
-    causes: [
-      "status.conditions[0].type | FieldValueRequired | Required value",
-      'status.conditions[2].type | FieldValueDuplicate | Duplicate value: "X"',
-    ],
-  },
+  conditionRow("flowschema", "Dangling"),
+  conditionRow("prioritylevel", "X"),
 ];
 
 describeStatusRows("Cluster kinds' status validation (dryRun=All /status writes)", ROWS);
