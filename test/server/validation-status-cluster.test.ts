@@ -11,9 +11,11 @@ function conditionRow(kind: "flowschema" | "prioritylevel", type: string): Statu
   return {
     name: `${kind} conditions: a type each, no type twice`,
     kind,
-    status: { conditions: [{ type: "", status: "Maybe" }, cond, cond] },
+    status: { conditions: [{ type: "", status: "Maybe" }, cond, cond, { type: "", status: "True" }] },
     causes: [
       "status.conditions[0].type | FieldValueRequired | Required value",
+      'status.conditions[3].type | FieldValueDuplicate | Duplicate value: ""',
+      "status.conditions[3].type | FieldValueRequired | Required value",
       `status.conditions[2].type | FieldValueDuplicate | Duplicate value: "${type}"`,
     ],
   };
