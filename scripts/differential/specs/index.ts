@@ -1,5 +1,6 @@
 /** The spec-case groups of the differential run: one line per group (types.ts says what a group is). */
 import { apps } from "./apps.js";
+import { autoscaling } from "./autoscaling.js";
 import { batch } from "./batch.js";
 import { certificates } from "./certificates.js";
 import { coordination } from "./coordination.js";
@@ -28,4 +29,5 @@ export const SPEC_GROUPS: readonly SpecGroup[] = [
   apps,
   core,
   batch,
+  autoscaling,
 ];

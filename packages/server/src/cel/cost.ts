@@ -130,12 +130,10 @@ function rcall(n: ASTNode, scope: Scope): Estimate {
     return namespaceCall(name, base, rest.shapes[0] ?? SCALAR);
   if (name === "validate")
     return { cost: base + tenth(rest.shapes[0]?.size ?? 1) * FORMAT_REGEX_FACTOR, shape: UNBOUNDED };
-  // On actual values (oldSelf of an optionalOldSelf rule), an optional's value is the value measured.
+  // On actual values (oldSelf of an optionalOldSelf rule, an admission object), an optional's value
+  // is the value measured or its alternative, whichever is larger.
   if (OPTIONAL_VALUE.has(name) && recv.shape.measured)
-    return {
-      cost: base,
-      shape: name === "orValue" ? maxShape(recv.shape, rest.shapes[0] ?? ABSENT) : recv.shape,
-    };
+    return { cost: base, shape: optionalValue(recv.shape, rest.shapes) };
   // cel-go compares a prefix or suffix: the cost is the argument's length, whatever the receiver's.
   const affix = name === "startsWith" || name === "endsWith" ? tenth(rest.shapes[0]?.size ?? 0) : 0;
   const linear = LINEAR.has(name) ? traversal(recv.shape, rest.shapes) : affix;
@@ -168,8 +166,19 @@ const SAME_SIZE = new Set([
   "distinct",
   "reverse",
 ]);
-/** An optional's value has no size bound in cel-go's estimate. */
+/**
+ * An optional's value has no size bound in cel-go's static estimate; on actual values (a measured
+ * optional, as `object.metadata.?labels`) it is the value itself or the alternative, whichever is
+ * larger, as cel-go's runtime cost counts the values it meets.
+ */
 const OPTIONAL_VALUE = new Set(["orValue", "value", "or"]);
+
+/** A measured optional's value: the larger of the value and its alternatives, a map if either is. */
+function optionalValue(recv: Shape, alternatives: readonly Shape[]): Shape {
+  const map = recv.map === true || alternatives.some((a) => a.map === true);
+  const shape = alternatives.reduce((m, a) => maxShape(m, a), recv);
+  return map ? { ...shape, map } : shape;
+}
 
 /** The shape of a method's result: strings keep their bound, lists give items, counts are scalars. */
 function resultShape(name: string, recv: Shape): Shape {
@@ -264,8 +273,12 @@ export function estimate(n: ASTNode, scope: Scope): Estimate {
     }
     case "map": {
       const entries = args(n) as [ASTNode, ASTNode][];
-      const { cost } = estimateAll(entries.flat(), scope);
-      return { cost: cost + 1, shape: { size: entries.length, elem: UNKNOWN } };
+      const { cost, shapes } = estimateAll(entries.flat(), scope);
+      // A literal's values bound its elements (an empty one has none); `in` looks its keys up.
+      const elem = shapes
+        .filter((_, i) => i % 2 === 1)
+        .reduce<Shape>((m, s) => (s.size > m.size ? s : m), ABSENT);
+      return { cost: cost + 1, shape: { size: entries.length, elem, map: true } };
     }
     case "?:":
     case "&&":

@@ -97,6 +97,7 @@ export function shapeOfSchema(s: JsonSchema | undefined, embeddedMeta = true): S
   return s.type === "integer" || s.type === "number" || s.type === "boolean" ? { size: 1 } : UNKNOWN;
 }
 
+/** The larger of two shapes, field by field and element by element (as measured: bounded). */
 export function maxShape(a: Shape | undefined, b: Shape): Shape {
   if (!a) return b;
   const elem = a.elem && b.elem ? maxShape(a.elem, b.elem) : (a.elem ?? b.elem);

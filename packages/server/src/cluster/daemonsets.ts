@@ -24,6 +24,11 @@ type DaemonSet = appsV1.DaemonSet & { metadata: { name?: string } };
 type Node = coreV1.Node & { metadata: { name?: string } };
 
 const REVISION = "controller-revision-hash";
+const TEMPLATE_GENERATION = "deprecated.daemonset.template.generation";
+
+/** Upstream's controller labels pods with the template generation the apiserver keeps. */
+const templateGenerationLabel = (ds: DaemonSet): string =>
+  ds.metadata.annotations?.[TEMPLATE_GENERATION] ?? "1";
 
 /** The tolerations every daemon pod gets (upstream's daemon pod defaults). */
 const DAEMON_TOLERATIONS: coreV1.Toleration[] = [
@@ -99,7 +104,7 @@ export class DaemonSetController extends OwnerController<DaemonSet> {
     for (const node of names)
       if (!pods.some((p) => nodeOf(p) === node))
         await createPod(this.access, owner, ds.spec?.template, {
-          labels: { [REVISION]: revision, "pod-template-generation": String(ds.metadata.generation ?? 1) },
+          labels: { [REVISION]: revision, "pod-template-generation": templateGenerationLabel(ds) },
           spec: pinnedSpec(ds.spec?.template?.spec, node),
         });
     await this.roll(

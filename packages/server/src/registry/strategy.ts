@@ -52,6 +52,7 @@ export function writeStepsOf(s: KindStrategy): WriteStrategy | undefined {
     validate,
     validateSteps,
     statusResetsMetadata,
+    warnings,
   } = s;
   if (!defaults && !prepareCreate && !canonicalize && !prepareUpdate && !validate && !statusResetsMetadata)
     return undefined;
@@ -64,6 +65,7 @@ export function writeStepsOf(s: KindStrategy): WriteStrategy | undefined {
     ...(validate ? { validate } : {}),
     ...(validateSteps ? { validateSteps } : {}),
     ...(statusResetsMetadata ? { statusResetsMetadata } : {}),
+    ...(warnings ? { warnings } : {}),
   };
 }
 

@@ -100,6 +100,11 @@ export interface WriteStrategy {
    * keep the labels and annotations the write sends, some reset them all, Deployments only labels).
    */
   readonly statusResetsMetadata?: readonly string[];
+  /**
+   * Warnings for an object that passed validation (upstream's WarningsOnCreate / WarningsOnUpdate),
+   * answered as Warning headers after mutating admission's; `old` is set on updates of the main resource.
+   */
+  readonly warnings?: (obj: Record<string, unknown>, old: Record<string, unknown> | undefined) => string[];
   /** Field errors of the kind's own validation; `old` is set on updates, `subresource` on /status writes. */
   readonly validate?: (
     obj: Record<string, unknown>,
@@ -129,8 +134,11 @@ export interface CustomResourceInfo {
   /** The CRD's name, `<plural>.<group>`. */
   readonly crdName: string;
   readonly storageVersion: string;
-  /** Validates an object of this version (`old` on updates); returns field errors (empty when valid). */
-  readonly validate: (obj: unknown, old?: unknown) => FieldError[];
+  /**
+   * Validates an object of this version (`old` on updates); returns field errors (empty when valid),
+   * later when its CEL rules are expensive (they run on a worker thread).
+   */
+  readonly validate: (obj: unknown, old?: unknown) => FieldError[] | Promise<FieldError[]>;
   /** Applies structural-schema defaults in place. */
   readonly applyDefaults: (obj: Record<string, unknown>) => void;
   readonly printerColumns: readonly PrinterColumn[];

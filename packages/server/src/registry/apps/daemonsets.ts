@@ -1,6 +1,7 @@
 /**
  * DaemonSets: RollingUpdate one node at a time, ten revisions; validated as ValidateDaemonSet and
- * ValidateDaemonSetUpdate (the selector is immutable). An unset selector is not reported as
+ * ValidateDaemonSetUpdate (the selector is immutable); the template generation is
+ * daemonset-template-generation.ts's. An unset selector is not reported as
  * missing upstream: it selects nothing, so the template's labels do not match it.
  */
 
@@ -20,6 +21,10 @@ import { statusCounterErrors } from "../../validation/status-counters.js";
 import { defaultRollingUpdate, defaultTemplate } from "../core/pod-template-defaults.js";
 import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
+import {
+  prepareTemplateGenerationOnCreate,
+  prepareTemplateGenerationOnUpdate,
+} from "./daemonset-template-generation.js";
 import {
   atMost100Percent,
   counterErrors,
@@ -105,6 +110,8 @@ export const daemonsets: KindStrategy = {
     set(spec, "revisionHistoryLimit", 10);
     defaultTemplate(spec);
   },
+  prepareCreate: prepareTemplateGenerationOnCreate,
+  prepareUpdate: prepareTemplateGenerationOnUpdate,
   validate(obj, old, subresource) {
     if (subresource === "status") return statusCounterErrors(DAEMON_SET_STATUS, obj, old);
     const spec = objectAt(obj.spec);

@@ -1,6 +1,6 @@
 /**
  * HorizontalPodAutoscalers: stored as autoscaling/v2, also served as autoscaling/v1 (converted by
- * hpa-v1-conversion.ts), defaulted by hpa-defaults.ts; a new object starts with an empty status. A
+ * hpa-v1-conversion.ts), defaulted by hpa-defaults.ts, validated by hpa-validation.ts; a new object starts with an empty status. A
  * /status write keeps its replica counts non-negative (ValidateHorizontalPodAutoscalerStatusUpdate).
  */
 import { type StatusCounterTable, statusCounterErrors } from "../../validation/status-counters.js";
@@ -8,6 +8,7 @@ import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
 import { defaultV2 } from "./hpa-defaults.js";
 import { hpaV1Conversion } from "./hpa-v1-conversion.js";
+import { validateHpa } from "./hpa-validation.js";
 
 const HPA_STATUS: StatusCounterTable = { counters: ["currentReplicas", "desiredReplicas"] };
 
@@ -25,5 +26,5 @@ export const horizontalpodautoscalers: KindStrategy = {
     v1: { convert: hpaV1Conversion, defaults: (obj) => set(child(obj, "spec"), "minReplicas", 1) },
   },
   validate: (obj, old, subresource) =>
-    subresource === "status" ? statusCounterErrors(HPA_STATUS, obj, old) : [],
+    subresource === "status" ? statusCounterErrors(HPA_STATUS, obj, old) : validateHpa(obj, old),
 };

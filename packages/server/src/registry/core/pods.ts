@@ -1,13 +1,14 @@
 /**
  * Pods: the pod spec's defaults, a Pending status with the QoS class at create (with matchLabelKeys
  * merged into selectors and AppArmor annotations copied into fields, as upstream's PrepareForCreate
- * does), eight field labels; validated as ValidatePodCreate and ValidatePodUpdate (pod-rules.ts),
+ * does), eight field labels, pod-warnings.ts's warnings; validated as ValidatePodCreate and ValidatePodUpdate (pod-rules.ts),
  * /status writes as ValidatePodStatusUpdate (pod-status-rules.ts).
  */
 
 import { copyAppArmorAnnotations } from "../../validation/apparmor-annotations.js";
 import { objectAt, stringAt } from "../../validation/field-errors.js";
 import { mergeLabelKeysIntoSelectors } from "../../validation/label-keys.js";
+import { podSpecWarnings } from "../../validation/pod-warnings.js";
 import { ephemeralClaimNameErrors } from "../../validation/volumes.js";
 import { child, isObj, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
@@ -38,6 +39,8 @@ export const pods: KindStrategy = {
     "status.podIP",
     "status.nominatedNodeName",
   ],
+  // Updates: kube-apiserver 1.37 answers none for an unchanged pod; the rest is SV1d's.
+  warnings: (obj, old) => (old ? [] : podSpecWarnings(objectAt(obj.spec), objectAt(obj.metadata))),
   defaults(obj) {
     const spec = child(obj, "spec");
     // Pods only (not templates): a negative grace period reads 1, requests default to limits.
