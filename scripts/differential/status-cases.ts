@@ -80,6 +80,59 @@ function claimStatus(rnd: Random): Body {
   return status;
 }
 
+function nodeStatus(rnd: Random): Body {
+  const quantity = () => pick(rnd, ["4", "-1", "1500m", "8Gi"]);
+  const address = () => ({
+    type: pick(rnd, ["InternalIP", "Hostname"]),
+    address: pick(rnd, ["10.0.0.1", "n1"]),
+  });
+  const status: Body = {};
+  if (rnd() < 0.6) status.capacity = { [pick(rnd, ["cpu", "pods", "example.com/gpu"])]: quantity() };
+  if (rnd() < 0.5) status.allocatable = { [pick(rnd, ["memory", "pods"])]: quantity() };
+  if (rnd() < 0.5) status.addresses = [address(), address()];
+  return status;
+}
+
+function serviceStatus(rnd: Random): Body {
+  const entry = (): Body => {
+    const e: Body = {};
+    if (rnd() < 0.6) e.ip = pick(rnd, ["192.0.2.1", "192.0.2.01", "x"]);
+    if (rnd() < 0.4) e.ipMode = pick(rnd, ["VIP", "Proxy", "Direct"]);
+    if (rnd() < 0.4) e.hostname = pick(rnd, ["lb.example.com", "10.0.0.1", "Bad_Host"]);
+    return e;
+  };
+  return rnd() < 0.7 ? { loadBalancer: { ingress: [entry()] } } : {};
+}
+
+function quotaStatus(rnd: Random): Body {
+  const list = () => ({ [pick(rnd, ["pods", "requests.cpu", "widgets"])]: pick(rnd, ["1", "-1", "500m"]) });
+  return { hard: list(), used: list() };
+}
+
+function flowStatus(rnd: Random): Body {
+  const type = () => pick(rnd, ["Dangling", "Dangling", ""]);
+  return {
+    conditions: [
+      { type: type(), status: "True" },
+      { type: type(), status: pick(rnd, ["True", "Maybe"]) },
+    ],
+  };
+}
+
+function resourceClaimStatus(rnd: Random): Body {
+  const status: Body = {};
+  if (rnd() < 0.5) status.reservedFor = [{ resource: "pods", name: pick(rnd, ["p", ""]), uid: "u1" }];
+  if (rnd() < 0.5)
+    status.devices = [
+      {
+        driver: pick(rnd, ["dra.example.com", "Bad_Driver"]),
+        pool: pick(rnd, ["a", ""]),
+        device: pick(rnd, ["d", ""]),
+      },
+    ];
+  return status;
+}
+
 /** Each status kind's seeded status. */
 const STATUS_OF: Record<string, (rnd: Random) => Body> = {
   // The counters the server's tables name; the real server decides what is valid.
@@ -100,6 +153,17 @@ const STATUS_OF: Record<string, (rnd: Random) => Body> = {
   "core/pods": podStatus,
   "core/persistentvolumeclaims": claimStatus,
   "core/namespaces": (rnd) => ({ phase: pick(rnd, ["Active", "Terminating", "Bogus"]) }),
+  "core/nodes": nodeStatus,
+  "core/services": serviceStatus,
+  "core/resourcequotas": quotaStatus,
+  "core/persistentvolumes": (rnd) => ({ phase: pick(rnd, ["Available", "Released", "Bogus"]) }),
+  "flowcontrol.apiserver.k8s.io/flowschemas": flowStatus,
+  "flowcontrol.apiserver.k8s.io/prioritylevelconfigurations": flowStatus,
+  "resource.k8s.io/resourceclaims": resourceClaimStatus,
+  "storage.k8s.io/volumeattachments": (rnd) => ({
+    attached: true,
+    attachError: { message: "m", errorCode: pick(rnd, [0, 5, -1]) },
+  }),
 };
 
 /** `perKind` cases for every status kind the baseline kept, in a seeded order. */

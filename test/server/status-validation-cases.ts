@@ -44,6 +44,33 @@ export const FIXTURES = {
     spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
   },
   namespace: { path: "/api/v1/namespaces", spec: {} },
+  service: { path: "/api/v1/namespaces/default/services", spec: { ports: [{ port: 80 }] } },
+  loadbalancer: {
+    path: "/api/v1/namespaces/default/services",
+    spec: { type: "LoadBalancer", ports: [{ port: 80 }] },
+  },
+  resourcequota: { path: "/api/v1/namespaces/default/resourcequotas", spec: { hard: { pods: "10" } } },
+  node: { path: "/api/v1/nodes", spec: {} },
+  pv: {
+    path: "/api/v1/persistentvolumes",
+    spec: { capacity: { storage: "1Gi" }, accessModes: ["ReadWriteOnce"], hostPath: { path: "/tmp/pv" } },
+  },
+  volumeattachment: {
+    path: "/apis/storage.k8s.io/v1/volumeattachments",
+    spec: { attacher: "csi.example.com", nodeName: "n1", source: { persistentVolumeName: "pv1" } },
+  },
+  flowschema: {
+    path: "/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas",
+    spec: { priorityLevelConfiguration: { name: "global-default" }, matchingPrecedence: 5000 },
+  },
+  prioritylevel: {
+    path: "/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations",
+    spec: { type: "Limited", limited: { nominalConcurrencyShares: 5, limitResponse: { type: "Reject" } } },
+  },
+  resourceclaim: {
+    path: "/apis/resource.k8s.io/v1/namespaces/default/resourceclaims",
+    spec: { devices: { requests: [{ name: "r", exactly: { deviceClassName: "gpu" } }] } },
+  },
 } as const;
 
 export interface StatusRow {

@@ -1,7 +1,8 @@
 /**
  * Nodes: allocatable defaults to capacity; `spec.unschedulable: false` is Go's omitted zero value,
  * so it is dropped and a node without it is selected by `spec.unschedulable=false`. Validated as
- * ValidateNode for the spec (taints unique by key and effect, each key, value and effect valid).
+ * ValidateNode for the spec (taints unique by key and effect, each key, value and effect valid);
+ * /status writes as node-status.ts.
  */
 import {
   duplicate,
@@ -17,6 +18,7 @@ import {
 } from "../../validation/field-errors.js";
 import { labelValueProblems, qualifiedNameProblems } from "../../validation/object-meta.js";
 import type { KindStrategy } from "../strategy.js";
+import { nodeStatusErrors } from "./node-status.js";
 
 const EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
 
@@ -60,5 +62,6 @@ export const nodes: KindStrategy = {
     if (isObject(status) && isObject(status.capacity) && status.allocatable === undefined)
       status.allocatable = { ...status.capacity };
   },
-  validate: (obj) => taintErrors(objectAt(obj.spec).taints),
+  validate: (obj, _old, subresource) =>
+    subresource === "status" ? nodeStatusErrors(obj) : taintErrors(objectAt(obj.spec).taints),
 };

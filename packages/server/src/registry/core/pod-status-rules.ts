@@ -4,6 +4,7 @@
  * changes, containers that may not restart stay terminated, resource claim statuses name the pod's
  * claims, and pod and host IPs are IPs, at most one of each family.
  */
+
 import {
   arr,
   duplicate,
@@ -17,6 +18,7 @@ import {
 import { legacyIpErrors } from "../../validation/ip-rules.js";
 import { dns1123SubdomainProblems } from "../../validation/name-formats.js";
 import { qualifiedNameProblems } from "../../validation/object-meta.js";
+import { containerStatusFieldErrors } from "./container-status-rules.js";
 
 type Json = Record<string, unknown>;
 
@@ -133,6 +135,7 @@ export function podStatusErrors(pod: Json, old: Json | undefined): FieldError[] 
   if (str(status.qosClass) !== str(before.qosClass))
     out.push(immutable("status.qosClass", str(status.qosClass)));
   out.push(...containerStateErrors(status, before, spec), ...claimStatusErrors(status, obj(pod.spec)));
+  out.push(...containerStatusFieldErrors(status, spec));
   out.push(...ipListErrors(status.podIPs, before.podIPs, "status.podIPs"));
   out.push(...ipListErrors(status.hostIPs, before.hostIPs, "status.hostIPs"));
   return out;

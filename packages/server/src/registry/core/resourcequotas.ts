@@ -60,10 +60,11 @@ function scopeAppliesTo(scope: string, resource: string): boolean {
   return true;
 }
 
-function hardErrors(hard: unknown): FieldError[] {
+/** Quota resource names with valid quantities, under `at` (spec.hard, status.hard, status.used). */
+function hardErrors(hard: unknown, at = "spec.hard"): FieldError[] {
   if (!isObject(hard)) return [];
   return Object.entries(hard).flatMap(([k, v]) => {
-    const field = `spec.hard[${k}]`;
+    const field = `${at}[${k}]`;
     const out = resourceNameErrors(k, field);
     if (!k.includes("/") && !isQuotaResource(k))
       out.push(invalid(field, k, "must be a standard resource for quota"));
@@ -140,5 +141,10 @@ function resourceQuotaErrors(spec: Json): FieldError[] {
 export const resourcequotas: KindStrategy = {
   group: "",
   resource: "resourcequotas",
-  validate: (obj) => resourceQuotaErrors(objectAt(obj.spec)),
+  // A /status write checks the reported limits and usage (ValidateResourceQuotaStatusUpdate).
+  validate: (obj, _old, subresource) => {
+    if (subresource !== "status") return resourceQuotaErrors(objectAt(obj.spec));
+    const status = objectAt(obj.status);
+    return [...hardErrors(status.hard, "status.hard"), ...hardErrors(status.used, "status.used")];
+  },
 };

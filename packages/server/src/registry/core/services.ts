@@ -1,13 +1,16 @@
 /**
  * Services: ClusterIP by default, ports default their protocol and target port; the create
  * allocates a cluster IP and node ports (service-allocation.ts) and an update keeps them; validated
- * as validateService (service-validation.ts).
+ * as validateService (service-validation.ts), /status writes as ValidateServiceStatusUpdate
+ * (service-status.ts).
  */
 
 import { objectAt } from "../../validation/field-errors.js";
+import { loadBalancerIngress } from "../../validation/load-balancer.js";
 import { child, isObj, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
 import { allocateServiceFields, keepServiceAllocations } from "./service-allocation.js";
+import { serviceStatusErrors } from "./service-status.js";
 import { serviceErrors } from "./service-validation.js";
 
 export const services: KindStrategy = {
@@ -31,11 +34,15 @@ export const services: KindStrategy = {
           // Upstream's zero IntOrString (0, "", or none) means "the same as port".
           if (p.targetPort === undefined || p.targetPort === 0 || p.targetPort === "") p.targetPort = p.port;
         }
+    // A load balancer's address without a mode is a virtual IP.
+    if (spec.type === "LoadBalancer")
+      for (const ing of loadBalancerIngress(obj)) if (ing.ip) set(ing, "ipMode", "VIP");
   },
   prepareCreate(obj, ctx) {
     allocateServiceFields(ctx, obj);
   },
   allocates: true,
   prepareUpdate: keepServiceAllocations,
-  validate: (obj) => serviceErrors(objectAt(obj.spec)),
+  validate: (obj, old, subresource) =>
+    subresource === "status" ? serviceStatusErrors(obj, old) : serviceErrors(objectAt(obj.spec)),
 };

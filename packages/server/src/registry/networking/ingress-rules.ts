@@ -21,7 +21,13 @@ import {
   portNumberProblems,
   wildcardSubdomainProblems,
 } from "../../validation/format-rules.js";
-import { legacyIpErrors, parseIpSloppy } from "../../validation/ip-rules.js";
+import { parseIpSloppy } from "../../validation/ip-rules.js";
+import {
+  ingressHostnameErrors,
+  ingressIpErrors,
+  loadBalancerIngress,
+  storedIngressIps,
+} from "../../validation/load-balancer.js";
 import {
   dns1035LabelProblems,
   dns1123LabelProblems,
@@ -182,21 +188,9 @@ export function ingressErrors(ingress: Json, old: Json | undefined): FieldError[
 
 /** A /status write: load-balancer addresses (a stored one may stay) and DNS hostnames that are no IPs. */
 export function ingressStatusErrors(ingress: Json, old: Json): FieldError[] {
-  const entries = (o: Json) => arr(obj(obj(o.status).loadBalancer).ingress).map(obj);
-  const oldIps = entries(old)
-    .map((e) => str(e.ip))
-    .filter((ip) => ip !== "");
-  return entries(ingress).flatMap((e, i) => {
-    const field = `status.loadBalancer.ingress[${i}]`;
-    const errs: FieldError[] = [];
-    const ip = str(e.ip);
-    if (ip !== "") errs.push(...legacyIpErrors(`${field}.ip`, ip, oldIps));
-    const host = str(e.hostname);
-    if (host !== "") {
-      errs.push(...problemsAt(`${field}.hostname`, host, dns1123SubdomainProblems(host)));
-      if (parseIpSloppy(host))
-        errs.push(invalid(`${field}.hostname`, host, "must be a DNS name, not an IP address"));
-    }
-    return errs;
-  });
+  const oldIps = storedIngressIps(old);
+  return loadBalancerIngress(ingress).flatMap((e, i) => [
+    ...ingressIpErrors(e, `status.loadBalancer.ingress[${i}]`, oldIps),
+    ...ingressHostnameErrors(e, `status.loadBalancer.ingress[${i}]`),
+  ]);
 }
