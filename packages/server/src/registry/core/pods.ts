@@ -1,5 +1,5 @@
 /**
- * Pods: the pod spec's defaults, a Pending BestEffort status at create, eight field labels;
+ * Pods: the pod spec's defaults, a Pending status with its QoS class at create, eight field labels;
  * validated as ValidatePodCreate and ValidatePodUpdate (pod-rules.ts).
  */
 
@@ -7,6 +7,7 @@ import { objectAt, stringAt } from "../../validation/field-errors.js";
 import { ephemeralClaimNameErrors } from "../../validation/volumes.js";
 import { child, isObj, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
+import { podQosClass } from "./pod-qos.js";
 import { podCreateErrors, podUpdateErrors } from "./pod-rules.js";
 import { defaultPodSpec } from "./pod-template-defaults.js";
 
@@ -43,7 +44,7 @@ export const pods: KindStrategy = {
     set(spec, "enableServiceLinks", true);
   },
   prepareCreate(obj) {
-    obj.status = { phase: "Pending", qosClass: "BestEffort" };
+    obj.status = { phase: "Pending", qosClass: podQosClass(objectAt(obj.spec)) };
   },
   validate: (obj, old) => [
     ...(old ? podUpdateErrors(objectAt(obj.spec), objectAt(old.spec)) : podCreateErrors(objectAt(obj.spec))),
