@@ -7,6 +7,7 @@ import { AdmissionChain } from "./chain.js";
 import { limitRanger } from "./plugins/limit-ranger.js";
 import { namespaceLifecycle } from "./plugins/namespace-lifecycle.js";
 import { resourceQuota } from "./plugins/resource-quota.js";
+import { runtimeClass } from "./plugins/runtime-class.js";
 import { serviceAccount } from "./plugins/service-account.js";
 import { type ApplyMerge, mutatingAdmissionPolicy, validatingAdmissionPolicy } from "./policies/index.js";
 import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from "./webhooks/index.js";
@@ -31,6 +32,7 @@ export function defaultAdmissionChain(applyMerge?: ApplyMerge): AdmissionChain {
     namespaceLifecycle,
     limitRanger,
     serviceAccount,
+    runtimeClass,
     mutatingAdmissionPolicy(applyMerge),
     mutatingAdmissionWebhook,
     validatingAdmissionPolicy(),
