@@ -4,6 +4,7 @@
  * pod, and an overhead that disagrees with the class is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPodNamespace } from "../support/pod-namespace.js";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
 
 let t: TestTarget;
@@ -27,13 +28,7 @@ async function runtimeClass(body: Record<string, unknown>): Promise<string> {
 
 beforeAll(async () => {
   t = await startTarget();
-  ns = uniqueName("rcadm");
-  expect((await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } })).status).toBe(201);
-  // Pods need the namespace's default ServiceAccount; no controller may have made it yet.
-  const account = await t.call("POST", `/api/v1/namespaces/${ns}/serviceaccounts`, {
-    body: { metadata: { name: "default" } },
-  });
-  expect([201, 409]).toContain(account.status);
+  ns = await createPodNamespace(t, "rcadm");
 });
 afterAll(async () => {
   for (const name of classes) await t.call("DELETE", `/apis/node.k8s.io/v1/runtimeclasses/${name}`);

@@ -5,7 +5,8 @@
  * its own order, not the stored one).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
+import { createPodNamespace } from "../support/pod-namespace.js";
+import { startTarget, type TestTarget } from "../support/target.js";
 
 let t: TestTarget;
 let ns: string;
@@ -13,13 +14,7 @@ const pods = () => `/api/v1/namespaces/${ns}/pods`;
 
 beforeAll(async () => {
   t = await startTarget();
-  ns = uniqueName("podqos");
-  expect((await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } })).status).toBe(201);
-  // Pods need the namespace's default ServiceAccount; no controller may have made it yet.
-  const account = await t.call("POST", `/api/v1/namespaces/${ns}/serviceaccounts`, {
-    body: { metadata: { name: "default" } },
-  });
-  expect([201, 409]).toContain(account.status);
+  ns = await createPodNamespace(t, "podqos");
 });
 afterAll(async () => {
   await t.call("DELETE", `/api/v1/namespaces/${ns}`);
