@@ -85,6 +85,19 @@ describe("simulated cluster (reference server only): pods", () => {
     expect(flipped.status.containerStatuses[0].ready).toBe(false);
   });
 
+  it("status.observedGeneration follows the pod's generation when its spec changes", async () => {
+    await applyPod(pod("generations"));
+    const running = await c.until(
+      () => stored("generations")?.status?.phase === "Running" && stored("generations"),
+    );
+    expect(running.status.observedGeneration).toBe(1);
+    await applyPod(pod("generations", { activeDeadlineSeconds: 600 }));
+    const observed = await c.until(
+      () => stored("generations")?.status?.observedGeneration === 2 && stored("generations"),
+    );
+    expect(observed.metadata.generation).toBe(2);
+  });
+
   it("exits follow restartPolicy: Never ends Failed with the exit code, Always restarts in back-off", async () => {
     await applyPod(pod("once", { restartPolicy: "Never" }, { "sim.kubesdk.dev/exit-code": "2" }));
     const failed = await c.until(() => stored("once")?.status?.phase === "Failed" && stored("once"));

@@ -161,6 +161,7 @@ function comparable(status: coreV1.PodStatus): unknown {
   return {
     phase: status.phase,
     podIP: status.podIP,
+    observedGeneration: status.observedGeneration,
     conditions: (status.conditions ?? []).map((c) => [c.type, c.status]),
     containers: (status.containerStatuses ?? []).map((c) => [
       c.name,
