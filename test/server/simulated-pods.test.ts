@@ -98,6 +98,16 @@ describe("simulated cluster (reference server only): pods", () => {
     expect(observed.metadata.generation).toBe(2);
   });
 
+  it("a pod active longer than its activeDeadlineSeconds ends Failed, reason DeadlineExceeded", async () => {
+    await applyPod(pod("deadline", { activeDeadlineSeconds: 1 }));
+    const failed = await c.until(() => stored("deadline")?.status?.phase === "Failed" && stored("deadline"));
+    expect(failed.status).toMatchObject({
+      reason: "DeadlineExceeded",
+      message: "Pod was active on the node longer than the specified deadline",
+    });
+    expect(failed.status.containerStatuses[0].state.terminated.exitCode).toBe(137);
+  });
+
   it("exits follow restartPolicy: Never ends Failed with the exit code, Always restarts in back-off", async () => {
     await applyPod(pod("once", { restartPolicy: "Never" }, { "sim.kubesdk.dev/exit-code": "2" }));
     const failed = await c.until(() => stored("once")?.status?.phase === "Failed" && stored("once"));
