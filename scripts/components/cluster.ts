@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { startServer } from "@kubesdk/server";
+import { type PodStage, startServer } from "@kubesdk/server";
 import { Agent, request } from "undici";
 import { ManagedProcess } from "../real-apiserver/managed-process.js";
 import { startRealApiserver } from "../real-apiserver/start.js";
@@ -17,6 +17,18 @@ export type TargetKind = "reference" | "real";
 
 /** The nodes the kubelets play on both targets. */
 export const NODES = ["node-1", "node-2"];
+
+/**
+ * Stage rules of the kubelets on both targets: the images upstream's e2e tests use because no
+ * registry has them (to keep a rollout from finishing) cannot be pulled here either.
+ */
+export const STAGES: readonly PodStage[] = [
+  {
+    name: "images-no-registry-has",
+    images: ["webserver:404", "foo:non-existent", "gcr.io/google_samples/gb-redisslave:nonexistent"],
+    behaviour: { imagePullFails: true },
+  },
+];
 
 export interface CallResult {
   readonly status: number;
@@ -64,7 +76,7 @@ async function startApiserver(kind: TargetKind, runDir: string): Promise<Server>
   }
   const kubeconfigPath = join(runDir, "kubeconfig");
   // The server's own simulated kubelets play the nodes; the real components do the rest.
-  const cluster = { nodes: NODES.map((name) => ({ name })), heartbeatMs: 5_000 };
+  const cluster = { nodes: NODES.map((name) => ({ name })), heartbeatMs: 5_000, stages: STAGES };
   const ref = await startServer({ controllers: false, cluster, kubeconfigPath });
   return { url: ref.url, token: ref.token, ca: ref.ca, kubeconfigPath, stop: () => ref.stop() };
 }

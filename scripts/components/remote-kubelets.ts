@@ -15,7 +15,7 @@ import {
 } from "../../packages/server/src/endpoints/handlers/context.js";
 import { builtinResourceTable } from "../../packages/server/src/registry/index.js";
 import { DEFAULT_HISTORY, MvccStore, type StoredObject } from "../../packages/server/src/storage/mvcc.js";
-import type { Cluster } from "./cluster.js";
+import { type Cluster, STAGES } from "./cluster.js";
 
 type Mirrored = StoredObject & { metadata: Meta };
 
@@ -80,7 +80,7 @@ export class RemoteKubelets {
       {
         nodes: nodes.map((name) => ({ name })),
         heartbeatMs: 5_000,
-        behaviours: new PodBehaviours(),
+        behaviours: new PodBehaviours(STAGES),
         restartBackoffMs: 100,
         maxRestartBackoffMs: 10_000,
       },

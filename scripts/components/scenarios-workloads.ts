@@ -1,6 +1,6 @@
 /** Components-suite scenarios: garbage collection, namespace deletion, services and other workloads. */
 import type { Cluster } from "./cluster.js";
-import type { Observation, Scenario } from "./scenarios.js";
+import { FINISHES, type Observation, type Scenario } from "./scenarios.js";
 import { until } from "./wait.js";
 
 const IMAGE = "registry.k8s.io/pause:3.10";
@@ -259,7 +259,7 @@ export async function createCronJob(c: Cluster): Promise<void> {
     spec: {
       schedule: "* * * * *",
       jobTemplate: {
-        spec: { template: { spec: { restartPolicy: "Never", containers: [{ name: "c", image: IMAGE }] } } },
+        spec: { template: { spec: { restartPolicy: "Never", containers: [FINISHES] } } },
       },
     },
   });

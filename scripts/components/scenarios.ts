@@ -15,6 +15,8 @@ export interface Scenario {
 }
 
 const IMAGE = "registry.k8s.io/pause:3.10";
+/** A container that exits 0 at once (the pause image runs until killed, on a real kubelet too). */
+export const FINISHES = { name: "c", image: "busybox:1.37", command: ["sh", "-c", "exit 0"] };
 const IMAGE2 = "registry.k8s.io/pause:3.9";
 
 async function namespace(c: Cluster, name: string): Promise<void> {
@@ -167,7 +169,7 @@ const jobs: Scenario = {
       spec: {
         completions: 2,
         parallelism: 1,
-        template: { spec: { restartPolicy: "Never", containers: [{ name: "c", image: IMAGE }] } },
+        template: { spec: { restartPolicy: "Never", containers: [FINISHES] } },
       },
     };
     await c.call("POST", `/apis/batch/v1/namespaces/${ns}/jobs`, job);

@@ -13,6 +13,11 @@ export interface DiffCase {
   readonly metadata: Record<string, unknown>;
   /** The object without metadata, when the case varies the spec (spec-cases.ts); else the kind's own. */
   readonly body?: Record<string, unknown>;
+  /**
+   * A status case (status-cases.ts): the kind's object is created for real, then this status is
+   * merge-patched into its /status with dryRun=All, and that answer is compared.
+   */
+  readonly status?: Record<string, unknown>;
 }
 
 type Random = () => number;

@@ -1,7 +1,7 @@
 /**
  * `pnpm diff:server [--seed N] [--cases N] [--out FILE]`: sends the same seeded create requests
- * (dryRun=All) to the reference server and to a real kube-apiserver 1.37.1 and compares the answers
- * (compare.ts). Prints the seed and `N cases, N agree, N disagree`; exits 1 on a disagreement that
+ * (dryRun=All), and /status writes of created objects (dryRun=All, status-cases.ts), to the reference
+ * server and to a real kube-apiserver 1.37.1 and compares the answers (compare.ts). Prints the seed and `N cases, N agree, N disagree`; exits 1 on a disagreement that
  * docs/divergences.md does not accept. Replay a run with its seed.
  */
 import { execFileSync } from "node:child_process";
@@ -16,27 +16,35 @@ import { type DiffCase, generateCases } from "./cases.js";
 import { type Answer, loadAccepted, sameAnswer, summarise } from "./compare.js";
 import { type Fixtures, KINDS, type KindUnderTest, kindId, pathOf } from "./kinds.js";
 import { generateSpecCases } from "./spec-cases.js";
+import { generateStatusCases } from "./status-cases.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const NAMESPACE = "diff";
 const CONCURRENCY = 8;
+/** Status cases per kind with a status (status-cases.ts). */
+const STATUS_CASES_PER_KIND = 8;
 
 interface Endpoint {
   readonly name: "reference" | "real";
-  send(method: string, path: string, body?: unknown): Promise<{ code: number; body: unknown }>;
+  send(
+    method: string,
+    path: string,
+    body?: unknown,
+    contentType?: string,
+  ): Promise<{ code: number; body: unknown }>;
 }
 
 function endpoint(name: Endpoint["name"], url: string, token: string, ca: string): Endpoint {
   const dispatcher = new Agent({ connect: { ca } });
   return {
     name,
-    async send(method, path, body) {
+    async send(method, path, body, contentType = "application/json") {
       const res = await request(url + path, {
         method: method as "POST",
         dispatcher,
         headers: {
           authorization: `Bearer ${token}`,
-          "content-type": "application/json",
+          "content-type": contentType,
           accept: "application/json",
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -113,6 +121,29 @@ async function answer(
   return summarise(res.code, res.body, metadata);
 }
 
+/**
+ * A status case: the object is created for real under the case's name, its status written with
+ * dryRun=All (a merge patch), then the object is deleted again.
+ */
+async function statusAnswer(ep: Endpoint, c: DiffCase, fx: Fixtures): Promise<Answer> {
+  const at = pathOf(c.kind, fx.ns);
+  const created = await ep.send("POST", at, bodyOf(c.kind, fx, c.metadata, c.body));
+  if (created.code !== 201)
+    return { ...summarise(created.code, created.body, c.metadata), reason: "create failed" };
+  const name = String(c.metadata.name);
+  try {
+    const res = await ep.send(
+      "PATCH",
+      `${at}/${name}/status?dryRun=All`,
+      { status: c.status },
+      "application/merge-patch+json",
+    );
+    return summarise(res.code, res.body, c.metadata);
+  } finally {
+    await ep.send("DELETE", `${at}/${name}?gracePeriodSeconds=0`);
+  }
+}
+
 /** Kinds whose minimal object the real server refuses are a fixture bug: reported and left out. */
 async function baseline(
   ends: Endpoint[],
@@ -177,9 +208,13 @@ async function main(): Promise<number> {
     for (const p of problems) console.log(`baseline: ${p}`);
     const specCases = generateSpecCases(kinds, seed, fx);
     console.log(`diff:server: ${count} metadata cases and ${specCases.length} spec cases`);
-    const cases = [...generateCases(kinds, seed, count), ...specCases];
+    const statusCases = generateStatusCases(kinds, seed, STATUS_CASES_PER_KIND);
+    console.log(`diff:server: and ${statusCases.length} status cases`);
+    const cases = [...generateCases(kinds, seed, count), ...specCases, ...statusCases];
     const outcomes = await runAll(cases, CONCURRENCY, async (c): Promise<Outcome> => {
-      const [ref, re] = await Promise.all(ends.map((e) => answer(e, c.kind, fx, c.metadata, c.body)));
+      const [ref, re] = await Promise.all(
+        ends.map((e) => (c.status ? statusAnswer(e, c, fx) : answer(e, c.kind, fx, c.metadata, c.body))),
+      );
       return { c, reference: ref as Answer, real: re as Answer };
     });
     return report(outcomes, problems, accepted, out);

@@ -159,6 +159,20 @@ describe("MutatingAdmissionPolicy mutations", () => {
     const res = await dryRunConfigMap(s.t, p.ns, { metadata: { name: "twice" } });
     expect(res.json.metadata.labels).toEqual({ seen: "other", other: "set" });
   });
+
+  it("reads an optional's value within the cost limit (sized by the actual value)", async () => {
+    const found = `"k" in object.metadata.?labels.orValue({}) ? "yes" : "no"`;
+    const p = await inForce(
+      [{ mutations: [applyConfiguration(`Object{metadata: Object.metadata{labels: {"has-k": ${found}}}}`)] }],
+      labelled("has-k"),
+    );
+    const withK = await dryRunConfigMap(s.t, p.ns, { metadata: { name: "with-k", labels: { k: "1" } } });
+    expect(withK.status, withK.text).toBe(201);
+    expect(withK.json.metadata.labels).toEqual({ k: "1", "has-k": "yes" });
+    const without = await dryRunConfigMap(s.t, p.ns, { metadata: { name: "without" } });
+    expect(without.status, without.text).toBe(201);
+    expect(without.json.metadata.labels).toEqual({ "has-k": "no" });
+  });
 });
 
 describe("MutatingAdmissionPolicy failures", () => {

@@ -3,11 +3,11 @@
  * spread constraints, sent with dryRun=All and answered as kube-apiserver 1.37 answers them. The
  * broader comparison is `pnpm diff:server` (scripts/differential/specs/pod-scheduling-bodies.ts).
  */
-import { describe } from "vitest";
+import { describe, expect, it } from "vitest";
 import { pod, podValidationSuite } from "./pod-validation-suite.js";
 import { DNS_LABEL, DNS_SUBDOMAIN, LABEL_VALUE, NAME_PART } from "./spec-validation-cases.js";
 
-const { itAnswers } = podValidationSuite("val-podaff");
+const { itAnswers, target, podPath } = podValidationSuite("val-podaff");
 
 const required = (nodeSelectorTerms: unknown[]) => ({
   nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms } },
@@ -193,4 +193,125 @@ describe("topology spread constraints", () => {
       causes,
       "spec.topologySpreadConstraints",
     );
+});
+
+/** A pod with these labels and spec fields (matchLabelKeys take their values from the labels). */
+const labelled = (labels: Record<string, string>, spec: Record<string, unknown>) => ({
+  ...pod(spec),
+  metadata: { name: "p", labels },
+});
+const REQUIRED = "affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution";
+const podTerm = (extra: Record<string, unknown>) => ({
+  affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term(extra)] } },
+});
+const byApp = { matchLabels: { app: "x" } };
+/** [what, labels, spec fields, causes under spec]. */
+const LABEL_KEYS: [string, Record<string, string>, Record<string, unknown>, string[]][] = [
+  [
+    "valid matchLabelKeys and mismatchLabelKeys",
+    { version: "v1", tier: "web" },
+    {
+      ...podTerm({ labelSelector: byApp, matchLabelKeys: ["version"], mismatchLabelKeys: ["tier"] }),
+      topologySpreadConstraints: [spread({ matchLabelKeys: ["version", "absent"] })],
+    },
+    [],
+  ],
+  [
+    "label keys without a label selector",
+    {},
+    {
+      ...podTerm({ matchLabelKeys: ["a"], mismatchLabelKeys: ["b"] }),
+      topologySpreadConstraints: [spread({ labelSelector: undefined, matchLabelKeys: ["a"] })],
+    },
+    [
+      `${REQUIRED}[0].matchLabelKeys | FieldValueForbidden | Forbidden: must not be specified when labelSelector is not set`,
+      `${REQUIRED}[0].mismatchLabelKeys | FieldValueForbidden | Forbidden: must not be specified when labelSelector is not set`,
+      "topologySpreadConstraints[0].matchLabelKeys | FieldValueForbidden | Forbidden: must not be specified when labelSelector is not set",
+    ],
+  ],
+  [
+    "label keys that are no label names",
+    {},
+    {
+      ...podTerm({ labelSelector: byApp, mismatchLabelKeys: ["ok", "a b"] }),
+      topologySpreadConstraints: [spread({ matchLabelKeys: ["-x"] })],
+    },
+    [
+      `${REQUIRED}[0].mismatchLabelKeys[1] | FieldValueInvalid | Invalid value: "a b": ${NAME_PART}`,
+      `topologySpreadConstraints[0].matchLabelKeys[0] | FieldValueInvalid | Invalid value: "-x": ${NAME_PART}`,
+    ],
+  ],
+  [
+    "a key both matched and mismatched (not a label of the pod)",
+    {},
+    podTerm({ labelSelector: byApp, matchLabelKeys: ["k"], mismatchLabelKeys: ["k"] }),
+    [
+      `${REQUIRED}[0].matchLabelKeys[0] | FieldValueInvalid | Invalid value: "k": exists in both matchLabelKeys and mismatchLabelKeys`,
+    ],
+  ],
+  [
+    "a key both matched and mismatched (a label of the pod)",
+    { k: "v" },
+    podTerm({ labelSelector: byApp, matchLabelKeys: ["k"], mismatchLabelKeys: ["k"] }),
+    [
+      `${REQUIRED}[0][0] | FieldValueInvalid | Invalid value: "k": exists in both matchLabelKeys and labelSelector`,
+      `${REQUIRED}[0].matchLabelKeys[0] | FieldValueInvalid | Invalid value: "k": exists in both matchLabelKeys and mismatchLabelKeys`,
+    ],
+  ],
+  [
+    "a matchLabelKeys key the selector has (not a label of the pod)",
+    {},
+    {
+      ...podTerm({ labelSelector: byApp, matchLabelKeys: ["app"] }),
+      topologySpreadConstraints: [spread({ matchLabelKeys: ["app"] })],
+    },
+    [],
+  ],
+  [
+    "a matchLabelKeys key the selector has (a label of the pod)",
+    { app: "x" },
+    {
+      ...podTerm({ labelSelector: byApp, matchLabelKeys: ["other", "app"] }),
+      topologySpreadConstraints: [spread({ matchLabelKeys: ["app"] })],
+    },
+    [
+      `${REQUIRED}[0][1] | FieldValueInvalid | Invalid value: "app": exists in both matchLabelKeys and labelSelector`,
+      'topologySpreadConstraints[0][0] | FieldValueInvalid | Invalid value: "app": exists in both matchLabelKeys and labelSelector',
+    ],
+  ],
+];
+
+describe("matchLabelKeys and mismatchLabelKeys", () => {
+  for (const [what, labels, spec, causes] of LABEL_KEYS)
+    itAnswers(`a pod with ${what}`, labelled(labels, spec), causes, "spec");
+
+  it("merges the pod's values of the keys into the label selectors of a new pod", async () => {
+    const body = labelled(
+      { version: "v1", tier: "web" },
+      {
+        ...podTerm({
+          labelSelector: byApp,
+          matchLabelKeys: ["version", "absent"],
+          mismatchLabelKeys: ["tier"],
+        }),
+        topologySpreadConstraints: [spread({ matchLabelKeys: ["version"] })],
+      },
+    );
+    const res = await target().call("POST", `${podPath()}?dryRun=All`, { body });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    const spec = res.json.spec;
+    expect(spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector).toEqual(
+      {
+        matchLabels: { app: "x" },
+        matchExpressions: [
+          { key: "version", operator: "In", values: ["v1"] },
+          { key: "tier", operator: "NotIn", values: ["web"] },
+        ],
+      },
+    );
+    expect(spec.topologySpreadConstraints[0].labelSelector).toEqual({
+      matchLabels: { app: "x" },
+      matchExpressions: [{ key: "version", operator: "In", values: ["v1"] }],
+    });
+  });
 });

@@ -13,24 +13,24 @@ export interface SimpleCrd {
   readonly spec: Record<string, unknown>;
 }
 
+/** The CustomResourceDefinition of a SimpleCrd. */
+export function simpleCrdBody(c: SimpleCrd): Record<string, unknown> {
+  const names = { plural: c.plural, singular: c.kind.toLowerCase(), kind: c.kind, listKind: `${c.kind}List` };
+  const openAPIV3Schema = { type: "object", properties: { spec: c.spec } };
+  const version = { name: "v1", served: true, storage: true, schema: { openAPIV3Schema } };
+  return {
+    metadata: { name: `${c.plural}.${c.group}` },
+    spec: { group: c.group, scope: "Namespaced", names, versions: [version] },
+  };
+}
+
 /** Creates the CRD and resolves once it reports Established=True (observed on a watch). */
 export async function createSimpleCrd(t: TestTarget, c: SimpleCrd): Promise<string> {
   const name = `${c.plural}.${c.group}`;
   const w = await openWatch(t, `${CRDS}?watch=true&fieldSelector=metadata.name%3D${name}`);
   try {
-    const names = {
-      plural: c.plural,
-      singular: c.kind.toLowerCase(),
-      kind: c.kind,
-      listKind: `${c.kind}List`,
-    };
-    const openAPIV3Schema = { type: "object", properties: { spec: c.spec } };
-    const version = { name: "v1", served: true, storage: true, schema: { openAPIV3Schema } };
-    const body = {
-      metadata: { name },
-      spec: { group: c.group, scope: "Namespaced", names, versions: [version] },
-    };
-    expect((await t.call("POST", CRDS, { body })).status).toBe(201);
+    const created = await t.call("POST", CRDS, { body: simpleCrdBody(c) });
+    expect(created.status, created.text).toBe(201);
     await w.until((e) =>
       (e.object?.status?.conditions ?? []).some(
         (x: { type: string; status: string }) => x.type === "Established" && x.status === "True",

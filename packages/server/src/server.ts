@@ -12,6 +12,7 @@ import {
   bootstrapKubernetesService,
   bootstrapSystemConfigMaps,
 } from "./bootstrap.js";
+import { useRuleWorkers } from "./cel/index.js";
 import {
   type ClusterOptions,
   PodBehaviours,
@@ -127,6 +128,8 @@ interface ServerState {
   readonly faults: FaultController;
   readonly behaviours: PodBehaviours;
   readonly cluster: SimulatedCluster | undefined;
+  /** Ends the CEL rule workers when the last server of the process stops. */
+  readonly releaseRuleWorkers: () => void;
 }
 
 async function createState(options: StartOptions, auth: AuthSettings): Promise<ServerState> {
@@ -159,7 +162,7 @@ async function createState(options: StartOptions, auth: AuthSettings): Promise<S
   const cluster =
     clusterOptions &&
     startCluster(context, clusterOptions, behaviours, options.controllers !== false, options.log);
-  return { context, crds, watch, faults, behaviours, cluster };
+  return { context, crds, watch, faults, behaviours, cluster, releaseRuleWorkers: useRuleWorkers() };
 }
 
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
@@ -247,6 +250,7 @@ function stopServer(
   controllers: Controllers | undefined,
 ): Promise<void> {
   state.crds.close();
+  state.releaseRuleWorkers();
   controllers?.close();
   state.cluster?.close();
   for (const w of [...state.watch.streams]) w.stream.end("server-stopped");

@@ -1,9 +1,9 @@
 /**
- * A built-in kind's behaviour is one strategy file, registry/<group>/<resource>.ts, plus its line
- * in registry/kinds.ts (a static import list, as upstream's storage_<group>.go lists each
- * resource's storage: the package bundles and type-checks without scanning folders at run time).
- * This test is what makes a forgotten line fail: every strategy exported from those files is
- * registered, under the group and resource its file names.
+ * A built-in kind's behaviour is one strategy file, registry/<group>/<resource>.ts, exporting
+ * `export const <name>: KindStrategy = …`; registry/kinds.generated.ts lists them (written by
+ * `pnpm gen:kinds`, checked fresh by `pnpm check:layers`). This test is what makes a strategy the
+ * list misses fail: every strategy exported from those files is registered, under the group and
+ * resource its file names.
  */
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -26,7 +26,7 @@ async function strategiesIn(folder: string, file: string): Promise<{ group: stri
 }
 
 describe("kind strategies", () => {
-  it("registers every strategy file of registry/<group>/ in registry/kinds.ts", async () => {
+  it("registers every strategy file of registry/<group>/ in registry/kinds.generated.ts", async () => {
     const folders = readdirSync(REGISTRY, { withFileTypes: true }).filter((d) => d.isDirectory());
     const found: { group: string; resource: string }[] = [];
     for (const folder of folders)

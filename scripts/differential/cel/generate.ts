@@ -58,6 +58,8 @@ export function specSchema(rulesAt: Partial<Record<Node, Rule[]>>): Record<strin
         ratio: withRules({ type: "number" }, at("ratio")),
         flag: { type: "boolean" },
         ios: withRules({ "x-kubernetes-int-or-string": true }, at("ios")),
+        v: withRules({ type: "string", maxLength: 40 }, at("v")),
+        d: withRules({ type: "string", format: "duration" }, at("d")),
       },
     },
     at("spec"),
@@ -86,7 +88,10 @@ export function crd(index: number, spec: Record<string, unknown>): Record<string
   };
 }
 
-const NODES: Node[] = ["n", "s", "tags", "tag", "ports", "port", "labels", "label", "ratio", "ios"];
+const NODES: Node[] = ["n", "s", "tags", "tag", "ports", "port", "labels", "label", "ratio", "ios", "v", "d"];
+/** Versions, addresses, prefixes and names near the library rules' constants. */
+const LIBRARY_VALUES = ["1.2.3", "v1.2", "0.9.0-rc.1", "1.10.0+b", "01.2.3", "10.0.0.1", "127.0.0.1", "::1"];
+const MORE_VALUES = ["2001:DB8::1", "2001:db8::1", "0.0.0.0", "10.1.0.0/16", "10.1.2.3/16", "::/0", "web-1"];
 
 /** Rules for one CRD: one or two on spec, one on each of three to five other nodes. */
 export function randomRules(r: Random): Partial<Record<Node, Rule[]>> {
@@ -116,6 +121,8 @@ export function randomSpec(r: Random): Record<string, unknown> {
   maybe("ratio", () => r.pick([0.5, 1.5, -2.25, 10.75]));
   maybe("flag", () => r.chance(0.5));
   maybe("ios", () => r.pick<unknown>([1, "1", "x", 80]));
+  maybe("v", () => r.pick([...LIBRARY_VALUES, ...MORE_VALUES, "Web", "a.b", "", "abc"]));
+  maybe("d", () => r.pick(["30s", "1m30s", "2h", "0s", "1.5h", "-1s", "2 days"]));
   return spec;
 }
 
@@ -123,7 +130,7 @@ export function randomSpec(r: Random): Record<string, unknown> {
 export function mutateSpec(r: Random, spec: Record<string, unknown>): Record<string, unknown> {
   const next = { ...spec };
   const fresh = randomSpec(r);
-  for (const k of r.some(["n", "s", "tags", "ports", "labels", "ratio", "flag", "ios"], 3)) {
+  for (const k of r.some(["n", "s", "tags", "ports", "labels", "ratio", "flag", "ios", "v", "d"], 3)) {
     if (k in fresh) next[k] = fresh[k];
     else delete next[k];
   }

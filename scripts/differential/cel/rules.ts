@@ -1,7 +1,8 @@
 /**
  * Rule templates of the CEL differential suite, per schema node, with random
  * constants: the kinds of rules CRDs use (comparisons, string and list
- * functions, macros, regexes, sets, optionals, transition rules), and the
+ * functions, macros, regexes, sets, optionals, transition rules, the semver,
+ * format, IP and CIDR libraries, durations), and the
  * message styles (default, message, messageExpression, reason, fieldPath).
  */
 import type { Random } from "./random.js";
@@ -17,7 +18,9 @@ export type Node =
   | "labels"
   | "label"
   | "ratio"
-  | "ios";
+  | "ios"
+  | "v"
+  | "d";
 
 export interface Rule {
   rule: string;
@@ -40,6 +43,7 @@ const TEMPLATES: Record<Node, ((r: Random) => string)[]> = {
     () => "!has(self.ports) || !has(self.tags) || self.ports.size() <= self.tags.size()",
     (r) => `!has(oldSelf.n) || !has(self.n) || self.n >= oldSelf.n - ${r.int(0, 2)}`,
     () => "has(self.flag) ? self.flag || !has(self.n) : true",
+    (r) => `!has(self.n) || self.\`n\` < ${r.int(0, 10)}`,
   ],
   n: [
     () => "self / 2 < 4",
@@ -93,6 +97,10 @@ const TEMPLATES: Record<Node, ((r: Random) => string)[]> = {
     () => "self.size() == 0 || self.max() != 'z'",
     () => "self.join(',').size() < 6",
     () => "oldSelf.all(x, x in self)",
+    () => "self.sort() == self || self.distinct().size() < 3",
+    (r) => `self.reverse().first().orValue('') != '${str(r)}'`,
+    () => "lists.range(self.size()).all(i, i < 4)",
+    (r) => `self.size() < 2 || self.slice(0, 2).last().value() != '${str(r)}'`,
   ],
   tag: [(r) => `self != '${str(r)}'`, () => "self.size() > 1", () => "self.matches('^[ab]')"],
   ports: [
@@ -104,6 +112,7 @@ const TEMPLATES: Record<Node, ((r: Random) => string)[]> = {
     () => "self.map(p, p.port).isSorted()",
     () => "self.all(p, !has(p.port) || p.port != 443)",
     () => "self.size() < 2 || self[0].name != self[1].name",
+    () => "self.size() == 0 || has(self[0].port)",
   ],
   port: [
     () => "!has(self.port) || self.port > 1024",
@@ -127,6 +136,30 @@ const TEMPLATES: Record<Node, ((r: Random) => string)[]> = {
     () => "self * 2.0 != 3.0",
   ],
   ios: [() => "type(self) == int", () => "type(self) == string || self > 10", () => "string(self) != '1'"],
+  v: [
+    (r) => `!isSemver(self, true) || semver(self, true).major() < ${r.int(0, 3)}`,
+    () => "isSemver(self) || isIP(self) || isCIDR(self) || self.size() < 3",
+    () => "!isSemver(self) || semver(self).isLessThan(semver('1.2.0'))",
+    () => "!isSemver(self) || semver(self).compareTo(semver('1.0.0-rc.1')) >= 0",
+    () => "semver(self, true).minor() >= 0",
+    () => "!isIP(self) || ip.isCanonical(self)",
+    () => "!isIP(self) || ip(self).isLoopback() || ip(self).isGlobalUnicast()",
+    () => "!isIP(self) || !ip(self).isUnspecified()",
+    (r) => `!isIP(self) || ip(self).family() == ${r.pick([4, 6])}`,
+    (r) => `!isCIDR(self) || cidr(self).prefixLength() >= ${r.pick([8, 16, 24])}`,
+    () => "!isCIDR(self) || cidr('10.0.0.0/8').containsCIDR(self)",
+    () => "!isCIDR(self) || cidr(self).masked() == cidr(self)",
+    () => "!format.dns1123Label().validate(self).hasValue()",
+    (r) =>
+      `!format.named('${r.pick(["labelValue", "dns1035Label", "qualifiedName", "uuid", "byte"])}').value().validate(self).hasValue()`,
+    (r) => `strings.quote(self) != '"${str(r)}"'`,
+  ],
+  d: [
+    (r) => `self < duration('${r.pick(["1m", "1h", "90s"])}')`,
+    () => "self >= duration('0s')",
+    () => "self <= oldSelf + duration('1h')",
+    () => "string(self).endsWith('s')",
+  ],
 };
 
 /** A messageExpression per node that reads the value. */
@@ -142,6 +175,8 @@ const MESSAGES: Record<Node, string> = {
   label: "'label ' + self",
   ratio: "'ratio ' + (self > 1.0 ? 'high' : 'low')",
   ios: "'ios is ' + (type(self) == string ? 'a string' : 'an int')",
+  v: "'v is ' + self",
+  d: "self > duration('1h') ? 'd is long' : 'd is short'",
 };
 
 const REASONS = ["FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate"];

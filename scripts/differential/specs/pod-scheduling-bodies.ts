@@ -3,6 +3,7 @@
  * and the toleration lists RuntimeClasses share with pods. Seeded: keys, values, ids and weights
  * vary from run to run.
  */
+import { podSecurityVariants } from "./pod-security-bodies.js";
 import { type Body, int, pick, type Random, word } from "./types.js";
 
 const c = (extra: Body = {}): Body => ({ name: "c", image: "busybox", ...extra });
@@ -259,5 +260,6 @@ export function podSchedulingVariants(rnd: Random): [string, Body][] {
     ...securityVariants(rnd),
     ...affinityVariants(rnd),
     ...spreadVariants(rnd),
+    ...podSecurityVariants(rnd),
   ];
 }

@@ -80,9 +80,19 @@ export const errors = {
       "the object has been modified; please apply your changes to the latest version and try again",
     );
   },
-  /** 422 for field errors; `kind` is the object's Kind, `group` its API group. */
-  invalid(kind: string, group: string, name: string, causes: FieldError[]): StatusError {
-    // kube-apiserver 1.37 reports each distinct error once, in the message and in the causes.
+  /**
+   * 422 for field errors; `kind` is the object's Kind, `group` its API group. kube-apiserver 1.37
+   * reports each distinct error once, in the message and in the causes; a custom resource's
+   * errors (`repeatedCauses`) once in the message but every time in the causes (two identical
+   * failing CEL rules give two causes).
+   */
+  invalid(
+    kind: string,
+    group: string,
+    name: string,
+    causes: FieldError[],
+    repeatedCauses = false,
+  ): StatusError {
     const seen = new Set<string>();
     const distinct = causes.filter((c) => {
       const key = formatFieldError(c);
@@ -97,7 +107,7 @@ export const errors = {
       ...(name ? { name } : {}),
       ...(group ? { group } : {}),
       ...(kind ? { kind } : {}),
-      causes: distinct.map(toCause),
+      causes: (repeatedCauses ? causes : distinct).map(toCause),
     };
     return failure(
       422,

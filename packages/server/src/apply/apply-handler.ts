@@ -12,7 +12,7 @@ import { runAtOnce, runYielding } from "../api/steps.js";
 import { ChangedWhilePaused, updateWithRetries } from "../endpoints/handlers/commit-update.js";
 import type { ApiResponse, HandlerContext, KubeObject } from "../endpoints/handlers/context.js";
 import { findObject, metadataOf } from "../endpoints/handlers/context.js";
-import { convertsByWebhook, findPresented } from "../endpoints/handlers/converted.js";
+import { findPresented } from "../endpoints/handlers/converted.js";
 import { checkFieldManager } from "../endpoints/handlers/options.js";
 import { commitUpdate, createObject } from "../endpoints/handlers/write.js";
 import type { FieldScope } from "../fieldmanager/object-fields.js";
@@ -50,7 +50,7 @@ export async function applyObject(
   const force = queryOptionalBool(req.query, "force") ?? false;
   const body = checkApplyBody(r, req);
   const warnings = checkApplyConfiguration(r, body, req.query, req.duplicateFields ?? []);
-  const res = await updateWithRetries(r, req.large, (large) =>
+  const res = await updateWithRetries(req.large, (large) =>
     applyOnce(ctx, r, req, { manager, force, body, large }),
   );
   return warnings.length === 0 ? res : withWarnings(res, warnings);
@@ -120,7 +120,8 @@ async function applyOnce(
   } catch (e) {
     // Created by another request while this one paused: apply again, to the live object.
     const created = e instanceof StatusError && e.status.reason === "AlreadyExists";
-    const waited = a.large || convertsByWebhook(r);
+    // Paused, or waited for a conversion webhook or for CEL rules on a worker thread.
+    const waited = a.large || r.custom !== undefined;
     if (waited && created && findObject(ctx, r, req.namespace, req.name)) throw new ChangedWhilePaused();
     throw e;
   }

@@ -9,7 +9,7 @@
  * numbers exactly (docs/divergences.md).
  */
 import type { ASTNode } from "@marcbachmann/cel-js";
-import { ABSENT, type Shape, UNKNOWN } from "./sizes.js";
+import { ABSENT, maxShape, type Shape, UNKNOWN } from "./sizes.js";
 
 /**
  * A size cel-go cannot bound (a converted value's string form, a map value selected by name, a dyn):
@@ -32,7 +32,17 @@ const LINEAR_CALLS = new Set([
   "isURL",
   "re2Matches",
   "matches",
+  "semver",
+  "isSemver",
 ]);
+/** Calls and methods giving library values; `==` on them costs 1 upstream, `!=` is not sized. */
+const OPAQUE_CALLS = new Set(["ip", "cidr", "semver", "quantity", "url"]);
+const OPAQUE_METHODS = new Set(["masked", "ip", "add", "sub"]);
+const OPAQUE: Shape = { size: 1, opaque: true };
+/** Namespaces whose functions CEL calls as methods of a constant (`ip.isCanonical(s)`). */
+const NAMESPACES = new Set(["strings", "ip", "format", "lists"]);
+/** upstream's regular-expression size estimate of a named format (128 characters, a quarter each). */
+const FORMAT_REGEX_FACTOR = 32;
 
 /** Upstream's limits: per evaluation, per rule statically, per CRD statically, per object at runtime. */
 export const PER_CALL_LIMIT = 1_000_000;
@@ -52,8 +62,6 @@ const MACROS = new Set(["all", "exists", "exists_one", "map", "filter"]);
 /** Functions linear in the receiver's size (strings scanned, lists walked). */
 const LINEAR = new Set([
   "contains",
-  "startsWith",
-  "endsWith",
   "indexOf",
   "lastIndexOf",
   "lowerAscii",
@@ -72,6 +80,11 @@ const LINEAR = new Set([
   "re2Matches",
   "find",
   "findAll",
+  "slice",
+  "flatten",
+  "sort",
+  "distinct",
+  "reverse",
 ]);
 
 const tenth = (n: number) => Math.ceil(n * 0.1);
@@ -113,8 +126,26 @@ function rcall(n: ASTNode, scope: Scope): Estimate {
     const [a, b] = rest.shapes;
     return { cost: base + (a?.size ?? 1) * (b?.size ?? 1), shape: SCALAR };
   }
-  const linear = LINEAR.has(name) ? traversal(recv.shape, rest.shapes) : 0;
+  if (receiver.op === "id" && NAMESPACES.has(String(receiver.args)))
+    return namespaceCall(name, base, rest.shapes[0] ?? SCALAR);
+  if (name === "validate")
+    return { cost: base + tenth(rest.shapes[0]?.size ?? 1) * FORMAT_REGEX_FACTOR, shape: UNBOUNDED };
+  // On actual values (oldSelf of an optionalOldSelf rule, an admission object), an optional's value
+  // is the value measured or its alternative, whichever is larger.
+  if (OPTIONAL_VALUE.has(name) && recv.shape.measured)
+    return { cost: base, shape: optionalValue(recv.shape, rest.shapes) };
+  // cel-go compares a prefix or suffix: the cost is the argument's length, whatever the receiver's.
+  const affix = name === "startsWith" || name === "endsWith" ? tenth(rest.shapes[0]?.size ?? 0) : 0;
+  const linear = LINEAR.has(name) ? traversal(recv.shape, rest.shapes) : affix;
   return { cost: base + linear, shape: resultShape(name, recv.shape) };
+}
+
+/** ip.isCanonical parses and prints (twice a traversal); strings.quote's result has no size bound. */
+function namespaceCall(name: string, base: number, arg: Shape): Estimate {
+  if (name === "isCanonical") return { cost: base + Math.ceil(arg.size * 0.2), shape: SCALAR };
+  // lists.range(n) has no size bound in cel-go's estimate.
+  if (name === "range") return { cost: base, shape: { ...UNBOUNDED, elem: SCALAR } };
+  return { cost: base, shape: name === "quote" ? UNBOUNDED : SCALAR };
 }
 
 /** The cost of walking a receiver (a list's items, a string's characters against the arguments). */
@@ -124,13 +155,35 @@ function traversal(recv: Shape, params: readonly Shape[]): number {
   return tenth(recv.size) * Math.max(1, tenth(argSize));
 }
 
-const SAME_SIZE = new Set(["lowerAscii", "upperAscii", "trim", "substring", "replace"]);
-/** An optional's value has no size bound in cel-go's estimate. */
+const SAME_SIZE = new Set([
+  "lowerAscii",
+  "upperAscii",
+  "trim",
+  "substring",
+  "replace",
+  "slice",
+  "sort",
+  "distinct",
+  "reverse",
+]);
+/**
+ * An optional's value has no size bound in cel-go's static estimate; on actual values (a measured
+ * optional, as `object.metadata.?labels`) it is the value itself or the alternative, whichever is
+ * larger, as cel-go's runtime cost counts the values it meets.
+ */
 const OPTIONAL_VALUE = new Set(["orValue", "value", "or"]);
+
+/** A measured optional's value: the larger of the value and its alternatives, a map if either is. */
+function optionalValue(recv: Shape, alternatives: readonly Shape[]): Shape {
+  const map = recv.map === true || alternatives.some((a) => a.map === true);
+  const shape = alternatives.reduce((m, a) => maxShape(m, a), recv);
+  return map ? { ...shape, map } : shape;
+}
 
 /** The shape of a method's result: strings keep their bound, lists give items, counts are scalars. */
 function resultShape(name: string, recv: Shape): Shape {
   if (SAME_SIZE.has(name)) return recv;
+  if (OPAQUE_METHODS.has(name)) return OPAQUE;
   if (OPTIONAL_VALUE.has(name)) return recv.map ? { ...UNBOUNDED, map: true } : UNBOUNDED;
   if (name === "split" || name === "findAll") return { size: recv.size, elem: recv };
   if ((name === "min" || name === "max") && recv.elem) return recv.elem;
@@ -149,19 +202,40 @@ function call(n: ASTNode, scope: Scope): Estimate {
   // Evaluating on actual values (admission), a converted scalar is a short string, not an unbounded one.
   const converted = scope.has(RUNTIME_SCOPE) ? (first.size > 1 ? first : CONVERTED) : UNBOUNDED;
   const shape =
-    name === "string" || name === "bytes" ? (isString ? first : converted) : name === "dyn" ? first : SCALAR;
+    name === "string" || name === "bytes"
+      ? isString
+        ? first
+        : converted
+      : name === "dyn"
+        ? first
+        : OPAQUE_CALLS.has(name)
+          ? OPAQUE
+          : SCALAR;
   return { cost: cost + 1 + linear, shape };
 }
+
+const SCALAR_SUMS = new Set([
+  "int",
+  "uint",
+  "double",
+  "google.protobuf.Duration",
+  "google.protobuf.Timestamp",
+]);
+/** Whether a checked `+` joins strings, bytes or lists (its cost grows with them) rather than adding. */
+const concatenates = (n: ASTNode) =>
+  !SCALAR_SUMS.has(String((n as { checkedType?: { name?: string } }).checkedType?.name ?? ""));
 
 function binary(n: ASTNode, scope: Scope): Estimate {
   const { cost, shapes } = estimateAll(args(n), scope);
   const [a = SCALAR, b = SCALAR] = shapes;
+  if (n.op === "+" && !concatenates(n)) return { cost: cost + 1, shape: SCALAR };
   if (n.op === "+")
     return {
       cost: cost + 1 + tenth(a.size + b.size),
       shape: { size: a.size + b.size, ...(a.elem ? { elem: a.elem } : {}) },
     };
   if (n.op === "in") return { cost: cost + 1 + (b.map ? 0 : b.size), shape: SCALAR };
+  if (n.op === "!=" && (a.opaque || b.opaque)) return { cost: cost + 1 + UNBOUNDED.size, shape: SCALAR };
   if (n.op === "==" || n.op === "!=" || n.op === "<" || n.op === "<=" || n.op === ">" || n.op === ">=")
     return { cost: cost + 1 + tenth(Math.min(a.size, b.size)), shape: SCALAR };
   return { cost: cost + 1, shape: SCALAR };
@@ -199,8 +273,12 @@ export function estimate(n: ASTNode, scope: Scope): Estimate {
     }
     case "map": {
       const entries = args(n) as [ASTNode, ASTNode][];
-      const { cost } = estimateAll(entries.flat(), scope);
-      return { cost: cost + 1, shape: { size: entries.length, elem: UNKNOWN } };
+      const { cost, shapes } = estimateAll(entries.flat(), scope);
+      // A literal's values bound its elements (an empty one has none); `in` looks its keys up.
+      const elem = shapes
+        .filter((_, i) => i % 2 === 1)
+        .reduce<Shape>((m, s) => (s.size > m.size ? s : m), ABSENT);
+      return { cost: cost + 1, shape: { size: entries.length, elem, map: true } };
     }
     case "?:":
     case "&&":

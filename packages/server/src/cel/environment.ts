@@ -7,10 +7,14 @@
  * plus the Kubernetes libraries, and the schema's types.
  */
 import { Environment } from "@marcbachmann/cel-js";
+import { registerDurationText } from "./library/duration.js";
+import { registerExtLists } from "./library/ext-lists.js";
+import { registerFormat } from "./library/format.js";
 import { registerLists } from "./library/lists.js";
 import { registerNetwork } from "./library/network.js";
 import { registerQuantity } from "./library/quantity.js";
 import { registerRegex } from "./library/regex.js";
+import { registerSemver } from "./library/semver.js";
 import { registerSets } from "./library/sets.js";
 import { registerStrings } from "./library/strings.js";
 
@@ -19,10 +23,14 @@ export function baseEnvironment(): Environment {
   // cel-go accepts mixed-type list and map literals unless told otherwise; the apiserver does not tell it.
   const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
   registerLists(env);
+  registerExtLists(env);
   registerSets(env);
   registerStrings(env);
   registerRegex(env);
   registerQuantity(env);
   registerNetwork(env);
+  registerSemver(env);
+  registerFormat(env);
+  registerDurationText(env);
   return env;
 }

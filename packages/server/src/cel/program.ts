@@ -34,7 +34,33 @@ function celGoOffset(source: string, err: LocatedError, message: string): number
     const at = source.indexOf(op, left.range.end);
     if (at >= 0) return at;
   }
+  // A call: at the parenthesis after the function's name.
+  if (message.startsWith("found no matching overload for '") && (op === "call" || op === "rcall")) {
+    const args = err.node?.args as [string, { range?: { end: number } }];
+    const from = op === "rcall" ? (args[1]?.range?.end ?? start) : start;
+    const at = source.indexOf("(", source.indexOf(args[0], from) + args[0].length);
+    if (at >= 0) return at;
+  }
   return start;
+}
+
+/** Namespaces the library functions are declared under (`strings.quote` is `k8s.strings.quote`). */
+const NAMESPACE_TYPES = new Set(["k8s.strings", "k8s.ip", "k8s.format", "k8s.sets", "k8s.lists"]);
+/** cel-go's names of types: list(int), duration, timestamp. */
+const goType = (t: string) =>
+  t
+    .replaceAll("<", "(")
+    .replaceAll(">", ")")
+    .replaceAll("google.protobuf.Duration", "duration")
+    .replaceAll("google.protobuf.Timestamp", "timestamp");
+
+/** cel-go's wording of a call no overload matches: the name, then the receiver's and arguments' types. */
+function overloadMessage(receiver: string | undefined, name: string, args: string): string {
+  if (receiver === undefined || NAMESPACE_TYPES.has(receiver)) {
+    const fn = receiver ? `${receiver.slice(4)}.${name}` : name;
+    return `found no matching overload for '${fn}' applied to '(${goType(args)})'`;
+  }
+  return `found no matching overload for '${name}' applied to '${goType(receiver)}.(${goType(args)})'`;
 }
 
 const OPERATORS: Record<string, string> = {
@@ -62,7 +88,9 @@ function celGoMessage(e: LocatedError, parse: boolean): string {
   if (m) return `undeclared reference to '${m[1]}' (in container '')`;
   m = /^no such overload: (\S+) (\S+) (\S+)$/.exec(first);
   if (m?.[2] && OPERATORS[m[2]])
-    return `found no matching overload for '${OPERATORS[m[2]]}' applied to '(${m[1]}, ${m[3]})'`;
+    return `found no matching overload for '${OPERATORS[m[2]]}' applied to '(${goType(m[1] as string)}, ${goType(m[3] as string)})'`;
+  m = /^found no matching overload for '(?:(.+)\.)?(\w+)\((.*)\)'$/.exec(first);
+  if (m) return overloadMessage(m[1], m[2] as string, m[3] as string);
   return first;
 }
 
@@ -102,10 +130,58 @@ function useRe2(ast: ASTNode): string | undefined {
   return bad;
 }
 
+/**
+ * cel-go tests presence on any selection, `has(self.items[0].x)` included; the evaluator only on a
+ * chain of selections from a variable. Such a test is the same as an optional selection's
+ * presence, `self.items[0].?x.hasValue()`: the source is rewritten so (later columns shift).
+ */
+function presenceOnAnyOperand(ast: ASTNode, source: string): string | undefined {
+  const edits: { start: number; end: number; text: string }[] = [];
+  visit(ast, (n) => {
+    if (n.op !== "call") return;
+    const [name, params] = n.args as [unknown, ASTNode[]];
+    const arg = params?.[0];
+    if (name !== "has" || arg?.op !== ".") return;
+    let base = (arg.args as [ASTNode, string])[0];
+    while (base.op === "." || base.op === ".?") base = (base.args as [ASTNode, string])[0];
+    if (base.op === "id") return;
+    const [operand, field] = arg.args as [ASTNode, string];
+    const text = `${source.slice(operand.start, operand.end)}.?${field}.hasValue()`;
+    edits.push({ start: n.start, end: n.end, text });
+  });
+  if (edits.length === 0) return undefined;
+  let out = source;
+  let limit = source.length;
+  for (const e of edits.sort((a, b) => b.start - a.start)) {
+    // A test nested in another's operand is rewritten with it.
+    if (e.end > limit) continue;
+    out = out.slice(0, e.start) + e.text + out.slice(e.end);
+    limit = e.start;
+  }
+  return out;
+}
+
+/**
+ * cel-go accepts a field name in backticks; the evaluator does not. A plain identifier in backticks
+ * is written without them (spaces keep the columns); other names stay a syntax error here.
+ */
+const withoutBackticks = (source: string) =>
+  source.replace(
+    /\.(\s*)`([A-Za-z_][A-Za-z0-9_]*)`/g,
+    (_, space: string, name: string) => `.${space} ${name} `,
+  );
+
+function parse(env: Environment, original: string): ReturnType<Environment["parse"]> {
+  const source = original.includes("`") ? withoutBackticks(original) : original;
+  const parsed = env.parse(source);
+  const rewritten = presenceOnAnyOperand(parsed.ast, source);
+  return rewritten === undefined ? parsed : env.parse(rewritten);
+}
+
 export function compileExpression(env: Environment, source: string): Compiled {
   let parsed: ReturnType<Environment["parse"]>;
   try {
-    parsed = env.parse(source);
+    parsed = parse(env, source);
   } catch (e) {
     const err = e as LocatedError;
     return { ok: false, error: celGoIssue(source, err.range?.start ?? 0, celGoMessage(err, true)) };

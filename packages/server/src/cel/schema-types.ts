@@ -1,7 +1,7 @@
 /**
  * CEL types for a structural schema, the way the apiserver declares them for
  * CRD rules: integer → int, number → double, string → string (timestamp for
- * the date and date-time formats, bytes for byte), arrays → list, objects with
+ * the date and date-time formats, duration for duration, bytes for byte), arrays → list, objects with
  * properties → an object type with one field per property (a resource root and
  * embedded resources also get apiVersion, kind and metadata.name/generateName),
  * objects with additionalProperties → map(string, …), int-or-string and
@@ -21,6 +21,7 @@ import {
   propertiesOf,
 } from "../crd/json-schema.js";
 import { celFieldName } from "./escaping.js";
+import { schemaDuration } from "./library/duration.js";
 import { celEquals } from "./library/values.js";
 
 export interface CelDecl {
@@ -57,6 +58,10 @@ const TIMESTAMP: CelDecl = {
     const d = new Date(v);
     return Number.isNaN(d.getTime()) ? v : d;
   },
+};
+const DURATION: CelDecl = {
+  type: "google.protobuf.Duration",
+  toCel: (v) => (typeof v === "string" ? (schemaDuration(v) ?? v) : v),
 };
 const BYTES: CelDecl = {
   type: "bytes",
@@ -108,6 +113,7 @@ export class SchemaTypes {
         return BOOL;
       case "string":
         if (s.format === "date" || s.format === "date-time") return TIMESTAMP;
+        if (s.format === "duration") return DURATION;
         return s.format === "byte" ? BYTES : STRING;
       case "array":
         return this.list(s);

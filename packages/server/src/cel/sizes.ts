@@ -29,6 +29,8 @@ export interface Shape {
   readonly measured?: boolean;
   /** A map: `in` looks a key up instead of walking the items. */
   readonly map?: boolean;
+  /** A library value (IP, CIDR, semver, quantity, URL), which cel-go gives no size. */
+  readonly opaque?: boolean;
 }
 
 /** What an absent field of a measured value weighs. */
@@ -95,7 +97,8 @@ export function shapeOfSchema(s: JsonSchema | undefined, embeddedMeta = true): S
   return s.type === "integer" || s.type === "number" || s.type === "boolean" ? { size: 1 } : UNKNOWN;
 }
 
-function maxShape(a: Shape | undefined, b: Shape): Shape {
+/** The larger of two shapes, field by field and element by element (as measured: bounded). */
+export function maxShape(a: Shape | undefined, b: Shape): Shape {
   if (!a) return b;
   const elem = a.elem && b.elem ? maxShape(a.elem, b.elem) : (a.elem ?? b.elem);
   const fields = a.fields || b.fields ? { ...a.fields, ...b.fields } : undefined;

@@ -45,17 +45,46 @@ interface Run {
   budget: number;
   stopped: boolean;
   readonly errs: FieldError[];
+  /** The most cost the rules may spend in this turn of the event loop. */
+  readonly inlineLimit: number;
 }
+
+/** The rules would spend more than the inline limit: they are to be run off the event loop. */
+class TooCostlyInline extends Error {}
 
 const child = (path: string, k: string) => (path === "" ? k : `${path}.${k}`);
 const shown = (path: string) => (path === "" ? "<nil>" : path);
 
 /** The rule failures of an object; `old` is the stored object on update. */
-export function validateRules(root: RuleNode, obj: unknown, old: unknown): FieldError[] {
-  const run: Run = { budget: RUNTIME_BUDGET, stopped: false, errs: [] };
+export function validateRules(
+  root: RuleNode,
+  obj: unknown,
+  old: unknown,
+  inlineLimit = Infinity,
+): FieldError[] {
+  const run: Run = { budget: RUNTIME_BUDGET, stopped: false, errs: [], inlineLimit };
   const ratchet: Ratchet = old === undefined ? {} : { current: new Correlated(obj, old) };
   walk(root, "", obj, old, ratchet, run);
   return run.errs;
+}
+
+/**
+ * The rule failures of an object, or undefined as soon as the rules' estimated costs on it add up
+ * to more than `inlineLimit` (before running the rule that would pass it): the caller then runs
+ * validateRules where a long evaluation holds no other client (rules-pool.ts), with the same answer.
+ */
+export function validateRulesWithin(
+  root: RuleNode,
+  obj: unknown,
+  old: unknown,
+  inlineLimit: number,
+): FieldError[] | undefined {
+  try {
+    return validateRules(root, obj, old, inlineLimit);
+  } catch (e) {
+    if (e instanceof TooCostlyInline) return undefined;
+    throw e;
+  }
 }
 
 function walk(node: RuleNode, path: string, obj: unknown, old: unknown, ratchet: Ratchet, run: Run): void {
@@ -84,6 +113,15 @@ function walk(node: RuleNode, path: string, obj: unknown, old: unknown, ratchet:
   }
 }
 
+/** Takes an evaluation's estimated cost from the object's budget; what stops it instead, if anything. */
+function charge(run: Run, cost: number): "call" | "budget" | undefined {
+  if (cost > PER_CALL_LIMIT) return "call";
+  if (cost > run.budget) return "budget";
+  if (RUNTIME_BUDGET - run.budget + cost > run.inlineLimit) throw new TooCostlyInline();
+  run.budget -= cost;
+  return undefined;
+}
+
 function evaluate(
   node: RuleNode,
   rule: CompiledRule,
@@ -97,30 +135,24 @@ function evaluate(
   if (rule.usesOldSelf && old === undefined && !optionalOld) return;
   // Evaluation and cost errors show the node's schema type, failed rules the value itself.
   const type = typeof node.schema.type === "string" ? node.schema.type : "";
-  const invalid = (detail: string): FieldError => ({
+  const invalid = (detail: string, at = path): FieldError => ({
     type: "FieldValueInvalid",
-    field: shown(path),
+    field: shown(at),
     value: type,
     detail,
   });
-  const cost = costOf(rule.program.ast, ...values.sizes);
-  if (cost > PER_CALL_LIMIT) {
+  const stop = charge(run, costOf(rule.program.ast, ...values.sizes));
+  if (stop) {
     run.errs.push(
       invalid(
-        `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(rule.source)}`,
+        stop === "call"
+          ? `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(rule.source)}`
+          : "validation failed due to running out of cost budget, no further validation rules will be run",
       ),
     );
     run.stopped = true;
     return;
   }
-  if (cost > run.budget) {
-    run.errs.push(
-      invalid("validation failed due to running out of cost budget, no further validation rules will be run"),
-    );
-    run.stopped = true;
-    return;
-  }
-  run.budget -= cost;
   const { self, oldSelf } = values.vars;
   const vars = { self, oldSelf: optionalOld ? Optional.of(oldSelf) : oldSelf };
   let result: unknown;
@@ -132,9 +164,25 @@ function evaluate(
   }
   if (result === true) return;
   const at = rule.fieldPath === "" ? path : child(path, rule.fieldPath);
+  const add = (e: FieldError) => {
+    if (rule.usesOldSelf || !shouldRatchet(ratchet)) run.errs.push(e);
+  };
+  // A messageExpression's cost comes from the same budget; running out of it stops the rules too.
+  const messageStop = rule.message && charge(run, costOf(rule.message.ast, ...values.sizes));
+  if (messageStop) {
+    add(
+      invalid(
+        messageStop === "call"
+          ? `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(rule.source.messageExpression ?? "")}`
+          : "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run",
+        at,
+      ),
+    );
+    run.stopped = true;
+    return;
+  }
   const detail = message(rule, { self, oldSelf }) ?? defaultMessage(rule);
-  if (!rule.usesOldSelf && shouldRatchet(ratchet)) return;
-  run.errs.push(failure(rule.source.reason, shown(at), shownValue(obj), detail));
+  add(failure(rule.source.reason, shown(at), shownValue(obj), detail));
 }
 
 /** The value upstream shows in the cause: scalars as they are, objects and lists left out. */

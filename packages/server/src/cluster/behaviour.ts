@@ -6,6 +6,7 @@
  * for that one pod.
  */
 import type { coreV1, metaV1 } from "@kubesdk/models";
+import { commandBehaviour } from "./container-commands.js";
 import { selects } from "./objects.js";
 
 export interface PodBehaviour {
@@ -21,6 +22,8 @@ export interface PodBehaviour {
   readonly exitCode?: number;
   /** The containers ignore SIGTERM: a deletion waits the whole grace period, then kills (137). */
   readonly ignoresSigterm?: boolean;
+  /** The image cannot be pulled: the pod stays Pending, its containers waiting in ImagePullBackOff. */
+  readonly imagePullFails?: boolean;
 }
 
 /** A stage rule: the behaviour of the pods a selector (and optionally a namespace) selects. */
@@ -30,12 +33,19 @@ export interface PodStage {
   readonly selector?: metaV1.LabelSelector;
   /** Pods controlled by an object of this kind (e.g. `Job`). */
   readonly ownerKind?: string;
-  readonly behaviour: PodBehaviour;
+  /** Pods with a container (or init container) running one of these images. */
+  readonly images?: readonly string[];
+  /** The behaviour, or how to read it from the pod. */
+  readonly behaviour: PodBehaviour | ((pod: coreV1.Pod) => PodBehaviour);
 }
 
-/** Job pods run to completion; everything else runs until deleted. */
+/**
+ * Job pods run to completion; everything else runs until deleted; then what the containers'
+ * commands plainly do (container-commands.ts) overrides both.
+ */
 export const DEFAULT_STAGES: readonly PodStage[] = [
   { name: "job-pods-complete", ownerKind: "Job", behaviour: { runMs: 0, exitCode: 0 } },
+  { name: "container-commands", behaviour: commandBehaviour },
 ];
 
 const PREFIX = "sim.kubesdk.dev/";
@@ -48,6 +58,7 @@ const ANNOTATION: Record<string, string> = {
   exitCode: "exit-code",
   ready: "ready",
   ignoresSigterm: "ignore-sigterm",
+  imagePullFails: "image-pull-fails",
 };
 
 /** The behaviour a pod's `sim.kubesdk.dev/*` annotations ask for (unparseable values are ignored). */
@@ -57,7 +68,7 @@ export function annotatedBehaviour(annotations: Record<string, string> = {}): Po
     const raw = annotations[PREFIX + ANNOTATION[field]];
     if (raw !== undefined && /^\d+$/.test(raw)) out[field] = Number(raw);
   }
-  for (const field of ["ready", "ignoresSigterm"] as const) {
+  for (const field of ["ready", "ignoresSigterm", "imagePullFails"] as const) {
     const raw = annotations[PREFIX + ANNOTATION[field]];
     if (raw === "true" || raw === "false") out[field] = raw === "true";
   }
@@ -70,9 +81,15 @@ function stageSelects(stage: PodStage, pod: coreV1.Pod): boolean {
   const meta = pod.metadata ?? {};
   if (stage.namespace !== undefined && stage.namespace !== meta.namespace) return false;
   if (stage.selector !== undefined && !selects(stage.selector, meta.labels)) return false;
+  if (stage.images !== undefined && !runsImage(pod, stage.images)) return false;
   if (stage.ownerKind !== undefined)
     return (meta.ownerReferences ?? []).some((o) => o.controller === true && o.kind === stage.ownerKind);
   return true;
+}
+
+function runsImage(pod: coreV1.Pod, images: readonly string[]): boolean {
+  const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+  return containers.some((c) => images.includes(c.image ?? ""));
 }
 
 /** The readiness probe's initial delay, in milliseconds, of the slowest container. */
@@ -92,6 +109,7 @@ export interface ResolvedBehaviour {
   readonly runMs: number | undefined;
   readonly exitCode: number;
   readonly ignoresSigterm: boolean;
+  readonly imagePullFails: boolean;
 }
 
 /** The behaviour of one pod: defaults, then stages in order, annotations, then the test's own. */
@@ -101,7 +119,10 @@ export function behaviourOf(
   own: PodBehaviour | undefined,
 ): ResolvedBehaviour {
   let b: PodBehaviour = {};
-  for (const stage of stages) if (stageSelects(stage, pod)) b = { ...b, ...stage.behaviour };
+  for (const stage of stages) {
+    if (!stageSelects(stage, pod)) continue;
+    b = { ...b, ...(typeof stage.behaviour === "function" ? stage.behaviour(pod) : stage.behaviour) };
+  }
   b = { ...b, ...annotatedBehaviour(pod.metadata?.annotations), ...own };
   return {
     startMs: b.startMs ?? 0,
@@ -110,6 +131,7 @@ export function behaviourOf(
     runMs: b.runMs,
     exitCode: b.exitCode ?? 0,
     ignoresSigterm: b.ignoresSigterm ?? false,
+    imagePullFails: b.imagePullFails ?? false,
   };
 }
 

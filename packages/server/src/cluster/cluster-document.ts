@@ -4,8 +4,8 @@
  *   apiVersion: kubesdk.dev/v1alpha1
  *   kind: SimulatedCluster
  *   nodes: [{ name: node-1, labels: {…}, taints: [{ key, value, effect }], capacity: { cpu: "8" } }]
- *   stages: [{ name: slow, namespace: shop, selector: { matchLabels: {…} }, ownerKind: Job,
- *              behaviour: { startMs, readyMs, ready, runMs, exitCode, ignoresSigterm } }]
+ *   stages: [{ name: slow, namespace: shop, selector: { matchLabels: {…} }, ownerKind: Job, images: […],
+ *              behaviour: { startMs, readyMs, ready, runMs, exitCode, ignoresSigterm, imagePullFails } }]
  *   heartbeatMs, nodeMonitorGraceMs, restartBackoffMs, maxRestartBackoffMs: numbers
  *
  * Checked field by field; the first wrong one is named in the error.
@@ -41,7 +41,7 @@ function count(v: unknown, path: string): number {
 }
 
 const BEHAVIOUR_NUMBERS = ["startMs", "readyMs", "runMs", "exitCode"] as const;
-const BEHAVIOUR_FLAGS = ["ready", "ignoresSigterm"] as const;
+const BEHAVIOUR_FLAGS = ["ready", "ignoresSigterm", "imagePullFails"] as const;
 
 function behaviour(v: unknown, path: string): PodBehaviour {
   const r = record(v, path);
@@ -72,6 +72,10 @@ function node(v: unknown, path: string): SimulatedNodeConfig {
   };
 }
 
+function images(v: unknown, path: string): string[] {
+  return list(v, path).map((x, i) => (typeof x === "string" ? x : fail(`${path}[${i}]`, "an image name")));
+}
+
 function stage(v: unknown, path: string): PodStage {
   const r = record(v, path);
   for (const k of ["name", "namespace", "ownerKind"])
@@ -81,6 +85,7 @@ function stage(v: unknown, path: string): PodStage {
     ...(r.namespace !== undefined ? { namespace: String(r.namespace) } : {}),
     ...(r.ownerKind !== undefined ? { ownerKind: String(r.ownerKind) } : {}),
     ...(r.selector !== undefined ? { selector: record(r.selector, `${path}.selector`) } : {}),
+    ...(r.images !== undefined ? { images: images(r.images, `${path}.images`) } : {}),
     behaviour: behaviour(r.behaviour ?? {}, `${path}.behaviour`),
   };
 }

@@ -10,6 +10,9 @@ import { StatusError } from "../api/status.js";
 const RETRY_MS = 20;
 const MAX_RETRY_MS = 5_000;
 
+/** The longest delay setTimeout keeps (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class WorkLoop {
   private readonly queued = new Set<string>();
   private readonly running = new Set<string>();
@@ -31,10 +34,14 @@ export class WorkLoop {
     if (delayMs > 0) {
       const previous = this.timers.get(key);
       if (previous !== undefined) clearTimeout(previous);
-      const t = setTimeout(() => {
-        this.timers.delete(key);
-        this.add(key);
-      }, delayMs);
+      // Node fires a longer timer at once; waking early is harmless (a sync reschedules itself).
+      const t = setTimeout(
+        () => {
+          this.timers.delete(key);
+          this.add(key);
+        },
+        Math.min(delayMs, MAX_TIMER_MS),
+      );
       t.unref();
       this.timers.set(key, t);
       return;

@@ -117,11 +117,18 @@ export class PodLifecycle {
       restartCount: run.restarts,
       ...(run.lastExit ? { lastExit: run.lastExit } : {}),
     };
+    if (b.imagePullFails) {
+      const image = pod.spec?.containers?.[0]?.image ?? "";
+      const message = `Back-off pulling image "${image}"`;
+      const containers: ContainerPhase = { kind: "waiting", reason: "ImagePullBackOff", message };
+      return { ...base, phase: "Pending", containers, ready: false };
+    }
     if (run.restartAt !== undefined) {
       if (now < run.restartAt) {
         this.later(key, run.restartAt - now);
         const message = `back-off restarting failed container in pod ${pod.metadata.name}`;
-        return { ...base, phase: "Running", containers: { kind: "backoff", message }, ready: false };
+        const containers: ContainerPhase = { kind: "waiting", reason: "CrashLoopBackOff", message };
+        return { ...base, phase: "Running", containers, ready: false };
       }
       run.restartAt = undefined;
       run.startedAt = now;
@@ -177,7 +184,7 @@ export class PodLifecycle {
     return {
       ...base,
       phase: "Running",
-      containers: { kind: "backoff", message },
+      containers: { kind: "waiting", reason: "CrashLoopBackOff", message },
       ready: false,
       restartCount: run.restarts,
       lastExit: run.lastExit,

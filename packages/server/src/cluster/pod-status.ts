@@ -8,14 +8,15 @@ import { withCondition } from "./objects.js";
 
 export type ContainerPhase =
   | { readonly kind: "running"; readonly since: string }
-  | { readonly kind: "backoff"; readonly message: string }
+  /** Not running: CrashLoopBackOff between restarts, ImagePullBackOff when the image cannot be pulled. */
+  | { readonly kind: "waiting"; readonly reason: string; readonly message: string }
   | { readonly kind: "terminated"; readonly exitCode: number; readonly since: string; readonly at: string };
 
 export interface PodFacts {
   readonly now: string;
   readonly hostIP: string;
   readonly podIP: string;
-  readonly phase: "Running" | "Succeeded" | "Failed";
+  readonly phase: "Pending" | "Running" | "Succeeded" | "Failed";
   readonly containers: ContainerPhase;
   readonly ready: boolean;
   readonly restartCount: number;
@@ -29,17 +30,19 @@ function terminated(exitCode: number, since: string, at: string) {
 
 function containerState(p: ContainerPhase): coreV1.ContainerState {
   if (p.kind === "running") return { running: { startedAt: p.since } };
-  if (p.kind === "backoff") return { waiting: { reason: "CrashLoopBackOff", message: p.message } };
+  if (p.kind === "waiting") return { waiting: { reason: p.reason, message: p.message } };
   return { terminated: terminated(p.exitCode, p.since, p.at) };
 }
 
 function containerStatus(c: coreV1.Container, facts: PodFacts): coreV1.ContainerStatus {
   const running = facts.containers.kind === "running";
+  // A container whose image was never pulled has neither an image ID nor a container ID.
+  const created = facts.phase !== "Pending";
   return {
     name: c.name,
     image: c.image ?? "",
-    imageID: `docker.io/library/${c.image ?? ""}@sha256:${"0".repeat(64)}`,
-    containerID: `kubesdk://${c.name}-${facts.restartCount}`,
+    imageID: created ? `docker.io/library/${c.image ?? ""}@sha256:${"0".repeat(64)}` : "",
+    ...(created ? { containerID: `kubesdk://${c.name}-${facts.restartCount}` } : {}),
     ready: running && facts.ready,
     started: running,
     restartCount: facts.restartCount,
@@ -65,7 +68,7 @@ function condition(type: string, ok: boolean, now: string, reason?: string): cor
 
 /** The pod's status for these facts, keeping what else the status holds (e.g. a DisruptionTarget). */
 export function podStatus(pod: coreV1.Pod, facts: PodFacts): coreV1.PodStatus {
-  const finished = facts.phase !== "Running";
+  const finished = facts.phase === "Succeeded" || facts.phase === "Failed";
   const ready = !finished && facts.ready && facts.containers.kind === "running";
   const notReadyReason = finished ? "PodCompleted" : "ContainersNotReady";
   let conditions = pod.status?.conditions ?? [];

@@ -164,7 +164,8 @@ function servedVersion(v: CrdVersion, c: CommonFacts): ServedResource {
       conversion: c.conversion,
       validate: (obj, old) => {
         const errs = ratchet([...validateSchema(obj), ...(scale ? scaleErrors(obj, scale) : [])], obj, old);
-        return validateRules ? [...errs, ...validateRules(obj, old, errs)] : errs;
+        const rules = validateRules?.(obj, old, errs) ?? [];
+        return rules instanceof Promise ? rules.then((more) => [...errs, ...more]) : [...errs, ...rules];
       },
       applyDefaults(obj) {
         const out = normalize(obj);

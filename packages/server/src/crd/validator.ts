@@ -70,6 +70,13 @@ function buildFormats(): Map<string, FormatCheck> {
 }
 
 let walker: SchemaWalker | undefined;
+let formats: Map<string, FormatCheck> | undefined;
+
+/** Whether a string passes a schema format the apiserver validates (true for formats it does not know). */
+export function matchesStringFormat(format: string, s: string): boolean {
+  formats ??= buildFormats();
+  return formats.get(format)?.(s) ?? true;
+}
 
 /** A schema that cannot be used (a pattern that is not a Go regular expression, an empty enum). */
 export class SchemaCompileError extends KubesdkError {

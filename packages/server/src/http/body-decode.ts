@@ -13,6 +13,8 @@ export interface DecodedObject {
   readonly body: Record<string, unknown>;
   /** Keys the body repeats (JSON.parse keeps the last), for fieldValidation. */
   readonly duplicateFields: string[];
+  /** The body's text, kept only when it repeats keys: strict errors are then re-read from it in document order. */
+  readonly repeatedKeysText?: string;
   /** Set when the body was big enough to decode off-thread: the handler pauses between its steps too. */
   readonly large?: boolean;
 }
@@ -36,7 +38,12 @@ export function decodeObjectRequest(
   kindHint: string,
 ): DecodedObject {
   const body = type === "protobuf" ? decodeProtobufBody(raw, kindHint) : decodeObjectBody(raw, type);
-  return { body, duplicateFields: type === "json" ? findDuplicateFields(raw.toString("utf8")) : [] };
+  if (type !== "json") return { body, duplicateFields: [] };
+  const text = raw.toString("utf8");
+  const duplicateFields = findDuplicateFields(text);
+  return duplicateFields.length === 0
+    ? { body, duplicateFields }
+    : { body, duplicateFields, repeatedKeysText: text };
 }
 
 export function decodePatchRequest(raw: Buffer, patchType: BodyType): DecodedPatch {

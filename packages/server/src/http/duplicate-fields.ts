@@ -8,33 +8,47 @@
  */
 export function findDuplicateFields(text: string): string[] {
   const scanner = new DuplicateScanner(text);
-  try {
-    scanner.value("");
-  } catch {
-    // Not JSON (JSON.parse would have failed first): nothing to report.
-    return [];
-  }
-  return scanner.found;
+  return scanner.scan(true) ? scanner.found : [];
 }
 
-const join = (parent: string, key: string) => (parent === "" ? key : `${parent}.${key}`);
+export const joinField = (parent: string, key: string) => (parent === "" ? key : `${parent}.${key}`);
 
-class DuplicateScanner {
-  readonly found: string[] = [];
+/**
+ * Walks a JSON text key by key in document order, carrying a context `C` down the tree (a type,
+ * for a typed walk). Subclasses decide at each key what to report and which context the value
+ * gets; a value without context is skipped, nothing inside it is looked at.
+ */
+export abstract class JsonKeyScanner<C> {
   private i = 0;
 
   constructor(private readonly text: string) {}
 
-  value(path: string): void {
+  /** The context of `key`'s value in an object of context `ctx`; `seen` holds the object's earlier keys. */
+  protected abstract member(ctx: C, path: string, key: string, seen: Set<string>): C | undefined;
+
+  /** The context of an array element in an array of context `ctx`. */
+  protected abstract element(ctx: C): C | undefined;
+
+  /** Scans the whole text; false when it is not JSON (JSON.parse would have failed first). */
+  scan(root: C): boolean {
+    try {
+      this.value(root, "");
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private value(ctx: C | undefined, path: string): void {
     this.skipSpace();
     const c = this.text[this.i];
-    if (c === "{") this.object(path);
-    else if (c === "[") this.array(path);
+    if (c === "{") this.object(ctx, path);
+    else if (c === "[") this.array(ctx, path);
     else if (c === '"') this.readString();
     else while (this.i < this.text.length && !/[\s,}\]]/.test(this.text[this.i] as string)) this.i++;
   }
 
-  private object(path: string): void {
+  private object(ctx: C | undefined, path: string): void {
     this.i++;
     const seen = new Set<string>();
     this.skipSpace();
@@ -45,26 +59,26 @@ class DuplicateScanner {
     for (;;) {
       this.skipSpace();
       const key = this.readString();
-      const p = join(path, key);
-      if (seen.has(key)) this.found.push(p);
-      seen.add(key);
+      const p = joinField(path, key);
+      const child = ctx === undefined ? undefined : this.member(ctx, path, key, seen);
       this.skipSpace();
       this.i++; // colon
-      this.value(p);
+      this.value(child, p);
       this.skipSpace();
       if (this.text[this.i++] === "}") return;
     }
   }
 
-  private array(path: string): void {
+  private array(ctx: C | undefined, path: string): void {
     this.i++;
     this.skipSpace();
     if (this.text[this.i] === "]") {
       this.i++;
       return;
     }
+    const item = ctx === undefined ? undefined : this.element(ctx);
     for (let n = 0; ; n++) {
-      this.value(`${path}[${n}]`);
+      this.value(item, `${path}[${n}]`);
       this.skipSpace();
       if (this.text[this.i++] === "]") return;
     }
@@ -81,5 +95,20 @@ class DuplicateScanner {
       this.i += this.text[this.i] === "\\" ? 2 : 1;
     this.i++; // closing quote
     return JSON.parse(this.text.slice(start, this.i)) as string;
+  }
+}
+
+/** Every repeated key of every object, each time it repeats. */
+class DuplicateScanner extends JsonKeyScanner<true> {
+  readonly found: string[] = [];
+
+  protected member(ctx: true, path: string, key: string, seen: Set<string>): true {
+    if (seen.has(key)) this.found.push(joinField(path, key));
+    seen.add(key);
+    return ctx;
+  }
+
+  protected element(ctx: true): true {
+    return ctx;
   }
 }

@@ -11,6 +11,7 @@ import { pruneCustomResource } from "../crd/prune.js";
 import { MAX_WARNINGS } from "../http/limits.js";
 import type { ServedResource } from "../resources/served.js";
 import { pruneByType } from "./typed-prune.js";
+import { typedStrictErrors } from "./typed-strict-scan.js";
 
 export type FieldValidationMode = "Ignore" | "Warn" | "Strict";
 export type WriteKind = "create" | "update" | "patch";
@@ -58,19 +59,45 @@ function unknownFields(
   return { object: pruned.value, unknown: pruned.unknown };
 }
 
+/** What the request body repeats: the repeated keys' paths, and the body's text when there are any. */
+export interface RepeatedKeys {
+  readonly duplicateFields?: readonly string[] | undefined;
+  readonly repeatedKeysText?: string | undefined;
+}
+
+/**
+ * The strict decoding errors. A built-in object's body is decoded strictly as a whole, which
+ * reports unknown and duplicate fields in document order; a custom resource's duplicates come
+ * from decoding and its unknown fields from pruning afterwards, as do a patch's (duplicates in
+ * the patch, unknown fields in the patched object), so those list duplicates first.
+ */
+function strictProblems(
+  r: ServedResource,
+  kind: WriteKind,
+  unknown: readonly string[],
+  body: RepeatedKeys,
+): string[] {
+  const node =
+    r.custom || kind === "patch"
+      ? undefined
+      : schemaFor({ group: r.group, version: r.version, kind: r.kind });
+  if (node && body.repeatedKeysText !== undefined) return typedStrictErrors(body.repeatedKeysText, node);
+  return [
+    ...(body.duplicateFields ?? []).map((p) => `duplicate field "${p}"`),
+    ...unknown.map((p) => `unknown field "${p}"`),
+  ];
+}
+
 export function enforceFieldValidation(
   r: ServedResource,
   obj: Record<string, unknown>,
   q: URLSearchParams,
   kind: WriteKind,
-  duplicates: readonly string[] = [],
+  body: RepeatedKeys = {},
 ): FieldValidationResult {
   const mode = fieldValidationMode(q, kind);
   const { object, unknown } = unknownFields(r, obj);
-  const problems = [
-    ...duplicates.map((p) => `duplicate field "${p}"`),
-    ...unknown.map((p) => `unknown field "${p}"`),
-  ];
+  const problems = strictProblems(r, kind, unknown, body);
   if (problems.length === 0 || mode === "Ignore") return { object, warnings: [] };
   if (mode === "Warn") return { object, warnings: problems };
   const strict = `strict decoding error: ${problems.join(", ")}`;

@@ -129,8 +129,11 @@ export interface CustomResourceInfo {
   /** The CRD's name, `<plural>.<group>`. */
   readonly crdName: string;
   readonly storageVersion: string;
-  /** Validates an object of this version (`old` on updates); returns field errors (empty when valid). */
-  readonly validate: (obj: unknown, old?: unknown) => FieldError[];
+  /**
+   * Validates an object of this version (`old` on updates); returns field errors (empty when valid),
+   * later when its CEL rules are expensive (they run on a worker thread).
+   */
+  readonly validate: (obj: unknown, old?: unknown) => FieldError[] | Promise<FieldError[]>;
   /** Applies structural-schema defaults in place. */
   readonly applyDefaults: (obj: Record<string, unknown>) => void;
   readonly printerColumns: readonly PrinterColumn[];

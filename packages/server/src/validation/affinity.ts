@@ -1,8 +1,7 @@
 /**
  * A pod's affinity (validateAffinity upstream): node affinity's required node selector and
  * weighted preferences, and pod (anti-)affinity terms — their label and namespace selectors,
- * namespaces and topology key. matchLabelKeys / mismatchLabelKeys are not checked here
- * (docs/divergences.md SV1d).
+ * namespaces, matchLabelKeys / mismatchLabelKeys (label-keys.ts) and topology key.
  */
 
 import {
@@ -18,6 +17,7 @@ import {
   str,
   strs,
 } from "./field-errors.js";
+import { labelKeysErrors } from "./label-keys.js";
 import { dns1123LabelProblems, dns1123SubdomainProblems } from "./name-formats.js";
 import { labelKeyErrors, labelSelectorErrors } from "./selector-rules.js";
 
@@ -108,6 +108,7 @@ function podAffinityTermErrors(term: unknown, at: string): FieldError[] {
   out.push(...labelSelectorErrors(t.namespaceSelector, `${at}.namespaceSelector`));
   for (const name of strs(t.namespaces))
     out.push(...dns1123LabelProblems(name).map((m) => invalid(`${at}.namespace`, name, m)));
+  out.push(...labelKeysErrors(t, at));
   const key = str(t.topologyKey);
   if (key === "") out.push(required(`${at}.topologyKey`, "can not be empty"));
   out.push(...labelKeyErrors(key, `${at}.topologyKey`));

@@ -14,6 +14,7 @@ import {
   required,
   stringAt,
 } from "./field-errors.js";
+import { podContainers } from "./pod-security-rules.js";
 
 const OS_NAMES = ["linux", "windows"];
 const NOT_WINDOWS = "cannot be set for a windows pod";
@@ -44,19 +45,12 @@ const WINDOWS_CONTAINER_CONTEXT = [
   "runAsGroup",
 ];
 
-/** Every container with its path, in upstream's visiting order. */
-function containersOf(spec: Json, at: string): [Json, string][] {
-  return ["initContainers", "containers", "ephemeralContainers"].flatMap((k) =>
-    listAt(spec[k]).map((c, i): [Json, string] => [objectAt(c), `${at}.${k}[${i}]`]),
-  );
-}
-
 function linuxErrors(spec: Json, at: string): FieldError[] {
   const message = "windows options cannot be set for a linux pod";
   const out: FieldError[] = [];
   if (isSet(objectAt(spec.securityContext).windowsOptions))
     out.push(forbidden(`${at}.securityContext.windowsOptions`, message));
-  for (const [c, path] of containersOf(spec, at))
+  for (const [c, path] of podContainers(spec, at))
     if (isSet(objectAt(c.securityContext).windowsOptions))
       out.push(forbidden(`${path}.securityContext.windowsOptions`, message));
   return out;
@@ -76,7 +70,7 @@ function windowsErrors(spec: Json, at: string): FieldError[] {
   if (isSet(spec.shareProcessNamespace)) out.push(forbidden(`${at}.shareProcessNamespace`, NOT_WINDOWS));
   for (const k of WINDOWS_POD_CONTEXT.slice(5))
     if (isSet(sc[k])) out.push(forbidden(`${at}.securityContext.${k}`, NOT_WINDOWS));
-  for (const [c, path] of containersOf(spec, at)) {
+  for (const [c, path] of podContainers(spec, at)) {
     const csc = objectAt(c.securityContext);
     for (const k of WINDOWS_CONTAINER_CONTEXT)
       if (isSet(csc[k])) out.push(forbidden(`${path}.securityContext.${k}`, NOT_WINDOWS));

@@ -2,8 +2,9 @@
  * ValidatePodSpec for the fields most specs set: volumes, resource claims, containers and init
  * containers, restart and DNS policies and DNS config, node selector, the names a pod refers to
  * (service account, node, priority class, hostname, subdomain), host aliases, the active deadline,
- * security contexts, affinity, topology spread, tolerations and the OS rules. The other scheduling
- * fields are not checked here (docs/divergences.md).
+ * security contexts and the pod-wide security rules (pod-security-rules.ts), affinity, topology
+ * spread, tolerations and the OS rules (pod-os.ts). The fields docs/divergences.md SV1d lists are
+ * not checked here.
  */
 import { affinityErrors } from "./affinity.js";
 import { containersErrors, dnsLabelErrors, initContainersErrors } from "./containers.js";
@@ -20,6 +21,7 @@ import { labelMapErrors } from "./label-selector.js";
 import { dns1123SubdomainProblems } from "./name-formats.js";
 import { dnsConfigErrors, hostAliasErrors } from "./pod-dns.js";
 import { podOsErrors } from "./pod-os.js";
+import { podSecurityRuleErrors } from "./pod-security-rules.js";
 import { podClaimNames, podResourceClaimErrors } from "./resource-claims.js";
 import { podSecurityContextErrors } from "./security-context.js";
 import { tolerationsErrors } from "./tolerations.js";
@@ -97,6 +99,7 @@ export function podSpecErrors(spec: Json, at: string): FieldError[] {
   out.push(...affinityErrors(spec.affinity, `${at}.affinity`));
   out.push(...dnsConfigErrors(spec, `${at}.dnsConfig`));
   out.push(...topologySpreadErrors(spec.topologySpreadConstraints, `${at}.topologySpreadConstraints`));
+  out.push(...podSecurityRuleErrors(spec, at));
   out.push(...referenceErrors(spec, at));
   out.push(...podOsErrors(spec, at));
   return out;

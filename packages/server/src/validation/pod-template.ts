@@ -1,8 +1,10 @@
 /**
  * Pod templates of workloads: ValidatePodTemplateSpec (the template's labels and annotations, its
- * pod spec, no ephemeral containers) and the rule every controller template shares: the selector
- * matches the template's labels.
+ * pod-specific annotations, its pod spec, no ephemeral containers) and the rule every
+ * controller template shares: the selector matches the template's labels.
  */
+
+import { appArmorAnnotationErrors, appArmorMatchErrors } from "./apparmor-annotations.js";
 import {
   type FieldError,
   forbidden,
@@ -15,7 +17,9 @@ import {
 } from "./field-errors.js";
 import { labelMapErrors } from "./label-selector.js";
 import { annotationMapErrors } from "./object-meta.js";
+import { podAnnotationErrors } from "./pod-annotations.js";
 import { podSpecErrors } from "./pod-spec.js";
+import { seccompAnnotationErrors, seccompMatchErrors } from "./seccomp-annotations.js";
 
 type Json = Record<string, unknown>;
 
@@ -25,7 +29,12 @@ export function podTemplateSpecErrors(template: Json, at: string): FieldError[] 
   const spec = objectAt(template.spec);
   const out = labelMapErrors(meta.labels, `${at}.labels`);
   out.push(...annotationMapErrors(meta.annotations, `${at}.annotations`));
+  out.push(...podAnnotationErrors(meta, spec, `${at}.annotations`));
+  out.push(...seccompAnnotationErrors(meta, `${at}.annotations`));
+  out.push(...appArmorAnnotationErrors(meta, spec, `${at}.annotations`));
   out.push(...podSpecErrors(spec, `${at}.spec`));
+  out.push(...seccompMatchErrors(meta, spec, `${at}.spec`));
+  out.push(...appArmorMatchErrors(meta, spec, `${at}.spec`));
   if (listAt(spec.ephemeralContainers).length > 0)
     out.push(forbidden(`${at}.spec.ephemeralContainers`, "ephemeral containers not allowed in pod template"));
   return out;

@@ -2,7 +2,7 @@
  * A pod's topology spread constraints (validateTopologySpreadConstraints upstream): a positive max
  * skew, a topology key, a known unsatisfiable action, each {topologyKey, whenUnsatisfiable} pair
  * once, minDomains only positive and with DoNotSchedule, known node inclusion policies, a valid
- * label selector. matchLabelKeys is not checked here (docs/divergences.md SV1d).
+ * label selector, matchLabelKeys as label-keys.ts checks them (the selector-merge rules of 1.37).
  */
 import {
   duplicate,
@@ -16,6 +16,7 @@ import {
   required,
   str,
 } from "./field-errors.js";
+import { labelKeysErrors } from "./label-keys.js";
 import { labelSelectorErrors } from "./selector-rules.js";
 
 const NOT_POSITIVE = "must be greater than zero";
@@ -56,6 +57,7 @@ export function topologySpreadErrors(constraints: unknown, at: string): FieldErr
     out.push(...minDomainsErrors(c.minDomains, action, `${cAt}.minDomains`));
     out.push(...policyErrors(c.nodeAffinityPolicy, `${cAt}.nodeAffinityPolicy`));
     out.push(...policyErrors(c.nodeTaintsPolicy, `${cAt}.nodeTaintsPolicy`));
+    out.push(...labelKeysErrors({ matchLabelKeys: c.matchLabelKeys, labelSelector: c.labelSelector }, cAt));
     out.push(...labelSelectorErrors(c.labelSelector, `${cAt}.labelSelector`));
     return out;
   });

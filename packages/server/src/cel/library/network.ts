@@ -1,54 +1,17 @@
 /**
- * The Kubernetes IP, CIDR and URL libraries for CEL: ip(), isIP(), cidr(),
- * isCIDR(), url(), isURL() and their accessors. Addresses are parsed with
- * Node's net module (strict dotted-quad IPv4, as the apiserver's parser
- * requires: no leading zeros).
+ * The Kubernetes IP, CIDR and URL libraries for CEL: ip(), isIP(),
+ * ip.isCanonical(), cidr(), isCIDR(), url(), isURL(), their accessors and
+ * predicates, string() of addresses and prefixes, and equality. Addresses and
+ * prefixes follow Go's net/netip (ip-address.ts).
  */
-import { BlockList, isIP, isIPv4 } from "node:net";
 import type { Environment } from "@marcbachmann/cel-js";
-import { CelRuntimeError } from "./values.js";
+import { IpAddress, IpPrefix, parseIpAddress, parseIpPrefix } from "./ip-address.js";
+import { CelRuntimeError, succeeds } from "./values.js";
 
-export class IpAddress {
-  constructor(readonly text: string) {}
-  get family(): bigint {
-    return BigInt(isIP(this.text));
-  }
-}
-
-export class Cidr {
-  constructor(
-    readonly ip: string,
-    readonly prefix: number,
-  ) {}
-  contains(addr: string): boolean {
-    const list = new BlockList();
-    const type = isIPv4(this.ip) ? "ipv4" : "ipv6";
-    list.addSubnet(this.ip, this.prefix, type);
-    return isIP(addr) !== 0 && list.check(addr, isIPv4(addr) ? "ipv4" : "ipv6");
-  }
-}
+export { IpAddress, IpPrefix };
 
 export class Url {
   constructor(readonly url: URL) {}
-}
-
-function parseIp(s: string): IpAddress {
-  if (isIP(s) === 0 || s.includes("%"))
-    throw new CelRuntimeError(
-      `IP Address ${JSON.stringify(s)} parse error during conversion from string: ParseAddr(${JSON.stringify(s)}): unable to parse IP`,
-    );
-  return new IpAddress(s);
-}
-
-function parseCidr(s: string): Cidr {
-  const [ip = "", prefix = "", extra] = s.split("/");
-  const max = isIPv4(ip) ? 32 : 128;
-  const bits = /^\d+$/.test(prefix) ? Number(prefix) : -1;
-  if (extra !== undefined || isIP(ip) === 0 || bits < 0 || bits > max)
-    throw new CelRuntimeError(
-      `network address parse error during conversion from string: network address parse error during conversion from string: netip.ParsePrefix(${JSON.stringify(s)}): bad prefix`,
-    );
-  return new Cidr(ip, bits);
 }
 
 function parseUrl(s: string): Url {
@@ -61,34 +24,78 @@ function parseUrl(s: string): Url {
   }
 }
 
-const ok = (f: () => unknown) => {
-  try {
-    f();
-    return true;
-  } catch {
-    return false;
-  }
-};
+const b = (ip: IpAddress, i: number) => ip.bytes[i] as number;
+const isLoopback = (ip: IpAddress) =>
+  ip.is4 ? b(ip, 0) === 127 : ip.bytes.every((x, i) => x === (i === 15 ? 1 : 0));
+const isUnspecified = (ip: IpAddress) => ip.bytes.every((x) => x === 0);
+const isMulticast = (ip: IpAddress) => (ip.is4 ? (b(ip, 0) & 0xf0) === 0xe0 : b(ip, 0) === 0xff);
+const isLinkLocalUnicast = (ip: IpAddress) =>
+  ip.is4 ? b(ip, 0) === 169 && b(ip, 1) === 254 : b(ip, 0) === 0xfe && (b(ip, 1) & 0xc0) === 0x80;
+/** IPv4 224.0.0.0/24, IPv6 ff02::/16 (any flags), as Go's netip decides. */
+const isLinkLocalMulticast = (ip: IpAddress) =>
+  ip.is4
+    ? b(ip, 0) === 224 && b(ip, 1) === 0 && b(ip, 2) === 0
+    : b(ip, 0) === 0xff && (b(ip, 1) & 0x0f) === 0x02;
+const isBroadcast = (ip: IpAddress) => ip.is4 && ip.bytes.every((x) => x === 255);
+const isGlobalUnicast = (ip: IpAddress) =>
+  !isUnspecified(ip) && !isBroadcast(ip) && !isLoopback(ip) && !isMulticast(ip) && !isLinkLocalUnicast(ip);
 
-export function registerNetwork(env: Environment): void {
-  env.registerType("net.IP", IpAddress);
-  env.registerType("net.CIDR", Cidr);
-  env.registerType("net.URL", Url);
-  env.registerFunction("ip(string): net.IP", parseIp);
-  env.registerFunction("isIP(string): bool", (s: string) => ok(() => parseIp(s)));
-  env.registerFunction("net.IP.family(): int", (ip: IpAddress) => ip.family);
-  env.registerFunction(
-    "net.IP.isLoopback(): bool",
-    (ip: IpAddress) => ip.text === "::1" || ip.text.startsWith("127."),
+/** Whether `inner` lies within `outer`: the same network under outer's mask, and no shorter. */
+const containsPrefix = (outer: IpPrefix, inner: IpPrefix) =>
+  inner.addr.is4 === outer.addr.is4 &&
+  new IpPrefix(inner.addr, outer.bits).masked().equals(outer.masked()) &&
+  outer.bits <= inner.bits;
+
+/** The `ip` namespace value: CEL calls `ip.isCanonical(s)` as a method of it. */
+class IpNamespace {}
+
+function registerIp(env: Environment): void {
+  const IP = "net.IP";
+  env.registerType(IP, IpAddress);
+  env.registerFunction(`ip(string): ${IP}`, parseIpAddress);
+  env.registerFunction("isIP(string): bool", (s: string) => succeeds(() => parseIpAddress(s)));
+  env.registerType("k8s.ip", IpNamespace);
+  env.registerConstant("ip", "k8s.ip", new IpNamespace());
+  env.registerFunction("k8s.ip.isCanonical(string): bool", (_: unknown, s: string) => {
+    return parseIpAddress(s).toString() === s;
+  });
+  env.registerFunction(`string(${IP}): string`, (ip: IpAddress) => ip.toString());
+  env.registerOperator(`${IP} == ${IP}`, (x: IpAddress, y: IpAddress) => x.equals(y));
+  env.registerFunction(`${IP}.family(): int`, (ip: IpAddress) => ip.family);
+  const predicates: [string, (ip: IpAddress) => boolean][] = [
+    ["isUnspecified", isUnspecified],
+    ["isLoopback", isLoopback],
+    ["isLinkLocalMulticast", isLinkLocalMulticast],
+    ["isLinkLocalUnicast", isLinkLocalUnicast],
+    ["isGlobalUnicast", isGlobalUnicast],
+  ];
+  for (const [name, f] of predicates) env.registerFunction(`${IP}.${name}(): bool`, f);
+}
+
+function registerCidr(env: Environment): void {
+  const C = "net.CIDR";
+  env.registerType(C, IpPrefix);
+  env.registerFunction(`cidr(string): ${C}`, parseIpPrefix);
+  env.registerFunction("isCIDR(string): bool", (s: string) => succeeds(() => parseIpPrefix(s)));
+  env.registerFunction(`string(${C}): string`, (c: IpPrefix) => c.toString());
+  env.registerOperator(`${C} == ${C}`, (x: IpPrefix, y: IpPrefix) => x.equals(y));
+  env.registerFunction(`${C}.containsIP(string): bool`, (c: IpPrefix, s: string) =>
+    c.contains(parseIpAddress(s)),
   );
-  env.registerFunction("cidr(string): net.CIDR", parseCidr);
-  env.registerFunction("isCIDR(string): bool", (s: string) => ok(() => parseCidr(s)));
-  env.registerFunction("net.CIDR.containsIP(string): bool", (c: Cidr, s: string) => c.contains(s));
-  env.registerFunction("net.CIDR.containsIP(net.IP): bool", (c: Cidr, ip: IpAddress) => c.contains(ip.text));
-  env.registerFunction("net.CIDR.prefixLength(): int", (c: Cidr) => BigInt(c.prefix));
-  env.registerFunction("net.CIDR.ip(): net.IP", (c: Cidr) => new IpAddress(c.ip));
+  env.registerFunction(`${C}.containsIP(net.IP): bool`, (c: IpPrefix, ip: IpAddress) => c.contains(ip));
+  env.registerFunction(`${C}.containsCIDR(string): bool`, (c: IpPrefix, s: string) =>
+    containsPrefix(c, parseIpPrefix(s)),
+  );
+  env.registerFunction(`${C}.containsCIDR(${C}): bool`, containsPrefix);
+  env.registerFunction(`${C}.prefixLength(): int`, (c: IpPrefix) => BigInt(c.bits));
+  env.registerFunction(`${C}.ip(): net.IP`, (c: IpPrefix) => c.addr);
+  env.registerFunction(`${C}.masked(): ${C}`, (c: IpPrefix) => c.masked());
+}
+
+function registerUrl(env: Environment): void {
+  env.registerType("net.URL", Url);
   env.registerFunction("url(string): net.URL", parseUrl);
-  env.registerFunction("isURL(string): bool", (s: string) => ok(() => parseUrl(s)));
+  env.registerFunction("isURL(string): bool", (s: string) => succeeds(() => parseUrl(s)));
   env.registerFunction("net.URL.getScheme(): string", (u: Url) => u.url.protocol.replace(/:$/, ""));
   env.registerFunction("net.URL.getHost(): string", (u: Url) => u.url.host);
   env.registerFunction("net.URL.getHostname(): string", (u: Url) => u.url.hostname.replace(/^\[|\]$/g, ""));
@@ -99,4 +106,10 @@ export function registerNetwork(env: Environment): void {
     for (const [k, v] of u.url.searchParams) out[k] = [...(out[k] ?? []), v];
     return out;
   });
+}
+
+export function registerNetwork(env: Environment): void {
+  registerIp(env);
+  registerCidr(env);
+  registerUrl(env);
 }

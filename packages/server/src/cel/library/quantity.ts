@@ -43,6 +43,7 @@ export function registerQuantity(env: Environment): void {
     }
   });
   const Q = "kubernetes.Quantity";
+  env.registerOperator(`${Q} == ${Q}`, (a: Quantity, b: Quantity) => a.compare(b) === 0);
   env.registerFunction(`${Q}.isInteger(): bool`, (q: Quantity) => q.num % q.den === 0n);
   env.registerFunction(`${Q}.asInteger(): int`, asInteger);
   env.registerFunction(`${Q}.asApproximateFloat(): double`, (q: Quantity) => Number(q.num) / Number(q.den));

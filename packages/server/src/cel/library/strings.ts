@@ -1,6 +1,7 @@
 /**
- * The CEL strings extension functions the apiserver registers that the
- * evaluator does not have built in: charAt, replace, format. (indexOf,
+ * The CEL strings extension functions (version 2, as the apiserver registers
+ * it) that the evaluator does not have built in: charAt, replace, format,
+ * strings.quote. (indexOf,
  * lastIndexOf, lowerAscii, upperAscii, split, substring, trim and join are
  * built into the evaluator.) Indexes count code points, as in cel-go.
  */
@@ -80,6 +81,25 @@ function format(s: string, args: unknown[]): string {
   });
 }
 
+const QUOTED: Record<string, string> = {
+  "\x07": "\\a",
+  "\b": "\\b",
+  "\f": "\\f",
+  "\n": "\\n",
+  "\r": "\\r",
+  "\t": "\\t",
+  "\v": "\\v",
+  "\\": "\\\\",
+  '"': '\\"',
+};
+
+/** strings.quote: double quotes around the text, control characters and quotes escaped. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the bell character is one cel-go escapes.
+const quote = (s: string) => `"${s.replace(/[\x07\b\f\n\r\t\v\\"]/g, (c) => QUOTED[c] ?? c)}"`;
+
+/** The `strings` namespace value: CEL calls `strings.quote(s)` as a method of it. */
+class StringsNamespace {}
+
 export function registerStrings(env: Environment): void {
   env.registerFunction("string.charAt(int): string", charAt);
   env.registerFunction("string.replace(string, string): string", (s: string, a: string, b: string) =>
@@ -87,4 +107,7 @@ export function registerStrings(env: Environment): void {
   );
   env.registerFunction("string.replace(string, string, int): string", replace);
   env.registerFunction("string.format(list<dyn>): string", format);
+  env.registerType("k8s.strings", StringsNamespace);
+  env.registerConstant("strings", "k8s.strings", new StringsNamespace());
+  env.registerFunction("k8s.strings.quote(string): string", (_: unknown, s: string) => quote(s));
 }

@@ -3,6 +3,16 @@
 /** Thrown by library functions; the evaluator reports it as the rule's evaluation error. */
 export class CelRuntimeError extends Error {}
 
+/** Whether a parse succeeds: the `isX(s)` predicates of the libraries. */
+export function succeeds(parse: () => unknown): boolean {
+  try {
+    parse();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const isMapLike = (v: unknown): v is Map<unknown, unknown> => v instanceof Map;
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;

@@ -15,7 +15,7 @@ import { PreconditionError } from "../../storage/mvcc.js";
 import { normalizeDecodedMetadata } from "../../validation/metadata-decode.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import * as c from "./context.js";
-import { convertsByWebhook, presentOne, storedForm } from "./converted.js";
+import { presentOne, storedForm } from "./converted.js";
 import { withManagedFields, withManagedFieldsYielding } from "./managed.js";
 import { parseDryRun } from "./options.js";
 import {
@@ -34,50 +34,31 @@ export type UpdateRequest = {
   userAgent?: string | undefined;
   managedFieldsDone?: boolean;
   duplicateFields?: readonly string[];
+  repeatedKeysText?: string;
   /** A limit-sized request: pauses between its costly steps (api/steps.ts). */
   large?: boolean;
   /** Who writes, for admission. */
   user?: UserInfo | undefined;
 };
 
-/** A large update found its object changed while it paused: its caller runs it again, at once. */
+/** An update found its object changed while it paused or waited: its caller runs it again. */
 export class ChangedWhilePaused extends Error {}
 
 /**
- * Runs an update of a large request with pauses; should the object change meanwhile, runs it again
- * without pauses from a fresh read, as upstream's storage retries an update on a conflict.
- */
-export async function pausedOrAtOnce<T>(
-  large: boolean | undefined,
-  run: (large: boolean) => Promise<T>,
-): Promise<T> {
-  if (!large) return run(false);
-  try {
-    return await run(true);
-  } catch (e) {
-    if (e instanceof ChangedWhilePaused) return run(false);
-    throw e;
-  }
-}
-
-/** How often an update waiting for a conversion webhook is run again when its object changed meanwhile. */
-const CONVERTING_ATTEMPTS = 5;
-
-/**
- * pausedOrAtOnce for any resource: an update of a custom resource with a conversion webhook waits for
- * it between its read and its commit, so it runs again (a few times) when the object changed meanwhile.
+ * Runs an update, with pauses for a large request; should the object change while it paused or
+ * waited (a conversion webhook, CEL rules on a worker thread), runs it again from a fresh read, at
+ * once, as upstream's storage retries an update on a conflict: for as long as others keep
+ * committing (each rerun means another write landed, so concurrent writers all get through).
  */
 export async function updateWithRetries<T>(
-  r: ServedResource,
   large: boolean | undefined,
   run: (large: boolean) => Promise<T>,
 ): Promise<T> {
-  if (!convertsByWebhook(r)) return pausedOrAtOnce(large, run);
-  for (let attempt = 1; ; attempt++) {
+  for (let first = true; ; first = false) {
     try {
-      return await run(large === true && attempt === 1);
+      return await run(large === true && first);
     } catch (e) {
-      if (!(e instanceof ChangedWhilePaused) || attempt >= CONVERTING_ATTEMPTS) throw e;
+      if (!(e instanceof ChangedWhilePaused)) throw e;
     }
   }
 }
@@ -123,7 +104,7 @@ export async function commitUpdate(
   // Only a large update may pause here: an await of nothing would let others write after our read.
   if (typed) await typed;
   if (req.large) await pause();
-  const checked = enforceFieldValidation(r, candidate, req.query, kind, req.duplicateFields);
+  const checked = enforceFieldValidation(r, candidate, req.query, kind, req);
   const dryRun = parseDryRun(req.query);
   checkTypeMeta(r, checked.object);
   const meta = c.metadataOf(checked.object);
@@ -143,7 +124,9 @@ export async function commitUpdate(
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: next }));
   if (admitted) await admitted;
   const preparing = prepareUpdateSteps(ctx, r, req, old, next);
-  next = req.large ? await runYielding(preparing) : runAtOnce(preparing);
+  const prepared = req.large ? await runYielding(preparing) : runAtOnce(preparing);
+  next = prepared.next;
+  if (prepared.validating) await prepared.validating;
   if (!req.managedFieldsDone)
     next = req.large
       ? await withManagedFieldsYielding(ctx, r, old, next, req)
@@ -152,7 +135,7 @@ export async function commitUpdate(
   if (validated) await validated;
   const converted = storedForm(r, next);
   const toStore = converted instanceof Promise ? await converted : converted;
-  if (req.large || converted instanceof Promise) {
+  if (req.large || converted instanceof Promise || prepared.validating) {
     if (req.large) await pause();
     const stored = ctx.store.get(r.bucket, c.objectKey(r, req.namespace, req.name));
     if (stored?.metadata.resourceVersion !== old.metadata.resourceVersion) throw new ChangedWhilePaused();
@@ -231,14 +214,17 @@ function candidateUpdate(
   return structuredClone(mergeForSubresource(r, old, typed, req.subresource));
 }
 
-/** Defaulting, the kind's prepare-for-update, generation and validation. */
+/**
+ * Defaulting, the kind's prepare-for-update, generation and validation; `validating` when
+ * validation ends later (expensive CEL rules, write-checks.ts).
+ */
 function* prepareUpdateSteps(
   ctx: c.HandlerContext,
   r: ServedResource,
   req: UpdateRequest,
   old: c.KubeObject,
   candidate: c.KubeObject,
-): Steps<c.KubeObject> {
+): Steps<{ next: c.KubeObject; validating: Promise<void> | undefined }> {
   const oldMeta = c.metadataOf(old);
   let next = candidate;
   if (r.custom) r.custom.applyDefaults(next);
@@ -246,8 +232,8 @@ function* prepareUpdateSteps(
   r.strategy?.prepareUpdate?.(next, old, req.subresource);
   if (r.tracksGeneration && specChanged(old, next))
     next = { ...next, metadata: { ...next.metadata, generation: Number(oldMeta.generation ?? 0) + 1 } };
-  yield* validateSteps(r, next, old, ctx.settings.maxDataBytes, req.subresource);
-  return next;
+  const validating = yield* validateSteps(r, next, old, ctx.settings.maxDataBytes, req.subresource);
+  return { next, validating };
 }
 
 /** The commit; answers `old` itself when nothing changed, else the stored object (to be presented). */

@@ -22,7 +22,7 @@ export async function patchObject(
     throw errors.invalid("PatchOptions", "meta.k8s.io", "", [
       { type: "FieldValueForbidden", field: "force", detail: "may not be specified for non-apply patch" },
     ]);
-  return updateWithRetries(r, req.large, async (large) => {
+  return updateWithRetries(req.large, async (large) => {
     const loaded = loadPresented(ctx, r, req.namespace, req.name);
     const old = loaded instanceof Promise ? await loaded : loaded;
     const patched = applyPatchOfType(old, {

@@ -86,7 +86,8 @@ export function checkIdentity(
  * The object's own validation (metadata under the kind's name rule, validation/names.ts, then the
  * kind's), then, on create and only when that passed, the common metadata pass every create gets
  * upstream, with path-segment names. Updates do not re-check the name: it cannot change. Pauses
- * (`yield`) where the kind's `validateSteps` does (api/steps.ts).
+ * (`yield`) where the kind's `validateSteps` does (api/steps.ts). Returns a promise when a custom
+ * resource's expensive CEL rules run on a worker thread: validation ends when it settles.
  */
 export function* validateSteps(
   r: ServedResource,
@@ -94,7 +95,7 @@ export function* validateSteps(
   old: KubeObject | undefined,
   maxDataBytes: number,
   subresource?: string,
-): Steps<void> {
+): Steps<Promise<void> | undefined> {
   const meta = metadataOf(obj);
   const name = String(meta.name ?? "");
   const rule = r.custom ? CUSTOM_RESOURCE_RULE : nameRuleFor(r.group, r.resource);
@@ -117,9 +118,19 @@ export function* validateSteps(
     );
   if (!old && rule.extra) errs.push(...rule.extra(obj, name));
   errs.push(...dataSizeErrors(r, obj, maxDataBytes));
-  if (r.custom) errs.push(...r.custom.validate(obj, old));
-  if (r.strategy?.validateSteps) errs.push(...(yield* r.strategy.validateSteps(obj, old, subresource)));
-  else if (r.strategy?.validate) errs.push(...r.strategy.validate(obj, old, subresource));
+  const custom = r.custom?.validate(obj, old) ?? [];
+  const own: FieldError[] = [];
+  if (r.strategy?.validateSteps) own.push(...(yield* r.strategy.validateSteps(obj, old, subresource)));
+  else if (r.strategy?.validate) own.push(...r.strategy.validate(obj, old, subresource));
+  const finish = (kind: FieldError[]) => endValidation(r, obj, old, [...errs, ...kind, ...own]);
+  if (custom instanceof Promise) return custom.then(finish);
+  finish(custom);
+  return undefined;
+}
+
+/** The create's common metadata pass when all else passed, then the answer: a 422 with every error. */
+function endValidation(r: ServedResource, obj: KubeObject, old: KubeObject | undefined, errs: FieldError[]) {
+  const meta = metadataOf(obj);
   if (errs.length === 0 && !old)
     errs.push(
       ...validateObjectMeta(meta, {
@@ -128,7 +139,8 @@ export function* validateSteps(
         kubeFinalizers: false,
       }),
     );
-  if (errs.length > 0) throw errors.invalid(r.kind, r.group, name, errs);
+  if (errs.length > 0)
+    throw errors.invalid(r.kind, r.group, String(meta.name ?? ""), errs, r.custom !== undefined);
 }
 
 /** Custom resources: DNS-1123 subdomain names, apimachinery's metadata validation. */

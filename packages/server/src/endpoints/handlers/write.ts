@@ -42,6 +42,8 @@ export interface WriteRequest {
   readonly managedFieldsDone?: boolean;
   /** Keys the request body repeats (JSON.parse keeps the last), for fieldValidation. */
   readonly duplicateFields?: readonly string[];
+  /** The body's text when it repeats keys (a typed object's strict errors are read from it in order). */
+  readonly repeatedKeysText?: string;
   /** A limit-sized request: a create pauses between its costly steps (api/steps.ts). */
   readonly large?: boolean;
 }
@@ -73,7 +75,7 @@ export async function createObject(
   const typed = r.custom ? undefined : checkTypesOf(r, req.body, "body", req.large);
   if (typed) await typed;
   if (req.large) await pause();
-  const checked = enforceFieldValidation(r, req.body, req.query, "create", req.duplicateFields);
+  const checked = enforceFieldValidation(r, req.body, req.query, "create", req);
   const dryRun = parseDryRun(req.query);
   checkTypeMeta(r, checked.object);
   if (r.virtual) return answerVirtual(ctx, r, req, checked.object, dryRun);
@@ -98,8 +100,9 @@ export async function createObject(
   if (admitted) await admitted;
   // A kind that allocates from what is stored commits in the turn it allocated in: no pause.
   const preparing = prepareNewSteps(ctx, r, req, obj);
-  if (req.large && !r.strategy?.allocates) await runYielding(preparing);
-  else runAtOnce(preparing);
+  const validating =
+    req.large && !r.strategy?.allocates ? await runYielding(preparing) : runAtOnce(preparing);
+  if (validating) await validating;
   const name = String(obj.metadata.name);
   if (!req.managedFieldsDone && req.large && !r.strategy?.allocates)
     obj = await withManagedFieldsYielding(ctx, r, undefined, obj, req);
@@ -173,13 +176,16 @@ function withServerMetadata(
   return { ...body, apiVersion: apiVersionOf(r), kind: r.kind, metadata: meta } as c.KubeObject;
 }
 
-/** Defaulting, status reset, the kind's prepare-for-create and validation, in place. */
+/**
+ * Defaulting, status reset, the kind's prepare-for-create and validation, in place; a promise when
+ * validation ends later (expensive CEL rules, write-checks.ts).
+ */
 function* prepareNewSteps(
   ctx: c.HandlerContext,
   r: ServedResource,
   req: WriteRequest,
   obj: c.KubeObject,
-): Steps<void> {
+): Steps<Promise<void> | undefined> {
   if (r.custom) {
     // A CR keeps a status it was created with unless the status subresource owns it.
     if (hasStatus(r)) delete obj.status;
@@ -189,8 +195,11 @@ function* prepareNewSteps(
     if (hasStatus(r)) obj.status = {};
   }
   r.strategy?.prepareCreate?.(obj, ctx, req.user);
-  yield* validateSteps(r, obj, undefined, ctx.settings.maxDataBytes);
-  r.strategy?.canonicalize?.(obj);
+  const validating = yield* validateSteps(r, obj, undefined, ctx.settings.maxDataBytes);
+  const canonicalize = () => r.strategy?.canonicalize?.(obj);
+  if (validating) return validating.then(canonicalize);
+  canonicalize();
+  return undefined;
 }
 
 /** The create's commit (its storage form in, what was stored out). */
@@ -224,7 +233,7 @@ export async function updateObject(
   r: ServedResource,
   req: WriteRequest & { name: string },
 ): Promise<c.ApiResponse> {
-  return updateWithRetries(r, req.large, async (large) => {
+  return updateWithRetries(req.large, async (large) => {
     const loaded = loadPresented(ctx, r, req.namespace, req.name);
     const old = loaded instanceof Promise ? await loaded : loaded;
     checkUidPrecondition(r, req.namespace, req.name, c.metadataOf(req.body).uid, old.metadata.uid);

@@ -16,6 +16,7 @@ import {
 } from "../../validation/field-errors.js";
 import { selectorUnchanged } from "../../validation/label-selector.js";
 import { alwaysRestartErrors, podTemplateSpecErrors } from "../../validation/pod-template.js";
+import { statusCounterErrors } from "../../validation/status-counters.js";
 import { defaultRollingUpdate, defaultTemplate } from "../core/pod-template-defaults.js";
 import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
@@ -28,6 +29,7 @@ import {
   rollingUpdateShown,
   selectorCheck,
 } from "./workload-rules.js";
+import { DAEMON_SET_STATUS } from "./workload-status.js";
 
 type Json = Record<string, unknown>;
 
@@ -103,7 +105,8 @@ export const daemonsets: KindStrategy = {
     set(spec, "revisionHistoryLimit", 10);
     defaultTemplate(spec);
   },
-  validate(obj, old) {
+  validate(obj, old, subresource) {
+    if (subresource === "status") return statusCounterErrors(DAEMON_SET_STATUS, obj, old);
     const spec = objectAt(obj.spec);
     const out = daemonSetSpecErrors(spec);
     if (old) out.push(...selectorUnchanged(spec, objectAt(old.spec)));

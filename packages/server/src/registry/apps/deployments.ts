@@ -15,6 +15,7 @@ import {
   stringAt,
 } from "../../validation/field-errors.js";
 import { selectorUnchanged } from "../../validation/label-selector.js";
+import { statusCounterErrors } from "../../validation/status-counters.js";
 import { defaultRollingUpdate, defaultTemplate } from "../core/pod-template-defaults.js";
 import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
@@ -27,6 +28,7 @@ import {
   intOrString,
   rollingUpdateShown,
 } from "./workload-rules.js";
+import { DEPLOYMENT_STATUS } from "./workload-status.js";
 
 type Json = Record<string, unknown>;
 
@@ -92,7 +94,8 @@ export const deployments: KindStrategy = {
     set(spec, "progressDeadlineSeconds", 600);
     defaultTemplate(spec);
   },
-  validate(obj, old) {
+  validate(obj, old, subresource) {
+    if (subresource === "status") return statusCounterErrors(DEPLOYMENT_STATUS, obj, old);
     const spec = objectAt(obj.spec);
     const out = deploymentSpecErrors(spec);
     if (old) out.push(...selectorUnchanged(spec, objectAt(old.spec)));

@@ -4,10 +4,12 @@
  */
 
 import { objectAt } from "../../validation/field-errors.js";
+import { statusCounterErrors } from "../../validation/status-counters.js";
 import { defaultRollingUpdate, defaultTemplate } from "../core/pod-template-defaults.js";
 import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
 import { statefulSetSpecErrors, statefulSetUpdateErrors } from "./statefulset-rules.js";
+import { STATEFUL_SET_STATUS } from "./workload-status.js";
 
 export const statefulsets: KindStrategy = {
   group: "apps",
@@ -24,7 +26,8 @@ export const statefulsets: KindStrategy = {
     set(retention, "whenScaled", "Retain");
     defaultTemplate(spec);
   },
-  validate(obj, old) {
+  validate(obj, old, subresource) {
+    if (subresource === "status") return statusCounterErrors(STATEFUL_SET_STATUS, obj, old);
     const spec = objectAt(obj.spec);
     const out = statefulSetSpecErrors(spec);
     if (old) out.push(...statefulSetUpdateErrors(spec, objectAt(old.spec)));

@@ -27,6 +27,7 @@ import { defaultTemplate } from "../core/pod-template-defaults.js";
 import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
 import { jobSpecErrors } from "./job-rules.js";
+import { jobStatusErrors } from "./job-status.js";
 
 type Json = Record<string, unknown>;
 type Labels = Record<string, string>;
@@ -155,7 +156,8 @@ export const jobs: KindStrategy = {
     defaultTemplate(spec);
   },
   prepareCreate: generateJobSelector,
-  validate(obj, old) {
+  validate(obj, old, subresource) {
+    if (subresource === "status") return jobStatusErrors(obj, old);
     const spec = objectAt(obj.spec);
     if (old) return [...jobErrors(spec), ...jobUpdateErrors(spec, objectAt(old.spec))];
     return [...generatedSelectorErrors(obj), ...jobErrors(spec), ...nameAllowsCompletions(obj)];

@@ -4,6 +4,7 @@
  */
 import { type FieldError, invalid, listAt, objectAt, stringAt } from "../../validation/field-errors.js";
 import { qualifiedNameProblems } from "../../validation/object-meta.js";
+import { child } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
 
 const STANDARD_FINALIZERS = new Set(["kubernetes", "orphan", "foregroundDeletion"]);
@@ -21,6 +22,21 @@ function specFinalizerErrors(obj: Record<string, unknown>): FieldError[] {
   return out;
 }
 
+/**
+ * ValidateNamespaceStatusUpdate: the phase says whether the namespace is being deleted. The path
+ * is upstream's, with its capital P.
+ */
+function phaseErrors(obj: Record<string, unknown>): FieldError[] {
+  const phase = stringAt(objectAt(obj.status).phase);
+  if (objectAt(obj.metadata).deletionTimestamp == null)
+    return phase === "Active"
+      ? []
+      : [invalid("status.Phase", phase, "may only be 'Active' if `deletionTimestamp` is empty")];
+  return phase === "Terminating"
+    ? []
+    : [invalid("status.Phase", phase, "may only be 'Terminating' if `deletionTimestamp` is not empty")];
+}
+
 function labelWithName(obj: Record<string, unknown>): void {
   const metadata = obj.metadata as Record<string, unknown>;
   const name = String(metadata.name);
@@ -31,6 +47,11 @@ export const namespaces: KindStrategy = {
   group: "",
   resource: "namespaces",
   fieldLabels: ["status.phase"],
+  // SetDefaults_NamespaceStatus: a status without a phase is Active.
+  defaults(obj) {
+    const status = child(obj, "status");
+    if (!status.phase) status.phase = "Active";
+  },
   prepareCreate(obj) {
     // The apiserver labels every namespace with its own name: defaulting does it when the name is
     // known (so the label is validated with it), canonicalize when the name was generated.
@@ -43,5 +64,8 @@ export const namespaces: KindStrategy = {
     obj.status = { phase: "Active" };
   },
   canonicalize: labelWithName,
-  validate: (obj, old) => (old ? [] : specFinalizerErrors(obj)),
+  validate: (obj, old, subresource) => {
+    if (subresource === "status") return phaseErrors(obj);
+    return old ? [] : specFinalizerErrors(obj);
+  },
 };

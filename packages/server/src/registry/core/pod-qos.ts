@@ -1,55 +1,51 @@
 /**
- * A pod's QoS class, which kube-apiserver sets in `status.qosClass` at create: per resource (cpu,
- * memory), a request equal to its limit and non-zero is Guaranteed, both zero BestEffort, anything
- * else Burstable; the pod is Guaranteed or BestEffort only when every container (init ones too)
- * agrees, else Burstable. Pod-level resources, when they name a pod-level resource, decide alone.
+ * A new pod's QoS class, as kube-apiserver computes it at create (the pod strategy's
+ * PrepareForCreate, from the qos helper): BestEffort without CPU or memory requests and limits,
+ * Guaranteed when every container (or the pod-level resources, when set) limits both and requests
+ * equal limits, Burstable otherwise. The class never changes afterwards (pod-status-rules.ts).
  */
-import { Quantity, quantityValue } from "../../validation/quantity-value.js";
+import { arr, obj } from "../../validation/field-errors.js";
+import { type Quantity, quantityValue } from "../../validation/quantity-value.js";
 
 type Json = Record<string, unknown>;
-type QosClass = "Guaranteed" | "Burstable" | "BestEffort";
+type Totals = Map<string, Quantity>;
 
-const record = (v: unknown): Json =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : {};
-const QOS_RESOURCES = ["cpu", "memory"] as const;
+const QOS_RESOURCES = ["cpu", "memory"];
+const ZERO = quantityValue("0") as Quantity;
 
-const ZERO = new Quantity(0n, 1n);
-const value = (x: unknown) =>
-  (typeof x === "string" || typeof x === "number" ? quantityValue(String(x)) : undefined) ?? ZERO;
-
-/** A quantity's value compared with another's (an absent or unparsable one counts as zero). */
-const compare = (a: unknown, b: unknown): number => value(a).compare(value(b));
-
-function requirementsQos(resources: Json): QosClass {
-  const requests = record(resources.requests);
-  const limits = record(resources.limits);
-  if (Object.keys(requests).length === 0 && Object.keys(limits).length === 0) return "BestEffort";
-  let qos: QosClass | undefined;
-  for (const name of QOS_RESOURCES) {
-    const one: QosClass =
-      compare(requests[name], limits[name]) !== 0
-        ? "Burstable"
-        : compare(requests[name], "0") === 0
-          ? "BestEffort"
-          : "Guaranteed";
-    if (one === "Burstable" || (qos !== undefined && qos !== one)) return "Burstable";
-    qos = one;
+/** Adds the positive CPU and memory quantities of `list`; answers which were found. */
+function addPositive(list: unknown, into: Totals): Set<string> {
+  const found = new Set<string>();
+  for (const [name, text] of Object.entries(obj(list))) {
+    const q = typeof text === "string" ? quantityValue(text) : undefined;
+    if (!QOS_RESOURCES.includes(name) || !q || q.compare(ZERO) <= 0) continue;
+    into.set(name, into.get(name)?.plus(q) ?? q);
+    found.add(name);
   }
-  return qos ?? "BestEffort";
+  return found;
 }
 
-const POD_LEVEL = (name: string) => name === "cpu" || name === "memory" || name.startsWith("hugepages-");
+/** Whether the pod-level resources name CPU or memory (they then decide alone). */
+function podLevelSet(spec: Json): boolean {
+  const r = obj(spec.resources);
+  return [...Object.keys(obj(r.requests)), ...Object.keys(obj(r.limits))].some((n) =>
+    QOS_RESOURCES.includes(n),
+  );
+}
 
-export function podQosClass(spec: Json): QosClass {
-  const podLevel = record(spec.resources);
-  const named = [...Object.keys(record(podLevel.requests)), ...Object.keys(record(podLevel.limits))];
-  if (named.some(POD_LEVEL)) return requirementsQos(podLevel);
-  let qos: QosClass | undefined;
-  for (const list of [spec.initContainers, spec.containers])
-    for (const c of Array.isArray(list) ? list : []) {
-      const one = requirementsQos(record(record(c).resources));
-      if (one === "Burstable" || (qos !== undefined && qos !== one)) return "Burstable";
-      qos = one;
-    }
-  return qos ?? "BestEffort";
+export function podQosClass(spec: Json): "BestEffort" | "Burstable" | "Guaranteed" {
+  const requests: Totals = new Map();
+  const limits: Totals = new Map();
+  let guaranteed = true;
+  const sources = podLevelSet(spec) ? [spec] : [...arr(spec.containers), ...arr(spec.initContainers)];
+  for (const source of sources) {
+    const resources = obj(obj(source).resources);
+    addPositive(resources.requests, requests);
+    const limited = addPositive(resources.limits, limits);
+    if (!QOS_RESOURCES.every((n) => limited.has(n))) guaranteed = false;
+  }
+  if (requests.size === 0 && limits.size === 0) return "BestEffort";
+  if (guaranteed)
+    for (const [name, request] of requests) if (limits.get(name)?.compare(request) !== 0) guaranteed = false;
+  return guaranteed && requests.size === limits.size ? "Guaranteed" : "Burstable";
 }

@@ -1,9 +1,18 @@
 /**
  * ValidatePodCreate and ValidatePodUpdate on top of the pod spec rules (validation/pod-spec.ts): no
- * ephemeral containers at create, and an update may change only images, the active deadline (down),
- * added tolerations and removed scheduling gates. Upstream appends a field-by-field diff to the
- * forbidden-update message; here it names the changed fields (docs/divergences.md SV1a).
+ * ephemeral containers at create, seccomp and AppArmor annotations that agree with the profile
+ * fields; an update may change only images, the active deadline (down), tolerations
+ * (pod-toleration-update.ts), removed scheduling gates and, while gates remain, add to the node
+ * selector and required node affinity (pod-gated-update.ts), and no AppArmor annotation. Upstream
+ * appends a field-by-field diff to the forbidden-update message; here it names the changed fields
+ * (docs/divergences.md SV1a).
  */
+
+import {
+  appArmorAnnotationErrors,
+  appArmorAnnotationUpdateErrors,
+  appArmorMatchErrors,
+} from "../../validation/apparmor-annotations.js";
 import {
   type FieldError,
   forbidden,
@@ -15,7 +24,15 @@ import {
   sameGoValue,
   stringAt,
 } from "../../validation/field-errors.js";
+import {
+  badDeletionCost,
+  mirrorAnnotationUpdateErrors,
+  podAnnotationErrors,
+} from "../../validation/pod-annotations.js";
 import { podSpecErrors } from "../../validation/pod-spec.js";
+import { seccompAnnotationErrors, seccompMatchErrors } from "../../validation/seccomp-annotations.js";
+import { gatedPodUpdateErrors } from "./pod-gated-update.js";
+import { tolerationUpdateErrors } from "./pod-toleration-update.js";
 
 type Json = Record<string, unknown>;
 
@@ -28,19 +45,24 @@ const UPDATABLE = [
 ].join(",");
 const INT32_MAX = 2147483647;
 
-function podMetadataAndSpecErrors(spec: Json): FieldError[] {
+function podMetadataAndSpecErrors(spec: Json, meta: unknown, allowBadCost = false): FieldError[] {
   return [
+    ...podAnnotationErrors(meta, spec, "metadata.annotations", allowBadCost),
+    ...seccompAnnotationErrors(meta, "metadata.annotations"),
+    ...appArmorAnnotationErrors(meta, spec, "metadata.annotations"),
     ...podSpecErrors(spec, "spec"),
     ...nonNegative("spec.terminationGracePeriodSeconds", spec.terminationGracePeriodSeconds),
   ];
 }
 
-export function podCreateErrors(spec: Json): FieldError[] {
-  const out = podMetadataAndSpecErrors(spec);
+export function podCreateErrors(spec: Json, meta?: unknown): FieldError[] {
+  const out = podMetadataAndSpecErrors(spec, meta);
   if (listAt(spec.ephemeralContainers).length > 0)
     out.push(forbidden("spec.ephemeralContainers", "cannot be set on create"));
   if (stringAt(spec.nodeName) !== "" && listAt(spec.schedulingGates).length > 0)
     out.push(forbidden("spec.nodeName", "cannot be set until all schedulingGates have been cleared"));
+  out.push(...seccompMatchErrors(meta, spec, "spec"));
+  out.push(...appArmorMatchErrors(meta, spec, "spec"));
   return out;
 }
 
@@ -93,8 +115,14 @@ function munged(spec: Json, before: Json): Json {
   return out;
 }
 
-export function podUpdateErrors(spec: Json, before: Json): FieldError[] {
-  const out = podMetadataAndSpecErrors(spec);
+export function podUpdateErrors(spec: Json, before: Json, meta?: unknown, oldMeta?: unknown): FieldError[] {
+  const allowBadCost = badDeletionCost(oldMeta);
+  const out = podMetadataAndSpecErrors(spec, meta, allowBadCost);
+  // Upstream checks the pod's annotations a second time with the update's own rules.
+  out.push(...appArmorAnnotationUpdateErrors(meta, oldMeta, "metadata.annotations"));
+  out.push(...mirrorAnnotationUpdateErrors(meta, oldMeta, "metadata.annotations"));
+  out.push(...podAnnotationErrors(meta, spec, "metadata.annotations", allowBadCost));
+  out.push(...appArmorAnnotationErrors(meta, spec, "metadata.annotations"));
   for (const list of ["containers", "initContainers"]) {
     const r = containerUpdateErrors(spec[list], before[list], `spec.${list}`);
     out.push(...r.errors);
@@ -103,7 +131,9 @@ export function podUpdateErrors(spec: Json, before: Json): FieldError[] {
   const deadline = deadlineErrors(spec, before);
   out.push(...deadline);
   if (deadline.length > 0) return out;
+  out.push(...tolerationUpdateErrors(spec.tolerations, before.tolerations, "spec.tolerations"));
   const next = munged(spec, before);
+  out.push(...gatedPodUpdateErrors(next, before));
   const changed = [...new Set([...Object.keys(next), ...Object.keys(before)])].filter(
     (k) => !sameGoValue(next[k], before[k]),
   );

@@ -1,14 +1,19 @@
 /**
- * Pods: the pod spec's defaults, a Pending status with its QoS class at create, eight field labels;
- * validated as ValidatePodCreate and ValidatePodUpdate (pod-rules.ts).
+ * Pods: the pod spec's defaults, a Pending status with the QoS class at create (with matchLabelKeys
+ * merged into selectors and AppArmor annotations copied into fields, as upstream's PrepareForCreate
+ * does), eight field labels; validated as ValidatePodCreate and ValidatePodUpdate (pod-rules.ts),
+ * /status writes as ValidatePodStatusUpdate (pod-status-rules.ts).
  */
 
+import { copyAppArmorAnnotations } from "../../validation/apparmor-annotations.js";
 import { objectAt, stringAt } from "../../validation/field-errors.js";
+import { mergeLabelKeysIntoSelectors } from "../../validation/label-keys.js";
 import { ephemeralClaimNameErrors } from "../../validation/volumes.js";
 import { child, isObj, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
 import { podQosClass } from "./pod-qos.js";
 import { podCreateErrors, podUpdateErrors } from "./pod-rules.js";
+import { podStatusErrors } from "./pod-status-rules.js";
 import { defaultPodSpec } from "./pod-template-defaults.js";
 
 function requestsFromLimits(c: unknown): void {
@@ -45,13 +50,17 @@ export const pods: KindStrategy = {
   },
   prepareCreate(obj) {
     obj.status = { phase: "Pending", qosClass: podQosClass(objectAt(obj.spec)) };
+    mergeLabelKeysIntoSelectors(obj);
+    copyAppArmorAnnotations(obj);
   },
-  validate: (obj, old) => [
-    ...(old ? podUpdateErrors(objectAt(obj.spec), objectAt(old.spec)) : podCreateErrors(objectAt(obj.spec))),
-    ...ephemeralClaimNameErrors(
-      objectAt(obj.spec).volumes,
-      stringAt(objectAt(obj.metadata).name),
-      "spec.volumes",
-    ),
-  ],
+  validate(obj, old, subresource) {
+    if (subresource === "status") return podStatusErrors(obj, old);
+    const spec = objectAt(obj.spec);
+    return [
+      ...(old
+        ? podUpdateErrors(spec, objectAt(old.spec), obj.metadata, old.metadata)
+        : podCreateErrors(spec, obj.metadata)),
+      ...ephemeralClaimNameErrors(spec.volumes, stringAt(objectAt(obj.metadata).name), "spec.volumes"),
+    ];
+  },
 };

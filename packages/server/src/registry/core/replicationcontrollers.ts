@@ -13,6 +13,8 @@ import {
   required,
 } from "../../validation/field-errors.js";
 import { controllerTemplateErrors } from "../../validation/pod-template.js";
+import { statusCounterErrors } from "../../validation/status-counters.js";
+import { REPLICA_SET_STATUS } from "../apps/workload-status.js";
 import { child, type Obj, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
 import { defaultPodSpec } from "./pod-template-defaults.js";
@@ -53,5 +55,8 @@ export const replicationcontrollers: KindStrategy = {
   tracksGeneration: true,
   fieldLabels: ["status.replicas"],
   defaults: defaultReplicationController,
-  validate: (obj) => replicationControllerErrors(objectAt(obj.spec)),
+  validate: (obj, old, subresource) =>
+    subresource === "status"
+      ? statusCounterErrors(REPLICA_SET_STATUS, obj, old)
+      : replicationControllerErrors(objectAt(obj.spec)),
 };
