@@ -124,20 +124,24 @@ describe("simulated cluster (reference server only): pods", () => {
     await c.kubectl("delete", "pod", "looping", "--wait=false");
   });
 
-  it("graceful deletion: a pod that handles SIGTERM goes at once, one that ignores it is killed after its grace period", async () => {
+  it("graceful deletion: a pod that handles SIGTERM goes at once or after its stop time, one that ignores it is killed after its grace period", async () => {
     await applyPod(pod("quick"));
+    await applyPod(pod("slow", {}, { "sim.kubesdk.dev/stop-ms": "1500" }));
     await applyPod(
       pod("stubborn", { terminationGracePeriodSeconds: 1 }, { "sim.kubesdk.dev/ignore-sigterm": "true" }),
     );
-    await c.until(() => isTrue(stored("quick"), "Ready") && isTrue(stored("stubborn"), "Ready"));
+    await c.until(() => ["quick", "slow", "stubborn"].every((n) => isTrue(stored(n), "Ready")));
     const finals = new Map<string, Json>();
     const unsubscribe = c.server.store.subscribe((e) => {
       if (e.bucket === "/pods" && e.type === "DELETED") finals.set(String(e.object.metadata.name), e.object);
     });
-    await c.kubectl("delete", "pod", "quick", "stubborn", "--wait=false");
+    await c.kubectl("delete", "pod", "quick", "slow", "stubborn", "--wait=false");
     const terminating = stored("stubborn");
     expect(terminating.metadata.deletionGracePeriodSeconds).toBe(1);
-    await c.until(() => finals.has("quick") && finals.has("stubborn"));
+    // Its containers are still stopping: the pod is there, marked for deletion.
+    expect(stored("slow").metadata.deletionTimestamp).toBeDefined();
+    await c.until(() => finals.has("quick") && finals.has("slow") && finals.has("stubborn"));
+    expect(finals.get("slow").status.containerStatuses[0].state.terminated.exitCode).toBe(0);
     unsubscribe();
     expect(finals.get("quick").status.containerStatuses[0].state.terminated.exitCode).toBe(0);
     expect(finals.get("stubborn").status.phase).toBe("Failed");
