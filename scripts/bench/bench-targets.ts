@@ -20,6 +20,8 @@ export interface BenchTarget {
   readonly testServerMs?: number;
   /** Peak resident memory so far of the server's processes (kube-apiserver + etcd for the real one). */
   peakRssBytes(): Promise<number>;
+  /** Reference only: the server process's CPU time so far (user + system), in µs. */
+  cpuMicros?(): Promise<number>;
   /** Idempotent; resolves once the server's processes are gone. */
   stop(): Promise<void>;
 }
@@ -69,11 +71,13 @@ export function startReference(): Promise<BenchTarget> {
     execArgv: [...process.execArgv, ...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [])],
   });
   const stop = childStopper(child);
-  const peakRssBytes = () =>
+  const ask = <K extends string>(message: string, key: K) =>
     new Promise<number>((resolve) => {
-      child.once("message", (m) => resolve((m as { peakRssBytes: number }).peakRssBytes));
-      child.send("rss");
+      child.once("message", (m) => resolve((m as Record<K, number>)[key]));
+      child.send(message);
     });
+  const peakRssBytes = () => ask("rss", "peakRssBytes");
+  const cpuMicros = () => ask("cpu", "cpuMicros");
   return new Promise((resolve, reject) => {
     child.once("message", (message) => {
       const ready = message as ReadyMessage;
@@ -82,7 +86,7 @@ export function startReference(): Promise<BenchTarget> {
         reject(new BenchTargetError("reference server started without TLS (no CA)"));
         return;
       }
-      resolve({ ...ready, ca: ready.ca, peakRssBytes, stop });
+      resolve({ ...ready, ca: ready.ca, peakRssBytes, cpuMicros, stop });
     });
     child.once("exit", (code, signal) =>
       reject(new BenchTargetError(`reference server process ended before ready (${signal ?? code})`)),

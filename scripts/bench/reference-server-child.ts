@@ -3,8 +3,8 @@
  * does not share the server's event loop (kube-apiserver gets its own processes too). First times
  * startTestServer() to its first answered request (what a test file pays, module loading aside),
  * then starts the measured server and reports { url, ca, token, startupMs, testServerMs } over
- * IPC once listening. Answers "rss" with the process's peak RSS in bytes; stops on a "stop"
- * message or when the parent goes away.
+ * IPC once listening. Answers "rss" with the process's peak RSS in bytes and "cpu" with its
+ * CPU time so far in µs (user + system); stops on a "stop" message or when the parent goes away.
  */
 import { startServer } from "@kubesdk/server";
 import { startTestServer } from "@kubesdk/server/testing";
@@ -38,6 +38,10 @@ process.on("message", (message) => {
   if (message === "stop") void stopAndExit();
   // resourceUsage reports kilobytes.
   if (message === "rss") send({ peakRssBytes: process.resourceUsage().maxRSS * 1024 });
+  if (message === "cpu") {
+    const { user, system } = process.cpuUsage();
+    send({ cpuMicros: user + system });
+  }
 });
 // The parent died or closed the channel: nobody is left to stop us.
 process.on("disconnect", () => void stopAndExit());

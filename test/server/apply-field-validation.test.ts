@@ -92,6 +92,17 @@ describe("server-side apply: repeated YAML keys", () => {
     expect(res.json.data).toEqual({ a: "c", x: "z" });
   });
 
+  it("in a configuration written as JSON are refused under Strict, named by their line", async () => {
+    const json = `{"apiVersion": "v1", "kind": "ConfigMap",\n "metadata": {"name": "json"},\n "data": {"a": "b",\n  "a": "c"}}\n`;
+    const res = await apply(cm("json", "Strict"), json);
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({
+      reason: "BadRequest",
+      message:
+        'error strict decoding patch: error converting YAML to JSON: yaml: unmarshal errors:\n  line 4: key "a" already set in map',
+    });
+  });
+
   it("are dropped silently under Ignore", async () => {
     const res = await apply(cm("ignore", "Ignore"), repeated("ignore"));
     expect(res.status).toBe(201);

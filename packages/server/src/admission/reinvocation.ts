@@ -64,9 +64,14 @@ export class PluginReinvocation {
     if (ifNeeded) this.previouslyInvoked.add(key);
   }
 
-  /** At the end of the plugin's run, with the object as it leaves it. */
+  /**
+   * At the end of the plugin's run, with the object as it leaves it. Kept only when a second run
+   * could read it: after the first run, and when some IfNeeded invocation could go stale (else
+   * `begin` has nothing to mark), which spares the copy on every request without such a policy.
+   */
   end(object: unknown): void {
-    this.lastOutput = structuredClone(object);
+    const needed = !this.shared.isReinvoke && this.previouslyInvoked.size > 0;
+    this.lastOutput = needed ? structuredClone(object) : undefined;
   }
 
   private requireAgain(): void {

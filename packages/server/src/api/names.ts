@@ -49,5 +49,14 @@ export function generateName(base: string): string {
 
 /** RFC 3339 in UTC with whole seconds, as metav1.Time marshals. */
 export function nowTimestamp(now: number = Date.now()): string {
-  return `${new Date(Math.floor(now / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+  const second = Math.floor(now / 1000);
+  // Every write stamps a time or two, mostly within the same second: format each second once.
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastStamp = `${new Date(second * 1000).toISOString().slice(0, 19)}Z`;
+  }
+  return lastStamp;
 }
+
+let lastSecond = Number.NaN;
+let lastStamp = "";

@@ -228,9 +228,21 @@ class Dispatcher {
     const choice = negotiate(req.headers.accept, { protobuf: !r.custom, shapes, pretty });
     if (!choice) throw errors.notAcceptable(ACCEPTED_TYPES);
     rememberChoice(res, choice);
-    const signal = abortOnClose(res);
     const handler = VERB_HANDLERS[info.verb as Exclude<typeof info.verb, "watch">];
-    const result = await handler({ ctx: this.ctx, req, info, resource: r, query, signal, user });
+    // Only reads wait (for a revision) and read the signal: writes do not pay for one.
+    let signal: AbortSignal | undefined;
+    const result = await handler({
+      ctx: this.ctx,
+      req,
+      info,
+      resource: r,
+      query,
+      get signal() {
+        signal ??= abortOnClose(res);
+        return signal;
+      },
+      user,
+    });
     const body = choice.shape
       ? reshape(r, result.body, choice.shape, choice.shapeVersion ?? "v1", query, this.ctx.store)
       : result.body;
@@ -250,6 +262,8 @@ function jsonChoice(pretty: boolean): MediaChoice {
  */
 function abortOnClose(res: ServerResponse): AbortSignal {
   const abort = new AbortController();
+  // Read late (the signal is made on demand), after the client went away.
+  if (res.destroyed && !res.writableEnded) abort.abort();
   res.on("close", () => {
     if (!res.writableEnded) abort.abort();
   });

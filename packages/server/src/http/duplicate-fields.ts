@@ -11,6 +11,7 @@ export function findDuplicateFields(text: string): string[] {
   return scanner.scan(true) ? scanner.found : [];
 }
 
+const SCALAR_END = /[\s,}\]]/;
 export const joinField = (parent: string, key: string) => (parent === "" ? key : `${parent}.${key}`);
 
 /**
@@ -20,6 +21,8 @@ export const joinField = (parent: string, key: string) => (parent === "" ? key :
  */
 export abstract class JsonKeyScanner<C> {
   private i = 0;
+  /** The next backslash at or after some earlier position; searched again once passed (linear overall). */
+  private backslash = -1;
 
   constructor(private readonly text: string) {}
 
@@ -45,7 +48,7 @@ export abstract class JsonKeyScanner<C> {
     if (c === "{") this.object(ctx, path);
     else if (c === "[") this.array(ctx, path);
     else if (c === '"') this.readString();
-    else while (this.i < this.text.length && !/[\s,}\]]/.test(this.text[this.i] as string)) this.i++;
+    else while (this.i < this.text.length && !SCALAR_END.test(this.text[this.i] as string)) this.i++;
   }
 
   private object(ctx: C | undefined, path: string): void {
@@ -84,17 +87,36 @@ export abstract class JsonKeyScanner<C> {
     }
   }
 
+  private nextBackslash(from: number): number {
+    const at = this.text.indexOf("\\", from);
+    return at < 0 ? Number.POSITIVE_INFINITY : at;
+  }
+
   private skipSpace(): void {
-    while (this.i < this.text.length && /\s/.test(this.text[this.i] as string)) this.i++;
+    // JSON's whitespace: space, tab, line feed, carriage return.
+    for (let c = this.text.charCodeAt(this.i); c === 32 || c === 9 || c === 10 || c === 13; )
+      c = this.text.charCodeAt(++this.i);
   }
 
   private readString(): string {
     const start = this.i;
+    let escaped = false;
     this.i++; // opening quote
-    while (this.i < this.text.length && this.text[this.i] !== '"')
-      this.i += this.text[this.i] === "\\" ? 2 : 1;
-    this.i++; // closing quote
-    return JSON.parse(this.text.slice(start, this.i)) as string;
+    for (;;) {
+      const quote = this.text.indexOf('"', this.i);
+      if (quote < 0) throw new Error("unterminated string");
+      if (this.backslash < this.i) this.backslash = this.nextBackslash(this.i);
+      if (this.backslash > quote) {
+        this.i = quote + 1; // past the closing quote
+        break;
+      }
+      escaped = true;
+      this.i = this.backslash + 2;
+    }
+    // Only a string with escapes needs decoding (the text is JSON that JSON.parse accepted).
+    return escaped
+      ? (JSON.parse(this.text.slice(start, this.i)) as string)
+      : this.text.slice(start + 1, this.i - 1);
   }
 }
 

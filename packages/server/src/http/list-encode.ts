@@ -128,15 +128,16 @@ function lengthFields(bytes: Uint8Array): Array<[number, number, number, number]
   return fields;
 }
 
-function lengthPrefixed(field: number, value: Uint8Array): Buffer {
+/** The tag and length of a length-delimited field of `length` bytes. */
+function lengthHeader(field: number, length: number): Buffer {
   const head: number[] = [(field << 3) | 2];
-  let n = value.length;
+  let n = length;
   while (n >= 0x80) {
     head.push((n & 0x7f) | 0x80);
     n = Math.floor(n / 128);
   }
   head.push(n);
-  return Buffer.concat([Buffer.from(head), value]);
+  return Buffer.from(head);
 }
 
 const MAGIC_LENGTH = 4;
@@ -191,11 +192,15 @@ async function encodeProtobufList(body: { kind?: unknown }, items: unknown[]): P
   const empty = encodeObject({ ...body, items: [] });
   const envelope = empty.subarray(MAGIC_LENGTH);
   const itemParts = items.map((item) => (itemBytes.get(item as object) as { bytes: Uint8Array }).bytes);
-  const parts: Buffer[] = [Buffer.from(empty.subarray(0, MAGIC_LENGTH))];
+  const parts: Uint8Array[] = [empty.subarray(0, MAGIC_LENGTH)];
+  // One copy of the whole list, in the final concat: the raw field's header is sized up front.
   for (const [field, start, end] of lengthFields(envelope)) {
-    if (field === 2)
-      parts.push(lengthPrefixed(2, Buffer.concat([envelope.subarray(start, end), ...itemParts])));
-    else parts.push(lengthPrefixed(field, envelope.subarray(start, end)));
+    const value = envelope.subarray(start, end);
+    if (field !== 2) parts.push(lengthHeader(field, value.length), value);
+    else {
+      const length = itemParts.reduce((sum, item) => sum + item.length, value.length);
+      parts.push(lengthHeader(2, length), value, ...itemParts);
+    }
   }
   return Buffer.concat(parts);
 }

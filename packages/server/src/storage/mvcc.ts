@@ -161,8 +161,11 @@ export class MvccStore {
     const items: StoredObject[] = [];
     if (!b) return { items, rev: at };
     const prefix = opts.prefix ?? "";
-    if (opts.limit && opts.limit > 0 && !opts.filter)
-      return this.listFromSnapshot(bucket, b, prefix, at, opts);
+    // Unfiltered reads, paged or whole, share the snapshot of the revision they read.
+    if (!opts.filter) {
+      const limit = opts.limit && opts.limit > 0 ? opts.limit : Number.POSITIVE_INFINITY;
+      return this.listFromSnapshot(bucket, b, prefix, at, { ...opts, limit });
+    }
     const start = opts.startKey !== undefined && opts.startKey > prefix ? opts.startKey : prefix;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : Number.POSITIVE_INFINITY;
     let i = b.keys.lowerBound(start);
@@ -185,7 +188,8 @@ export class MvccStore {
   /**
    * Pages of one unfiltered paginated list read the same snapshot; its visible keys are computed
    * once per (bucket, prefix, revision) and reused, so each page costs its own size (plus a binary
-   * search) instead of a scan of everything after it for remainingItemCount.
+   * search) instead of a scan of everything after it for remainingItemCount. Whole lists of an
+   * unchanged revision reuse it too, instead of a version lookup per key each time.
    */
   private listFromSnapshot(
     bucketName: string,

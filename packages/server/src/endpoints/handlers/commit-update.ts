@@ -4,7 +4,9 @@
  * defaulting, generation, no-op detection, then the commit (or the deletion a
  * removed last finalizer completes).
  */
+
 import { isDeepStrictEqual } from "node:util";
+import { copyDecoded } from "../../api/copy.js";
 import { errors } from "../../api/status.js";
 import { pause, runAtOnce, runYielding, type Steps } from "../../api/steps.js";
 import type { UserInfo } from "../../http/auth.js";
@@ -211,7 +213,7 @@ function candidateUpdate(
     metadata: newMeta,
   } as c.KubeObject;
   // Defaulting mutates in place; the candidate may share subtrees with the stored object.
-  return structuredClone(mergeForSubresource(r, old, typed, req.subresource));
+  return copyDecoded(mergeForSubresource(r, old, typed, req.subresource));
 }
 
 /**
