@@ -19,10 +19,13 @@ export type TargetKind = "reference" | "real";
 export const NODES = ["node-1", "node-2"];
 
 /**
- * Stage rules of the kubelets on both targets: the images upstream's e2e tests use because no
- * registry has them (to keep a rollout from finishing) cannot be pulled here either.
+ * Stage rules of the kubelets on both targets: containers take a second to stop after a deletion,
+ * as a runtime's do (upstream's Pod Generation test reads a gracefully deleted pod before the
+ * kubelet removes it); the images upstream's e2e tests use because no registry has them (to keep a
+ * rollout from finishing) cannot be pulled here either.
  */
 export const STAGES: readonly PodStage[] = [
+  { name: "containers-stop-in-a-second", behaviour: { stopMs: 1000 } },
   {
     name: "images-no-registry-has",
     images: ["webserver:404", "foo:non-existent", "gcr.io/google_samples/gb-redisslave:nonexistent"],

@@ -18,6 +18,8 @@ export interface TestOutcome {
 
 export interface RunOneOptions {
   readonly e2eBinary: string;
+  /** The kubectl the framework runs (sig-cli tests, `kubectl explain` in api-machinery ones). */
+  readonly kubectlPath: string;
   readonly kubeconfigPath: string;
   /** Directory for this test's log and JSON report. */
   readonly logDir: string;
@@ -64,6 +66,7 @@ export function runOne(name: string, options: RunOneOptions): Promise<TestOutcom
   const reportPath = `${base}.json`;
   const args = [
     `--kubeconfig=${options.kubeconfigPath}`,
+    `--kubectl-path=${options.kubectlPath}`,
     "--provider=skeleton",
     `--ginkgo.focus=${exactFocus(name)}`,
     `--ginkgo.timeout=${options.timeoutSeconds}s`,

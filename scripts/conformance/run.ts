@@ -4,8 +4,10 @@
  * kube-controller-manager and kube-scheduler and the reference server's simulated kubelets. One
  * e2e.test process per test, several at a time; [Serial] tests after the others, one at a time.
  *
- * Usage: run.ts <e2e.test> <component-bin-dir> [--real] [--parallel N] [--timeout SECONDS]
- *               [--focus REGEXP] [--skip REGEXP] [--record] [--check]
+ * Usage: run.ts <e2e.test> <component-bin-dir> [--real] [--kubectl PATH] [--parallel N]
+ *               [--timeout SECONDS] [--focus REGEXP] [--skip REGEXP] [--record] [--check]
+ *   --kubectl the kubectl the sig-cli tests run (build.sh builds one at the pinned release;
+ *             default: the one on PATH)
  *   --record  write the run to docs/conformance/<target>.json and regenerate docs/conformance.md
  *             (with --focus or --skip: replace just those tests' outcomes in the recorded run)
  *   --check   fail when a test kube-apiserver passed in the recorded reference run does not pass
@@ -27,6 +29,7 @@ function parseCli() {
     allowPositionals: true,
     options: {
       real: { type: "boolean", default: false },
+      kubectl: { type: "string", default: "kubectl" },
       parallel: { type: "string", default: "3" },
       timeout: { type: "string", default: "600" },
       focus: { type: "string" },
@@ -48,6 +51,7 @@ function parseCli() {
   return {
     e2eBinary,
     binDir,
+    kubectl: values.kubectl,
     target,
     parallel,
     timeout,
@@ -108,6 +112,7 @@ async function main(): Promise<void> {
     const timeoutSeconds = t.name.includes("[Slow]") ? cli.timeout * 2 : cli.timeout;
     const o = await runOne(t.name, {
       e2eBinary: cli.e2eBinary,
+      kubectlPath: cli.kubectl,
       kubeconfigPath: cluster.kubeconfigPath,
       logDir,
       timeoutSeconds,

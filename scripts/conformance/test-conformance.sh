@@ -10,4 +10,5 @@ components_build="${repo_root}/scripts/real-apiserver/build.sh"
 bash "${components_build}"
 bash "${here}/build.sh"
 exec node --conditions=source --import tsx "${here}/run.ts" \
-  "$(bash "${here}/build.sh" --print-binary)" "$(bash "${components_build}" --print-bin-dir)" "$@"
+  "$(bash "${here}/build.sh" --print-binary)" "$(bash "${components_build}" --print-bin-dir)" \
+  --kubectl "$(bash "${here}/build.sh" --print-kubectl)" "$@"

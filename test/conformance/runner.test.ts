@@ -12,11 +12,11 @@ const WATCH =
   "[sig-api-machinery] Watchers should be able to start watching from a specific resource version [Conformance]";
 
 describe("conformance selection", () => {
-  it("lists the 187 api-machinery, apps and auth tests, each run or left out with a reason", () => {
+  it("lists the 355 api-machinery, apps, auth, cli, network and node tests, each run or left out with a reason", () => {
     const tests = readSelection();
-    expect(tests).toHaveLength(187);
-    expect(tests.filter((t) => t.run)).toHaveLength(131);
-    expect(new Set(tests.map((t) => t.name)).size).toBe(187);
+    expect(tests).toHaveLength(355);
+    expect(tests.filter((t) => t.run)).toHaveLength(195);
+    expect(new Set(tests.map((t) => t.name)).size).toBe(355);
     for (const t of tests) expect(t.run || /^[a-z-]+$/.test(t.skipReason ?? "")).toBe(true);
   });
 

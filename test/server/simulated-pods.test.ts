@@ -85,6 +85,29 @@ describe("simulated cluster (reference server only): pods", () => {
     expect(flipped.status.containerStatuses[0].ready).toBe(false);
   });
 
+  it("status.observedGeneration follows the pod's generation when its spec changes", async () => {
+    await applyPod(pod("generations"));
+    const running = await c.until(
+      () => stored("generations")?.status?.phase === "Running" && stored("generations"),
+    );
+    expect(running.status.observedGeneration).toBe(1);
+    await applyPod(pod("generations", { activeDeadlineSeconds: 600 }));
+    const observed = await c.until(
+      () => stored("generations")?.status?.observedGeneration === 2 && stored("generations"),
+    );
+    expect(observed.metadata.generation).toBe(2);
+  });
+
+  it("a pod active longer than its activeDeadlineSeconds ends Failed, reason DeadlineExceeded", async () => {
+    await applyPod(pod("deadline", { activeDeadlineSeconds: 1 }));
+    const failed = await c.until(() => stored("deadline")?.status?.phase === "Failed" && stored("deadline"));
+    expect(failed.status).toMatchObject({
+      reason: "DeadlineExceeded",
+      message: "Pod was active on the node longer than the specified deadline",
+    });
+    expect(failed.status.containerStatuses[0].state.terminated.exitCode).toBe(137);
+  });
+
   it("exits follow restartPolicy: Never ends Failed with the exit code, Always restarts in back-off", async () => {
     await applyPod(pod("once", { restartPolicy: "Never" }, { "sim.kubesdk.dev/exit-code": "2" }));
     const failed = await c.until(() => stored("once")?.status?.phase === "Failed" && stored("once"));
@@ -101,20 +124,24 @@ describe("simulated cluster (reference server only): pods", () => {
     await c.kubectl("delete", "pod", "looping", "--wait=false");
   });
 
-  it("graceful deletion: a pod that handles SIGTERM goes at once, one that ignores it is killed after its grace period", async () => {
+  it("graceful deletion: a pod that handles SIGTERM goes at once or after its stop time, one that ignores it is killed after its grace period", async () => {
     await applyPod(pod("quick"));
+    await applyPod(pod("slow", {}, { "sim.kubesdk.dev/stop-ms": "1500" }));
     await applyPod(
       pod("stubborn", { terminationGracePeriodSeconds: 1 }, { "sim.kubesdk.dev/ignore-sigterm": "true" }),
     );
-    await c.until(() => isTrue(stored("quick"), "Ready") && isTrue(stored("stubborn"), "Ready"));
+    await c.until(() => ["quick", "slow", "stubborn"].every((n) => isTrue(stored(n), "Ready")));
     const finals = new Map<string, Json>();
     const unsubscribe = c.server.store.subscribe((e) => {
       if (e.bucket === "/pods" && e.type === "DELETED") finals.set(String(e.object.metadata.name), e.object);
     });
-    await c.kubectl("delete", "pod", "quick", "stubborn", "--wait=false");
+    await c.kubectl("delete", "pod", "quick", "slow", "stubborn", "--wait=false");
     const terminating = stored("stubborn");
     expect(terminating.metadata.deletionGracePeriodSeconds).toBe(1);
-    await c.until(() => finals.has("quick") && finals.has("stubborn"));
+    // Its containers are still stopping: the pod is there, marked for deletion.
+    expect(stored("slow").metadata.deletionTimestamp).toBeDefined();
+    await c.until(() => finals.has("quick") && finals.has("slow") && finals.has("stubborn"));
+    expect(finals.get("slow").status.containerStatuses[0].state.terminated.exitCode).toBe(0);
     unsubscribe();
     expect(finals.get("quick").status.containerStatuses[0].state.terminated.exitCode).toBe(0);
     expect(finals.get("stubborn").status.phase).toBe("Failed");

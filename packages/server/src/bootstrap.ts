@@ -4,7 +4,7 @@
  */
 import { StatusError } from "./api/status.js";
 import type { HandlerContext } from "./endpoints/handlers/context.js";
-import { createObject } from "./endpoints/handlers/write.js";
+import { createObject, updateObject } from "./endpoints/handlers/write.js";
 
 const SYSTEM_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
 
@@ -129,6 +129,29 @@ export async function bootstrapKubernetesService(ctx: HandlerContext, port: numb
 
 /** The first address of the service range (registry/core/service-allocation.ts keeps it free). */
 const KUBERNETES_SERVICE_IP = "10.96.0.1";
+/** The range registry/core/service-allocation.ts allocates cluster IPs from. */
+const SERVICE_CIDR = "10.96.0.0/12";
+
+/**
+ * The default ServiceCIDR `kubernetes` kube-apiserver keeps for its service range, marked Ready as
+ * its default-ServiceCIDR controller marks it; upstream's e2e framework reads it.
+ */
+export async function bootstrapDefaultServiceCidr(ctx: HandlerContext) {
+  const cidrs = ctx.resources.find("networking.k8s.io", "v1", "servicecidrs");
+  if (!cidrs) return;
+  const base = { namespace: undefined, query: new URLSearchParams(), userAgent: "kube-apiserver" };
+  const body = { metadata: { name: "kubernetes" }, spec: { cidrs: [SERVICE_CIDR] } };
+  const created = (await createObject(ctx, cidrs, { ...base, body })).body as Record<string, unknown>;
+  const ready = {
+    type: "Ready",
+    status: "True",
+    lastTransitionTime: new Date(ctx.now()).toISOString().replace(/\.\d+Z$/, "Z"),
+    reason: "",
+    message: "Kubernetes default Service CIDR is ready",
+  };
+  const status = { ...created, status: { conditions: [ready] } };
+  await updateObject(ctx, cidrs, { ...base, name: "kubernetes", subresource: "status", body: status });
+}
 
 function splitApiVersion(apiVersion: string): [string, string] {
   const slash = apiVersion.indexOf("/");

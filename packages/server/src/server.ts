@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   bootstrap,
+  bootstrapDefaultServiceCidr,
   bootstrapKubernetesService,
   bootstrapSystemConfigMaps,
   bootstrapSystemPriorityClasses,
@@ -208,6 +209,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const port = await listen(transport, options.port ?? 0, host);
   address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
   await bootstrapKubernetesService(context, port);
+  await bootstrapDefaultServiceCidr(context);
   const url = `${options.insecureHttp ? "http" : "https"}://${address}`;
   // Rendered when first read: YAML rendering is a good part of a start, and most tests never read it.
   let kubeconfig: string | undefined;

@@ -94,6 +94,7 @@ describe("admission chain", () => {
       "NamespaceLifecycle",
       "LimitRanger",
       "ServiceAccount",
+      "RuntimeClass",
       "MutatingAdmissionPolicy",
       "MutatingAdmissionWebhook",
       "ValidatingAdmissionPolicy",

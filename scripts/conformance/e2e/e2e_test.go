@@ -1,5 +1,6 @@
 // Package conformance is a trimmed copy of upstream's e2e suite entry point:
-// it links only the api-machinery, apps and auth test packages, so the binary
+// it links only the test packages of the SIGs the selection draws from
+// (api-machinery, apps, auth, node, network, cli), so the binary
 // (built with `go test -c`) stays smaller and quicker to build than the full
 // e2e.test. Each run selects one spec with --ginkgo.focus.
 package conformance
@@ -25,6 +26,12 @@ import (
 	_ "k8s.io/kubernetes/test/e2e/apimachinery"
 	_ "k8s.io/kubernetes/test/e2e/apps"
 	_ "k8s.io/kubernetes/test/e2e/auth"
+	_ "k8s.io/kubernetes/test/e2e/common/network"
+	_ "k8s.io/kubernetes/test/e2e/common/node"
+	_ "k8s.io/kubernetes/test/e2e/dra"
+	_ "k8s.io/kubernetes/test/e2e/kubectl"
+	_ "k8s.io/kubernetes/test/e2e/network"
+	_ "k8s.io/kubernetes/test/e2e/node"
 
 	// Framework extensions upstream's suite installs (debug dumps on failure,
 	// metrics gathering, node helpers, object formatting).

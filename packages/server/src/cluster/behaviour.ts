@@ -20,6 +20,11 @@ export interface PodBehaviour {
   readonly runMs?: number;
   /** The containers' exit code when they exit (default 0). */
   readonly exitCode?: number;
+  /**
+   * Milliseconds containers that handle SIGTERM take to stop after a deletion (default 0); past the
+   * grace period they are killed (137).
+   */
+  readonly stopMs?: number;
   /** The containers ignore SIGTERM: a deletion waits the whole grace period, then kills (137). */
   readonly ignoresSigterm?: boolean;
   /** The image cannot be pulled: the pod stays Pending, its containers waiting in ImagePullBackOff. */
@@ -50,12 +55,13 @@ export const DEFAULT_STAGES: readonly PodStage[] = [
 
 const PREFIX = "sim.kubesdk.dev/";
 
-const NUMBERS = ["startMs", "readyMs", "runMs", "exitCode"] as const;
+const NUMBERS = ["startMs", "readyMs", "runMs", "exitCode", "stopMs"] as const;
 const ANNOTATION: Record<string, string> = {
   startMs: "start-ms",
   readyMs: "ready-ms",
   runMs: "run-ms",
   exitCode: "exit-code",
+  stopMs: "stop-ms",
   ready: "ready",
   ignoresSigterm: "ignore-sigterm",
   imagePullFails: "image-pull-fails",
@@ -108,6 +114,7 @@ export interface ResolvedBehaviour {
   readonly ready: boolean;
   readonly runMs: number | undefined;
   readonly exitCode: number;
+  readonly stopMs: number;
   readonly ignoresSigterm: boolean;
   readonly imagePullFails: boolean;
 }
@@ -130,6 +137,7 @@ export function behaviourOf(
     ready: b.ready ?? true,
     runMs: b.runMs,
     exitCode: b.exitCode ?? 0,
+    stopMs: b.stopMs ?? 0,
     ignoresSigterm: b.ignoresSigterm ?? false,
     imagePullFails: b.imagePullFails ?? false,
   };

@@ -72,10 +72,39 @@ export class PodLifecycle {
       run = { startedAt: now, restarts: 0, podIP: pod.status?.podIP ?? ipOf(node, this.ips++) };
       this.runs.set(uid, run);
     }
-    const facts = this.facts(key, pod, b, run, now);
-    const status = podStatus(pod, facts);
+    const overdue = this.pastDeadline(key, pod, now);
+    const facts = overdue ? this.killed(pod, run) : this.facts(key, pod, b, run, now);
+    const status = overdue ? { ...podStatus(pod, facts), ...DEADLINE_EXCEEDED } : podStatus(pod, facts);
     if (JSON.stringify(comparable(status)) === JSON.stringify(comparable(pod.status ?? {}))) return;
     await this.access.update("pods", { ...pod, status }, "status");
+  }
+
+  /**
+   * Whether the pod has been active longer than `spec.activeDeadlineSeconds` (counted from its
+   * startTime, as a kubelet counts); schedules a look at the deadline when it is still ahead.
+   */
+  private pastDeadline(key: string, pod: Pod, now: number): boolean {
+    const seconds = pod.spec?.activeDeadlineSeconds;
+    const start = Date.parse(pod.status?.startTime ?? "");
+    if (typeof seconds !== "number" || Number.isNaN(start)) return false;
+    const at = start + seconds * 1000;
+    if (now < at) this.later(key, at - now);
+    return now >= at;
+  }
+
+  /** The containers killed (as at the end of a grace period): the pod Failed. */
+  private killed(pod: Pod, run: Run): PodFacts {
+    const at = this.access.now();
+    const since = new Date(run.startedAt).toISOString().replace(/\.\d{3}Z$/, "Z");
+    return {
+      now: at,
+      hostIP: `192.168.0.${this.nodes.indexOf(String(pod.spec?.nodeName)) + 1}`,
+      podIP: run.podIP,
+      phase: "Failed",
+      containers: { kind: "terminated", exitCode: KILLED_EXIT_CODE, since, at },
+      ready: false,
+      restartCount: run.restarts,
+    };
   }
 
   /** Where the pod's containers are now; schedules the next change. */
@@ -163,11 +192,21 @@ export class PodLifecycle {
   }
 }
 
+/** A kubelet's words for a pod it ended at its active deadline. */
+const DEADLINE_EXCEEDED = {
+  reason: "DeadlineExceeded",
+  message: "Pod was active on the node longer than the specified deadline",
+};
+/** A container killed with SIGKILL. */
+const KILLED_EXIT_CODE = 137;
+
 /** The status without its timestamps, to tell whether anything a reader cares about changed. */
 function comparable(status: coreV1.PodStatus): unknown {
   return {
     phase: status.phase,
+    reason: status.reason,
     podIP: status.podIP,
+    observedGeneration: status.observedGeneration,
     conditions: (status.conditions ?? []).map((c) => [c.type, c.status]),
     containers: (status.containerStatuses ?? []).map((c) => [
       c.name,

@@ -87,6 +87,8 @@ export function podStatus(pod: coreV1.Pod, facts: PodFacts): coreV1.PodStatus {
     podIP: facts.podIP,
     podIPs: [{ ip: facts.podIP }],
     startTime: old.startTime ?? facts.now,
+    // The spec generation this status reflects (a kubelet reports it since 1.34).
+    ...(typeof pod.metadata?.generation === "number" ? { observedGeneration: pod.metadata.generation } : {}),
     containerStatuses: (pod.spec?.containers ?? []).map((c) => containerStatus(c, facts)),
   };
 }

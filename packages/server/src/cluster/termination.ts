@@ -1,6 +1,7 @@
 /**
  * Graceful termination by the simulated kubelets: a deleted pod's containers get SIGTERM; those that
- * handle it stop at once (exit 0), those that ignore it are killed when the pod's grace period
+ * handle it stop after their behaviour's stopMs (exit 0; killed, 137, should that outlast the grace
+ * period), those that ignore it are killed when the pod's grace period
  * (metadata.deletionGracePeriodSeconds) has passed (exit 137). The kubelet then reports the pod
  * finished (Succeeded when every container exited 0, else Failed) and deletes it for good, with
  * grace period 0 and the pod's uid as precondition, as a kubelet does.
@@ -34,9 +35,10 @@ export class Termination {
     const started = phase === "Running";
     if (started && !finished) {
       const b = this.lifecycle.behaviour(pod);
-      const killAt = seen + (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
-      if (b.ignoresSigterm && now < killAt) return this.later(key, killAt - now);
-      await this.report(pod, b.ignoresSigterm ? KILLED : 0);
+      const graceMs = (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
+      const stopsIn = b.ignoresSigterm ? graceMs : Math.min(b.stopMs, graceMs);
+      if (now < seen + stopsIn) return this.later(key, seen + stopsIn - now);
+      await this.report(pod, b.ignoresSigterm || b.stopMs > graceMs ? KILLED : 0);
       return;
     }
     this.since.delete(uid);

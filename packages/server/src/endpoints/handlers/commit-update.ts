@@ -325,10 +325,11 @@ function mergeForSubresource(
   return next;
 }
 
+/** Whether anything but metadata and status differs; the order of fields does not count (a typed client writes its own). */
 function specChanged(old: c.KubeObject, next: c.KubeObject): boolean {
   const strip = (o: c.KubeObject) => {
     const { metadata: _m, status: _s, ...rest } = o;
-    return JSON.stringify(rest);
+    return rest;
   };
-  return strip(old) !== strip(next);
+  return !isDeepStrictEqual(strip(old), strip(next));
 }
