@@ -30,13 +30,19 @@ function runtimeClassOf(a: AdmissionAttributes, ctx: AdmissionContext, spec: Jso
   return rc;
 }
 
+// As upstream: a class with an overhead must match the pod's exactly (both absent is a match); without
+// one (no class, or a class that defines none) the pod may not set an overhead.
 function checkOverhead(a: AdmissionAttributes, spec: Json, rc: Json | undefined): void {
-  if (!isRecord(spec.overhead)) return;
-  if (!rc)
+  if (rc && isRecord(rc.overhead)) {
+    const fixed = rc.overhead.podFixed;
+    const matches =
+      isRecord(fixed) && isRecord(spec.overhead) ? sameList(spec.overhead, fixed) : !fixed && !spec.overhead;
+    if (!matches)
+      throw forbidden(a, "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead");
+    return;
+  }
+  if (isRecord(spec.overhead))
     throw forbidden(a, "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead");
-  const fixed = recordAt(rc.overhead, "podFixed");
-  if (!isRecord(recordAt(rc, "overhead").podFixed) || !sameList(spec.overhead, fixed))
-    throw forbidden(a, "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead");
 }
 
 function mergeScheduling(a: AdmissionAttributes, spec: Json, scheduling: Json): void {
