@@ -31,6 +31,20 @@ export function readRecord(target: Target): RunRecord | undefined {
   return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as RunRecord) : undefined;
 }
 
+/**
+ * Longest first, by the seconds each test took in the target's recorded run (a test without a
+ * record first of all, since its length is unknown): the pool then ends with short tests instead of
+ * starting a ten-minute one last, which bounds the run's wall time by its longest test.
+ */
+export function longestFirst<T extends { readonly name: string }>(
+  tests: readonly T[],
+  record: RunRecord | undefined,
+): T[] {
+  const seconds = new Map(record?.tests.map((t) => [t.name, t.seconds]) ?? []);
+  const length = (t: T) => seconds.get(t.name) ?? Number.POSITIVE_INFINITY;
+  return [...tests].sort((a, b) => length(b) - length(a));
+}
+
 /** Writes the record, keeping only tests the selection still runs. */
 export function writeRecord(record: RunRecord, selection: readonly SelectedTest[]): void {
   const run = new Set(selection.filter((t) => t.run).map((t) => t.name));

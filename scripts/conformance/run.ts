@@ -18,7 +18,15 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { NODES, startCluster } from "../components/cluster.js";
 import { RemoteKubelets } from "../components/remote-kubelets.js";
-import { type RunRecord, readRecord, regressions, type Target, updateTable, writeRecord } from "./record.js";
+import {
+  longestFirst,
+  type RunRecord,
+  readRecord,
+  regressions,
+  type Target,
+  updateTable,
+  writeRecord,
+} from "./record.js";
 import { runOne, type TestOutcome } from "./run-one.js";
 import { readSelection, type SelectedTest } from "./selection.js";
 
@@ -127,7 +135,10 @@ async function main(): Promise<void> {
       `conformance: ${selected.length} tests against ${cli.target}, ${cli.parallel} at a time; logs in ${logDir}`,
     );
     outcomes = await pool(
-      selected.filter((t) => !t.serial),
+      longestFirst(
+        selected.filter((t) => !t.serial),
+        readRecord(cli.target),
+      ),
       cli.parallel,
       runTest,
     );

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RunRecord } from "../../scripts/conformance/record.js";
-import { regressions } from "../../scripts/conformance/record.js";
+import { longestFirst, regressions } from "../../scripts/conformance/record.js";
 import { exactFocus, outcomeFromReport } from "../../scripts/conformance/run-one.js";
 import { parseSelection, readSelection } from "../../scripts/conformance/selection.js";
 
@@ -24,6 +24,29 @@ describe("conformance selection", () => {
     const [t] = parseSelection("# c\nrun | [sig-apps] X should y [Conformance] [Serial]\n");
     expect(t).toEqual({ name: "[sig-apps] X should y [Conformance] [Serial]", run: true, serial: true });
     expect(() => parseSelection("maybe | [sig-apps] X")).toThrow(/selection.txt:1/);
+  });
+});
+
+describe("conformance schedule", () => {
+  it("runs the longest recorded tests first, and a test without a record before all of them", () => {
+    const record: RunRecord = {
+      target: "embedded",
+      kubernetes: "v1.37.1",
+      date: "2026-12-06",
+      parallel: 3,
+      seconds: 400,
+      tests: [
+        { name: "short", result: "pass", seconds: 2 },
+        { name: "long", result: "pass", seconds: 300 },
+        { name: "medium", result: "fail", seconds: 40 },
+      ],
+    };
+    const order = longestFirst(
+      [{ name: "short" }, { name: "medium" }, { name: "new" }, { name: "long" }],
+      record,
+    );
+    expect(order.map((t) => t.name)).toEqual(["new", "long", "medium", "short"]);
+    expect(longestFirst([{ name: "b" }, { name: "a" }], undefined).map((t) => t.name)).toEqual(["b", "a"]);
   });
 });
 
