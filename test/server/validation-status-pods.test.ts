@@ -48,6 +48,12 @@ const ROWS: StatusRow[] = [
     causes: ['status.qosClass | FieldValueInvalid | Invalid value: "Guaranteed": field is immutable'],
   },
   {
+    name: "a QoS class left empty keeps the stored one (older kubelets drop it)",
+    kind: "pod",
+    status: { qosClass: "" },
+    causes: [],
+  },
+  {
     name: "the QoS class computed at create: Guaranteed when limits equal requests",
     kind: "pod",
     spec: { containers: [{ name: "c", image: "i", resources: { limits: { cpu: "1", memory: "1Gi" } } }] },

@@ -2,7 +2,8 @@
  * Pods: the pod spec's defaults, a Pending status with the QoS class at create (with matchLabelKeys
  * merged into selectors and AppArmor annotations copied into fields, as upstream's PrepareForCreate
  * does), eight field labels, pod-warnings.ts's warnings; validated as ValidatePodCreate and ValidatePodUpdate (pod-rules.ts),
- * /status writes as ValidatePodStatusUpdate (pod-status-rules.ts).
+ * /status writes as ValidatePodStatusUpdate (pod-status-rules.ts), after keeping what a status
+ * write may not clear (the QoS class, observed generations), as upstream's status strategy does.
  */
 
 import { copyAppArmorAnnotations } from "../../validation/apparmor-annotations.js";
@@ -16,6 +17,24 @@ import { podQosClass } from "./pod-qos.js";
 import { podCreateErrors, podUpdateErrors } from "./pod-rules.js";
 import { podStatusErrors } from "./pod-status-rules.js";
 import { defaultPodSpec } from "./pod-template-defaults.js";
+
+/**
+ * A status write that leaves out the QoS class or an observed generation keeps the stored one:
+ * older kubelets drop the QoS class, and clients that replace the status may not know the fields.
+ */
+function keepStatusFields(next: Record<string, unknown>, old: Record<string, unknown>): void {
+  const status = child(next, "status");
+  const before = objectAt(old.status);
+  if (!status.qosClass && before.qosClass) status.qosClass = before.qosClass;
+  if (!status.observedGeneration && before.observedGeneration)
+    status.observedGeneration = before.observedGeneration;
+  const oldConditions = Array.isArray(before.conditions) ? before.conditions.filter(isObj) : [];
+  for (const c of Array.isArray(status.conditions) ? status.conditions.filter(isObj) : []) {
+    if (c.observedGeneration) continue;
+    const was = oldConditions.find((o) => o.type === c.type);
+    if (was?.observedGeneration) c.observedGeneration = was.observedGeneration;
+  }
+}
 
 function requestsFromLimits(c: unknown): void {
   if (!isObj(c) || !isObj(c.resources) || !isObj(c.resources.limits)) return;
@@ -55,6 +74,9 @@ export const pods: KindStrategy = {
     obj.status = { phase: "Pending", qosClass: podQosClass(objectAt(obj.spec)) };
     mergeLabelKeysIntoSelectors(obj);
     copyAppArmorAnnotations(obj);
+  },
+  prepareUpdate(next, old, subresource) {
+    if (subresource === "status") keepStatusFields(next, old);
   },
   validate(obj, old, subresource) {
     if (subresource === "status") return podStatusErrors(obj, old);
