@@ -4,14 +4,8 @@
  * a deep copy of their `default`, top-down, so defaults nested in a default
  * apply too. Returns a new value; the input is left untouched.
  */
-import {
-  additionalPropertiesOf,
-  cloneJson,
-  isObject,
-  itemsOf,
-  type JsonSchema,
-  propertiesOf,
-} from "./json-schema.js";
+import { copyDecoded } from "../api/copy.js";
+import { additionalPropertiesOf, isObject, itemsOf, type JsonSchema, propertiesOf } from "./json-schema.js";
 
 const nonNullableNull = (x: unknown, s: JsonSchema | undefined): boolean =>
   x === null && s !== undefined && s.nullable !== true;
@@ -25,7 +19,8 @@ function defaulted(x: unknown, s: JsonSchema | undefined): unknown {
   if (Array.isArray(x)) {
     const items = itemsOf(s);
     return x.map((v) => {
-      const filled = nonNullableNull(v, items) && items?.default !== undefined ? cloneJson(items.default) : v;
+      const filled =
+        nonNullableNull(v, items) && items?.default !== undefined ? copyDecoded(items.default) : v;
       return defaulted(filled, items);
     });
   }
@@ -41,12 +36,12 @@ function defaulted(x: unknown, s: JsonSchema | undefined): unknown {
   }
   for (const [k, prop] of Object.entries(props)) {
     if (prop.default === undefined) continue;
-    if (!(k in out) || nonNullableNull(out[k], prop)) out[k] = cloneJson(prop.default);
+    if (!(k in out) || nonNullableNull(out[k], prop)) out[k] = copyDecoded(prop.default);
   }
   for (const [k, v] of Object.entries(out)) {
     const child = props[k] ?? additional;
     if (!child) continue;
-    out[k] = defaulted(nonNullableNull(v, child) ? cloneJson(child.default) : v, child);
+    out[k] = defaulted(nonNullableNull(v, child) ? copyDecoded(child.default) : v, child);
   }
   return out;
 }

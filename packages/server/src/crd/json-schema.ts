@@ -63,11 +63,6 @@ export function schemaAt(root: JsonSchema | undefined, path: readonly string[]):
   return cur;
 }
 
-/** Deep copy of a JSON value (defaults must never be shared between objects). */
-export function cloneJson<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
-}
-
 /** Appends a property name or list index to a field path the way apimachinery prints it. */
 export function childPath(parent: string, key: string | number): string {
   if (typeof key === "number") return `${parent}[${key}]`;
