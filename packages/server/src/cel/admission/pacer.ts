@@ -35,14 +35,23 @@ export class CostPacer {
     return out;
   }
 
-  /** Matches a policy's conditions on their own activation (their own budget) and charges what they took. */
-  match(
+  /**
+   * Matches a policy's or webhook's conditions on their own activation (their own budget), charging
+   * each condition's cost as it goes, so that the loop may be given back between two conditions.
+   */
+  async match(
     conditions: CompiledMatchConditions,
     input: AdmissionInput,
     failurePolicy: "Fail" | "Ignore",
     params: boolean,
   ): Promise<MatchResult> {
     const own = new AdmissionActivation(input, { params, authorizer: true }, [], MATCH_CONDITIONS_BUDGET);
-    return this.run(own, () => conditions.match(input, failurePolicy, own));
+    const steps = conditions.matchSteps(failurePolicy, own);
+    let s = steps.next();
+    while (!s.done) {
+      await this.charge(s.value);
+      s = steps.next();
+    }
+    return s.value;
   }
 }
