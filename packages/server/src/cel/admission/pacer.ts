@@ -2,8 +2,9 @@
  * Gives the event loop back between the expressions of one admission request once they have spent
  * more than a small estimated cost since the last turn, so that a request evaluating expensive policy
  * expressions holds other clients for one expression at most, not a whole policy or chain
- * (docs/divergences.md CEL9). Expressions stay on this thread: their activation (lazily bound
- * variables, typed request values, the authorizer) does not travel to a worker.
+ * (docs/divergences.md CEL9). The activation (lazily bound variables, typed request values, the
+ * authorizer) stays on this thread; a validating policy's expensive expressions that can travel
+ * run on a rule worker (offload.ts), the others here.
  */
 import { INLINE_COST_LIMIT } from "../rules-pool.js";
 import { AdmissionActivation, type AdmissionInput } from "./evaluate.js";
@@ -27,10 +28,10 @@ export class CostPacer {
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
-  /** Runs `work` on `act` and charges what it took from the activation's budget. */
-  async run<T>(act: AdmissionActivation, work: () => T): Promise<T> {
+  /** Runs `work` on `act` (which may finish on a worker) and charges what it took from the activation's budget. */
+  async run<T>(act: AdmissionActivation, work: () => T | Promise<T>): Promise<T> {
     const before = act.budget;
-    const out = work();
+    const out = await work();
     await this.charge(before - act.budget);
     return out;
   }
