@@ -38,7 +38,13 @@ const webhook = (matchConditions: MatchCondition[], failurePolicy: "Fail" | "Ign
 });
 
 const items = Array.from({ length: 60 }, (_, i) => `i${i % 50}`);
-const object = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "cm", namespace: "ns" }, data: {}, items };
+const object = {
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name: "cm", namespace: "ns" },
+  data: {},
+  items,
+};
 const attributes: AdmissionAttributes = {
   operation: "CREATE",
   kind: { group: "", version: "v1", kind: "ConfigMap" },
