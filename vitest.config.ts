@@ -15,5 +15,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // One worker process runs many files and keeps its module cache between them, so the
+    // workspace sources (server, models, CEL, codecs) are evaluated once per worker instead of
+    // once per file: importing them was most of the suite's time. Test files stay independent:
+    // each starts its own server (test/support/target.ts), uses unique names, and none mocks
+    // modules or leaves globals changed (the OpenTelemetry suites reset theirs in afterAll).
+    isolate: false,
   },
 });
