@@ -21,5 +21,10 @@ export default defineConfig({
     // each starts its own server (test/support/target.ts), uses unique names, and none mocks
     // modules or leaves globals changed (the OpenTelemetry suites reset theirs in afterAll).
     isolate: false,
+    // Transformed sources persist in node_modules/.experimental-vitest-cache, keyed by content,
+    // module id and vite config, so a rerun (`pnpm vitest run FILES` while working, or
+    // test-real.sh on the same files) skips transforming the workspace sources. No plugin here
+    // reads files beyond the module itself, the case the cache cannot see.
+    experimental: { fsModuleCache: true },
   },
 });
