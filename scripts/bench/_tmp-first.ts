@@ -1,0 +1,11 @@
+import { Session } from "node:inspector/promises";
+import { writeFileSync } from "node:fs";
+import { startTestServer } from "@kubesdk/server/testing";
+const s = new Session(); s.connect(); await s.post("Profiler.enable"); await s.post("Profiler.setSamplingInterval", { interval: 100 }); await s.post("Profiler.start");
+const cpu0 = process.cpuUsage(); const t0 = performance.now();
+const c = await startTestServer(); await c.client().resource("v1","Namespace").get("default");
+const ms = performance.now() - t0; const d = process.cpuUsage(cpu0);
+const { profile } = await s.post("Profiler.stop");
+await c.stop();
+writeFileSync("/tmp/pw-prof/first.cpuprofile", JSON.stringify(profile));
+console.log("first start wall ms", ms.toFixed(1), "CPU ms", ((d.user + d.system) / 1000).toFixed(1));
