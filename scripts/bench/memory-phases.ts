@@ -35,7 +35,11 @@ async function report(step: string): Promise<void> {
 
 async function fanOut(watchers: number): Promise<void> {
   const ns = `fan-${watchers}`;
-  await http.call("POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
+  await http.call("POST", "/api/v1/namespaces", {
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: { name: ns },
+  });
   const watches: WatchStream[] = [];
   await runConcurrent(watchers, 50, async () => {
     watches.push(await http.watch(`${cmPath(ns)}?watch=1`, true));
@@ -50,7 +54,11 @@ async function fanOut(watchers: number): Promise<void> {
 try {
   await report("started");
   const ns = "bench-list";
-  await http.call("POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
+  await http.call("POST", "/api/v1/namespaces", {
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: { name: ns },
+  });
   let filled = 0;
   for (const size of sizes) {
     await createMany(http, ns, size - filled, 32, filled);
@@ -61,7 +69,8 @@ try {
       await report(`listed ${size} ${accept.endsWith("json") ? "json" : "protobuf"}`);
     }
   }
-  if (process.env.BENCH_HEAP === "1") console.log(`heap snapshot: ${await (target.heapSnapshot as () => Promise<string>)()}`);
+  if (process.env.BENCH_HEAP === "1")
+    console.log(`heap snapshot: ${await (target.heapSnapshot as () => Promise<string>)()}`);
   for (const n of fanWatchers) await fanOut(n);
   gc();
   console.log(`peak RSS ${((await target.peakRssBytes()) / MiB).toFixed(0)} MiB`);
