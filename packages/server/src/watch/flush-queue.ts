@@ -4,7 +4,12 @@
  * so each event reached the socket alone; setImmediate runs once the poll phase has handled every
  * request that arrived, so all their events leave in one write per stream. One immediate serves
  * all streams: a thousand per turn would cost more than the writes they save.
+ *
+ * setImmediate comes from node:timers, not the global: a test that fakes the global timers
+ * (vi.useFakeTimers) around an in-process server must still get its watch events.
  */
+import { setImmediate } from "node:timers";
+
 export interface Flushable {
   flush(): void;
 }
