@@ -156,6 +156,15 @@ export const REFUSED: [string, string][] = [
     "self.l.transformList(i, v, 'x') == self.l",
     "1:33: found no matching overload for '_==_' applied to '(list(string), list(int))'",
   ],
+  [
+    "self.l.transformList(i, v, v, v).size() > 0",
+    "1:21: found no matching overload for '_?_:_' applied to '(int, list(int), list(int))'",
+  ],
+  [
+    "self.m.transformMap(k, v, v, v).size() > 0",
+    "1:20: found no matching overload for '_?_:_' applied to '(int, map(string, int), map(string, int))'",
+  ],
+  ["self.l.exists_one(i, v, v)", "1:18: found no matching overload for '_?_:_' applied to '(int, int, int)'"],
   ["self.l.sortBy(1, e) == self.l", "1:15: argument is not an identifier"],
   [
     "self.l.sortBy(e, [e]) == self.l",

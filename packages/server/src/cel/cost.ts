@@ -121,13 +121,14 @@ const variableName = (p: ASTNode | undefined) => (p?.op === "id" ? String(p.args
 
 /**
  * A comprehension: its range's cost, then each item's body (cel-go's loop step and condition);
- * with two variables the first is a list's index (a scalar) or a map's key (of unknown length).
+ * with two variables the first is a list's index (a scalar) or a map's key (as long as measured, or
+ * of unknown length).
  */
 function macro(name: string, recv: Estimate, params: ASTNode[], scope: Scope): Estimate {
   const n = recv.shape.size;
   const twoVariables = TWO_VARIABLES.has(name) || (params.length === 3 && name !== "map");
   const inner = new Map(scope);
-  if (twoVariables) inner.set(variableName(params[0]), recv.shape.map ? UNKNOWN : SCALAR);
+  if (twoVariables) inner.set(variableName(params[0]), recv.shape.key ?? (recv.shape.map ? UNKNOWN : SCALAR));
   inner.set(variableName(params[twoVariables ? 1 : 0]), recv.shape.elem ?? UNKNOWN);
   const body = estimateAll(params.slice(twoVariables ? 2 : 1), inner);
   const cost = recv.cost + n * (body.cost + 1) + 1;

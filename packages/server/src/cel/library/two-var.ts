@@ -75,12 +75,17 @@ function typeCheck(chk: MacroChecker, m: TwoVar, ctx: MacroContext): CelType {
   const [keyType, valueType] = rangeTypes(chk, m, ctx);
   m.keyScope = ctx.forkWithVariable(m.keyVar, keyType);
   m.valueScope = m.keyScope.forkWithVariable(m.valueVar, valueType);
+  const result = resultType(chk, m, keyType, chk.check(m.body, m.valueScope));
   if (m.filter) {
+    // cel-go's filter is the condition of `filter ? insert(result, …) : result`.
     const f = chk.check(m.filter, m.valueScope);
     if (!isBool(f))
-      throw chk.createError("invalid_condition_type", conditionalMessage(chk, f, chk.dynType), m.call);
+      throw chk.createError("invalid_condition_type", conditionalMessage(chk, f, result), m.call);
   }
-  const body = chk.check(m.body, m.valueScope);
+  return result;
+}
+
+function resultType(chk: MacroChecker, m: TwoVar, keyType: CelType, body: CelType): CelType {
   switch (m.kind) {
     case "all":
     case "exists":
