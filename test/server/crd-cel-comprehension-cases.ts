@@ -54,7 +54,7 @@ export const SPEC_RULES = [
     rule: "!has(self.items) || self.items.sortBy(x, x.score).map(x, x.name) == self.items.map(x, x.name)",
     message: "items: ordered by score",
   },
-  { rule: "!has(self.labels) || !('a-b' in self.labels) || self.labels.`a-b` != 'x'", message: "a-b is x" },
+  { rule: "!has(self.labels) || !has(self.labels.`a-b`) || self.labels.`a-b` != 'x'", message: "a-b is x" },
   {
     rule: "!has(self.labels) || self.labels.all(k, v, v != '')",
     messageExpression:

@@ -156,15 +156,28 @@ function useRe2(ast: ASTNode): string | undefined {
 /**
  * cel-go tests presence on any selection, `has(self.items[0].x)` included; the evaluator only on a
  * chain of selections from a variable. Such a test is the same as an optional selection's
- * presence, `self.items[0].?x.hasValue()`: the source is rewritten so (later columns shift).
+ * presence, `self.items[0].?x.hasValue()`: the source is rewritten so (later columns shift). So is
+ * a test of a name in backticks, `` has(self.m.`a-b`) `` as `self.m[?"a-b"].hasValue()`.
  */
-function presenceOnAnyOperand(ast: ASTNode, source: string): string | undefined {
+function presenceOnAnyOperand(
+  ast: ASTNode,
+  source: string,
+  quoted: (index: ASTNode) => boolean,
+): string | undefined {
   const edits: { start: number; end: number; text: string }[] = [];
   visit(ast, (n) => {
     if (n.op !== "call") return;
     const [name, params] = n.args as [unknown, ASTNode[]];
     const arg = params?.[0];
-    if (name !== "has" || arg?.op !== ".") return;
+    if (name !== "has") return;
+    // A name in backticks read as an index (backticks.ts): its presence is the optional index's.
+    if (arg?.op === "[]" && quoted(arg)) {
+      const [operand, key] = arg.args as [ASTNode, ASTNode];
+      const text = `${source.slice(operand.start, operand.end)}[?${source.slice(key.start, key.end)}].hasValue()`;
+      edits.push({ start: n.start, end: n.end, text });
+      return;
+    }
+    if (arg?.op !== ".") return;
     let base = (arg.args as [ASTNode, string])[0];
     while (base.op === "." || base.op === ".?") base = (base.args as [ASTNode, string])[0];
     if (base.op === "id") return;
@@ -189,9 +202,12 @@ function parse(
   env: Environment,
   original: string,
 ): { parsed: ReturnType<Environment["parse"]>; text: string } {
-  const text = withoutBackticks(original).source;
+  const unquoted = withoutBackticks(original);
+  const text = unquoted.source;
   const parsed = env.parse(text);
-  const rewritten = presenceOnAnyOperand(parsed.ast, text);
+  const quoted = (index: ASTNode) =>
+    original.charAt(unquoted.original((index.args as [ASTNode])[0].end)) === ".";
+  const rewritten = presenceOnAnyOperand(parsed.ast, text, quoted);
   return rewritten === undefined ? { parsed, text } : { parsed: env.parse(rewritten), text: rewritten };
 }
 
