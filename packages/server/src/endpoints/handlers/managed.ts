@@ -3,8 +3,14 @@ import { schemaFor } from "@kubesdk/models";
 import { nowTimestamp } from "../../api/names.js";
 import { runAtOnce, runYielding, type Steps } from "../../api/steps.js";
 import { customTypeNode } from "../../apply/custom-schema.js";
-import { baseEntries, managerName, recordUpdateSteps } from "../../fieldmanager/managed-fields.js";
-import { type FieldScope, leafFields } from "../../fieldmanager/object-fields.js";
+import {
+  baseEntries,
+  type ManagedFieldsEntry,
+  managerName,
+  recordCreateSteps,
+  recordUpdateSteps,
+} from "../../fieldmanager/managed-fields.js";
+import { type FieldScope, fieldSetOf, leafFields } from "../../fieldmanager/object-fields.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../../resources/served.js";
 import type { HandlerContext, KubeObject } from "./context.js";
 
@@ -64,23 +70,27 @@ function* managedFieldsSteps(
     const { managedFields: _m, ...metadata } = next.metadata;
     return { ...next, metadata: metadata as KubeObject["metadata"] };
   }
-  const oldLeaves = old ? leafFields(old, schema, scope) : new Map<string, string>();
-  yield;
-  // A create changes every field: the values need not be compared.
-  const newLeaves = old
-    ? leafFields(next, schema, scope, "all")
-    : leafFields(next, schema, scope, "no-structs", false);
-  yield;
-  const entries = yield* recordUpdateSteps({
+  const recorded = {
     entries: base,
-    oldLeaves,
-    newLeaves,
     manager: managerName(mc.query, mc.userAgent),
     apiVersion: apiVersionOf(r),
     // Writes through a subresource (status, scale) are recorded as that subresource's manager.
     subresource: mc.subresource,
     time: nowTimestamp(ctx.now()),
-  });
+  };
+  let entries: ManagedFieldsEntry[];
+  if (old) {
+    const oldLeaves = leafFields(old, schema, scope);
+    yield;
+    const newLeaves = leafFields(next, schema, scope, "all");
+    yield;
+    entries = yield* recordUpdateSteps({ ...recorded, oldLeaves, newLeaves });
+  } else {
+    // A create changes every field: its set is built from the object at once, nothing is compared.
+    const fields = fieldSetOf(next, schema, scope, "no-structs");
+    yield;
+    entries = yield* recordCreateSteps({ ...recorded, fields });
+  }
   const metadata = { ...next.metadata };
   if (entries.length > 0) metadata.managedFields = entries;
   else delete metadata.managedFields;
