@@ -20,8 +20,14 @@ const CONFIGMAP = schemaFor({ group: "", version: "v1", kind: "ConfigMap" });
 const container = (name: string) => ({
   name,
   image: "nginx",
-  ports: [{ containerPort: 80, protocol: "TCP" }, { containerPort: 443, protocol: "TCP" }],
-  env: [{ name: "A", value: "1" }, { name: "B", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } }],
+  ports: [
+    { containerPort: 80, protocol: "TCP" },
+    { containerPort: 443, protocol: "TCP" },
+  ],
+  env: [
+    { name: "A", value: "1" },
+    { name: "B", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
+  ],
   resources: { limits: { cpu: "1" }, requests: {} },
   args: ["--x", "--y"],
 });
@@ -65,12 +71,18 @@ const objects: ReadonlyArray<[string, Record<string, unknown>, TypeNode | undefi
   ],
   [
     "an untyped object (maps granular, lists atomic)",
-    { apiVersion: "x/v1", kind: "X", metadata: { name: "x" }, spec: { a: { b: [1, 2], c: {} }, d: [{ e: 1 }] } },
+    {
+      apiVersion: "x/v1",
+      kind: "X",
+      metadata: { name: "x" },
+      spec: { a: { b: [1, 2], c: {} }, d: [{ e: 1 }] },
+    },
     undefined,
   ],
 ];
 
-const setOfLeaves = (m: Map<string, string>) => FieldSet.fromPaths([...m.keys()].map((k) => k.split(PATH_SEP)));
+const setOfLeaves = (m: Map<string, string>) =>
+  FieldSet.fromPaths([...m.keys()].map((k) => k.split(PATH_SEP)));
 
 const other: ManagedFieldsEntry = {
   manager: "other",
@@ -89,7 +101,12 @@ describe("a create's fields from one walk", () => {
           expect(fieldSetOf(obj, schema, scope, presence).toFieldsV1()).toEqual(
             setOfLeaves(leafFields(obj, schema, scope, presence, false)).toFieldsV1(),
           );
-        const record = { manager: "m", apiVersion: "v1", subresource: undefined, time: "2026-01-01T00:00:00Z" };
+        const record = {
+          manager: "m",
+          apiVersion: "v1",
+          subresource: undefined,
+          time: "2026-01-01T00:00:00Z",
+        };
         for (const entries of [[], [other]]) {
           const created = runAtOnce(
             recordCreateSteps({ ...record, entries, fields: fieldSetOf(obj, schema, scope, "no-structs") }),
