@@ -50,6 +50,11 @@ function* toSetSteps(keys: readonly string[]): Steps<FieldSet> {
   return set;
 }
 
+/** The set of a LeafMap's paths, with a pause after every PATHS_PER_STEP of them (large objects). */
+export function leafSetSteps(leaves: LeafMap): Steps<FieldSet> {
+  return toSetSteps([...leaves.keys()]);
+}
+
 function toSet(keys: Iterable<string>): FieldSet {
   const set = new FieldSet();
   for (const k of keys) set.insertKeys(k.split(PATH_SEP));

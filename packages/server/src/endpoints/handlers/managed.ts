@@ -1,10 +1,11 @@
 /** Stamps managedFields on an object being written by an Update operation (create/update/patch). */
-import { schemaFor } from "@kubesdk/models";
+import { type FieldSet, schemaFor } from "@kubesdk/models";
 import { nowTimestamp } from "../../api/names.js";
 import { runAtOnce, runYielding, type Steps } from "../../api/steps.js";
 import { customTypeNode } from "../../apply/custom-schema.js";
 import {
   baseEntries,
+  leafSetSteps,
   type ManagedFieldsEntry,
   managerName,
   recordCreateSteps,
@@ -37,7 +38,7 @@ export function withManagedFields(
   next: KubeObject,
   mc: ManagerContext,
 ): KubeObject {
-  return runAtOnce(managedFieldsSteps(ctx, r, old, next, mc));
+  return runAtOnce(managedFieldsSteps(ctx, r, old, next, mc, false));
 }
 
 /** withManagedFields for a large request: a turn of the event loop between its costly steps. */
@@ -48,7 +49,7 @@ export function withManagedFieldsYielding(
   next: KubeObject,
   mc: ManagerContext,
 ): Promise<KubeObject> {
-  return runYielding(managedFieldsSteps(ctx, r, old, next, mc));
+  return runYielding(managedFieldsSteps(ctx, r, old, next, mc, true));
 }
 
 function* managedFieldsSteps(
@@ -57,6 +58,7 @@ function* managedFieldsSteps(
   old: KubeObject | undefined,
   next: KubeObject,
   mc: ManagerContext,
+  large: boolean,
 ): Steps<KubeObject> {
   const schema = r.custom
     ? customTypeNode(r)
@@ -86,8 +88,14 @@ function* managedFieldsSteps(
     yield;
     entries = yield* recordUpdateSteps({ ...recorded, oldLeaves, newLeaves });
   } else {
-    // A create changes every field: its set is built from the object at once, nothing is compared.
-    const fields = fieldSetOf(next, schema, scope, "no-structs");
+    // A create changes every field: nothing is compared. Its set is built by one walk, but for a
+    // large object, which builds it from leaf paths a slice at a time between pauses.
+    let fields: FieldSet;
+    if (large) {
+      const leaves = leafFields(next, schema, scope, "no-structs", false);
+      yield;
+      fields = yield* leafSetSteps(leaves);
+    } else fields = fieldSetOf(next, schema, scope, "no-structs");
     yield;
     entries = yield* recordCreateSteps({ ...recorded, fields });
   }
