@@ -6,52 +6,18 @@
  * written with cel-go's message and position, and the cost of a comprehension over an unbounded
  * list deciding, as upstream, whether a rule is accepted.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSimpleCrd, deleteCrd, type SimpleCrd, simpleCrdBody } from "../support/crd.js";
-import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
+import { describe, expect, it } from "vitest";
 import { OUTCOMES, REFUSED, SPEC_RULES, SPEC_SCHEMA } from "./crd-cel-comprehension-cases.js";
-import { expectCompilationErrors, messages } from "./crd-cel-support.js";
+import { expectCompilationErrors, messages, useRuleSuite } from "./crd-cel-support.js";
 
-let t: TestTarget;
-let ns: string;
-let crdName: string;
-const group = `${uniqueName("cel2var")}.kubesdk.example`;
-const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
-const crd: SimpleCrd = {
-  group,
-  plural: "pairs",
-  kind: "Pair",
-  spec: { ...SPEC_SCHEMA, "x-kubernetes-validations": SPEC_RULES },
-};
-
-const create = (spec: Record<string, unknown>) =>
-  t.call("POST", `/apis/${group}/v1/namespaces/${ns}/pairs?dryRun=All`, {
-    body: { apiVersion: `${group}/v1`, kind: "Pair", metadata: { name: "p" }, spec },
-  });
+const { create, writeCrd } = useRuleSuite("cel2var", "Pair", "pairs", {
+  ...SPEC_SCHEMA,
+  "x-kubernetes-validations": SPEC_RULES,
+});
 
 /** Writes (dry run) a CRD whose spec carries the given rules, for what the apiserver says of them. */
 const writeRules = (rules: string[]) =>
-  t.call("POST", `${CRDS}?dryRun=All`, {
-    body: simpleCrdBody({
-      group,
-      plural: "probes",
-      kind: "Probe",
-      spec: { ...SPEC_SCHEMA, "x-kubernetes-validations": rules.map((rule) => ({ rule })) },
-    }),
-  });
-
-beforeAll(async () => {
-  t = await startTarget();
-  ns = uniqueName("cel2var");
-  expect((await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } })).status).toBe(201);
-  crdName = await createSimpleCrd(t, crd);
-});
-
-afterAll(async () => {
-  await t.call("DELETE", `/api/v1/namespaces/${ns}`);
-  await deleteCrd(t, crdName);
-  await t.close();
-});
+  writeCrd({ ...SPEC_SCHEMA, "x-kubernetes-validations": rules.map((rule) => ({ rule })) });
 
 describe("two-variable comprehensions and sortBy in CRD rules", () => {
   it.each(OUTCOMES)("$name", async ({ spec, failures }) => {
