@@ -95,6 +95,7 @@ describe("admission chain", () => {
       "LimitRanger",
       "ServiceAccount",
       "TaintNodesByCondition",
+      "PodSecurity",
       "Priority",
       "DefaultTolerationSeconds",
       "DefaultStorageClass",
