@@ -100,6 +100,7 @@ describe("admission chain", () => {
       "DefaultTolerationSeconds",
       "DefaultStorageClass",
       "StorageObjectInUseProtection",
+      "PersistentVolumeClaimResize",
       "RuntimeClass",
       "CertificateSubjectRestriction",
       "DefaultIngressClass",

@@ -140,7 +140,7 @@ function podSecurityContext(r: Random): Json | undefined {
 }
 
 function annotations(r: Random, names: readonly string[]): Json | undefined {
-  if (!r.chance(0.08)) return undefined;
+  if (!r.chance(0.15)) return undefined;
   const name = r.pick(names);
   return r.chance(0.5)
     ? {
@@ -150,7 +150,20 @@ function annotations(r: Random, names: readonly string[]): Json | undefined {
           "localhost/p",
         ]),
       }
-    : { "seccomp.security.alpha.kubernetes.io/pod": r.pick(["unconfined", "runtime/default"]) };
+    : r.chance(0.5)
+      ? {
+          "seccomp.security.alpha.kubernetes.io/pod": r.pick([
+            "unconfined",
+            "runtime/default",
+            "localhost/p",
+          ]),
+        }
+      : {
+          [`container.seccomp.security.alpha.kubernetes.io/${name}`]: r.pick([
+            "unconfined",
+            "docker/default",
+          ]),
+        };
 }
 
 /** One pod spec and its metadata's annotations. */

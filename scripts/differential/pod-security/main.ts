@@ -38,6 +38,11 @@ const NAMESPACES: Record<string, Record<string, string>> = {
   "psd-v1-30": { [`${P}enforce`]: "restricted", [`${P}enforce-version`]: "v1.30" },
   "psd-v1-33": { [`${P}warn`]: "restricted", [`${P}warn-version`]: "v1.33" },
   "psd-v1-34": { [`${P}warn`]: "restricted", [`${P}warn-version`]: "v1.34" },
+  "psd-v1-0": { [`${P}enforce`]: "restricted", [`${P}enforce-version`]: "v1.0" },
+  "psd-v1-18": { [`${P}warn`]: "restricted", [`${P}warn-version`]: "v1.18" },
+  "psd-v1-28": { [`${P}warn`]: "baseline", [`${P}warn-version`]: "v1.28" },
+  "psd-v1-31": { [`${P}warn`]: "restricted", [`${P}warn-version`]: "v1.31" },
+  "psd-v1-99": { [`${P}enforce`]: "baseline", [`${P}enforce-version`]: "v1.99" },
 };
 
 interface Outcome {

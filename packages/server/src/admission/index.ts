@@ -10,6 +10,7 @@ import { defaultStorageClass } from "./plugins/default-storage-class.js";
 import { defaultTolerationSeconds } from "./plugins/default-toleration-seconds.js";
 import { limitRanger } from "./plugins/limit-ranger.js";
 import { namespaceLifecycle } from "./plugins/namespace-lifecycle.js";
+import { persistentVolumeClaimResize } from "./plugins/persistent-volume-claim-resize.js";
 import { podSecurity } from "./plugins/pod-security.js";
 import { priority } from "./plugins/priority.js";
 import { resourceQuota } from "./plugins/resource-quota.js";
@@ -46,6 +47,7 @@ export function defaultAdmissionChain(applyMerge?: ApplyMerge): AdmissionChain {
     defaultTolerationSeconds,
     defaultStorageClass,
     storageObjectInUseProtection,
+    persistentVolumeClaimResize,
     runtimeClass,
     certificateSubjectRestriction,
     defaultIngressClass,

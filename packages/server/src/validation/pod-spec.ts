@@ -79,26 +79,26 @@ function imagePullSecretErrors(secrets: unknown, at: string): FieldError[] {
 
 /** ValidatePodSpec (the checked subset), fields reported under `at`. */
 /**
- * A host-network pod's ports are the host's, so a hostPort other than its containerPort is refused
- * (an unset one is defaulted to it in pods, and allowed in templates, which are not defaulted).
+ * A host-network pod's ports are the host's, so a container's hostPort other than its containerPort
+ * is refused (an unset one is defaulted to it in pods, and allowed in templates, which are not
+ * defaulted). Upstream checks the (regular) containers only.
  */
 function hostNetworkPortErrors(spec: Json, at: string): FieldError[] {
   if (spec.hostNetwork !== true) return [];
   const out: FieldError[] = [];
-  for (const list of ["containers", "initContainers"])
-    listAt(spec[list]).forEach((c, i) => {
-      listAt(objectAt(c).ports).forEach((raw, j) => {
-        const p = objectAt(raw);
-        if (typeof p.hostPort === "number" && p.hostPort !== 0 && p.hostPort !== p.containerPort)
-          out.push(
-            invalid(
-              `${at}.${list}[${i}].ports[${j}].hostPort`,
-              p.hostPort,
-              "must match `containerPort` when `hostNetwork` is true",
-            ),
-          );
-      });
+  listAt(spec.containers).forEach((c, i) => {
+    listAt(objectAt(c).ports).forEach((raw, j) => {
+      const p = objectAt(raw);
+      if (typeof p.hostPort === "number" && p.hostPort !== 0 && p.hostPort !== p.containerPort)
+        out.push(
+          invalid(
+            `${at}.containers[${i}].ports[${j}].hostPort`,
+            p.hostPort,
+            "must match `containerPort` when `hostNetwork` is true",
+          ),
+        );
     });
+  });
   return out;
 }
 

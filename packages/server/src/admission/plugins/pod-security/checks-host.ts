@@ -107,7 +107,7 @@ export const hostNamespacesCheck: Check = {
 export const hostPathVolumesCheck: Check = {
   id: "hostPathVolumes",
   level: "baseline",
-  overlap: true,
+  replacedBy: "restrictedVolumes",
   versions: [{ minor: 0, fn: hostPathVolumes }],
 };
 export const hostPortsCheck: Check = {

@@ -68,6 +68,7 @@ function sysctls(allowed: readonly string[]) {
 export const procMountBaselineCheck: Check = {
   id: "procMount_baseline",
   level: "baseline",
+  replacedBy: "procMount_restricted",
   versions: [
     { minor: 0, fn: procMountRestricted },
     { minor: 35, fn: procMountBaseline },

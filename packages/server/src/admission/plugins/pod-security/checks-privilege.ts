@@ -119,7 +119,7 @@ export const privilegedCheck: Check = {
 export const capabilitiesBaselineCheck: Check = {
   id: "capabilities_baseline",
   level: "baseline",
-  overlap: true,
+  replacedBy: "capabilities_restricted",
   versions: [{ minor: 0, fn: capabilitiesBaseline }],
 };
 export const capabilitiesRestrictedCheck: Check = {

@@ -172,7 +172,7 @@ export const seLinuxOptionsCheck: Check = {
 export const seccompProfileBaselineCheck: Check = {
   id: "seccompProfile_baseline",
   level: "baseline",
-  overlap: true,
+  replacedBy: "seccompProfile_restricted",
   versions: [
     { minor: 0, fn: seccompAnnotations },
     { minor: 19, fn: seccompFields(false, false) },

@@ -2,7 +2,7 @@
  * Evaluating a pod against a level and version (upstream: the policy package's check registry).
  * Checks run in upstream's order (its source files' order, in which they register): at the
  * baseline level the baseline checks; at the restricted level the baseline checks but those a
- * restricted check replaces, then the restricted checks. A version past the newest any check names evaluates as that
+ * restricted check replaces at that version, then the restricted checks. A version past the newest any check names evaluates as that
  * newest version; `latest` too.
  */
 import {
@@ -72,23 +72,26 @@ function atVersion(check: Check, minor: number): CheckFn | undefined {
   return found;
 }
 
-function checksFor(lv: LevelVersion): Check[] {
-  if (lv.level === "baseline") return CHECKS.filter((c) => c.level === "baseline");
-  return CHECKS.filter((c) => c.level === "restricted" || !c.overlap).sort(
-    (a, b) => (a.level === "baseline" ? 0 : 1) - (b.level === "baseline" ? 0 : 1),
-  );
+/** The checks of a level at a minor version, in order; each with its function for that version. */
+function checksFor(level: "baseline" | "restricted", minor: number): CheckFn[] {
+  const at = (c: Check) => atVersion(c, minor);
+  const byId = new Map(CHECKS.map((c) => [c.id, c]));
+  const replaced = (c: Check) => {
+    const by = c.replacedBy === undefined ? undefined : byId.get(c.replacedBy);
+    return by !== undefined && at(by) !== undefined;
+  };
+  const baseline = CHECKS.filter((c) => c.level === "baseline" && (level === "baseline" || !replaced(c)));
+  const restricted = level === "restricted" ? CHECKS.filter((c) => c.level === "restricted") : [];
+  return [...baseline, ...restricted].map(at).filter((f): f is CheckFn => f !== undefined);
 }
 
 /** The refused checks' answers, in order; empty when the pod meets the level. */
 export function evaluatePod(lv: LevelVersion, meta: Json, spec: Json): CheckResult[] {
   if (lv.level === "privileged") return [];
   const minor = lv.version === "latest" ? MAX_MINOR : Math.min(lv.version, MAX_MINOR);
-  const out: CheckResult[] = [];
-  for (const check of checksFor(lv)) {
-    const result = atVersion(check, minor)?.(meta, spec);
-    if (result && !result.allowed) out.push(result);
-  }
-  return out;
+  return checksFor(lv.level, minor)
+    .map((check) => check(meta, spec))
+    .filter((r) => !r.allowed);
 }
 
 /** `reason (detail), reason`: the message of refused checks. */

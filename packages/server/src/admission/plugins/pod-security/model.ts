@@ -1,6 +1,6 @@
 /**
  * The shapes the Pod Security Standards checks share (upstream: pod-security-admission's
- * policy package): a check has an id, a level, whether a restricted check supersedes it, and
+ * policy package): a check has an id, a level, the restricted check that supersedes it, and
  * versions, each the first policy version it applies to and its function of (pod metadata, pod
  * spec). The pods are plain JSON as stored, so the readers here tolerate any shape.
  */
@@ -21,8 +21,11 @@ export type CheckFn = (meta: Json, spec: Json) => CheckResult;
 export interface Check {
   readonly id: string;
   readonly level: "baseline" | "restricted";
-  /** A baseline check a restricted check replaces at the restricted level (upstream: Overlap). */
-  readonly overlap?: boolean;
+  /**
+   * The restricted check that replaces this baseline check at the restricted level, for the
+   * versions it has (upstream: Overlap); before that version this one still runs there.
+   */
+  readonly replacedBy?: string;
   /** Oldest first: the minor version (of 1.x) each function applies from. */
   readonly versions: readonly { readonly minor: number; readonly fn: CheckFn }[];
 }
