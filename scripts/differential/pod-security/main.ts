@@ -1,7 +1,7 @@
 /**
  * The PodSecurity differential: seeded pods (generate.ts) sent with `dryRun=All` to the embedded
  * server and to a real kube-apiserver 1.37.1, into namespaces labelled for each level and some
- * older policy versions, and as Deployment templates (warnings only); every answer pair is
+ * older policy versions, and as the templates of each workload kind in turn (warnings only); every answer pair is
  * compared: status code, reason, message and the warnings (as a set). Prints each disagreement
  * with both answers, `N cases, N agree, N disagree` and the seed; exits 1 on a disagreement.
  *
@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { Random } from "../cel/random.js";
 import { type Reply, type Server, startReal, startReference } from "../cel/servers.js";
 import { randomPod } from "./generate.js";
+import { WORKLOADS } from "./workloads.js";
 
 const { values } = parseArgs({
   options: {
@@ -80,16 +81,6 @@ async function setUp(servers: readonly Server[]): Promise<void> {
   }
 }
 
-const deployment = (name: string, pod: { annotations?: object; spec: object }) => ({
-  apiVersion: "apps/v1",
-  kind: "Deployment",
-  metadata: { name },
-  spec: {
-    selector: { matchLabels: { app: name } },
-    template: { metadata: { labels: { app: name }, annotations: pod.annotations }, spec: pod.spec },
-  },
-});
-
 async function main(): Promise<number> {
   const servers = await Promise.all([
     startReference(),
@@ -133,12 +124,14 @@ async function main(): Promise<number> {
           await both(servers, "POST", `/api/v1/namespaces/${ns}/pods?dryRun=All`, body),
         );
       if (i % 3 === 0) {
-        const d = deployment(`d${i}`, pod);
+        // The workload kinds take turns.
+        const w = WORKLOADS[(i / 3) % WORKLOADS.length] as (typeof WORKLOADS)[number];
+        const d = { metadata: { name: `w${i}` }, ...w.body(`w${i}`, pod) };
         for (const ns of ["psd-baseline", "psd-restricted", "psd-v1-30", "psd-warn"])
           record(
-            `deployment d${i} in ${ns}`,
+            `${w.kind} w${i} in ${ns}`,
             d,
-            await both(servers, "POST", `/apis/apps/v1/namespaces/${ns}/deployments?dryRun=All`, d),
+            await both(servers, "POST", `/${w.path.replace("{ns}", ns)}?dryRun=All`, d),
           );
       }
     }
