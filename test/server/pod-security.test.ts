@@ -110,6 +110,19 @@ describe("PodSecurity on pods", () => {
     );
   });
 
+  it("a refused pod with generateName is named by its generated name", async () => {
+    const ns = await namespace({ [`${P}enforce`]: "baseline" });
+    const res = await createPod(ns, {
+      metadata: { generateName: "gen-" },
+      spec: { hostPID: true, containers: [plain] },
+    });
+    expect(res.status, res.text).toBe(403);
+    expect(res.json.message).toMatch(
+      /^pods "gen-[a-z0-9]{5}" is forbidden: violates PodSecurity "baseline:latest": host namespaces \(hostPID=true\)$/,
+    );
+    expect(res.json.details.name).toMatch(/^gen-[a-z0-9]{5}$/);
+  });
+
   it("warn=baseline admits a privileged pod with a Warning, and audit adds none", async () => {
     const ns = await namespace({ [`${P}warn`]: "baseline", [`${P}audit`]: "restricted" });
     const res = await createPod(ns, pod("p", { containers: [privilegedContainer] }));
