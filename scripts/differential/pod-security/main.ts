@@ -5,7 +5,10 @@
  * compared: status code, reason, message and the warnings (as a set). Prints each disagreement
  * with both answers, `N cases, N agree, N disagree` and the seed; exits 1 on a disagreement.
  *
- *   pnpm diff:pod-security [--seed N] [--pods N] [--verbose] [--reference-only]
+ *   pnpm diff:pod-security [--seed N] [--pods N] [--all-versions] [--verbose] [--reference-only]
+ *
+ * `--all-versions` adds a namespace warning for the restricted level at every version v1.0–v1.37,
+ * which pins where each check's versions begin.
  */
 import { parseArgs } from "node:util";
 import { Random } from "../cel/random.js";
@@ -20,6 +23,7 @@ const { values } = parseArgs({
     verbose: { type: "boolean", default: false },
     // The embedded server on both sides: checks the generator without a real apiserver.
     "reference-only": { type: "boolean", default: false },
+    "all-versions": { type: "boolean", default: false },
   },
 });
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
@@ -45,6 +49,10 @@ const NAMESPACES: Record<string, Record<string, string>> = {
   "psd-v1-31": { [`${P}warn`]: "restricted", [`${P}warn-version`]: "v1.31" },
   "psd-v1-99": { [`${P}enforce`]: "baseline", [`${P}enforce-version`]: "v1.99" },
 };
+
+if (values["all-versions"])
+  for (let minor = 0; minor <= 37; minor++)
+    NAMESPACES[`psd-all-v1-${minor}`] = { [`${P}warn`]: "restricted", [`${P}warn-version`]: `v1.${minor}` };
 
 interface Outcome {
   readonly status: number;
@@ -146,7 +154,9 @@ async function main(): Promise<number> {
   console.log(
     `seed ${seed}: ${cases} cases, ${cases - disagreements.length} agree, ${disagreements.length} disagree`,
   );
-  console.log(`replay: pnpm diff:pod-security --seed ${seed} --pods ${values.pods}`);
+  console.log(
+    `replay: pnpm diff:pod-security --seed ${seed} --pods ${values.pods}${values["all-versions"] ? " --all-versions" : ""}`,
+  );
   return disagreements.length > 0 ? 1 : 0;
 }
 
