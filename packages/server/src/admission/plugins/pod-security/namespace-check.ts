@@ -45,9 +45,9 @@ function existingPodWarnings(ctx: AdmissionContext, namespace: string, enforce: 
     if (refused.length === 0) continue;
     const reason = forbiddenReason(refused);
     const name = str(rec(pod.metadata).name);
-    const seen = byReason.get(reason);
-    if (!seen) byReason.set(reason, { first: name, count: 1 });
-    else byReason.set(reason, { first: name < seen.first ? name : seen.first, count: seen.count + 1 });
+    const seen = byReason.get(reason) ?? { first: name, count: 0 };
+    // The lexically first name stands for the group, whatever order the store lists them in.
+    byReason.set(reason, { first: [seen.first, name].sort()[0] as string, count: seen.count + 1 });
   }
   const warnings: string[] = [];
   if (pods.length < all.length)
