@@ -2,8 +2,8 @@
  * Evaluating a pod against a level and version (upstream: the policy package's check registry).
  * Checks run in upstream's order (its source files' order, in which they register): at the
  * baseline level the baseline checks; at the restricted level the baseline checks but those a
- * restricted check replaces at that version, then the restricted checks. A version past the newest any check names evaluates as that
- * newest version; `latest` too.
+ * restricted check replaces at that version, then the restricted checks. A version past the newest
+ * any check names evaluates as that newest version; `latest` too.
  */
 import {
   hostNamespacesCheck,
@@ -72,12 +72,24 @@ function atVersion(check: Check, minor: number): CheckFn | undefined {
   return found;
 }
 
+const BY_ID = new Map(CHECKS.map((c) => [c.id, c]));
+/** checksFor's answers, computed once per level and version (the registry is fixed). */
+const resolved = new Map<string, CheckFn[]>();
+
 /** The checks of a level at a minor version, in order; each with its function for that version. */
 function checksFor(level: "baseline" | "restricted", minor: number): CheckFn[] {
+  const key = `${level}:${minor}`;
+  const known = resolved.get(key);
+  if (known) return known;
+  const fns = resolveChecks(level, minor);
+  resolved.set(key, fns);
+  return fns;
+}
+
+function resolveChecks(level: "baseline" | "restricted", minor: number): CheckFn[] {
   const at = (c: Check) => atVersion(c, minor);
-  const byId = new Map(CHECKS.map((c) => [c.id, c]));
   const replaced = (c: Check) => {
-    const by = c.replacedBy === undefined ? undefined : byId.get(c.replacedBy);
+    const by = c.replacedBy === undefined ? undefined : BY_ID.get(c.replacedBy);
     return by !== undefined && at(by) !== undefined;
   };
   const baseline = CHECKS.filter((c) => c.level === "baseline" && (level === "baseline" || !replaced(c)));
