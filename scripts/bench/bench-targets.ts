@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
 import { startRealApiserver } from "../real-apiserver/start.js";
+import { serverExecArgv } from "./built-server.js";
 
 export interface BenchTarget {
   readonly url: string;
@@ -68,7 +69,10 @@ export function startReference(): Promise<BenchTarget> {
   const profileDir = process.env.BENCH_CPU_PROF;
   const child = fork(childScript, [], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
-    execArgv: [...process.execArgv, ...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [])],
+    execArgv: [
+      ...serverExecArgv(process.execArgv),
+      ...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []),
+    ],
   });
   const stop = childStopper(child);
   const ask = <K extends string>(message: string, key: K) =>
