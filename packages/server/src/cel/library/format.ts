@@ -28,8 +28,10 @@ function requestUriProblems(s: string): string[] {
   return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(s) ? [] : [`parse ${q}: invalid URI for request`];
 }
 
-const UUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32})$/i;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+// As kube-openapi's strfmt: each dash of a UUID is optional on its own, and a base64 string
+// (govalidator's pattern) has at least one quartet, so the empty string is not base64.
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/;
 
 const one = (ok: (s: string) => boolean, message: string) => (s: string) => (ok(s) ? [] : [message]);
 
