@@ -17,6 +17,10 @@ const EXTRA_FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
   bsonobjectid: /^[0-9a-fA-F]{24}$/,
   cidr: /^(?:(?:\d{1,3}\.){3}\d{1,3}\/\d{1,2}|[0-9a-fA-F:.]+\/\d{1,3})$/,
   mac: /^(?:[0-9a-fA-F]{2}[:-]){5,19}[0-9a-fA-F]{2}$|^(?:[0-9a-fA-F]{4}\.){2,9}[0-9a-fA-F]{4}$/,
+  // strfmt's own checks, not ajv-formats': a UUID's dashes are each optional (no `urn:uuid:`), and
+  // base64 is govalidator's pattern: at least one quartet, on one line.
+  uuid: /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i,
+  byte: /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/,
   uuid3: /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i,
   uuid4: /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i,
   uuid5: /^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i,
@@ -39,18 +43,7 @@ const EXTRA_FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
 };
 
 /** ajv-formats' formats the apiserver knows (its "full" definitions, as ajv-formats installs them). */
-const AJV_FORMATS = [
-  "date",
-  "date-time",
-  "uri",
-  "email",
-  "hostname",
-  "ipv4",
-  "ipv6",
-  "uuid",
-  "byte",
-  "password",
-];
+const AJV_FORMATS = ["date", "date-time", "uri", "email", "hostname", "ipv4", "ipv6", "password"];
 
 type FormatDefinition = RegExp | ((s: string) => boolean) | boolean | { validate: FormatDefinition };
 

@@ -28,11 +28,6 @@ function requestUriProblems(s: string): string[] {
   return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(s) ? [] : [`parse ${q}: invalid URI for request`];
 }
 
-// As kube-openapi's strfmt: each dash of a UUID is optional on its own, and a base64 string
-// (govalidator's pattern) has at least one quartet, so the empty string is not base64.
-const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/;
-
 const one = (ok: (s: string) => boolean, message: string) => (s: string) => (ok(s) ? [] : [message]);
 
 /** The formats upstream's library lists, by the name CEL uses. */
@@ -48,8 +43,8 @@ export const NAMED_FORMATS: ReadonlyMap<string, NamedFormat> = new Map(
       ["dns1035LabelPrefix", (s) => dns1035Label(s, true)],
       ["labelValue", labelValueProblems],
       ["uri", requestUriProblems],
-      ["uuid", one((s) => UUID.test(s), "does not match the UUID format")],
-      ["byte", one((s) => BASE64.test(s), "invalid base64")],
+      ["uuid", one((s) => matchesStringFormat("uuid", s), "does not match the UUID format")],
+      ["byte", one((s) => matchesStringFormat("byte", s), "invalid base64")],
       ["date", one((s) => matchesStringFormat("date", s), "invalid date")],
       ["datetime", one((s) => matchesStringFormat("datetime", s), "invalid datetime")],
     ] as [string, (s: string) => string[]][]

@@ -1,0 +1,82 @@
+/**
+ * A CRD schema's string `format` is checked as kube-openapi's strfmt checks it, which is not what
+ * JSON-schema validators such as ajv-formats do: `byte` (govalidator's pattern) needs at least one
+ * quartet and one line, and `uuid` takes each dash as optional and no `urn:uuid:` prefix.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CRDS, causesOf, deleteCrd, established, group, ns, t, useCrdFixtures } from "./crd-fixtures.js";
+
+useCrdFixtures();
+
+const formatsCrd = () => ({
+  apiVersion: "apiextensions.k8s.io/v1",
+  kind: "CustomResourceDefinition",
+  metadata: { name: `formatteds.${group}` },
+  spec: {
+    group,
+    scope: "Namespaced",
+    names: { plural: "formatteds", kind: "Formatted" },
+    versions: [
+      {
+        name: "v1",
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: "object",
+            properties: {
+              spec: {
+                type: "object",
+                properties: { b: { type: "string", format: "byte" }, u: { type: "string", format: "uuid" } },
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+});
+
+const create = (spec: Record<string, string>) =>
+  t.call("POST", `/apis/${group}/v1/namespaces/${ns}/formatteds?dryRun=All`, {
+    body: { apiVersion: `${group}/v1`, kind: "Formatted", metadata: { name: "f" }, spec },
+  });
+
+describe("CRD string formats as kube-openapi's strfmt", () => {
+  beforeAll(async () => {
+    expect((await t.call("POST", CRDS, { body: formatsCrd() })).status).toBe(201);
+    await established(`formatteds.${group}`);
+  });
+  afterAll(async () => {
+    await deleteCrd(`formatteds.${group}`);
+  });
+
+  it.each([
+    ["a full quartet", { b: "YWJj" }],
+    ["padding", { b: "YWI=" }],
+    ["a UUID with some dashes left out", { u: "123e4567e89b-12d3a456-426614174000" }],
+    ["an upper-case UUID without dashes", { u: "123E4567E89B12D3A456426614174000" }],
+  ])("accepts %s", async (_name, spec) => {
+    const res = await create(spec);
+    expect(res.status, res.text).toBe(201);
+  });
+
+  it.each([
+    ["b", "an empty byte string", ""],
+    ["b", "a second line that is not base64", "YWJj\n!!"],
+    ["b", "a missing padding", "YWI"],
+    ["u", "a urn:uuid: prefix", "urn:uuid:123e4567-e89b-12d3-a456-426614174000"],
+    ["u", "an empty uuid", ""],
+  ])("refuses in %s %s", async (field, _name, value) => {
+    const res = await create({ [field]: value });
+    expect(res.status, res.text).toBe(422);
+    const type = field === "b" ? "byte" : "uuid";
+    expect(causesOf(res.json)).toEqual([
+      [
+        `spec.${field}`,
+        "FieldValueTypeInvalid",
+        `Invalid value: ${JSON.stringify(value)}: spec.${field} in body must be of type ${type}: ${JSON.stringify(value)}`,
+      ],
+    ]);
+  });
+});
