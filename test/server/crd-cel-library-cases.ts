@@ -31,6 +31,7 @@ export const CONSTANT_RULES = [
   "format.byte().validate('').hasValue() && !format.byte().validate('YWJj').hasValue() && !format.uuid().validate('123e4567e89b-12d3a456-426614174000').hasValue()",
   "!format.date().validate('2021-01-01').hasValue() && format.date().validate('2021-02-30').orValue([]) == ['invalid date']",
   "!format.datetime().validate('2021-01-01T00:00:00Z').hasValue() && format.datetime().validate('x').orValue([]) == ['invalid datetime']",
+  "!format.datetime().validate('2021-01-01t00:00:00z').hasValue() && format.datetime().validate('2021-01-01 00:00:00Z').hasValue() && format.datetime().validate('2021-01-01T00:00:00+0100').hasValue()",
   // strings.quote escapes quotes, backslashes and control characters.
   "strings.quote('a\"b\\n\\\\') == '\"a\\\\\"b\\\\n\\\\\\\\\"' && strings.quote('\\t\\u00e9\\u0007') == '\"\\\\t\\u00e9\\\\a\"'",
   // IP: canonical forms, the address predicates as Go's netip decides them.

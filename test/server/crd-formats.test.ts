@@ -1,7 +1,8 @@
 /**
  * A CRD schema's string `format` is checked as kube-openapi's strfmt checks it, which is not what
  * JSON-schema validators such as ajv-formats do: `byte` (govalidator's pattern) needs at least one
- * quartet and one line, and `uuid` takes each dash as optional and no `urn:uuid:` prefix.
+ * quartet and one line, `uuid` takes each dash as optional and no `urn:uuid:` prefix, and
+ * `date-time` takes a `t` in either case but no space for it, and only a `±hh:mm` zone.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CRDS, causesOf, deleteCrd, established, group, ns, t, useCrdFixtures } from "./crd-fixtures.js";
@@ -27,7 +28,11 @@ const formatsCrd = () => ({
             properties: {
               spec: {
                 type: "object",
-                properties: { b: { type: "string", format: "byte" }, u: { type: "string", format: "uuid" } },
+                properties: {
+                  b: { type: "string", format: "byte" },
+                  u: { type: "string", format: "uuid" },
+                  t: { type: "string", format: "date-time" },
+                },
               },
             },
           },
@@ -56,6 +61,8 @@ describe("CRD string formats as kube-openapi's strfmt", () => {
     ["padding", { b: "YWI=" }],
     ["a UUID with some dashes left out", { u: "123e4567e89b-12d3a456-426614174000" }],
     ["an upper-case UUID without dashes", { u: "123E4567E89B12D3A456426614174000" }],
+    ["a lower-case date-time", { t: "2021-01-01t00:00:00z" }],
+    ["a date-time with a fraction and a zone", { t: "2021-01-01T00:00:00.123+01:00" }],
   ])("accepts %s", async (_name, spec) => {
     const res = await create(spec);
     expect(res.status, res.text).toBe(201);
@@ -67,10 +74,14 @@ describe("CRD string formats as kube-openapi's strfmt", () => {
     ["b", "a missing padding", "YWI"],
     ["u", "a urn:uuid: prefix", "urn:uuid:123e4567-e89b-12d3-a456-426614174000"],
     ["u", "an empty uuid", ""],
+    ["t", "a date-time with a space for the T", "2021-01-01 00:00:00Z"],
+    ["t", "a zone without a colon", "2021-01-01T00:00:00+0100"],
+    ["t", "a date-time without a zone", "2021-01-01T00:00:00"],
+    ["t", "hour 24", "2021-01-01T24:00:00Z"],
   ])("refuses in %s %s", async (field, _name, value) => {
     const res = await create({ [field]: value });
     expect(res.status, res.text).toBe(422);
-    const type = field === "b" ? "byte" : "uuid";
+    const type = { b: "byte", u: "uuid", t: "date-time" }[field];
     expect(causesOf(res.json)).toEqual([
       [
         `spec.${field}`,

@@ -12,6 +12,19 @@ import { TYPE_NAMES, toAjvSchema } from "./ajv-schema.js";
 import type { JsonSchema } from "./json-schema.js";
 import { type Failure, type FormatCheck, prepareSchema, SchemaWalker } from "./schema-walk.js";
 
+/**
+ * strfmt's date-time check, stricter than ajv-formats' in places (no space for the `T`, a `±hh:mm`
+ * zone only) and looser in others (no zone range check): a valid date, a `t` in either case, then
+ * hh:mm:ss with hours ≤ 23 and minutes and seconds ≤ 59, an optional fraction, and `z` or a zone.
+ */
+function isDateTime(s: string): boolean {
+  const [date, time] = s.toLowerCase().split("t");
+  if (date === undefined || time === undefined || !matchesStringFormat("date", date)) return false;
+  // Go's `.` matches any character (a code point) but a newline.
+  const m = /^(\d{2}):(\d{2}):(\d{2})(?:[^\n][0-9]+)?(?:z|[+-]\d{2}:\d{2})$/u.exec(time);
+  return m !== null && (m[1] as string) <= "23" && (m[2] as string) <= "59" && (m[3] as string) <= "59";
+}
+
 /** Formats go-openapi knows and ajv-formats does not; regexes follow go-openapi's definitions. */
 const EXTRA_FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
   bsonobjectid: /^[0-9a-fA-F]{24}$/,
@@ -36,14 +49,15 @@ const EXTRA_FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
   rgbcolor: /^rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\)$/,
   // Go durations ("1h30m") and go-openapi's spelled-out units ("3 days").
   duration: /^\s*[-+]?(?:\d+(?:\.\d*)?\s*(?:ns|us|µs|ms|s|m|h|d|w|y|[a-z]+)\s*)+$/i,
-  datetime: (s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d/.test(s),
+  "date-time": isDateTime,
+  datetime: isDateTime,
   "k8s-short-name": /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/,
   "k8s-long-name": (s) =>
     s.length <= 253 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(s),
 };
 
 /** ajv-formats' formats the apiserver knows (its "full" definitions, as ajv-formats installs them). */
-const AJV_FORMATS = ["date", "date-time", "uri", "email", "hostname", "ipv4", "ipv6", "password"];
+const AJV_FORMATS = ["date", "uri", "email", "hostname", "ipv4", "ipv6", "password"];
 
 type FormatDefinition = RegExp | ((s: string) => boolean) | boolean | { validate: FormatDefinition };
 
