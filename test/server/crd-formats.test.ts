@@ -2,7 +2,9 @@
  * A CRD schema's string `format` is checked as kube-openapi's strfmt checks it, which is not what
  * JSON-schema validators such as ajv-formats do: `byte` (govalidator's pattern) needs at least one
  * quartet and one line, `uuid` takes each dash as optional and no `urn:uuid:` prefix, and
- * `date-time` takes a `t` in either case but no space for it, and only a `±hh:mm` zone.
+ * `date-time` takes a `t` in either case but no space for it, and only a `±hh:mm` zone; `hostname`
+ * needs a top-level domain of letters, `ipv4` and `cidr` take leading zeros, and a cidr's prefix is
+ * at most its address's length.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CRDS, causesOf, deleteCrd, established, group, ns, t, useCrdFixtures } from "./crd-fixtures.js";
@@ -32,6 +34,9 @@ const formatsCrd = () => ({
                   b: { type: "string", format: "byte" },
                   u: { type: "string", format: "uuid" },
                   t: { type: "string", format: "date-time" },
+                  h: { type: "string", format: "hostname" },
+                  i: { type: "string", format: "ipv4" },
+                  c: { type: "string", format: "cidr" },
                 },
               },
             },
@@ -63,6 +68,11 @@ describe("CRD string formats as kube-openapi's strfmt", () => {
     ["an upper-case UUID without dashes", { u: "123E4567E89B12D3A456426614174000" }],
     ["a lower-case date-time", { t: "2021-01-01t00:00:00z" }],
     ["a date-time with a fraction and a zone", { t: "2021-01-01T00:00:00.123+01:00" }],
+    ["a hostname ending in a dash", { h: "a-" }],
+    ["a hostname with a symbol and a letter outside ASCII", { h: "☃.é.com" }],
+    ["an ipv4 with leading zeros", { i: "001.2.3.04" }],
+    ["an IPv6 with an embedded IPv4 as ipv4", { i: "::ffff:1.2.3.4" }],
+    ["a cidr with leading zeros", { c: "001.2.3.4/08" }],
   ])("accepts %s", async (_name, spec) => {
     const res = await create(spec);
     expect(res.status, res.text).toBe(201);
@@ -78,10 +88,18 @@ describe("CRD string formats as kube-openapi's strfmt", () => {
     ["t", "a zone without a colon", "2021-01-01T00:00:00+0100"],
     ["t", "a date-time without a zone", "2021-01-01T00:00:00"],
     ["t", "hour 24", "2021-01-01T24:00:00Z"],
+    ["h", "a hostname whose top-level domain is one letter", "a.b"],
+    ["h", "a hostname whose top-level domain has a digit", "a.b1"],
+    ["h", "an address as a hostname", "1.2.3.4"],
+    ["h", "a hostname with a trailing dot", "a.bc."],
+    ["i", "an ipv4 part over 255", "1.2.3.256"],
+    ["c", "a cidr prefix longer than the address", "10.0.0.0/33"],
+    ["c", "an IPv6 cidr prefix over 128", "::/129"],
+    ["c", "a cidr of three parts", "1.2.3/8"],
   ])("refuses in %s %s", async (field, _name, value) => {
     const res = await create({ [field]: value });
     expect(res.status, res.text).toBe(422);
-    const type = { b: "byte", u: "uuid", t: "date-time" }[field];
+    const type = { b: "byte", u: "uuid", t: "date-time", h: "hostname", i: "ipv4", c: "cidr" }[field];
     expect(causesOf(res.json)).toEqual([
       [
         `spec.${field}`,

@@ -3,7 +3,7 @@
  * (kube-openapi's validator messages turned into field errors by apiextensions-apiserver), e.g.
  * `spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`.
  * The walk itself is schema-walk.ts (ajv's semantics without its per-schema code generation);
- * formats are ajv-formats' definitions plus go-openapi's extra ones below.
+ * formats are ajv-formats' definitions, go-openapi's extra ones below, and strfmt.ts where the two differ.
  */
 import { KubesdkError } from "@kubesdk/models";
 import { fullFormats } from "ajv-formats/dist/formats.js";
@@ -11,29 +11,20 @@ import type { FieldError } from "../api/status.js";
 import { TYPE_NAMES, toAjvSchema } from "./ajv-schema.js";
 import type { JsonSchema } from "./json-schema.js";
 import { type Failure, type FormatCheck, prepareSchema, SchemaWalker } from "./schema-walk.js";
+import { BASE64, isCIDR, isDateTime, isHostname, isIPv4, UUID } from "./strfmt.js";
 
 /**
- * strfmt's date-time check, stricter than ajv-formats' in places (no space for the `T`, a `±hh:mm`
- * zone only) and looser in others (no zone range check): a valid date, a `t` in either case, then
- * hh:mm:ss with hours ≤ 23 and minutes and seconds ≤ 59, an optional fraction, and `z` or a zone.
+ * Formats go-openapi knows and ajv-formats does not, and those whose ajv-formats definition differs
+ * from go-openapi's (strfmt.ts); regexes follow go-openapi's definitions.
  */
-function isDateTime(s: string): boolean {
-  const [date, time] = s.toLowerCase().split("t");
-  if (date === undefined || time === undefined || !matchesStringFormat("date", date)) return false;
-  // Go's `.` matches any character (a code point) but a newline.
-  const m = /^(\d{2}):(\d{2}):(\d{2})(?:[^\n][0-9]+)?(?:z|[+-]\d{2}:\d{2})$/u.exec(time);
-  return m !== null && (m[1] as string) <= "23" && (m[2] as string) <= "59" && (m[3] as string) <= "59";
-}
-
-/** Formats go-openapi knows and ajv-formats does not; regexes follow go-openapi's definitions. */
 const EXTRA_FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
   bsonobjectid: /^[0-9a-fA-F]{24}$/,
-  cidr: /^(?:(?:\d{1,3}\.){3}\d{1,3}\/\d{1,2}|[0-9a-fA-F:.]+\/\d{1,3})$/,
+  cidr: isCIDR,
   mac: /^(?:[0-9a-fA-F]{2}[:-]){5,19}[0-9a-fA-F]{2}$|^(?:[0-9a-fA-F]{4}\.){2,9}[0-9a-fA-F]{4}$/,
-  // strfmt's own checks, not ajv-formats': a UUID's dashes are each optional (no `urn:uuid:`), and
-  // base64 is govalidator's pattern: at least one quartet, on one line.
-  uuid: /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i,
-  byte: /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/,
+  uuid: UUID,
+  byte: BASE64,
+  hostname: isHostname,
+  ipv4: isIPv4,
   uuid3: /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i,
   uuid4: /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i,
   uuid5: /^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i,
@@ -57,7 +48,7 @@ const EXTRA_FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
 };
 
 /** ajv-formats' formats the apiserver knows (its "full" definitions, as ajv-formats installs them). */
-const AJV_FORMATS = ["date", "uri", "email", "hostname", "ipv4", "ipv6", "password"];
+const AJV_FORMATS = ["date", "uri", "email", "ipv6", "password"];
 
 type FormatDefinition = RegExp | ((s: string) => boolean) | boolean | { validate: FormatDefinition };
 
