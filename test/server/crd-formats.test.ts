@@ -4,7 +4,7 @@
  * quartet and one line, `uuid` takes each dash as optional and no `urn:uuid:` prefix, and
  * `date-time` takes a `t` in either case but no space for it, and only a `±hh:mm` zone; `hostname`
  * needs a top-level domain of letters, `ipv4` and `cidr` take leading zeros, and a cidr's prefix is
- * at most its address's length.
+ * at most its address's length; `uri` is Go's url.ParseRequestURI (packages/server/src/crd/request-uri.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CRDS, causesOf, deleteCrd, established, group, ns, t, useCrdFixtures } from "./crd-fixtures.js";
@@ -37,6 +37,7 @@ const formatsCrd = () => ({
                   h: { type: "string", format: "hostname" },
                   i: { type: "string", format: "ipv4" },
                   c: { type: "string", format: "cidr" },
+                  r: { type: "string", format: "uri" },
                 },
               },
             },
@@ -73,6 +74,10 @@ describe("CRD string formats as kube-openapi's strfmt", () => {
     ["an ipv4 with leading zeros", { i: "001.2.3.04" }],
     ["an IPv6 with an embedded IPv4 as ipv4", { i: "::ffff:1.2.3.4" }],
     ["a cidr with leading zeros", { c: "001.2.3.4/08" }],
+    ["a uri that is a path", { r: "/x" }],
+    ["an opaque uri", { r: "x:" }],
+    ["`*` as a uri", { r: "*" }],
+    ["a uri with userinfo, an underscore in the host and a space in the path", { r: "http://u@a_b:80/p q" }],
   ])("accepts %s", async (_name, spec) => {
     const res = await create(spec);
     expect(res.status, res.text).toBe(201);
@@ -96,10 +101,17 @@ describe("CRD string formats as kube-openapi's strfmt", () => {
     ["c", "a cidr prefix longer than the address", "10.0.0.0/33"],
     ["c", "an IPv6 cidr prefix over 128", "::/129"],
     ["c", "a cidr of three parts", "1.2.3/8"],
+    ["r", "a uri with a space in the host", "http://a b"],
+    ["r", "a uri with a port that is not a number", "http://a:x/"],
+    ["r", "a uri with a space in the userinfo", "http://u v@a/"],
+    ["r", "a uri with a bad escape", "http://a/%zz"],
+    ["r", "a uri whose host escapes an ASCII character", "http://a%41/"],
   ])("refuses in %s %s", async (field, _name, value) => {
     const res = await create({ [field]: value });
     expect(res.status, res.text).toBe(422);
-    const type = { b: "byte", u: "uuid", t: "date-time", h: "hostname", i: "ipv4", c: "cidr" }[field];
+    const type = { b: "byte", u: "uuid", t: "date-time", h: "hostname", i: "ipv4", c: "cidr", r: "uri" }[
+      field
+    ];
     expect(causesOf(res.json)).toEqual([
       [
         `spec.${field}`,

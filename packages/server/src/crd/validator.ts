@@ -10,6 +10,7 @@ import { fullFormats } from "ajv-formats/dist/formats.js";
 import type { FieldError } from "../api/status.js";
 import { TYPE_NAMES, toAjvSchema } from "./ajv-schema.js";
 import type { JsonSchema } from "./json-schema.js";
+import { requestUriProblems } from "./request-uri.js";
 import { type Failure, type FormatCheck, prepareSchema, SchemaWalker } from "./schema-walk.js";
 import { BASE64, isCIDR, isDateTime, isHostname, isIPv4, UUID } from "./strfmt.js";
 
@@ -24,6 +25,7 @@ const EXTRA_FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
   uuid: UUID,
   byte: BASE64,
   hostname: isHostname,
+  uri: (s) => requestUriProblems(s).length === 0,
   ipv4: isIPv4,
   uuid3: /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i,
   uuid4: /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i,
@@ -48,7 +50,7 @@ const EXTRA_FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
 };
 
 /** ajv-formats' formats the apiserver knows (its "full" definitions, as ajv-formats installs them). */
-const AJV_FORMATS = ["date", "uri", "email", "ipv6", "password"];
+const AJV_FORMATS = ["date", "email", "ipv6", "password"];
 
 type FormatDefinition = RegExp | ((s: string) => boolean) | boolean | { validate: FormatDefinition };
 

@@ -6,6 +6,7 @@
  * uuid, byte, date, datetime) report the library's one-line messages.
  */
 import { type Environment, Optional } from "@marcbachmann/cel-js";
+import { requestUriProblems } from "../../crd/request-uri.js";
 import { matchesStringFormat } from "../../crd/validator.js";
 import { dns1035Label, dnsLabel, dnsSubdomain } from "../../validation/name-formats.js";
 import { labelValueProblems, qualifiedNameProblems } from "../../validation/object-meta.js";
@@ -15,17 +16,6 @@ export class NamedFormat {
     readonly name: string,
     readonly problems: (s: string) => string[],
   ) {}
-}
-
-/** Go's url.ParseRequestURI: an absolute URI, or an absolute path (or "*"). */
-function requestUriProblems(s: string): string[] {
-  const q = JSON.stringify(s);
-  if (s === "") return [`parse ${q}: empty url`];
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: Go refuses ASCII control characters.
-  if (/[\u0000-\u001f\u007f]/.test(s)) return [`parse ${q}: net/url: invalid control character in URL`];
-  if (s === "*" || s.startsWith("/")) return [];
-  if (s.startsWith(":")) return [`parse ${q}: missing protocol scheme`];
-  return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(s) ? [] : [`parse ${q}: invalid URI for request`];
 }
 
 const one = (ok: (s: string) => boolean, message: string) => (s: string) => (ok(s) ? [] : [message]);
