@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
 import { startRealApiserver } from "../real-apiserver/start.js";
+import { serverExecArgv } from "./built-server.js";
 
 export interface BenchTarget {
   readonly url: string;
@@ -22,6 +23,10 @@ export interface BenchTarget {
   peakRssBytes(): Promise<number>;
   /** Reference only: the server process's CPU time so far (user + system), in µs. */
   cpuMicros?(): Promise<number>;
+  /** Reference only: the server process's process.memoryUsage(). */
+  memory?(): Promise<NodeJS.MemoryUsage>;
+  /** Reference only: writes a heap snapshot of the server process, resolves with its path. */
+  heapSnapshot?(): Promise<string>;
   /** Idempotent; resolves once the server's processes are gone. */
   stop(): Promise<void>;
 }
@@ -68,16 +73,21 @@ export function startReference(): Promise<BenchTarget> {
   const profileDir = process.env.BENCH_CPU_PROF;
   const child = fork(childScript, [], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
-    execArgv: [...process.execArgv, ...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [])],
+    execArgv: [
+      ...serverExecArgv(process.execArgv),
+      ...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []),
+    ],
   });
   const stop = childStopper(child);
-  const ask = <K extends string>(message: string, key: K) =>
-    new Promise<number>((resolve) => {
-      child.once("message", (m) => resolve((m as Record<K, number>)[key]));
+  const ask = <T, K extends string = string>(message: string, key: K) =>
+    new Promise<T>((resolve) => {
+      child.once("message", (m) => resolve((m as Record<K, T>)[key]));
       child.send(message);
     });
-  const peakRssBytes = () => ask("rss", "peakRssBytes");
-  const cpuMicros = () => ask("cpu", "cpuMicros");
+  const peakRssBytes = () => ask<number>("rss", "peakRssBytes");
+  const cpuMicros = () => ask<number>("cpu", "cpuMicros");
+  const memory = () => ask<NodeJS.MemoryUsage>("mem", "memory");
+  const heapSnapshot = () => ask<string>("heap", "heapSnapshot");
   return new Promise((resolve, reject) => {
     child.once("message", (message) => {
       const ready = message as ReadyMessage;
@@ -86,7 +96,7 @@ export function startReference(): Promise<BenchTarget> {
         reject(new BenchTargetError("reference server started without TLS (no CA)"));
         return;
       }
-      resolve({ ...ready, ca: ready.ca, peakRssBytes, cpuMicros, stop });
+      resolve({ ...ready, ca: ready.ca, peakRssBytes, cpuMicros, memory, heapSnapshot, stop });
     });
     child.once("exit", (code, signal) =>
       reject(new BenchTargetError(`reference server process ended before ready (${signal ?? code})`)),

@@ -7,7 +7,8 @@
  * (isolation-webhook.ts), or creating custom resources that an expensive CEL rule checks, or reading
  * custom resources through a conversion webhook answering after 500 ms (isolation-admission.ts), or
  * creating ConfigMaps that a ValidatingAdmissionPolicy checks with eight expensive validations
- * (isolation-policy.ts). Reports per phase the small GET's p50/p99, p99 as a ratio
+ * (isolation-policy.ts), or creating ConfigMaps that eight expensive webhook matchConditions
+ * select (isolation-conditions.ts). Reports per phase the small GET's p50/p99, p99 as a ratio
  * to the idle p99, and the server's longest event-loop block (perf_hooks.monitorEventLoopDelay,
  * measured in the server's own process), in wall time and in CPU time of the server's main thread
  * (Linux only; wall time also counts the time a busy machine did not run the server at all).
@@ -18,6 +19,7 @@ import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Agent } from "undici";
 import { expensiveCelRule, slowConversionWebhook } from "./isolation-admission.js";
+import { expensiveConditions } from "./isolation-conditions.js";
 import { largeCrds } from "./isolation-crds.js";
 import { expensivePolicy } from "./isolation-policy.js";
 import { slowWebhook } from "./isolation-webhook.js";
@@ -187,6 +189,7 @@ async function main(): Promise<void> {
     ["CEL rule", expensiveCelRule],
     ["slow conversion", slowConversionWebhook],
     ["policy", expensivePolicy],
+    ["webhook conditions", expensiveConditions],
   ] as const;
   for (const [key, start] of withSetup) {
     if (!key.includes(ONLY)) continue;

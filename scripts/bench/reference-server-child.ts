@@ -4,8 +4,11 @@
  * startTestServer() to its first answered request (what a test file pays, module loading aside),
  * then starts the measured server and reports { url, ca, token, startupMs, testServerMs } over
  * IPC once listening. Answers "rss" with the process's peak RSS in bytes and "cpu" with its
- * CPU time so far in µs (user + system); stops on a "stop" message or when the parent goes away.
+ * CPU time so far in µs (user + system), "mem" with process.memoryUsage(), "heap" by writing a heap
+ * snapshot (into BENCH_HEAP_DIR, or the working directory) and answering its path; stops on a "stop"
+ * message or when the parent goes away.
  */
+import { writeHeapSnapshot } from "node:v8";
 import { startServer } from "@kubesdk/server";
 import { startTestServer } from "@kubesdk/server/testing";
 
@@ -41,6 +44,11 @@ process.on("message", (message) => {
   if (message === "cpu") {
     const { user, system } = process.cpuUsage();
     send({ cpuMicros: user + system });
+  }
+  if (message === "mem") send({ memory: process.memoryUsage() });
+  if (message === "heap") {
+    const dir = process.env.BENCH_HEAP_DIR ?? ".";
+    send({ heapSnapshot: writeHeapSnapshot(`${dir}/reference-${process.pid}-${Date.now()}.heapsnapshot`) });
   }
 });
 // The parent died or closed the channel: nobody is left to stop us.

@@ -8,7 +8,9 @@
  * Run: pnpm bench:server:cpu
  * Env: BENCH_ROUNDS (5), BENCH_OPS (1000 per write round), BENCH_LIST_SIZE (5000; 0: no lists),
  *      BENCH_LIST_RUNS (10), BENCH_PHASES (create,update,apply,get,delete; a profile of one verb
- *      needs the verbs it depends on), BENCH_CPU_PROF (a directory: a V8 CPU profile of the server).
+ *      needs the verbs it depends on), BENCH_CPU_PROF (a directory: a V8 CPU profile of the server),
+ *      BENCH_SERVER=built (the server's built JavaScript, as published, instead of its sources
+ *      through tsx; needs a fresh `pnpm build`, see built-server.ts).
  */
 import { type BenchHttp, benchHttp } from "./bench-http.js";
 import { cmPath, configMap } from "./bench-objects.js";

@@ -18,7 +18,8 @@
  *      BENCH_LIST_RUNS (30), BENCH_FAN_WATCHERS ("1,100,1000"), BENCH_FAN_DELIVERIES (100000),
  *      BENCH_WARMUP (200), BENCH_CONTRACT (0), BENCH_CONTRACT_FILES (comma-separated; default in
  *      bench-contract.ts), BENCH_CPU_PROF (a directory: CPU profiles of the reference server
- *      processes).
+ *      processes), BENCH_SERVER=built (the reference server's build, as published, not its
+ *      sources through tsx; needs a fresh `pnpm build`, see built-server.ts).
  */
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname } from "node:path";

@@ -178,6 +178,16 @@ describe("webhook configurations", () => {
       `webhooks[0].matchConditions[0].expression: Invalid value: "'x'": must evaluate to bool but got string`,
     ],
     [
+      "a matchCondition whose type is not known to be bool",
+      [{ ...base, matchConditions: [{ name: "a", expression: "object.data.enabled" }] }],
+      `webhooks[0].matchConditions[0].expression: Invalid value: "object.data.enabled": must evaluate to bool but got dyn`,
+    ],
+    [
+      "a matchCondition reading a field AdmissionRequest does not have",
+      [{ ...base, matchConditions: [{ name: "a", expression: "request.nmae == 'x'" }] }],
+      `webhooks[0].matchConditions[0].expression: Invalid value: "request.nmae == 'x'": compilation failed: ERROR: <input>:1:8: undefined field 'nmae'\n | request.nmae == 'x'\n | .......^`,
+    ],
+    [
       "duplicate matchCondition names",
       [
         {

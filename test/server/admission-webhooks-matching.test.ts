@@ -148,6 +148,33 @@ describe("matchConditions", () => {
   });
 });
 
+describe("matchConditions and the authorizer", () => {
+  it("ask the server's authorizer about the requester, the request's resource and a service account", async () => {
+    const ns = await s.namespace("wh-authz");
+    hook.handle(`/authz-${ns}`, (r) => deny(r, { message: "called", code: 403 }));
+    const only = (expression: string) => [{ name: "authz", expression }];
+    await s.install("validating", ns, ns, [
+      webhookFor(hook, "requester.kubesdk.test", `/authz-${ns}`, ns, {
+        objectSelector: { matchLabels: { case: "requester" } },
+        matchConditions: only(
+          "authorizer.requestResource.check('create').allowed() && authorizer.group('').resource('secrets').namespace(request.namespace).check('list').allowed()",
+        ),
+      }),
+      webhookFor(hook, "account.kubesdk.test", `/authz-${ns}`, ns, {
+        objectSelector: { matchLabels: { case: "account" } },
+        matchConditions: only(
+          "authorizer.serviceAccount(request.namespace, 'nobody').group('').resource('secrets').namespace(request.namespace).check('get').allowed()",
+        ),
+      }),
+    ]);
+    const asked = await create(ns, "asked", { case: "requester" });
+    expect(asked.status).toBe(403);
+    expect(asked.json.message).toBe('admission webhook "requester.kubesdk.test" denied the request: called');
+    expect((await create(ns, "not-allowed", { case: "account" })).status).toBe(201);
+    expect(names(`/authz-${ns}`)).toEqual(["CREATE asked"]);
+  });
+});
+
 describe("webhooks called by service", () => {
   it("resolve the Service through its EndpointSlice and verify the certificate for <service>.<namespace>.svc", async () => {
     const ns = await s.namespace("wh-svc");

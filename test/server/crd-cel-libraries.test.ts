@@ -5,50 +5,17 @@
  * comparisons refused when the CRD is written; rules inside allOf/anyOf/not refused as
  * non-structural.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSimpleCrd, deleteCrd, type SimpleCrd, simpleCrdBody } from "../support/crd.js";
-import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
+import { describe, expect, it } from "vitest";
 import { OUTCOMES, REFUSED, SPEC_SCHEMA } from "./crd-cel-library-cases.js";
-
-let t: TestTarget;
-let ns: string;
-let crdName: string;
-const group = `${uniqueName("cellib")}.kubesdk.example`;
-const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
-const crd: SimpleCrd = { group, plural: "gauges", kind: "Gauge", spec: SPEC_SCHEMA };
+import { expectCompilationErrors, messages, useRuleSuite } from "./crd-cel-support.js";
 
 type Cause = { field: string; reason: string; message: string };
-type Res = { status: number; json: { details?: { causes?: Cause[] } } };
-const messages = (res: Res) => (res.json.details?.causes ?? []).map((c) => c.message);
 
-const create = (spec: Record<string, unknown>) =>
-  t.call("POST", `/apis/${group}/v1/namespaces/${ns}/gauges?dryRun=All`, {
-    body: { apiVersion: `${group}/v1`, kind: "Gauge", metadata: { name: "g" }, spec },
-  });
+const { create, writeCrd } = useRuleSuite("cellib", "Gauge", "gauges", SPEC_SCHEMA);
 
 /** Writes (dry run) a CRD whose spec carries the given rules, for what the apiserver says of them. */
 const writeRules = (rules: string[], properties: Record<string, unknown> = SPEC_SCHEMA.properties) =>
-  t.call("POST", `${CRDS}?dryRun=All`, {
-    body: simpleCrdBody({
-      group,
-      plural: "probes",
-      kind: "Probe",
-      spec: { type: "object", properties, "x-kubernetes-validations": rules.map((rule) => ({ rule })) },
-    }),
-  });
-
-beforeAll(async () => {
-  t = await startTarget();
-  ns = uniqueName("cellib");
-  expect((await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } })).status).toBe(201);
-  crdName = await createSimpleCrd(t, crd);
-});
-
-afterAll(async () => {
-  await t.call("DELETE", `/api/v1/namespaces/${ns}`);
-  await deleteCrd(t, crdName);
-  await t.close();
-});
+  writeCrd({ type: "object", properties, "x-kubernetes-validations": rules.map((rule) => ({ rule })) });
 
 describe("Kubernetes CEL libraries in CRD rules", () => {
   it("holds every constant expression of the semver, format, strings, IP and CIDR libraries", async () => {
@@ -63,13 +30,7 @@ describe("Kubernetes CEL libraries in CRD rules", () => {
   });
 
   it("refuses library calls with wrong argument types, and string functions outside version 2", async () => {
-    const res = await writeRules(REFUSED.map(([rule]) => rule));
-    expect(res.status).toBe(422);
-    const byRule = messages(res);
-    expect(byRule).toHaveLength(REFUSED.length);
-    REFUSED.forEach(([rule, end], i) => {
-      expect(byRule[i]).toContain(`compilation failed: ERROR: <input>:${end}\n | ${rule}\n`);
-    });
+    expectCompilationErrors(await writeRules(REFUSED.map(([rule]) => rule)), REFUSED);
   });
 
   it("estimates != on library values as unbounded and == as one operation, as upstream", async () => {
@@ -87,19 +48,12 @@ describe("Kubernetes CEL libraries in CRD rules", () => {
 
   it("refuses validation rules inside allOf, anyOf and not as non-structural", async () => {
     const rules = [{ rule: "self.size() > 1" }];
-    const res = await t.call("POST", `${CRDS}?dryRun=All`, {
-      body: simpleCrdBody({
-        group,
-        plural: "junctions",
-        kind: "Junction",
-        spec: {
-          type: "object",
-          properties: { s: { type: "string" } },
-          allOf: [{ properties: { s: { "x-kubernetes-validations": rules } } }],
-          anyOf: [{ "x-kubernetes-validations": rules }],
-          not: { "x-kubernetes-validations": rules },
-        },
-      }),
+    const res = await writeCrd({
+      type: "object",
+      properties: { s: { type: "string" } },
+      allOf: [{ properties: { s: { "x-kubernetes-validations": rules } } }],
+      anyOf: [{ "x-kubernetes-validations": rules }],
+      not: { "x-kubernetes-validations": rules },
     });
     expect(res.status).toBe(422);
     const at = "spec.validation.openAPIV3Schema.properties[spec]";

@@ -205,3 +205,28 @@ describe.runIf(targetKind === "reference")("expiry (compaction on demand)", () =
     await t.call("DELETE", `${base()}/zz`);
   });
 });
+
+describe("big lists", () => {
+  it("a list of several MiB arrives whole, every item intact", async () => {
+    const big = uniqueName("big-list");
+    await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: big } } });
+    const payload = (i: number) => String(i).repeat(800 * 1024);
+    try {
+      for (let i = 0; i < 4; i++) {
+        const created = await t.call("POST", `/api/v1/namespaces/${big}/configmaps`, {
+          body: { metadata: { name: `cm-${i}` }, data: { payload: payload(i) } },
+        });
+        expect(created.status).toBe(201);
+      }
+      const list = await t.call("GET", `/api/v1/namespaces/${big}/configmaps`);
+      expect(list.status).toBe(200);
+      const items = (list.json.items as { metadata: { name: string }; data?: { payload?: string } }[]).filter(
+        (item) => item.metadata.name.startsWith("cm-"),
+      );
+      expect(items.map((item) => item.metadata.name)).toEqual(["cm-0", "cm-1", "cm-2", "cm-3"]);
+      expect(items.map((item, i) => item.data?.payload === payload(i))).toEqual([true, true, true, true]);
+    } finally {
+      await t.call("DELETE", `/api/v1/namespaces/${big}`);
+    }
+  });
+});

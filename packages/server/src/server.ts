@@ -39,6 +39,7 @@ import { podProxyRoutes } from "./pods/pod-http.js";
 import { podRoutes } from "./pods/routes.js";
 import { PodRuntime } from "./pods/runtime.js";
 import { serviceProxyRoutes } from "./pods/service-proxy.js";
+import { admitPodStream } from "./pods/stream-request.js";
 import { podUpgradeHandler } from "./pods/streams.js";
 import type { PodRuntimeOptions } from "./pods/types.js";
 import { builtinResourceTable } from "./registry/index.js";
@@ -179,7 +180,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const pods = new PodRuntime(context, options.pods, state.behaviours);
   const extensions = [
     podRoutes(pods, context, auth),
-    podProxyRoutes(pods, auth),
+    podProxyRoutes(pods, context, auth),
     serviceProxyRoutes(pods, context, auth),
     metricsRoutes(pods, context, auth),
     coreSubresourceRoutes(context, auth),
@@ -205,7 +206,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // Started once the CA exists: the root CA publisher gives it to every namespace.
   const controllers =
     options.controllers === false ? undefined : startControllers(context, { rootCaPem: ca?.certPem });
-  transport.server.on("upgrade", podUpgradeHandler(pods, auth));
+  transport.server.on(
+    "upgrade",
+    podUpgradeHandler(pods, auth, (req) => admitPodStream(context, auth, req)),
+  );
   const port = await listen(transport, options.port ?? 0, host);
   address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
   await bootstrapKubernetesService(context, port);

@@ -19,7 +19,7 @@ import {
   randomBytes,
   sign,
 } from "node:crypto";
-import { isIPv4, isIPv6 } from "node:net";
+import { isIPv4 } from "node:net";
 
 export interface KeyPair {
   readonly certPem: string;
@@ -126,14 +126,24 @@ function extension(id: string, critical: boolean, value: Buffer): Buffer {
   return seq(oid(id), ...(critical ? [bool(true)] : []), octets(value));
 }
 
+const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/;
+
+/**
+ * Parsed by hand rather than checked with node:net's isIPv6: its regular expression is compiled on
+ * first use, a few ms of every process's first server start (the SANs always hold "::1").
+ */
 function ipBytes(ip: string): Buffer {
   if (isIPv4(ip)) return Buffer.from(ip.split(".").map(Number));
-  if (!isIPv6(ip) || ip.includes(".")) throw new Error(`unsupported IP address for a certificate: ${ip}`);
-  const [head = "", tail] = ip.split("::");
+  const halves = ip.split("::");
   const groups = (s: string) => (s === "" ? [] : s.split(":"));
-  const left = groups(head);
-  const right = tail === undefined ? [] : groups(tail);
-  const all = [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+  const left = groups(halves[0] ?? "");
+  const right = halves.length === 2 ? groups(halves[1] ?? "") : [];
+  const missing = 8 - left.length - right.length;
+  // "::" stands for one or more zero groups; without it there are eight.
+  const counted = halves.length === 1 ? missing === 0 : halves.length === 2 && missing >= 1;
+  const all = [...left, ...Array<string>(Math.max(0, missing)).fill("0"), ...right];
+  if (!counted || !all.every((g) => HEX_GROUP.test(g)))
+    throw new Error(`unsupported IP address for a certificate: ${ip}`);
   const out = Buffer.alloc(16);
   for (const [i, g] of all.entries()) out.writeUInt16BE(Number.parseInt(g, 16), i * 2);
   return out;

@@ -101,6 +101,10 @@ const TEMPLATES: Record<Node, ((r: Random) => string)[]> = {
     (r) => `self.reverse().first().orValue('') != '${str(r)}'`,
     () => "lists.range(self.size()).all(i, i < 4)",
     (r) => `self.size() < 2 || self.slice(0, 2).last().value() != '${str(r)}'`,
+    () => "self.all(i, x, i == 0 || self[i - 1] <= x)",
+    () => "self.sortBy(x, x) == self.sort()",
+    () => "self.transformList(i, x, i % 2 == 0, x).size() <= 2",
+    () => "self.existsOne(i, x, x == 'b') || !self.exists(i, x, x == 'b')",
   ],
   tag: [(r) => `self != '${str(r)}'`, () => "self.size() > 1", () => "self.matches('^[ab]')"],
   ports: [
@@ -113,6 +117,7 @@ const TEMPLATES: Record<Node, ((r: Random) => string)[]> = {
     () => "self.all(p, !has(p.port) || p.port != 443)",
     () => "self.size() < 2 || self[0].name != self[1].name",
     () => "self.size() == 0 || has(self[0].port)",
+    () => "self.transformMapEntry(i, p, {p.name: i}).size() == self.size()",
   ],
   port: [
     () => "!has(self.port) || self.port > 1024",
@@ -127,6 +132,8 @@ const TEMPLATES: Record<Node, ((r: Random) => string)[]> = {
     () => "'team' in self",
     (r) => `self.size() < ${r.int(1, 3)}`,
     () => "!('team' in self) || self['team'].size() < 4",
+    () => "self.all(k, v, k.size() + v.size() < 8)",
+    () => "self.transformMap(k, v, v.size()).exists(k, n, n > 2)",
   ],
   label: [() => "self.matches('^[a-z]*$')", () => "self != ''", (r) => `self.size() < ${r.int(1, 4)}`],
   ratio: [

@@ -7,6 +7,16 @@ export interface Reply {
   readonly status: number;
   // biome-ignore lint/suspicious/noExplicitAny: Status bodies are read field by field.
   readonly json: any;
+  /** The texts of the response's `Warning` headers, in the order sent. */
+  readonly warnings: readonly string[];
+}
+
+/** The texts of RFC 7234 warning values (`299 - "text"`). */
+export function warningTexts(header: string | string[] | undefined): string[] {
+  const values = header === undefined ? [] : Array.isArray(header) ? header : [header];
+  return values.flatMap((v) =>
+    [...v.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)].map((m) => (m[1] ?? "").replace(/\\(.)/g, "$1")),
+  );
 }
 
 export interface Server {
@@ -41,7 +51,7 @@ function client(
       } catch {
         json = text;
       }
-      return { status: res.statusCode, json };
+      return { status: res.statusCode, json, warnings: warningTexts(res.headers.warning) };
     },
     async stop() {
       await dispatcher.close();

@@ -10,6 +10,8 @@ import { defaultStorageClass } from "./plugins/default-storage-class.js";
 import { defaultTolerationSeconds } from "./plugins/default-toleration-seconds.js";
 import { limitRanger } from "./plugins/limit-ranger.js";
 import { namespaceLifecycle } from "./plugins/namespace-lifecycle.js";
+import { persistentVolumeClaimResize } from "./plugins/persistent-volume-claim-resize.js";
+import { podSecurity } from "./plugins/pod-security.js";
 import { priority } from "./plugins/priority.js";
 import { resourceQuota } from "./plugins/resource-quota.js";
 import { runtimeClass } from "./plugins/runtime-class.js";
@@ -40,10 +42,12 @@ export function defaultAdmissionChain(applyMerge?: ApplyMerge): AdmissionChain {
     limitRanger,
     serviceAccount,
     taintNodesByCondition,
+    podSecurity,
     priority,
     defaultTolerationSeconds,
     defaultStorageClass,
     storageObjectInUseProtection,
+    persistentVolumeClaimResize,
     runtimeClass,
     certificateSubjectRestriction,
     defaultIngressClass,

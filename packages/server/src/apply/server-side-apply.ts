@@ -13,7 +13,7 @@ import { failure, type StatusCause } from "../api/status.js";
 import { runAtOnce, type Steps } from "../api/steps.js";
 import type { KubeObject } from "../endpoints/handlers/context.js";
 import { type ManagedFieldsEntry, sortEntries } from "../fieldmanager/managed-fields.js";
-import { type FieldScope, leafFields, PATH_SEP } from "../fieldmanager/object-fields.js";
+import { type FieldScope, fieldSetOf } from "../fieldmanager/object-fields.js";
 import { CSA_BRIDGE_MANAGER, lastAppliedOwned, syncLastApplied } from "./last-applied.js";
 import { mergeApplied, removeAt, valueAt } from "./structured-merge.js";
 
@@ -118,9 +118,6 @@ function comparePaths(a: readonly string[], b: readonly string[]): number {
 
 const isItemKey = (k: string) => k.startsWith("k:") || k.startsWith("v:") || k.startsWith("i:");
 
-const pathsOf = (leaves: Map<string, string>) =>
-  FieldSet.fromPaths([...leaves.keys()].map((k) => k.split(PATH_SEP)));
-
 /** The live object's entries; an object never tracked gets one `before-first-apply` entry for what it holds. */
 function startingEntries(input: ApplyInput): ManagedFieldsEntry[] {
   const { live, schema, scope } = input;
@@ -128,7 +125,7 @@ function startingEntries(input: ApplyInput): ManagedFieldsEntry[] {
   const kept = input.sharedShape ? recorded.filter((e) => e.apiVersion === input.apiVersion) : recorded;
   const entries = kept.map((e) => ({ ...e }));
   if (!live || recorded.length > 0) return entries;
-  const existing = pathsOf(leafFields(live, schema, scope, "no-structs", false));
+  const existing = fieldSetOf(live, schema, scope, "no-structs");
   if (!existing.empty)
     entries.push({
       manager: "before-first-apply",
@@ -204,7 +201,7 @@ export function serverSideApply(input: ApplyInput): KubeObject {
 /** serverSideApply with pauses (`yield`) between its costly steps (api/steps.ts). */
 export function* serverSideApplySteps(input: ApplyInput): Steps<KubeObject> {
   const { live, applied, schema } = input;
-  const appliedSet = pathsOf(leafFields(applied, schema, input.scope, "none", false));
+  const appliedSet = fieldSetOf(applied, schema, input.scope, "none");
   yield;
   const entries = startingEntries(input);
   const isMine = (e: ManagedFieldsEntry) =>

@@ -58,7 +58,20 @@ interface Estimate {
 type Scope = ReadonlyMap<string, Shape>;
 
 const SCALAR: Shape = { size: 1 };
-const MACROS = new Set(["all", "exists", "exists_one", "map", "filter"]);
+const MACROS = new Set([
+  "all",
+  "exists",
+  "exists_one",
+  "existsOne",
+  "map",
+  "filter",
+  "transformList",
+  "transformMap",
+  "transformMapEntry",
+  "sortBy",
+]);
+/** Macros with an index (or key) and a value variable; all, exists and exists_one have both forms. */
+const TWO_VARIABLES = new Set(["existsOne", "transformList", "transformMap", "transformMapEntry"]);
 /** Functions linear in the receiver's size (strings scanned, lists walked). */
 const LINEAR = new Set([
   "contains",
@@ -104,15 +117,48 @@ function estimateAll(nodes: readonly unknown[], scope: Scope): { cost: number; s
   return { cost, shapes };
 }
 
+const variableName = (p: ASTNode | undefined) => (p?.op === "id" ? String(p.args) : "");
+
+/**
+ * A comprehension: its range's cost, then each item's body (cel-go's loop step and condition);
+ * with two variables the first is a list's index (a scalar) or a map's key (as long as measured, or
+ * of unknown length).
+ */
 function macro(name: string, recv: Estimate, params: ASTNode[], scope: Scope): Estimate {
   const n = recv.shape.size;
-  const iterVar = params[0]?.op === "id" ? String(params[0].args) : "";
-  const inner = new Map(scope).set(iterVar, recv.shape.elem ?? UNKNOWN);
-  const body = estimateAll(params.slice(1), inner);
+  const twoVariables = TWO_VARIABLES.has(name) || (params.length === 3 && name !== "map");
+  const inner = new Map(scope);
+  if (twoVariables) inner.set(variableName(params[0]), recv.shape.key ?? (recv.shape.map ? UNKNOWN : SCALAR));
+  inner.set(variableName(params[twoVariables ? 1 : 0]), recv.shape.elem ?? UNKNOWN);
+  const body = estimateAll(params.slice(twoVariables ? 2 : 1), inner);
   const cost = recv.cost + n * (body.cost + 1) + 1;
-  if (name === "map") return { cost, shape: { size: n, elem: body.shapes.at(-1) ?? UNKNOWN } };
-  if (name === "filter") return { cost, shape: { size: n, elem: recv.shape.elem ?? UNKNOWN } };
-  return { cost, shape: SCALAR };
+  // cel-go's static estimate sizes a comprehension's result by its range, leaving its items
+  // unbounded; on actual values (CRD rules at runtime, admission) the items are what the body gives.
+  const actual = scope.has(RUNTIME_SCOPE) || recv.shape.measured === true;
+  const out = body.shapes.at(-1) ?? UNKNOWN;
+  const item = actual ? out : UNBOUNDED;
+  switch (name) {
+    case "map":
+    case "transformList":
+      return { cost, shape: { size: n, elem: item } };
+    case "transformMap":
+      return { cost, shape: { size: n, elem: item, map: true } };
+    case "transformMapEntry":
+      return { cost, shape: { size: n, elem: actual ? (out.elem ?? UNKNOWN) : UNBOUNDED, map: true } };
+    case "filter":
+      return { cost, shape: { size: n, elem: recv.shape.elem ?? UNKNOWN } };
+    case "sortBy":
+      return { cost: cost + sortCost(n, params[1]), shape: recv.shape };
+    default:
+      return { cost, shape: SCALAR };
+  }
+}
+
+/** cel-go's sort by keys: n² comparisons at 2 units each, a tenth more for string or bytes keys, and the call. */
+function sortCost(n: number, key: ASTNode | undefined): number {
+  const keyType = String((key as { checkedType?: { name?: string } } | undefined)?.checkedType?.name ?? "");
+  const factor = keyType === "string" || keyType === "bytes" ? 2.1 : 2;
+  return Math.ceil(n * n * factor) + 1;
 }
 
 function rcall(n: ASTNode, scope: Scope): Estimate {
@@ -136,7 +182,9 @@ function rcall(n: ASTNode, scope: Scope): Estimate {
     return { cost: base, shape: optionalValue(recv.shape, rest.shapes) };
   // cel-go compares a prefix or suffix: the cost is the argument's length, whatever the receiver's.
   const affix = name === "startsWith" || name === "endsWith" ? tenth(rest.shapes[0]?.size ?? 0) : 0;
-  const linear = LINEAR.has(name) ? traversal(recv.shape, rest.shapes) : affix;
+  // join copies every item's characters, as upstream's estimate counts them.
+  const joined = name === "join" && recv.shape.elem ? tenth(recv.shape.size * recv.shape.elem.size) : 0;
+  const linear = LINEAR.has(name) ? traversal(recv.shape, rest.shapes) + joined : affix;
   return { cost: base + linear, shape: resultShape(name, recv.shape) };
 }
 

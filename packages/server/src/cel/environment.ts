@@ -16,7 +16,9 @@ import { registerQuantity } from "./library/quantity.js";
 import { registerRegex } from "./library/regex.js";
 import { registerSemver } from "./library/semver.js";
 import { registerSets } from "./library/sets.js";
+import { registerSortBy } from "./library/sort-by.js";
 import { registerStrings } from "./library/strings.js";
+import { registerTwoVarComprehensions } from "./library/two-var.js";
 
 /** A fresh environment with the libraries the apiserver registers for CRD rules (as far as implemented). */
 export function baseEnvironment(): Environment {
@@ -24,6 +26,8 @@ export function baseEnvironment(): Environment {
   const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
   registerLists(env);
   registerExtLists(env);
+  registerSortBy(env);
+  registerTwoVarComprehensions(env);
   registerSets(env);
   registerStrings(env);
   registerRegex(env);

@@ -5,7 +5,10 @@
  * translating the evaluator's wording where cel-go's is known.
  */
 import type { ASTNode, Environment } from "@marcbachmann/cel-js";
+import { withoutBackticks } from "./backticks.js";
 import { RE2_MATCHES, re2SyntaxError } from "./library/regex.js";
+import { macroArgumentMessage, misusedMacro } from "./macro-errors.js";
+import { goType } from "./type-names.js";
 
 export interface Program {
   /** The checked type of the expression, e.g. `bool`, `string`. */
@@ -24,21 +27,46 @@ interface LocatedError {
   readonly node?: { readonly op?: string; readonly args?: unknown };
 }
 
+type Located = {
+  readonly op?: string;
+  readonly args?: unknown;
+  readonly range?: { start: number; end: number };
+};
+
+/** Where cel-go places a node: a selection at its dot, a call at its parenthesis, an operation at its operator. */
+function nodeOffset(source: string, node: Located): number {
+  const start = node.range?.start ?? 0;
+  const args = Array.isArray(node.args) ? (node.args as Located[]) : [];
+  const op = node.op ?? "";
+  if (op === "rcall" || op === "call") {
+    const name = args[0] as unknown as string;
+    const from = op === "rcall" ? (args[1]?.range?.end ?? start) : start;
+    const at = source.indexOf("(", source.indexOf(name, from) + name.length);
+    return at >= 0 ? at : start;
+  }
+  const left = args[0]?.range;
+  if (!left) return start;
+  if (op === "." || op === ".?") return source.indexOf(".", left.end);
+  // A selection in backticks rewritten as an index (backticks.ts): at the bracket, the dot's place.
+  if (op === "[]" || op === "[?]") return left.end;
+  if (op in OPERATORS || op === "&&" || op === "||") return source.indexOf(op, left.end);
+  return start;
+}
+
 /** Where cel-go points: at the dot of a selection, at the operator of an operation. */
 function celGoOffset(source: string, err: LocatedError, message: string): number {
   const start = err.range?.start ?? 0;
-  if (message.startsWith("undefined field")) return start - 1;
-  const left = Array.isArray(err.node?.args) ? (err.node.args[0] as { range?: { end: number } }) : undefined;
-  const op = err.node?.op;
-  if (message.startsWith("found no matching overload for '_") && op && left?.range) {
-    const at = source.indexOf(op, left.range.end);
-    if (at >= 0) return at;
-  }
-  // A call: at the parenthesis after the function's name.
-  if (message.startsWith("found no matching overload for '") && (op === "call" || op === "rcall")) {
-    const args = err.node?.args as [string, { range?: { end: number } }];
-    const from = op === "rcall" ? (args[1]?.range?.end ?? start) : start;
-    const at = source.indexOf("(", source.indexOf(args[0], from) + args[0].length);
+  const node = err.node as Located | undefined;
+  if (message.startsWith("undefined field"))
+    return node && [".", ".?", "[]", "[?]"].includes(node.op ?? "") ? nodeOffset(source, node) : start - 1;
+  if (!node) return start;
+  if (message.startsWith("expected type") || message.startsWith("expression of type"))
+    return nodeOffset(source, node);
+  const op = node.op;
+  const called = op === "call" || op === "rcall";
+  const overload = message.startsWith("found no matching overload for '");
+  if (overload && (called || (message.startsWith("found no matching overload for '_") && op))) {
+    const at = nodeOffset(source, node);
     if (at >= 0) return at;
   }
   return start;
@@ -46,13 +74,6 @@ function celGoOffset(source: string, err: LocatedError, message: string): number
 
 /** Namespaces the library functions are declared under (`strings.quote` is `k8s.strings.quote`). */
 const NAMESPACE_TYPES = new Set(["k8s.strings", "k8s.ip", "k8s.format", "k8s.sets", "k8s.lists"]);
-/** cel-go's names of types: list(int), duration, timestamp. */
-const goType = (t: string) =>
-  t
-    .replaceAll("<", "(")
-    .replaceAll(">", ")")
-    .replaceAll("google.protobuf.Duration", "duration")
-    .replaceAll("google.protobuf.Timestamp", "timestamp");
 
 /** cel-go's wording of a call no overload matches: the name, then the receiver's and arguments' types. */
 function overloadMessage(receiver: string | undefined, name: string, args: string): string {
@@ -81,7 +102,9 @@ const OPERATORS: Record<string, string> = {
 /** cel-go's wording for the evaluator's check errors it has an equivalent for. */
 function celGoMessage(e: LocatedError, parse: boolean): string {
   const first = (e.message.split("\n")[0] ?? "").replaceAll(RE2_MATCHES, "matches");
+  if (parse && e.code === "invalid_macro_argument") return macroArgumentMessage(first);
   if (parse) return `Syntax error: ${first.charAt(0).toLowerCase()}${first.slice(1)}`;
+  if (first.startsWith("Expression of type")) return `e${first.slice(1)}`;
   let m = /^No such key: (.*)$/.exec(first);
   if (m) return `undefined field '${m[1]}'`;
   m = /^Unknown variable: (.*)$/.exec(first);
@@ -133,15 +156,28 @@ function useRe2(ast: ASTNode): string | undefined {
 /**
  * cel-go tests presence on any selection, `has(self.items[0].x)` included; the evaluator only on a
  * chain of selections from a variable. Such a test is the same as an optional selection's
- * presence, `self.items[0].?x.hasValue()`: the source is rewritten so (later columns shift).
+ * presence, `self.items[0].?x.hasValue()`: the source is rewritten so (later columns shift). So is
+ * a test of a name in backticks, `` has(self.m.`a-b`) `` as `self.m[?"a-b"].hasValue()`.
  */
-function presenceOnAnyOperand(ast: ASTNode, source: string): string | undefined {
+function presenceOnAnyOperand(
+  ast: ASTNode,
+  source: string,
+  quoted: (index: ASTNode) => boolean,
+): string | undefined {
   const edits: { start: number; end: number; text: string }[] = [];
   visit(ast, (n) => {
     if (n.op !== "call") return;
     const [name, params] = n.args as [unknown, ASTNode[]];
     const arg = params?.[0];
-    if (name !== "has" || arg?.op !== ".") return;
+    if (name !== "has") return;
+    // A name in backticks read as an index (backticks.ts): its presence is the optional index's.
+    if (arg?.op === "[]" && quoted(arg)) {
+      const [operand, key] = arg.args as [ASTNode, ASTNode];
+      const text = `${source.slice(operand.start, operand.end)}[?${source.slice(key.start, key.end)}].hasValue()`;
+      edits.push({ start: n.start, end: n.end, text });
+      return;
+    }
+    if (arg?.op !== ".") return;
     let base = (arg.args as [ASTNode, string])[0];
     while (base.op === "." || base.op === ".?") base = (base.args as [ASTNode, string])[0];
     if (base.op === "id") return;
@@ -161,37 +197,42 @@ function presenceOnAnyOperand(ast: ASTNode, source: string): string | undefined 
   return out;
 }
 
-/**
- * cel-go accepts a field name in backticks; the evaluator does not. A plain identifier in backticks
- * is written without them (spaces keep the columns); other names stay a syntax error here.
- */
-const withoutBackticks = (source: string) =>
-  source.replace(
-    /\.(\s*)`([A-Za-z_][A-Za-z0-9_]*)`/g,
-    (_, space: string, name: string) => `.${space} ${name} `,
-  );
-
-function parse(env: Environment, original: string): ReturnType<Environment["parse"]> {
-  const source = original.includes("`") ? withoutBackticks(original) : original;
-  const parsed = env.parse(source);
-  const rewritten = presenceOnAnyOperand(parsed.ast, source);
-  return rewritten === undefined ? parsed : env.parse(rewritten);
+/** The parsed expression and the text parsed (backticks and presence tests rewritten). */
+function parse(
+  env: Environment,
+  original: string,
+): { parsed: ReturnType<Environment["parse"]>; text: string } {
+  const unquoted = withoutBackticks(original);
+  const text = unquoted.source;
+  const parsed = env.parse(text);
+  const quoted = (index: ASTNode) =>
+    original.charAt(unquoted.original((index.args as [ASTNode])[0].end)) === ".";
+  const rewritten = presenceOnAnyOperand(parsed.ast, text, quoted);
+  return rewritten === undefined ? { parsed, text } : { parsed: env.parse(rewritten), text: rewritten };
 }
 
 export function compileExpression(env: Environment, source: string): Compiled {
+  // Offsets of the parsed text, in the source's columns.
+  const at = (offset: number) => withoutBackticks(source).original(offset);
   let parsed: ReturnType<Environment["parse"]>;
+  let text: string;
   try {
-    parsed = parse(env, source);
+    ({ parsed, text } = parse(env, source));
   } catch (e) {
     const err = e as LocatedError;
-    return { ok: false, error: celGoIssue(source, err.range?.start ?? 0, celGoMessage(err, true)) };
+    return { ok: false, error: celGoIssue(source, at(err.range?.start ?? 0), celGoMessage(err, true)) };
+  }
+  const misused = misusedMacro(parsed.ast);
+  if (misused) {
+    const message = `undeclared reference to '${misused.name}' (in container '')`;
+    return { ok: false, error: celGoIssue(source, at(nodeOffset(text, misused.node)), message) };
   }
   const badPattern = useRe2(parsed.ast);
   const checked = parsed.check();
   if (!checked.valid) {
     const err = checked.error as LocatedError;
     const message = celGoMessage(err, false);
-    return { ok: false, error: celGoIssue(source, celGoOffset(source, err, message), message) };
+    return { ok: false, error: celGoIssue(source, at(celGoOffset(text, err, message)), message) };
   }
   if (badPattern !== undefined) return { ok: false, error: `program instantiation failed: ${badPattern}` };
   return { ok: true, program: { type: checked.type ?? "dyn", ast: parsed.ast, run: (vars) => parsed(vars) } };

@@ -1,7 +1,8 @@
 /**
  * Running an object's CEL rules on worker threads (rules-worker.ts, through api/worker-pool.ts)
  * when they are expensive, so that one request's evaluation does not hold every other client
- * (upstream evaluates each request on its own goroutine; docs/divergences.md CEL9).
+ * (upstream evaluates each request on its own goroutine; docs/divergences.md CEL9); the same
+ * workers run expensive admission policy expressions (admission/offload.ts).
  *
  * Why a pool rather than a turn of the event loop per rule: one rule may cost up to the 10⁶ per-call
  * limit, 20 ms and more of CPU at the limit, and a turn cannot be split inside an evaluation. Cheap
@@ -11,6 +12,8 @@ import type { FieldError } from "../api/status.js";
 import { errors } from "../api/status.js";
 import { startEntry, WorkerPool } from "../api/worker-pool.js";
 import type { JsonSchema } from "../crd/json-schema.js";
+import type { ExpressionJob, ExpressionReply, ExpressionSource } from "./admission/offload-job.js";
+import type { AdmissionInput } from "./admission/values.js";
 import type { RulesJob } from "./rules-worker.js";
 
 /**
@@ -31,13 +34,26 @@ const ENTRY = new URL(`./rules-worker.${fromSource ? "ts" : "js"}`, import.meta.
 let pool: WorkerPool | undefined;
 let users = 0;
 
-/** The message of one job: the schema only for a worker that lacks the key, a reset when it holds too many. */
-function job(id: number, known: Set<string>, key: string, schema: JsonSchema, obj: unknown, old: unknown) {
-  if (known.has(key)) return { id, key, obj, old } satisfies RulesJob;
+/**
+ * Notes that the worker of `known` will hold `key`: whether it must be sent what to compile (it
+ * lacks the key), and whether it must first forget everything (it holds too many).
+ */
+function remember(known: Set<string>, key: string): { send: boolean; reset: boolean } {
+  if (known.has(key)) return { send: false, reset: false };
   const reset = known.size >= KEPT_PROGRAMS;
   if (reset) known.clear();
   known.add(key);
-  return { id, key, schema, reset, obj, old } satisfies RulesJob;
+  return { send: true, reset };
+}
+
+function rulePool(): WorkerPool {
+  pool ??= new WorkerPool({
+    name: "CEL rule",
+    start: () => startEntry(ENTRY, WORKER_HEAP_MB),
+    failed: (why) => errors.internal(`evaluating validation rules failed: ${why}`),
+    timeoutMs: TIMEOUT_MS,
+  });
+  return pool;
 }
 
 /** The rule failures validateRules gives, computed on a worker thread; a 500 if the worker fails or hangs. */
@@ -47,14 +63,32 @@ export async function validateRulesOffThread(
   obj: unknown,
   old: unknown,
 ): Promise<FieldError[]> {
-  pool ??= new WorkerPool({
-    name: "CEL rule",
-    start: () => startEntry(ENTRY, WORKER_HEAP_MB),
-    failed: (why) => errors.internal(`evaluating validation rules failed: ${why}`),
-    timeoutMs: TIMEOUT_MS,
+  const result = await rulePool().run((id, known) => {
+    const { send, reset } = remember(known, key);
+    return { id, key, obj, old, ...(send ? { schema, reset } : {}) } satisfies RulesJob;
   });
-  const result = await pool.run((id, known) => job(id, known, key, schema, obj, old));
   return result as FieldError[];
+}
+
+/** One admission expression's value or error text, computed on a worker thread (admission/offload.ts). */
+export async function evaluateExpressionOffThread(
+  key: string,
+  compile: ExpressionSource,
+  input: AdmissionInput,
+  variables: Record<string, unknown>,
+): Promise<ExpressionReply> {
+  const result = await rulePool().run((id, known) => {
+    const { send, reset } = remember(known, key);
+    return {
+      kind: "admission",
+      id,
+      key,
+      input,
+      variables,
+      ...(send ? { compile, reset } : {}),
+    } satisfies ExpressionJob;
+  });
+  return result as ExpressionReply;
 }
 
 /**

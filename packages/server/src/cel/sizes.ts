@@ -27,6 +27,8 @@ export interface Shape {
   readonly fields?: Readonly<Record<string, Shape>>;
   /** Measured on a value (not bounded by a schema): a field it lacks is absent, not unbounded. */
   readonly measured?: boolean;
+  /** The shape of a measured map's keys (the longest). */
+  readonly key?: Shape;
   /** A map: `in` looks a key up instead of walking the items. */
   readonly map?: boolean;
   /** A library value (IP, CIDR, semver, quantity, URL), which cel-go gives no size. */
@@ -102,9 +104,11 @@ export function maxShape(a: Shape | undefined, b: Shape): Shape {
   if (!a) return b;
   const elem = a.elem && b.elem ? maxShape(a.elem, b.elem) : (a.elem ?? b.elem);
   const fields = a.fields || b.fields ? { ...a.fields, ...b.fields } : undefined;
+  const key = a.key && b.key ? maxShape(a.key, b.key) : (a.key ?? b.key);
   return {
     size: Math.max(a.size, b.size),
     ...(elem ? { elem } : {}),
+    ...(key ? { key } : {}),
     ...(fields ? { fields } : {}),
     measured: true,
   };
@@ -120,14 +124,17 @@ export function shapeOfValue(v: unknown): Shape {
   }
   if (isObject(v)) {
     let elem: Shape | undefined;
+    let longest = 0;
     const fields: Record<string, Shape> = {};
     for (const [k, x] of Object.entries(v)) {
       const s = shapeOfValue(x);
       elem = maxShape(elem, s);
+      longest = Math.max(longest, k.length);
       const cel = celFieldName(k);
       if (cel !== undefined) fields[cel] = s;
     }
-    return { size: Object.keys(v).length, elem: elem ?? ABSENT, fields, measured: true, map: true };
+    const key: Shape = { size: longest, measured: true };
+    return { size: Object.keys(v).length, elem: elem ?? ABSENT, key, fields, measured: true, map: true };
   }
   return { size: 1, measured: true };
 }

@@ -50,6 +50,11 @@ function* toSetSteps(keys: readonly string[]): Steps<FieldSet> {
   return set;
 }
 
+/** The set of a LeafMap's paths, with a pause after every PATHS_PER_STEP of them (large objects). */
+export function leafSetSteps(leaves: LeafMap): Steps<FieldSet> {
+  return toSetSteps([...leaves.keys()]);
+}
+
 function toSet(keys: Iterable<string>): FieldSet {
   const set = new FieldSet();
   for (const k of keys) set.insertKeys(k.split(PATH_SEP));
@@ -99,7 +104,33 @@ export function* recordUpdateSteps(r: UpdateRecord): Steps<ManagedFieldsEntry[]>
   const changedSet = yield* toSetSteps(changed);
   const removedSet = yield* toSetSteps(removed);
   yield;
+  const present = () => toSet(r.newLeaves.keys());
+  return yield* entriesAfterSteps(r, changedSet, removedSet, present, changed.length > 0);
+}
 
+export interface CreateRecord extends Omit<UpdateRecord, "oldLeaves" | "newLeaves"> {
+  /** Every field of the new object (object-fields.ts fieldSetOf). */
+  readonly fields: FieldSet;
+}
+
+/** The entries after an Update operation that creates the object: its manager changed every field. */
+export function* recordCreateSteps(r: CreateRecord): Steps<ManagedFieldsEntry[]> {
+  return yield* entriesAfterSteps(r, r.fields, new FieldSet(), () => r.fields, !r.fields.empty);
+}
+
+type Recorded = Omit<UpdateRecord, "oldLeaves" | "newLeaves">;
+
+/**
+ * The entries once the manager changed `changedSet` and `removedSet` left the object: others lose
+ * what it changed, every entry loses what was removed, its own entry is (mine ∪ changed) ∩ present.
+ */
+function* entriesAfterSteps(
+  r: Recorded,
+  changedSet: FieldSet,
+  removedSet: FieldSet,
+  present: () => FieldSet,
+  anyChanged: boolean,
+): Steps<ManagedFieldsEntry[]> {
   const isMine = (e: ManagedFieldsEntry) =>
     e.manager === r.manager &&
     e.operation === "Update" &&
@@ -118,7 +149,7 @@ export function* recordUpdateSteps(r: UpdateRecord): Steps<ManagedFieldsEntry[]>
   }
   // (mine ∪ changed) ∩ present, where changed ⊆ present: only a previous entry needs the intersection.
   const mineSet = mine
-    ? FieldSet.fromFieldsV1(mine.fieldsV1).intersection(toSet(r.newLeaves.keys())).union(changedSet)
+    ? FieldSet.fromFieldsV1(mine.fieldsV1).intersection(present()).union(changedSet)
     : changedSet;
   yield;
   if (!mineSet.empty) {
@@ -126,7 +157,7 @@ export function* recordUpdateSteps(r: UpdateRecord): Steps<ManagedFieldsEntry[]>
       manager: r.manager,
       operation: "Update",
       apiVersion: r.apiVersion,
-      time: changed.length > 0 || !mine ? r.time : mine.time,
+      time: anyChanged || !mine ? r.time : mine.time,
       fieldsType: "FieldsV1",
       fieldsV1: mineSet.toFieldsV1(),
     };

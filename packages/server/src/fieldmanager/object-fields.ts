@@ -4,7 +4,7 @@
  * by their keys, sets by value, atomic lists and maps as one leaf; untyped
  * subtrees treat maps as granular and lists as atomic.
  */
-import { elementKey, fieldOf, itemOf, listSemantics, type TypeNode } from "@kubesdk/models";
+import { elementKey, FieldSet, fieldOf, itemOf, listSemantics, type TypeNode } from "@kubesdk/models";
 import { listItemKey } from "../apply/list-keys.js";
 
 /** Path (element keys joined by "\u0000") → JSON of the value there, for every owned leaf. */
@@ -36,6 +36,20 @@ export type FieldScope = "main" | "status" | "all";
 const PRESENT = "\u0001present";
 
 /**
+ * Where a walk reports what it finds. `P` is how a path travels down the walk: joined text for a
+ * LeafMap, element keys for a FieldSet (built straight from the walk, without joining and
+ * splitting paths, for writes that need only the set).
+ */
+interface FieldSink<P> {
+  readonly top: P;
+  below(path: P, key: string): P;
+  /** A leaf (a scalar, an atomic value, an empty map or list, a list item) at `path`. */
+  leaf(path: P, v: unknown): void;
+  /** A map or struct node that counts as a field itself. */
+  present(path: P): void;
+}
+
+/**
  * `presence` says which object nodes count as fields themselves: "all" (an update: a node that
  * appears is added by the writer), "no-structs" (a create: upstream compares against the type's zero
  * value, in which non-pointer structs already exist), "none" (an applied configuration: only leaves
@@ -45,43 +59,74 @@ export function leafFields(
   obj: Record<string, unknown>,
   schema: TypeNode | undefined,
   scope: FieldScope,
-  presence: "all" | "no-structs" | "none" = "all",
+  presence: Presence = "all",
   values = true,
 ): LeafMap {
   const out: LeafMap = new Map();
   // Paths are built as joined strings: a leaf costs one concatenation, not an array copy.
-  const add = values
-    ? (path: string, v: unknown) => out.set(path, JSON.stringify(v))
-    : (path: string) => out.set(path, "");
-  const below = (path: string, key: string) => `${path}${PATH_SEP}${key}`;
+  const sink: FieldSink<string> = {
+    top: "",
+    below: (path, key) => (path === "" ? key : `${path}${PATH_SEP}${key}`),
+    leaf: values ? (path, v) => out.set(path, JSON.stringify(v)) : (path) => out.set(path, ""),
+    present: (path) => out.set(path, PRESENT),
+  };
+  walkFields(obj, schema, scope, presence, sink);
+  return out;
+}
 
-  const walk = (v: unknown, node: TypeNode | undefined, path: string) => {
+/** The fields of `obj` as a FieldSet: what `leafFields` names, without its values. */
+export function fieldSetOf(
+  obj: Record<string, unknown>,
+  schema: TypeNode | undefined,
+  scope: FieldScope,
+  presence: Presence,
+): FieldSet {
+  const set = new FieldSet();
+  const sink: FieldSink<readonly string[]> = {
+    top: [],
+    below: (path, key) => [...path, key],
+    leaf: (path) => set.insertKeys(path),
+    present: (path) => set.insertKeys(path),
+  };
+  walkFields(obj, schema, scope, presence, sink);
+  return set;
+}
+
+export type Presence = "all" | "no-structs" | "none";
+
+function walkFields<P>(
+  obj: Record<string, unknown>,
+  schema: TypeNode | undefined,
+  scope: FieldScope,
+  presence: Presence,
+  sink: FieldSink<P>,
+): void {
+  const walk = (v: unknown, node: TypeNode | undefined, path: P) => {
     if (isObj(v)) {
       const atomic = node?.mapType === "atomic" || node?.kind === "scalar";
       const keys = Object.keys(v);
-      if (atomic || keys.length === 0) return add(path, v);
-      if (presence === "all" || (presence === "no-structs" && node?.kind !== "struct"))
-        out.set(path, PRESENT);
-      for (const k of keys) walk(v[k], node ? fieldOf(node, k) : undefined, below(path, `f:${k}`));
+      if (atomic || keys.length === 0) return sink.leaf(path, v);
+      if (presence === "all" || (presence === "no-structs" && node?.kind !== "struct")) sink.present(path);
+      for (const k of keys) walk(v[k], node ? fieldOf(node, k) : undefined, sink.below(path, `f:${k}`));
       return;
     }
     if (Array.isArray(v)) {
       const sem = node && node.kind === "list" ? listSemantics(node) : { type: "atomic" as const, keys: [] };
-      if (sem.type === "atomic" || v.length === 0) return add(path, v);
+      if (sem.type === "atomic" || v.length === 0) return sink.leaf(path, v);
       const item = node ? itemOf(node) : undefined;
       for (const el of v) {
         if (sem.type === "set") {
-          add(below(path, elementKey({ value: el })), el);
+          sink.leaf(sink.below(path, elementKey({ value: el })), el);
           continue;
         }
-        if (!isObj(el)) return add(path, v);
-        const itemPath = below(path, elementKey({ key: listItemKey(el, sem.keys) }));
-        add(itemPath, true);
+        if (!isObj(el)) return sink.leaf(path, v);
+        const itemPath = sink.below(path, elementKey({ key: listItemKey(el, sem.keys) }));
+        sink.leaf(itemPath, true);
         walk(el, item, itemPath);
       }
       return;
     }
-    add(path, v);
+    sink.leaf(path, v);
   };
 
   for (const [k, v] of Object.entries(obj)) {
@@ -90,13 +135,13 @@ export function leafFields(
     if (scope === "status" && k !== "status") continue;
     const child = schema ? fieldOf(schema, k) : undefined;
     if (k === "metadata" && isObj(v)) {
+      const meta = sink.below(sink.top, "f:metadata");
       for (const [mk, mv] of Object.entries(v)) {
         if (NEVER_OWNED_METADATA.has(mk)) continue;
-        walk(mv, child ? fieldOf(child, mk) : undefined, below("f:metadata", `f:${mk}`));
+        walk(mv, child ? fieldOf(child, mk) : undefined, sink.below(meta, `f:${mk}`));
       }
       continue;
     }
-    walk(v, child, `f:${k}`);
+    walk(v, child, sink.below(sink.top, `f:${k}`));
   }
-  return out;
 }

@@ -51,7 +51,31 @@ export function writeBytes(
     "Cache-Control": "no-cache, private",
     ...headers,
   });
-  res.end(bytes);
+  endInSlices(res, bytes);
+}
+
+/** Bodies longer than this go to the socket a slice at a time. */
+const WRITE_SLICE = 1 << 20;
+
+/**
+ * Ends the response with `bytes`, handing a big body (a whole list of 50,000 objects is 20 MiB) to
+ * the socket one slice at a time, the next once the last has drained: TLS encrypts all it is given
+ * at once, so one write held an encrypted copy of the whole body besides the body itself.
+ */
+function endInSlices(res: ServerResponse, bytes: Buffer): void {
+  let at = 0;
+  const next = (): void => {
+    while (bytes.length - at > WRITE_SLICE) {
+      const slice = bytes.subarray(at, at + WRITE_SLICE);
+      at += WRITE_SLICE;
+      if (!res.write(slice)) {
+        res.once("drain", next);
+        return;
+      }
+    }
+    res.end(at === 0 ? bytes : bytes.subarray(at));
+  };
+  next();
 }
 
 const JSON_CHOICE: MediaChoice = { encoding: "json", pretty: false };

@@ -6,6 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors } from "../api/status.js";
+import { admitConnect } from "../endpoints/handlers/connect.js";
+import type { HandlerContext } from "../endpoints/handlers/context.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
 import type { PodRuntime } from "./runtime.js";
 import type { PodHttpHandler, PodRef } from "./types.js";
@@ -68,15 +70,28 @@ export function servePodHttp(
   handler(req, res);
 }
 
-/** The reference server's `pods/proxy` route. */
-export function podProxyRoutes(runtime: PodRuntime, auth: AuthSettings) {
-  return (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): boolean => {
+/** A proxy request's options object for admission (an empty path left out, as upstream's JSON). */
+export function proxyOptions(
+  kind: string,
+  path: string | undefined,
+): Record<string, unknown> & { kind: string } {
+  const decoded = decodeURIComponent(path ?? "");
+  return { kind, apiVersion: "v1", ...(decoded ? { path: decoded } : {}) };
+}
+
+/** The reference server's `pods/proxy` route: admitted as CONNECT (PodProxyOptions), then proxied. */
+export function podProxyRoutes(runtime: PodRuntime, ctx: HandlerContext, auth: AuthSettings) {
+  return async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
     const m = POD_PROXY.exec(url.pathname);
     if (!m) return false;
     const namespace = decodeURIComponent(m[1] as string);
     const { name, port } = proxyName(decodeURIComponent(m[2] as string));
     const verb = verbOf(req, "pods/proxy");
     authorize(user, auth, { verb, group: "", resource: "pods", subresource: "proxy", namespace, name });
+    const options = proxyOptions("PodProxyOptions", m[3]);
+    // Admitted under the name as the path gives it (with its port), as upstream.
+    const raw = decodeURIComponent(m[2] as string);
+    await admitConnect(ctx, { resource: "pods", subresource: "proxy", namespace, name: raw, options, user });
     const object = runtime.pod(namespace, name);
     servePodHttp(runtime, { namespace, pod: name, object }, port, req, res, `${m[3] ?? "/"}${url.search}`);
     return true;

@@ -8,10 +8,11 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, failure } from "../api/status.js";
+import { admitConnect } from "../endpoints/handlers/connect.js";
 import type { HandlerContext } from "../endpoints/handlers/context.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
 import { readyEndpoints, servicePortName } from "../registry/discovery/service-endpoints.js";
-import { servePodHttp, verbOf } from "./pod-http.js";
+import { proxyOptions, servePodHttp, verbOf } from "./pod-http.js";
 import type { PodRuntime } from "./runtime.js";
 
 const SERVICE_PROXY = /^\/api\/v1\/namespaces\/([^/]+)\/services\/([^/]+)\/proxy(\/.*)?$/;
@@ -53,7 +54,7 @@ function endpointFor(
 }
 
 export function serviceProxyRoutes(runtime: PodRuntime, ctx: HandlerContext, auth: AuthSettings) {
-  return (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): boolean => {
+  return async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
     const m = SERVICE_PROXY.exec(url.pathname);
     if (!m) return false;
     const namespace = decodeURIComponent(m[1] as string);
@@ -62,6 +63,17 @@ export function serviceProxyRoutes(runtime: PodRuntime, ctx: HandlerContext, aut
     const [name = "", wanted = ""] = parts;
     const verb = verbOf(req, "services/proxy");
     authorize(user, auth, { verb, group: "", resource: "services", subresource: "proxy", namespace, name });
+    // Admitted as CONNECT before the Service is looked up, as upstream's connect handler does.
+    const options = proxyOptions("ServiceProxyOptions", m[3]);
+    const raw = decodeURIComponent(m[2] as string);
+    await admitConnect(ctx, {
+      resource: "services",
+      subresource: "proxy",
+      namespace,
+      name: raw,
+      options,
+      user,
+    });
     const service = stored(ctx, "", "v1", "services", `${namespace}/${name}`);
     if (!service) throw errors.notFound({ group: "", resource: "services" }, name);
     const target = endpointFor(ctx, namespace, name, portName(service, name, wanted));

@@ -22,8 +22,15 @@ export const PORT_FORWARD_PROTOCOLS = ["v4.channel.k8s.io", "portforward.k8s.io"
 /** kubectl's port-forward: SPDY/3.1 frames tunnelled in binary WebSocket messages. */
 export const SPDY_TUNNEL_PROTOCOL = "SPDY/3.1+portforward.k8s.io";
 
-/** Handles the HTTP server's `upgrade` event. */
-export function podUpgradeHandler(runtime: PodRuntime, auth: AuthSettings) {
+/**
+ * Handles the HTTP server's `upgrade` event; `admit` (the API server's, not a kubelet's) admits the
+ * request first and throws or rejects with its refusal.
+ */
+export function podUpgradeHandler(
+  runtime: PodRuntime,
+  auth: AuthSettings,
+  admit?: (req: IncomingMessage) => void | Promise<void>,
+) {
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   // `ws` refuses subprotocols that are not HTTP tokens, and "SPDY/3.1+portforward.k8s.io" has a
   // "/": such requests are upgraded without the header and the protocol is added to the response.
@@ -31,7 +38,7 @@ export function podUpgradeHandler(runtime: PodRuntime, auth: AuthSettings) {
   wss.on("headers", (headers, req) => {
     if (tunnels.has(req)) headers.push(`Sec-WebSocket-Protocol: ${SPDY_TUNNEL_PROTOCOL}`);
   });
-  return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+  const serve = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     try {
       // --- kubelet hook: SPDY/3.1 upgrades (kubectl's fallback) are served by the SPDY code ---
       if (isSpdyUpgrade(req)) {
@@ -47,6 +54,21 @@ export function podUpgradeHandler(runtime: PodRuntime, auth: AuthSettings) {
     } catch (err) {
       reject(socket, err);
     }
+  };
+  return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    let admitted: void | Promise<void>;
+    try {
+      admitted = admit?.(req);
+    } catch (err) {
+      reject(socket, err);
+      return;
+    }
+    if (admitted)
+      admitted.then(
+        () => serve(req, socket, head),
+        (err: unknown) => reject(socket, err),
+      );
+    else serve(req, socket, head);
   };
 }
 

@@ -34,6 +34,8 @@ export interface PodContext {
   readonly claims: ReadonlySet<string>;
   readonly grace: unknown;
   readonly restartPolicy: unknown;
+  /** false for a pod in its own user namespace (`hostUsers: false`). */
+  readonly hostUsers: boolean;
 }
 
 const RESIZE_RESOURCES = ["cpu", "memory"];
@@ -117,7 +119,7 @@ function containerCommonErrors(c: Json, at: string, pod: PodContext): FieldError
   const claims = objectAt(c.resources).claims;
   out.push(...containerClaimErrors(claims, `${at}.resources.claims`, pod.claims));
   out.push(...resizePolicyErrors(c.resizePolicy, `${at}.resizePolicy`, pod.restartPolicy));
-  out.push(...containerSecurityContextErrors(c.securityContext, `${at}.securityContext`));
+  out.push(...containerSecurityContextErrors(c.securityContext, `${at}.securityContext`, pod.hostUsers));
   return out;
 }
 
@@ -137,6 +139,23 @@ export function containersErrors(containers: unknown, at: string, pod: PodContex
     out.push(...lifecycleErrors(c.lifecycle, `${path}.lifecycle`, pod.grace));
     out.push(...containerProbeErrors(c, path));
     out.push(...containerRestartPolicyErrors(c.restartPolicy, path));
+  });
+  out.push(...hostPortConflicts(list, at));
+  return out;
+}
+
+/** Two ports of a pod's containers may not claim the same protocol, host IP and host port. */
+function hostPortConflicts(list: readonly unknown[], at: string): FieldError[] {
+  const out: FieldError[] = [];
+  const taken = new Set<string>();
+  list.forEach((raw, i) => {
+    listAt(objectAt(raw).ports).forEach((p, j) => {
+      const port = objectAt(p);
+      if (typeof port.hostPort !== "number" || port.hostPort === 0) return;
+      const key = `${stringAt(port.protocol)}/${stringAt(port.hostIP)}/${port.hostPort}`;
+      if (taken.has(key)) out.push(duplicate(`${at}[${i}].ports[${j}].hostPort`, key));
+      taken.add(key);
+    });
   });
   return out;
 }

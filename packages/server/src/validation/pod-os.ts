@@ -26,6 +26,7 @@ const WINDOWS_POD_CONTEXT = [
   "seccompProfile",
   "fsGroup",
   "fsGroupChangePolicy",
+  "sysctls",
   "runAsUser",
   "runAsGroup",
   "supplementalGroups",
@@ -56,20 +57,18 @@ function linuxErrors(spec: Json, at: string): FieldError[] {
   return out;
 }
 
+/** The pod's security context first (kube-apiserver 1.37's order), then the host namespaces. */
 function windowsErrors(spec: Json, at: string): FieldError[] {
   const out: FieldError[] = [];
   const sc = objectAt(spec.securityContext);
-  for (const k of WINDOWS_POD_CONTEXT.slice(0, 2))
-    if (isSet(sc[k])) out.push(forbidden(`${at}.securityContext.${k}`, NOT_WINDOWS));
+  for (const k of WINDOWS_POD_CONTEXT) {
+    const set = k === "sysctls" ? listAt(sc.sysctls).length > 0 : isSet(sc[k]);
+    if (set) out.push(forbidden(`${at}.securityContext.${k}`, NOT_WINDOWS));
+  }
   if (isSet(spec.hostUsers)) out.push(forbidden(`${at}.hostUsers`, NOT_WINDOWS));
   if (spec.hostPID === true) out.push(forbidden(`${at}.hostPID`, NOT_WINDOWS));
   if (spec.hostIPC === true) out.push(forbidden(`${at}.hostIPC`, NOT_WINDOWS));
-  for (const k of WINDOWS_POD_CONTEXT.slice(2, 5))
-    if (isSet(sc[k])) out.push(forbidden(`${at}.securityContext.${k}`, NOT_WINDOWS));
-  if (listAt(sc.sysctls).length > 0) out.push(forbidden(`${at}.securityContext.sysctls`, NOT_WINDOWS));
   if (isSet(spec.shareProcessNamespace)) out.push(forbidden(`${at}.shareProcessNamespace`, NOT_WINDOWS));
-  for (const k of WINDOWS_POD_CONTEXT.slice(5))
-    if (isSet(sc[k])) out.push(forbidden(`${at}.securityContext.${k}`, NOT_WINDOWS));
   for (const [c, path] of podContainers(spec, at)) {
     const csc = objectAt(c.securityContext);
     for (const k of WINDOWS_CONTAINER_CONTEXT)

@@ -46,12 +46,15 @@ function podContextErrors(spec: Json, at: string): FieldError[] {
   ];
 }
 
-/** The rest of ValidateSecurityContext for one container: Windows options, an Unmasked proc mount. */
+/**
+ * The rest of ValidateSecurityContext for one container: Windows options, and for an ephemeral
+ * container an Unmasked proc mount (the other containers' is checked with their own fields).
+ */
 function containerContextErrors(c: Json, hostUsers: boolean, at: string): FieldError[] {
   if (!isSet(c.securityContext)) return [];
   const sc = obj(c.securityContext);
   const out: FieldError[] = [];
-  if (hostUsers && sc.procMount === "Unmasked")
+  if (hostUsers && sc.procMount === "Unmasked" && at.includes(".ephemeralContainers["))
     out.push(invalid(`${at}.procMount`, "Unmasked", "`hostUsers` must be false to use `Unmasked`"));
   out.push(...windowsOptionsErrors(sc.windowsOptions, `${at}.windowsOptions`));
   return out;

@@ -78,6 +78,30 @@ function imagePullSecretErrors(secrets: unknown, at: string): FieldError[] {
 }
 
 /** ValidatePodSpec (the checked subset), fields reported under `at`. */
+/**
+ * A host-network pod's ports are the host's, so a container's hostPort other than its containerPort
+ * is refused (an unset one is defaulted to it in pods, and allowed in templates, which are not
+ * defaulted). Upstream checks the (regular) containers only.
+ */
+function hostNetworkPortErrors(spec: Json, at: string): FieldError[] {
+  if (spec.hostNetwork !== true) return [];
+  const out: FieldError[] = [];
+  listAt(spec.containers).forEach((c, i) => {
+    listAt(objectAt(c).ports).forEach((raw, j) => {
+      const p = objectAt(raw);
+      if (typeof p.hostPort === "number" && p.hostPort !== 0 && p.hostPort !== p.containerPort)
+        out.push(
+          invalid(
+            `${at}.containers[${i}].ports[${j}].hostPort`,
+            p.hostPort,
+            "must match `containerPort` when `hostNetwork` is true",
+          ),
+        );
+    });
+  });
+  return out;
+}
+
 export function podSpecErrors(spec: Json, at: string): FieldError[] {
   const out: FieldError[] = [];
   if (spec.terminationGracePeriodSeconds == null) out.push(required(`${at}.terminationGracePeriodSeconds`));
@@ -89,6 +113,7 @@ export function podSpecErrors(spec: Json, at: string): FieldError[] {
     claims: podClaimNames(spec.resourceClaims),
     grace: spec.terminationGracePeriodSeconds,
     restartPolicy: spec.restartPolicy,
+    hostUsers: spec.hostUsers !== false,
   };
   out.push(...containersErrors(spec.containers, `${at}.containers`, pod));
   out.push(...initContainersErrors(spec.initContainers, spec.containers, `${at}.initContainers`, pod));
@@ -96,6 +121,7 @@ export function podSpecErrors(spec: Json, at: string): FieldError[] {
   out.push(...oneOf(spec.restartPolicy, `${at}.restartPolicy`, RESTART_POLICIES));
   out.push(...oneOf(spec.dnsPolicy, `${at}.dnsPolicy`, DNS_POLICIES));
   out.push(...labelMapErrors(spec.nodeSelector, `${at}.nodeSelector`));
+  out.push(...hostNetworkPortErrors(spec, at));
   out.push(...podSecurityContextErrors(spec, `${at}.securityContext`));
   out.push(...imagePullSecretErrors(spec.imagePullSecrets, `${at}.imagePullSecrets`));
   out.push(...affinityErrors(spec.affinity, `${at}.affinity`));

@@ -127,7 +127,7 @@ function escalationErrors(sc: Json, at: string): FieldError[] {
 }
 
 /** ValidateSecurityContext (the checked subset), for a container's `securityContext`. */
-export function containerSecurityContextErrors(context: unknown, at: string): FieldError[] {
+export function containerSecurityContextErrors(context: unknown, at: string, hostUsers = true): FieldError[] {
   if (!isSet(context)) return [];
   const sc = obj(context);
   const out: FieldError[] = [];
@@ -137,6 +137,9 @@ export function containerSecurityContextErrors(context: unknown, at: string): Fi
   out.push(...idErrors(sc.runAsGroup, `${at}.runAsGroup`));
   if (isSet(sc.procMount) && !PROC_MOUNTS.includes(str(sc.procMount)))
     out.push(notSupported(`${at}.procMount`, str(sc.procMount), PROC_MOUNTS));
+  // An unmasked /proc is safe only inside the pod's own user namespace.
+  if (hostUsers && sc.procMount === "Unmasked")
+    out.push(invalid(`${at}.procMount`, "Unmasked", "`hostUsers` must be false to use `Unmasked`"));
   out.push(...seccompErrors(sc.seccompProfile, `${at}.seccompProfile`));
   out.push(...escalationErrors(sc, at));
   out.push(...appArmorErrors(sc.appArmorProfile, `${at}.appArmorProfile`));

@@ -190,6 +190,28 @@ function eventTypeFor(
   return was && is ? "MODIFIED" : is ? "ADDED" : "DELETED";
 }
 
+/** What a store event shows this watch: an object leaving the selector, its last matching state at this revision. */
+function eventObject(type: WatchEventType, e: StoreEvent): StoredObject {
+  if (type !== "DELETED" || e.type !== "MODIFIED" || e.prev === null) return e.object;
+  return { ...e.prev, metadata: { ...e.prev.metadata, resourceVersion: String(e.rev) } };
+}
+
+/** The frame cache's keys of this watch's representation, one per event type. */
+function frameKeys(apiVersion: string, share: string): Record<WatchEventType, string> {
+  const key = (type: WatchEventType) => `${type}|${apiVersion}|${share}`;
+  return {
+    ADDED: key("ADDED"),
+    MODIFIED: key("MODIFIED"),
+    DELETED: key("DELETED"),
+    BOOKMARK: key("BOOKMARK"),
+    ERROR: key("ERROR"),
+  };
+}
+
+/**
+ * The live sender runs once per watcher per event (a thousand watchers: a thousand calls per write),
+ * so it makes nothing per call unless its frame is not cached: no closures, no key strings.
+ */
 function liveEventSender(
   s: Session,
   inScope: (obj: StoredObject | null) => boolean,
@@ -198,32 +220,22 @@ function liveEventSender(
   const prefix = listPrefix(r, s.w.namespace);
   const rv = s.opts.resourceVersion;
   const after = rv !== undefined && rv > 0 ? rv : 0;
-  const apiVersion = apiVersionOf(r);
+  const share = s.encoder.shareKey;
+  const keys = share === undefined ? undefined : frameKeys(apiVersionOf(r), share);
+  const encode = (e: StoreEvent, type: WatchEventType): Buffer => {
+    const stored = eventObject(type, e);
+    return s.encoder.encode(type, present(r, stored), stored);
+  };
   return (e) => {
     if (e.rev <= after || !e.key.startsWith(prefix)) return;
     const type = eventTypeFor(e, inScope);
     if (type === undefined) return;
-    // An object leaving the selector goes out as its last matching state, stamped with this revision.
-    const leaving = type === "DELETED" && e.type === "MODIFIED" && e.prev !== null;
-    const object = (): StoredObject =>
-      leaving
-        ? {
-            ...(e.prev as StoredObject),
-            metadata: { ...(e.prev as StoredObject).metadata, resourceVersion: String(e.rev) },
-          }
-        : e.object;
     if (s.queue !== undefined) {
-      emit(s, async () => s.encoder.encode(type, await presentOne(r, object())));
+      emit(s, async () => s.encoder.encode(type, await presentOne(r, eventObject(type, e))));
       return;
     }
-    const encode = () => {
-      const stored = object();
-      return s.encoder.encode(type, present(r, stored), stored);
-    };
-    const share = s.encoder.shareKey;
-    s.stream.write(
-      share === undefined ? encode() : s.reg.hub.frame(e, `${type}|${apiVersion}|${share}`, encode),
-    );
+    const hub = s.reg.hub;
+    s.stream.write(keys === undefined ? encode(e, type) : hub.frame(e, keys[type], encode, type));
   };
 }
 

@@ -3,6 +3,10 @@
  * store once, routes each event to the watchers of its bucket, and caches each
  * event's encoded frame per representation, so a thousand watchers of one
  * resource cost one encoding per event, not a thousand.
+ *
+ * The cache holds the frames of one event, the one being encoded: watchers read it
+ * while the store's event is fanned out (or replayed, one watch at a time), so a
+ * cache per event in the store's history would only keep frames alive for minutes.
  */
 import type { MvccStore, StoreEvent } from "../storage/mvcc.js";
 
@@ -16,7 +20,8 @@ export interface HubWatcher {
 
 export class WatchHub {
   private readonly byBucket = new Map<string, Set<HubWatcher>>();
-  private readonly frames = new WeakMap<StoreEvent, Map<string, Buffer>>();
+  private framesOf: StoreEvent | undefined;
+  private readonly frames = new Map<string, Buffer>();
   private readonly unsubscribe: () => void;
   /** Frames encoded so far (one per event and representation, however many watchers). */
   encodedFrames = 0;
@@ -45,17 +50,16 @@ export class WatchHub {
   }
 
   /** The frame for `event` in one representation, encoded at most once. */
-  frame(event: StoreEvent, key: string, encode: () => Buffer): Buffer {
-    let m = this.frames.get(event);
-    if (!m) {
-      m = new Map();
-      this.frames.set(event, m);
+  frame<A>(event: StoreEvent, key: string, encode: (event: StoreEvent, arg: A) => Buffer, arg: A): Buffer {
+    if (this.framesOf !== event) {
+      this.framesOf = event;
+      this.frames.clear();
     }
-    let f = m.get(key);
-    if (!f) {
-      f = encode();
+    let f = this.frames.get(key);
+    if (f === undefined) {
+      f = encode(event, arg);
       this.encodedFrames++;
-      m.set(key, f);
+      this.frames.set(key, f);
     }
     return f;
   }
@@ -67,6 +71,8 @@ export class WatchHub {
   close(): void {
     this.unsubscribe();
     this.byBucket.clear();
+    this.framesOf = undefined;
+    this.frames.clear();
   }
 
   private dispatch(e: StoreEvent): void {

@@ -3,8 +3,13 @@
  * bounds what a slow reader can make the server hold: past `maxBufferedBytes`
  * of unwritten frames the stream is cut (upstream closes a watcher whose
  * channel is full), so writers and other watchers never wait for it.
+ *
+ * Frames written in one turn of the event loop go out together after it (flush-queue.ts): a
+ * watcher of a busy resource then gets one chunk, one TLS record and one socket write for all the
+ * events of the turn instead of one each, which was most of a delivery's cost.
  */
 import type { ServerResponse } from "node:http";
+import { type Flushable, queueFlush } from "./flush-queue.js";
 
 export interface WatchStreamOptions {
   readonly maxBufferedBytes: number;
@@ -20,8 +25,11 @@ export type WatchEndReason =
   | "dropped"
   | "server-stopped";
 
-export class WatchStream {
+export class WatchStream implements Flushable {
   private closed = false;
+  /** Frames of this turn, not yet handed to the response. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
   private pausedFrames: Buffer[] = [];
   private paused = false;
   private stalled = false;
@@ -66,6 +74,7 @@ export class WatchStream {
   write(frame: Buffer): void {
     if (this.closed || this.stalled) return;
     if (this.tamper !== undefined && !this.paused) {
+      this.flush();
       const how = this.tamper;
       this.tamper = undefined;
       if (how === "truncate") {
@@ -83,17 +92,30 @@ export class WatchStream {
       return;
     }
     // The backlog before this frame decides: one large event is fine, a reader that falls behind is not.
-    if (this.res.writableLength > this.opts.maxBufferedBytes) {
-      this.finish("slow-reader");
-      this.res.destroy();
+    if (this.res.writableLength + this.pendingBytes > this.opts.maxBufferedBytes) {
+      this.destroy("slow-reader");
       return;
     }
-    this.res.write(frame);
+    this.pending.push(frame);
+    this.pendingBytes += frame.length;
+    if (this.pending.length === 1) queueFlush(this);
+  }
+
+  /** Hands the turn's frames to the response as one write. */
+  flush(): void {
+    const frames = this.pending;
+    if (frames.length === 0) return;
+    const bytes = this.pendingBytes;
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (this.closed) return;
+    this.res.write(frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames, bytes));
   }
 
   /** Ends the body cleanly (no final event), as upstream does on timeout. */
   end(reason: WatchEndReason): void {
     if (this.closed) return;
+    this.flush();
     this.finish(reason);
     this.res.end();
   }
@@ -105,8 +127,9 @@ export class WatchStream {
     this.res.destroy();
   }
 
-  /** Raw access for fault injection that must write partial frames. */
+  /** Raw access for fault injection that must write partial frames (the pending ones go first). */
   get response(): ServerResponse {
+    this.flush();
     return this.res;
   }
 

@@ -201,7 +201,8 @@ export function mutatingAdmissionPolicy(merge: ApplyMerge = plainMerge): Admissi
       if (isExemptFromPolicies(a) || !object) return;
       const failures: PolicyFailure[] = [];
       const invocations = invocationsOf(source.active(ctx), a, ctx, failures);
-      const { namespace } = admissionInput(a, ctx);
+      // What invocations share is read only when there are some: nearly every request has none.
+      const namespace = invocations.length > 0 ? admissionInput(a, ctx).namespace : undefined;
       const shared = { ctx, merge, pacer: new CostPacer(), namespace };
       return runInvocations(invocations, { ...a, object }, shared, failures);
     },

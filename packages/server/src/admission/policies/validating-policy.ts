@@ -5,7 +5,8 @@
  * from messageExpression (trimmed, one line, at most 5 KiB), else `message`, else `failed
  * expression: …`, and the reason (default Invalid); an evaluation error is a decision by the
  * failurePolicy — then the audit annotations (string or null values; others are errors). The
- * pacer gives the event loop back between expensive expressions (the same answers, later).
+ * pacer gives the event loop back between expensive expressions, and the expensive ones that can
+ * travel run on a rule worker (the same answers, later).
  */
 import {
   AdmissionActivation,
@@ -18,6 +19,7 @@ import {
   compileVariables,
   type NamedExpression,
   type Outcome,
+  type VariableDecls,
 } from "../../cel/admission/index.js";
 import { isObj, namedExpressions, type Obj, objectsOf } from "./json.js";
 
@@ -44,6 +46,8 @@ export interface CompiledValidatingPolicy {
   readonly hasParams: boolean;
   readonly matchConditions?: CompiledMatchConditions;
   readonly variables: readonly NamedExpression[];
+  /** The variables' declarations the other expressions were compiled with. */
+  readonly decls: VariableDecls | undefined;
   readonly validations: readonly CompiledValidation[];
   readonly auditAnnotations: readonly CompiledAuditAnnotation[];
 }
@@ -83,6 +87,7 @@ export function compileValidatingPolicy(policy: Obj): CompiledValidatingPolicy {
       ? { matchConditions: compileMatchConditions(conditions, { params: hasParams }) }
       : {}),
     variables: composed.variables,
+    decls: composed.decls,
     validations: objectsOf(spec.validations).map((v) => {
       const messageExpression = opt(v.messageExpression);
       return {
@@ -151,7 +156,8 @@ export async function validatePolicy(
     if (!matched.matches) return none;
   }
   const act = new AdmissionActivation(input, vars, p.variables);
-  const evaluate = (c: AdmissionCompiled) => pacer.run(act, () => act.evaluate(c));
+  // Expensive validations, messages and annotations run on a rule worker when they can travel.
+  const evaluate = (c: AdmissionCompiled) => pacer.run(act, () => act.evaluateOffThread(c, p.decls));
   const decisions: Decision[] = [];
   for (const [index, v] of p.validations.entries()) {
     const out = await evaluate(v.expression);

@@ -1,21 +1,37 @@
 /**
  * matchConditions at request time: every CEL condition must be true for the webhook to be called
  * (one false wins over errors); an evaluation error is the webhook's failure under failurePolicy
- * Fail (a 403 naming the expression, as upstream) and skips it under Ignore. Built on the server's
- * CEL evaluator (cel/); compiled once per expression (registry/admissionregistration/match-conditions.ts).
+ * Fail (a 403 naming the expression, as upstream) and skips it under Ignore. They are evaluated as
+ * upstream's webhook matcher does, in the admission environment policies' match conditions use
+ * (cel/admission: typed `request`, `authorizer`, no params or namespace object), each webhook's
+ * conditions within their own cost budget; and paced as policies are: a request whose conditions
+ * are expensive gives the event loop back between them (docs/divergences.md CEL9).
  */
 import { failure, qualifiedName, type StatusError } from "../../api/status.js";
-import { dynToCel } from "../../cel/schema-types.js";
-import { compileMatchCondition } from "../../registry/admissionregistration/match-conditions.js";
+import {
+  type AdmissionInput,
+  type CompiledMatchConditions,
+  type CostPacer,
+  compileMatchConditions,
+  type MatchResult,
+} from "../../cel/admission/index.js";
 import type { AdmissionAttributes } from "../attributes.js";
+import { requesterAuthorized, requestInput } from "../policies/request-input.js";
 import type { Webhook } from "./configurations.js";
-import { reviewRequest } from "./review.js";
 
-/** cel-go's wording of the evaluator's runtime errors it has an equivalent for. */
-function celGoError(message: string): string {
-  const first = message.split("\n")[0] ?? "";
-  const key = /^No such key: (.*)$/i.exec(first);
-  return key ? `no such key: ${key[1]}` : first;
+/** Compiled conditions by their JSON (configurations are read on every request; bounded). */
+const compiled = new Map<string, CompiledMatchConditions>();
+const KEPT = 1000;
+
+function compiledConditions(w: Webhook): CompiledMatchConditions {
+  const key = JSON.stringify(w.matchConditions.map((c) => [c.name, c.expression]));
+  let c = compiled.get(key);
+  if (!c) {
+    c = compileMatchConditions(w.matchConditions.map((m) => ({ name: m.name, expression: m.expression })));
+    if (compiled.size >= KEPT) compiled.clear();
+    compiled.set(key, c);
+  }
+  return c;
 }
 
 function evaluationError(a: AdmissionAttributes, why: string): StatusError {
@@ -28,33 +44,37 @@ function evaluationError(a: AdmissionAttributes, why: string): StatusError {
   });
 }
 
-/** Whether the conditions select the request; throws the request's error when one cannot be evaluated. */
+/** What the conditions read: upstream passes no params and no namespace object to a webhook's. */
+function conditionsInput(
+  a: AdmissionAttributes,
+  object: Record<string, unknown> | undefined,
+): AdmissionInput {
+  return {
+    object: object ?? null,
+    oldObject: a.oldObject ?? null,
+    request: requestInput(a),
+    namespace: undefined,
+    params: null,
+    authorized: requesterAuthorized(a),
+  };
+}
+
+function selected(result: MatchResult, a: AdmissionAttributes): boolean {
+  if ("error" in result) throw evaluationError(a, result.error);
+  return result.matches;
+}
+
+/**
+ * Whether the conditions select the request; rejects with the request's error when one cannot be
+ * evaluated. Synchronous without conditions, so that an ordinary write still commits in one turn.
+ */
 export function matchConditionsSelect(
   w: Webhook,
   a: AdmissionAttributes,
   object: Record<string, unknown> | undefined,
-): boolean {
+  pacer: CostPacer,
+): boolean | Promise<boolean> {
   if (w.matchConditions.length === 0) return true;
-  const vars = {
-    object: dynToCel(object ?? null),
-    oldObject: dynToCel(a.oldObject ?? null),
-    request: dynToCel(reviewRequest(a, undefined).body.request),
-    authorizer: null,
-  };
-  const errors: string[] = [];
-  for (const c of w.matchConditions) {
-    const compiled = compileMatchCondition(c.expression);
-    if (!compiled.ok) {
-      errors.push(`compilation failed: ${compiled.error}`);
-      continue;
-    }
-    try {
-      if (compiled.program.run(vars) === false) return false;
-    } catch (e) {
-      errors.push(`expression '${c.expression}' resulted in error: ${celGoError((e as Error).message)}`);
-    }
-  }
-  if (errors.length === 0) return true;
-  if (w.failurePolicy === "Ignore") return false;
-  throw evaluationError(a, errors[0] as string);
+  const input = conditionsInput(a, object);
+  return pacer.match(compiledConditions(w), input, w.failurePolicy, false).then((r) => selected(r, a));
 }

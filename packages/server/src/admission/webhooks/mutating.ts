@@ -7,6 +7,7 @@
  * Synchronous when no webhook matches, so ordinary writes still commit in one turn.
  */
 import { isDeepStrictEqual } from "node:util";
+import { CostPacer } from "../../cel/admission/index.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 import { inRequestVersion, versionedAttributes } from "../equivalent.js";
@@ -96,12 +97,13 @@ async function mutate(
 ): Promise<void> {
   const r = PluginReinvocation.of(a.reinvocation, PLUGIN);
   r.begin(a.object);
+  const pacer = new CostPacer();
   for (const w of hooks) {
     if (!r.shouldInvoke(w.uid)) continue;
     const version = matchedVersion(w, a, ctx);
     if (version === undefined) continue;
     const va = version === a.resource.version ? a : await versionedAttributes(a, version);
-    if (!matchConditionsSelect(w, va, shownObject(va))) continue;
+    if (!(await matchConditionsSelect(w, va, shownObject(va), pacer))) continue;
     r.invoked(w.uid, await mutateWith(w, a, va, ctx), w.reinvocationPolicy === "IfNeeded");
   }
   r.end(a.object);

@@ -7,6 +7,7 @@
  * converted to that version.
  */
 import type { StatusError } from "../../api/status.js";
+import { CostPacer } from "../../cel/admission/index.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { AdmissionContext } from "../context.js";
 import { versionedAttributes } from "../equivalent.js";
@@ -42,11 +43,20 @@ async function versionedCalls(
   ctx: AdmissionContext,
 ): Promise<void> {
   const calls: Call[] = [];
+  const pacer = new CostPacer();
   for (const { w, version } of matched) {
     const va = version === a.resource.version ? a : await versionedAttributes(a, version);
-    if (matchConditionsSelect(w, va, va.object)) calls.push({ w, a: va });
+    if (await matchConditionsSelect(w, va, va.object, pacer)) calls.push({ w, a: va });
   }
   return callAll(calls, ctx);
+}
+
+/** The webhooks whose conditions select the request (one pacer for the request's conditions). */
+async function selectedCalls(hooks: readonly Webhook[], a: AdmissionAttributes): Promise<Call[]> {
+  const calls: Call[] = [];
+  const pacer = new CostPacer();
+  for (const w of hooks) if (await matchConditionsSelect(w, a, a.object, pacer)) calls.push({ w, a });
+  return calls;
 }
 
 export const validatingAdmissionWebhook: AdmissionPlugin = {
@@ -59,8 +69,10 @@ export const validatingAdmissionWebhook: AdmissionPlugin = {
       return version === undefined ? [] : [{ w, version }];
     });
     if (matched.some((m) => m.version !== a.resource.version)) return versionedCalls(matched, a, ctx);
-    const calls = matched.filter(({ w }) => matchConditionsSelect(w, a, a.object)).map(({ w }) => ({ w, a }));
-    if (calls.length === 0) return;
-    return callAll(calls, ctx);
+    if (matched.length === 0) return;
+    return selectedCalls(
+      matched.map(({ w }) => w),
+      a,
+    ).then((calls) => (calls.length === 0 ? undefined : callAll(calls, ctx)));
   },
 };

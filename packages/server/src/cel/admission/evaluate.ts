@@ -9,37 +9,20 @@
 import type { ASTNode } from "@marcbachmann/cel-js";
 import { estimate, PER_CALL_LIMIT, RUNTIME_BUDGET, RUNTIME_SCOPE } from "../cost.js";
 import { type Program, visit } from "../program.js";
-import { dynToCel } from "../schema-types.js";
 import { type Shape, shapeOfValue } from "../sizes.js";
-import { celGoText } from "../validate-rules.js";
-import { authorizerFor } from "./authorizer.js";
 import type { AdmissionCompiled, NamedExpression } from "./compile.js";
-import { type AdmissionVariables, admissionEnvironment } from "./environment.js";
-import {
-  type AdmissionRequestInput,
-  NAMESPACE_TYPE,
-  namespaceJson,
-  REQUEST_TYPE,
-  requestJson,
-} from "./request.js";
+import type { AdmissionVariables } from "./environment.js";
+import { evaluationText } from "./evaluation-text.js";
+import { evaluateOffThread, type Offloadable, offloads } from "./offload.js";
+import { namespaceJson, requestJson } from "./request.js";
+import { type AdmissionInput, activationValues } from "./values.js";
+import type { VariableDecls } from "./variables.js";
+
+export { evaluationText } from "./evaluation-text.js";
+export type { AdmissionInput } from "./values.js";
 
 export const OUT_OF_BUDGET =
   "validation failed due to running out of cost budget, no further validation rules will be run";
-
-/** What admission expressions read about one request. */
-export interface AdmissionInput {
-  /** The object written (null on DELETE). */
-  readonly object: unknown;
-  /** The stored object (null on CREATE). */
-  readonly oldObject: unknown;
-  readonly request: AdmissionRequestInput;
-  /** The request's namespace object, when the resource is namespaced and the namespace exists. */
-  readonly namespace: Record<string, unknown> | undefined;
-  /** The binding's param object; null when the policy has none. */
-  readonly params: unknown;
-  /** Whether the requester may do anything (the answer of `authorizer` checks). */
-  readonly authorized: boolean;
-}
 
 export type Outcome =
   | { readonly ok: true; readonly value: unknown }
@@ -56,11 +39,6 @@ function variablesRead(ast: ASTNode): Set<string> {
   return names;
 }
 
-/** cel-go's text of an evaluator error. */
-export function evaluationText(e: unknown): string {
-  return celGoText(((e as Error).message ?? String(e)).split("\n")[0] ?? "");
-}
-
 /** The evaluation state of one policy (or one set of match conditions) on one request. */
 export class AdmissionActivation {
   budget: number;
@@ -72,30 +50,19 @@ export class AdmissionActivation {
   private readonly byName = new Map<string, NamedExpression>();
 
   constructor(
-    input: AdmissionInput,
-    opts: AdmissionVariables,
+    private readonly input: AdmissionInput,
+    private readonly opts: AdmissionVariables,
     variables: readonly NamedExpression[] = [],
     budget = RUNTIME_BUDGET,
   ) {
     this.budget = budget;
-    const { types } = admissionEnvironment(opts);
-    const request = requestJson(input.request);
-    const ns = namespaceJson(input.namespace);
-    this.values = {
-      object: dynToCel(input.object ?? null),
-      oldObject: dynToCel(input.oldObject ?? null),
-      request: types.value(REQUEST_TYPE, request),
-      namespaceObject: types.value(NAMESPACE_TYPE, ns),
-      variables: this.varValues,
-      ...(opts.params ? { params: dynToCel(input.params ?? null) } : {}),
-      ...(opts.authorizer ? { authorizer: authorizerFor(input.authorized) } : {}),
-    };
+    this.values = activationValues(input, opts, this.varValues);
     this.scope = new Map([
       ["object", shapeOfValue(input.object)],
       ["oldObject", shapeOfValue(input.oldObject)],
       ["params", shapeOfValue(input.params)],
-      ["request", shapeOfValue(request)],
-      ["namespaceObject", shapeOfValue(ns)],
+      ["request", shapeOfValue(requestJson(input.request))],
+      ["namespaceObject", shapeOfValue(namespaceJson(input.namespace))],
       ["variables", { size: 0, fields: this.varShapes, measured: true }],
       [RUNTIME_SCOPE, { size: 0 }],
     ]);
@@ -108,7 +75,37 @@ export class AdmissionActivation {
     return this.run(compiled.program, compiled.source);
   }
 
+  /**
+   * The same evaluation, on a rule worker when it is expensive and can travel (offload.ts);
+   * `decls`: the policy's variable declarations the expression was compiled with.
+   */
+  evaluateOffThread(
+    compiled: AdmissionCompiled,
+    decls: VariableDecls | undefined,
+  ): Outcome | Promise<Outcome> {
+    if (!compiled.ok) return this.evaluate(compiled);
+    const { program, source } = compiled;
+    const charged = this.charge(program, source);
+    if (typeof charged !== "number") return charged;
+    const read = [...variablesRead(program.ast)].filter((n) => n in this.varValues);
+    const variables = Object.fromEntries(read.map((n) => [n, this.varValues[n]]));
+    const e: Offloadable = { program, source, opts: this.opts, decls };
+    if (!offloads(e, charged, variables)) return this.execute(program, source);
+    return evaluateOffThread(e, this.input, variables).then((r) =>
+      r.ok ? r : { ok: false, error: `expression '${source}' resulted in error: ${r.error}` },
+    );
+  }
+
   private run(program: Program, source: string): Outcome {
+    const charged = this.charge(program, source);
+    return typeof charged === "number" ? this.execute(program, source) : charged;
+  }
+
+  /**
+   * Binds the variables the expression reads and takes its estimated cost from the budget: the
+   * cost, or the outcome when it may not run (a variable failed, over the per-call limit or budget).
+   */
+  private charge(program: Program, source: string): number | Outcome {
     for (const name of variablesRead(program.ast)) {
       const failed = this.bindVariable(name);
       if (failed?.outOfBudget) return { ok: false, error: failed.error, outOfBudget: true };
@@ -125,6 +122,10 @@ export class AdmissionActivation {
     }
     if (cost > this.budget) return { ok: false, error: OUT_OF_BUDGET, outOfBudget: true };
     this.budget -= cost;
+    return cost;
+  }
+
+  private execute(program: Program, source: string): Outcome {
     try {
       return { ok: true, value: program.run(this.values) };
     } catch (e) {

@@ -30,6 +30,11 @@ export interface CompiledMatchConditions {
     failurePolicy: "Fail" | "Ignore",
     activation?: AdmissionActivation,
   ): MatchResult;
+  /** The same match, yielding after each condition the estimated cost it spent (for pacing). */
+  matchSteps(
+    failurePolicy: "Fail" | "Ignore",
+    activation: AdmissionActivation,
+  ): Generator<number, MatchResult, void>;
 }
 
 /**
@@ -48,23 +53,37 @@ export function compileMatchConditions(
   compiled.forEach((c, i) => {
     if (!c.ok) compileErrors.set(i, c.detail);
   });
+  function* matchSteps(
+    failurePolicy: "Fail" | "Ignore",
+    act: AdmissionActivation,
+  ): Generator<number, MatchResult, void> {
+    const errors: string[] = [];
+    for (const [i, c] of compiled.entries()) {
+      const before = act.budget;
+      const out = act.evaluate(c);
+      yield before - act.budget;
+      if (!out.ok) {
+        if (out.outOfBudget) return failurePolicy === "Fail" ? { error: out.error } : { matches: false };
+        errors.push(out.error);
+        continue;
+      }
+      if (out.value === false) return { matches: false, failedCondition: conditions[i]?.name ?? "" };
+    }
+    if (errors.length === 0) return { matches: true };
+    if (failurePolicy === "Ignore") return { matches: false };
+    return { error: errors.length === 1 ? (errors[0] as string) : `[${errors.join(", ")}]` };
+  }
   return {
     compileErrors,
+    matchSteps,
     match(input, failurePolicy, activation) {
-      const act = activation ?? new AdmissionActivation(input, vars, [], MATCH_CONDITIONS_BUDGET);
-      const errors: string[] = [];
-      for (const [i, c] of compiled.entries()) {
-        const out = act.evaluate(c);
-        if (!out.ok) {
-          if (out.outOfBudget) return failurePolicy === "Fail" ? { error: out.error } : { matches: false };
-          errors.push(out.error);
-          continue;
-        }
-        if (out.value === false) return { matches: false, failedCondition: conditions[i]?.name ?? "" };
-      }
-      if (errors.length === 0) return { matches: true };
-      if (failurePolicy === "Ignore") return { matches: false };
-      return { error: errors.length === 1 ? (errors[0] as string) : `[${errors.join(", ")}]` };
+      const steps = matchSteps(
+        failurePolicy,
+        activation ?? new AdmissionActivation(input, vars, [], MATCH_CONDITIONS_BUDGET),
+      );
+      let s = steps.next();
+      while (!s.done) s = steps.next();
+      return s.value;
     },
   };
 }

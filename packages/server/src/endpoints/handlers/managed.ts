@@ -1,10 +1,17 @@
 /** Stamps managedFields on an object being written by an Update operation (create/update/patch). */
-import { schemaFor } from "@kubesdk/models";
+import { type FieldSet, schemaFor } from "@kubesdk/models";
 import { nowTimestamp } from "../../api/names.js";
 import { runAtOnce, runYielding, type Steps } from "../../api/steps.js";
 import { customTypeNode } from "../../apply/custom-schema.js";
-import { baseEntries, managerName, recordUpdateSteps } from "../../fieldmanager/managed-fields.js";
-import { type FieldScope, leafFields } from "../../fieldmanager/object-fields.js";
+import {
+  baseEntries,
+  leafSetSteps,
+  type ManagedFieldsEntry,
+  managerName,
+  recordCreateSteps,
+  recordUpdateSteps,
+} from "../../fieldmanager/managed-fields.js";
+import { type FieldScope, fieldSetOf, leafFields } from "../../fieldmanager/object-fields.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../../resources/served.js";
 import type { HandlerContext, KubeObject } from "./context.js";
 
@@ -31,7 +38,7 @@ export function withManagedFields(
   next: KubeObject,
   mc: ManagerContext,
 ): KubeObject {
-  return runAtOnce(managedFieldsSteps(ctx, r, old, next, mc));
+  return runAtOnce(managedFieldsSteps(ctx, r, old, next, mc, false));
 }
 
 /** withManagedFields for a large request: a turn of the event loop between its costly steps. */
@@ -42,7 +49,7 @@ export function withManagedFieldsYielding(
   next: KubeObject,
   mc: ManagerContext,
 ): Promise<KubeObject> {
-  return runYielding(managedFieldsSteps(ctx, r, old, next, mc));
+  return runYielding(managedFieldsSteps(ctx, r, old, next, mc, true));
 }
 
 function* managedFieldsSteps(
@@ -51,6 +58,7 @@ function* managedFieldsSteps(
   old: KubeObject | undefined,
   next: KubeObject,
   mc: ManagerContext,
+  large: boolean,
 ): Steps<KubeObject> {
   const schema = r.custom
     ? customTypeNode(r)
@@ -64,23 +72,33 @@ function* managedFieldsSteps(
     const { managedFields: _m, ...metadata } = next.metadata;
     return { ...next, metadata: metadata as KubeObject["metadata"] };
   }
-  const oldLeaves = old ? leafFields(old, schema, scope) : new Map<string, string>();
-  yield;
-  // A create changes every field: the values need not be compared.
-  const newLeaves = old
-    ? leafFields(next, schema, scope, "all")
-    : leafFields(next, schema, scope, "no-structs", false);
-  yield;
-  const entries = yield* recordUpdateSteps({
+  const recorded = {
     entries: base,
-    oldLeaves,
-    newLeaves,
     manager: managerName(mc.query, mc.userAgent),
     apiVersion: apiVersionOf(r),
     // Writes through a subresource (status, scale) are recorded as that subresource's manager.
     subresource: mc.subresource,
     time: nowTimestamp(ctx.now()),
-  });
+  };
+  let entries: ManagedFieldsEntry[];
+  if (old) {
+    const oldLeaves = leafFields(old, schema, scope);
+    yield;
+    const newLeaves = leafFields(next, schema, scope, "all");
+    yield;
+    entries = yield* recordUpdateSteps({ ...recorded, oldLeaves, newLeaves });
+  } else {
+    // A create changes every field: nothing is compared. Its set is built by one walk, but for a
+    // large object, which builds it from leaf paths a slice at a time between pauses.
+    let fields: FieldSet;
+    if (large) {
+      const leaves = leafFields(next, schema, scope, "no-structs", false);
+      yield;
+      fields = yield* leafSetSteps(leaves);
+    } else fields = fieldSetOf(next, schema, scope, "no-structs");
+    yield;
+    entries = yield* recordCreateSteps({ ...recorded, fields });
+  }
   const metadata = { ...next.metadata };
   if (entries.length > 0) metadata.managedFields = entries;
   else delete metadata.managedFields;

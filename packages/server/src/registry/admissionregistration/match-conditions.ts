@@ -1,41 +1,15 @@
 /**
- * matchConditions of admission webhooks: the CEL environment they compile in (object, oldObject,
- * request and authorizer, as dyn — the admission policy environment will unify this), and their
- * validation when a configuration is written: a qualified, unique name and an expression that
- * compiles to bool, with kube-apiserver's messages.
+ * matchConditions of admission webhooks: their validation when a configuration is written — a
+ * qualified, unique name and an expression that compiles to bool in the environment of admission
+ * policies' match conditions (object, oldObject, typed request, authorizer; cel/admission), with
+ * kube-apiserver's messages.
  */
-import type { Environment } from "@marcbachmann/cel-js";
 import { qualifiedNameErrors } from "../../api/metadata-validation.js";
 import type { FieldError } from "../../api/status.js";
-import { baseEnvironment } from "../../cel/environment.js";
-import { type Compiled, compileExpression } from "../../cel/program.js";
+import { compileAdmission } from "../../cel/admission/index.js";
 
 type Json = Record<string, unknown>;
 const MAX_CONDITIONS = 64;
-
-let env: Environment | undefined;
-
-function environment(): Environment {
-  env ??= baseEnvironment()
-    .registerVariable("object", "dyn")
-    .registerVariable("oldObject", "dyn")
-    .registerVariable("request", "dyn")
-    .registerVariable("authorizer", "dyn");
-  return env;
-}
-
-const cache = new Map<string, Compiled>();
-
-/** The compiled expression (cached: configurations are read on every request). */
-export function compileMatchCondition(expression: string): Compiled {
-  let compiled = cache.get(expression);
-  if (!compiled) {
-    compiled = compileExpression(environment(), expression);
-    if (cache.size > 1000) cache.clear();
-    cache.set(expression, compiled);
-  }
-  return compiled;
-}
 
 export function matchConditionErrors(conditions: unknown, field: string): FieldError[] {
   if (!Array.isArray(conditions)) return [];
@@ -61,20 +35,14 @@ export function matchConditionErrors(conditions: unknown, field: string): FieldE
       errs.push({ type: "FieldValueRequired", field: `${at}.expression`, detail: "" });
       return;
     }
-    const compiled = compileMatchCondition(expression);
+    // As admission compiles them (admission/webhooks/match-conditions.ts): upstream validates both alike.
+    const compiled = compileAdmission(expression, { params: false, authorizer: true, returnTypes: ["bool"] });
     if (!compiled.ok)
       errs.push({
         type: "FieldValueInvalid",
         field: `${at}.expression`,
         value: expression,
-        detail: `compilation failed: ${compiled.error}`,
-      });
-    else if (compiled.program.type !== "bool" && compiled.program.type !== "dyn")
-      errs.push({
-        type: "FieldValueInvalid",
-        field: `${at}.expression`,
-        value: expression,
-        detail: `must evaluate to bool but got ${compiled.program.type}`,
+        detail: compiled.detail,
       });
   });
   return errs;

@@ -42,6 +42,20 @@ function requestsFromLimits(c: unknown): void {
   for (const [k, v] of Object.entries(c.resources.limits)) set(requests, k, v);
 }
 
+/**
+ * A host-network pod's ports are the host's: a port without a hostPort takes its containerPort
+ * (upstream's pod defaults; templates are left alone, DefaultHostNetworkHostPortsInPodTemplates off).
+ */
+function hostNetworkPorts(c: unknown): void {
+  const ports = objectAt(c).ports;
+  if (!Array.isArray(ports)) return;
+  for (const p of ports) {
+    const port = objectAt(p);
+    if ((port.hostPort === undefined || port.hostPort === 0) && typeof port.containerPort === "number")
+      port.hostPort = port.containerPort;
+  }
+}
+
 export const pods: KindStrategy = {
   group: "",
   resource: "pods",
@@ -66,7 +80,10 @@ export const pods: KindStrategy = {
     if (typeof spec.terminationGracePeriodSeconds === "number" && spec.terminationGracePeriodSeconds < 0)
       spec.terminationGracePeriodSeconds = 1;
     for (const list of ["containers", "initContainers"])
-      for (const c of Array.isArray(spec[list]) ? spec[list] : []) requestsFromLimits(c);
+      for (const c of Array.isArray(spec[list]) ? spec[list] : []) {
+        requestsFromLimits(c);
+        if (spec.hostNetwork === true) hostNetworkPorts(c);
+      }
     defaultPodSpec(spec);
     set(spec, "enableServiceLinks", true);
   },
