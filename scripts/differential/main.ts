@@ -1,8 +1,9 @@
 /**
- * `pnpm diff:server [--seed N] [--cases N] [--out FILE]`: sends the same seeded create requests
+ * `pnpm diff:server [--seed N | --seeds N,N,random] [--cases N] [--out FILE]`: sends the same seeded create requests
  * (dryRun=All), and /status writes of created objects (dryRun=All, status-cases.ts), to the reference
  * server and to a real kube-apiserver 1.37.1 and compares the answers (compare.ts). Prints the seed and `N cases, N agree, N disagree`; exits 1 on a disagreement that
- * docs/divergences.md does not accept. Replay a run with its seed.
+ * docs/divergences.md does not accept. Replay a run with its seed; with `--seeds`, each seed runs on
+ * servers of its own and a failed seed's replay command is printed at the end.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +16,7 @@ import { startRealApiserver } from "../real-apiserver/start.js";
 import { type DiffCase, generateCases } from "./cases.js";
 import { type Answer, loadAccepted, sameAnswer, summarise } from "./compare.js";
 import { type Fixtures, KINDS, type KindUnderTest, kindId, pathOf } from "./kinds.js";
+import { parseSeeds, printSeedSummary, type SeedResult } from "./seeds.js";
 import { generateSpecCases } from "./spec-cases.js";
 import { generateStatusCases } from "./status-cases.js";
 
@@ -61,17 +63,20 @@ function endpoint(name: Endpoint["name"], url: string, token: string, ca: string
   };
 }
 
-function args(argv: readonly string[]): { seed: number; cases: number; out: string | undefined } {
+function args(argv: readonly string[]): { seeds: number[]; cases: number; out: string | undefined } {
   const value = (flag: string) => {
     const i = argv.indexOf(flag);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  const seed = value("--seed") === undefined ? Date.now() % 2 ** 31 : Number(value("--seed"));
   const cases = Number(value("--cases") ?? 1200);
-  if (!Number.isInteger(seed) || !Number.isInteger(cases) || cases <= 0)
-    throw new Error("usage: diff:server [--seed <integer>] [--cases <positive integer>] [--out <file>]");
-  return { seed, cases, out: value("--out") };
+  if (!Number.isInteger(cases) || cases <= 0)
+    throw new Error(
+      "usage: diff:server [--seed N | --seeds N,N,random] [--cases <positive integer>] [--out <file>]",
+    );
+  return { seeds: parseSeeds(value("--seeds"), value("--seed")), cases, out: value("--out") };
 }
+
+const replay = (cases: number) => (seed: number) => `pnpm diff:server --seed ${seed} --cases ${cases}`;
 
 /** A PKCS#10 request from openssl, base64 as CertificateSigningRequest.spec.request carries it. */
 function csrBase64(): string {
@@ -184,11 +189,22 @@ interface Outcome {
 }
 
 async function main(): Promise<number> {
-  const { seed, cases: count, out } = args(process.argv.slice(2));
+  const { seeds, cases: count, out } = args(process.argv.slice(2));
   const accepted = await loadAccepted(join(repoRoot, "docs/divergences.md"));
-  console.log(
-    `diff:server: seed ${seed}, ${count} cases (replay: pnpm diff:server --seed ${seed} --cases ${count})`,
-  );
+  const results: (SeedResult & { differing: Outcome[] })[] = [];
+  for (const seed of seeds) results.push(await runSeed(seed, count, accepted));
+  const differing = results.flatMap((r) => r.differing.map((o) => ({ seed: r.seed, ...o })));
+  if (out) writeFileSync(out, JSON.stringify({ outcomes: differing }, null, 2));
+  printSeedSummary(results, replay(count));
+  return results.some((r) => r.failed) ? 1 : 0;
+}
+
+async function runSeed(
+  seed: number,
+  count: number,
+  accepted: Awaited<ReturnType<typeof loadAccepted>>,
+): Promise<SeedResult & { differing: Outcome[] }> {
+  console.log(`diff:server: seed ${seed}, ${count} cases (replay: ${replay(count)(seed)})`);
   const reference = await startServer({ cluster: false });
   const real = await startRealApiserver();
   try {
@@ -217,7 +233,7 @@ async function main(): Promise<number> {
       );
       return { c, reference: ref as Answer, real: re as Answer };
     });
-    return report(outcomes, problems, accepted, out);
+    return { seed, ...report(outcomes, problems, accepted) };
   } finally {
     await real.stop();
     await reference.stop();
@@ -228,8 +244,7 @@ function report(
   outcomes: readonly Outcome[],
   baselineProblems: readonly string[],
   accepted: Awaited<ReturnType<typeof loadAccepted>>,
-  out: string | undefined,
-): number {
+): { failed: boolean; differing: Outcome[] } {
   const differing = outcomes.filter((o) => !sameAnswer(o.reference, o.real));
   const unaccepted = differing.filter((o) => !accepted.some((a) => a.matches(o.c.id)));
   const byId = new Map<string, Outcome[]>();
@@ -240,14 +255,14 @@ function report(
     console.log(`  reference: ${JSON.stringify(o.reference)}`);
     console.log(`  real:      ${JSON.stringify(o.real)}`);
   }
-  if (out) writeFileSync(out, JSON.stringify({ outcomes: differing }, null, 2));
   const agree = outcomes.length - differing.length;
   console.log(
     `diff:server: ${outcomes.length} cases, ${agree} agree, ${differing.length} disagree ` +
       `(${differing.length - unaccepted.length} accepted in docs/divergences.md, ${unaccepted.length} not)` +
       `; ${baselineProblems.length} baseline problems`,
   );
-  return unaccepted.length > 0 || baselineProblems.some((p) => p.includes("reference refuses")) ? 1 : 0;
+  const failed = unaccepted.length > 0 || baselineProblems.some((p) => p.includes("reference refuses"));
+  return { failed, differing };
 }
 
 main().then(

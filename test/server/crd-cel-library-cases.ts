@@ -25,10 +25,16 @@ export const CONSTANT_RULES = [
   "format.qualifiedName().validate('a/').orValue([''])[0] == 'name part must be non-empty'",
   "!format.uri().validate('http://a/b').hasValue() && format.uri().validate('a/b').orValue([]) == ['parse \"a/b\": invalid URI for request']",
   "format.uri().validate('').orValue([]) == ['parse \"\": empty url'] && format.uri().validate(':x').orValue([]) == ['parse \":x\": missing protocol scheme']",
+  // Go's url.ParseRequestURI on the authority and escapes.
+  "format.uri().validate('http://a b').orValue([]) == ['parse \"http://a b\": invalid character \" \" in host name'] && format.uri().validate('http://a:x/').orValue([]) == ['parse \"http://a:x/\": invalid port \":x\" after host']",
+  "format.uri().validate('http://a/%zz').orValue([]) == ['parse \"http://a/%zz\": invalid URL escape \"%zz\"'] && !format.uri().validate('/x').hasValue() && !format.uri().validate('mailto:x').hasValue() && !format.uri().validate('http://u@a_b:80/p q?x y').hasValue()",
   "!format.uuid().validate('123e4567-e89b-12d3-a456-426614174000').hasValue() && format.uuid().validate('x').orValue([]) == ['does not match the UUID format']",
   "!format.byte().validate('aGVsbG8=').hasValue() && format.byte().validate('aGVsbG8').orValue([]) == ['invalid base64']",
+  // kube-openapi's strfmt: the empty string is not base64; a UUID's dashes are each optional.
+  "format.byte().validate('').hasValue() && !format.byte().validate('YWJj').hasValue() && !format.uuid().validate('123e4567e89b-12d3a456-426614174000').hasValue()",
   "!format.date().validate('2021-01-01').hasValue() && format.date().validate('2021-02-30').orValue([]) == ['invalid date']",
   "!format.datetime().validate('2021-01-01T00:00:00Z').hasValue() && format.datetime().validate('x').orValue([]) == ['invalid datetime']",
+  "!format.datetime().validate('2021-01-01t00:00:00z').hasValue() && format.datetime().validate('2021-01-01 00:00:00Z').hasValue() && format.datetime().validate('2021-01-01T00:00:00+0100').hasValue()",
   // strings.quote escapes quotes, backslashes and control characters.
   "strings.quote('a\"b\\n\\\\') == '\"a\\\\\"b\\\\n\\\\\\\\\"' && strings.quote('\\t\\u00e9\\u0007') == '\"\\\\t\\u00e9\\\\a\"'",
   // IP: canonical forms, the address predicates as Go's netip decides them.

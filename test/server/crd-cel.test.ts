@@ -63,6 +63,9 @@ const specSchema = {
   },
 };
 
+const NOT_CHECKED =
+  "Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
+
 const NAME_RULE = [{ rule: "self.metadata.name.startsWith('g-')", message: "name must start with g-" }];
 
 const gadgets = (rootRules: object[] = NAME_RULE) => ({
@@ -154,6 +157,15 @@ describe("CRD validation rules (CEL)", () => {
     expect(causes(res)).toEqual([
       ["spec", "FieldValueInvalid", "Invalid value: minReplicas must not exceed maxReplicas"],
       ["spec.maxReplicas", "FieldValueInvalid", "Invalid value: 11: failed rule: self < 10"],
+    ]);
+  });
+
+  it("skips the rules of an object with a schema error, with a cause whose value is null", async () => {
+    const res = await t.call("POST", base(), { body: gadget("g-long", { name: "n".repeat(64) }) });
+    expect(res.status).toBe(422);
+    expect(causes(res)).toEqual([
+      ["spec.name", "FieldValueTooLong", "Too long: may not be more than 63 bytes"],
+      ["<nil>", "FieldValueInvalid", NOT_CHECKED],
     ]);
   });
 

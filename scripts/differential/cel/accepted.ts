@@ -3,8 +3,7 @@
  * (the id is checked to be there): a predicate over the case and the reason.
  */
 import { readFileSync } from "node:fs";
-import type { Outcome } from "./compare.js";
-import type { Case } from "./main.js";
+import type { Case, Outcome } from "./compare.js";
 
 interface Accepted {
   /** The entry in docs/divergences.md. */

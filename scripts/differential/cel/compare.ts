@@ -21,6 +21,14 @@ export function outcome(r: Reply): Outcome {
   return { status: r.status, causes: rows, message };
 }
 
+/** One request sent to both servers, with what each answered. */
+export interface Case {
+  readonly label: string;
+  readonly request: unknown;
+  readonly ref: Outcome;
+  readonly real: Outcome;
+}
+
 export function differs(a: Outcome, b: Outcome): boolean {
   return a.status !== b.status || a.message !== b.message || a.causes.join("\n") !== b.causes.join("\n");
 }

@@ -1,32 +1,25 @@
 /**
  * The CEL differential suite: seeded CRDs with random `x-kubernetes-validations`
  * rules, and objects created and updated against them, sent to the embedded
- * server and to a real kube-apiserver 1.37.1; every reply pair is compared
+ * server and to a real kube-apiserver 1.37.1 (run.ts); every reply pair is compared
  * (status, causes, message). Prints `N cases, N agree, N disagree` and the seed;
  * exits 1 on a disagreement that no entry of accepted.ts (each naming its entry
- * in docs/divergences.md) explains.
+ * in docs/divergences.md) explains. Several seeds (`--seeds`) run one after the
+ * other, each on servers of its own; a failed seed's replay command is printed.
  *
- *   pnpm diff:cel [--seed N] [--crds N] [--objects N] [--min-cases N] [--verbose] [--reference-only]
+ *   pnpm diff:cel [--seed N | --seeds N,N,random] [--crds N] [--objects N] [--min-cases N] [--verbose] [--reference-only]
  */
 import { parseArgs } from "node:util";
+import { parseSeeds, printSeedSummary, type SeedResult } from "../seeds.js";
 import { explain } from "./accepted.js";
-import { differs, type Outcome, outcome } from "./compare.js";
-import { crd, GROUP, mutateSpec, randomRules, randomSpec, specSchema } from "./generate.js";
-import { Random } from "./random.js";
-import { BROKEN_RULES } from "./rules.js";
-import { type Server, startReal, startReference } from "./servers.js";
-import { established } from "./wait.js";
-
-export interface Case {
-  readonly label: string;
-  readonly request: unknown;
-  readonly ref: Outcome;
-  readonly real: Outcome;
-}
+import { type Case, differs } from "./compare.js";
+import { runSeed } from "./run.js";
+import { startReal, startReference } from "./servers.js";
 
 const { values } = parseArgs({
   options: {
     seed: { type: "string" },
+    seeds: { type: "string" },
     crds: { type: "string", default: "10" },
     objects: { type: "string", default: "30" },
     // More CRDs are generated (up to 40) until this many cases have run.
@@ -36,59 +29,33 @@ const { values } = parseArgs({
     "reference-only": { type: "boolean", default: false },
   },
 });
-const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
-const r = new Random(seed);
-const NS = "cel-diff";
 
-async function both(servers: Server[], method: string, path: string, body?: unknown) {
-  return Promise.all(servers.map((s) => s.call(method, path, body)));
-}
-
-async function main(): Promise<number> {
+async function one(seed: number): Promise<SeedResult> {
+  console.log(`diff:cel: seed ${seed} (replay: ${replay(seed)})`);
   const servers = await Promise.all([
     startReference(),
     values["reference-only"] ? startReference() : startReal(),
   ]);
-  const cases: Case[] = [];
-  const record = (label: string, request: unknown, [a, b]: Awaited<ReturnType<typeof both>>) => {
-    if (a && b) cases.push({ label, request, ref: outcome(a), real: outcome(b) });
-  };
   try {
-    await both(servers, "POST", "/api/v1/namespaces", { metadata: { name: NS } });
-    const crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
-    for (const [i, { node, rule }] of BROKEN_RULES.entries()) {
-      const body = crd(100 + i, specSchema({ [node]: [rule] }));
-      record(`CRD with ${node} rule ${JSON.stringify(rule)}`, body, await both(servers, "POST", crds, body));
-    }
-    const enough = (c: number) => c >= Number(values.crds) && cases.length >= Number(values["min-cases"]);
-    for (let c = 0; c < 40 && !enough(c); c++) {
-      const body = crd(c, specSchema(randomRules(r)));
-      const made = await both(servers, "POST", crds, body);
-      record(`CRD things${c}`, body, made);
-      if (!made.every((m) => m.status === 201)) continue;
-      await Promise.all(servers.map((s) => established(s, `things${c}.${GROUP}`)));
-      const base = `/apis/${GROUP}/v1/namespaces/${NS}/things${c}`;
-      for (let o = 0; o < Number(values.objects); o++) {
-        const name = `o${o}`;
-        const obj = { apiVersion: `${GROUP}/v1`, kind: `Thing${c}`, metadata: { name }, spec: randomSpec(r) };
-        const created = await both(servers, "POST", base, obj);
-        record(`things${c} create ${name}`, obj, created);
-        if (!created.every((x) => x.status === 201)) continue;
-        const spec = mutateSpec(r, obj.spec);
-        const updated = await Promise.all(
-          servers.map((s, k) => s.call("PUT", `${base}/${name}`, { ...created[k]?.json, spec })),
-        );
-        record(`things${c} update ${name}`, spec, updated);
-      }
-      await both(servers, "DELETE", `${crds}/things${c}.${GROUP}`);
-    }
+    const cases = await runSeed(servers, seed, {
+      crds: Number(values.crds),
+      objects: Number(values.objects),
+      minCases: Number(values["min-cases"]),
+    });
+    return { seed, failed: report(cases, seed) > 0 };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
   }
-  return report(cases);
 }
 
-function report(cases: readonly Case[]): number {
+function replay(seed: number): string {
+  const sizes = ["crds", "objects", "min-cases"] as const;
+  const flags = sizes.map((k) => ` --${k} ${values[k]}`).join("");
+  return `pnpm diff:cel --seed ${seed}${flags}${values["reference-only"] ? " --reference-only" : ""}`;
+}
+
+/** Prints the disagreements and the tally; returns how many no accepted entry explains. */
+function report(cases: readonly Case[], seed: number): number {
   let disagree = 0;
   let unexplained = 0;
   for (const c of cases) {
@@ -109,7 +76,14 @@ function report(cases: readonly Case[]): number {
   console.log(
     `${cases.length} cases, ${cases.length - disagree} agree, ${disagree} disagree (${disagree - unexplained} listed in docs/divergences.md), seed ${seed}`,
   );
-  return unexplained > 0 ? 1 : 0;
+  return unexplained;
+}
+
+async function main(): Promise<number> {
+  const results: SeedResult[] = [];
+  for (const seed of parseSeeds(values.seeds, values.seed)) results.push(await one(seed));
+  printSeedSummary(results, replay);
+  return results.some((r) => r.failed) ? 1 : 0;
 }
 
 main().then(

@@ -44,7 +44,8 @@ export function ruleValidator(schema: JsonSchema): RuleValidator | undefined {
         {
           type: "FieldValueInvalid",
           field: "<nil>",
-          value: "null",
+          // Upstream's value is a nil interface, printed as null (unquoted).
+          value: null,
           detail:
             "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
         },

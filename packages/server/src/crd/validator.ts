@@ -3,20 +3,30 @@
  * (kube-openapi's validator messages turned into field errors by apiextensions-apiserver), e.g.
  * `spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`.
  * The walk itself is schema-walk.ts (ajv's semantics without its per-schema code generation);
- * formats are ajv-formats' definitions plus go-openapi's extra ones below.
+ * formats are ajv-formats' definitions, go-openapi's extra ones below, and strfmt.ts where the two differ.
  */
 import { KubesdkError } from "@kubesdk/models";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import type { FieldError } from "../api/status.js";
 import { TYPE_NAMES, toAjvSchema } from "./ajv-schema.js";
 import type { JsonSchema } from "./json-schema.js";
+import { requestUriProblems } from "./request-uri.js";
 import { type Failure, type FormatCheck, prepareSchema, SchemaWalker } from "./schema-walk.js";
+import { BASE64, isCIDR, isDateTime, isHostname, isIPv4, UUID } from "./strfmt.js";
 
-/** Formats go-openapi knows and ajv-formats does not; regexes follow go-openapi's definitions. */
+/**
+ * Formats go-openapi knows and ajv-formats does not, and those whose ajv-formats definition differs
+ * from go-openapi's (strfmt.ts); regexes follow go-openapi's definitions.
+ */
 const EXTRA_FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
   bsonobjectid: /^[0-9a-fA-F]{24}$/,
-  cidr: /^(?:(?:\d{1,3}\.){3}\d{1,3}\/\d{1,2}|[0-9a-fA-F:.]+\/\d{1,3})$/,
+  cidr: isCIDR,
   mac: /^(?:[0-9a-fA-F]{2}[:-]){5,19}[0-9a-fA-F]{2}$|^(?:[0-9a-fA-F]{4}\.){2,9}[0-9a-fA-F]{4}$/,
+  uuid: UUID,
+  byte: BASE64,
+  hostname: isHostname,
+  uri: (s) => requestUriProblems(s).length === 0,
+  ipv4: isIPv4,
   uuid3: /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i,
   uuid4: /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i,
   uuid5: /^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i,
@@ -32,25 +42,15 @@ const EXTRA_FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
   rgbcolor: /^rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\)$/,
   // Go durations ("1h30m") and go-openapi's spelled-out units ("3 days").
   duration: /^\s*[-+]?(?:\d+(?:\.\d*)?\s*(?:ns|us|µs|ms|s|m|h|d|w|y|[a-z]+)\s*)+$/i,
-  datetime: (s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d/.test(s),
+  "date-time": isDateTime,
+  datetime: isDateTime,
   "k8s-short-name": /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/,
   "k8s-long-name": (s) =>
     s.length <= 253 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(s),
 };
 
 /** ajv-formats' formats the apiserver knows (its "full" definitions, as ajv-formats installs them). */
-const AJV_FORMATS = [
-  "date",
-  "date-time",
-  "uri",
-  "email",
-  "hostname",
-  "ipv4",
-  "ipv6",
-  "uuid",
-  "byte",
-  "password",
-];
+const AJV_FORMATS = ["date", "email", "ipv6", "password"];
 
 type FormatDefinition = RegExp | ((s: string) => boolean) | boolean | { validate: FormatDefinition };
 

@@ -6,6 +6,7 @@
  * uuid, byte, date, datetime) report the library's one-line messages.
  */
 import { type Environment, Optional } from "@marcbachmann/cel-js";
+import { requestUriProblems } from "../../crd/request-uri.js";
 import { matchesStringFormat } from "../../crd/validator.js";
 import { dns1035Label, dnsLabel, dnsSubdomain } from "../../validation/name-formats.js";
 import { labelValueProblems, qualifiedNameProblems } from "../../validation/object-meta.js";
@@ -16,20 +17,6 @@ export class NamedFormat {
     readonly problems: (s: string) => string[],
   ) {}
 }
-
-/** Go's url.ParseRequestURI: an absolute URI, or an absolute path (or "*"). */
-function requestUriProblems(s: string): string[] {
-  const q = JSON.stringify(s);
-  if (s === "") return [`parse ${q}: empty url`];
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: Go refuses ASCII control characters.
-  if (/[\u0000-\u001f\u007f]/.test(s)) return [`parse ${q}: net/url: invalid control character in URL`];
-  if (s === "*" || s.startsWith("/")) return [];
-  if (s.startsWith(":")) return [`parse ${q}: missing protocol scheme`];
-  return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(s) ? [] : [`parse ${q}: invalid URI for request`];
-}
-
-const UUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32})$/i;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 const one = (ok: (s: string) => boolean, message: string) => (s: string) => (ok(s) ? [] : [message]);
 
@@ -46,8 +33,8 @@ export const NAMED_FORMATS: ReadonlyMap<string, NamedFormat> = new Map(
       ["dns1035LabelPrefix", (s) => dns1035Label(s, true)],
       ["labelValue", labelValueProblems],
       ["uri", requestUriProblems],
-      ["uuid", one((s) => UUID.test(s), "does not match the UUID format")],
-      ["byte", one((s) => BASE64.test(s), "invalid base64")],
+      ["uuid", one((s) => matchesStringFormat("uuid", s), "does not match the UUID format")],
+      ["byte", one((s) => matchesStringFormat("byte", s), "invalid base64")],
       ["date", one((s) => matchesStringFormat("date", s), "invalid date")],
       ["datetime", one((s) => matchesStringFormat("datetime", s), "invalid datetime")],
     ] as [string, (s: string) => string[]][]
