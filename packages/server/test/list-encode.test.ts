@@ -68,10 +68,15 @@ describe("encodeBodyYielding", () => {
   it("joins the bytes of many slices exactly like a one-go encoding (JSON, compact and pretty)", async () => {
     const big = configMaps(60_000);
     for (const choice of [choices.json, choices.pretty] as MediaChoice[]) {
+      // Restored in finally: test files share their worker's globals (isolate: false).
       const yields = vi.spyOn(globalThis, "setImmediate");
-      const sliced = await encodeBodyYielding(big, choice);
-      expect(yields.mock.calls.length).toBeGreaterThan(1);
-      yields.mockRestore();
+      let sliced: Buffer;
+      try {
+        sliced = await encodeBodyYielding(big, choice);
+        expect(yields.mock.calls.length).toBeGreaterThan(1);
+      } finally {
+        yields.mockRestore();
+      }
       expect(sliced.equals(encodeBody(big, choice))).toBe(true);
     }
   });
