@@ -161,7 +161,6 @@ describe("leader election across OS processes", () => {
         signal(paused, "SIGSTOP");
         const others = ids.filter((id) => id !== first);
         const next = await leaderAmong(e, others, 4, stoppedAt);
-        const pausedMs = ms(monotonicNow() - stoppedAt);
         const resumedAt = monotonicNow();
         signal(paused, "SIGCONT");
         // The ex-leader notices the loss; the new leader keeps reconciling meanwhile.
@@ -171,10 +170,13 @@ describe("leader election across OS processes", () => {
           () => work(parseLog(e.log), next, resumedAt).length >= 8 || undefined,
         );
         const log = parseLog(e.log);
-        expect(pausedMs).toBeGreaterThan(TIMING.leaseMs);
         expect(work(log, first, stoppedAt)).toEqual([]);
         expectSafe(e);
         const t = expectTakeover(e, next, stoppedAt, first);
+        // The lease changed hands while the leader was stopped, so it woke into a lost lease. (The
+        // pause itself can be shorter than the lease: the lease runs from the last renewal, which
+        // came before the SIGSTOP; when the takeover was allowed is expectTakeover's check.)
+        expect(t.leading).toBeLessThan(resumedAt);
         expect(t.observed.leaseSeconds).toBe(TIMING.leaseMs / 1000);
       },
       CASE_TIMEOUT_MS,

@@ -90,19 +90,24 @@ async function send(req: FuzzRequest): Promise<Answer> {
   return { status: res.statusCode, contentType, body: Buffer.from(await res.body.arrayBuffer()) };
 }
 
-/** Why the answer is not a well-formed Status, or undefined when it is. */
-function statusProblem(a: Answer): string | undefined {
-  let s: Record<string, unknown>;
+/** The answer's body in the encoding it names; a string says why it could not be read. */
+function decodeAnswer(a: Answer): Record<string, unknown> | string | undefined {
   try {
     if (a.contentType.startsWith("application/vnd.kubernetes.protobuf"))
-      s = decodeObject(new Uint8Array(a.body)) as Record<string, unknown>;
-    else if (a.contentType.startsWith("application/json")) s = JSON.parse(a.body.toString("utf8"));
-    else if (a.contentType.startsWith("application/yaml")) s = YAML.parse(a.body.toString("utf8"));
-    else if (targetKind === "real" && a.contentType.startsWith("text/plain")) return undefined;
-    else return `content type ${JSON.stringify(a.contentType)}`;
+      return decodeObject(new Uint8Array(a.body)) as Record<string, unknown>;
+    if (a.contentType.startsWith("application/json")) return JSON.parse(a.body.toString("utf8"));
+    if (a.contentType.startsWith("application/yaml")) return YAML.parse(a.body.toString("utf8"));
+    if (targetKind === "real" && a.contentType.startsWith("text/plain")) return undefined;
+    return `content type ${JSON.stringify(a.contentType)}`;
   } catch (e) {
     return `undecodable body: ${(e as Error).message}`;
   }
+}
+
+/** Why the answer is not a well-formed Status, or undefined when it is. */
+function statusProblem(a: Answer): string | undefined {
+  const s = decodeAnswer(a);
+  if (s === undefined || typeof s === "string") return s;
   if (s.kind !== "Status" || s.apiVersion !== "v1") return `kind ${String(s.kind)} ${String(s.apiVersion)}`;
   if (s.status !== "Failure") return `status ${String(s.status)}`;
   if (s.code !== a.status) return `code ${String(s.code)} for HTTP ${a.status}`;
@@ -152,16 +157,10 @@ async function ready(): Promise<boolean> {
 function upstreamPatchFailure(req: FuzzRequest, answer: Answer): boolean {
   const type = String(req.headers?.["content-type"] ?? "");
   if (req.method !== "PATCH" || !type.startsWith("application/strategic-merge-patch+json")) return false;
-  try {
-    const status = JSON.parse(answer.body.toString("utf8")) as {
-      kind?: string;
-      reason?: string;
-      code?: number;
-    };
-    return status.kind === "Status" && status.code === 500 && status.reason === undefined;
-  } catch {
-    return false;
-  }
+  // In whichever encoding the client asked for: a protobuf Status is as much upstream's form.
+  const status = decodeAnswer(answer);
+  if (status === undefined || typeof status === "string") return false;
+  return status.kind === "Status" && status.code === 500 && !status.reason;
 }
 
 it(`answers malformed requests with a Status and changes nothing (seed ${seed})`, {
