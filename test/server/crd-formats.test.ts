@@ -4,62 +4,61 @@
  * quartet and one line, `uuid` takes each dash as optional and no `urn:uuid:` prefix, and
  * `date-time` takes a `t` in either case but no space for it, and only a `±hh:mm` zone; `hostname`
  * needs a top-level domain of letters, `ipv4` and `cidr` take leading zeros, and a cidr's prefix is
- * at most its address's length; `uri` is Go's url.ParseRequestURI (packages/server/src/crd/request-uri.ts).
+ * at most its address's length; `uri` is Go's url.ParseRequestURI, `email` Go's mail.ParseAddress and
+ * `duration` Go's time.ParseDuration or strfmt's spelled-out units (packages/models/src/strfmt/).
+ * The CRD comes from defineCustomResource, and each case also asks the client's validator, which
+ * must accept exactly what the server accepts.
  */
+import { defineCustomResource } from "@kubesdk/client";
+import Type from "typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CRDS, causesOf, deleteCrd, established, group, ns, t, useCrdFixtures } from "./crd-fixtures.js";
 
 useCrdFixtures();
 
-const formatsCrd = () => ({
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: `formatteds.${group}` },
-  spec: {
-    group,
-    scope: "Namespaced",
-    names: { plural: "formatteds", kind: "Formatted" },
-    versions: [
-      {
-        name: "v1",
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: "object",
-            properties: {
-              spec: {
-                type: "object",
-                properties: {
-                  b: { type: "string", format: "byte" },
-                  u: { type: "string", format: "uuid" },
-                  t: { type: "string", format: "date-time" },
-                  h: { type: "string", format: "hostname" },
-                  i: { type: "string", format: "ipv4" },
-                  c: { type: "string", format: "cidr" },
-                  r: { type: "string", format: "uri" },
-                },
-              },
-            },
-          },
-        },
-      },
-    ],
-  },
+const FORMATS = {
+  b: "byte",
+  u: "uuid",
+  t: "date-time",
+  h: "hostname",
+  i: "ipv4",
+  c: "cidr",
+  r: "uri",
+  e: "email",
+  d: "duration",
+} as const;
+type Field = keyof typeof FORMATS;
+
+const fields = Object.fromEntries(
+  Object.entries(FORMATS).map(([f, format]) => [f, Type.Optional(Type.String({ format }))]),
+) as Record<Field, ReturnType<typeof Type.Optional<ReturnType<typeof Type.String>>>>;
+
+const Formatted = defineCustomResource({
+  group,
+  kind: "Formatted",
+  scope: "Namespaced",
+  versions: { v1: { storage: true, schema: Type.Object({ spec: Type.Object(fields) }) } },
 });
 
+const objectWith = (spec: Record<string, string>) => ({
+  apiVersion: `${group}/v1`,
+  kind: "Formatted",
+  metadata: { name: "f" },
+  spec,
+});
 const create = (spec: Record<string, string>) =>
-  t.call("POST", `/apis/${group}/v1/namespaces/${ns}/formatteds?dryRun=All`, {
-    body: { apiVersion: `${group}/v1`, kind: "Formatted", metadata: { name: "f" }, spec },
-  });
+  t.call("POST", `/apis/${group}/v1/namespaces/${ns}/formatteds?dryRun=All`, { body: objectWith(spec) });
+/** The fields the client's validator finds wrong. */
+const clientRefuses = (spec: Record<string, string>) =>
+  Formatted.validate(objectWith(spec)).map((issue) => issue.path);
 
 describe("CRD string formats as kube-openapi's strfmt", () => {
   beforeAll(async () => {
-    expect((await t.call("POST", CRDS, { body: formatsCrd() })).status).toBe(201);
-    await established(`formatteds.${group}`);
+    expect((await t.call("POST", CRDS, { body: Formatted.manifest() })).status).toBe(201);
+    await established(Formatted.name);
   });
   afterAll(async () => {
-    await deleteCrd(`formatteds.${group}`);
+    await deleteCrd(Formatted.name);
   });
 
   it.each([
@@ -78,9 +77,28 @@ describe("CRD string formats as kube-openapi's strfmt", () => {
     ["an opaque uri", { r: "x:" }],
     ["`*` as a uri", { r: "*" }],
     ["a uri with userinfo, an underscore in the host and a space in the path", { r: "http://u@a_b:80/p q" }],
-  ])("accepts %s", async (_name, spec) => {
+    ["an email without a dot in its domain", { e: "a@b" }],
+    ["an email with a dot in its local part", { e: "a.b@c" }],
+    ["an email with a display name", { e: "A <a@b.c>" }],
+    ["an email with a quoted local part", { e: '"x y"@b' }],
+    ["an email followed by a comment", { e: "a@b (c)" }],
+    ["an email in a group of one", { e: "g: a@b;" }],
+    ["an email with an IP domain literal", { e: "a@[1.2.3.4]" }],
+    ["an email with letters outside ASCII", { e: "é@ü" }],
+    ["an email whose display name is an encoded word in UTF-8", { e: "=?utf-8?q?a?= <a@b>" }],
+    ["an email whose display name is a malformed encoded word", { e: "=?x?z?a?= <a@b>" }],
+    ["an email whose display name ends in an encoded word of an unknown charset", { e: "A =?x?q?a?= <a@b>" }],
+    ["a Go duration", { d: "1h30m" }],
+    ["a Go duration with a fraction and a sign", { d: "-1.5h" }],
+    ["a duration of 0", { d: "0" }],
+    ["a duration in spelled-out days", { d: "3 days" }],
+    ["a duration with an upper-case unit", { d: "1D" }],
+    ["a duration amid other words", { d: "x 1 week y" }],
+    ["a duration over Go's range, read by the fallback", { d: "2562048h" }],
+  ])("accepts %s, as the client does", async (_name, spec) => {
     const res = await create(spec);
     expect(res.status, res.text).toBe(201);
+    expect(clientRefuses(spec)).toEqual([]);
   });
 
   it.each([
@@ -106,12 +124,27 @@ describe("CRD string formats as kube-openapi's strfmt", () => {
     ["r", "a uri with a space in the userinfo", "http://u v@a/"],
     ["r", "a uri with a bad escape", "http://a/%zz"],
     ["r", "a uri whose host escapes an ASCII character", "http://a%41/"],
-  ])("refuses in %s %s", async (field, _name, value) => {
+    ["e", "an email without a domain", "a@"],
+    ["e", "an email with two dots in a row", "a..b@c"],
+    ["e", "an email with a trailing dot", "a@b."],
+    ["e", "an email with an empty quoted local part", '""@b'],
+    ["e", "an email followed by a word", "a@b c"],
+    ["e", "two emails", "a@b.c, d@e"],
+    ["e", "a group of two emails", "g: a@b, c@d;"],
+    ["e", "an email whose domain literal has a leading zero", "a@[01.2.3.4]"],
+    ["e", "an empty email", ""],
+    ["e", "an email whose display name is an encoded word of an unknown charset", "=?x?q?a?= <a@b>"],
+    ["e", "an email whose comment is an encoded word of an unknown charset", "a@b (=?x?q?a?=)"],
+    ["d", "a duration with an unknown unit", "1x"],
+    ["d", "a duration without a unit", "1"],
+    ["d", "a duration whose unit has extra letters", "1hx"],
+    ["d", "an empty duration", ""],
+    ["d", "a duration whose count is past int64", "99999999999999999999h"],
+  ])("refuses in %s %s, as the client does", async (field, _name, value) => {
     const res = await create({ [field]: value });
     expect(res.status, res.text).toBe(422);
-    const type = { b: "byte", u: "uuid", t: "date-time", h: "hostname", i: "ipv4", c: "cidr", r: "uri" }[
-      field
-    ];
+    expect(clientRefuses({ [field]: value })).toEqual([`spec.${field}`]);
+    const type = FORMATS[field as Field];
     expect(causesOf(res.json)).toEqual([
       [
         `spec.${field}`,

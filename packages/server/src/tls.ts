@@ -197,7 +197,13 @@ function certificate(spec: CertificateSpec): string {
   return `-----BEGIN CERTIFICATE-----\n${lines.join("\n")}\n-----END CERTIFICATE-----\n`;
 }
 
-function newKey(): { privateKey: KeyObject; spki: Buffer; keyPem: string } {
+interface GeneratedKey {
+  readonly privateKey: KeyObject;
+  readonly spki: Buffer;
+  readonly keyPem: string;
+}
+
+function newKey(): GeneratedKey {
   const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const spki = createPublicKey(privateKey).export({ type: "spki", format: "der" });
   const keyPem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
@@ -222,7 +228,32 @@ function leafExtensions(opts: IssueOptions, spki: Buffer, caKeyId: Buffer): Buff
 }
 
 export function createCertificateAuthority(commonName = "kubesdk-reference-ca"): CertificateAuthority {
-  const ca = newKey();
+  return authority(commonName, newKey(), newKey);
+}
+
+/** The two key pairs of the reference server's own TLS, made by the first server of the process. */
+let serverKeys: { readonly ca: GeneratedKey; readonly serving: GeneratedKey } | undefined;
+
+/**
+ * The reference server's CA, with the process's key pairs: making and encoding two key pairs was a
+ * tenth of every later start's CPU (docs/performance.md). Each call still signs a CA certificate of
+ * its own, under a subject no other server has, as kube-apiserver's self-signed "<host>-ca@<time>"
+ * does: verifiers find an issuer by its subject, so one server's CA bundle does not verify another
+ * server's serving or client certificates although the key is the same. Only `issue` with
+ * `usage: "server"` reuses the serving key; client certificates get fresh keys.
+ */
+export function createServerAuthority(): CertificateAuthority {
+  serverKeys ??= { ca: newKey(), serving: newKey() };
+  const { ca, serving } = serverKeys;
+  const unique = `kubesdk-reference-ca@${Math.floor(Date.now() / 1000)}-${randomBytes(6).toString("hex")}`;
+  return authority(unique, ca, (usage) => (usage === "server" ? serving : newKey()));
+}
+
+function authority(
+  commonName: string,
+  ca: GeneratedKey,
+  leafKey: (usage: IssueOptions["usage"]) => GeneratedKey,
+): CertificateAuthority {
   const caName = name(commonName);
   const caKeyId = keyId(ca.spki);
   const caCertPem = certificate({
@@ -246,7 +277,7 @@ export function createCertificateAuthority(commonName = "kubesdk-reference-ca"):
     certPem: caCertPem,
     keyPem: ca.keyPem,
     issue(opts: IssueOptions): KeyPair {
-      const leaf = newKey();
+      const leaf = leafKey(opts.usage);
       const certPem = certificate({
         subject: name(opts.commonName, opts.organizations),
         issuer: caName,

@@ -1,17 +1,16 @@
 /**
  * Client-side validation of custom resources against their structural schema, with ajv (the
  * validator the embedded server uses too). It checks what the schema says about values: types,
- * required fields, enums, bounds, lengths, patterns, formats ajv-formats knows, nullability and
+ * required fields, enums, bounds, lengths, patterns, string formats (the server's own strfmt checks,
+ * from @kubesdk/models/internal, so the client refuses exactly what the server refuses), nullability and
  * int-or-string. It does not evaluate CEL rules (`x-kubernetes-validations`), list-map key
  * uniqueness or defaulting: the API server still checks those, so passing here is necessary, not
  * sufficient.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
-import type { JsonSchemaProps } from "./structural.js";
 
-// ajv-formats is CommonJS with a `default` export; under NodeNext the default import is the module.
-const addFormats = addFormatsModule.default;
+import { STRING_FORMATS } from "@kubesdk/models/internal";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { JsonSchemaProps } from "./structural.js";
 
 /** One way an object fails its schema: where (a dotted field path) and what. */
 export interface ValidationIssue {
@@ -25,9 +24,8 @@ let shared: Ajv | undefined;
 
 function ajv(): Ajv {
   if (shared) return shared;
-  // Formats Kubernetes knows and ajv-formats does not are not checked (the server checks them).
   shared = new Ajv({ strict: false, allErrors: true, logger: false, validateFormats: true });
-  addFormats(shared, ["date", "date-time", "uri", "email", "hostname", "ipv4", "ipv6", "uuid", "byte"]);
+  for (const [name, validate] of STRING_FORMATS) shared.addFormat(name, { type: "string", validate });
   return shared;
 }
 
@@ -37,15 +35,15 @@ export function compileValidator(schema: JsonSchemaProps): ObjectValidator {
   return (object) => (validate(object) ? [] : (validate.errors ?? []).map(toIssue));
 }
 
-const FORMATS = new Set(["date", "date-time", "uri", "email", "hostname", "ipv4", "ipv6", "uuid", "byte"]);
-
 /** The structural schema in ajv's draft-07 dialect: only value validations, no `x-kubernetes-*`. */
 function toAjv(s: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (s["x-kubernetes-int-or-string"] === true) out.type = ["integer", "string"];
   else if (typeof s.type === "string") out.type = s.type;
   if (s.nullable === true && out.type !== undefined) out.nullable = true;
-  if (typeof s.format === "string" && FORMATS.has(s.format) && s.type === "string") out.format = s.format;
+  // A format the server does not know is not checked there either.
+  if (typeof s.format === "string" && STRING_FORMATS.has(s.format) && s.type === "string")
+    out.format = s.format;
   for (const k of [
     "enum",
     "required",

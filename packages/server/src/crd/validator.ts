@@ -3,81 +3,16 @@
  * (kube-openapi's validator messages turned into field errors by apiextensions-apiserver), e.g.
  * `spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`.
  * The walk itself is schema-walk.ts (ajv's semantics without its per-schema code generation);
- * formats are ajv-formats' definitions, go-openapi's extra ones below, and strfmt.ts where the two differ.
+ * formats are kube-openapi strfmt's, shared with the client (@kubesdk/models/internal).
  */
 import { KubesdkError } from "@kubesdk/models";
-import { fullFormats } from "ajv-formats/dist/formats.js";
+import { STRING_FORMATS } from "@kubesdk/models/internal";
 import type { FieldError } from "../api/status.js";
 import { TYPE_NAMES, toAjvSchema } from "./ajv-schema.js";
 import type { JsonSchema } from "./json-schema.js";
-import { requestUriProblems } from "./request-uri.js";
-import { type Failure, type FormatCheck, prepareSchema, SchemaWalker } from "./schema-walk.js";
-import { BASE64, isCIDR, isDateTime, isHostname, isIPv4, UUID } from "./strfmt.js";
-
-/**
- * Formats go-openapi knows and ajv-formats does not, and those whose ajv-formats definition differs
- * from go-openapi's (strfmt.ts); regexes follow go-openapi's definitions.
- */
-const EXTRA_FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
-  bsonobjectid: /^[0-9a-fA-F]{24}$/,
-  cidr: isCIDR,
-  mac: /^(?:[0-9a-fA-F]{2}[:-]){5,19}[0-9a-fA-F]{2}$|^(?:[0-9a-fA-F]{4}\.){2,9}[0-9a-fA-F]{4}$/,
-  uuid: UUID,
-  byte: BASE64,
-  hostname: isHostname,
-  uri: (s) => requestUriProblems(s).length === 0,
-  ipv4: isIPv4,
-  uuid3: /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i,
-  uuid4: /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i,
-  uuid5: /^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i,
-  isbn: /^(?:\d{9}[\dX]|\d{13}|[\d-]{13}|[\d-]{17})$/,
-  isbn10: /^(?:\d{9}[\dX]|[\d-]{13})$/,
-  isbn13: /^(?:\d{13}|[\d-]{17})$/,
-  creditcard: (s) =>
-    /^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$/.test(
-      s.replace(/\D/g, ""),
-    ),
-  ssn: /^\d{3}[- ]?\d{2}[- ]?\d{4}$/,
-  hexcolor: /^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/,
-  rgbcolor: /^rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\)$/,
-  // Go durations ("1h30m") and go-openapi's spelled-out units ("3 days").
-  duration: /^\s*[-+]?(?:\d+(?:\.\d*)?\s*(?:ns|us|µs|ms|s|m|h|d|w|y|[a-z]+)\s*)+$/i,
-  "date-time": isDateTime,
-  datetime: isDateTime,
-  "k8s-short-name": /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/,
-  "k8s-long-name": (s) =>
-    s.length <= 253 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(s),
-};
-
-/** ajv-formats' formats the apiserver knows (its "full" definitions, as ajv-formats installs them). */
-const AJV_FORMATS = ["date", "email", "ipv6", "password"];
-
-type FormatDefinition = RegExp | ((s: string) => boolean) | boolean | { validate: FormatDefinition };
-
-function toCheck(def: FormatDefinition): FormatCheck {
-  if (def instanceof RegExp) return (s) => def.test(s);
-  if (typeof def === "function") return def;
-  if (typeof def === "boolean") return () => def;
-  return toCheck(def.validate);
-}
-
-function buildFormats(): Map<string, FormatCheck> {
-  const formats = new Map<string, FormatCheck>();
-  const full = fullFormats as unknown as Record<string, FormatDefinition>;
-  for (const name of AJV_FORMATS) formats.set(name, toCheck(full[name] as FormatDefinition));
-  for (const [name, f] of Object.entries(EXTRA_FORMATS)) formats.set(name, toCheck(f));
-  return formats;
-}
+import { type Failure, prepareSchema, SchemaWalker } from "./schema-walk.js";
 
 let walker: SchemaWalker | undefined;
-let formats: Map<string, FormatCheck> | undefined;
-
-/** Whether a string passes a schema format the apiserver validates (true for formats it does not know). */
-export function matchesStringFormat(format: string, s: string): boolean {
-  formats ??= buildFormats();
-  return formats.get(format)?.(s) ?? true;
-}
-
 /** A schema that cannot be used (a pattern that is not a Go regular expression, an empty enum). */
 export class SchemaCompileError extends KubesdkError {
   readonly code = "SCHEMA_COMPILE" as const;
@@ -96,7 +31,7 @@ export function compileSchema(schema: JsonSchema): SchemaValidator {
   } catch (e) {
     throw new SchemaCompileError((e as Error).message);
   }
-  walker ??= new SchemaWalker(buildFormats());
+  walker ??= new SchemaWalker(STRING_FORMATS);
   const w = walker;
   const validator: SchemaValidator = (obj) =>
     firstStringErrors(w.validate(walkSchema, obj)).flatMap(toFieldError);

@@ -25,7 +25,7 @@ import {
   type Socket,
 } from "node:net";
 import { failureStatus } from "@kubesdk/models";
-import { type CertificateAuthority, createCertificateAuthority } from "../tls.js";
+import { type CertificateAuthority, createServerAuthority } from "../tls.js";
 
 /** Go's http.Server limit on request headers (the request line included). */
 const MAX_HEADER_BYTES = 1024 * 1024;
@@ -139,7 +139,7 @@ export function createTransport(
     answerUnparsed(server);
     return { server, listener: server, ca: undefined, sockets };
   }
-  const ca = createCertificateAuthority();
+  const ca = createServerAuthority();
   const serving = ca.issue({
     commonName: "kubesdk-reference-server",
     dnsNames: ["localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc"],

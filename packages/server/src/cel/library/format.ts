@@ -5,9 +5,9 @@
  * The name formats report apimachinery's messages; the schema formats (uri,
  * uuid, byte, date, datetime) report the library's one-line messages.
  */
+
+import { matchesStringFormat, requestUriProblems } from "@kubesdk/models/internal";
 import { type Environment, Optional } from "@marcbachmann/cel-js";
-import { requestUriProblems } from "../../crd/request-uri.js";
-import { matchesStringFormat } from "../../crd/validator.js";
 import { dns1035Label, dnsLabel, dnsSubdomain } from "../../validation/name-formats.js";
 import { labelValueProblems, qualifiedNameProblems } from "../../validation/object-meta.js";
 

@@ -4,14 +4,15 @@
  * the real server (test/server/crd-formats.test.ts pins each difference on both targets).
  * Hand-written because no maintained library implements go-openapi's variants.
  */
-import { fullFormats } from "ajv-formats/dist/formats.js";
-
-const ipv6Check = (fullFormats as unknown as { ipv6: RegExp }).ipv6;
+import { isDottedIPv4, isIPv6 } from "./ip.js";
 
 /** Each dash optional, any case, no `urn:uuid:`. */
 export const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 /** govalidator's base64: at least one quartet, on one line. */
 export const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/;
+
+const encoder = new TextEncoder();
+const utf8Length = (s: string) => encoder.encode(s).length;
 
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -45,19 +46,13 @@ const HOSTNAME = new RegExp(
 
 /** strfmt's hostname: one label, or labels and a top-level domain of two or more letters; 255 and 63 bytes at most. */
 export function isHostname(s: string): boolean {
-  if (!HOSTNAME.test(s) || Buffer.byteLength(s) > 255) return false;
-  return s.split(".").every((label) => Buffer.byteLength(label) <= 63);
-}
-
-/** Dotted IPv4 as kube-apiserver's net parsing takes it: leading zeros allowed, each part ≤ 255. */
-function isDottedIPv4(s: string): boolean {
-  const parts = s.split(".");
-  return parts.length === 4 && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255);
+  if (!HOSTNAME.test(s) || utf8Length(s) > 255) return false;
+  return s.split(".").every((label) => utf8Length(label) <= 63);
 }
 
 /** govalidator's IsIPv4: any address that parses and has a dot (so an IPv6 with an embedded IPv4 too). */
 export function isIPv4(s: string): boolean {
-  return isDottedIPv4(s) || (s.includes(".") && ipv6Check.test(s));
+  return isDottedIPv4(s) || (s.includes(".") && isIPv6(s));
 }
 
 /** govalidator's IsCIDR (Go's net.ParseCIDR): an address, `/`, and decimal digits up to its length. */
@@ -65,6 +60,6 @@ export function isCIDR(s: string): boolean {
   const slash = s.indexOf("/");
   if (slash < 0) return false;
   const [addr, mask] = [s.slice(0, slash), s.slice(slash + 1)];
-  const bits = isDottedIPv4(addr) ? 32 : !addr.includes("%") && ipv6Check.test(addr) ? 128 : 0;
+  const bits = isDottedIPv4(addr) ? 32 : isIPv6(addr) ? 128 : 0;
   return bits > 0 && /^\d+$/.test(mask) && Number(mask) <= bits;
 }

@@ -1,0 +1,5 @@
+// @kubesdk/models/internal: building blocks the other kubesdk packages share with the models. NOT
+// a public API: names here change without notice.
+
+export { matchesStringFormat, STRING_FORMATS, type StringFormatCheck } from "./strfmt/formats.js";
+export { requestUriProblems } from "./strfmt/request-uri.js";
