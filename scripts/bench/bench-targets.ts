@@ -44,7 +44,7 @@ interface ReadyMessage {
   testServerMs: number;
 }
 
-const childScript = fileURLToPath(new URL("./reference-server-child.ts", import.meta.url));
+const childScript = fileURLToPath(new URL("./reference-server-child.mjs", import.meta.url));
 const cliScript = fileURLToPath(new URL("../../packages/server/bin/kubesdk-server.js", import.meta.url));
 const childStopGraceMs = 10_000;
 

@@ -44,19 +44,35 @@ export function checkBuildIsFresh(): void {
   }
 }
 
-/** The reference server process's node options: the sources' resolution condition dropped for a built run. */
+/** `--flag=value` or `--flag value` options a built run drops: each names the sources or their loader. */
+const SOURCE_ONLY_OPTIONS: ReadonlyArray<{ flags: readonly string[]; value: string }> = [
+  { flags: ["--conditions", "-C"], value: "source" },
+  // The TypeScript loader: its hooks thread and transformed modules are memory the build never has.
+  { flags: ["--import"], value: "tsx" },
+];
+
+/** How many of execArgv's entries from i on are a source-only option (0, 1 or 2). */
+function sourceOnlyOptionLength(execArgv: readonly string[], i: number): number {
+  const arg = execArgv[i] as string;
+  for (const { flags, value } of SOURCE_ONLY_OPTIONS) {
+    if (flags.some((flag) => arg === `${flag}=${value}`)) return 1;
+    if (flags.includes(arg) && execArgv[i + 1] === value) return 2;
+  }
+  return 0;
+}
+
+/**
+ * The reference server process's node options: for a built run, the sources' resolution condition
+ * and the TypeScript loader dropped (the child script is plain JavaScript).
+ */
 export function serverExecArgv(execArgv: readonly string[]): string[] {
   if (!builtServerRequested()) return [...execArgv];
   checkBuildIsFresh();
   const out: string[] = [];
   for (let i = 0; i < execArgv.length; i++) {
-    const arg = execArgv[i] as string;
-    if (arg === "--conditions=source" || arg === "-C=source") continue;
-    if ((arg === "--conditions" || arg === "-C") && execArgv[i + 1] === "source") {
-      i++;
-      continue;
-    }
-    out.push(arg);
+    const skip = sourceOnlyOptionLength(execArgv, i);
+    if (skip > 0) i += skip - 1;
+    else out.push(execArgv[i] as string);
   }
   return out;
 }

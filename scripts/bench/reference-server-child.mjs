@@ -7,15 +7,20 @@
  * CPU time so far in µs (user + system), "mem" with process.memoryUsage(), "heap" by writing a heap
  * snapshot (into BENCH_HEAP_DIR, or the working directory) and answering its path; stops on a "stop"
  * message or when the parent goes away.
+ *
+ * Plain JavaScript so that a BENCH_SERVER=built run needs no TypeScript loader: tsx's loader
+ * thread and transformed sources were about 85 MiB of the process's RSS, which the published
+ * package and the kubesdk-server command never carry (docs/performance.md).
  */
 import { writeHeapSnapshot } from "node:v8";
 import { startServer } from "@kubesdk/server";
 import { startTestServer } from "@kubesdk/server/testing";
 
-if (!process.send) throw new Error("reference-server-child.ts must be started with child_process.fork");
+if (!process.send) throw new Error("reference-server-child.mjs must be started with child_process.fork");
 const send = process.send.bind(process);
 
-async function timeTestServer(): Promise<number> {
+/** @returns {Promise<number>} */
+async function timeTestServer() {
   const t0 = performance.now();
   const cluster = await startTestServer();
   await cluster.client().resource("v1", "Namespace").get("default");
@@ -31,7 +36,7 @@ const server = await startServer({ cluster: false });
 const startupMs = performance.now() - t0;
 
 let stopping = false;
-const stopAndExit = async (): Promise<void> => {
+const stopAndExit = async () => {
   if (stopping) return;
   stopping = true;
   await server.stop();
