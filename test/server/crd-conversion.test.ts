@@ -16,9 +16,12 @@ import {
   retryUntil,
   reviewsSince,
   setUp,
+  useConversionGroup,
 } from "./crd-conversion-fixtures.js";
 
 let s: ConversionSetup;
+
+useConversionGroup();
 
 beforeAll(async () => {
   s = await setUp();
