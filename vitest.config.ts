@@ -23,5 +23,11 @@ export default defineConfig({
     // useCrdFixtures() in test/server/crd-fixtures.ts), since kube-apiserver may still be deleting
     // one file's CRDs when the next file in the same worker starts.
     isolate: false,
+    // Transformed sources persist in node_modules/.experimental-vitest-cache, keyed by content,
+    // module id and vite config, so a rerun (`pnpm vitest run FILES` while working, test-real.sh
+    // on the same files, the contract-suite benchmark) skips transforming the workspace sources;
+    // a clean checkout starts empty and fills it. No plugin here reads files beyond the module
+    // itself, the case the cache cannot see.
+    experimental: { fsModuleCache: true },
   },
 });
