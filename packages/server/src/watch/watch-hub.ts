@@ -25,8 +25,11 @@ export const FRAME_CACHE_BYTES = 8 * 2 ** 20;
 
 export class WatchHub {
   private readonly byBucket = new Map<string, Set<HubWatcher>>();
-  /** Frames by event and representation key, in the order the events were first encoded. */
-  private readonly recent = new Map<StoreEvent, Map<string, Buffer>>();
+  /**
+   * Frames by event revision (one event per revision) and representation key, in the order the
+   * events were first encoded; keyed by revision so the cache keeps no event's object alive.
+   */
+  private readonly recent = new Map<number, Map<string, Buffer>>();
   private recentBytes = 0;
   /** The last event asked for and its frames: a live fan-out asks for the same one N times. */
   private framesOf: StoreEvent | undefined;
@@ -67,10 +70,10 @@ export class WatchHub {
   frame<A>(event: StoreEvent, key: string, encode: (event: StoreEvent, arg: A) => Buffer, arg: A): Buffer {
     let frames = this.frames;
     if (this.framesOf !== event || frames === undefined) {
-      frames = this.recent.get(event);
+      frames = this.recent.get(event.rev);
       if (frames === undefined) {
         frames = new Map();
-        this.recent.set(event, frames);
+        this.recent.set(event.rev, frames);
       }
       this.framesOf = event;
       this.frames = frames;
@@ -101,11 +104,11 @@ export class WatchHub {
 
   /** Drops the oldest events' frames until the cache fits, keeping the current event's. */
   private evict(): void {
-    for (const [event, frames] of this.recent) {
+    for (const [rev, frames] of this.recent) {
       if (this.recentBytes <= FRAME_CACHE_BYTES) break;
-      if (event === this.framesOf) continue;
+      if (rev === this.framesOf?.rev) continue;
       for (const f of frames.values()) this.recentBytes -= f.length;
-      this.recent.delete(event);
+      this.recent.delete(rev);
     }
   }
 
