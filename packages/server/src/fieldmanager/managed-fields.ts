@@ -10,6 +10,7 @@
 import { FieldSet } from "@kubesdk/models";
 import { runAtOnce, type Steps } from "../api/steps.js";
 import { checkFieldManager } from "../endpoints/handlers/options.js";
+import { decodeFields, encodeFields, entrySet } from "./entry-sets.js";
 import { type LeafMap, PATH_SEP } from "./object-fields.js";
 
 export interface ManagedFieldsEntry {
@@ -139,18 +140,15 @@ function* entriesAfterSteps(
   let mine: ManagedFieldsEntry | undefined;
   const out: ManagedFieldsEntry[] = [];
   for (const e of r.entries) {
-    let set = FieldSet.fromFieldsV1(e.fieldsV1).difference(removedSet);
     if (isMine(e)) {
       mine = e;
       continue;
     }
-    set = set.difference(changedSet);
-    if (!set.empty) out.push({ ...e, fieldsV1: set.toFieldsV1() });
+    const kept = keptEntry(e, removedSet, changedSet);
+    if (kept) out.push(kept);
   }
   // (mine ∪ changed) ∩ present, where changed ⊆ present: only a previous entry needs the intersection.
-  const mineSet = mine
-    ? FieldSet.fromFieldsV1(mine.fieldsV1).intersection(present()).union(changedSet)
-    : changedSet;
+  const mineSet = mine ? entrySet(mine.fieldsV1).intersection(present()).union(changedSet) : changedSet;
   yield;
   if (!mineSet.empty) {
     const entry: ManagedFieldsEntry = {
@@ -159,12 +157,29 @@ function* entriesAfterSteps(
       apiVersion: r.apiVersion,
       time: anyChanged || !mine ? r.time : mine.time,
       fieldsType: "FieldsV1",
-      fieldsV1: mineSet.toFieldsV1(),
+      fieldsV1: encodeFields(mineSet),
     };
     if (r.subresource) entry.subresource = r.subresource;
     out.push(entry);
   }
   return sortEntries(capUpdateManagers(out));
+}
+
+/**
+ * Another manager's entry once `removed` and `changed` left it: undefined when nothing is left, the
+ * entry itself when it lost nothing and its fieldsV1 is already in upstream's encoding.
+ */
+export function keptEntry(
+  e: ManagedFieldsEntry,
+  removed: FieldSet,
+  changed: FieldSet,
+): ManagedFieldsEntry | undefined {
+  const decoded = decodeFields(e.fieldsV1);
+  let set = decoded.set;
+  if (set.intersects(removed)) set = set.difference(removed);
+  if (set.intersects(changed)) set = set.difference(changed);
+  if (set.empty) return undefined;
+  return set === decoded.set && decoded.canonical ? e : { ...e, fieldsV1: encodeFields(set) };
 }
 
 function capUpdateManagers(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] {
@@ -174,7 +189,7 @@ function capUpdateManagers(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] 
   const byAge = [...updates].sort((a, b) => (age(a) < age(b) ? -1 : age(a) > age(b) ? 1 : 0));
   const fold = byAge.slice(0, updates.length - MAX_UPDATE_MANAGERS + 1);
   let set = new FieldSet();
-  for (const e of fold) set = set.union(FieldSet.fromFieldsV1(e.fieldsV1));
+  for (const e of fold) set = set.union(entrySet(e.fieldsV1));
   const newest = fold[fold.length - 1] as ManagedFieldsEntry;
   const ancient: ManagedFieldsEntry = {
     manager: ANCIENT,
@@ -182,7 +197,7 @@ function capUpdateManagers(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] 
     apiVersion: newest.apiVersion,
     time: newest.time,
     fieldsType: "FieldsV1",
-    fieldsV1: set.toFieldsV1(),
+    fieldsV1: encodeFields(set),
   };
   return [...entries.filter((e) => !fold.includes(e)), ancient];
 }
