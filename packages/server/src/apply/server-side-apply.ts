@@ -12,7 +12,7 @@ import { FieldSet, formatPath } from "@kubesdk/models";
 import { failure, type StatusCause } from "../api/status.js";
 import { runAtOnce, type Steps } from "../api/steps.js";
 import type { KubeObject } from "../endpoints/handlers/context.js";
-import { decodeFields, encodeFields, entrySet } from "../fieldmanager/entry-sets.js";
+import { decodeFields, entrySet } from "../fieldmanager/entry-sets.js";
 import { type ManagedFieldsEntry, sortEntries } from "../fieldmanager/managed-fields.js";
 import { type FieldScope, fieldSetOf } from "../fieldmanager/object-fields.js";
 import { CSA_BRIDGE_MANAGER, lastAppliedOwned, syncLastApplied } from "./last-applied.js";
@@ -134,7 +134,7 @@ function startingEntries(input: ApplyInput): ManagedFieldsEntry[] {
       apiVersion: input.apiVersion,
       time: input.time,
       fieldsType: "FieldsV1",
-      fieldsV1: encodeFields(existing),
+      fieldsV1: existing.toFieldsV1(),
     });
   return entries;
 }
@@ -173,8 +173,8 @@ function resolveConflicts(
   const taken = FieldSet.fromPaths(conflicts.map((c) => [...c.path]));
   return others.map((e) => {
     const { set, canonical } = decodeFields(e.fieldsV1);
-    if (set.intersects(taken)) return { ...e, fieldsV1: encodeFields(set.difference(taken)) };
-    return canonical ? e : { ...e, fieldsV1: encodeFields(set) };
+    if (set.intersects(taken)) return { ...e, fieldsV1: set.difference(taken).toFieldsV1() };
+    return canonical ? e : { ...e, fieldsV1: set.toFieldsV1() };
   });
 }
 
@@ -230,7 +230,7 @@ export function* serverSideApplySteps(input: ApplyInput): Steps<KubeObject> {
     apiVersion: input.apiVersion,
     ...(time !== undefined ? { time } : {}),
     fieldsType: "FieldsV1",
-    fieldsV1: encodeFields(appliedSet),
+    fieldsV1: appliedSet.toFieldsV1(),
   };
   if (input.subresource) entry.subresource = input.subresource;
   const kept = others.filter((e) => !entrySet(e.fieldsV1).empty);

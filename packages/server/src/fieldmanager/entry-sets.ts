@@ -1,9 +1,9 @@
 /**
  * The FieldSet of a managedFields entry, decoded once per distinct fieldsV1 rather than on every
- * write, and the encoding of a set, remembered so that a later write reading it back skips the
- * decode. Objects of one kind mostly carry the same few fieldsV1 shapes (every ConfigMap its
+ * write. Objects of one kind mostly carry the same few fieldsV1 shapes (every ConfigMap its
  * creator wrote the same way), so a small cache keyed by the fieldsV1's JSON text hits across
- * objects, and one keyed by identity hits on the objects this module encoded itself.
+ * objects. (A WeakMap from the fieldsV1 objects the server encodes to their sets was tried: the
+ * collector's work for its entries cost more than the JSON text it saves.)
  *
  * The sets handed out are shared: callers only read them and combine them (union, difference,
  * intersection return fresh sets); nothing may insert into one.
@@ -25,8 +25,6 @@ const MAX_CACHED_TEXT = 4096;
 const MAX_CACHED_TEXTS = 1024;
 
 const byText = new Map<string, DecodedFields>();
-/** fieldsV1 objects this module encoded; the server never changes a stored object in place. */
-const byObject = new WeakMap<object, DecodedFields>();
 
 /** The set an entry's fieldsV1 names. */
 export function entrySet(fieldsV1: unknown): FieldSet {
@@ -34,10 +32,6 @@ export function entrySet(fieldsV1: unknown): FieldSet {
 }
 
 export function decodeFields(fieldsV1: unknown): DecodedFields {
-  if (typeof fieldsV1 === "object" && fieldsV1 !== null) {
-    const known = byObject.get(fieldsV1);
-    if (known) return known;
-  }
   const text = JSON.stringify(fieldsV1 ?? {});
   const hit = byText.get(text);
   if (hit) return hit;
@@ -48,11 +42,4 @@ export function decodeFields(fieldsV1: unknown): DecodedFields {
     byText.set(text, decoded);
   }
   return decoded;
-}
-
-/** The fieldsV1 of `set`; `set` must not change afterwards (it is remembered with the encoding). */
-export function encodeFields(set: FieldSet): Record<string, unknown> {
-  const fieldsV1 = set.toFieldsV1();
-  byObject.set(fieldsV1, { set, canonical: true });
-  return fieldsV1;
 }

@@ -7,11 +7,12 @@
  * same FieldSet machinery.
  */
 
-import { FieldSet } from "@kubesdk/models";
+import { FieldSet, type TypeNode } from "@kubesdk/models";
 import { runAtOnce, type Steps } from "../api/steps.js";
 import { checkFieldManager } from "../endpoints/handlers/options.js";
-import { decodeFields, encodeFields, entrySet } from "./entry-sets.js";
-import { type LeafMap, PATH_SEP } from "./object-fields.js";
+import { decodeFields, entrySet } from "./entry-sets.js";
+import { diffFields } from "./field-diff.js";
+import { type FieldScope, type LeafMap, PATH_SEP } from "./object-fields.js";
 
 export interface ManagedFieldsEntry {
   manager: string;
@@ -109,6 +110,19 @@ export function* recordUpdateSteps(r: UpdateRecord): Steps<ManagedFieldsEntry[]>
   return yield* entriesAfterSteps(r, changedSet, removedSet, present, changed.length > 0);
 }
 
+export interface WalkedUpdateRecord extends Omit<UpdateRecord, "oldLeaves" | "newLeaves"> {
+  readonly old: Record<string, unknown>;
+  readonly next: Record<string, unknown>;
+  readonly schema: TypeNode | undefined;
+  readonly scope: FieldScope;
+}
+
+/** recordUpdate from the two objects, compared by one walk each (field-diff.ts), without pauses. */
+export function recordUpdateWalked(r: WalkedUpdateRecord): ManagedFieldsEntry[] {
+  const diff = diffFields(r.old, r.next, r.schema, r.scope);
+  return runAtOnce(entriesAfterSteps(r, diff.changed, diff.removed, diff.present, !diff.changed.empty));
+}
+
 export interface CreateRecord extends Omit<UpdateRecord, "oldLeaves" | "newLeaves"> {
   /** Every field of the new object (object-fields.ts fieldSetOf). */
   readonly fields: FieldSet;
@@ -157,7 +171,7 @@ function* entriesAfterSteps(
       apiVersion: r.apiVersion,
       time: anyChanged || !mine ? r.time : mine.time,
       fieldsType: "FieldsV1",
-      fieldsV1: encodeFields(mineSet),
+      fieldsV1: mineSet.toFieldsV1(),
     };
     if (r.subresource) entry.subresource = r.subresource;
     out.push(entry);
@@ -179,7 +193,7 @@ export function keptEntry(
   if (set.intersects(removed)) set = set.difference(removed);
   if (set.intersects(changed)) set = set.difference(changed);
   if (set.empty) return undefined;
-  return set === decoded.set && decoded.canonical ? e : { ...e, fieldsV1: encodeFields(set) };
+  return set === decoded.set && decoded.canonical ? e : { ...e, fieldsV1: set.toFieldsV1() };
 }
 
 function capUpdateManagers(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] {
@@ -197,7 +211,7 @@ function capUpdateManagers(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] 
     apiVersion: newest.apiVersion,
     time: newest.time,
     fieldsType: "FieldsV1",
-    fieldsV1: encodeFields(set),
+    fieldsV1: set.toFieldsV1(),
   };
   return [...entries.filter((e) => !fold.includes(e)), ancient];
 }
