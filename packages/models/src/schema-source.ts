@@ -45,9 +45,11 @@ export class LineJsonTypes implements RawTypes {
   /** Type name → the member's value text, until it is parsed. */
   readonly #text = new Map<string, string>();
   readonly #parsed = new Map<string, RawSchemaNode>();
+  readonly #json: string;
   #kinds: Map<string, string> | undefined;
 
   constructor(json: string) {
+    this.#json = json;
     let start = json.indexOf("\n") + 1;
     while (start > 0 && start < json.length) {
       const lineEnd = json.indexOf("\n", start);
@@ -74,18 +76,22 @@ export class LineJsonTypes implements RawTypes {
   }
 
   /**
-   * Reads each type's `gvks` member alone: a type holds it once, at its top level, as an array of
-   * string triples (which contain no "]]"), so the text from `"gvks":` to the first "]]" is it.
+   * Reads each type's `gvks` member alone, in one pass over the text: a type holds it once, at its
+   * top level, as an array of string triples (which contain no "]]"), so the text from `"gvks":` to
+   * the first "]]" is it, and its line names the type.
    */
   kinds(): ReadonlyMap<string, string> {
-    this.#kinds ??= kindsOf(
-      [...this.#text].flatMap(([name, text]) => {
-        const at = text.indexOf(GVKS);
-        if (at < 0) return [];
-        const list = text.slice(at + GVKS.length, text.indexOf("]]", at) + 2);
-        return [[name, JSON.parse(list) as RawSchemaNode["gvks"]] as const];
-      }),
-    );
+    if (this.#kinds) return this.#kinds;
+    const json = this.#json;
+    const members: [string, RawSchemaNode["gvks"]][] = [];
+    for (let at = json.indexOf(GVKS); at >= 0; at = json.indexOf(GVKS, at + 1)) {
+      const lineStart = json.lastIndexOf("\n", at) + 1;
+      const name = json.slice(lineStart + 1, json.indexOf('":', lineStart));
+      // Only the members the constructor found (a text on one line has none).
+      if (!this.#text.has(name)) continue;
+      members.push([name, JSON.parse(json.slice(at + GVKS.length, json.indexOf("]]", at) + 2))]);
+    }
+    this.#kinds = kindsOf(members);
     return this.#kinds;
   }
 }

@@ -30,6 +30,9 @@ describe("the generated schema read type by type", () => {
 
   it("reads a one-line and an empty object", () => {
     expect(new LineJsonTypes("{}").names()).toEqual([]);
+    const flat = new LineJsonTypes('{"a":{"kind":"struct","gvks":[["g","v","K"]]}}');
+    expect(flat.names()).toEqual([]);
+    expect(flat.kinds().size).toBe(0);
     const one = new LineJsonTypes('{\n"a":{"kind":"struct","gvks":[["g","v","K"]]}\n}');
     expect(one.get("a")).toEqual({ kind: "struct", gvks: [["g", "v", "K"]] });
     expect([...one.kinds()]).toEqual([["g/v/K", "a"]]);
