@@ -15,7 +15,15 @@ import { newReinvocationContext } from "./reinvocation.js";
 type Phase = "admit" | "validate";
 
 export class AdmissionChain {
-  constructor(readonly plugins: readonly AdmissionPlugin[]) {}
+  /** The plugins that have each phase, in order: most have one phase only. */
+  private readonly phases: Readonly<Record<Phase, readonly AdmissionPlugin[]>>;
+
+  constructor(readonly plugins: readonly AdmissionPlugin[]) {
+    this.phases = {
+      admit: plugins.filter((p) => p.admit !== undefined),
+      validate: plugins.filter((p) => p.validate !== undefined),
+    };
+  }
 
   /** The plugin names in the order they run, for docs and tests. */
   get names(): readonly string[] {
@@ -50,8 +58,9 @@ export class AdmissionChain {
     a: AdmissionAttributes,
     ctx: AdmissionContext,
   ): void | Promise<void> {
-    for (let i = from; i < this.plugins.length; i++) {
-      const p = this.plugins[i] as AdmissionPlugin;
+    const plugins = this.phases[phase];
+    for (let i = from; i < plugins.length; i++) {
+      const p = plugins[i] as AdmissionPlugin;
       const step = p[phase];
       if (!step || !p.handles(a.operation)) continue;
       const pending = step.call(p, a, ctx);
