@@ -38,13 +38,16 @@ export class AdmissionChain {
     // The same object and warnings: plugins change `object` in place and append to `warnings`.
     const reinvocation = attributes.reinvocation ?? newReinvocationContext();
     const a = attributes.reinvocation ? attributes : { ...attributes, reinvocation };
-    const again = () => {
-      if (!reinvocation.shouldReinvoke || reinvocation.isReinvoke) return;
-      reinvocation.isReinvoke = true;
-      return this.run("admit", 0, a, ctx);
-    };
     const first = this.run("admit", 0, a, ctx);
-    return first ? first.then(again) : again();
+    return first ? first.then(() => this.again(a, ctx)) : this.again(a, ctx);
+  }
+
+  /** The second run of the mutating phase, when a reinvocable plugin asked for one in the first. */
+  private again(a: AdmissionAttributes, ctx: AdmissionContext): void | Promise<void> {
+    const reinvocation = a.reinvocation;
+    if (!reinvocation?.shouldReinvoke || reinvocation.isReinvoke) return;
+    reinvocation.isReinvoke = true;
+    return this.run("admit", 0, a, ctx);
   }
 
   /** The validating phase; a promise only when a plugin answered with one. */
