@@ -154,7 +154,11 @@ class Dispatcher {
     // The OpenAPI documents are served by an extension, but not to users who may not read them.
     if (target.pathname.startsWith("/openapi/"))
       authorize(user, this.opts.auth, { path: target.pathname, verb: method.toLowerCase() });
-    for (const ext of this.opts.extensions ?? []) if (await ext(req, res, target.url, user)) return;
+    // An extension that leaves the request answers a plain false (route-extension.ts): no await.
+    for (const ext of this.opts.extensions ?? []) {
+      const claimed = ext(req, res, target.url, user);
+      if (claimed === true || (claimed !== false && (await claimed))) return;
+    }
     const info = parseRequestInfo(method, target.pathname, target.segments, target.query);
     authorize(user, this.opts.auth, accessOf(info, target.pathname, method));
     if (!METHODS.has(method)) methodNotAllowed();
