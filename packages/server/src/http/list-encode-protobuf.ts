@@ -1,0 +1,127 @@
+/**
+ * Big protobuf lists (see list-encode.ts): each item's bytes are cached once, and a list is its
+ * envelope around the ranges of those caches (body-parts.ts), never joined into one buffer.
+ */
+import { encodeObject } from "@kubesdk/models";
+import { type BodyParts, bodyLength, PartRuns } from "./body-parts.js";
+import { SLICE_MS, yieldToOthers } from "./list-slices.js";
+
+/**
+ * [field number, start, end of the value, start of the field's tag] of each length-delimited
+ * field of a message.
+ */
+function lengthFields(bytes: Uint8Array): Array<[number, number, number, number]> {
+  const fields: Array<[number, number, number, number]> = [];
+  let i = 0;
+  const varint = (): number => {
+    let value = 0;
+    let shift = 0;
+    for (;;) {
+      const b = bytes[i++] as number;
+      value += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return value;
+      shift += 7;
+    }
+  };
+  while (i < bytes.length) {
+    const tagAt = i;
+    const tag = varint();
+    if ((tag & 7) !== 2) throw new Error("unexpected wire type in a protobuf envelope");
+    const length = varint();
+    fields.push([tag >>> 3, i, i + length, tagAt]);
+    i += length;
+  }
+  return fields;
+}
+
+/** The tag and length of a length-delimited field of `length` bytes. */
+function lengthHeader(field: number, length: number): Buffer {
+  const head: number[] = [(field << 3) | 2];
+  let n = length;
+  while (n >= 0x80) {
+    head.push((n & 0x7f) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  head.push(n);
+  return Buffer.from(head);
+}
+
+const MAGIC_LENGTH = 4;
+
+/** The raw message inside an enveloped object ("k8s\0" + Unknown{typeMeta, raw, …}). */
+function rawOf(enveloped: Uint8Array): Uint8Array {
+  const body = enveloped.subarray(MAGIC_LENGTH);
+  const raw = lengthFields(body).find(([field]) => field === 2);
+  return raw ? body.subarray(raw[1], raw[2]) : new Uint8Array(0);
+}
+
+/** Items per protobuf chunk at first; later chunks are sized from the time the last one took. */
+const FIRST_CHUNK = 128;
+
+/**
+ * Each list item's protobuf bytes (its field-2 entry, tag included), kept while the item object
+ * lives: list items of stored objects are made once per stored object and never change
+ * (handlers/list.ts), so a list encodes only the objects it has not shown before. Keyed by the
+ * list kind too, since an item's message is the list kind's item type.
+ */
+const itemBytes = new WeakMap<object, { listKind: string; bytes: Uint8Array }>();
+
+/** Encodes `items` as one list per chunk and remembers each item's bytes (see itemBytes). */
+async function encodeMissing(body: object, listKind: string, items: object[]): Promise<void> {
+  let chunk = FIRST_CHUNK;
+  for (let at = 0; at < items.length; ) {
+    const started = performance.now();
+    const slice = items.slice(at, at + chunk);
+    const raw = rawOf(encodeObject({ ...body, items: slice }));
+    const fields = lengthFields(raw).filter(([field]) => field === 2);
+    slice.forEach((item, i) => {
+      const field = fields[i] as [number, number, number, number];
+      itemBytes.set(item, { listKind, bytes: raw.subarray(field[3], field[2]) });
+    });
+    at += chunk;
+    const took = performance.now() - started;
+    chunk = Math.max(16, Math.round((chunk * SLICE_MS) / Math.max(took, 0.5)));
+    if (at < items.length) await yieldToOthers();
+  }
+}
+
+const NO_SEPARATOR = Buffer.alloc(0);
+
+/** Each item's cached bytes, in order, encoding (and caching) first the items not encoded before. */
+async function itemRanges(body: object, listKind: string, items: readonly unknown[]): Promise<Buffer[]> {
+  const runs = new PartRuns(NO_SEPARATOR);
+  for (let i = 0; i < items.length; i++) {
+    let cached = itemBytes.get(items[i] as object);
+    if (cached?.listKind !== listKind) {
+      const known = (item: unknown) => itemBytes.get(item as object)?.listKind === listKind;
+      await encodeMissing(body, listKind, items.slice(i).filter((item) => !known(item)) as object[]);
+      cached = itemBytes.get(items[i] as object);
+    }
+    runs.item((cached as { bytes: Uint8Array }).bytes);
+  }
+  return runs.done();
+}
+
+/**
+ * The whole list: the items not encoded before are encoded a chunk at a time (each chunk as a
+ * list of its own: one envelope per chunk, not per item, which cost half again the time of
+ * encoding the list at once), then every item's bytes follow the empty list's message, as ranges
+ * of the caches. Repeated fields concatenate, so the bytes are exactly those of the list encoded
+ * at once; the raw field's header is sized from the items' lengths.
+ */
+export async function encodeProtobufList(body: { kind?: unknown }, items: unknown[]): Promise<BodyParts> {
+  const listKind = String(body.kind);
+  const itemParts = await itemRanges(body, listKind, items);
+  const empty = Buffer.from(encodeObject({ ...body, items: [] }));
+  const envelope = empty.subarray(MAGIC_LENGTH);
+  const parts: Buffer[] = [empty.subarray(0, MAGIC_LENGTH)];
+  for (const [field, start, end] of lengthFields(envelope)) {
+    const value = envelope.subarray(start, end);
+    if (field !== 2) parts.push(lengthHeader(field, value.length), value);
+    else {
+      parts.push(lengthHeader(2, value.length + bodyLength(itemParts)), value);
+      for (const part of itemParts) parts.push(part);
+    }
+  }
+  return parts;
+}
