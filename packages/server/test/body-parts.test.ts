@@ -12,9 +12,9 @@ describe("PartRuns", () => {
     const slab = Buffer.from("aa,bbb,c,");
     const runs = new PartRuns(Buffer.from(","));
     runs.raw(Buffer.from("["));
-    runs.item(slab.subarray(0, 2));
-    runs.item(slab.subarray(3, 6));
-    runs.item(slab.subarray(7, 8));
+    runs.item(slab, 0, 2);
+    runs.item(slab, 3, 6);
+    runs.item(slab, 7, 8);
     runs.raw(Buffer.from("]"));
     const parts = runs.done();
     expect(parts.map(String)).toEqual(["[", "aa,bbb,c", "]"]);
@@ -24,13 +24,13 @@ describe("PartRuns", () => {
     const slab = Buffer.from("aa,bbb;c,");
     const other = Buffer.from("dd,");
     const runs = new PartRuns(Buffer.from(","));
-    runs.item(slab.subarray(3, 6));
-    runs.item(slab.subarray(0, 2));
-    runs.item(slab.subarray(3, 6));
-    runs.item(slab.subarray(7, 8));
-    runs.item(other.subarray(0, 2));
+    runs.item(slab, 3, 6);
+    runs.item(slab, 0, 2);
+    runs.item(slab, 3, 6);
+    runs.item(slab, 7, 8);
+    runs.item(other, 0, 2);
     runs.loose(Buffer.from("e"));
-    runs.item(slab.subarray(0, 2));
+    runs.item(slab, 0, 2);
     const parts = runs.done();
     expect(joined(parts)).toBe("bbb,aa,bbb,c,dd,e,aa");
     expect(parts.map(String)).toEqual(["bbb", ",", "aa,bbb", ",", "c", ",", "dd", ",", "e", ",", "aa"]);
@@ -39,9 +39,9 @@ describe("PartRuns", () => {
   it("merges protobuf items that touch, with no separator", () => {
     const slab = Buffer.from([1, 2, 3, 4, 5, 6]);
     const runs = new PartRuns(Buffer.alloc(0));
-    runs.item(slab.subarray(0, 2));
-    runs.item(slab.subarray(2, 5));
-    runs.item(slab.subarray(1, 2));
+    runs.item(slab, 0, 2);
+    runs.item(slab, 2, 5);
+    runs.item(slab, 1, 2);
     const parts = runs.done();
     expect(parts.map((p) => [...p])).toEqual([[1, 2, 3, 4, 5], [2]]);
     expect(bodyLength(parts)).toBe(6);

@@ -18,14 +18,14 @@ export function bodyLength(parts: BodyParts): number {
 
 /**
  * Appends byte ranges, merging a range into the one before it when it starts where that one ends
- * in the same memory, or one separator byte later with that byte being the separator. The merged
+ * in the same slab, or one separator byte later with that byte being the separator. The merged
  * range holds exactly the bytes the two parts and the separator would give: it is the same memory,
  * which nothing writes once a cache made it.
  */
 export class PartRuns {
   private readonly parts: Buffer[] = [];
-  /** The whole memory of the current run's range (undefined: no run open). */
-  private memory: Uint8Array | undefined;
+  /** The slab of the current run's range (undefined: no run open). */
+  private slab: Uint8Array | undefined;
   private start = 0;
   private end = 0;
   private count = 0;
@@ -46,23 +46,23 @@ export class PartRuns {
     this.parts.push(bytes);
   }
 
-  /** Appends one item from a cache, preceded by the separator unless it is the first. */
-  item(bytes: Uint8Array): void {
+  /** Appends bytes [start, end) of a cache's slab as one item, preceded by the separator unless it is the first. */
+  item(slab: Uint8Array, start: number, end: number): void {
     const first = this.count++ === 0;
     const sep = first ? 0 : this.separator.length;
     if (
-      bytes.buffer === this.memory?.buffer &&
-      bytes.byteOffset === this.end + sep &&
-      (sep === 0 || this.memory[this.end] === this.separator[0])
+      slab === this.slab &&
+      start === this.end + sep &&
+      (sep === 0 || slab[this.end] === this.separator[0])
     ) {
-      this.end = bytes.byteOffset + bytes.length;
+      this.end = end;
       return;
     }
     this.flush();
     if (sep > 0) this.parts.push(this.separator);
-    this.memory = new Uint8Array(bytes.buffer);
-    this.start = bytes.byteOffset;
-    this.end = bytes.byteOffset + bytes.length;
+    this.slab = slab;
+    this.start = start;
+    this.end = end;
   }
 
   /** The parts so far; the builder is done after this. */
@@ -72,8 +72,9 @@ export class PartRuns {
   }
 
   private flush(): void {
-    if (this.memory === undefined) return;
-    this.parts.push(Buffer.from(this.memory.buffer, this.start, this.end - this.start));
-    this.memory = undefined;
+    if (this.slab === undefined) return;
+    const { buffer, byteOffset } = this.slab;
+    this.parts.push(Buffer.from(buffer, byteOffset + this.start, this.end - this.start));
+    this.slab = undefined;
   }
 }

@@ -4,6 +4,7 @@
  */
 import { encodeObject } from "@kubesdk/models";
 import { type BodyParts, bodyLength, PartRuns } from "./body-parts.js";
+import { bytesRecord, cachedBytes, type ItemBytes } from "./item-cache.js";
 import { SLICE_MS, yieldToOthers } from "./list-slices.js";
 
 /**
@@ -58,15 +59,7 @@ function rawOf(enveloped: Uint8Array): Uint8Array {
 /** Items per protobuf chunk at first; later chunks are sized from the time the last one took. */
 const FIRST_CHUNK = 128;
 
-/**
- * Each list item's protobuf bytes (its field-2 entry, tag included), kept while the item object
- * lives: list items of stored objects are made once per stored object and never change
- * (handlers/list.ts), so a list encodes only the objects it has not shown before. Keyed by the
- * list kind too, since an item's message is the list kind's item type.
- */
-const itemBytes = new WeakMap<object, { listKind: string; bytes: Uint8Array }>();
-
-/** Encodes `items` as one list per chunk and remembers each item's bytes (see itemBytes). */
+/** Encodes `items` as one list per chunk and caches each item's bytes (item-cache.ts). */
 async function encodeMissing(body: object, listKind: string, items: object[]): Promise<void> {
   let chunk = FIRST_CHUNK;
   for (let at = 0; at < items.length; ) {
@@ -76,7 +69,11 @@ async function encodeMissing(body: object, listKind: string, items: object[]): P
     const fields = lengthFields(raw).filter(([field]) => field === 2);
     slice.forEach((item, i) => {
       const field = fields[i] as [number, number, number, number];
-      itemBytes.set(item, { listKind, bytes: raw.subarray(field[3], field[2]) });
+      const record = bytesRecord(item);
+      record.protobuf = raw;
+      record.protobufStart = field[3];
+      record.protobufEnd = field[2];
+      record.protobufKind = listKind;
     });
     at += chunk;
     const took = performance.now() - started;
@@ -90,14 +87,14 @@ const NO_SEPARATOR = Buffer.alloc(0);
 /** Each item's cached bytes, in order, encoding (and caching) first the items not encoded before. */
 async function itemRanges(body: object, listKind: string, items: readonly unknown[]): Promise<Buffer[]> {
   const runs = new PartRuns(NO_SEPARATOR);
+  const known = (item: unknown) => cachedBytes(item as object)?.protobufKind === listKind;
   for (let i = 0; i < items.length; i++) {
-    let cached = itemBytes.get(items[i] as object);
-    if (cached?.listKind !== listKind) {
-      const known = (item: unknown) => itemBytes.get(item as object)?.listKind === listKind;
+    let cached = cachedBytes(items[i] as object);
+    if (cached?.protobufKind !== listKind) {
       await encodeMissing(body, listKind, items.slice(i).filter((item) => !known(item)) as object[]);
-      cached = itemBytes.get(items[i] as object);
+      cached = cachedBytes(items[i] as object) as ItemBytes;
     }
-    runs.item((cached as { bytes: Uint8Array }).bytes);
+    runs.item(cached.protobuf as Uint8Array, cached.protobufStart, cached.protobufEnd);
   }
   return runs.done();
 }

@@ -5,6 +5,7 @@
  * Content-Length, same wire). Small lists and YAML take the one-go path.
  */
 import { type BodyParts, PartRuns } from "./body-parts.js";
+import { bytesRecord, cachedBytes, type ItemBytes } from "./item-cache.js";
 import { encodeProtobufList } from "./list-encode-protobuf.js";
 import { SLICE_MS, yieldToOthers } from "./list-slices.js";
 import type { MediaChoice } from "./negotiate.js";
@@ -49,16 +50,9 @@ async function joinedBytesYielding(
   return chunks;
 }
 
-/**
- * Each list item's compact JSON, kept while the item object lives (list items of stored objects
- * are made once per stored object and never change, handlers/list.ts): a range of a slab that
- * holds the items encoded with it, each followed by a comma, so neighbours in a list join into
- * one range (body-parts.ts).
- */
-const itemJson = new WeakMap<object, Buffer>();
 const COMMA = Buffer.from(",");
 
-/** One slab for `texts` (the JSON of `items`), and each item's range of it. */
+/** One slab for `texts` (the JSON of `items`, each followed by a comma), and each item's range of it. */
 function storeSlab(items: readonly object[], texts: readonly string[]): void {
   const text = `${texts.join(",")},`;
   const slab = Buffer.from(text);
@@ -68,7 +62,10 @@ function storeSlab(items: readonly object[], texts: readonly string[]): void {
   for (let i = 0; i < texts.length; i++) {
     const t = texts[i] as string;
     const length = oneByte ? t.length : Buffer.byteLength(t);
-    itemJson.set(items[i] as object, slab.subarray(at, at + length));
+    const record = bytesRecord(items[i] as object);
+    record.json = slab;
+    record.jsonStart = at;
+    record.jsonEnd = at + length;
     at += length + 1;
   }
 }
@@ -92,21 +89,23 @@ async function encodeJsonMissing(items: readonly object[]): Promise<void> {
   if (texts.length > 0) storeSlab(pending, texts);
 }
 
-/** The items' compact JSON joined by commas, as ranges of the cache (encoding what it lacks). */
+const isObject = (item: unknown): item is object => typeof item === "object" && item !== null;
+
+/** The items' compact JSON joined by commas, as ranges of the caches (encoding what they lack). */
 async function compactItems(items: readonly unknown[], runs: PartRuns): Promise<void> {
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    if (typeof item !== "object" || item === null) {
+    if (!isObject(item)) {
       runs.loose(Buffer.from(JSON.stringify(item) ?? "null"));
       continue;
     }
-    let bytes = itemJson.get(item);
-    if (bytes === undefined) {
-      const rest = items.slice(i).filter((o) => typeof o === "object" && o !== null && !itemJson.has(o));
+    let cached = cachedBytes(item);
+    if (cached?.json === undefined) {
+      const rest = items.slice(i).filter((o) => isObject(o) && cachedBytes(o)?.json === undefined);
       await encodeJsonMissing(rest as object[]);
-      bytes = itemJson.get(item) as Buffer;
+      cached = cachedBytes(item) as ItemBytes;
     }
-    runs.item(bytes);
+    runs.item(cached.json as Buffer, cached.jsonStart, cached.jsonEnd);
   }
 }
 
