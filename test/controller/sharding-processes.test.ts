@@ -9,7 +9,7 @@
  * - no key was reconciled by two replicas in overlapping intervals (committed reconciles);
  * - every committed reconcile during a change was made by the key's owner before or after it, so
  *   only keys whose owner changed moved.
- * KUBESDK_SHARDING_RUNS repeats the walk (`pnpm test:sharding`: 10 runs).
+ * KUBESDK_SHARDING_RUNS repeats the walk (`pnpm test:sharding`: 10 runs by default, 5 in CI).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";

@@ -12,6 +12,7 @@ import { ModelsError } from "./errors.js";
 import { schemaTypesJson } from "./generated/schema.js";
 import type { GroupVersionKind } from "./gvk.js";
 import type { MergeAttributes, RawSchemaNode, ScalarMarker, ScalarType, ValueKind } from "./schema-data.js";
+import { LineJsonTypes, type RawTypes, recordTypes } from "./schema-source.js";
 
 export type { MergeAttributes, ScalarMarker, ScalarType, ValueKind } from "./schema-data.js";
 
@@ -115,18 +116,17 @@ class SchemaNode implements TypeNode {
 
 /** Schema metadata by component name; build one with the generated JSON or use `builtinSchemas()`. */
 export class SchemaIndex {
-  readonly #raw: Readonly<Record<string, RawSchemaNode>>;
+  readonly #raw: RawTypes;
   readonly #namedNodes = new Map<string, SchemaNode>();
   readonly #sites = new WeakMap<RawSchemaNode, SchemaNode>();
-  #byGvk: Map<string, string> | undefined;
 
   constructor(types: Readonly<Record<string, RawSchemaNode>>) {
-    this.#raw = types;
+    this.#raw = types instanceof LineJsonTypes ? types : recordTypes(types);
   }
 
   /** Every component name, e.g. "io.k8s.api.core.v1.Pod". */
   typeNames(): readonly string[] {
-    return Object.keys(this.#raw);
+    return this.#raw.names();
   }
 
   typeNode(name: string): TypeNode | undefined {
@@ -135,16 +135,7 @@ export class SchemaIndex {
 
   /** The type of a built-in kind; undefined for kinds the schema does not know (custom resources). */
   schemaFor(gvk: GroupVersionKind): TypeNode | undefined {
-    if (!this.#byGvk) {
-      this.#byGvk = new Map();
-      for (const [name, raw] of Object.entries(this.#raw)) {
-        for (const [group, version, kind] of raw.gvks ?? []) {
-          // A kind registered in many groups (DeleteOptions, WatchEvent) maps to one meta type.
-          this.#byGvk.set(`${group}/${version}/${kind}`, name);
-        }
-      }
-    }
-    const name = this.#byGvk.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
+    const name = this.#raw.kinds().get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
     return name === undefined ? undefined : this.typeNode(name);
   }
 
@@ -155,7 +146,7 @@ export class SchemaIndex {
     if (!named) throw new ModelsError("UNKNOWN_SCHEMA_TYPE", `schema references unknown type ${raw.ref}`);
     const { ref, ...siteAttributes } = raw;
     if (Object.keys(siteAttributes).length === 0) return named;
-    return this.#site(raw, { ...this.#raw[ref], ...siteAttributes }, ref);
+    return this.#site(raw, { ...this.#raw.get(ref), ...siteAttributes }, ref);
   }
 
   #site(key: RawSchemaNode, raw: RawSchemaNode, name: string | undefined): SchemaNode {
@@ -170,7 +161,7 @@ export class SchemaIndex {
   #named(name: string): SchemaNode | undefined {
     const cached = this.#namedNodes.get(name);
     if (cached) return cached;
-    const raw = this.#raw[name];
+    const raw = this.#raw.get(name);
     if (!raw) return undefined;
     if (raw.ref !== undefined) {
       throw new ModelsError("UNKNOWN_SCHEMA_TYPE", `${name} is an alias, which the schema data never uses`);
@@ -183,9 +174,13 @@ export class SchemaIndex {
 
 let builtin: SchemaIndex | undefined;
 
-/** Schema metadata of the built-in types of the pinned Kubernetes release (parsed on first use). */
+/**
+ * Schema metadata of the built-in types of the pinned Kubernetes release: each type is parsed when
+ * first used (schema-source.ts).
+ */
 export function builtinSchemas(): SchemaIndex {
-  builtin ??= new SchemaIndex(JSON.parse(schemaTypesJson) as Record<string, RawSchemaNode>);
+  // The constructor takes the line reader as it is (its parameter type stays the public record form).
+  builtin ??= new SchemaIndex(new LineJsonTypes(schemaTypesJson) as unknown as Record<string, RawSchemaNode>);
   return builtin;
 }
 

@@ -151,6 +151,8 @@ describe("set algebra", () => {
     });
     expect(a.intersection(b).toFieldsV1()).toEqual({ "f:spec": { "f:replicas": {} } });
     expect(a.intersection(FieldSet.fromPaths([["f:spec"]])).empty).toBe(true);
+    expect(a.intersects(b)).toBe(true);
+    expect(a.intersects(FieldSet.fromPaths([["f:spec"]]))).toBe(false);
   });
 
   it("hasPrefix: the path itself or anything below it is a member", () => {
@@ -185,6 +187,7 @@ describe("laws (fast-check)", () => {
         expect(same(x.intersection(y), y.intersection(x))).toBe(true);
         expect(same(x.difference(y).union(x.intersection(y)), x)).toBe(true);
         expect(x.difference(y).intersection(y).empty).toBe(true);
+        expect(x.intersects(y)).toBe(!x.intersection(y).empty);
       }),
     );
   });

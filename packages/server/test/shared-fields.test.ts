@@ -52,6 +52,15 @@ describe("shared managedFields sets", () => {
     );
   });
 
+  it("keeps large trees per object (the table holds texts of up to 4 KiB)", () => {
+    const store = new MvccStore();
+    const large = () => Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`f:key-${i}`, {}]));
+    const a = store.create("cm", "ns/a", object("a", { "f:data": large() }));
+    const b = store.create("cm", "ns/b", object("b", { "f:data": large() }));
+    expect(fieldsOf(a)).not.toBe(fieldsOf(b));
+    expect(Object.isFrozen(fieldsOf(a))).toBe(false);
+  });
+
   it("keeps what is not a field set as it is", () => {
     const store = new MvccStore();
     const odd = { metadata: { name: "x", managedFields: [{ manager: "m" }, "text", null] }, data: {} };

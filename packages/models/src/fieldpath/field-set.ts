@@ -92,6 +92,17 @@ function hasMember(node: Node): boolean {
   return false;
 }
 
+/** Whether some member of `a` is a member of `b` too, without building their intersection. */
+function shareMember(a: Node, b: Node): boolean {
+  if (a.member && b.member) return true;
+  if (!a.children || !b.children) return false;
+  for (const [k, c] of a.children) {
+    const bc = b.children.get(k);
+    if (bc && shareMember(c, bc)) return true;
+  }
+  return false;
+}
+
 /** A fresh trie with the members of `a` and `b` (either may be absent); undefined when it has none. */
 function unionNodes(a: Node | undefined, b: Node | undefined): Node | undefined {
   const out = newNode();
@@ -198,6 +209,11 @@ export class FieldSet {
   get empty(): boolean {
     for (const c of kids(this.root).values()) if (hasMember(c)) return false;
     return true;
+  }
+
+  /** Whether the two sets share a member: `!a.intersection(b).empty`, with nothing allocated. */
+  intersects(other: FieldSet): boolean {
+    return shareMember(this.root, other.root);
   }
 
   // The set operations walk both tries together (linear in their sizes) and drop branches left

@@ -24,7 +24,7 @@ export interface WorkerPoolOptions {
   readonly start: () => Worker;
   /** The error a job fails with when its worker failed (`why`): a typed Status, never a crash. */
   readonly failed: (why: string) => Error;
-  /** A job still running after this long ends its worker and fails alone; none when unset. */
+  /** A job still running this long after its worker began running ends the worker and fails alone; none when unset. */
   readonly timeoutMs?: number;
 }
 
@@ -62,6 +62,8 @@ class PoolWorker {
   current: Pending | undefined;
   private timer: NodeJS.Timeout | undefined;
   private dead = false;
+  /** Whether the worker runs its script yet: a job's time limit counts from then, not its boot. */
+  private online = false;
 
   constructor(
     private readonly opts: WorkerPoolOptions,
@@ -70,6 +72,10 @@ class PoolWorker {
   ) {
     this.worker = opts.start();
     this.worker.unref();
+    this.worker.on("online", () => {
+      this.online = true;
+      if (this.current) this.armTimer();
+    });
     this.worker.on("message", (reply: WorkerReply) => this.settle(reply));
     this.worker.on("error", (e) => this.die(e.message));
     this.worker.on("exit", (code) => this.die(`${opts.name} worker exited with code ${code}`));
@@ -82,12 +88,9 @@ class PoolWorker {
   start(p: Pending): void {
     this.current = p;
     this.worker.ref();
-    const timeout = this.opts.timeoutMs;
-    if (timeout !== undefined)
-      this.timer = setTimeout(
-        () => this.die(`${this.opts.name} worker did not answer within ${timeout} ms`),
-        timeout,
-      );
+    // A fresh worker's boot (its isolate and modules) can take longer than the limit on a loaded
+    // machine; the limit is for the job, so it starts once the worker runs (the "online" event).
+    if (this.online) this.armTimer();
     try {
       this.worker.postMessage(p.message(this.known));
     } catch (e) {
@@ -96,6 +99,15 @@ class PoolWorker {
       p.reject(this.opts.failed((e as Error).message));
       this.onFree(this);
     }
+  }
+
+  private armTimer(): void {
+    const timeout = this.opts.timeoutMs;
+    if (timeout === undefined) return;
+    this.timer = setTimeout(
+      () => this.die(`${this.opts.name} worker did not answer within ${timeout} ms`),
+      timeout,
+    );
   }
 
   private finish(): void {

@@ -12,6 +12,7 @@ import { FieldSet, formatPath } from "@kubesdk/models";
 import { failure, type StatusCause } from "../api/status.js";
 import { runAtOnce, type Steps } from "../api/steps.js";
 import type { KubeObject } from "../endpoints/handlers/context.js";
+import { decodeFields, entrySet } from "../fieldmanager/entry-sets.js";
 import { type ManagedFieldsEntry, sortEntries } from "../fieldmanager/managed-fields.js";
 import { type FieldScope, fieldSetOf } from "../fieldmanager/object-fields.js";
 import { CSA_BRIDGE_MANAGER, lastAppliedOwned, syncLastApplied } from "./last-applied.js";
@@ -142,7 +143,9 @@ function startingEntries(input: ApplyInput): ManagedFieldsEntry[] {
 function findConflicts(input: ApplyInput, others: ManagedFieldsEntry[], appliedSet: FieldSet): Conflict[] {
   const conflicts: Conflict[] = [];
   for (const e of others) {
-    for (const path of FieldSet.fromFieldsV1(e.fieldsV1).intersection(appliedSet).paths()) {
+    const owned = entrySet(e.fieldsV1);
+    if (!owned.intersects(appliedSet)) continue;
+    for (const path of owned.intersection(appliedSet).paths()) {
       if (isItemKey(path[path.length - 1] as string)) continue;
       const lv = valueAt(input.live, path, input.schema);
       const av = valueAt(input.applied, path, input.schema);
@@ -168,10 +171,11 @@ function resolveConflicts(
   }
   if (!force) throw conflictError(conflicts);
   const taken = FieldSet.fromPaths(conflicts.map((c) => [...c.path]));
-  return others.map((e) => ({
-    ...e,
-    fieldsV1: FieldSet.fromFieldsV1(e.fieldsV1).difference(taken).toFieldsV1(),
-  }));
+  return others.map((e) => {
+    const { set, canonical } = decodeFields(e.fieldsV1);
+    if (set.intersects(taken)) return { ...e, fieldsV1: set.difference(taken).toFieldsV1() };
+    return canonical ? e : { ...e, fieldsV1: set.toFieldsV1() };
+  });
 }
 
 /** Removes what the applier applied last time, no longer applies, and nobody else owns. */
@@ -183,8 +187,8 @@ function removeDropped(
   schema: ApplyInput["schema"],
 ): KubeObject {
   let ownedByOthers = new FieldSet();
-  for (const e of others) ownedByOthers = ownedByOthers.union(FieldSet.fromFieldsV1(e.fieldsV1));
-  const removed = FieldSet.fromFieldsV1(mine.fieldsV1).difference(appliedSet).difference(ownedByOthers);
+  for (const e of others) ownedByOthers = ownedByOthers.union(entrySet(e.fieldsV1));
+  const removed = entrySet(mine.fieldsV1).difference(appliedSet).difference(ownedByOthers);
   let out = merged;
   for (const path of removed.paths()) {
     // A map or list item that still holds applied fields stays; only what nothing applies goes.
@@ -229,7 +233,7 @@ export function* serverSideApplySteps(input: ApplyInput): Steps<KubeObject> {
     fieldsV1: appliedSet.toFieldsV1(),
   };
   if (input.subresource) entry.subresource = input.subresource;
-  const kept = others.filter((e) => !FieldSet.fromFieldsV1(e.fieldsV1).empty);
+  const kept = others.filter((e) => !entrySet(e.fieldsV1).empty);
   const managedFields = sortEntries(appliedSet.empty ? kept : [...kept, entry]);
   const metadata = { ...merged.metadata };
   if (managedFields.length > 0) metadata.managedFields = managedFields;
@@ -238,9 +242,36 @@ export function* serverSideApplySteps(input: ApplyInput): Steps<KubeObject> {
   return input.manager === CSA_BRIDGE_MANAGER ? syncLastApplied(live, out, applied) : out;
 }
 
+/**
+ * Whether the apply changed anything but managedFields: isDeepStrictEqual of the two objects without
+ * it, field by field, where mergeApplied's unchanged subtrees are the live ones and compare by
+ * reference.
+ */
 function changesObject(live: KubeObject | undefined, merged: KubeObject): boolean {
   if (!live) return true;
-  const { managedFields: _l, ...liveMeta } = live.metadata;
-  const { managedFields: _m, ...mergedMeta } = merged.metadata;
-  return !isDeepStrictEqual({ ...live, metadata: liveMeta }, { ...merged, metadata: mergedMeta });
+  if (merged === live) return false;
+  return !sameFields(live, merged, undefined, (k, a, b) =>
+    k === "metadata" && isPlain(a) && isPlain(b) ? sameFields(a, b, "managedFields", same) : same(a, b),
+  );
+}
+
+type Plain = Record<string, unknown>;
+const isPlain = (v: unknown): v is Plain => typeof v === "object" && v !== null && !Array.isArray(v);
+const same = (a: unknown, b: unknown) => a === b || isDeepStrictEqual(a, b);
+
+/** The same own keys with the same values, `skip` left out of the comparison. */
+function sameFields(
+  a: Plain,
+  b: Plain,
+  skip: string | undefined,
+  eq: (k: string, x: unknown, y: unknown) => boolean,
+): boolean {
+  let count = 0;
+  for (const k of Object.keys(a)) {
+    if (k === skip) continue;
+    count++;
+    if (!Object.hasOwn(b, k) || !eq(k, a[k], b[k])) return false;
+  }
+  for (const k of Object.keys(b)) if (k !== skip) count--;
+  return count === 0;
 }

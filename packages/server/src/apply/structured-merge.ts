@@ -16,13 +16,23 @@ function keyOf(item: unknown, keys: readonly string[]): string {
   return elementKey({ key: isObj(item) ? listItemKey(item, keys) : {} });
 }
 
+/**
+ * The live value with the applied one merged in. A subtree the apply leaves as it was is the live
+ * subtree itself, not a copy: nothing is copied but the path to what changed, and a caller tells an
+ * apply that changed nothing by reference (server-side-apply.ts `changesObject`).
+ */
 export function mergeApplied(live: unknown, applied: unknown, node: TypeNode | undefined): unknown {
   if (isObj(applied)) {
     if (!isObj(live) || node?.mapType === "atomic" || node?.kind === "scalar") return applied;
-    const out: Obj = { ...live };
-    for (const [k, v] of Object.entries(applied))
-      out[k] = mergeApplied(live[k], v, node ? fieldOf(node, k) : undefined);
-    return out;
+    let out: Obj | undefined;
+    for (const k of Object.keys(applied)) {
+      const before = live[k];
+      const merged = mergeApplied(before, applied[k], node ? fieldOf(node, k) : undefined);
+      if (merged === before && (before !== undefined || k in live)) continue;
+      out ??= { ...live };
+      out[k] = merged;
+    }
+    return out ?? live;
   }
   if (Array.isArray(applied)) {
     if (!Array.isArray(live) || !node || node.kind !== "list") return applied;
@@ -30,19 +40,43 @@ export function mergeApplied(live: unknown, applied: unknown, node: TypeNode | u
     if (sem.type === "atomic") return applied;
     if (sem.type === "set") {
       const seen = new Set(live.map((v) => elementKey({ value: v })));
-      return [...live, ...applied.filter((v) => !seen.has(elementKey({ value: v })))];
+      const added = applied.filter((v) => !seen.has(elementKey({ value: v })));
+      return added.length === 0 ? live : [...live, ...added];
     }
-    const item = itemOf(node);
-    const out = [...live];
-    for (const a of applied) {
-      const k = keyOf(a, sem.keys);
-      const i = out.findIndex((l) => keyOf(l, sem.keys) === k);
-      if (i >= 0) out[i] = mergeApplied(out[i], a, item);
-      else out.push(a);
-    }
-    return out;
+    return mergeMapList(live, applied, sem.keys, itemOf(node));
   }
   return applied;
+}
+
+/** Items merge with the first live item of their key; items of a new key are appended. */
+function mergeMapList(
+  live: unknown[],
+  applied: unknown[],
+  keys: readonly string[],
+  item: TypeNode | undefined,
+): unknown[] {
+  const index = new Map<string, number>();
+  live.forEach((l, i) => {
+    const k = keyOf(l, keys);
+    if (!index.has(k)) index.set(k, i);
+  });
+  let out: unknown[] | undefined;
+  for (const a of applied) {
+    const k = keyOf(a, keys);
+    const i = index.get(k);
+    if (i === undefined) {
+      out ??= [...live];
+      index.set(k, out.length);
+      out.push(a);
+      continue;
+    }
+    const before = (out ?? live)[i];
+    const merged = mergeApplied(before, a, item);
+    if (merged === before) continue;
+    out ??= [...live];
+    out[i] = merged;
+  }
+  return out ?? live;
 }
 
 /** Where one fieldsV1 element key leads inside a value, and how to remove it there. */

@@ -7,10 +7,12 @@
  * same FieldSet machinery.
  */
 
-import { FieldSet } from "@kubesdk/models";
+import { FieldSet, type TypeNode } from "@kubesdk/models";
 import { runAtOnce, type Steps } from "../api/steps.js";
 import { checkFieldManager } from "../endpoints/handlers/options.js";
-import { type LeafMap, PATH_SEP } from "./object-fields.js";
+import { decodeFields, entrySet } from "./entry-sets.js";
+import { diffFields } from "./field-diff.js";
+import { type FieldScope, type LeafMap, PATH_SEP } from "./object-fields.js";
 
 export interface ManagedFieldsEntry {
   manager: string;
@@ -108,6 +110,19 @@ export function* recordUpdateSteps(r: UpdateRecord): Steps<ManagedFieldsEntry[]>
   return yield* entriesAfterSteps(r, changedSet, removedSet, present, changed.length > 0);
 }
 
+export interface WalkedUpdateRecord extends Omit<UpdateRecord, "oldLeaves" | "newLeaves"> {
+  readonly old: Record<string, unknown>;
+  readonly next: Record<string, unknown>;
+  readonly schema: TypeNode | undefined;
+  readonly scope: FieldScope;
+}
+
+/** recordUpdate from the two objects, compared by one walk each (field-diff.ts), without pauses. */
+export function recordUpdateWalked(r: WalkedUpdateRecord): ManagedFieldsEntry[] {
+  const diff = diffFields(r.old, r.next, r.schema, r.scope);
+  return runAtOnce(entriesAfterSteps(r, diff.changed, diff.removed, diff.present, !diff.changed.empty));
+}
+
 export interface CreateRecord extends Omit<UpdateRecord, "oldLeaves" | "newLeaves"> {
   /** Every field of the new object (object-fields.ts fieldSetOf). */
   readonly fields: FieldSet;
@@ -139,18 +154,15 @@ function* entriesAfterSteps(
   let mine: ManagedFieldsEntry | undefined;
   const out: ManagedFieldsEntry[] = [];
   for (const e of r.entries) {
-    let set = FieldSet.fromFieldsV1(e.fieldsV1).difference(removedSet);
     if (isMine(e)) {
       mine = e;
       continue;
     }
-    set = set.difference(changedSet);
-    if (!set.empty) out.push({ ...e, fieldsV1: set.toFieldsV1() });
+    const kept = keptEntry(e, removedSet, changedSet);
+    if (kept) out.push(kept);
   }
   // (mine ∪ changed) ∩ present, where changed ⊆ present: only a previous entry needs the intersection.
-  const mineSet = mine
-    ? FieldSet.fromFieldsV1(mine.fieldsV1).intersection(present()).union(changedSet)
-    : changedSet;
+  const mineSet = mine ? entrySet(mine.fieldsV1).intersection(present()).union(changedSet) : changedSet;
   yield;
   if (!mineSet.empty) {
     const entry: ManagedFieldsEntry = {
@@ -167,6 +179,23 @@ function* entriesAfterSteps(
   return sortEntries(capUpdateManagers(out));
 }
 
+/**
+ * Another manager's entry once `removed` and `changed` left it: undefined when nothing is left, the
+ * entry itself when it lost nothing and its fieldsV1 is already in upstream's encoding.
+ */
+export function keptEntry(
+  e: ManagedFieldsEntry,
+  removed: FieldSet,
+  changed: FieldSet,
+): ManagedFieldsEntry | undefined {
+  const decoded = decodeFields(e.fieldsV1);
+  let set = decoded.set;
+  if (set.intersects(removed)) set = set.difference(removed);
+  if (set.intersects(changed)) set = set.difference(changed);
+  if (set.empty) return undefined;
+  return set === decoded.set && decoded.canonical ? e : { ...e, fieldsV1: set.toFieldsV1() };
+}
+
 function capUpdateManagers(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] {
   const updates = entries.filter((e) => e.operation === "Update");
   if (updates.length <= MAX_UPDATE_MANAGERS) return entries;
@@ -174,7 +203,7 @@ function capUpdateManagers(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] 
   const byAge = [...updates].sort((a, b) => (age(a) < age(b) ? -1 : age(a) > age(b) ? 1 : 0));
   const fold = byAge.slice(0, updates.length - MAX_UPDATE_MANAGERS + 1);
   let set = new FieldSet();
-  for (const e of fold) set = set.union(FieldSet.fromFieldsV1(e.fieldsV1));
+  for (const e of fold) set = set.union(entrySet(e.fieldsV1));
   const newest = fold[fold.length - 1] as ManagedFieldsEntry;
   const ancient: ManagedFieldsEntry = {
     manager: ANCIENT,

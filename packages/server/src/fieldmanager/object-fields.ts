@@ -40,7 +40,7 @@ const PRESENT = "\u0001present";
  * LeafMap, element keys for a FieldSet (built straight from the walk, without joining and
  * splitting paths, for writes that need only the set).
  */
-interface FieldSink<P> {
+export interface FieldSink<P> {
   readonly top: P;
   below(path: P, key: string): P;
   /** A leaf (a scalar, an atomic value, an empty map or list, a list item) at `path`. */
@@ -94,7 +94,8 @@ export function fieldSetOf(
 
 export type Presence = "all" | "no-structs" | "none";
 
-function walkFields<P>(
+/** Reports to `sink` every field of `obj` that `presence` and `scope` make owned. */
+export function walkFields<P>(
   obj: Record<string, unknown>,
   schema: TypeNode | undefined,
   scope: FieldScope,

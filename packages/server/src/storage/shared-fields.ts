@@ -7,6 +7,8 @@
 
 /** Distinct trees kept; past this the table starts over (stored objects keep what they share). */
 const MAX_SHARED = 4096;
+/** Longer texts (a large object's fields) are not kept: the table would hold them twice over. */
+const MAX_TEXT = 4096;
 const shared = new Map<string, object>();
 
 function deepFreeze<T>(value: T): T {
@@ -21,6 +23,7 @@ function sharedTree(tree: object): object {
   // Frozen trees are shared ones (or someone else's immutable value): nothing to do.
   if (Object.isFrozen(tree)) return tree;
   const text = JSON.stringify(tree);
+  if (text.length > MAX_TEXT) return tree;
   let known = shared.get(text);
   if (known === undefined) {
     if (shared.size >= MAX_SHARED) shared.clear();

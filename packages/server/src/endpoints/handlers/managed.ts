@@ -10,6 +10,7 @@ import {
   managerName,
   recordCreateSteps,
   recordUpdateSteps,
+  recordUpdateWalked,
 } from "../../fieldmanager/managed-fields.js";
 import { type FieldScope, fieldSetOf, leafFields } from "../../fieldmanager/object-fields.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../../resources/served.js";
@@ -81,7 +82,10 @@ function* managedFieldsSteps(
     time: nowTimestamp(ctx.now()),
   };
   let entries: ManagedFieldsEntry[];
-  if (old) {
+  if (old && !large) {
+    entries = recordUpdateWalked({ ...recorded, old, next, schema, scope });
+  } else if (old) {
+    // A large object's leaves are compared in slices, with pauses between them.
     const oldLeaves = leafFields(old, schema, scope);
     yield;
     const newLeaves = leafFields(next, schema, scope, "all");

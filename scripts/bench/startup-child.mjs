@@ -5,28 +5,20 @@
  *   server  — startServer(), then `GET /readyz` over TLS with the server's CA (undici);
  *   testing — startTestServer(), then a list of namespaces with `cluster.client()`.
  * The first start pays lazy loading and JIT warm-up; later ones are what each further test pays.
+ * The report's shape is `ChildReport` in startup-bench.ts.
+ *
+ * Plain JavaScript so that a BENCH_SERVER=built run loads the build as users do, without a
+ * TypeScript loader (see built-server.ts).
  */
 import { Agent, request } from "undici";
 
-export interface ChildReport {
-  readonly importMs: number;
-  /** Start call until it resolves, per start (index 0 is the first start of the process). */
-  readonly startMs: readonly number[];
-  /** Start call until the first request has been answered, per start. */
-  readonly firstRequestMs: readonly number[];
-  /**
-   * CPU time (user + system) the process spent over the same span, per start: steadier than wall
-   * time on a loaded machine, where the wall clock also counts waiting for a core.
-   */
-  readonly firstRequestCpuMs: readonly number[];
-}
-
-if (!process.send) throw new Error("startup-child.ts must be started with child_process.fork");
+if (!process.send) throw new Error("startup-child.mjs must be started with child_process.fork");
 const send = process.send.bind(process);
 const mode = process.argv[2];
 const starts = Number(process.argv[3] ?? 10);
 
-async function readyz(url: string, ca: string | undefined): Promise<void> {
+/** @param {string} url @param {string | undefined} ca */
+async function readyz(url, ca) {
   const agent = new Agent({ connect: ca ? { ca } : {} });
   try {
     const res = await request(`${url}/readyz`, { dispatcher: agent });
@@ -37,14 +29,16 @@ async function readyz(url: string, ca: string | undefined): Promise<void> {
   }
 }
 
-type StartOnce = () => Promise<{ started: number; answered: number; cpu: number }>;
+/** @typedef {() => Promise<{ started: number; answered: number; cpu: number }>} StartOnce */
 
-function cpuMs(since: NodeJS.CpuUsage): number {
+/** @param {NodeJS.CpuUsage} since */
+function cpuMs(since) {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
 }
 
-async function serverStarter(): Promise<StartOnce> {
+/** @returns {Promise<StartOnce>} */
+async function serverStarter() {
   const { startServer } = await import("@kubesdk/server");
   return async () => {
     const cpu0 = process.cpuUsage();
@@ -59,7 +53,8 @@ async function serverStarter(): Promise<StartOnce> {
   };
 }
 
-async function testServerStarter(): Promise<StartOnce> {
+/** @returns {Promise<StartOnce>} */
+async function testServerStarter() {
   const { startTestServer } = await import("@kubesdk/server/testing");
   return async () => {
     const cpu0 = process.cpuUsage();
@@ -77,14 +72,13 @@ async function testServerStarter(): Promise<StartOnce> {
 const t0 = performance.now();
 const startOnce = mode === "testing" ? await testServerStarter() : await serverStarter();
 const importMs = performance.now() - t0;
-const startMs: number[] = [];
-const firstRequestMs: number[] = [];
-const firstRequestCpuMs: number[] = [];
+const startMs = [];
+const firstRequestMs = [];
+const firstRequestCpuMs = [];
 for (let i = 0; i < starts; i++) {
   const { started, answered, cpu } = await startOnce();
   firstRequestCpuMs.push(cpu);
   startMs.push(started);
   firstRequestMs.push(answered);
 }
-const report: ChildReport = { importMs, startMs, firstRequestMs, firstRequestCpuMs };
-send(report, () => process.exit(0));
+send({ importMs, startMs, firstRequestMs, firstRequestCpuMs }, () => process.exit(0));
