@@ -1,10 +1,14 @@
 /**
  * The read-side phases of server-vs-real.ts: whole-namespace lists at growing sizes in JSON and
- * protobuf, and watch fan-out to many watchers while writes run at full speed.
+ * protobuf, and watch fan-out to many watchers two ways: "live", while writes run at full speed
+ * (bound by the write rate as much as by delivery), and "replay", events written first and then
+ * replayed to every watcher from the server's history (watch-replay.ts: delivery alone).
  */
 import { type BenchHttp, type WatchStream, withTimeout } from "./bench-http.js";
 import { cmPath, createMany, latencyRows, type MetricRow, type WorkloadSizes } from "./bench-objects.js";
+import type { BenchTarget } from "./bench-targets.js";
 import { gc, runConcurrent } from "./stats.js";
+import { replayRows } from "./watch-replay.js";
 
 const PROTOBUF = "application/vnd.kubernetes.protobuf";
 const eventTimeoutMs = 120_000;
@@ -90,20 +94,26 @@ async function fanOutOnce(http: BenchHttp, watchers: number, deliveries: number)
     const lastArrival = Math.max(...(await withTimeout(allSeen, eventTimeoutMs, "fan-out events")));
     return [
       {
-        metric: `watch fan-out ${watchers}: deliveries/s`,
+        metric: `watch fan-out ${watchers} (live writes): deliveries/s`,
         value: (writes * watchers) / ((lastArrival - t0) / 1000),
         better: "higher",
       },
-      { metric: `watch fan-out ${watchers}: writes/s meanwhile`, value: written.perSec },
+      { metric: `watch fan-out ${watchers} (live writes): writes/s meanwhile`, value: written.perSec },
     ];
   } finally {
     for (const w of watches) w.close();
   }
 }
 
-export async function watchFanOutPhase(http: BenchHttp, sizes: WorkloadSizes): Promise<MetricRow[]> {
+export async function watchFanOutPhase(
+  target: BenchTarget,
+  http: BenchHttp,
+  sizes: WorkloadSizes,
+): Promise<MetricRow[]> {
   const rows: MetricRow[] = [];
   for (const watchers of sizes.fanWatchers)
     rows.push(...(await fanOutOnce(http, watchers, sizes.fanDeliveries)));
+  const { fanWatchers, fanReplayDeliveries, fanReplayClients, http2 } = sizes;
+  rows.push(...(await replayRows(target, http, fanWatchers, fanReplayDeliveries, fanReplayClients, http2)));
   return rows;
 }

@@ -17,6 +17,12 @@ export interface WorkloadSizes {
   fanWatchers: number[];
   /** Deliveries aimed at per fan-out phase: writes = deliveries / watchers, within [100, 2000]. */
   fanDeliveries: number;
+  /** Deliveries aimed at per replay fan-out: events = deliveries / watchers, within [100, 5000]. */
+  fanReplayDeliveries: number;
+  /** Client processes the replay fan-out's watchers are spread over. */
+  fanReplayClients: number;
+  /** Phases to run ("write", "get", "list", "watch"); all when undefined. */
+  phases?: string[];
   /** Unmeasured requests first, so the reference server's JIT and both connection pools are warm. */
   warmup: number;
   /** Offer HTTP/2 (ALPN h2) to the server. */

@@ -92,11 +92,12 @@ export async function runWorkload(target: BenchTarget, sizes: WorkloadSizes): Pr
       await http.call("GET", `${cmPath("bench-warm")}/cm-${i}`);
     });
     await http.call("GET", cmPath("bench-warm"));
+    const on = (phase: string) => sizes.phases === undefined || sizes.phases.includes(phase);
     return [
-      ...(await writePhase(http, sizes)),
-      ...(await getPhase(http, sizes)),
-      ...(await listPhase(http, sizes)),
-      ...(await watchFanOutPhase(http, sizes)),
+      ...(on("write") ? await writePhase(http, sizes) : []),
+      ...(on("get") ? await getPhase(http, sizes) : []),
+      ...(on("list") ? await listPhase(http, sizes) : []),
+      ...(on("watch") ? await watchFanOutPhase(target, http, sizes) : []),
     ];
   } finally {
     await http.close();

@@ -3,7 +3,9 @@
  * start to first request (startTestServer() in process, the CLI, and the servers' own start),
  * creates / updates / server-side applies / deletes per second at 1 and 8 clients, GET latency,
  * whole lists of 500 / 5,000 / 50,000 objects in JSON and protobuf, watch fan-out to 1, 100 and
- * 1,000 watchers, peak RSS, and (BENCH_CONTRACT=1) the wall time of contract suites on each.
+ * 1,000 watchers (live: while writes run; replay: events written first, then replayed to every
+ * watcher from the server's history, see watch-replay.ts), peak RSS, and (BENCH_CONTRACT=1) the
+ * wall time of contract suites on each.
  * Prints one table: the median over rounds per server, the ratio reference / real, and the
  * spread of that ratio over the rounds. Nothing is asserted: machines are noisy, read the ratios.
  *
@@ -68,6 +70,9 @@ const baseSizes: Omit<WorkloadSizes, "http2"> = {
   listRuns: sizeFromEnv("BENCH_LIST_RUNS", 30),
   fanWatchers: sizesFromEnv("BENCH_FAN_WATCHERS", "1,100,1000"),
   fanDeliveries: sizeFromEnv("BENCH_FAN_DELIVERIES", 100_000),
+  fanReplayDeliveries: sizeFromEnv("BENCH_REPLAY_DELIVERIES", 200_000),
+  fanReplayClients: Math.max(1, sizeFromEnv("BENCH_REPLAY_CLIENTS", 4)),
+  phases: process.env.BENCH_PHASES === undefined ? undefined : listFromEnv("BENCH_PHASES", ""),
   warmup: sizeFromEnv("BENCH_WARMUP", 200),
 };
 const contractFiles = listFromEnv("BENCH_CONTRACT_FILES", defaultContractFiles.join(","));

@@ -221,6 +221,25 @@ describe.runIf(targetKind === "reference")("watch fan-out", () => {
     expect(server.watches.hub.encodedFrames - before).toBe(1);
   }, 180_000);
 
+  it("watches from one resourceVersion replay its history encoded once, the same bytes to each", async () => {
+    const rv = server.store.revision;
+    const names = ["replay-a", "replay-b", "replay-c"];
+    for (const name of names) expect((await create(name)).status).toBe(201);
+    const before = server.watches.hub.encodedFrames;
+    const watchers = await Promise.all(
+      Array.from({ length: 5 }, () => rawWatch(`${base()}?watch=1&resourceVersion=${rv}`, agent)),
+    );
+    server.faults.dropWatches({ namespace: ns });
+    const texts = await Promise.all(watchers.map((w) => w.ended));
+    const events = (texts[0] as string)
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(events.map((e) => [e.type, e.object.metadata.name])).toEqual(names.map((n) => ["ADDED", n]));
+    for (const text of texts) expect(text).toBe(texts[0]);
+    expect(server.watches.hub.encodedFrames - before).toBe(names.length);
+  }, 60_000);
+
   it("a watcher that stops reading is cut off without holding back writers or other watchers", async () => {
     const rv = server.store.revision;
     const stuck = await request(`${t.url}${base()}?watch=1&resourceVersion=${rv}`, {

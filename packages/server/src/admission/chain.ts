@@ -15,7 +15,15 @@ import { newReinvocationContext } from "./reinvocation.js";
 type Phase = "admit" | "validate";
 
 export class AdmissionChain {
-  constructor(readonly plugins: readonly AdmissionPlugin[]) {}
+  /** The plugins that have each phase, in order: most have one phase only. */
+  private readonly phases: Readonly<Record<Phase, readonly AdmissionPlugin[]>>;
+
+  constructor(readonly plugins: readonly AdmissionPlugin[]) {
+    this.phases = {
+      admit: plugins.filter((p) => p.admit !== undefined),
+      validate: plugins.filter((p) => p.validate !== undefined),
+    };
+  }
 
   /** The plugin names in the order they run, for docs and tests. */
   get names(): readonly string[] {
@@ -30,13 +38,16 @@ export class AdmissionChain {
     // The same object and warnings: plugins change `object` in place and append to `warnings`.
     const reinvocation = attributes.reinvocation ?? newReinvocationContext();
     const a = attributes.reinvocation ? attributes : { ...attributes, reinvocation };
-    const again = () => {
-      if (!reinvocation.shouldReinvoke || reinvocation.isReinvoke) return;
-      reinvocation.isReinvoke = true;
-      return this.run("admit", 0, a, ctx);
-    };
     const first = this.run("admit", 0, a, ctx);
-    return first ? first.then(again) : again();
+    return first ? first.then(() => this.again(a, ctx)) : this.again(a, ctx);
+  }
+
+  /** The second run of the mutating phase, when a reinvocable plugin asked for one in the first. */
+  private again(a: AdmissionAttributes, ctx: AdmissionContext): void | Promise<void> {
+    const reinvocation = a.reinvocation;
+    if (!reinvocation?.shouldReinvoke || reinvocation.isReinvoke) return;
+    reinvocation.isReinvoke = true;
+    return this.run("admit", 0, a, ctx);
   }
 
   /** The validating phase; a promise only when a plugin answered with one. */
@@ -50,8 +61,9 @@ export class AdmissionChain {
     a: AdmissionAttributes,
     ctx: AdmissionContext,
   ): void | Promise<void> {
-    for (let i = from; i < this.plugins.length; i++) {
-      const p = this.plugins[i] as AdmissionPlugin;
+    const plugins = this.phases[phase];
+    for (let i = from; i < plugins.length; i++) {
+      const p = plugins[i] as AdmissionPlugin;
       const step = p[phase];
       if (!step || !p.handles(a.operation)) continue;
       const pending = step.call(p, a, ctx);

@@ -7,6 +7,6 @@
 import type { MvccStore } from "../storage/mvcc.js";
 
 export interface AdmissionContext {
-  readonly store: Pick<MvccStore, "get" | "list" | "update" | "subscribe">;
+  readonly store: Pick<MvccStore, "get" | "list" | "count" | "update" | "subscribe">;
   readonly now: () => number;
 }

@@ -6,9 +6,9 @@
  * owns, `before-first-apply` for objects that had no managedFields, and the
  * Apply entry holding exactly the applied configuration's fields.
  */
-import { isDeepStrictEqual } from "node:util";
 import type { TypeNode } from "@kubesdk/models";
 import { FieldSet, formatPath } from "@kubesdk/models";
+import { jsonEqual } from "../api/json-equal.js";
 import { failure, type StatusCause } from "../api/status.js";
 import { runAtOnce, type Steps } from "../api/steps.js";
 import type { KubeObject } from "../endpoints/handlers/context.js";
@@ -243,7 +243,7 @@ export function* serverSideApplySteps(input: ApplyInput): Steps<KubeObject> {
 }
 
 /**
- * Whether the apply changed anything but managedFields: isDeepStrictEqual of the two objects without
+ * Whether the apply changed anything but managedFields: deep equality of the two objects without
  * it, field by field, where mergeApplied's unchanged subtrees are the live ones and compare by
  * reference.
  */
@@ -257,7 +257,7 @@ function changesObject(live: KubeObject | undefined, merged: KubeObject): boolea
 
 type Plain = Record<string, unknown>;
 const isPlain = (v: unknown): v is Plain => typeof v === "object" && v !== null && !Array.isArray(v);
-const same = (a: unknown, b: unknown) => a === b || isDeepStrictEqual(a, b);
+const same = (a: unknown, b: unknown) => a === b || jsonEqual(a, b);
 
 /** The same own keys with the same values, `skip` left out of the comparison. */
 function sameFields(

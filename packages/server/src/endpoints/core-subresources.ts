@@ -14,6 +14,7 @@ import { ACCEPTED_TYPES, bodyTypeOf, negotiate } from "../http/negotiate.js";
 import { writeBody } from "../http/respond.js";
 import { deletionCompletes } from "./handlers/commit-update.js";
 import type { HandlerContext, KubeObject } from "./handlers/context.js";
+import { claimingPaths } from "./route-extension.js";
 
 const BINDING = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/binding$/;
 const FINALIZE = /^\/api\/v1\/namespaces\/([^/]+)\/finalize$/;
@@ -29,32 +30,35 @@ async function readKind(req: IncomingMessage, ctx: HandlerContext, kind: string)
 }
 
 export function coreSubresourceRoutes(ctx: HandlerContext, auth: AuthSettings) {
-  return async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
-    const binding = BINDING.exec(url.pathname);
-    const finalize = binding ? null : FINALIZE.exec(url.pathname);
-    if (!binding && !finalize) return false;
-    const choice = negotiate(req.headers.accept, { protobuf: true, shapes: [] });
-    if (!choice) throw errors.notAcceptable(ACCEPTED_TYPES);
-    if (binding) {
-      const [namespace, name] = [
-        decodeURIComponent(binding[1] as string),
-        decodeURIComponent(binding[2] as string),
-      ];
-      if (req.method !== "POST")
-        throw errors.methodNotSupported({ ...PODS, resource: "pods/binding" }, "get");
-      authorize(user, auth, { verb: "create", ...PODS, subresource: "binding", namespace, name });
-      bindPod(ctx, namespace, name, await readKind(req, ctx, "Binding"));
-      const status = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 };
-      writeBody(res, 201, status, choice);
+  return claimingPaths(
+    (path) => BINDING.test(path) || FINALIZE.test(path),
+    async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
+      const binding = BINDING.exec(url.pathname);
+      const finalize = binding ? null : FINALIZE.exec(url.pathname);
+      if (!binding && !finalize) return false;
+      const choice = negotiate(req.headers.accept, { protobuf: true, shapes: [] });
+      if (!choice) throw errors.notAcceptable(ACCEPTED_TYPES);
+      if (binding) {
+        const [namespace, name] = [
+          decodeURIComponent(binding[1] as string),
+          decodeURIComponent(binding[2] as string),
+        ];
+        if (req.method !== "POST")
+          throw errors.methodNotSupported({ ...PODS, resource: "pods/binding" }, "get");
+        authorize(user, auth, { verb: "create", ...PODS, subresource: "binding", namespace, name });
+        bindPod(ctx, namespace, name, await readKind(req, ctx, "Binding"));
+        const status = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 };
+        writeBody(res, 201, status, choice);
+        return true;
+      }
+      const name = decodeURIComponent((finalize as RegExpExecArray)[1] as string);
+      if (req.method !== "PUT")
+        throw errors.methodNotSupported({ ...NAMESPACES, resource: "namespaces/finalize" }, "get");
+      authorize(user, auth, { verb: "update", ...NAMESPACES, subresource: "finalize", name });
+      writeBody(res, 200, finalizeNamespace(ctx, name, await readKind(req, ctx, "Namespace")), choice);
       return true;
-    }
-    const name = decodeURIComponent((finalize as RegExpExecArray)[1] as string);
-    if (req.method !== "PUT")
-      throw errors.methodNotSupported({ ...NAMESPACES, resource: "namespaces/finalize" }, "get");
-    authorize(user, auth, { verb: "update", ...NAMESPACES, subresource: "finalize", name });
-    writeBody(res, 200, finalizeNamespace(ctx, name, await readKind(req, ctx, "Namespace")), choice);
-    return true;
-  };
+    },
+  );
 }
 
 /** Assigns the pod to the binding's node, as the scheduler's bind does. */

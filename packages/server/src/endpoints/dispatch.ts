@@ -24,7 +24,7 @@ import { discoveryDocument } from "./discovery.js";
 import type { HandlerContext } from "./handlers/context.js";
 import { parseRequestTarget, type RequestTarget } from "./request-target.js";
 import { reshape } from "./table.js";
-import { VERB_HANDLERS } from "./verbs.js";
+import { VERB_HANDLERS, type VerbRequest } from "./verbs.js";
 
 export interface DispatchOptions {
   readonly ctx: HandlerContext;
@@ -90,20 +90,10 @@ export function resolveResource(ctx: HandlerContext, info: ResourceRequestInfo):
 
 export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const dispatcher = new Dispatcher(opts);
+  const log = opts.log;
   return (req, res) => {
-    const started = Date.now();
-    // "finish" when the response was sent; "close" alone when the client went first (a watch it ended).
-    let logged = false;
-    const logLine = () => {
-      if (logged) return;
-      logged = true;
-      const closed = res.writableFinished ? "" : " (closed by client)";
-      opts.log?.(
-        `${req.method} ${redactTarget(req.url)} ${res.statusCode} ${Date.now() - started}ms${closed}`,
-      );
-    };
-    res.on("finish", logLine);
-    res.on("close", logLine);
+    // Without a log, no listener is added: two closures and listeners per request for nothing.
+    if (log) logWhenDone(req, res, log);
     let target: RequestTarget;
     try {
       target = parseRequestTarget(req.url);
@@ -114,6 +104,20 @@ export function createDispatcher(opts: DispatchOptions): (req: IncomingMessage, 
     }
     dispatcher.handle(req, res, target).catch((err) => writeError(res, err));
   };
+}
+
+/** Logs the request once it is answered: "finish" when sent, "close" alone when the client went first. */
+function logWhenDone(req: IncomingMessage, res: ServerResponse, log: (line: string) => void): void {
+  const started = Date.now();
+  let logged = false;
+  const logLine = () => {
+    if (logged) return;
+    logged = true;
+    const closed = res.writableFinished ? "" : " (closed by client)";
+    log(`${req.method} ${redactTarget(req.url)} ${res.statusCode} ${Date.now() - started}ms${closed}`);
+  };
+  res.on("finish", logLine);
+  res.on("close", logLine);
 }
 
 /** Query parameters that carry credentials are not logged. */
@@ -150,7 +154,11 @@ class Dispatcher {
     // The OpenAPI documents are served by an extension, but not to users who may not read them.
     if (target.pathname.startsWith("/openapi/"))
       authorize(user, this.opts.auth, { path: target.pathname, verb: method.toLowerCase() });
-    for (const ext of this.opts.extensions ?? []) if (await ext(req, res, target.url, user)) return;
+    // An extension that leaves the request answers a plain false (route-extension.ts): no await.
+    for (const ext of this.opts.extensions ?? []) {
+      const claimed = ext(req, res, target.url, user);
+      if (claimed === true || (claimed !== false && (await claimed))) return;
+    }
     const info = parseRequestInfo(method, target.pathname, target.segments, target.query);
     authorize(user, this.opts.auth, accessOf(info, target.pathname, method));
     if (!METHODS.has(method)) methodNotAllowed();
@@ -229,26 +237,36 @@ class Dispatcher {
     if (!choice) throw errors.notAcceptable(ACCEPTED_TYPES);
     rememberChoice(res, choice);
     const handler = VERB_HANDLERS[info.verb as Exclude<typeof info.verb, "watch">];
-    // Only reads wait (for a revision) and read the signal: writes do not pay for one.
-    let signal: AbortSignal | undefined;
-    const result = await handler({
-      ctx: this.ctx,
-      req,
-      info,
-      resource: r,
-      query,
-      get signal() {
-        signal ??= abortOnClose(res);
-        return signal;
-      },
-      user,
-    });
+    const result = await handler(new VerbCall(this.ctx, req, res, info, r, query, user));
     const body = choice.shape
       ? reshape(r, result.body, choice.shape, choice.shapeVersion ?? "v1", query, this.ctx.store)
       : result.body;
     // Big lists are encoded in slices, so other clients are served meanwhile.
     const bytes = await encodeBodyYielding(body, choice);
     if (!res.destroyed) writeBytes(res, result.code, bytes, choice, result.headers);
+  }
+}
+
+/**
+ * One resource request for its verb's handler. A class, so every request has the same shape; the
+ * abort signal is made only when a handler reads it: only reads that wait for a revision do.
+ */
+class VerbCall implements VerbRequest {
+  #signal: AbortSignal | undefined;
+
+  constructor(
+    readonly ctx: HandlerContext,
+    readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    readonly info: ResourceRequestInfo,
+    readonly resource: ServedResource,
+    readonly query: URLSearchParams,
+    readonly user: UserInfo,
+  ) {}
+
+  get signal(): AbortSignal {
+    this.#signal ??= abortOnClose(this.res);
+    return this.#signal;
   }
 }
 

@@ -12,6 +12,7 @@ import { errors } from "../api/status.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
 import { readObject } from "../http/request-body.js";
 import type { HandlerContext } from "./handlers/context.js";
+import { claimingPaths } from "./route-extension.js";
 import { boundTokenExtra } from "./token-binding.js";
 
 const TOKEN = /^\/api\/v1\/namespaces\/([^/]+)\/serviceaccounts\/([^/]+)\/token$/;
@@ -27,42 +28,45 @@ export function serviceAccountTokenRoute(
   auth: AuthSettings,
   tokens: Map<string, UserInfo>,
 ) {
-  return async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
-    const m = TOKEN.exec(url.pathname);
-    if (!m || req.method !== "POST") return false;
-    const namespace = decodeURIComponent(m[1] as string);
-    const name = decodeURIComponent(m[2] as string);
-    const access = { verb: "create", group: "", resource: "serviceaccounts", subresource: "token" };
-    authorize(user, auth, { ...access, namespace, name });
-    const accounts = ctx.resources.find("", "v1", "serviceaccounts");
-    const account = accounts ? ctx.store.get(accounts.bucket, `${namespace}/${name}`) : undefined;
-    if (!account) throw errors.notFound({ group: "", resource: "serviceaccounts" }, name);
-    const { body: request } = await readObject(req, BODY_LIMIT, "TokenRequest");
-    const spec = (request.spec ?? {}) as {
-      expirationSeconds?: number;
-      audiences?: string[];
-      boundObjectRef?: unknown;
-    };
-    const expirationSeconds = spec.expirationSeconds ?? DEFAULT_EXPIRATION_SECONDS;
-    const audiences = spec.audiences?.length ? spec.audiences : DEFAULT_AUDIENCES;
-    const bound = boundTokenExtra(ctx, namespace, spec.boundObjectRef);
-    const token = randomBytes(32).toString("base64url");
-    tokens.set(token, {
-      name: `system:serviceaccount:${namespace}:${name}`,
-      groups: ["system:serviceaccounts", `system:serviceaccounts:${namespace}`, "system:authenticated"],
-      uid: String(account.metadata.uid),
-      extra: { "authentication.kubernetes.io/credential-id": [`JTI=${randomUUID()}`], ...bound },
-    });
-    const expires = new Date(ctx.now() + expirationSeconds * 1000);
-    const answer: Json = {
-      ...request,
-      kind: "TokenRequest",
-      apiVersion: "authentication.k8s.io/v1",
-      metadata: { ...(request.metadata as Json | undefined), name, namespace },
-      spec: { ...spec, audiences, expirationSeconds },
-      status: { token, expirationTimestamp: expires.toISOString().replace(/\.\d+Z$/, "Z") },
-    };
-    res.writeHead(201, { "Content-Type": "application/json" }).end(JSON.stringify(answer));
-    return true;
-  };
+  return claimingPaths(
+    (path) => TOKEN.test(path),
+    async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
+      const m = TOKEN.exec(url.pathname);
+      if (!m || req.method !== "POST") return false;
+      const namespace = decodeURIComponent(m[1] as string);
+      const name = decodeURIComponent(m[2] as string);
+      const access = { verb: "create", group: "", resource: "serviceaccounts", subresource: "token" };
+      authorize(user, auth, { ...access, namespace, name });
+      const accounts = ctx.resources.find("", "v1", "serviceaccounts");
+      const account = accounts ? ctx.store.get(accounts.bucket, `${namespace}/${name}`) : undefined;
+      if (!account) throw errors.notFound({ group: "", resource: "serviceaccounts" }, name);
+      const { body: request } = await readObject(req, BODY_LIMIT, "TokenRequest");
+      const spec = (request.spec ?? {}) as {
+        expirationSeconds?: number;
+        audiences?: string[];
+        boundObjectRef?: unknown;
+      };
+      const expirationSeconds = spec.expirationSeconds ?? DEFAULT_EXPIRATION_SECONDS;
+      const audiences = spec.audiences?.length ? spec.audiences : DEFAULT_AUDIENCES;
+      const bound = boundTokenExtra(ctx, namespace, spec.boundObjectRef);
+      const token = randomBytes(32).toString("base64url");
+      tokens.set(token, {
+        name: `system:serviceaccount:${namespace}:${name}`,
+        groups: ["system:serviceaccounts", `system:serviceaccounts:${namespace}`, "system:authenticated"],
+        uid: String(account.metadata.uid),
+        extra: { "authentication.kubernetes.io/credential-id": [`JTI=${randomUUID()}`], ...bound },
+      });
+      const expires = new Date(ctx.now() + expirationSeconds * 1000);
+      const answer: Json = {
+        ...request,
+        kind: "TokenRequest",
+        apiVersion: "authentication.k8s.io/v1",
+        metadata: { ...(request.metadata as Json | undefined), name, namespace },
+        spec: { ...spec, audiences, expirationSeconds },
+        status: { token, expirationTimestamp: expires.toISOString().replace(/\.\d+Z$/, "Z") },
+      };
+      res.writeHead(201, { "Content-Type": "application/json" }).end(JSON.stringify(answer));
+      return true;
+    },
+  );
 }

@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, failure } from "../api/status.js";
+import { claimingPaths } from "../endpoints/route-extension.js";
 import type { UserInfo } from "../http/auth.js";
 import { readJsonObjectBody } from "../http/body.js";
 import type { FailureKind, FaultController, FaultMatch } from "./fault-controller.js";
@@ -90,18 +91,21 @@ const ACTIONS: Readonly<Record<string, Action>> = {
 };
 
 export function faultApiRoute(faults: FaultController) {
-  return async (req: IncomingMessage, res: ServerResponse, url: URL, user?: UserInfo): Promise<boolean> => {
-    if (!url.pathname.startsWith(PREFIX)) return false;
-    if (!user?.groups.includes("system:masters"))
-      throw failure(403, "Forbidden", `forbidden: User "${user?.name ?? ""}" cannot use the fault API`, {});
-    if (url.pathname === `${PREFIX}log` && req.method === "GET") return reply(res, { log: faults.log });
-    if (req.method !== "POST")
-      throw errors.methodNotSupported({ group: "", resource: "faults" }, req.method ?? "");
-    const name = url.pathname.slice(PREFIX.length);
-    const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
-    if (!action) throw errors.notFoundPath();
-    return reply(res, action(faults, await readJsonObjectBody(req, MAX_BODY, bad)) ?? {});
-  };
+  return claimingPaths(
+    (path) => path.startsWith(PREFIX),
+    async (req: IncomingMessage, res: ServerResponse, url: URL, user?: UserInfo): Promise<boolean> => {
+      if (!url.pathname.startsWith(PREFIX)) return false;
+      if (!user?.groups.includes("system:masters"))
+        throw failure(403, "Forbidden", `forbidden: User "${user?.name ?? ""}" cannot use the fault API`, {});
+      if (url.pathname === `${PREFIX}log` && req.method === "GET") return reply(res, { log: faults.log });
+      if (req.method !== "POST")
+        throw errors.methodNotSupported({ group: "", resource: "faults" }, req.method ?? "");
+      const name = url.pathname.slice(PREFIX.length);
+      const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
+      if (!action) throw errors.notFoundPath();
+      return reply(res, action(faults, await readJsonObjectBody(req, MAX_BODY, bad)) ?? {});
+    },
+  );
 }
 
 function reply(res: ServerResponse, body: unknown): true {

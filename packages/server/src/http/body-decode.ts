@@ -8,6 +8,7 @@ import { decodeApplyBody, decodeObjectBody, decodeProtobufBody } from "./decode-
 import { findDuplicateFields } from "./duplicate-fields.js";
 import { checkDepth } from "./limits.js";
 import type { BodyType } from "./negotiate.js";
+import { repeatsNoKey } from "./repeated-keys.js";
 
 export interface DecodedObject {
   readonly body: Record<string, unknown>;
@@ -37,10 +38,14 @@ export function decodeObjectRequest(
   type: "json" | "yaml" | "protobuf",
   kindHint: string,
 ): DecodedObject {
-  const body = type === "protobuf" ? decodeProtobufBody(raw, kindHint) : decodeObjectBody(raw, type);
-  if (type !== "json") return { body, duplicateFields: [] };
+  if (type !== "json") {
+    const body = type === "protobuf" ? decodeProtobufBody(raw, kindHint) : decodeObjectBody(raw, type);
+    return { body, duplicateFields: [] };
+  }
+  // The text is decoded once, for the parse and for the duplicate-key scan.
   const text = raw.toString("utf8");
-  const duplicateFields = findDuplicateFields(text);
+  const body = decodeObjectBody(text, type);
+  const duplicateFields = repeatsNoKey(text, body) ? [] : findDuplicateFields(text);
   return duplicateFields.length === 0
     ? { body, duplicateFields }
     : { body, duplicateFields, repeatedKeysText: text };

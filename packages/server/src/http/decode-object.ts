@@ -85,7 +85,8 @@ function longKey(value: unknown, depth: number): boolean {
   return false;
 }
 
-export function decodeObjectBody(raw: Buffer, type: BodyType): Record<string, unknown> {
+/** An object body, from its bytes or from their text when the caller decoded them already. */
+export function decodeObjectBody(raw: Buffer | string, type: BodyType): Record<string, unknown> {
   return decodeBody(raw, type, (text) => (type === "yaml" ? parseYaml(text) : JSON.parse(text)));
 }
 
@@ -100,10 +101,14 @@ export function decodeApplyBody(raw: Buffer): { body: Record<string, unknown>; d
   return { body, duplicates };
 }
 
-function decodeBody(raw: Buffer, type: BodyType, parse: (text: string) => unknown): Record<string, unknown> {
+function decodeBody(
+  raw: Buffer | string,
+  type: BodyType,
+  parse: (text: string) => unknown,
+): Record<string, unknown> {
   if (raw.length === 0) throw errors.badRequest("the request body is empty");
   let value: unknown;
-  const text = raw.toString("utf8");
+  const text = typeof raw === "string" ? raw : raw.toString("utf8");
   const what = type === "yaml" || type === "apply" ? "yaml" : "json";
   try {
     value = parse(text);

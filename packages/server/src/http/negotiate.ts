@@ -36,12 +36,30 @@ export const STREAM_ACCEPTED_TYPES = [
 
 export interface MediaRange {
   readonly type: string;
-  readonly params: Map<string, string>;
+  readonly params: ReadonlyMap<string, string>;
   readonly q: number;
   readonly index: number;
 }
 
-export function parseAccept(header: string): MediaRange[] {
+/**
+ * Parsed Accept headers by their text: a client sends the same header on every request, and the
+ * parse (a split, a Map per range, a sort) was paid per request. Bounded: cleared when full.
+ */
+const parsedAccepts = new Map<string, readonly MediaRange[]>();
+const MAX_PARSED_ACCEPTS = 256;
+
+/** The media ranges of an Accept header, best first (the answer is shared: read it, never change it). */
+export function parseAccept(header: string): readonly MediaRange[] {
+  let ranges = parsedAccepts.get(header);
+  if (ranges === undefined) {
+    if (parsedAccepts.size >= MAX_PARSED_ACCEPTS) parsedAccepts.clear();
+    ranges = parseAcceptOnce(header);
+    parsedAccepts.set(header, ranges);
+  }
+  return ranges;
+}
+
+function parseAcceptOnce(header: string): MediaRange[] {
   return header
     .split(",")
     .map((part, index) => {

@@ -57,3 +57,26 @@ export function canonicalQuantities(v: unknown, node: TypeNode | undefined): unk
   }
   return v;
 }
+
+/** holdsQuantity's answers by type: the schema metadata is fixed, so each type is walked once. */
+const holding = new WeakMap<TypeNode, boolean>();
+
+/**
+ * Whether a value of type `node` can hold a quantity anywhere inside it: canonicalQuantities has
+ * nothing to rewrite under a type that cannot (a ConfigMap), and its walk of the object is skipped.
+ * A type met again inside itself counts as holding one while its answer is pending, which can only
+ * make the answer `true`: then the walk runs, as it did for every object before.
+ */
+export function holdsQuantity(node: TypeNode | undefined): boolean {
+  if (!node || node.kind === "untyped") return false;
+  if (node.kind === "scalar") return node.marker === "quantity";
+  const known = holding.get(node);
+  if (known !== undefined) return known;
+  holding.set(node, true);
+  let holds: boolean;
+  if (node.kind === "list") holds = holdsQuantity(itemOf(node));
+  else if (node.kind === "map") holds = holdsQuantity(fieldOf(node, ""));
+  else holds = node.fieldNames.some((name) => holdsQuantity(fieldOf(node, name)));
+  holding.set(node, holds);
+  return holds;
+}

@@ -12,7 +12,7 @@ import { fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
 import { errors } from "../api/status.js";
 import { runAtOnce, type Steps } from "../api/steps.js";
 import type { ServedResource } from "../resources/served.js";
-import { canonicalQuantities, quantityError } from "./quantities.js";
+import { canonicalQuantities, holdsQuantity, quantityError } from "./quantities.js";
 
 /**
  * The Go struct field a value belongs to: the struct's type name and the field's JSON path, kept
@@ -151,16 +151,25 @@ function failure(what: string, node: TypeNode, site: Site): string {
   return `json: cannot unmarshal ${what} into Go struct field ${structOf(site)}.${pathOf(site)} of type ${goType(node)}`;
 }
 
+/**
+ * What is wrong with the scalar `v` of type `node`: a value Go cannot unmarshal into it (`what`,
+ * worded with the field's site by the caller), or a message of its own.
+ */
+function scalarProblem(v: unknown, node: TypeNode): { readonly what: string } | string | undefined {
+  const what = scalarMismatch(v, node);
+  if (what !== undefined) return { what };
+  if (node.marker === "quantity" && typeof v === "string") return quantityError(v);
+  // []byte fields decode from base64 (Secret data, ConfigMap binaryData).
+  const at = node.format === "byte" && typeof v === "string" ? base64ErrorAt(v) : -1;
+  return at < 0 ? undefined : `illegal base64 data at input byte ${at}`;
+}
+
 /** The first type mismatch under `v`, as Go's decoder words it, if any. */
 function mismatch(v: unknown, node: TypeNode | undefined, site: Site): string | undefined {
   if (v === null || v === undefined || !node || node.kind === "untyped") return undefined;
   if (node.kind === "scalar") {
-    const what = scalarMismatch(v, node);
-    if (what !== undefined) return failure(what, node, site);
-    if (node.marker === "quantity" && typeof v === "string") return quantityError(v);
-    // []byte fields decode from base64 (Secret data, ConfigMap binaryData).
-    const at = node.format === "byte" && typeof v === "string" ? base64ErrorAt(v) : -1;
-    return at < 0 ? undefined : `illegal base64 data at input byte ${at}`;
+    const problem = scalarProblem(v, node);
+    return typeof problem === "object" ? failure(problem.what, node, site) : problem;
   }
   if (node.kind === "list") {
     if (!Array.isArray(v)) return failure(jsonType(v), node, site);
@@ -175,8 +184,18 @@ function mismatch(v: unknown, node: TypeNode | undefined, site: Site): string | 
   for (const k of Object.keys(v)) {
     const child = (v as Record<string, unknown>)[k];
     const childNode = fieldOf(node, k);
+    if (child === null || child === undefined || !childNode) continue;
+    // Most fields are scalars: their site is made only when they fail (an object per field before).
+    const problem = childNode.kind === "scalar" ? scalarProblem(child, childNode) : undefined;
+    if (childNode.kind === "scalar" && typeof problem !== "object") {
+      if (problem) return problem;
+      continue;
+    }
     const childSite = node.kind === "struct" ? { owner: node, key: k, up: site } : site;
-    const m = mismatch(child, childNode, childSite);
+    const m =
+      typeof problem === "object"
+        ? failure(problem.what, childNode, childSite)
+        : mismatch(child, childNode, childSite);
     if (m) return m;
   }
   return undefined;
@@ -207,6 +226,7 @@ export function* checkTypesSteps(
   if (!schema) return;
   const m = mismatch(obj, schema, rootSite(r.kind));
   if (!m) {
+    if (!holdsQuantity(schema)) return;
     yield;
     canonicalQuantities(obj, schema);
     return;

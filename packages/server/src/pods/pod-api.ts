@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, failure } from "../api/status.js";
+import { claimingPaths } from "../endpoints/route-extension.js";
 import type { UserInfo } from "../http/auth.js";
 import { readJsonObjectBody } from "../http/body.js";
 import type { PodRuntime } from "./runtime.js";
@@ -36,20 +37,23 @@ const ACTIONS: Readonly<Record<string, Action>> = {
 };
 
 export function podApiRoute(runtime: PodRuntime) {
-  return async (req: IncomingMessage, res: ServerResponse, url: URL, user?: UserInfo): Promise<boolean> => {
-    if (!url.pathname.startsWith(PREFIX)) return false;
-    if (!user?.groups.includes("system:masters"))
-      throw failure(403, "Forbidden", `forbidden: User "${user?.name ?? ""}" cannot use the pod API`, {});
-    if (req.method !== "POST")
-      throw errors.methodNotSupported({ group: "", resource: "pods" }, req.method ?? "");
-    const parts = url.pathname.slice(PREFIX.length).split("/").map(decodeURIComponent);
-    const [namespace, pod, container, name] = parts;
-    const action = name !== undefined && Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
-    if (parts.length !== 4 || !namespace || !pod || !container || !action) throw errors.notFoundPath();
-    // A container the pod does not have is the 400 a pods/log request for it gets.
-    runtime.resolve(namespace, pod, container);
-    action(runtime, [namespace, pod, container], await readJsonObjectBody(req, MAX_BODY, bad));
-    res.writeHead(200, { "Content-Type": "application/json" }).end("{}\n");
-    return true;
-  };
+  return claimingPaths(
+    (path) => path.startsWith(PREFIX),
+    async (req: IncomingMessage, res: ServerResponse, url: URL, user?: UserInfo): Promise<boolean> => {
+      if (!url.pathname.startsWith(PREFIX)) return false;
+      if (!user?.groups.includes("system:masters"))
+        throw failure(403, "Forbidden", `forbidden: User "${user?.name ?? ""}" cannot use the pod API`, {});
+      if (req.method !== "POST")
+        throw errors.methodNotSupported({ group: "", resource: "pods" }, req.method ?? "");
+      const parts = url.pathname.slice(PREFIX.length).split("/").map(decodeURIComponent);
+      const [namespace, pod, container, name] = parts;
+      const action = name !== undefined && Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
+      if (parts.length !== 4 || !namespace || !pod || !container || !action) throw errors.notFoundPath();
+      // A container the pod does not have is the 400 a pods/log request for it gets.
+      runtime.resolve(namespace, pod, container);
+      action(runtime, [namespace, pod, container], await readJsonObjectBody(req, MAX_BODY, bad));
+      res.writeHead(200, { "Content-Type": "application/json" }).end("{}\n");
+      return true;
+    },
+  );
 }

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors } from "../api/status.js";
 import { admitConnect } from "../endpoints/handlers/connect.js";
 import type { HandlerContext } from "../endpoints/handlers/context.js";
+import { claimingPaths } from "../endpoints/route-extension.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
 import type { PodRuntime } from "./runtime.js";
 import type { PodHttpHandler, PodRef } from "./types.js";
@@ -81,19 +82,29 @@ export function proxyOptions(
 
 /** The reference server's `pods/proxy` route: admitted as CONNECT (PodProxyOptions), then proxied. */
 export function podProxyRoutes(runtime: PodRuntime, ctx: HandlerContext, auth: AuthSettings) {
-  return async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
-    const m = POD_PROXY.exec(url.pathname);
-    if (!m) return false;
-    const namespace = decodeURIComponent(m[1] as string);
-    const { name, port } = proxyName(decodeURIComponent(m[2] as string));
-    const verb = verbOf(req, "pods/proxy");
-    authorize(user, auth, { verb, group: "", resource: "pods", subresource: "proxy", namespace, name });
-    const options = proxyOptions("PodProxyOptions", m[3]);
-    // Admitted under the name as the path gives it (with its port), as upstream.
-    const raw = decodeURIComponent(m[2] as string);
-    await admitConnect(ctx, { resource: "pods", subresource: "proxy", namespace, name: raw, options, user });
-    const object = runtime.pod(namespace, name);
-    servePodHttp(runtime, { namespace, pod: name, object }, port, req, res, `${m[3] ?? "/"}${url.search}`);
-    return true;
-  };
+  return claimingPaths(
+    (path) => POD_PROXY.test(path),
+    async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
+      const m = POD_PROXY.exec(url.pathname);
+      if (!m) return false;
+      const namespace = decodeURIComponent(m[1] as string);
+      const { name, port } = proxyName(decodeURIComponent(m[2] as string));
+      const verb = verbOf(req, "pods/proxy");
+      authorize(user, auth, { verb, group: "", resource: "pods", subresource: "proxy", namespace, name });
+      const options = proxyOptions("PodProxyOptions", m[3]);
+      // Admitted under the name as the path gives it (with its port), as upstream.
+      const raw = decodeURIComponent(m[2] as string);
+      await admitConnect(ctx, {
+        resource: "pods",
+        subresource: "proxy",
+        namespace,
+        name: raw,
+        options,
+        user,
+      });
+      const object = runtime.pod(namespace, name);
+      servePodHttp(runtime, { namespace, pod: name, object }, port, req, res, `${m[3] ?? "/"}${url.search}`);
+      return true;
+    },
+  );
 }

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { queryBool } from "../api/query-bool.js";
 import { errors } from "../api/status.js";
 import type { HandlerContext } from "../endpoints/handlers/context.js";
+import { claimingPaths } from "../endpoints/route-extension.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
 import { readObject } from "../http/request-body.js";
 import { evict } from "./eviction.js";
@@ -14,25 +15,28 @@ import type { LogEntry, PodRuntime } from "./runtime.js";
 const POD_SUBRESOURCE = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/(log|eviction)$/;
 
 export function podRoutes(runtime: PodRuntime, ctx: HandlerContext, auth: AuthSettings) {
-  return async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
-    const m = POD_SUBRESOURCE.exec(url.pathname);
-    if (!m) return false;
-    const namespace = decodeURIComponent(m[1] as string);
-    const name = decodeURIComponent(m[2] as string);
-    const sub = m[3] as "log" | "eviction";
-    const verb = sub === "log" ? "get" : "create";
-    if ((sub === "log" && req.method !== "GET") || (sub === "eviction" && req.method !== "POST"))
-      throw errors.methodNotSupported({ group: "", resource: `pods/${sub}` }, verb);
-    authorize(user, auth, { verb, group: "", resource: "pods", subresource: sub, namespace, name });
-    if (sub === "eviction") {
-      const { body } = await readObject(req, 1024 * 1024, "Eviction");
-      const result = evict(ctx, namespace, name, body);
-      res.writeHead(result.code, { "Content-Type": "application/json" }).end(JSON.stringify(result.body));
+  return claimingPaths(
+    (path) => POD_SUBRESOURCE.test(path),
+    async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
+      const m = POD_SUBRESOURCE.exec(url.pathname);
+      if (!m) return false;
+      const namespace = decodeURIComponent(m[1] as string);
+      const name = decodeURIComponent(m[2] as string);
+      const sub = m[3] as "log" | "eviction";
+      const verb = sub === "log" ? "get" : "create";
+      if ((sub === "log" && req.method !== "GET") || (sub === "eviction" && req.method !== "POST"))
+        throw errors.methodNotSupported({ group: "", resource: `pods/${sub}` }, verb);
+      authorize(user, auth, { verb, group: "", resource: "pods", subresource: sub, namespace, name });
+      if (sub === "eviction") {
+        const { body } = await readObject(req, 1024 * 1024, "Eviction");
+        const result = evict(ctx, namespace, name, body);
+        res.writeHead(result.code, { "Content-Type": "application/json" }).end(JSON.stringify(result.body));
+        return true;
+      }
+      serveLog(runtime, req, res, url, namespace, name);
       return true;
-    }
-    serveLog(runtime, req, res, url, namespace, name);
-    return true;
-  };
+    },
+  );
 }
 
 function numberParam(q: URLSearchParams, name: string): number | undefined {

@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, failure } from "../api/status.js";
 import { admitConnect } from "../endpoints/handlers/connect.js";
 import type { HandlerContext } from "../endpoints/handlers/context.js";
+import { claimingPaths } from "../endpoints/route-extension.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
 import { readyEndpoints, servicePortName } from "../registry/discovery/service-endpoints.js";
 import { proxyOptions, servePodHttp, verbOf } from "./pod-http.js";
@@ -54,33 +55,36 @@ function endpointFor(
 }
 
 export function serviceProxyRoutes(runtime: PodRuntime, ctx: HandlerContext, auth: AuthSettings) {
-  return async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
-    const m = SERVICE_PROXY.exec(url.pathname);
-    if (!m) return false;
-    const namespace = decodeURIComponent(m[1] as string);
-    const parts = decodeURIComponent(m[2] as string).split(":");
-    if (parts.length === 3) parts.shift();
-    const [name = "", wanted = ""] = parts;
-    const verb = verbOf(req, "services/proxy");
-    authorize(user, auth, { verb, group: "", resource: "services", subresource: "proxy", namespace, name });
-    // Admitted as CONNECT before the Service is looked up, as upstream's connect handler does.
-    const options = proxyOptions("ServiceProxyOptions", m[3]);
-    const raw = decodeURIComponent(m[2] as string);
-    await admitConnect(ctx, {
-      resource: "services",
-      subresource: "proxy",
-      namespace,
-      name: raw,
-      options,
-      user,
-    });
-    const service = stored(ctx, "", "v1", "services", `${namespace}/${name}`);
-    if (!service) throw errors.notFound({ group: "", resource: "services" }, name);
-    const target = endpointFor(ctx, namespace, name, portName(service, name, wanted));
-    if (!target) throw failure(503, "ServiceUnavailable", `no endpoints available for service "${name}"`);
-    const object = runtime.pod(namespace, target.pod);
-    const ref = { namespace, pod: target.pod, object };
-    servePodHttp(runtime, ref, target.port, req, res, `${m[3] ?? "/"}${url.search}`);
-    return true;
-  };
+  return claimingPaths(
+    (path) => SERVICE_PROXY.test(path),
+    async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
+      const m = SERVICE_PROXY.exec(url.pathname);
+      if (!m) return false;
+      const namespace = decodeURIComponent(m[1] as string);
+      const parts = decodeURIComponent(m[2] as string).split(":");
+      if (parts.length === 3) parts.shift();
+      const [name = "", wanted = ""] = parts;
+      const verb = verbOf(req, "services/proxy");
+      authorize(user, auth, { verb, group: "", resource: "services", subresource: "proxy", namespace, name });
+      // Admitted as CONNECT before the Service is looked up, as upstream's connect handler does.
+      const options = proxyOptions("ServiceProxyOptions", m[3]);
+      const raw = decodeURIComponent(m[2] as string);
+      await admitConnect(ctx, {
+        resource: "services",
+        subresource: "proxy",
+        namespace,
+        name: raw,
+        options,
+        user,
+      });
+      const service = stored(ctx, "", "v1", "services", `${namespace}/${name}`);
+      if (!service) throw errors.notFound({ group: "", resource: "services" }, name);
+      const target = endpointFor(ctx, namespace, name, portName(service, name, wanted));
+      if (!target) throw failure(503, "ServiceUnavailable", `no endpoints available for service "${name}"`);
+      const object = runtime.pod(namespace, target.pod);
+      const ref = { namespace, pod: target.pod, object };
+      servePodHttp(runtime, ref, target.port, req, res, `${m[3] ?? "/"}${url.search}`);
+      return true;
+    },
+  );
 }

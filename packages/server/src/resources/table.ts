@@ -14,6 +14,8 @@ export class ResourceTable {
   private readonly byPath = new Map<string, ServedResource>();
   private readonly builtinGroups: readonly GroupVersions[];
   private customGroups: GroupVersions[] = [];
+  /** versionsOf's answers, dropped whenever the table changes (every write's admission asks, twice). */
+  private versionsCache = new Map<string, readonly ServedResource[]>();
 
   constructor(builtins: readonly ServedResource[], groupOrder: readonly GroupVersions[]) {
     for (const r of builtins) this.byPath.set(pathKey(r.group, r.version, r.resource), r);
@@ -41,14 +43,21 @@ export class ResourceTable {
   }
 
   /** Every served version of one group/resource (they share storage). */
-  versionsOf(group: string, resource: string): ServedResource[] {
-    return [...this.byPath.values()].filter((r) => r.group === group && r.resource === resource);
+  versionsOf(group: string, resource: string): readonly ServedResource[] {
+    const key = `${group}/${resource}`;
+    let versions = this.versionsCache.get(key);
+    if (versions === undefined) {
+      versions = [...this.byPath.values()].filter((r) => r.group === group && r.resource === resource);
+      this.versionsCache.set(key, versions);
+    }
+    return versions;
   }
 
   /** Replaces the custom resources of one CRD (empty list removes them). */
   setCustom(crdName: string, resources: readonly ServedResource[]): void {
     for (const [k, r] of this.byPath) if (r.custom?.crdName === crdName) this.byPath.delete(k);
     for (const r of resources) this.byPath.set(pathKey(r.group, r.version, r.resource), r);
+    this.versionsCache = new Map();
     this.rebuildCustomGroups();
   }
 

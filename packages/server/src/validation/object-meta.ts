@@ -193,6 +193,11 @@ const META_CHECKS: readonly ((meta: Meta, o: MetaCheckOptions) => FieldError[])[
   finalizerErrors,
 ];
 
+/** Only the name and generateName rows of validateObjectMeta. */
+export function validateObjectMetaNames(meta: Meta, options: MetaCheckOptions): FieldError[] {
+  return nameErrors(meta, options);
+}
+
 export function validateObjectMeta(meta: Meta, options: MetaCheckOptions): FieldError[] {
   return META_CHECKS.flatMap((check) => check(meta, options));
 }

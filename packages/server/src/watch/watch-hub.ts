@@ -4,9 +4,11 @@
  * event's encoded frame per representation, so a thousand watchers of one
  * resource cost one encoding per event, not a thousand.
  *
- * The cache holds the frames of one event, the one being encoded: watchers read it
- * while the store's event is fanned out (or replayed, one watch at a time), so a
- * cache per event in the store's history would only keep frames alive for minutes.
+ * The cache holds the frames of the most recent events, up to FRAME_CACHE_BYTES: a live
+ * event is read by every watcher while it is fanned out, and a watch that starts from a
+ * resourceVersion replays recent history one watch at a time, so the next watch from the
+ * same place finds those frames still encoded. A cache as long as the store's history
+ * (five minutes) would keep every frame alive that long; this one is bounded by size.
  */
 import type { MvccStore, StoreEvent } from "../storage/mvcc.js";
 
@@ -18,10 +20,20 @@ export interface HubWatcher {
   onEvent(event: StoreEvent): void;
 }
 
+/** What the frames of recent events may hold; the oldest event's frames go first. */
+export const FRAME_CACHE_BYTES = 8 * 2 ** 20;
+
 export class WatchHub {
   private readonly byBucket = new Map<string, Set<HubWatcher>>();
+  /**
+   * Frames by event revision (one event per revision) and representation key, in the order the
+   * events were first encoded; keyed by revision so the cache keeps no event's object alive.
+   */
+  private readonly recent = new Map<number, Map<string, Buffer>>();
+  private recentBytes = 0;
+  /** The last event asked for and its frames: a live fan-out asks for the same one N times. */
   private framesOf: StoreEvent | undefined;
-  private readonly frames = new Map<string, Buffer>();
+  private frames: Map<string, Buffer> | undefined;
   private readonly unsubscribe: () => void;
   /** Frames encoded so far (one per event and representation, however many watchers). */
   encodedFrames = 0;
@@ -42,6 +54,11 @@ export class WatchHub {
     };
   }
 
+  /** Bytes of frames the cache holds now (at most FRAME_CACHE_BYTES, plus the current event's). */
+  get cachedFrameBytes(): number {
+    return this.recentBytes;
+  }
+
   /** Number of open watchers (all buckets). */
   get size(): number {
     let n = 0;
@@ -51,15 +68,23 @@ export class WatchHub {
 
   /** The frame for `event` in one representation, encoded at most once. */
   frame<A>(event: StoreEvent, key: string, encode: (event: StoreEvent, arg: A) => Buffer, arg: A): Buffer {
-    if (this.framesOf !== event) {
+    let frames = this.frames;
+    if (this.framesOf !== event || frames === undefined) {
+      frames = this.recent.get(event.rev);
+      if (frames === undefined) {
+        frames = new Map();
+        this.recent.set(event.rev, frames);
+      }
       this.framesOf = event;
-      this.frames.clear();
+      this.frames = frames;
     }
-    let f = this.frames.get(key);
+    let f = frames.get(key);
     if (f === undefined) {
       f = encode(event, arg);
       this.encodedFrames++;
-      this.frames.set(key, f);
+      frames.set(key, f);
+      this.recentBytes += f.length;
+      if (this.recentBytes > FRAME_CACHE_BYTES) this.evict();
     }
     return f;
   }
@@ -72,7 +97,19 @@ export class WatchHub {
     this.unsubscribe();
     this.byBucket.clear();
     this.framesOf = undefined;
-    this.frames.clear();
+    this.frames = undefined;
+    this.recent.clear();
+    this.recentBytes = 0;
+  }
+
+  /** Drops the oldest events' frames until the cache fits, keeping the current event's. */
+  private evict(): void {
+    for (const [rev, frames] of this.recent) {
+      if (this.recentBytes <= FRAME_CACHE_BYTES) break;
+      if (rev === this.framesOf?.rev) continue;
+      for (const f of frames.values()) this.recentBytes -= f.length;
+      this.recent.delete(rev);
+    }
   }
 
   private dispatch(e: StoreEvent): void {

@@ -26,11 +26,19 @@ function rangesOf(ctx: AdmissionContext, namespace: string): StoredObject[] {
 }
 
 function applies(a: AdmissionAttributes): "pod" | "claim" | undefined {
-  if (a.resource.group !== "" || a.namespace === "" || a.object === undefined) return undefined;
-  if (record(a.oldObject?.metadata).deletionTimestamp !== undefined) return undefined;
-  if (a.resource.resource === "pods")
-    return a.subresource === "" && a.operation === "CREATE" ? "pod" : undefined;
-  return a.resource.resource === "persistentvolumeclaims" && a.subresource === "" ? "claim" : undefined;
+  if (a.resource.group !== "" || a.namespace === "" || a.object === undefined || a.subresource !== "")
+    return undefined;
+  const target =
+    a.resource.resource === "pods"
+      ? a.operation === "CREATE"
+        ? "pod"
+        : undefined
+      : a.resource.resource === "persistentvolumeclaims"
+        ? "claim"
+        : undefined;
+  // Asked last: every write of every kind comes here, and only pods and claims are limited.
+  if (target === undefined || record(a.oldObject?.metadata).deletionTimestamp !== undefined) return undefined;
+  return target;
 }
 
 /** Fills one container's missing requests and limits; returns the annotation parts it earned. */

@@ -201,6 +201,9 @@ export function mutatingAdmissionPolicy(merge: ApplyMerge = plainMerge): Admissi
       if (isExemptFromPolicies(a) || !object) return;
       const failures: PolicyFailure[] = [];
       const invocations = invocationsOf(source.active(ctx), a, ctx, failures);
+      // Nothing to invoke and nothing failed: runInvocations would leave the object and the
+      // reinvocation state as they are (a plugin without IfNeeded invocations keeps no output).
+      if (invocations.length === 0 && failures.length === 0) return;
       // What invocations share is read only when there are some: nearly every request has none.
       const namespace = invocations.length > 0 ? admissionInput(a, ctx).namespace : undefined;
       const shared = { ctx, merge, pacer: new CostPacer(), namespace };

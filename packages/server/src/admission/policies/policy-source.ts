@@ -33,6 +33,8 @@ export class PolicySource<C> {
 
   /** The policies that have at least one binding, compiled, with their bindings. */
   active(ctx: AdmissionContext): PolicyWithBindings<C>[] {
+    // Every write asks; nearly always nothing is bound, which the count says without a list.
+    if (ctx.store.count(this.kinds.bindings) === 0) return [];
     const bindings = ctx.store.list(this.kinds.bindings).items;
     if (bindings.length === 0) return [];
     const byPolicy = new Map<string, Obj[]>();

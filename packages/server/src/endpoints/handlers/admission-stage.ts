@@ -37,11 +37,27 @@ export interface AdmissionRequest {
   readonly warnings?: string[];
 }
 
+/** A served resource's kind and resource as admission names them, made once per resource (both read-only). */
+const namesOf = new WeakMap<ServedResource, Pick<AdmissionAttributes, "kind" | "resource">>();
+
+function admissionNames(r: ServedResource): Pick<AdmissionAttributes, "kind" | "resource"> {
+  let names = namesOf.get(r);
+  if (names === undefined) {
+    names = {
+      kind: { group: r.group, version: r.version, kind: r.kind },
+      resource: { group: r.group, version: r.version, resource: r.resource },
+    };
+    namesOf.set(r, names);
+  }
+  return names;
+}
+
 export function admissionAttributes(r: ServedResource, req: AdmissionRequest): AdmissionAttributes {
+  const { kind, resource } = admissionNames(r);
   return {
     operation: req.operation,
-    kind: { group: r.group, version: r.version, kind: r.kind },
-    resource: { group: r.group, version: r.version, resource: r.resource },
+    kind,
+    resource,
     subresource: req.subresource ?? "",
     namespace: r.namespaced ? (req.namespace ?? "") : "",
     name: req.name,

@@ -5,8 +5,8 @@
  * removed last finalizer completes).
  */
 
-import { isDeepStrictEqual } from "node:util";
 import { copyDecoded } from "../../api/copy.js";
+import { jsonEqual } from "../../api/json-equal.js";
 import { errors } from "../../api/status.js";
 import { pause, runAtOnce, runYielding, type Steps } from "../../api/steps.js";
 import type { UserInfo } from "../../http/auth.js";
@@ -281,7 +281,7 @@ function sameButResourceVersion(old: c.KubeObject, next: c.KubeObject): boolean 
   const { resourceVersion: _o, ...oldRest } = old.metadata;
   const { resourceVersion: _n, ...nextRest } = next.metadata;
   // Decoded objects are compared, so a body that only reorders keys is no change.
-  return isDeepStrictEqual({ ...old, metadata: oldRest }, { ...next, metadata: nextRest });
+  return jsonEqual({ ...old, metadata: oldRest }, { ...next, metadata: nextRest });
 }
 
 /**
@@ -331,5 +331,5 @@ function specChanged(old: c.KubeObject, next: c.KubeObject): boolean {
     const { metadata: _m, status: _s, ...rest } = o;
     return rest;
   };
-  return !isDeepStrictEqual(strip(old), strip(next));
+  return !jsonEqual(strip(old), strip(next));
 }

@@ -7,7 +7,7 @@ import { dataSizeErrors } from "../../resources/data-limits.js";
 import { apiVersionOf, type ServedResource } from "../../resources/served.js";
 import { anyName, dnsSubdomain, pathSegment } from "../../validation/name-formats.js";
 import { type KindNameRule, nameFormatOf, nameRuleFor } from "../../validation/names.js";
-import { validateObjectMeta } from "../../validation/object-meta.js";
+import { validateObjectMeta, validateObjectMetaNames } from "../../validation/object-meta.js";
 import { type KubeObject, metadataOf } from "./context.js";
 
 /**
@@ -122,23 +122,30 @@ export function* validateSteps(
   const own: FieldError[] = [];
   if (r.strategy?.validateSteps) own.push(...(yield* r.strategy.validateSteps(obj, old, subresource)));
   else if (r.strategy?.validate) own.push(...r.strategy.validate(obj, old, subresource));
-  const finish = (kind: FieldError[]) => endValidation(r, obj, old, [...errs, ...kind, ...own]);
+  const metaChecked = rule.meta !== "none";
+  const finish = (kind: FieldError[]) => endValidation(r, obj, old, [...errs, ...kind, ...own], metaChecked);
   if (custom instanceof Promise) return custom.then(finish);
   finish(custom);
   return undefined;
 }
 
-/** The create's common metadata pass when all else passed, then the answer: a 422 with every error. */
-function endValidation(r: ServedResource, obj: KubeObject, old: KubeObject | undefined, errs: FieldError[]) {
+/**
+ * The create's common metadata pass when all else passed, then the answer: a 422 with every error.
+ * When the kind's metadata pass ran (`metaChecked`) and found nothing, its label, annotation, owner
+ * and finalizer rows would find nothing again (this pass checks finalizers less): only the names
+ * are checked again, under the path-segment format.
+ */
+function endValidation(
+  r: ServedResource,
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  errs: FieldError[],
+  metaChecked: boolean,
+) {
   const meta = metadataOf(obj);
+  const options = { nameFormat: pathSegment, checksGenerateName: true, kubeFinalizers: false };
   if (errs.length === 0 && !old)
-    errs.push(
-      ...validateObjectMeta(meta, {
-        nameFormat: pathSegment,
-        checksGenerateName: true,
-        kubeFinalizers: false,
-      }),
-    );
+    errs.push(...(metaChecked ? validateObjectMetaNames(meta, options) : validateObjectMeta(meta, options)));
   if (errs.length > 0)
     throw errors.invalid(r.kind, r.group, String(meta.name ?? ""), errs, r.custom !== undefined);
 }

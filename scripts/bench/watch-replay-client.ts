@@ -1,0 +1,160 @@
+/**
+ * One client process of the replay fan-out (watch-replay.ts forks several): it holds `watchers`
+ * connections open, and on "go" opens a JSON watch on each of them from the same resourceVersion,
+ * counts each stream's lines (one per event) without parsing them, and once a stream has its
+ * `events` lines, parses only the last one and checks it is the ADDED of the last object written
+ * (so a server cannot finish early by sending fewer or other events). It reports its own CPU time
+ * over the phase, so the parent can show that the clients were not the bottleneck.
+ *
+ * Messages: parent → {setup: ReplaySetup}, then "go"; child → "ready", then {done: ReplayDone}
+ * or {failed: string}.
+ */
+import { Client } from "undici";
+
+export interface ReplaySetup {
+  readonly url: string;
+  readonly ca: string;
+  readonly token: string;
+  readonly http2: boolean;
+  /** Watch path with its query (resourceVersion, labelSelector). */
+  readonly path: string;
+  readonly watchers: number;
+  /** Lines each stream must carry. */
+  readonly events: number;
+  /** metadata.resourceVersion of the last event's object. */
+  readonly lastResourceVersion: string;
+}
+
+export interface ReplayDone {
+  /** Client CPU (user + system) from "go" to the last stream's last event, µs. */
+  readonly cpuMicros: number;
+  /** Wall time of the same span in this process, ms. */
+  readonly wallMs: number;
+  /** Body bytes received over all streams. */
+  readonly bytes: number;
+}
+
+const send = (message: unknown) => process.send?.(message);
+
+class ReplayError extends Error {
+  override readonly name = "ReplayError";
+  readonly code = "BENCH_REPLAY_FAILED";
+}
+
+/** Counts one stream's lines; resolves with its byte count once `setup.events` lines arrived, checked. */
+function countStream(setup: ReplaySetup, client: Client, auth: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    void (async () => {
+      const res = await client.request({
+        method: "GET",
+        path: setup.path,
+        headers: { ...auth, accept: "application/json" },
+      });
+      if (res.statusCode !== 200) throw new ReplayError(`watch answered ${res.statusCode}`);
+      let lines = 0;
+      let bytes = 0;
+      /** The bytes of the line not yet ended when the current chunk arrived. */
+      let carry: Buffer = Buffer.alloc(0);
+      const body = res.body;
+      body.on("data", (chunk: Buffer) => {
+        bytes += chunk.length;
+        let start = 0;
+        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) {
+          if (++lines === setup.events) {
+            const last =
+              start === 0 ? Buffer.concat([carry, chunk.subarray(0, i)]) : chunk.subarray(start, i);
+            body.destroy();
+            try {
+              checkLast(setup, last);
+              resolve(bytes);
+            } catch (e) {
+              reject(e);
+            }
+            return;
+          }
+          start = i + 1;
+        }
+        carry = start === 0 ? Buffer.concat([carry, chunk]) : chunk.subarray(start);
+      });
+      body.on("error", (e: Error) => reject(e));
+      body.on("end", () => reject(new ReplayError(`stream ended after ${lines} of ${setup.events} events`)));
+    })().catch(reject);
+  });
+}
+
+function checkLast(setup: ReplaySetup, line: Buffer): void {
+  const event = JSON.parse(line.toString("utf8")) as {
+    type?: string;
+    object?: { metadata?: { resourceVersion?: string } };
+  };
+  const rv = event.object?.metadata?.resourceVersion;
+  if (event.type !== "ADDED" || rv !== setup.lastResourceVersion) {
+    throw new ReplayError(
+      `last event is ${event.type} at ${rv}, expected ADDED at ${setup.lastResourceVersion}`,
+    );
+  }
+}
+
+/**
+ * One connection per watch (HTTP/1.1; HTTP/2: one for all of this process's watches), each opened
+ * before the clock starts with a request (TLS handshakes are not delivery), a few at a time:
+ * hundreds of handshakes at once only time the server's handshake queue out.
+ */
+async function connect(setup: ReplaySetup, auth: Record<string, string>): Promise<Client[]> {
+  const options = {
+    connect: { ca: setup.ca, timeout: 60_000 },
+    keepAliveTimeout: 60_000,
+    keepAliveMaxTimeout: 60_000,
+    ...(setup.http2 ? { allowH2: true, maxConcurrentStreams: setup.watchers } : {}),
+  };
+  const clients = Array.from(
+    { length: setup.http2 ? 1 : setup.watchers },
+    () => new Client(setup.url, options),
+  );
+  let next = 0;
+  const opener = async () => {
+    while (next < clients.length) {
+      const client = clients[next++] as Client;
+      const res = await client.request({ method: "GET", path: "/version", headers: auth });
+      await res.body.text();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(clients.length, 16) }, opener));
+  return clients;
+}
+
+async function run(setup: ReplaySetup): Promise<void> {
+  const auth = { authorization: `Bearer ${setup.token}` };
+  const clients = await connect(setup, auth);
+  process.once("message", (message) => {
+    if (message !== "go") return;
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const streams = Array.from({ length: setup.watchers }, (_, i) =>
+      countStream(setup, clients[i % clients.length] as Client, auth),
+    );
+    Promise.all(streams)
+      .then((perStream) => {
+        const wallMs = performance.now() - t0;
+        const cpu = process.cpuUsage(cpu0);
+        const done: ReplayDone = {
+          cpuMicros: cpu.user + cpu.system,
+          wallMs,
+          bytes: perStream.reduce((a, b) => a + b, 0),
+        };
+        send({ done });
+      })
+      .catch((e: unknown) => send({ failed: e instanceof Error ? e.message : String(e) }))
+      .finally(() => void Promise.all(clients.map((c) => c.destroy())).finally(() => process.disconnect()));
+  });
+  send("ready");
+}
+
+process.once("message", (message) => {
+  const setup = (message as { setup?: ReplaySetup }).setup;
+  if (setup === undefined) return;
+  run(setup).catch((e: unknown) => {
+    send({ failed: e instanceof Error ? e.message : String(e) });
+    process.disconnect();
+  });
+});
