@@ -1,6 +1,6 @@
 /** Big lists encoded in slices give exactly the bytes of a one-go encoding. */
 import { describe, expect, it, vi } from "vitest";
-import { encodeBodyYielding } from "../src/http/list-encode.js";
+import { encodeBodyYielding as encodeParts } from "../src/http/list-encode.js";
 import type { MediaChoice } from "../src/http/negotiate.js";
 import { encodeBody } from "../src/http/respond.js";
 
@@ -42,6 +42,10 @@ const metadataOnly = {
   })),
 };
 
+/** The body's parts joined: the bytes on the wire. */
+const encodeBodyYielding = async (body: unknown, choice: MediaChoice) =>
+  Buffer.concat(await encodeParts(body, choice));
+
 const choices: Record<string, MediaChoice> = {
   json: { encoding: "json", pretty: false },
   pretty: { encoding: "json", pretty: true },
@@ -79,5 +83,49 @@ describe("encodeBodyYielding", () => {
       }
       expect(sliced.equals(encodeBody(big, choice))).toBe(true);
     }
+  });
+});
+
+describe("encodeBodyYielding's item caches", () => {
+  const list = (items: object[]) => ({ kind: "ConfigMapList", apiVersion: "v1", metadata: {}, items });
+  const compact = choices.json as MediaChoice;
+  const protobuf = choices.protobuf as MediaChoice;
+
+  it("gives a one-go encoding's bytes for lists mixing shown and new items in any order", async () => {
+    const shown = configMaps(1500).items;
+    const fresh = configMaps(900).items.map((item) => ({ ...item, data: { new: "ñ" } }));
+    const mixes = [
+      shown,
+      [...shown].reverse(),
+      shown.flatMap((item, i) => (i % 3 === 0 && fresh[i / 3] ? [item, fresh[i / 3] as object] : [item])),
+      [...fresh.slice(0, 400), ...shown.slice(700), ...fresh.slice(400)],
+      shown.filter((_, i) => i % 2 === 1),
+    ];
+    for (const choice of [compact, protobuf])
+      for (const items of mixes)
+        expect((await encodeBodyYielding(list(items), choice)).equals(encodeBody(list(items), choice))).toBe(
+          true,
+        );
+  });
+
+  it("sends a list shown before as ranges of its items' caches, not a part per item", async () => {
+    const items = configMaps(3000).items;
+    for (const choice of [compact, protobuf]) {
+      await encodeParts(list(items), choice);
+      const parts = await encodeParts(list(items), choice);
+      expect(parts.length).toBeLessThan(items.length / 10);
+      expect(Buffer.concat(parts).equals(encodeBody(list(items), choice))).toBe(true);
+    }
+  });
+
+  it("keeps one cache per list kind for protobuf items", async () => {
+    // The same item objects, shown first as PartialObjectMetadata, then as ConfigMaps.
+    const asConfigMaps = list(metadataOnly.items);
+    expect(
+      (await encodeBodyYielding(metadataOnly, protobuf)).equals(encodeBody(metadataOnly, protobuf)),
+    ).toBe(true);
+    expect(
+      (await encodeBodyYielding(asConfigMaps, protobuf)).equals(encodeBody(asConfigMaps, protobuf)),
+    ).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import type { ServerResponse } from "node:http";
 import { encodeObject, JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE, YAML_MEDIA_TYPE } from "@kubesdk/models";
 import YAML from "yaml";
 import { StatusError } from "../api/status.js";
+import { type BodyParts, bodyLength } from "./body-parts.js";
 import type { MediaChoice } from "./negotiate.js";
 
 export function contentTypeFor(choice: MediaChoice): string {
@@ -37,43 +38,81 @@ export function writeBody(
   writeBytes(res, code, encodeBody(body, choice), choice, headers);
 }
 
-/** Writes an encoded body (see encodeBody) with its headers. */
+/** Writes an encoded body (see encodeBody, or the parts of a big list's) with its headers. */
 export function writeBytes(
   res: ServerResponse,
   code: number,
-  bytes: Buffer,
+  bytes: Buffer | BodyParts,
   choice: MediaChoice,
   headers: Record<string, string> = {},
 ): void {
+  const parts = Buffer.isBuffer(bytes) ? [bytes] : bytes;
   res.writeHead(code, {
     "Content-Type": contentTypeFor(choice),
-    "Content-Length": String(bytes.length),
+    "Content-Length": String(bodyLength(parts)),
     "Cache-Control": "no-cache, private",
     ...headers,
   });
-  endInSlices(res, bytes);
+  endInSlices(res, parts);
 }
 
-/** Bodies longer than this go to the socket a slice at a time. */
+/** Bodies are handed to the socket at most this much at a time. */
 const WRITE_SLICE = 1 << 20;
 
 /**
- * Ends the response with `bytes`, handing a big body (a whole list of 50,000 objects is 20 MiB) to
- * the socket one slice at a time, the next once the last has drained: TLS encrypts all it is given
- * at once, so one write held an encrypted copy of the whole body besides the body itself.
+ * The body's parts regrouped into writes of at most WRITE_SLICE: big parts cut, small neighbours
+ * joined (a list's head, separators and items that are not neighbours in a cache).
  */
-function endInSlices(res: ServerResponse, bytes: Buffer): void {
-  let at = 0;
-  const next = (): void => {
-    while (bytes.length - at > WRITE_SLICE) {
-      const slice = bytes.subarray(at, at + WRITE_SLICE);
+function* writeSlices(parts: BodyParts): Generator<Buffer> {
+  let pending: Buffer[] = [];
+  let pendingLength = 0;
+  for (const part of parts) {
+    if (pendingLength + part.length <= WRITE_SLICE) {
+      pending.push(part);
+      pendingLength += part.length;
+      continue;
+    }
+    if (pendingLength > 0) yield pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending);
+    pending = [];
+    pendingLength = 0;
+    let at = 0;
+    while (part.length - at > WRITE_SLICE) {
+      yield part.subarray(at, at + WRITE_SLICE);
       at += WRITE_SLICE;
+    }
+    pending.push(at === 0 ? part : part.subarray(at));
+    pendingLength = part.length - at;
+  }
+  if (pendingLength > 0) yield pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending);
+}
+
+/**
+ * Ends the response with the body, handing it to the socket one slice at a time, the next once
+ * the last has drained: TLS encrypts all it is given at once, so one write of a whole list of
+ * 50,000 objects (20 MiB) held an encrypted copy of it besides the body itself.
+ */
+function endInSlices(res: ServerResponse, parts: BodyParts): void {
+  const only = parts.length === 1 ? (parts[0] as Buffer) : undefined;
+  if (only !== undefined && only.length <= WRITE_SLICE) {
+    res.end(only);
+    return;
+  }
+  const slices = writeSlices(parts);
+  let current = slices.next();
+  const next = (): void => {
+    while (!current.done) {
+      const slice = current.value;
+      current = slices.next();
+      if (current.done) {
+        res.end(slice);
+        return;
+      }
       if (!res.write(slice)) {
         res.once("drain", next);
         return;
       }
     }
-    res.end(at === 0 ? bytes : bytes.subarray(at));
+    res.end();
   };
   next();
 }

@@ -1,4 +1,5 @@
 import { KubesdkError } from "@kubesdk/models";
+import { shareManagedFields } from "./shared-fields.js";
 import { SortedKeys } from "./sorted-keys.js";
 
 /** A stored Kubernetes object as plain JSON. The store treats it as immutable. */
@@ -309,14 +310,15 @@ export class MvccStore {
   ): StoredObject {
     const rev = ++this.rev;
     const stamped = stamp(obj ?? (prev as StoredObject), rev);
-    let versions = b.versions.get(key);
-    if (!versions) {
-      versions = [];
-      b.versions.set(key, versions);
+    const version: Version = { rev, obj: obj ? stamped : null };
+    const versions = b.versions.get(key);
+    // A new key's array is made at its size: an empty array's first push reserves 17 slots.
+    if (versions) versions.push(version);
+    else {
+      b.versions.set(key, [version]);
       b.keys.insert(key);
     }
-    versions.push({ rev, obj: obj ? stamped : null });
-    if (versions.length > 1 || obj === null) this.markDirty(bucketName, key);
+    if (versions !== undefined || obj === null) this.markDirty(bucketName, key);
     if (type === "ADDED") b.live++;
     if (type === "DELETED") b.live--;
     const event: StoreEvent = { rev, type, bucket: bucketName, key, object: stamped, prev, time: this.now() };
@@ -409,6 +411,10 @@ function versionAt(versions: readonly Version[], at: number): Version | undefine
   return undefined;
 }
 
+/** The object as stored at `rev`: its resourceVersion set, its managed fields' sets shared (shared-fields.ts). */
 function stamp(obj: StoredObject, rev: number): StoredObject {
-  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(rev) } };
+  const metadata: StoredObject["metadata"] = { ...obj.metadata, resourceVersion: String(rev) };
+  if (metadata.managedFields !== undefined)
+    metadata.managedFields = shareManagedFields(metadata.managedFields);
+  return { ...obj, metadata };
 }
