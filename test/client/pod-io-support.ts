@@ -78,6 +78,8 @@ export function podSuite(
     };
   });
   afterAll(async () => {
+    // Test files share this module (vitest's `isolate: false`): the next file must not see this node.
+    activeSuite = undefined;
     await state?.kube.close();
     await metrics?.close();
     await kubelet?.close();

@@ -17,10 +17,13 @@ import {
   crdName,
   group,
   setUp,
+  useConversionGroup,
 } from "./crd-conversion-fixtures.js";
 
 let c: ConversionSetup;
 const created: string[] = [];
+
+useConversionGroup();
 
 beforeAll(async () => {
   c = await setUp();

@@ -17,10 +17,13 @@ import {
   established,
   group,
   retryUntil,
+  useConversionGroup,
 } from "./crd-conversion-fixtures.js";
 
 let s: WebhookSuite;
 let ns: string;
+
+useConversionGroup();
 
 beforeAll(async () => {
   s = await WebhookSuite.start();

@@ -3,14 +3,33 @@
  * `spec.port`, v2 has `spec.endpoint: "host:port"`) whose Webhook conversion is served from the test
  * process (test/support/https-webhook.ts), registered by url with its caBundle.
  */
-import { expect } from "vitest";
+
+import type { StartOptions } from "@kubesdk/server";
+import { beforeAll, expect } from "vitest";
 import { type HttpsWebhook, startHttpsWebhook } from "../support/https-webhook.js";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
 import { openWatch } from "../support/watch-client.js";
 
 export const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
-export const group = `${uniqueName("conv")}.kubesdk.example`;
-export const crdName = `backends.${group}`;
+/** The calling file's API group and CRD name, set by useConversionGroup() (live bindings). */
+export let group: string;
+export let crdName: string;
+
+/**
+ * Gives the calling test file its own group. Files share this module (vitest's `isolate: false`),
+ * and kube-apiserver may still be deleting the previous file's CRD when the next file starts. Set
+ * now for the file's top-level code (vitest may collect every file of a worker before running any)
+ * and again when its tests start, since later files reassign it meanwhile.
+ */
+export function useConversionGroup(): void {
+  const own = `${uniqueName("conv")}.kubesdk.example`;
+  const claim = () => {
+    group = own;
+    crdName = `backends.${own}`;
+  };
+  claim();
+  beforeAll(claim);
+}
 
 type Obj = Record<string, unknown> & { apiVersion: string; metadata: Record<string, unknown> };
 type Review = { request: { uid: string; desiredAPIVersion: string; objects: Obj[] } };
@@ -91,9 +110,12 @@ export interface ConversionSetup {
   base: (v: "v1" | "v2") => string;
 }
 
-/** Starts the target and the webhook, creates a namespace and the CRD, and waits until v2 answers. */
-export async function setUp(): Promise<ConversionSetup> {
-  const t = await startTarget();
+/**
+ * Starts the target (`options` apply to the embedded server) and the webhook, creates a namespace
+ * and the CRD, and waits until v2 answers.
+ */
+export async function setUp(options: StartOptions = {}): Promise<ConversionSetup> {
+  const t = await startTarget(options);
   const wh = await startHttpsWebhook();
   wh.handle("/convert", convertReview);
   const ns = uniqueName("conv");

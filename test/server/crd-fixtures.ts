@@ -1,7 +1,9 @@
 /**
  * Shared setup of the CRD suites (crd.test.ts, crd-resources.test.ts): a namespace, two CRDs
  * (namespaced CronTabs with two versions, status, scale, columns and selectable fields; cluster-scoped
- * Widgets), and helpers. Each test file gets its own module instance, so its own group and server.
+ * Widgets), and helpers. Test files share this module (vitest runs them with `isolate: false`), so
+ * each file's useCrdFixtures() picks its own group: kube-apiserver may still be deleting the previous
+ * file's CRDs when the next file starts.
  */
 import { afterAll, beforeAll, expect } from "vitest";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
@@ -9,7 +11,8 @@ import { openWatch } from "../support/watch-client.js";
 
 export let t: TestTarget;
 export let ns: string;
-export const group = `${uniqueName("crd")}.kubesdk.example`;
+/** The calling file's API group, set by useCrdFixtures() (a live binding, see there). */
+export let group: string;
 export const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 
 export const spec = {
@@ -155,7 +158,12 @@ export let crdStatus: Record<string, unknown>;
 
 /** Registers the suite hooks: one server (or the real one), a namespace, and the two CRDs, Established. */
 export function useCrdFixtures(): void {
+  // Set now for the file's top-level code (vitest may collect every file of a worker before running
+  // any), and again when the file's tests start, since later files reassign it meanwhile.
+  const own = `${uniqueName("crd")}.kubesdk.example`;
+  group = own;
   beforeAll(async () => {
+    group = own;
     t = await startTarget();
     ns = uniqueName("crd");
     expect((await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } })).status).toBe(
@@ -171,8 +179,8 @@ export function useCrdFixtures(): void {
   });
   afterAll(async () => {
     await t.call("DELETE", `/api/v1/namespaces/${ns}`);
-    await t.call("DELETE", `${CRDS}/crontabs.${group}`);
-    await t.call("DELETE", `${CRDS}/widgets.${group}`);
+    await t.call("DELETE", `${CRDS}/crontabs.${own}`);
+    await t.call("DELETE", `${CRDS}/widgets.${own}`);
     await t.close();
   });
 }

@@ -67,7 +67,8 @@ export class CrdController {
     const key = desired.accepted ? JSON.stringify(source.spec) : "";
     const before = this.servedSpecs.get(name);
     if (before !== key) {
-      const served = desired.accepted ? customResourcesOf(source, this.resolveService) : [];
+      const timeout = this.ctx.settings.conversionWebhookTimeoutMs;
+      const served = desired.accepted ? customResourcesOf(source, this.resolveService, timeout) : [];
       this.ctx.resources.setCustom(name, served);
       this.servedSpecs.set(name, key);
       // Upstream replaces a changed CRD's storage, which ends the watches on the old one.

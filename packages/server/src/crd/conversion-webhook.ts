@@ -2,8 +2,8 @@
  * The HTTPS call to a CRD's conversion webhook: POST of a ConversionReview to the clientConfig's
  * `url`, or to its `service` (resolved to an address by the caller, and verified as
  * `<service>.<namespace>.svc` as upstream does), trusting only the `caBundle` when one is given.
- * Asynchronous, with upstream's 30 s timeout, so a slow webhook stalls only the requests that
- * need it. Node's https client is used as is: nothing more is needed for one POST.
+ * Asynchronous, with upstream's 30 s timeout (a server setting, so tests need not wait that long),
+ * so a slow webhook stalls only the requests that need it. Node's https client is used as is: nothing more is needed for one POST.
  */
 import { request } from "node:https";
 import { isObject } from "./json-schema.js";
@@ -29,20 +29,26 @@ export interface WebhookTarget {
   /** Where to connect, when it differs from the URL's host (a Service's endpoint). */
   readonly connect?: { host: string; port: number };
   readonly ca?: string;
+  /** How long the call may take, also shown in the URL as upstream's client does. */
+  readonly timeoutMs: number;
 }
 
 /** A failed call; the message is worded as Go's HTTP client words it. */
 export class WebhookCallFailed extends Error {}
 
 /** The target of a clientConfig, or the reason none can be called. */
-export function webhookTarget(clientConfig: unknown, resolve: ServiceResolver): WebhookTarget | string {
+export function webhookTarget(
+  clientConfig: unknown,
+  resolve: ServiceResolver,
+  timeoutMs = CONVERSION_TIMEOUT_MS,
+): WebhookTarget | string {
   const cc = isObject(clientConfig) ? clientConfig : {};
   const ca =
     typeof cc.caBundle === "string" && cc.caBundle !== ""
       ? Buffer.from(cc.caBundle, "base64").toString("utf8")
       : undefined;
   if (typeof cc.url === "string" && cc.url !== "")
-    return { url: withTimeout(new URL(cc.url)), ...(ca ? { ca } : {}) };
+    return { url: withTimeout(new URL(cc.url), timeoutMs), timeoutMs, ...(ca ? { ca } : {}) };
   const svc = isObject(cc.service) ? cc.service : {};
   const ref: ServiceRef = {
     namespace: String(svc.namespace ?? ""),
@@ -52,13 +58,17 @@ export function webhookTarget(clientConfig: unknown, resolve: ServiceResolver): 
   };
   const at = resolve(ref);
   if (typeof at === "string") return at;
-  const url = withTimeout(new URL(`https://${ref.name}.${ref.namespace}.svc:${ref.port}${ref.path}`));
-  return { url, connect: at, ...(ca ? { ca } : {}) };
+  const url = withTimeout(
+    new URL(`https://${ref.name}.${ref.namespace}.svc:${ref.port}${ref.path}`),
+    timeoutMs,
+  );
+  return { url, connect: at, timeoutMs, ...(ca ? { ca } : {}) };
 }
 
-function withTimeout(url: URL): URL {
+/** The URL with the `timeout` parameter, spelled as Go's Duration prints it (30s, 1.5s, 500ms). */
+function withTimeout(url: URL, timeoutMs: number): URL {
   const out = new URL(url);
-  out.searchParams.set("timeout", `${CONVERSION_TIMEOUT_MS / 1000}s`);
+  out.searchParams.set("timeout", timeoutMs < 1000 ? `${timeoutMs}ms` : `${timeoutMs / 1000}s`);
   return out;
 }
 
@@ -80,7 +90,7 @@ export function postJson(target: WebhookTarget, body: unknown): Promise<unknown>
           accept: "application/json, */*",
           "content-length": payload.length,
         },
-        timeout: CONVERSION_TIMEOUT_MS,
+        timeout: target.timeoutMs,
         agent: false,
       },
       (res) => {

@@ -27,7 +27,8 @@ export const NONE_CONVERSION: CustomConversion = {
   convert: (objects, apiVersion) => objects.map((o) => withApiVersion(o, apiVersion)),
 };
 
-export function conversionOf(crd: unknown, resolve: ServiceResolver): CustomConversion {
+/** `timeoutMs`: how long a webhook call may take (the server's conversionWebhookTimeoutMs). */
+export function conversionOf(crd: unknown, resolve: ServiceResolver, timeoutMs?: number): CustomConversion {
   const conversion = specOf(crd).conversion;
   if (!isObject(conversion) || conversion.strategy !== "Webhook") return NONE_CONVERSION;
   const webhook = isObject(conversion.webhook) ? conversion.webhook : {};
@@ -39,7 +40,7 @@ export function conversionOf(crd: unknown, resolve: ServiceResolver): CustomConv
       const first = pending[0] as Obj;
       const gvk = `${groupVersionText(String(first.apiVersion ?? ""))}, Kind=${String(first.kind ?? "")}`;
       const version = reviewVersionOf(webhook.conversionReviewVersions);
-      const call = { clientConfig: webhook.clientConfig, resolve, version };
+      const call = { clientConfig: webhook.clientConfig, resolve, version, timeoutMs };
       return callWebhook(call, pending, apiVersion).then(
         (converted) => {
           let next = 0;
@@ -66,10 +67,11 @@ interface WebhookCall {
   readonly clientConfig: unknown;
   readonly resolve: ServiceResolver;
   readonly version: ReviewVersion;
+  readonly timeoutMs: number | undefined;
 }
 
 async function callWebhook(call: WebhookCall, pending: Obj[], apiVersion: string): Promise<Obj[]> {
-  const target = webhookTarget(call.clientConfig, call.resolve);
+  const target = webhookTarget(call.clientConfig, call.resolve, call.timeoutMs);
   if (typeof target === "string") throw new WebhookCallFailed(target);
   const uid = randomUUID();
   const answer = await postJson(target, reviewRequest(call.version, uid, apiVersion, pending));

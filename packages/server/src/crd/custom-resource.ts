@@ -46,13 +46,17 @@ export function crdNameOf(crd: unknown): string {
 
 /**
  * The served resources of a CRD; `resolveService` finds the address of a conversion webhook given
- * by `service` (none: such a webhook cannot be called).
+ * by `service` (none: such a webhook cannot be called); `conversionTimeoutMs` bounds a webhook call.
  */
-export function customResourcesOf(crd: unknown, resolveService?: ServiceResolver): ServedResource[] {
+export function customResourcesOf(
+  crd: unknown,
+  resolveService?: ServiceResolver,
+  conversionTimeoutMs?: number,
+): ServedResource[] {
   const spec = specOf(crd);
   const decode = decoderOf(str(spec.group), versionsOf(crd));
   const conversion = decodingFirst(
-    conversionOf(crd, resolveService ?? (() => "no service resolver")),
+    conversionOf(crd, resolveService ?? (() => "no service resolver"), conversionTimeoutMs),
     decode,
   );
   const group = str(spec.group);

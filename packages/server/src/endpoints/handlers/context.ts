@@ -36,6 +36,11 @@ export interface ServerSettings {
    * controller removes its contents and the namespace (clients can observe the Terminating phase).
    */
   readonly namespaceFinalizeDelayMs: number;
+  /**
+   * How long a call to a CRD's conversion webhook may take before the request fails (upstream's
+   * webhook client: 30 s, also named in the call's URL); tests of a hanging webhook shorten it.
+   */
+  readonly conversionWebhookTimeoutMs: number;
 }
 
 export const DEFAULT_SETTINGS: ServerSettings = {
@@ -46,6 +51,7 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   offThreadDecodeBytes: OFF_THREAD_DECODE_BYTES,
   watchList: true,
   namespaceFinalizeDelayMs: 500,
+  conversionWebhookTimeoutMs: 30_000,
 };
 
 export interface HandlerContext {
