@@ -12,7 +12,7 @@ import { errors } from "../api/status.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
 import { readObject } from "../http/request-body.js";
 import type { HandlerContext } from "./handlers/context.js";
-import { claimingPaths } from "./route-extension.js";
+import { matchingPath } from "./route-extension.js";
 import { boundTokenExtra } from "./token-binding.js";
 
 const TOKEN = /^\/api\/v1\/namespaces\/([^/]+)\/serviceaccounts\/([^/]+)\/token$/;
@@ -28,11 +28,10 @@ export function serviceAccountTokenRoute(
   auth: AuthSettings,
   tokens: Map<string, UserInfo>,
 ) {
-  return claimingPaths(
-    (path) => TOKEN.test(path),
-    async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
-      const m = TOKEN.exec(url.pathname);
-      if (!m || req.method !== "POST") return false;
+  return matchingPath(
+    TOKEN,
+    async (req: IncomingMessage, res: ServerResponse, _url: URL, user: UserInfo, m): Promise<boolean> => {
+      if (req.method !== "POST") return false;
       const namespace = decodeURIComponent(m[1] as string);
       const name = decodeURIComponent(m[2] as string);
       const access = { verb: "create", group: "", resource: "serviceaccounts", subresource: "token" };

@@ -94,7 +94,6 @@ export function faultApiRoute(faults: FaultController) {
   return claimingPaths(
     (path) => path.startsWith(PREFIX),
     async (req: IncomingMessage, res: ServerResponse, url: URL, user?: UserInfo): Promise<boolean> => {
-      if (!url.pathname.startsWith(PREFIX)) return false;
       if (!user?.groups.includes("system:masters"))
         throw failure(403, "Forbidden", `forbidden: User "${user?.name ?? ""}" cannot use the fault API`, {});
       if (url.pathname === `${PREFIX}log` && req.method === "GET") return reply(res, { log: faults.log });

@@ -40,7 +40,6 @@ export function podApiRoute(runtime: PodRuntime) {
   return claimingPaths(
     (path) => path.startsWith(PREFIX),
     async (req: IncomingMessage, res: ServerResponse, url: URL, user?: UserInfo): Promise<boolean> => {
-      if (!url.pathname.startsWith(PREFIX)) return false;
       if (!user?.groups.includes("system:masters"))
         throw failure(403, "Forbidden", `forbidden: User "${user?.name ?? ""}" cannot use the pod API`, {});
       if (req.method !== "POST")

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors } from "../api/status.js";
 import { admitConnect } from "../endpoints/handlers/connect.js";
 import type { HandlerContext } from "../endpoints/handlers/context.js";
-import { claimingPaths } from "../endpoints/route-extension.js";
+import { matchingPath } from "../endpoints/route-extension.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
 import type { PodRuntime } from "./runtime.js";
 import type { PodHttpHandler, PodRef } from "./types.js";
@@ -82,11 +82,9 @@ export function proxyOptions(
 
 /** The reference server's `pods/proxy` route: admitted as CONNECT (PodProxyOptions), then proxied. */
 export function podProxyRoutes(runtime: PodRuntime, ctx: HandlerContext, auth: AuthSettings) {
-  return claimingPaths(
-    (path) => POD_PROXY.test(path),
-    async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
-      const m = POD_PROXY.exec(url.pathname);
-      if (!m) return false;
+  return matchingPath(
+    POD_PROXY,
+    async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo, m): Promise<boolean> => {
       const namespace = decodeURIComponent(m[1] as string);
       const { name, port } = proxyName(decodeURIComponent(m[2] as string));
       const verb = verbOf(req, "pods/proxy");

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { queryBool } from "../api/query-bool.js";
 import { errors } from "../api/status.js";
 import type { HandlerContext } from "../endpoints/handlers/context.js";
-import { claimingPaths } from "../endpoints/route-extension.js";
+import { matchingPath } from "../endpoints/route-extension.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
 import { readObject } from "../http/request-body.js";
 import { evict } from "./eviction.js";
@@ -15,11 +15,9 @@ import type { LogEntry, PodRuntime } from "./runtime.js";
 const POD_SUBRESOURCE = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/(log|eviction)$/;
 
 export function podRoutes(runtime: PodRuntime, ctx: HandlerContext, auth: AuthSettings) {
-  return claimingPaths(
-    (path) => POD_SUBRESOURCE.test(path),
-    async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
-      const m = POD_SUBRESOURCE.exec(url.pathname);
-      if (!m) return false;
+  return matchingPath(
+    POD_SUBRESOURCE,
+    async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo, m): Promise<boolean> => {
       const namespace = decodeURIComponent(m[1] as string);
       const name = decodeURIComponent(m[2] as string);
       const sub = m[3] as "log" | "eviction";

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, failure } from "../api/status.js";
 import { admitConnect } from "../endpoints/handlers/connect.js";
 import type { HandlerContext } from "../endpoints/handlers/context.js";
-import { claimingPaths } from "../endpoints/route-extension.js";
+import { matchingPath } from "../endpoints/route-extension.js";
 import { type AuthSettings, authorize, type UserInfo } from "../http/auth.js";
 import { readyEndpoints, servicePortName } from "../registry/discovery/service-endpoints.js";
 import { proxyOptions, servePodHttp, verbOf } from "./pod-http.js";
@@ -55,11 +55,9 @@ function endpointFor(
 }
 
 export function serviceProxyRoutes(runtime: PodRuntime, ctx: HandlerContext, auth: AuthSettings) {
-  return claimingPaths(
-    (path) => SERVICE_PROXY.test(path),
-    async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<boolean> => {
-      const m = SERVICE_PROXY.exec(url.pathname);
-      if (!m) return false;
+  return matchingPath(
+    SERVICE_PROXY,
+    async (req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo, m): Promise<boolean> => {
       const namespace = decodeURIComponent(m[1] as string);
       const parts = decodeURIComponent(m[2] as string).split(":");
       if (parts.length === 3) parts.shift();
