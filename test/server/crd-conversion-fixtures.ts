@@ -3,8 +3,6 @@
  * `spec.port`, v2 has `spec.endpoint: "host:port"`) whose Webhook conversion is served from the test
  * process (test/support/https-webhook.ts), registered by url with its caBundle.
  */
-
-import type { StartOptions } from "@kubesdk/server";
 import { beforeAll, expect } from "vitest";
 import { type HttpsWebhook, startHttpsWebhook } from "../support/https-webhook.js";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
@@ -110,12 +108,9 @@ export interface ConversionSetup {
   base: (v: "v1" | "v2") => string;
 }
 
-/**
- * Starts the target (`options` apply to the embedded server) and the webhook, creates a namespace
- * and the CRD, and waits until v2 answers.
- */
-export async function setUp(options: StartOptions = {}): Promise<ConversionSetup> {
-  const t = await startTarget(options);
+/** Starts the target and the webhook, creates a namespace and the CRD, and waits until v2 answers. */
+export async function setUp(): Promise<ConversionSetup> {
+  const t = await startTarget();
   const wh = await startHttpsWebhook();
   wh.handle("/convert", convertReview);
   const ns = uniqueName("conv");

@@ -44,6 +44,14 @@ describe("conversion webhook by service", () => {
     );
   });
 
+  it("names a shorter call limit in the URL and gives it to the call (the conversionWebhookTimeoutMs setting)", () => {
+    const target = webhookTarget({ url: "https://127.0.0.1:9443/convert" }, fixture([]), 5_000);
+    expect(target).toMatchObject({ timeoutMs: 5_000 });
+    expect(typeof target === "string" ? target : target.url.href).toBe(
+      "https://127.0.0.1:9443/convert?timeout=5s",
+    );
+  });
+
   it("names what is missing: the service, its port, a ready endpoint", () => {
     expect(webhookTarget({ service: { namespace: "ns", name: "other" } }, fixture([]))).toBe(
       'service "other" not found',
