@@ -23,8 +23,8 @@ import { parseDryRun } from "./options.js";
 import {
   checkIdentity,
   checkTypeMeta,
-  checkTypesOf,
   checkUidUnchanged,
+  decodeBuiltin,
   validateSteps,
 } from "./write-checks.js";
 
@@ -102,11 +102,11 @@ export async function commitUpdate(
   const requireResourceVersion = kind === "update";
   if (req.large) await pause();
   const source = requireResourceVersion ? "body" : "patch";
-  const typed = r.custom ? undefined : checkTypesOf(r, candidate, source, req.large);
+  // A built-in object's type check, quantities and unknown fields: one walk and one private copy.
+  const typed = r.custom ? undefined : decodeBuiltin(r, candidate, source);
   // Only a large update may pause here: an await of nothing would let others write after our read.
-  if (typed) await typed;
   if (req.large) await pause();
-  const checked = enforceFieldValidation(r, candidate, req.query, kind, req);
+  const checked = enforceFieldValidation(r, candidate, req.query, kind, req, typed);
   const dryRun = parseDryRun(req.query);
   checkTypeMeta(r, checked.object);
   const meta = c.metadataOf(checked.object);
@@ -115,7 +115,7 @@ export async function commitUpdate(
   checkResourceVersion(r, req.name, meta, c.metadataOf(old), requireResourceVersion);
   checkFinalizersWhileDeleting(r, req.name, meta, c.metadataOf(old));
   if (req.large) await pause();
-  let next = candidateUpdate(r, req, old, checked.object);
+  let next = candidateUpdate(r, req, old, checked.object, typed !== undefined);
   const admitting = {
     operation: "UPDATE",
     ...req,
@@ -192,12 +192,17 @@ function checkFinalizersWhileDeleting(
     ]);
 }
 
-/** The object an update proposes: server metadata kept, scoped to the subresource (a fresh copy). */
+/**
+ * The object an update proposes: server metadata kept, scoped to the subresource; private to the
+ * request, since defaulting mutates it in place. `owned`: the candidate is the decode's private
+ * copy already (typed-decode.ts), so only what comes from the stored object is copied.
+ */
 function candidateUpdate(
   r: ServedResource,
   req: UpdateRequest,
   old: c.KubeObject,
   candidate: Record<string, unknown>,
+  owned: boolean,
 ): c.KubeObject {
   const oldMeta = c.metadataOf(old);
   const newMeta = normalizeDecodedMetadata({ ...c.metadataOf(candidate) });
@@ -215,7 +220,12 @@ function candidateUpdate(
     metadata: newMeta,
   } as c.KubeObject;
   // Defaulting mutates in place; the candidate may share subtrees with the stored object.
-  return copyDecoded(mergeForSubresource(r, old, typed, req.subresource));
+  if (!owned || req.subresource !== undefined)
+    return copyDecoded(mergeForSubresource(r, old, typed, req.subresource));
+  // The main resource takes only the stored status (when it has one) from the stored object.
+  const next = mergeForSubresource(r, old, typed, undefined);
+  if (next.status !== undefined && next.status === old.status) next.status = copyDecoded(old.status);
+  return next;
 }
 
 /**
