@@ -118,12 +118,15 @@ export async function commitUpdate(
   let next = candidateUpdate(r, req, old, checked.object, typed !== undefined);
   const admitting = {
     operation: "UPDATE",
-    ...req,
+    namespace: req.namespace,
+    name: req.name,
+    subresource: req.subresource,
+    user: req.user,
     oldObject: old,
     dryRun,
     warnings: [] as string[],
   } as const;
-  const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: next }));
+  const admitted = mutatingAdmission(ctx, admissionAttributes(r, admitting, next));
   if (admitted) await admitted;
   const preparing = prepareUpdateSteps(ctx, r, req, old, next);
   const prepared = req.large ? await runYielding(preparing) : runAtOnce(preparing);
@@ -135,7 +138,7 @@ export async function commitUpdate(
     next = req.large
       ? await withManagedFieldsYielding(ctx, r, old, next, req)
       : withManagedFields(ctx, r, old, next, req);
-  const validated = validatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: next }));
+  const validated = validatingAdmission(ctx, admissionAttributes(r, admitting, next));
   if (validated) await validated;
   const converted = storedForm(r, next);
   const toStore = converted instanceof Promise ? await converted : converted;

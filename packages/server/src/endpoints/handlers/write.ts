@@ -93,10 +93,7 @@ export async function createObject(
   // Upstream defaults a built-in object as it decodes it, so mutating plugins (LimitRanger) see the
   // defaults; prepareNewSteps defaults again (defaults only fill what is missing) after they changed it.
   if (!r.custom) r.strategy?.defaults?.(obj);
-  const admitted = mutatingAdmission(
-    ctx,
-    admissionAttributes(r, { ...admitting, name: unnamed, object: obj }),
-  );
+  const admitted = mutatingAdmission(ctx, admissionAttributes(r, admitting, obj, unnamed));
   if (admitted) await admitted;
   // A kind that allocates from what is stored commits in the turn it allocated in: no pause.
   const preparing = prepareNewSteps(ctx, r, req, obj);
@@ -109,7 +106,7 @@ export async function createObject(
   if (!req.managedFieldsDone && req.large && !r.strategy?.allocates)
     obj = await withManagedFieldsYielding(ctx, r, undefined, obj, req);
   else if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
-  const validated = validatingAdmission(ctx, admissionAttributes(r, { ...admitting, name, object: obj }));
+  const validated = validatingAdmission(ctx, admissionAttributes(r, admitting, obj, name));
   if (validated) await validated;
   const converted = storedForm(r, obj);
   const stored = converted instanceof Promise ? await converted : converted;
