@@ -5,14 +5,14 @@
  * removed last finalizer completes).
  */
 
-import { copyDecoded } from "../../api/copy.js";
+import { cloneToExtend, copyDecoded } from "../../api/copy.js";
 import { jsonEqual } from "../../api/json-equal.js";
 import { errors } from "../../api/status.js";
 import { pause, runAtOnce, runYielding, type Steps } from "../../api/steps.js";
 import type { UserInfo } from "../../http/auth.js";
 import { checkObjectSize } from "../../http/limits.js";
 import { enforceFieldValidation, warningHeaders } from "../../openapi/field-validation.js";
-import { apiVersionOf, hasStatus, type ServedResource } from "../../resources/served.js";
+import { hasStatus, type ServedResource } from "../../resources/served.js";
 import { PreconditionError } from "../../storage/mvcc.js";
 import { normalizeDecodedMetadata } from "../../validation/metadata-decode.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
@@ -26,6 +26,7 @@ import {
   checkUidUnchanged,
   decodeBuiltin,
   validateSteps,
+  withTypeMeta,
 } from "./write-checks.js";
 
 export type UpdateRequest = {
@@ -208,7 +209,8 @@ function candidateUpdate(
   owned: boolean,
 ): c.KubeObject {
   const oldMeta = c.metadataOf(old);
-  const newMeta = normalizeDecodedMetadata({ ...c.metadataOf(candidate) });
+  // The copy gains the kept keys the body left out (api/copy.ts cloneToExtend).
+  const newMeta = normalizeDecodedMetadata(cloneToExtend(c.metadataOf(candidate)));
   for (const k of KEPT_METADATA) {
     if (oldMeta[k] === undefined) delete newMeta[k];
     else newMeta[k] = oldMeta[k];
@@ -216,12 +218,7 @@ function candidateUpdate(
   newMeta.name = req.name;
   if (r.namespaced) newMeta.namespace = req.namespace;
   else delete newMeta.namespace;
-  const typed = {
-    ...candidate,
-    apiVersion: apiVersionOf(r),
-    kind: r.kind,
-    metadata: newMeta,
-  } as c.KubeObject;
+  const typed = withTypeMeta(r, candidate, newMeta);
   // Defaulting mutates in place; the candidate may share subtrees with the stored object.
   if (!owned || req.subresource !== undefined)
     return copyDecoded(mergeForSubresource(r, old, typed, req.subresource));

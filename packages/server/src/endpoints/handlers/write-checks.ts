@@ -1,5 +1,6 @@
 /** Checks every write makes: type meta, identity against the URL, metadata and object validation. */
 import { schemaFor, type TypeNode } from "@kubesdk/models";
+import { cloneToExtend } from "../../api/copy.js";
 import { errors, type FieldError } from "../../api/status.js";
 import type { Steps } from "../../api/steps.js";
 import { typeError, typeMismatch } from "../../openapi/typed-check.js";
@@ -43,6 +44,23 @@ export const SERVER_METADATA = [
 /** The schema metadata of a built-in kind. */
 export function builtinSchema(r: ServedResource): TypeNode | undefined {
   return schemaFor({ group: r.group, version: r.version, kind: r.kind });
+}
+
+/**
+ * The object with the served resource's apiVersion and kind and the given metadata, keys where the
+ * body had them (new ones last, as a spread gives them); copied with cloneToExtend (api/copy.ts),
+ * since a body may lack apiVersion and kind.
+ */
+export function withTypeMeta(
+  r: ServedResource,
+  body: Record<string, unknown>,
+  metadata: Record<string, unknown>,
+): KubeObject {
+  const obj = cloneToExtend(body);
+  obj.apiVersion = apiVersionOf(r);
+  obj.kind = r.kind;
+  obj.metadata = metadata;
+  return obj as KubeObject;
 }
 
 export function checkTypeMeta(r: ServedResource, body: Record<string, unknown>): void {

@@ -2,7 +2,9 @@
  * create / update: the write pipeline shared by every resource. The create's stages are listed at
  * `createObject`; updates, patches and applies of existing objects end in commit-update.ts.
  */
+
 import { randomUUID } from "node:crypto";
+import { cloneToExtend } from "../../api/copy.js";
 import { generateName, nowTimestamp } from "../../api/names.js";
 import { errors } from "../../api/status.js";
 import { pause, runAtOnce, runYielding, type Steps } from "../../api/steps.js";
@@ -25,6 +27,7 @@ import {
   decodeBuiltin,
   SERVER_METADATA,
   validateSteps,
+  withTypeMeta,
 } from "./write-checks.js";
 
 export { commitUpdate } from "./commit-update.js";
@@ -161,7 +164,8 @@ function withServerMetadata(
   req: WriteRequest,
   body: Record<string, unknown>,
 ): c.KubeObject {
-  const meta = normalizeDecodedMetadata({ ...c.metadataOf(body) });
+  // Object.assign, not a spread: the copy gains keys below (see api/copy.ts cloneToExtend).
+  const meta = normalizeDecodedMetadata(cloneToExtend(c.metadataOf(body)));
   checkIdentity(r, meta, { namespace: req.namespace });
   if (r.namespaced) meta.namespace = req.namespace;
   else delete meta.namespace;
@@ -172,7 +176,7 @@ function withServerMetadata(
   meta.uid = randomUUID();
   meta.creationTimestamp = nowTimestamp(ctx.now());
   if (r.tracksGeneration) meta.generation = 1;
-  return { ...body, apiVersion: apiVersionOf(r), kind: r.kind, metadata: meta } as c.KubeObject;
+  return withTypeMeta(r, body, meta);
 }
 
 /**
@@ -236,7 +240,9 @@ export async function updateObject(
     const loaded = loadPresented(ctx, r, req.namespace, req.name);
     const old = loaded instanceof Promise ? await loaded : loaded;
     checkUidPrecondition(r, req.namespace, req.name, c.metadataOf(req.body).uid, old.metadata.uid);
-    return commitUpdate(ctx, r, { ...req, large }, old, req.body, "update");
+    // The request as it came unless a rerun drops its pauses (a copy per update otherwise).
+    const request = (req.large === true) === large ? req : { ...req, large };
+    return commitUpdate(ctx, r, request, old, req.body, "update");
   });
 }
 
