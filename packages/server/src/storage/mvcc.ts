@@ -1,4 +1,5 @@
 import { KubesdkError } from "@kubesdk/models";
+import { type ObjectText, ObjectTooLargeError, rememberText, stampedBytes } from "./object-text.js";
 import { shareManagedFields } from "./shared-fields.js";
 import { SortedKeys } from "./sorted-keys.js";
 
@@ -234,21 +235,48 @@ export class MvccStore {
       : { items, rev: at, nextKey };
   }
 
-  create(bucket: string, key: string, obj: StoredObject): StoredObject {
+  /**
+   * With `maxBytes`, an object whose JSON (without the resourceVersion) is longer fails with
+   * ObjectTooLargeError before anything else is checked, as etcd refuses the request first.
+   */
+  create(bucket: string, key: string, obj: StoredObject, maxBytes?: number): StoredObject {
+    const sized = maxBytes === undefined ? undefined : this.stampWithin(obj, maxBytes);
     const b = this.bucket(bucket);
     const versions = b.versions.get(key);
     const latest = versions?.[versions.length - 1];
     if (latest?.obj) throw new PreconditionError("EXISTS", key);
-    return this.commit(b, bucket, key, obj, latest?.obj ?? null, "ADDED");
+    return this.commit(b, bucket, key, obj, latest?.obj ?? null, "ADDED", sized);
   }
 
   /** Replaces the object; with `expectRev` the write fails unless the current revision of the key matches. */
-  update(bucket: string, key: string, obj: StoredObject, expectRev?: number): StoredObject {
+  update(
+    bucket: string,
+    key: string,
+    obj: StoredObject,
+    expectRev?: number,
+    maxBytes?: number,
+  ): StoredObject {
+    const sized = maxBytes === undefined ? undefined : this.stampWithin(obj, maxBytes);
     const b = this.bucket(bucket);
     const latest = lastVersion(b, key);
     if (!latest?.obj) throw new PreconditionError("MISSING", key);
     if (expectRev !== undefined && latest.rev !== expectRev) throw new PreconditionError("REVISION", key);
-    return this.commit(b, bucket, key, obj, latest.obj, "MODIFIED");
+    return this.commit(b, bucket, key, obj, latest.obj, "MODIFIED", sized);
+  }
+
+  /**
+   * The object stamped for the next revision and its JSON text, measured against the limit: one
+   * text serves the size check, the response and JSON watch frames (object-text.ts). Commits are
+   * synchronous, so the next revision is the one the commit that follows takes.
+   */
+  private stampWithin(obj: StoredObject, maxBytes: number): { stamped: StoredObject; text: ObjectText } {
+    const rev = this.rev + 1;
+    const stamped = stamp(obj, rev);
+    const text = JSON.stringify(stamped);
+    const bytes = Buffer.byteLength(text);
+    const written = bytes - stampedBytes(obj.metadata, rev);
+    if (written > maxBytes) throw new ObjectTooLargeError(written, maxBytes);
+    return { stamped, text: { text, bytes } };
   }
 
   /** Deletes the key; returns the last state stamped with the deletion's revision (as watchers see it). */
@@ -307,9 +335,11 @@ export class MvccStore {
     obj: StoredObject | null,
     prev: StoredObject | null,
     type: StoreEventType,
+    sized?: { stamped: StoredObject; text: ObjectText },
   ): StoredObject {
     const rev = ++this.rev;
-    const stamped = stamp(obj ?? (prev as StoredObject), rev);
+    const stamped = sized?.stamped ?? stamp(obj ?? (prev as StoredObject), rev);
+    if (sized) rememberText(stamped, sized.text);
     const version: Version = { rev, obj: obj ? stamped : null };
     const versions = b.versions.get(key);
     // A new key's array is made at its size: an empty array's first push reserves 17 slots.
