@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MvccStore, PreconditionError, type StoredObject } from "../src/storage/mvcc.js";
-import { committedText, ObjectTooLargeError } from "../src/storage/object-text.js";
+import { committedText, KEPT_TEXT_BYTES, ObjectTooLargeError } from "../src/storage/object-text.js";
 
 /** The size the limit counts before this change: the written object's JSON, as it was written. */
 const writtenBytes = (o: unknown) => Buffer.byteLength(JSON.stringify(o));
@@ -59,5 +59,19 @@ describe("one JSON text of a committed object (storage/object-text.ts)", () => {
     const stored = s.create("cm", "a", { metadata: { name: "a" } });
     expect(committedText(stored)).toBeUndefined();
     expect(committedText(s.delete("cm", "a"))).toBeUndefined();
+  });
+
+  it("keeps the texts of the last commits only, within a byte budget", () => {
+    const s = new MvccStore();
+    const big = (name: string) => ({ metadata: { name }, data: { a: "x".repeat(KEPT_TEXT_BYTES / 3) } });
+    const limit = KEPT_TEXT_BYTES;
+    const stored = ["a", "b", "c", "d"].map((n) => s.create("cm", n, big(n), limit));
+    // Three texts would pass the budget: the oldest two went, the newest is kept whatever its size.
+    expect(stored.map((o) => committedText(o) !== undefined)).toEqual([false, false, true, true]);
+    const small = Array.from({ length: 100 }, (_, i) =>
+      s.create("cm", `s${i}`, { metadata: { name: `s${i}` } }, limit),
+    );
+    expect(small.filter((o) => committedText(o) !== undefined)).toHaveLength(64);
+    expect(committedText(small.at(-1))).toBeDefined();
   });
 });

@@ -28,14 +28,23 @@ export interface ObjectText {
 /**
  * Commits overlap with responses being written by at most the server's concurrent writes; texts
  * of older commits are made again if asked for (rare: a response whose write waited that long).
+ * The bytes are bounded too, so a burst of large objects (up to the 1.5 MiB limit each) does not
+ * hold 64 of them; the newest is always kept.
  */
 const KEPT = 64;
+export const KEPT_TEXT_BYTES = 4 << 20;
 const recent = new Map<object, ObjectText>();
+let keptBytes = 0;
 
 /** Records the text of a committed object (it is never changed after the commit). */
 export function rememberText(obj: object, text: ObjectText): void {
   recent.set(obj, text);
-  if (recent.size > KEPT) recent.delete(recent.keys().next().value as object);
+  keptBytes += text.bytes;
+  while (recent.size > KEPT || (keptBytes > KEPT_TEXT_BYTES && recent.size > 1)) {
+    const [oldest, old] = recent.entries().next().value as [object, ObjectText];
+    recent.delete(oldest);
+    keptBytes -= old.bytes;
+  }
 }
 
 /** The text of a recently committed object, if it was measured. */
