@@ -1,7 +1,7 @@
 import { KubesdkError } from "@kubesdk/models";
-import { type ObjectText, ObjectTooLargeError, rememberText, stampedBytes } from "./object-text.js";
-import { shareManagedFields } from "./shared-fields.js";
+import { rememberText } from "./object-text.js";
 import { SortedKeys } from "./sorted-keys.js";
+import { type Measured, stamp, stampWithin } from "./stamp.js";
 
 /** A stored Kubernetes object as plain JSON. The store treats it as immutable. */
 export type StoredObject = {
@@ -237,10 +237,12 @@ export class MvccStore {
 
   /**
    * With `maxBytes`, an object whose JSON (without the resourceVersion) is longer fails with
-   * ObjectTooLargeError before anything else is checked, as etcd refuses the request first.
+   * ObjectTooLargeError before anything else is checked, as etcd refuses the request first. It is
+   * measured stamped for the next revision (commits are synchronous: the one this write takes), so
+   * its text serves the response and watch frames too (stamp.ts, object-text.ts).
    */
   create(bucket: string, key: string, obj: StoredObject, maxBytes?: number): StoredObject {
-    const sized = maxBytes === undefined ? undefined : this.stampWithin(obj, maxBytes);
+    const sized = maxBytes === undefined ? undefined : stampWithin(obj, this.rev + 1, maxBytes);
     const b = this.bucket(bucket);
     const versions = b.versions.get(key);
     const latest = versions?.[versions.length - 1];
@@ -256,27 +258,12 @@ export class MvccStore {
     expectRev?: number,
     maxBytes?: number,
   ): StoredObject {
-    const sized = maxBytes === undefined ? undefined : this.stampWithin(obj, maxBytes);
+    const sized = maxBytes === undefined ? undefined : stampWithin(obj, this.rev + 1, maxBytes);
     const b = this.bucket(bucket);
     const latest = lastVersion(b, key);
     if (!latest?.obj) throw new PreconditionError("MISSING", key);
     if (expectRev !== undefined && latest.rev !== expectRev) throw new PreconditionError("REVISION", key);
     return this.commit(b, bucket, key, obj, latest.obj, "MODIFIED", sized);
-  }
-
-  /**
-   * The object stamped for the next revision and its JSON text, measured against the limit: one
-   * text serves the size check, the response and JSON watch frames (object-text.ts). Commits are
-   * synchronous, so the next revision is the one the commit that follows takes.
-   */
-  private stampWithin(obj: StoredObject, maxBytes: number): { stamped: StoredObject; text: ObjectText } {
-    const rev = this.rev + 1;
-    const stamped = stamp(obj, rev);
-    const text = JSON.stringify(stamped);
-    const bytes = Buffer.byteLength(text);
-    const written = bytes - stampedBytes(obj.metadata, rev);
-    if (written > maxBytes) throw new ObjectTooLargeError(written, maxBytes);
-    return { stamped, text: { text, bytes } };
   }
 
   /** Deletes the key; returns the last state stamped with the deletion's revision (as watchers see it). */
@@ -335,7 +322,7 @@ export class MvccStore {
     obj: StoredObject | null,
     prev: StoredObject | null,
     type: StoreEventType,
-    sized?: { stamped: StoredObject; text: ObjectText },
+    sized?: Measured<StoredObject>,
   ): StoredObject {
     const rev = ++this.rev;
     const stamped = sized?.stamped ?? stamp(obj ?? (prev as StoredObject), rev);
@@ -439,12 +426,4 @@ function versionAt(versions: readonly Version[], at: number): Version | undefine
     if (v.rev <= at) return v;
   }
   return undefined;
-}
-
-/** The object as stored at `rev`: its resourceVersion set, its managed fields' sets shared (shared-fields.ts). */
-function stamp(obj: StoredObject, rev: number): StoredObject {
-  const metadata: StoredObject["metadata"] = { ...obj.metadata, resourceVersion: String(rev) };
-  if (metadata.managedFields !== undefined)
-    metadata.managedFields = shareManagedFields(metadata.managedFields);
-  return { ...obj, metadata };
 }
