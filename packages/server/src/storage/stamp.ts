@@ -2,6 +2,7 @@
  * Stamping an object with the revision of its write, and measuring it for the size limit as it is
  * stamped (one JSON text for the limit, the response and JSON watch frames: object-text.ts).
  */
+import { cloneToExtend } from "../api/copy.js";
 import { type ObjectText, ObjectTooLargeError, stampedBytes } from "./object-text.js";
 import { shareManagedFields } from "./shared-fields.js";
 
@@ -15,7 +16,9 @@ export interface Measured<T> {
 
 /** The object as stored at `rev`: its resourceVersion set, its managed fields' sets shared (shared-fields.ts). */
 export function stamp<T extends Stampable>(obj: T, rev: number): T {
-  const metadata: Stampable["metadata"] = { ...obj.metadata, resourceVersion: String(rev) };
+  // A new object's metadata gains resourceVersion: copied by cloneToExtend, not a spread (api/copy.ts).
+  const metadata = cloneToExtend(obj.metadata);
+  metadata.resourceVersion = String(rev);
   if (metadata.managedFields !== undefined)
     metadata.managedFields = shareManagedFields(metadata.managedFields);
   return { ...obj, metadata };
