@@ -3,6 +3,7 @@ import type { ServerResponse } from "node:http";
 import { encodeObject, JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE, YAML_MEDIA_TYPE } from "@kubesdk/models";
 import YAML from "yaml";
 import { StatusError } from "../api/status.js";
+import { committedText } from "../storage/object-text.js";
 import { type BodyParts, bodyLength } from "./body-parts.js";
 import type { MediaChoice } from "./negotiate.js";
 
@@ -56,14 +57,46 @@ export function writeBytes(
   endInSlices(res, parts);
 }
 
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * Writes a just-committed object as the JSON text its commit measured (storage/object-text.ts),
+ * when JSON was negotiated and the body is that object; false when it is not, for encodeBody.
+ * The text goes out as a string: Node joins a string body to the head, one write instead of two.
+ */
+export function writeCommitted(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  choice: MediaChoice,
+  headers: Record<string, string> | undefined,
+): boolean {
+  if (choice.encoding !== "json" || choice.pretty) return false;
+  // Node encodes a head joined to a string body as the body is (UTF-8): a header holding UTF-8
+  // bytes as latin1 characters (warningHeaders) would be encoded twice, so that answer takes encodeBody.
+  if (headers !== undefined && Object.values(headers).some((v) => NON_ASCII.test(v))) return false;
+  const known = committedText(body);
+  if (known === undefined) return false;
+  res.writeHead(code, {
+    "Content-Type": contentTypeFor(choice),
+    "Content-Length": String(known.bytes + 1),
+    "Cache-Control": "no-cache, private",
+    ...headers,
+  });
+  res.end(`${known.text}\n`);
+  return true;
+}
+
 /** Bodies are handed to the socket at most this much at a time. */
 const WRITE_SLICE = 1 << 20;
 
 /**
  * The body's parts regrouped into writes of at most WRITE_SLICE: big parts cut, small neighbours
- * joined (a list's head, separators and items that are not neighbours in a cache).
+ * grouped (a list's head, separators and items that are not neighbours in a cache). A group is
+ * written corked, as one write of several buffers, not joined first: the TLS layer copies a write
+ * of several buffers into one anyway, so joining them here copied the body twice.
  */
-function* writeSlices(parts: BodyParts): Generator<Buffer> {
+function* writeSlices(parts: BodyParts): Generator<Buffer[]> {
   let pending: Buffer[] = [];
   let pendingLength = 0;
   for (const part of parts) {
@@ -72,18 +105,32 @@ function* writeSlices(parts: BodyParts): Generator<Buffer> {
       pendingLength += part.length;
       continue;
     }
-    if (pendingLength > 0) yield pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending);
+    if (pendingLength > 0) yield pending;
     pending = [];
     pendingLength = 0;
     let at = 0;
     while (part.length - at > WRITE_SLICE) {
-      yield part.subarray(at, at + WRITE_SLICE);
+      yield [part.subarray(at, at + WRITE_SLICE)];
       at += WRITE_SLICE;
     }
     pending.push(at === 0 ? part : part.subarray(at));
     pendingLength = part.length - at;
   }
-  if (pendingLength > 0) yield pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending);
+  if (pendingLength > 0) yield pending;
+}
+
+/** Hands one group to the socket (ending the response after it when `last`); false: wait for drain. */
+function writeGroup(res: ServerResponse, group: readonly Buffer[], last: boolean): boolean {
+  // HTTP/2's compatibility response has no cork: its writes are frames of their own anyway.
+  const corked = group.length > 1 && typeof res.cork === "function";
+  if (corked) res.cork();
+  let ok = true;
+  for (let i = 0; i < group.length - 1; i++) ok = res.write(group[i] as Buffer);
+  const tail = group[group.length - 1] as Buffer;
+  if (last) res.end(tail);
+  else ok = res.write(tail);
+  if (corked) res.uncork();
+  return ok;
 }
 
 /**
@@ -99,20 +146,19 @@ function endInSlices(res: ServerResponse, parts: BodyParts): void {
   }
   const slices = writeSlices(parts);
   let current = slices.next();
+  if (current.done) {
+    res.end();
+    return;
+  }
   const next = (): void => {
     while (!current.done) {
-      const slice = current.value;
+      const group = current.value;
       current = slices.next();
-      if (current.done) {
-        res.end(slice);
-        return;
-      }
-      if (!res.write(slice)) {
-        res.once("drain", next);
+      if (!writeGroup(res, group, current.done === true)) {
+        if (current.done !== true) res.once("drain", next);
         return;
       }
     }
-    res.end();
   };
   next();
 }

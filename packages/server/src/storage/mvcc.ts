@@ -1,6 +1,7 @@
 import { KubesdkError } from "@kubesdk/models";
-import { shareManagedFields } from "./shared-fields.js";
+import { rememberText } from "./object-text.js";
 import { SortedKeys } from "./sorted-keys.js";
+import { type Measured, stamp, stampWithin } from "./stamp.js";
 
 /** A stored Kubernetes object as plain JSON. The store treats it as immutable. */
 export type StoredObject = {
@@ -88,6 +89,12 @@ export interface ListResult {
   /** Key to continue from when the page was cut by `limit`. */
   readonly nextKey?: string;
   readonly remaining?: number;
+  /**
+   * Set when the page is the whole of a snapshot (an unfiltered list without a limit): the same
+   * object for every such list of one bucket, prefix and revision while the store keeps it, so
+   * readers can keep what they derive from an unchanged list (handlers/list.ts).
+   */
+  readonly snapshot?: object;
 }
 
 /**
@@ -227,28 +234,42 @@ export class MvccStore {
     }
     const end = Math.min(lo + (opts.limit as number), snap.keys.length);
     const items = snap.objs.slice(lo, end);
-    if (end >= snap.keys.length) return { items, rev: at };
+    if (end >= snap.keys.length) return lo === 0 ? { items, rev: at, snapshot: snap } : { items, rev: at };
     const nextKey = snap.keys[end] as string;
     return opts.countRemaining
       ? { items, rev: at, nextKey, remaining: snap.keys.length - end }
       : { items, rev: at, nextKey };
   }
 
-  create(bucket: string, key: string, obj: StoredObject): StoredObject {
+  /**
+   * With `maxBytes`, an object whose JSON (without the resourceVersion) is longer fails with
+   * ObjectTooLargeError before anything else is checked, as etcd refuses the request first. It is
+   * measured stamped for the next revision (commits are synchronous: the one this write takes), so
+   * its text serves the response and watch frames too (stamp.ts, object-text.ts).
+   */
+  create(bucket: string, key: string, obj: StoredObject, maxBytes?: number): StoredObject {
+    const sized = maxBytes === undefined ? undefined : stampWithin(obj, this.rev + 1, maxBytes);
     const b = this.bucket(bucket);
     const versions = b.versions.get(key);
     const latest = versions?.[versions.length - 1];
     if (latest?.obj) throw new PreconditionError("EXISTS", key);
-    return this.commit(b, bucket, key, obj, latest?.obj ?? null, "ADDED");
+    return this.commit(b, bucket, key, obj, latest?.obj ?? null, "ADDED", sized);
   }
 
   /** Replaces the object; with `expectRev` the write fails unless the current revision of the key matches. */
-  update(bucket: string, key: string, obj: StoredObject, expectRev?: number): StoredObject {
+  update(
+    bucket: string,
+    key: string,
+    obj: StoredObject,
+    expectRev?: number,
+    maxBytes?: number,
+  ): StoredObject {
+    const sized = maxBytes === undefined ? undefined : stampWithin(obj, this.rev + 1, maxBytes);
     const b = this.bucket(bucket);
     const latest = lastVersion(b, key);
     if (!latest?.obj) throw new PreconditionError("MISSING", key);
     if (expectRev !== undefined && latest.rev !== expectRev) throw new PreconditionError("REVISION", key);
-    return this.commit(b, bucket, key, obj, latest.obj, "MODIFIED");
+    return this.commit(b, bucket, key, obj, latest.obj, "MODIFIED", sized);
   }
 
   /** Deletes the key; returns the last state stamped with the deletion's revision (as watchers see it). */
@@ -307,9 +328,11 @@ export class MvccStore {
     obj: StoredObject | null,
     prev: StoredObject | null,
     type: StoreEventType,
+    sized?: Measured<StoredObject>,
   ): StoredObject {
     const rev = ++this.rev;
-    const stamped = stamp(obj ?? (prev as StoredObject), rev);
+    const stamped = sized?.stamped ?? stamp(obj ?? (prev as StoredObject), rev);
+    if (sized) rememberText(stamped, sized.text);
     const version: Version = { rev, obj: obj ? stamped : null };
     const versions = b.versions.get(key);
     // A new key's array is made at its size: an empty array's first push reserves 17 slots.
@@ -409,12 +432,4 @@ function versionAt(versions: readonly Version[], at: number): Version | undefine
     if (v.rev <= at) return v;
   }
   return undefined;
-}
-
-/** The object as stored at `rev`: its resourceVersion set, its managed fields' sets shared (shared-fields.ts). */
-function stamp(obj: StoredObject, rev: number): StoredObject {
-  const metadata: StoredObject["metadata"] = { ...obj.metadata, resourceVersion: String(rev) };
-  if (metadata.managedFields !== undefined)
-    metadata.managedFields = shareManagedFields(metadata.managedFields);
-  return { ...obj, metadata };
 }
