@@ -10,6 +10,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { type Flushable, queueFlush } from "./flush-queue.js";
+import { type ReplayFrames, replayFrame } from "./replay-frames.js";
 
 export interface WatchStreamOptions {
   readonly maxBufferedBytes: number;
@@ -44,6 +45,11 @@ export class WatchStream implements Flushable {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** Frames of this turn wait for the flush. */
+  get hasPending(): boolean {
+    return this.pending.length > 0;
   }
 
   /** Holds frames instead of writing them (fault injection: pause delivery). */
@@ -98,6 +104,26 @@ export class WatchStream implements Flushable {
     }
     this.pending.push(frame);
     this.pendingBytes += frame.length;
+    if (this.pending.length === 1) queueFlush(this);
+  }
+
+  /**
+   * A replay's frames (replay-frames.ts), as one pending buffer when that is what writing them one
+   * by one would leave pending; else (a fault in force, or a reader the replay would cut off) one
+   * by one, so the cut falls where it would.
+   */
+  writeReplay(r: ReplayFrames): void {
+    const n = r.ends.length;
+    if (n === 0) return;
+    // The backlog before the last frame is the largest any frame's check sees.
+    const beforeLast = n === 1 ? 0 : (r.ends[n - 2] as number);
+    const plain = !this.closed && !this.stalled && !this.paused && this.tamper === undefined;
+    if (!plain || this.res.writableLength + this.pendingBytes + beforeLast > this.opts.maxBufferedBytes) {
+      for (let i = 0; i < n; i++) this.write(replayFrame(r, i));
+      return;
+    }
+    this.pending.push(r.body);
+    this.pendingBytes += r.body.length;
     if (this.pending.length === 1) queueFlush(this);
   }
 
