@@ -102,7 +102,9 @@ function emit(s: Session, frame: () => Buffer | Promise<Buffer>): void {
 export async function serveWatch(ctx: HandlerContext, reg: WatchRegistry, w: WatchRequest): Promise<void> {
   const opts = parseWatchOptions(w.query, ctx.settings.watchList);
   const filter = buildFilter(w.resource, w.query);
-  const tooLarge = await waitForStreamingRevision(ctx, opts, w.signal);
+  // Most watches do not wait: they are set up in the request's own turn, with no promise between.
+  const wait = streamingRevisionWait(ctx, opts, w);
+  const tooLarge = wait === undefined ? undefined : await wait;
   const session = openSession(ctx, reg, w, opts);
   const refused = tooLarge?.status ?? expiredStatus(ctx, opts.resourceVersion);
   if (refused) return endWithError(session, refused);
@@ -126,16 +128,26 @@ function endWithError(s: Session, status: Status): void {
 /**
  * A plain watch from a revision the server has not reached just waits for it (upstream: 200 and
  * silence); a streaming list needs that state now, so it waits briefly, then fails with the 504.
+ * Undefined when there is nothing to wait for.
  */
-async function waitForStreamingRevision(
+function streamingRevisionWait(
   ctx: HandlerContext,
   opts: WatchOptions,
-  signal: AbortSignal,
-): Promise<StatusError | undefined> {
+  w: WatchRequest,
+): Promise<StatusError | undefined> | undefined {
   const rv = opts.resourceVersion;
   if (rv === undefined || rv <= ctx.store.revision || opts.sendInitialEvents !== true) return undefined;
+  return waitForStreamingRevision(ctx, rv, w);
+}
+
+async function waitForStreamingRevision(
+  ctx: HandlerContext,
+  rv: number,
+  w: WatchRequest,
+): Promise<StatusError | undefined> {
   try {
-    await waitForRevision(ctx, rv, signal);
+    // The signal is read here only: most watches never make one (WatchRequest.signal).
+    await waitForRevision(ctx, rv, w.signal);
     return undefined;
   } catch (e) {
     if (!(e instanceof StatusError)) throw e;
