@@ -230,6 +230,29 @@ describe("watch", () => {
     expect(await names(first, 1)).toEqual([["ADDED", "rp3"]]);
     await Promise.all([first, second, third, odd].map((w) => w.close()));
   });
+
+  it("a watch gets the whole state as ADDED however large it is (more than the reference's 8 MiB backlog)", async () => {
+    const big = uniqueName("watch-big");
+    await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: big } } });
+    const path = `/api/v1/namespaces/${big}/configmaps`;
+    const payload = "z".repeat(512 * 1024);
+    const count = 20;
+    for (let i = 0; i < count; i++) {
+      const res = await t.call("POST", path, { body: { metadata: { name: `big-${i}` }, data: { payload } } });
+      expect(res.status).toBe(201);
+    }
+    const w = await openWatch(t, `${path}?watch=1&fieldSelector=metadata.name%21%3Dkube-root-ca.crt`);
+    const seen: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const e = await w.next();
+      seen.push(`${e?.type} ${e && name(e)} ${e?.object.data?.payload?.length}`);
+    }
+    expect(seen.sort()).toEqual(
+      Array.from({ length: count }, (_, i) => `ADDED big-${i} ${payload.length}`).sort(),
+    );
+    await w.close();
+    await t.call("DELETE", `/api/v1/namespaces/${big}`);
+  }, 120_000);
 });
 
 // Reason for reference-only: these need the reference server's in-process controls (bookmark interval

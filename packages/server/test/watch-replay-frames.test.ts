@@ -74,16 +74,20 @@ describe("replay frames", () => {
     expect(made).toBe(6);
   });
 
-  it("reach the response as one write with the bytes of the frames one by one", () => {
-    const { res, s } = stream(1024);
-    s.writeReplay(joinFrames(frames));
-    s.end("timeout");
-    expect(res.writes).toHaveLength(1);
-    expect(Buffer.concat(res.writes)).toEqual(oneByOne(1024, 0).writes);
+  it("reach the response as one write with the bytes of the frames one by one, even past the bound", () => {
+    for (const max of [1024, 4]) {
+      const { res, s, reasons } = stream(max);
+      s.writeReplay(joinFrames(frames));
+      s.end("timeout");
+      expect(res.writes).toHaveLength(1);
+      expect(Buffer.concat(res.writes)).toEqual(all);
+      expect(oneByOne(max, 0).writes).toEqual(all);
+      expect(reasons).toEqual(["timeout"]);
+    }
   });
 
   it("cut a slow reader off where frame-by-frame writes would", () => {
-    // Limits around each frame's backlog, with and without bytes the socket still holds.
+    // Limits around the bytes the socket still holds, and around the frames' own sizes (which do not count).
     for (const backlog of [0, 3]) {
       for (let max = 0; max <= all.length + backlog; max++) {
         const { res, s, reasons } = stream(max, backlog);

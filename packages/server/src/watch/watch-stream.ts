@@ -1,8 +1,10 @@
 /**
  * WatchStream: one watch response body. Writes event frames in order and
- * bounds what a slow reader can make the server hold: past `maxBufferedBytes`
- * of unwritten frames the stream is cut (upstream closes a watcher whose
- * channel is full), so writers and other watchers never wait for it.
+ * bounds what a slow reader can make the server hold: once the response holds
+ * more than `maxBufferedBytes` the reader has not taken, its next frame cuts the
+ * stream (upstream closes a watcher whose channel is full), so writers and other
+ * watchers never wait for it. The frames of the current turn do not count: an
+ * initial state or replay larger than the bound is written whole.
  *
  * Frames written in one turn of the event loop go out together after it (flush-queue.ts): a
  * watcher of a busy resource then gets one chunk, one TLS record and one socket write for all the
@@ -97,8 +99,9 @@ export class WatchStream implements Flushable {
       this.pausedFrames.push(frame);
       return;
     }
-    // The backlog before this frame decides: one large event is fine, a reader that falls behind is not.
-    if (this.res.writableLength + this.pendingBytes > this.opts.maxBufferedBytes) {
+    // What the reader left unread decides, not this turn's frames: one large event, or an initial
+    // state or replay larger than the bound, is fine; a reader that falls behind is not.
+    if (this.res.writableLength > this.opts.maxBufferedBytes) {
       this.destroy("slow-reader");
       return;
     }
@@ -109,16 +112,13 @@ export class WatchStream implements Flushable {
 
   /**
    * A replay's frames (replay-frames.ts), as one pending buffer when that is what writing them one
-   * by one would leave pending; else (a fault in force, or a reader the replay would cut off) one
-   * by one, so the cut falls where it would.
+   * by one would leave pending; else (a fault in force, or a reader already cut off) one by one.
    */
   writeReplay(r: ReplayFrames): void {
-    const n = r.ends.length;
-    if (n === 0) return;
-    // The backlog before the last frame is the largest any frame's check sees.
-    const beforeLast = n === 1 ? 0 : (r.ends[n - 2] as number);
+    if (r.ends.length === 0) return;
     const plain = !this.closed && !this.stalled && !this.paused && this.tamper === undefined;
-    if (!plain || this.res.writableLength + this.pendingBytes + beforeLast > this.opts.maxBufferedBytes) {
+    if (!plain || this.res.writableLength > this.opts.maxBufferedBytes) {
+      const n = r.ends.length;
       for (let i = 0; i < n; i++) this.write(replayFrame(r, i));
       return;
     }
