@@ -35,7 +35,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   // runtime and kubelet, fault injection.
   ["endpoints", "watch", "pods", "kubelet", "faults"],
   // Wiring: the server, its CLI and the package's public surface.
-  ["server.ts", "bootstrap.ts", "cli.ts", "index.ts", "testing.ts"],
+  ["server.ts", "bootstrap.ts", "system-objects.ts", "cli.ts", "index.ts", "testing.ts"],
 ];
 
 const IMPORT =

@@ -155,7 +155,7 @@ async function createState(options: StartOptions, auth: AuthSettings): Promise<S
       for (const w of [...watch.streams]) if (w.resource.custom?.crdName === name) w.stream.end("dropped");
     },
   });
-  await bootstrapSystemPriorityClasses(context);
+  bootstrapSystemPriorityClasses(context);
   const seedErrors = await bootstrap(context, options.seed ?? []);
   if (seedErrors.length > 0) throw new Error(`seed objects rejected:\n${seedErrors.join("\n")}`);
   const faults = new FaultController(store, watch, options.faultSeed ?? 1, options.log);
@@ -202,7 +202,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
   const transport = createTransport(options.insecureHttp === true, host, dispatcher);
   const { ca } = transport;
-  await bootstrapSystemConfigMaps(context, ca?.certPem);
+  bootstrapSystemConfigMaps(context, ca?.certPem);
   // Started once the CA exists: the root CA publisher gives it to every namespace.
   const controllers =
     options.controllers === false ? undefined : startControllers(context, { rootCaPem: ca?.certPem });
@@ -212,8 +212,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   );
   const port = await listen(transport, options.port ?? 0, host);
   address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
-  await bootstrapKubernetesService(context, port);
-  await bootstrapDefaultServiceCidr(context);
+  bootstrapKubernetesService(context, port);
+  bootstrapDefaultServiceCidr(context);
   const url = `${options.insecureHttp ? "http" : "https"}://${address}`;
   // Rendered when first read: YAML rendering is a good part of a start, and most tests never read it.
   let kubeconfig: string | undefined;
