@@ -43,5 +43,6 @@ export type {
 } from "./pods/types.js";
 export { type RunningServer, type StartOptions, startServer } from "./server.js";
 export { CompactedError, type HistoryWindow, MvccStore, type StoreEvent } from "./storage/mvcc.js";
+export { ObjectTooLargeError } from "./storage/object-text.js";
 export type { KeyPair } from "./tls.js";
 export type { OpenWatch, WatchRegistry, WatchSettings } from "./watch/serve-watch.js";

@@ -11,7 +11,7 @@ import { type AuthSettings, authenticate, authorize, type UserInfo } from "../ht
 import { encodeBodyYielding } from "../http/list-encode.js";
 import { ACCEPTED_TYPES, type MediaChoice, negotiate, type Shape } from "../http/negotiate.js";
 import { parseRequestInfo, type RequestInfo, type ResourceRequestInfo } from "../http/request-info.js";
-import { rememberChoice, writeBody, writeBytes, writeError } from "../http/respond.js";
+import { rememberChoice, writeBody, writeBytes, writeCommitted, writeError } from "../http/respond.js";
 import type { ServedResource } from "../resources/served.js";
 import { serveWatch, type WatchRegistry } from "../watch/serve-watch.js";
 import {
@@ -241,6 +241,7 @@ class Dispatcher {
     const body = choice.shape
       ? reshape(r, result.body, choice.shape, choice.shapeVersion ?? "v1", query, this.ctx.store)
       : result.body;
+    if (res.destroyed || writeCommitted(res, result.code, body, choice, result.headers)) return;
     // Big lists are encoded in slices, so other clients are served meanwhile.
     const bytes = await encodeBodyYielding(body, choice);
     if (!res.destroyed) writeBytes(res, result.code, bytes, choice, result.headers);

@@ -12,7 +12,7 @@
  * (the body, object and data limits are server settings, for tests that need bigger objects)
  * - response warnings: at most 100 distinct Warning headers.
  */
-import { errors, failure } from "../api/status.js";
+import { errors, failure, type StatusError } from "../api/status.js";
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 export const MAX_DEPTH = 500;
@@ -51,8 +51,10 @@ export function checkDepth(value: unknown, what: "json" | "yaml"): void {
     );
 }
 
-/** 413 for an object too large to store. */
-export function checkObjectSize(obj: unknown, max: number): void {
-  if (Buffer.byteLength(JSON.stringify(obj)) > max)
-    throw failure(413, "RequestEntityTooLarge", "Request entity too large: etcdserver: request is too large");
+/**
+ * The 413 of an object too large to store; the store measures it as it commits
+ * (storage/object-text.ts), since the same JSON text answers the request.
+ */
+export function objectTooLarge(): StatusError {
+  return failure(413, "RequestEntityTooLarge", "Request entity too large: etcdserver: request is too large");
 }

@@ -3,6 +3,7 @@ import type { ServerResponse } from "node:http";
 import { encodeObject, JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE, YAML_MEDIA_TYPE } from "@kubesdk/models";
 import YAML from "yaml";
 import { StatusError } from "../api/status.js";
+import { committedText } from "../storage/object-text.js";
 import { type BodyParts, bodyLength } from "./body-parts.js";
 import type { MediaChoice } from "./negotiate.js";
 
@@ -54,6 +55,31 @@ export function writeBytes(
     ...headers,
   });
   endInSlices(res, parts);
+}
+
+/**
+ * Writes a just-committed object as the JSON text its commit measured (storage/object-text.ts),
+ * when JSON was negotiated and the body is that object; false when it is not, for encodeBody.
+ * The text goes out as a string: Node joins a string body to the head, one write instead of two.
+ */
+export function writeCommitted(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  choice: MediaChoice,
+  headers: Record<string, string> | undefined,
+): boolean {
+  if (choice.encoding !== "json" || choice.pretty) return false;
+  const known = committedText(body);
+  if (known === undefined) return false;
+  res.writeHead(code, {
+    "Content-Type": contentTypeFor(choice),
+    "Content-Length": String(known.bytes + 1),
+    "Cache-Control": "no-cache, private",
+    ...headers,
+  });
+  res.end(`${known.text}\n`);
+  return true;
 }
 
 /** Bodies are handed to the socket at most this much at a time. */

@@ -1,6 +1,7 @@
 import { KubesdkError } from "@kubesdk/models";
-import { shareManagedFields } from "./shared-fields.js";
+import { rememberText } from "./object-text.js";
 import { SortedKeys } from "./sorted-keys.js";
+import { type Measured, stamp, stampWithin } from "./stamp.js";
 
 /** A stored Kubernetes object as plain JSON. The store treats it as immutable. */
 export type StoredObject = {
@@ -234,21 +235,35 @@ export class MvccStore {
       : { items, rev: at, nextKey };
   }
 
-  create(bucket: string, key: string, obj: StoredObject): StoredObject {
+  /**
+   * With `maxBytes`, an object whose JSON (without the resourceVersion) is longer fails with
+   * ObjectTooLargeError before anything else is checked, as etcd refuses the request first. It is
+   * measured stamped for the next revision (commits are synchronous: the one this write takes), so
+   * its text serves the response and watch frames too (stamp.ts, object-text.ts).
+   */
+  create(bucket: string, key: string, obj: StoredObject, maxBytes?: number): StoredObject {
+    const sized = maxBytes === undefined ? undefined : stampWithin(obj, this.rev + 1, maxBytes);
     const b = this.bucket(bucket);
     const versions = b.versions.get(key);
     const latest = versions?.[versions.length - 1];
     if (latest?.obj) throw new PreconditionError("EXISTS", key);
-    return this.commit(b, bucket, key, obj, latest?.obj ?? null, "ADDED");
+    return this.commit(b, bucket, key, obj, latest?.obj ?? null, "ADDED", sized);
   }
 
   /** Replaces the object; with `expectRev` the write fails unless the current revision of the key matches. */
-  update(bucket: string, key: string, obj: StoredObject, expectRev?: number): StoredObject {
+  update(
+    bucket: string,
+    key: string,
+    obj: StoredObject,
+    expectRev?: number,
+    maxBytes?: number,
+  ): StoredObject {
+    const sized = maxBytes === undefined ? undefined : stampWithin(obj, this.rev + 1, maxBytes);
     const b = this.bucket(bucket);
     const latest = lastVersion(b, key);
     if (!latest?.obj) throw new PreconditionError("MISSING", key);
     if (expectRev !== undefined && latest.rev !== expectRev) throw new PreconditionError("REVISION", key);
-    return this.commit(b, bucket, key, obj, latest.obj, "MODIFIED");
+    return this.commit(b, bucket, key, obj, latest.obj, "MODIFIED", sized);
   }
 
   /** Deletes the key; returns the last state stamped with the deletion's revision (as watchers see it). */
@@ -307,9 +322,11 @@ export class MvccStore {
     obj: StoredObject | null,
     prev: StoredObject | null,
     type: StoreEventType,
+    sized?: Measured<StoredObject>,
   ): StoredObject {
     const rev = ++this.rev;
-    const stamped = stamp(obj ?? (prev as StoredObject), rev);
+    const stamped = sized?.stamped ?? stamp(obj ?? (prev as StoredObject), rev);
+    if (sized) rememberText(stamped, sized.text);
     const version: Version = { rev, obj: obj ? stamped : null };
     const versions = b.versions.get(key);
     // A new key's array is made at its size: an empty array's first push reserves 17 slots.
@@ -409,12 +426,4 @@ function versionAt(versions: readonly Version[], at: number): Version | undefine
     if (v.rev <= at) return v;
   }
   return undefined;
-}
-
-/** The object as stored at `rev`: its resourceVersion set, its managed fields' sets shared (shared-fields.ts). */
-function stamp(obj: StoredObject, rev: number): StoredObject {
-  const metadata: StoredObject["metadata"] = { ...obj.metadata, resourceVersion: String(rev) };
-  if (metadata.managedFields !== undefined)
-    metadata.managedFields = shareManagedFields(metadata.managedFields);
-  return { ...obj, metadata };
 }

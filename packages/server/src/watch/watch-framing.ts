@@ -10,6 +10,7 @@ import { renderTable } from "../endpoints/table.js";
 import type { MediaChoice } from "../http/negotiate.js";
 import { contentTypeFor } from "../http/respond.js";
 import type { ServedResource } from "../resources/served.js";
+import { committedText } from "../storage/object-text.js";
 import type { WatchEventType } from "./watch-hub.js";
 
 /** The Content-Type of a watch response. */
@@ -29,6 +30,9 @@ export function protobufFrame(type: WatchEventType, object: object): Buffer {
 
 /** A newline-delimited JSON watch event. */
 export function jsonFrame(type: WatchEventType, object: unknown): Buffer {
+  // A just-committed object's text was made by its commit (storage/object-text.ts).
+  const known = committedText(object);
+  if (known !== undefined) return Buffer.from(`{"type":${JSON.stringify(type)},"object":${known.text}}\n`);
   return Buffer.from(`${JSON.stringify({ type, object })}\n`);
 }
 

@@ -10,10 +10,11 @@ import { jsonEqual } from "../../api/json-equal.js";
 import { errors } from "../../api/status.js";
 import { pause, runAtOnce, runYielding, type Steps } from "../../api/steps.js";
 import type { UserInfo } from "../../http/auth.js";
-import { checkObjectSize } from "../../http/limits.js";
+import { objectTooLarge } from "../../http/limits.js";
 import { enforceFieldValidation, warningHeaders } from "../../openapi/field-validation.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../../resources/served.js";
 import { PreconditionError } from "../../storage/mvcc.js";
+import { ObjectTooLargeError } from "../../storage/object-text.js";
 import { normalizeDecodedMetadata } from "../../validation/metadata-decode.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import * as c from "./context.js";
@@ -254,11 +255,12 @@ function persist(
   const key = c.objectKey(r, req.namespace, req.name);
   // The last finalizer went away: the pending deletion completes now.
   if (deletionCompletes(r, old, next)) return { code: 200, body: ctx.store.delete(r.bucket, key) };
-  checkObjectSize(toStore, ctx.settings.maxObjectBytes);
   try {
-    const saved = ctx.store.update(r.bucket, key, toStore, Number(old.metadata.resourceVersion));
+    const expected = Number(old.metadata.resourceVersion);
+    const saved = ctx.store.update(r.bucket, key, toStore, expected, ctx.settings.maxObjectBytes);
     return { code: 200, body: saved };
   } catch (e) {
+    if (e instanceof ObjectTooLargeError) throw objectTooLarge();
     if (e instanceof PreconditionError) throw errors.staleResourceVersion(c.qualified(r), req.name);
     throw e;
   }

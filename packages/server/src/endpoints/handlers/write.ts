@@ -7,11 +7,12 @@ import { generateName, nowTimestamp } from "../../api/names.js";
 import { errors } from "../../api/status.js";
 import { pause, runAtOnce, runYielding, type Steps } from "../../api/steps.js";
 import type { UserInfo } from "../../http/auth.js";
-import { checkObjectSize } from "../../http/limits.js";
+import { objectTooLarge } from "../../http/limits.js";
 import type { BodyType } from "../../http/negotiate.js";
 import { enforceFieldValidation, warningHeaders } from "../../openapi/field-validation.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../../resources/served.js";
 import { PreconditionError, type StoredObject } from "../../storage/mvcc.js";
+import { ObjectTooLargeError } from "../../storage/object-text.js";
 import { normalizeDecodedMetadata } from "../../validation/metadata-decode.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import { commitUpdate, updateWithRetries } from "./commit-update.js";
@@ -217,10 +218,10 @@ function persistNew(
     if (ctx.store.get(r.bucket, key)) throw errors.alreadyExists(c.qualified(r), name);
     return stored;
   }
-  checkObjectSize(stored, ctx.settings.maxObjectBytes);
   try {
-    return ctx.store.create(r.bucket, key, stored);
+    return ctx.store.create(r.bucket, key, stored, ctx.settings.maxObjectBytes);
   } catch (e) {
+    if (e instanceof ObjectTooLargeError) throw objectTooLarge();
     if (e instanceof PreconditionError) throw errors.alreadyExists(c.qualified(r), name);
     throw e;
   }
