@@ -11,24 +11,13 @@ import { rootCaPublisher } from "../src/controllers/root-ca-publisher.js";
 import { serviceAccountController } from "../src/controllers/service-account-controller.js";
 import { admissionIsPlain } from "../src/controllers/stored-templates.js";
 import { DEFAULT_SETTINGS, type HandlerContext } from "../src/endpoints/handlers/context.js";
-import { builtinResourceTable } from "../src/registry/index.js";
 import type { StoredObject } from "../src/storage/mvcc.js";
-import { MvccStore } from "../src/storage/mvcc.js";
-import { recorded } from "./support/recorded-events.js";
+import { fixedClockContext, recorded } from "./support/recorded-events.js";
 
-const NOW = Date.UTC(2026, 11, 7, 3, 4, 5, 678);
 const CA = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
 const SEED = [{ apiVersion: "v1", kind: "Namespace", metadata: { name: "shop" } }];
 
-function context(admission?: AdmissionChain): HandlerContext {
-  return {
-    store: new MvccStore(),
-    resources: builtinResourceTable(),
-    settings: DEFAULT_SETTINGS,
-    now: () => NOW,
-    ...(admission ? { admission } : {}),
-  };
-}
+const context = fixedClockContext;
 
 /** Resolves once the store has recorded `count` events (each controller write is one). */
 function recordedEvents(ctx: HandlerContext, count: number): Promise<void> {
