@@ -37,7 +37,9 @@ export async function listPhase(http: BenchHttp, sizes: WorkloadSizes): Promise<
   for (const size of [...sizes.listSizes].sort((a, b) => a - b)) {
     await createMany(http, ns, size - filled, 32, filled);
     filled = size;
-    const runs = Math.max(3, Math.round((sizes.listRuns * smallest) / size));
+    // At least 7 timed lists per size: with 3, a round's median was one list and rounds of the
+    // 50,000-item row swung 2–3× on a quiet machine.
+    const runs = Math.max(7, Math.round((sizes.listRuns * smallest) / size));
     for (const encoding of ["json", "protobuf"] as const) {
       const accept = encoding === "json" ? "application/json" : PROTOBUF;
       // One unmeasured list, checked: warms the path and proves the answer.

@@ -17,7 +17,7 @@
  * Run: pnpm bench:server:vs-real
  * Env: BENCH_ROUNDS (3), BENCH_PROTOCOLS ("http1.1,h2"; empty: no workload, e.g. contract
  *      only), BENCH_WRITES (1000), BENCH_GETS (2000), BENCH_LIST_SIZES ("500,5000,50000"),
- *      BENCH_LIST_RUNS (30), BENCH_FAN_WATCHERS ("1,100,1000"), BENCH_FAN_DELIVERIES (100000),
+ *      BENCH_LIST_RUNS (30 at the smallest size, in proportion above it, at least 7), BENCH_FAN_WATCHERS ("1,100,1000"), BENCH_FAN_DELIVERIES (100000),
  *      BENCH_WARMUP (200), BENCH_CONTRACT (0), BENCH_CONTRACT_FILES (comma-separated; default in
  *      bench-contract.ts), BENCH_CPU_PROF (a directory: CPU profiles of the reference server
  *      processes), BENCH_SERVER=built (the reference server's build, as published, not its

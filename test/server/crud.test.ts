@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
+import { describe, expect, it } from "vitest";
+import { useNamespaceSuite } from "../support/namespace-suite.js";
+import type { TestTarget } from "../support/target.js";
 
 let t: TestTarget;
 let ns: string;
@@ -14,17 +15,9 @@ const cm = (
   data,
 });
 
-beforeAll(async () => {
-  t = await startTarget();
-  ns = uniqueName("crud");
-  const res = await t.call("POST", "/api/v1/namespaces", {
-    body: { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } },
-  });
-  expect(res.status).toBe(201);
-});
-afterAll(async () => {
-  await t.call("DELETE", `/api/v1/namespaces/${ns}`);
-  await t.close();
+useNamespaceSuite("crud", (target, name) => {
+  t = target;
+  ns = name;
 });
 
 const base = () => `/api/v1/namespaces/${ns}/configmaps`;

@@ -6,6 +6,7 @@ let ns: string;
 const names = (res: { json: { items: { metadata: { name: string } }[] } }) =>
   res.json.items.map((i) => i.metadata.name);
 const base = () => `/api/v1/namespaces/${ns}/configmaps`;
+const PROTOBUF = "application/vnd.kubernetes.protobuf";
 
 beforeAll(async () => {
   // Controllers off, like kube-apiserver in test:real: no kube-root-ca.crt joins the listed ConfigMaps.
@@ -227,6 +228,41 @@ describe("big lists", () => {
       expect(items.map((item, i) => item.data?.payload === payload(i))).toEqual([true, true, true, true]);
     } finally {
       await t.call("DELETE", `/api/v1/namespaces/${big}`);
+    }
+  });
+
+  it("whole lists of an unchanged collection are identical, and each write shows in the next", async () => {
+    const many = uniqueName("same-list");
+    await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: many } } });
+    const path = `/api/v1/namespaces/${many}/configmaps`;
+    const cm = (name: string, value: string) => ({ body: { metadata: { name }, data: { k: value } } });
+    const listed = async () => {
+      const res = await t.call("GET", path);
+      expect(res.status).toBe(200);
+      const items = res.json.items as { metadata: { name: string }; data: { k: string } }[];
+      return { text: res.text, items: items.map((i) => `${i.metadata.name}=${i.data.k}`) };
+    };
+    const protobufText = async () => (await t.call("GET", path, { accept: PROTOBUF })).text;
+    try {
+      // More items than a list encodes at once (300 > 256): the sliced, cached path.
+      const names = Array.from({ length: 300 }, (_, i) => `cm-${String(i).padStart(3, "0")}`);
+      for (let at = 0; at < names.length; at += 20)
+        await Promise.all(names.slice(at, at + 20).map((n) => t.call("POST", path, cm(n, n))));
+      const first = await listed();
+      expect(first.items).toEqual(names.map((n) => `${n}=${n}`));
+      expect((await listed()).text).toBe(first.text);
+      const pbFirst = await protobufText();
+      expect(await protobufText()).toBe(pbFirst);
+
+      expect((await t.call("POST", path, cm("zz-new", "new"))).status).toBe(201);
+      expect((await listed()).items.slice(-2)).toEqual(["cm-299=cm-299", "zz-new=new"]);
+      expect(await protobufText()).not.toBe(pbFirst);
+      expect((await t.call("PUT", `${path}/cm-000`, cm("cm-000", "changed"))).status).toBe(200);
+      expect((await listed()).items[0]).toBe("cm-000=changed");
+      expect((await t.call("DELETE", `${path}/cm-001`)).status).toBe(200);
+      expect((await listed()).items.slice(0, 2)).toEqual(["cm-000=changed", "cm-002=cm-002"]);
+    } finally {
+      await t.call("DELETE", `/api/v1/namespaces/${many}`);
     }
   });
 });

@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CallResult, startTarget, type TestTarget, uniqueName } from "../support/target.js";
+import { describe, expect, it } from "vitest";
+import { useNamespaceSuite } from "../support/namespace-suite.js";
+import type { CallResult, TestTarget } from "../support/target.js";
 
 // The reference server answers a create or update with the JSON text its store made of the stamped
 // object (storage/object-text.ts); a read encodes the stored object afresh. Both must be the same bytes.
 let t: TestTarget;
 let ns: string;
 
-beforeAll(async () => {
-  t = await startTarget();
-  ns = uniqueName("write-bytes");
-  const res = await t.call("POST", "/api/v1/namespaces", {
-    body: { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } },
-  });
-  expect(res.status).toBe(201);
-});
-afterAll(async () => {
-  await t.call("DELETE", `/api/v1/namespaces/${ns}`);
-  await t.close();
+useNamespaceSuite("write-bytes", (target, name) => {
+  t = target;
+  ns = name;
 });
 
 const path = (name = "") => `/api/v1/namespaces/${ns}/configmaps${name ? `/${name}` : ""}`;

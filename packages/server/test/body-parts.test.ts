@@ -48,41 +48,48 @@ describe("PartRuns", () => {
   });
 });
 
+/** Serves `parts` once over a real socket; the Content-Length and the bytes that arrived. */
+async function sendParts(parts: Buffer[]): Promise<{ length: string | undefined; body: Buffer }> {
+  const server = createServer((_req, res) =>
+    writeBytes(res, 200, parts, { encoding: "json", pretty: false }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    return await new Promise((resolve, reject) => {
+      request({ port, host: "127.0.0.1", path: "/" }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ length: res.headers["content-length"], body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      })
+        .on("error", reject)
+        .end();
+    });
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
 describe("writeBytes with parts", () => {
-  it("sends the joined bytes with their length, whatever the parts' sizes", async () => {
-    const big = Buffer.alloc(2.5 * 2 ** 20, "x");
-    const parts = [
+  const big = Buffer.alloc(2.5 * 2 ** 20, "x");
+  const cases: Record<string, Buffer[]> = {
+    "big and small parts": [
       Buffer.from("head"),
       big.subarray(0, 700_000),
       Buffer.from(","),
       big,
       Buffer.alloc(0),
       Buffer.from("t"),
-    ];
-    const server = createServer((_req, res) =>
-      writeBytes(res, 200, parts, { encoding: "json", pretty: false }),
-    );
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    try {
-      const { port } = server.address() as AddressInfo;
-      const { length, body } = await new Promise<{ length: string | undefined; body: Buffer }>(
-        (resolve, reject) => {
-          request({ port, host: "127.0.0.1", path: "/" }, (res) => {
-            const chunks: Buffer[] = [];
-            res.on("data", (c: Buffer) => chunks.push(c));
-            res.on("end", () =>
-              resolve({ length: res.headers["content-length"], body: Buffer.concat(chunks) }),
-            );
-            res.on("error", reject);
-          })
-            .on("error", reject)
-            .end();
-        },
-      );
+    ],
+    // Written a group at a time, several groups waiting for the socket to drain.
+    "thousands of small parts": Array.from({ length: 6000 }, (_, i) => Buffer.alloc(1000 + (i % 7), i % 256)),
+    "only empty parts": [Buffer.alloc(0), Buffer.alloc(0)],
+  };
+  for (const [name, parts] of Object.entries(cases))
+    it(`sends the joined bytes with their length: ${name}`, async () => {
+      const { length, body } = await sendParts(parts);
       expect(length).toBe(String(bodyLength(parts)));
       expect(body.equals(Buffer.concat(parts))).toBe(true);
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
-  });
+    });
 });

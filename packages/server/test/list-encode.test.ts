@@ -87,7 +87,12 @@ describe("encodeBodyYielding", () => {
 });
 
 describe("encodeBodyYielding's item caches", () => {
-  const list = (items: object[]) => ({ kind: "ConfigMapList", apiVersion: "v1", metadata: {}, items });
+  const list = (items: readonly object[]) => ({
+    kind: "ConfigMapList",
+    apiVersion: "v1",
+    metadata: {},
+    items,
+  });
   const compact = choices.json as MediaChoice;
   const protobuf = choices.protobuf as MediaChoice;
 
@@ -116,6 +121,22 @@ describe("encodeBodyYielding's item caches", () => {
       expect(parts.length).toBeLessThan(items.length / 10);
       expect(Buffer.concat(parts).equals(encodeBody(list(items), choice))).toBe(true);
     }
+  });
+
+  it("a frozen items array (a whole list of one store snapshot) gives the same bytes every time", async () => {
+    const items = Object.freeze(configMaps(600).items);
+    for (const choice of [compact, protobuf]) {
+      const want = encodeBody(list(items), choice);
+      expect(Buffer.concat(await encodeParts(list(items), choice)).equals(want)).toBe(true);
+      expect(Buffer.concat(await encodeParts(list(items), choice)).equals(want)).toBe(true);
+    }
+  });
+
+  it("keeps a frozen items array's parts per list kind", async () => {
+    const items = Object.freeze(metadataOnly.items.map((item) => ({ ...item })));
+    const asMetadata = { ...metadataOnly, items };
+    for (const body of [asMetadata, list(items), asMetadata])
+      expect((await encodeBodyYielding(body, protobuf)).equals(encodeBody(body, protobuf))).toBe(true);
   });
 
   it("keeps one cache per list kind for protobuf items", async () => {

@@ -109,4 +109,22 @@ describe("MvccStore", () => {
     s.compact(4);
     expect(() => s.eventsSince(2)).toThrow(CompactedError);
   });
+
+  it("names the snapshot a whole list read, the same one until a write", () => {
+    const s = new MvccStore();
+    for (const name of ["a", "b", "c"]) s.create("cm", `ns/${name}`, obj(name));
+    const whole = s.list("cm", { prefix: "ns/" });
+    expect(whole.snapshot).toBeDefined();
+    expect(s.list("cm", { prefix: "ns/" }).snapshot).toBe(whole.snapshot);
+    // Pages and filtered reads are not the whole snapshot.
+    expect(s.list("cm", { prefix: "ns/", limit: 2 }).snapshot).toBeUndefined();
+    expect(s.list("cm", { prefix: "ns/", startKey: "ns/b" }).snapshot).toBeUndefined();
+    expect(s.list("cm", { prefix: "ns/", filter: () => true }).snapshot).toBeUndefined();
+    s.create("cm", "ns/d", obj("d"));
+    const after = s.list("cm", { prefix: "ns/" });
+    expect(after.snapshot).not.toBe(whole.snapshot);
+    expect(names(after.items)).toEqual(["a", "b", "c", "d"]);
+    // The snapshot of a past revision is still that revision's.
+    expect(names(s.list("cm", { prefix: "ns/", atRev: 4 }).items)).toEqual(["a", "b", "c"]);
+  });
 });

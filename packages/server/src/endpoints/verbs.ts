@@ -53,11 +53,11 @@ function writeTarget(v: VerbRequest, verb: keyof typeof OPTIONS_KIND) {
 
 async function getVerb(v: VerbRequest): Promise<ApiResponse> {
   if (isScale(v)) return getScale(v.ctx, v.resource, v.info.namespace, nameOf(v));
-  return getObject(v.ctx, v.resource, v.info.namespace, nameOf(v), v.query, v.signal);
+  return getObject(v.ctx, v.resource, v.info.namespace, nameOf(v), v.query, () => v.signal);
 }
 
 async function listVerb(v: VerbRequest): Promise<ApiResponse> {
-  return listObjects(v.ctx, v.resource, v.info.namespace, v.query, v.signal);
+  return listObjects(v.ctx, v.resource, v.info.namespace, v.query, () => v.signal);
 }
 
 async function createVerb(v: VerbRequest): Promise<ApiResponse> {

@@ -5,6 +5,7 @@
 import { encodeObject } from "@kubesdk/models";
 import { type BodyParts, bodyLength, PartRuns } from "./body-parts.js";
 import { bytesRecord, cachedBytes, type ItemBytes } from "./item-cache.js";
+import { itemPartsOf } from "./list-item-parts.js";
 import { SLICE_MS, yieldToOthers } from "./list-slices.js";
 
 /**
@@ -108,7 +109,7 @@ async function itemRanges(body: object, listKind: string, items: readonly unknow
  */
 export async function encodeProtobufList(body: { kind?: unknown }, items: unknown[]): Promise<BodyParts> {
   const listKind = String(body.kind);
-  const itemParts = await itemRanges(body, listKind, items);
+  const itemParts = await itemPartsOf(items, `protobuf ${listKind}`, () => itemRanges(body, listKind, items));
   const empty = Buffer.from(encodeObject({ ...body, items: [] }));
   const envelope = empty.subarray(MAGIC_LENGTH);
   const parts: Buffer[] = [empty.subarray(0, MAGIC_LENGTH)];

@@ -7,6 +7,7 @@
 import { type BodyParts, PartRuns } from "./body-parts.js";
 import { bytesRecord, cachedBytes, type ItemBytes } from "./item-cache.js";
 import { encodeProtobufList } from "./list-encode-protobuf.js";
+import { itemPartsOf } from "./list-item-parts.js";
 import { SLICE_MS, yieldToOthers } from "./list-slices.js";
 import type { MediaChoice } from "./negotiate.js";
 import { encodeBody } from "./respond.js";
@@ -109,20 +110,29 @@ async function compactItems(items: readonly unknown[], runs: PartRuns): Promise<
   }
 }
 
+/** The compact items' parts, commas between them (kept for a whole list's frozen items). */
+function compactItemParts(items: readonly unknown[]): Promise<BodyParts> {
+  return itemPartsOf(items, "json", async () => {
+    const runs = new PartRuns(COMMA);
+    await compactItems(items, runs);
+    return runs.done();
+  });
+}
+
+async function prettyItemParts(items: readonly unknown[]): Promise<BodyParts> {
+  const indented = (item: unknown) => JSON.stringify(item, null, 2).replaceAll("\n", "\n    ");
+  return joinedBytesYielding(items, indented, ",\n    ");
+}
+
 async function encodeJsonList(body: object, items: unknown[], pretty: boolean): Promise<BodyParts> {
   const outer = pretty
     ? JSON.stringify({ ...body, items: SENTINEL }, null, 2)
     : JSON.stringify({ ...body, items: SENTINEL });
   const at = outer.indexOf(JSON.stringify(SENTINEL));
   const tail = outer.slice(at + JSON.stringify(SENTINEL).length);
-  const runs = new PartRuns(COMMA);
-  runs.raw(Buffer.from(`${outer.slice(0, at)}${pretty ? "[\n    " : "["}`));
-  if (pretty) {
-    const indented = (item: unknown) => JSON.stringify(item, null, 2).replaceAll("\n", "\n    ");
-    for (const chunk of await joinedBytesYielding(items, indented, ",\n    ")) runs.raw(chunk);
-  } else await compactItems(items, runs);
-  runs.raw(Buffer.from(`${pretty ? "\n  ]" : "]"}${tail}\n`));
-  return runs.done();
+  const head = Buffer.from(`${outer.slice(0, at)}${pretty ? "[\n    " : "["}`);
+  const itemParts = pretty ? await prettyItemParts(items) : await compactItemParts(items);
+  return [head, ...itemParts, Buffer.from(`${pretty ? "\n  ]" : "]"}${tail}\n`)];
 }
 
 /** encodeBody, in slices for big lists so that other requests are served meanwhile. */

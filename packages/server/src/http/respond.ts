@@ -87,9 +87,11 @@ const WRITE_SLICE = 1 << 20;
 
 /**
  * The body's parts regrouped into writes of at most WRITE_SLICE: big parts cut, small neighbours
- * joined (a list's head, separators and items that are not neighbours in a cache).
+ * grouped (a list's head, separators and items that are not neighbours in a cache). A group is
+ * written corked, as one write of several buffers, not joined first: the TLS layer copies a write
+ * of several buffers into one anyway, so joining them here copied the body twice.
  */
-function* writeSlices(parts: BodyParts): Generator<Buffer> {
+function* writeSlices(parts: BodyParts): Generator<Buffer[]> {
   let pending: Buffer[] = [];
   let pendingLength = 0;
   for (const part of parts) {
@@ -98,18 +100,32 @@ function* writeSlices(parts: BodyParts): Generator<Buffer> {
       pendingLength += part.length;
       continue;
     }
-    if (pendingLength > 0) yield pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending);
+    if (pendingLength > 0) yield pending;
     pending = [];
     pendingLength = 0;
     let at = 0;
     while (part.length - at > WRITE_SLICE) {
-      yield part.subarray(at, at + WRITE_SLICE);
+      yield [part.subarray(at, at + WRITE_SLICE)];
       at += WRITE_SLICE;
     }
     pending.push(at === 0 ? part : part.subarray(at));
     pendingLength = part.length - at;
   }
-  if (pendingLength > 0) yield pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending);
+  if (pendingLength > 0) yield pending;
+}
+
+/** Hands one group to the socket (ending the response after it when `last`); false: wait for drain. */
+function writeGroup(res: ServerResponse, group: readonly Buffer[], last: boolean): boolean {
+  // HTTP/2's compatibility response has no cork: its writes are frames of their own anyway.
+  const corked = group.length > 1 && typeof res.cork === "function";
+  if (corked) res.cork();
+  let ok = true;
+  for (let i = 0; i < group.length - 1; i++) ok = res.write(group[i] as Buffer);
+  const tail = group[group.length - 1] as Buffer;
+  if (last) res.end(tail);
+  else ok = res.write(tail);
+  if (corked) res.uncork();
+  return ok;
 }
 
 /**
@@ -125,20 +141,19 @@ function endInSlices(res: ServerResponse, parts: BodyParts): void {
   }
   const slices = writeSlices(parts);
   let current = slices.next();
+  if (current.done) {
+    res.end();
+    return;
+  }
   const next = (): void => {
     while (!current.done) {
-      const slice = current.value;
+      const group = current.value;
       current = slices.next();
-      if (current.done) {
-        res.end(slice);
-        return;
-      }
-      if (!res.write(slice)) {
-        res.once("drain", next);
+      if (!writeGroup(res, group, current.done === true)) {
+        if (current.done !== true) res.once("drain", next);
         return;
       }
     }
-    res.end();
   };
   next();
 }

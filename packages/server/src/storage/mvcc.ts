@@ -89,6 +89,12 @@ export interface ListResult {
   /** Key to continue from when the page was cut by `limit`. */
   readonly nextKey?: string;
   readonly remaining?: number;
+  /**
+   * Set when the page is the whole of a snapshot (an unfiltered list without a limit): the same
+   * object for every such list of one bucket, prefix and revision while the store keeps it, so
+   * readers can keep what they derive from an unchanged list (handlers/list.ts).
+   */
+  readonly snapshot?: object;
 }
 
 /**
@@ -228,7 +234,7 @@ export class MvccStore {
     }
     const end = Math.min(lo + (opts.limit as number), snap.keys.length);
     const items = snap.objs.slice(lo, end);
-    if (end >= snap.keys.length) return { items, rev: at };
+    if (end >= snap.keys.length) return lo === 0 ? { items, rev: at, snapshot: snap } : { items, rev: at };
     const nextKey = snap.keys[end] as string;
     return opts.countRemaining
       ? { items, rev: at, nextKey, remaining: snap.keys.length - end }

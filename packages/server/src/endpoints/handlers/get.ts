@@ -13,7 +13,7 @@ import type { ServedResource } from "../../resources/served.js";
 import type { StoredObject } from "../../storage/mvcc.js";
 import { type ApiResponse, type HandlerContext, objectKey, qualified } from "./context.js";
 import { presentOne } from "./converted.js";
-import { parseResourceVersion, waitForRevision } from "./resource-version.js";
+import { parseResourceVersion, type SignalSource, waitForRevision } from "./resource-version.js";
 
 export async function getObject(
   ctx: HandlerContext,
@@ -21,7 +21,7 @@ export async function getObject(
   namespace: string | undefined,
   name: string,
   q: URLSearchParams,
-  signal?: AbortSignal,
+  signal?: SignalSource,
 ): Promise<ApiResponse> {
   const notOlderThan = decodeGetOptions(q);
   await readConsistentAt(ctx, notOlderThan, signal);
@@ -41,7 +41,7 @@ function decodeGetOptions(q: URLSearchParams): number | undefined {
 async function readConsistentAt(
   ctx: HandlerContext,
   notOlderThan: number | undefined,
-  signal: AbortSignal | undefined,
+  signal: SignalSource | undefined,
 ): Promise<void> {
   if (notOlderThan !== undefined && notOlderThan > 0) await waitForRevision(ctx, notOlderThan, signal);
 }

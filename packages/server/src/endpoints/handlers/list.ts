@@ -11,7 +11,7 @@ import { decodeContinue, encodeContinue } from "./continue-token.js";
 import { presentAll } from "./converted.js";
 import { buildFilter, type ObjectFilter } from "./filter.js";
 import { parseInt64Param } from "./options.js";
-import { parseResourceVersion, waitForRevision } from "./resource-version.js";
+import { parseResourceVersion, type SignalSource, waitForRevision } from "./resource-version.js";
 
 const EXPIRED_LIST = "The resourceVersion for the provided list is too old.";
 const INCONSISTENT_CONTINUE =
@@ -102,7 +102,7 @@ async function firstPagePoint(
   ctx: HandlerContext,
   q: URLSearchParams,
   limit: number,
-  signal: AbortSignal | undefined,
+  signal: SignalSource | undefined,
 ): Promise<ReadPoint> {
   const rv = parseResourceVersion(q.get("resourceVersion") ?? "");
   if (rv === undefined || rv <= 0) return {};
@@ -130,7 +130,7 @@ export async function listObjects(
   r: ServedResource,
   namespace: string | undefined,
   q: URLSearchParams,
-  signal?: AbortSignal,
+  signal?: SignalSource,
 ): Promise<ApiResponse> {
   const options = decodeListOptions(r, namespace, q);
   const point = await readPointOf(ctx, options, signal);
@@ -169,7 +169,7 @@ function decodeListOptions(
 function readPointOf(
   ctx: HandlerContext,
   o: DecodedList,
-  signal: AbortSignal | undefined,
+  signal: SignalSource | undefined,
 ): ReadPoint | Promise<ReadPoint> {
   if (o.continueToken !== "") return continuePoint(ctx, o.query, o.prefix, o.continueToken);
   return firstPagePoint(ctx, o.query, o.limit, signal);
@@ -205,8 +205,27 @@ async function presentList(
   // Built-in (typed) lists carry no kind/apiVersion per item; custom resources (unstructured) do.
   const items = r.custom
     ? await presentAll(r, page.items)
-    : page.items.map((o) => withoutTypeMeta(r.convert ? present(r, o) : o));
+    : r.convert
+      ? page.items.map((o) => withoutTypeMeta(present(r, o)))
+      : typedItems(page);
   return { kind: r.listKind, apiVersion: apiVersionOf(r), metadata, items };
+}
+
+/**
+ * Whole lists of one store snapshot share one frozen items array, made once: the encoders keep
+ * their ranges of each item's cached bytes per frozen array (http/list-item-parts.ts), so a list of
+ * an unchanged collection does no work per item. Kept as long as the store keeps the snapshot.
+ */
+const snapshotItems = new WeakMap<object, readonly StoredObject[]>();
+
+function typedItems(page: ListResult): readonly StoredObject[] {
+  if (page.snapshot === undefined) return page.items.map(withoutTypeMeta);
+  let items = snapshotItems.get(page.snapshot);
+  if (items === undefined) {
+    items = Object.freeze(page.items.map(withoutTypeMeta));
+    snapshotItems.set(page.snapshot, items);
+  }
+  return items;
 }
 
 /**

@@ -17,8 +17,15 @@ export function parseResourceVersion(
  * Resolves once the store has reached `rev`; rejects with upstream's 504 "Too
  * large resource version" when it has not within the configured wait.
  */
-export function waitForRevision(ctx: HandlerContext, rev: number, signal?: AbortSignal): Promise<void> {
+/**
+ * A request's abort signal, or how to make it: a signal costs an AbortController and a close
+ * listener per request, and only a read that has to wait uses it.
+ */
+export type SignalSource = AbortSignal | (() => AbortSignal);
+
+export function waitForRevision(ctx: HandlerContext, rev: number, source?: SignalSource): Promise<void> {
   if (ctx.store.revision >= rev) return Promise.resolve();
+  const signal = typeof source === "function" ? source() : source;
   return new Promise((resolve, reject) => {
     const done = (err?: unknown) => {
       clearTimeout(timer);
