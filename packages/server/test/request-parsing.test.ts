@@ -1,12 +1,11 @@
-import { schemaFor } from "@kubesdk/models";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { StatusError } from "../src/api/status.js";
 import { redactTarget } from "../src/endpoints/dispatch.js";
+import { decodeBuiltin } from "../src/endpoints/handlers/write-checks.js";
 import { parseRequestTarget } from "../src/endpoints/request-target.js";
 import { nestsDeeperThan } from "../src/http/limits.js";
 import { parseRequestInfo } from "../src/http/request-info.js";
-import { checkTypes } from "../src/openapi/typed-check.js";
 import { builtinResourceTable } from "../src/registry/index.js";
 
 const statusOf = (f: () => unknown): number => {
@@ -117,14 +116,8 @@ describe("limits and logging", () => {
 describe("type checks of built-in objects", () => {
   const table = builtinResourceTable();
   const deployments = table.find("apps", "v1", "deployments");
-  const schema = schemaFor({ group: "apps", version: "v1", kind: "Deployment" });
   const check = (spec: unknown) => () =>
-    checkTypes(
-      deployments as NonNullable<typeof deployments>,
-      schema,
-      { metadata: { name: "d" }, spec },
-      "body",
-    );
+    decodeBuiltin(deployments as NonNullable<typeof deployments>, { metadata: { name: "d" }, spec }, "body");
 
   it("accepts well-typed objects, null and int-or-string values", () => {
     expect(

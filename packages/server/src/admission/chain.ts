@@ -37,7 +37,8 @@ export class AdmissionChain {
   admit(attributes: AdmissionAttributes, ctx: AdmissionContext): void | Promise<void> {
     // The same object and warnings: plugins change `object` in place and append to `warnings`.
     const reinvocation = attributes.reinvocation ?? newReinvocationContext();
-    const a = attributes.reinvocation ? attributes : { ...attributes, reinvocation };
+    // Object.assign, not a spread: the copy gains a key (api/copy.ts cloneToExtend).
+    const a = attributes.reinvocation ? attributes : Object.assign({}, attributes, { reinvocation });
     const first = this.run("admit", 0, a, ctx);
     return first ? first.then(() => this.again(a, ctx)) : this.again(a, ctx);
   }

@@ -158,6 +158,11 @@ export class FaultController {
     this.record("reset", "");
   }
 
+  /** @internal Whether nothing is to be injected: the dispatcher then does not wait for `intercept`. */
+  get idle(): boolean {
+    return this.failures.length === 0 && this.latencies.length === 0;
+  }
+
   /** @internal Called by the dispatcher for every API request before it is served. */
   async intercept(
     req: IncomingMessage,

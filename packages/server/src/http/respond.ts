@@ -57,6 +57,8 @@ export function writeBytes(
   endInSlices(res, parts);
 }
 
+const NON_ASCII = /[\u0080-\uffff]/;
+
 /**
  * Writes a just-committed object as the JSON text its commit measured (storage/object-text.ts),
  * when JSON was negotiated and the body is that object; false when it is not, for encodeBody.
@@ -70,6 +72,9 @@ export function writeCommitted(
   headers: Record<string, string> | undefined,
 ): boolean {
   if (choice.encoding !== "json" || choice.pretty) return false;
+  // Node encodes a head joined to a string body as the body is (UTF-8): a header holding UTF-8
+  // bytes as latin1 characters (warningHeaders) would be encoded twice, so that answer takes encodeBody.
+  if (headers !== undefined && Object.values(headers).some((v) => NON_ASCII.test(v))) return false;
   const known = committedText(body);
   if (known === undefined) return false;
   res.writeHead(code, {

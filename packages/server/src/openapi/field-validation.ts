@@ -6,10 +6,13 @@
  * messages: `strict decoding error: unknown field "spec.foo"`.
  */
 import { schemaFor } from "@kubesdk/models";
+import { copyDecoded } from "../api/copy.js";
 import { errors, failure } from "../api/status.js";
 import { pruneCustomResource } from "../crd/prune.js";
 import { MAX_WARNINGS } from "../http/limits.js";
 import type { ServedResource } from "../resources/served.js";
+import { canonicalQuantities, holdsQuantity } from "./quantities.js";
+import type { TypedDecode } from "./typed-decode.js";
 import { pruneByType } from "./typed-prune.js";
 import { typedStrictErrors } from "./typed-strict-scan.js";
 
@@ -88,15 +91,20 @@ function strictProblems(
   ];
 }
 
+/**
+ * `typed` is a built-in object's decode (typed-decode.ts), whose copy and unknown fields are used
+ * as they are; without it the object's unknown fields are found here.
+ */
 export function enforceFieldValidation(
   r: ServedResource,
   obj: Record<string, unknown>,
   q: URLSearchParams,
   kind: WriteKind,
   body: RepeatedKeys = {},
+  typed?: TypedDecode,
 ): FieldValidationResult {
   const mode = fieldValidationMode(q, kind);
-  const { object, unknown } = unknownFields(r, obj);
+  const { object, unknown } = typed ?? unknownFields(r, obj);
   const problems = strictProblems(r, kind, unknown, body);
   if (problems.length === 0 || mode === "Ignore") return { object, warnings: [] };
   if (mode === "Warn") return { object, warnings: problems };
@@ -106,11 +114,20 @@ export function enforceFieldValidation(
       `${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${strict}`,
     );
   // A patch result that does not decode strictly: upstream reports the patched object under "patch".
-  const value = JSON.stringify(JSON.stringify(obj));
+  const value = JSON.stringify(JSON.stringify(typed ? withCanonicalQuantities(r, obj) : obj));
   const message = `Invalid value: ${value}: ${strict}`;
   throw failure(422, "Invalid", ` "" is invalid: patch: ${message}`, {
     causes: [{ reason: "FieldValueInvalid", message, field: "patch" }],
   });
+}
+
+/**
+ * The patched object as the type check left it, quantities in canonical form: the decode walk
+ * leaves its input alone, but the text of this error showed the object after the quantities walk.
+ */
+function withCanonicalQuantities(r: ServedResource, obj: Record<string, unknown>): unknown {
+  const node = schemaFor({ group: r.group, version: r.version, kind: r.kind });
+  return node && holdsQuantity(node) ? canonicalQuantities(copyDecoded(obj), node) : obj;
 }
 
 /**

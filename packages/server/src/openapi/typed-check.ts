@@ -9,10 +9,9 @@
  * zero value); fields the schema does not know are field validation's job.
  */
 import { fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
-import { errors } from "../api/status.js";
-import { runAtOnce, type Steps } from "../api/steps.js";
+import { errors, type StatusError } from "../api/status.js";
 import type { ServedResource } from "../resources/served.js";
-import { canonicalQuantities, holdsQuantity, quantityError } from "./quantities.js";
+import { quantityError } from "./quantities.js";
 
 /**
  * The Go struct field a value belongs to: the struct's type name and the field's JSON path, kept
@@ -108,7 +107,7 @@ function jsonType(v: unknown): string {
 }
 
 /** Why `v` does not fit the scalar `node`, as Go's decoder names the value (undefined: it fits). */
-function scalarMismatch(v: unknown, node: TypeNode): string | undefined {
+export function scalarMismatch(v: unknown, node: TypeNode): string | undefined {
   const scalar = node.scalar;
   if (scalar === "int-or-string" || node.marker === "int-or-string")
     return typeof v === "string" || (typeof v === "number" && Number.isInteger(v)) ? undefined : jsonType(v);
@@ -202,38 +201,14 @@ function mismatch(v: unknown, node: TypeNode | undefined, site: Site): string | 
 }
 
 /**
- * Throws when `obj` does not decode into the kind's Go types: a request body is a 400; the result
- * of a patch is a 422 on the field `patch`, whose value is the patched object (as upstream).
- * A well-typed object then has its quantities rewritten in place in Go's canonical form, as
- * decoding into resource.Quantity and encoding again does.
+ * The error for an object that does not decode into the kind's Go types (`typeMismatch` found
+ * `m`): a request body is a 400; the result of a patch is a 422 on the field `patch`, whose value
+ * is the patched object (as upstream).
  */
-export function checkTypes(
-  r: ServedResource,
-  schema: TypeNode | undefined,
-  obj: unknown,
-  source: "body" | "patch",
-): void {
-  runAtOnce(checkTypesSteps(r, schema, obj, source));
-}
-
-/** checkTypes with a pause (`yield`) between the type check and the quantities (api/steps.ts). */
-export function* checkTypesSteps(
-  r: ServedResource,
-  schema: TypeNode | undefined,
-  obj: unknown,
-  source: "body" | "patch",
-): Steps<void> {
-  if (!schema) return;
-  const m = mismatch(obj, schema, rootSite(r.kind));
-  if (!m) {
-    if (!holdsQuantity(schema)) return;
-    yield;
-    canonicalQuantities(obj, schema);
-    return;
-  }
+export function typeError(r: ServedResource, m: string, obj: unknown, source: "body" | "patch"): StatusError {
   if (source === "body")
-    throw errors.badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${m}`);
-  throw errors.invalid("", "", "", [
+    return errors.badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${m}`);
+  return errors.invalid("", "", "", [
     { type: "FieldValueInvalid", field: "patch", value: JSON.stringify(obj), detail: m },
   ]);
 }

@@ -27,7 +27,8 @@ function chainOf(ctx: HandlerContext): AdmissionChain {
 export interface AdmissionRequest {
   readonly operation: AdmissionOperation;
   readonly namespace: string | undefined;
-  readonly name: string;
+  /** Absent when the caller passes it to admissionAttributes (a create's name may change in between). */
+  readonly name?: string;
   readonly subresource?: string | undefined;
   readonly object?: KubeObject | undefined;
   readonly oldObject?: KubeObject | undefined;
@@ -52,21 +53,31 @@ function admissionNames(r: ServedResource): Pick<AdmissionAttributes, "kind" | "
   return names;
 }
 
-export function admissionAttributes(r: ServedResource, req: AdmissionRequest): AdmissionAttributes {
+/**
+ * The attributes of one admission phase. A write passes its request once and the phase's object
+ * (and name) apart, instead of spreading a copy of the request for each phase.
+ */
+export function admissionAttributes(
+  r: ServedResource,
+  req: AdmissionRequest,
+  object: KubeObject | undefined = req.object,
+  name: string = req.name ?? "",
+): AdmissionAttributes {
   const { kind, resource } = admissionNames(r);
-  return {
+  const attributes: { -readonly [K in keyof AdmissionAttributes]: AdmissionAttributes[K] } = {
     operation: req.operation,
     kind,
     resource,
     subresource: req.subresource ?? "",
     namespace: r.namespaced ? (req.namespace ?? "") : "",
-    name: req.name,
-    object: req.object,
+    name,
+    object,
     oldObject: req.oldObject,
     userInfo: req.user,
     dryRun: req.dryRun,
-    ...(req.warnings ? { warnings: req.warnings } : {}),
   };
+  if (req.warnings) attributes.warnings = req.warnings;
+  return attributes;
 }
 
 /** A refusal still carries the warnings admission gave so far (upstream writes them on errors too). */

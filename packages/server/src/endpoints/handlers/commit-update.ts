@@ -5,14 +5,14 @@
  * removed last finalizer completes).
  */
 
-import { copyDecoded } from "../../api/copy.js";
+import { cloneToExtend, copyDecoded } from "../../api/copy.js";
 import { jsonEqual } from "../../api/json-equal.js";
 import { errors } from "../../api/status.js";
 import { pause, runAtOnce, runYielding, type Steps } from "../../api/steps.js";
 import type { UserInfo } from "../../http/auth.js";
 import { objectTooLarge } from "../../http/limits.js";
 import { enforceFieldValidation, warningHeaders } from "../../openapi/field-validation.js";
-import { apiVersionOf, hasStatus, type ServedResource } from "../../resources/served.js";
+import { hasStatus, type ServedResource } from "../../resources/served.js";
 import { PreconditionError } from "../../storage/mvcc.js";
 import { ObjectTooLargeError } from "../../storage/object-text.js";
 import { normalizeDecodedMetadata } from "../../validation/metadata-decode.js";
@@ -24,9 +24,10 @@ import { parseDryRun } from "./options.js";
 import {
   checkIdentity,
   checkTypeMeta,
-  checkTypesOf,
   checkUidUnchanged,
+  decodeBuiltin,
   validateSteps,
+  withTypeMeta,
 } from "./write-checks.js";
 
 export type UpdateRequest = {
@@ -103,11 +104,11 @@ export async function commitUpdate(
   const requireResourceVersion = kind === "update";
   if (req.large) await pause();
   const source = requireResourceVersion ? "body" : "patch";
-  const typed = r.custom ? undefined : checkTypesOf(r, candidate, source, req.large);
+  // A built-in object's type check, quantities and unknown fields: one walk and one private copy.
+  const typed = r.custom ? undefined : decodeBuiltin(r, candidate, source);
   // Only a large update may pause here: an await of nothing would let others write after our read.
-  if (typed) await typed;
   if (req.large) await pause();
-  const checked = enforceFieldValidation(r, candidate, req.query, kind, req);
+  const checked = enforceFieldValidation(r, candidate, req.query, kind, req, typed);
   const dryRun = parseDryRun(req.query);
   checkTypeMeta(r, checked.object);
   const meta = c.metadataOf(checked.object);
@@ -116,15 +117,18 @@ export async function commitUpdate(
   checkResourceVersion(r, req.name, meta, c.metadataOf(old), requireResourceVersion);
   checkFinalizersWhileDeleting(r, req.name, meta, c.metadataOf(old));
   if (req.large) await pause();
-  let next = candidateUpdate(r, req, old, checked.object);
+  let next = candidateUpdate(r, req, old, checked.object, typed !== undefined);
   const admitting = {
     operation: "UPDATE",
-    ...req,
+    namespace: req.namespace,
+    name: req.name,
+    subresource: req.subresource,
+    user: req.user,
     oldObject: old,
     dryRun,
     warnings: [] as string[],
   } as const;
-  const admitted = mutatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: next }));
+  const admitted = mutatingAdmission(ctx, admissionAttributes(r, admitting, next));
   if (admitted) await admitted;
   const preparing = prepareUpdateSteps(ctx, r, req, old, next);
   const prepared = req.large ? await runYielding(preparing) : runAtOnce(preparing);
@@ -136,7 +140,7 @@ export async function commitUpdate(
     next = req.large
       ? await withManagedFieldsYielding(ctx, r, old, next, req)
       : withManagedFields(ctx, r, old, next, req);
-  const validated = validatingAdmission(ctx, admissionAttributes(r, { ...admitting, object: next }));
+  const validated = validatingAdmission(ctx, admissionAttributes(r, admitting, next));
   if (validated) await validated;
   const converted = storedForm(r, next);
   const toStore = converted instanceof Promise ? await converted : converted;
@@ -193,15 +197,21 @@ function checkFinalizersWhileDeleting(
     ]);
 }
 
-/** The object an update proposes: server metadata kept, scoped to the subresource (a fresh copy). */
+/**
+ * The object an update proposes: server metadata kept, scoped to the subresource; private to the
+ * request, since defaulting mutates it in place. `owned`: the candidate is the decode's private
+ * copy already (typed-decode.ts), so only what comes from the stored object is copied.
+ */
 function candidateUpdate(
   r: ServedResource,
   req: UpdateRequest,
   old: c.KubeObject,
   candidate: Record<string, unknown>,
+  owned: boolean,
 ): c.KubeObject {
   const oldMeta = c.metadataOf(old);
-  const newMeta = normalizeDecodedMetadata({ ...c.metadataOf(candidate) });
+  // The copy gains the kept keys the body left out (api/copy.ts cloneToExtend).
+  const newMeta = normalizeDecodedMetadata(cloneToExtend(c.metadataOf(candidate)));
   for (const k of KEPT_METADATA) {
     if (oldMeta[k] === undefined) delete newMeta[k];
     else newMeta[k] = oldMeta[k];
@@ -209,14 +219,14 @@ function candidateUpdate(
   newMeta.name = req.name;
   if (r.namespaced) newMeta.namespace = req.namespace;
   else delete newMeta.namespace;
-  const typed = {
-    ...candidate,
-    apiVersion: apiVersionOf(r),
-    kind: r.kind,
-    metadata: newMeta,
-  } as c.KubeObject;
+  const typed = withTypeMeta(r, candidate, newMeta);
   // Defaulting mutates in place; the candidate may share subtrees with the stored object.
-  return copyDecoded(mergeForSubresource(r, old, typed, req.subresource));
+  if (!owned || req.subresource !== undefined)
+    return copyDecoded(mergeForSubresource(r, old, typed, req.subresource));
+  // The main resource takes only the stored status (when it has one) from the stored object.
+  const next = mergeForSubresource(r, old, typed, undefined);
+  if (next.status !== undefined && next.status === old.status) next.status = copyDecoded(old.status);
+  return next;
 }
 
 /**

@@ -1,5 +1,7 @@
 /** Stamps managedFields on an object being written by an Update operation (create/update/patch). */
+
 import { type FieldSet, schemaFor } from "@kubesdk/models";
+import { cloneToExtend } from "../../api/copy.js";
 import { nowTimestamp } from "../../api/names.js";
 import { runAtOnce, runYielding, type Steps } from "../../api/steps.js";
 import { customTypeNode } from "../../apply/custom-schema.js";
@@ -83,14 +85,14 @@ function* managedFieldsSteps(
   };
   let entries: ManagedFieldsEntry[];
   if (old && !large) {
-    entries = recordUpdateWalked({ ...recorded, old, next, schema, scope });
+    entries = recordUpdateWalked(Object.assign(recorded, { old, next, schema, scope }));
   } else if (old) {
     // A large object's leaves are compared in slices, with pauses between them.
     const oldLeaves = leafFields(old, schema, scope);
     yield;
     const newLeaves = leafFields(next, schema, scope, "all");
     yield;
-    entries = yield* recordUpdateSteps({ ...recorded, oldLeaves, newLeaves });
+    entries = yield* recordUpdateSteps(Object.assign(recorded, { oldLeaves, newLeaves }));
   } else {
     // A create changes every field: nothing is compared. Its set is built by one walk, but for a
     // large object, which builds it from leaf paths a slice at a time between pauses.
@@ -101,9 +103,10 @@ function* managedFieldsSteps(
       fields = yield* leafSetSteps(leaves);
     } else fields = fieldSetOf(next, schema, scope, "no-structs");
     yield;
-    entries = yield* recordCreateSteps({ ...recorded, fields });
+    entries = yield* recordCreateSteps(Object.assign(recorded, { fields }));
   }
-  const metadata = { ...next.metadata };
+  // A create's metadata gains managedFields (api/copy.ts cloneToExtend).
+  const metadata = cloneToExtend(next.metadata);
   if (entries.length > 0) metadata.managedFields = entries;
   else delete metadata.managedFields;
   return { ...next, metadata };

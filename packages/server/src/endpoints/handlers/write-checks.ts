@@ -1,8 +1,10 @@
 /** Checks every write makes: type meta, identity against the URL, metadata and object validation. */
 import { schemaFor, type TypeNode } from "@kubesdk/models";
+import { cloneToExtend } from "../../api/copy.js";
 import { errors, type FieldError } from "../../api/status.js";
-import { runAtOnce, runYielding, type Steps } from "../../api/steps.js";
-import { checkTypesSteps } from "../../openapi/typed-check.js";
+import type { Steps } from "../../api/steps.js";
+import { typeError, typeMismatch } from "../../openapi/typed-check.js";
+import { decodeTyped, type TypedDecode } from "../../openapi/typed-decode.js";
 import { dataSizeErrors } from "../../resources/data-limits.js";
 import { apiVersionOf, type ServedResource } from "../../resources/served.js";
 import { anyName, dnsSubdomain, pathSegment } from "../../validation/name-formats.js";
@@ -11,19 +13,21 @@ import { validateObjectMeta, validateObjectMetaNames } from "../../validation/ob
 import { type KubeObject, metadataOf } from "./context.js";
 
 /**
- * The type check of a built-in object's body or patched result: at once, or, for a large request,
- * a promise that pauses inside it.
+ * The decode of a built-in object's body or patched result in one walk (openapi/typed-decode.ts):
+ * type check, canonical quantities and unknown fields, giving a private copy without them; throws
+ * the type check's error. Undefined for a kind without schema metadata.
  */
-export function checkTypesOf(
+export function decodeBuiltin(
   r: ServedResource,
-  obj: unknown,
+  obj: Record<string, unknown>,
   source: "body" | "patch",
-  large: boolean | undefined,
-): Promise<void> | undefined {
-  const steps = checkTypesSteps(r, builtinSchema(r), obj, source);
-  if (large) return runYielding(steps);
-  runAtOnce(steps);
-  return undefined;
+): TypedDecode | undefined {
+  const schema = builtinSchema(r);
+  if (!schema) return undefined;
+  const decoded = decodeTyped(obj, schema);
+  if (decoded) return decoded;
+  // The walk left `obj` as it was: the type check's own walk words its first mismatch.
+  throw typeError(r, typeMismatch(r.kind, schema, obj) ?? "", obj, source);
 }
 
 /** Metadata fields the server owns: clients cannot set them on create, and updates keep the stored ones. */
@@ -40,6 +44,23 @@ export const SERVER_METADATA = [
 /** The schema metadata of a built-in kind. */
 export function builtinSchema(r: ServedResource): TypeNode | undefined {
   return schemaFor({ group: r.group, version: r.version, kind: r.kind });
+}
+
+/**
+ * The object with the served resource's apiVersion and kind and the given metadata, keys where the
+ * body had them (new ones last, as a spread gives them); copied with cloneToExtend (api/copy.ts),
+ * since a body may lack apiVersion and kind.
+ */
+export function withTypeMeta(
+  r: ServedResource,
+  body: Record<string, unknown>,
+  metadata: Record<string, unknown>,
+): KubeObject {
+  const obj = cloneToExtend(body);
+  obj.apiVersion = apiVersionOf(r);
+  obj.kind = r.kind;
+  obj.metadata = metadata;
+  return obj as KubeObject;
 }
 
 export function checkTypeMeta(r: ServedResource, body: Record<string, unknown>): void {

@@ -2,7 +2,9 @@
  * create / update: the write pipeline shared by every resource. The create's stages are listed at
  * `createObject`; updates, patches and applies of existing objects end in commit-update.ts.
  */
+
 import { randomUUID } from "node:crypto";
+import { cloneToExtend } from "../../api/copy.js";
 import { generateName, nowTimestamp } from "../../api/names.js";
 import { errors } from "../../api/status.js";
 import { pause, runAtOnce, runYielding, type Steps } from "../../api/steps.js";
@@ -23,9 +25,10 @@ import { parseDryRun } from "./options.js";
 import {
   checkIdentity,
   checkTypeMeta,
-  checkTypesOf,
+  decodeBuiltin,
   SERVER_METADATA,
   validateSteps,
+  withTypeMeta,
 } from "./write-checks.js";
 
 export { commitUpdate } from "./commit-update.js";
@@ -73,10 +76,10 @@ export async function createObject(
 ): Promise<c.ApiResponse> {
   // Nothing is read from the store before the commit, so a large create may pause between steps.
   if (req.large) await pause();
-  const typed = r.custom ? undefined : checkTypesOf(r, req.body, "body", req.large);
-  if (typed) await typed;
+  // A built-in object's type check, quantities and unknown fields: one walk and one private copy.
+  const typed = r.custom ? undefined : decodeBuiltin(r, req.body, "body");
   if (req.large) await pause();
-  const checked = enforceFieldValidation(r, req.body, req.query, "create", req);
+  const checked = enforceFieldValidation(r, req.body, req.query, "create", req, typed);
   const dryRun = parseDryRun(req.query);
   checkTypeMeta(r, checked.object);
   if (r.virtual) return answerVirtual(ctx, r, req, checked.object, dryRun);
@@ -94,10 +97,7 @@ export async function createObject(
   // Upstream defaults a built-in object as it decodes it, so mutating plugins (LimitRanger) see the
   // defaults; prepareNewSteps defaults again (defaults only fill what is missing) after they changed it.
   if (!r.custom) r.strategy?.defaults?.(obj);
-  const admitted = mutatingAdmission(
-    ctx,
-    admissionAttributes(r, { ...admitting, name: unnamed, object: obj }),
-  );
+  const admitted = mutatingAdmission(ctx, admissionAttributes(r, admitting, obj, unnamed));
   if (admitted) await admitted;
   // A kind that allocates from what is stored commits in the turn it allocated in: no pause.
   const preparing = prepareNewSteps(ctx, r, req, obj);
@@ -110,7 +110,7 @@ export async function createObject(
   if (!req.managedFieldsDone && req.large && !r.strategy?.allocates)
     obj = await withManagedFieldsYielding(ctx, r, undefined, obj, req);
   else if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
-  const validated = validatingAdmission(ctx, admissionAttributes(r, { ...admitting, name, object: obj }));
+  const validated = validatingAdmission(ctx, admissionAttributes(r, admitting, obj, name));
   if (validated) await validated;
   const converted = storedForm(r, obj);
   const stored = converted instanceof Promise ? await converted : converted;
@@ -165,7 +165,8 @@ function withServerMetadata(
   req: WriteRequest,
   body: Record<string, unknown>,
 ): c.KubeObject {
-  const meta = normalizeDecodedMetadata({ ...c.metadataOf(body) });
+  // Object.assign, not a spread: the copy gains keys below (see api/copy.ts cloneToExtend).
+  const meta = normalizeDecodedMetadata(cloneToExtend(c.metadataOf(body)));
   checkIdentity(r, meta, { namespace: req.namespace });
   if (r.namespaced) meta.namespace = req.namespace;
   else delete meta.namespace;
@@ -176,7 +177,7 @@ function withServerMetadata(
   meta.uid = randomUUID();
   meta.creationTimestamp = nowTimestamp(ctx.now());
   if (r.tracksGeneration) meta.generation = 1;
-  return { ...body, apiVersion: apiVersionOf(r), kind: r.kind, metadata: meta } as c.KubeObject;
+  return withTypeMeta(r, body, meta);
 }
 
 /**
@@ -240,7 +241,9 @@ export async function updateObject(
     const loaded = loadPresented(ctx, r, req.namespace, req.name);
     const old = loaded instanceof Promise ? await loaded : loaded;
     checkUidPrecondition(r, req.namespace, req.name, c.metadataOf(req.body).uid, old.metadata.uid);
-    return commitUpdate(ctx, r, { ...req, large }, old, req.body, "update");
+    // The request as it came unless a rerun drops its pauses (a copy per update otherwise).
+    const request = (req.large === true) === large ? req : { ...req, large };
+    return commitUpdate(ctx, r, request, old, req.body, "update");
   });
 }
 

@@ -1,0 +1,128 @@
+/**
+ * The decode of a built-in object in one walk along its kind's schema metadata: the type check
+ * (typed-check.ts), the canonical quantities (quantities.ts) and the unknown fields with the
+ * object pruned of them (typed-prune.ts). Each of those walked the whole object on its own, and
+ * the prune copied it; this walk visits each value once and builds the one copy, so the result is
+ * private to the request (nothing of the input is shared, untyped subtrees included) and the
+ * input is never modified. The answers are the three walks' answers: a mismatch is worded by
+ * typed-check.ts's own walk of the untouched input, so its text cannot differ.
+ */
+import { canonicalQuantity, fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
+import { copyDecoded } from "../api/copy.js";
+import { base64ErrorAt, scalarMismatch } from "./typed-check.js";
+
+export interface TypedDecode {
+  /** A private copy of the object without unknown fields, its quantities in canonical form. */
+  readonly object: Record<string, unknown>;
+  /** Paths of the unknown fields, in document order (as pruneByType gives them). */
+  readonly unknown: string[];
+}
+
+/** Where a value sits, for an unknown field's path; joined only when one is found. */
+interface At {
+  readonly key: string | number;
+  readonly up: At | undefined;
+}
+
+function pathOf(at: At | undefined, key: string): string {
+  const chain: (string | number)[] = [];
+  for (let a = at; a !== undefined; a = a.up) chain.push(a.key);
+  let path = "";
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const k = chain[i] as string | number;
+    path = typeof k === "number" ? `${path}[${k}]` : path === "" ? k : `${path}.${k}`;
+  }
+  return path === "" ? key : `${path}.${key}`;
+}
+
+/** Thrown inside the walk at the first value Go would not decode; the caller words it. */
+class Mismatch extends Error {}
+const MISMATCH = new Mismatch();
+
+/** A scalar as stored: a quantity in canonical form; throws Mismatch where typed-check.ts fails it. */
+function scalarValue(v: unknown, node: TypeNode): unknown {
+  if (scalarMismatch(v, node) !== undefined) throw MISMATCH;
+  if (node.marker === "quantity") {
+    if (typeof v === "string") {
+      try {
+        return canonicalQuantity(v.trim());
+      } catch {
+        throw MISMATCH;
+      }
+    }
+    // A number Go takes, whose canonical form the quantity parser does not give, stays as it was.
+    if (typeof v === "number") {
+      try {
+        return canonicalQuantity(String(v));
+      } catch {
+        return v;
+      }
+    }
+  }
+  if (node.format === "byte" && typeof v === "string" && base64ErrorAt(v) >= 0) throw MISMATCH;
+  return v;
+}
+
+/** One value of type `node` (which is known): its decoded copy. */
+function decodedValue(v: unknown, node: TypeNode, at: At | undefined, unknown: string[]): unknown {
+  if (v === null || v === undefined) return v;
+  switch (node.kind) {
+    case "scalar":
+      return scalarValue(v, node);
+    case "untyped":
+      return copyDecoded(v);
+    case "list":
+      return listOf(v, node, at, unknown);
+    default:
+      return structOf(v, node, at, unknown);
+  }
+}
+
+function listOf(v: unknown, node: TypeNode, at: At | undefined, unknown: string[]): unknown[] {
+  if (!Array.isArray(v)) throw MISMATCH;
+  const item = itemOf(node);
+  const out = new Array<unknown>(v.length);
+  for (let i = 0; i < v.length; i++)
+    out[i] = item ? decodedValue(v[i], item, { key: i, up: at }, unknown) : copyDecoded(v[i]);
+  return out;
+}
+
+function structOf(
+  v: unknown,
+  node: TypeNode,
+  at: At | undefined,
+  unknown: string[],
+): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw MISMATCH;
+  const obj = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(obj)) {
+    const child = fieldOf(node, k);
+    if (!child) {
+      unknown.push(pathOf(at, k));
+      continue;
+    }
+    const value = obj[k];
+    // Scalars need no place of their own (most fields are scalars): one is made for objects and lists.
+    // The plain assignment is the prune's: a "__proto__" key is dropped as it drops it.
+    out[k] =
+      child.kind === "scalar" || value === null || typeof value !== "object"
+        ? decodedValue(value, child, undefined, unknown)
+        : decodedValue(value, child, { key: k, up: at }, unknown);
+  }
+  return out;
+}
+
+/**
+ * The object decoded along `schema`, or `undefined` when some value does not fit its type (the
+ * caller words that failure with typed-check.ts, which finds the same first mismatch).
+ */
+export function decodeTyped(obj: Record<string, unknown>, schema: TypeNode): TypedDecode | undefined {
+  const unknown: string[] = [];
+  try {
+    return { object: structOf(obj, schema, undefined, unknown), unknown };
+  } catch (e) {
+    if (e instanceof Mismatch) return undefined;
+    throw e;
+  }
+}
