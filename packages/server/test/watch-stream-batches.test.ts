@@ -2,44 +2,21 @@
  * A watch stream hands its frames to the response a batch at a time, the next once the response
  * has drained (watch/watch-stream.ts): a replay of thousands of events in one turn is not joined and
  * encrypted whole per watcher. The client still gets every frame, in order, byte for byte; a
- * reader that falls behind is still cut at maxBufferedBytes, waiting frames counted.
+ * reader that falls behind is still cut at maxBufferedBytes, bytes left waiting by an earlier turn
+ * counted.
  */
-import { EventEmitter } from "node:events";
 import { createServer, get, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { type WatchEndReason, WatchStream } from "../src/watch/watch-stream.js";
-
-/** A response whose socket never takes anything until `drain()`: each write fills its buffer. */
-class StuckResponse extends EventEmitter {
-  readonly writes: Buffer[] = [];
-  writableLength = 0;
-  ended = false;
-  destroyed = false;
-  write(chunk: Buffer): boolean {
-    this.writes.push(chunk);
-    this.writableLength += chunk.length;
-    return false;
-  }
-  end(): void {
-    this.ended = true;
-  }
-  destroy(): void {
-    this.destroyed = true;
-    this.emit("close");
-  }
-  drain(): void {
-    this.writableLength = 0;
-    this.emit("drain");
-  }
-}
+import { FakeResponse } from "./support/fake-response.js";
 
 function frames(count: number, size: number): Buffer[] {
   return Array.from({ length: count }, (_, i) => Buffer.from(`${String(i).padStart(size - 1, "x")}\n`));
 }
 
-function open(res: StuckResponse, maxBufferedBytes = 8 * 1024 * 1024) {
+function open(res: FakeResponse, maxBufferedBytes = 8 * 1024 * 1024) {
   const reasons: WatchEndReason[] = [];
   const stream = new WatchStream(res as unknown as ServerResponse, {
     maxBufferedBytes,
@@ -50,7 +27,7 @@ function open(res: StuckResponse, maxBufferedBytes = 8 * 1024 * 1024) {
 
 describe("watch stream batches", () => {
   it("writes one batch per drain, every frame in order", async () => {
-    const res = new StuckResponse();
+    const res = new FakeResponse(false);
     const { stream } = open(res);
     const all = frames(2000, 500);
     for (const f of all) stream.write(f);
@@ -65,23 +42,28 @@ describe("watch stream batches", () => {
     expect(Buffer.concat(res.writes).equals(Buffer.concat(all))).toBe(true);
   });
 
-  it("a frame larger than a batch goes whole, and frames of later turns follow the waiting ones", async () => {
-    const res = new StuckResponse();
+  it("a frame larger than a batch goes in batch-sized views; a later turn hands over the rest", async () => {
+    const res = new FakeResponse(false);
     const { stream } = open(res);
     const big = Buffer.alloc(100_000, 0x61);
     const [a, b] = frames(2, 100);
     stream.write(big);
     stream.write(a as Buffer);
     await nextTurn();
+    expect(res.writes).toHaveLength(1);
+    expect(res.writes[0]?.length).toBe(16 * 1024);
+    res.drain();
+    expect(res.writes).toHaveLength(2);
     stream.write(b as Buffer);
     await nextTurn();
-    expect(res.writes).toEqual([big]);
+    expect(res.writes).toHaveLength(3);
     res.drain();
+    expect(res.writes).toHaveLength(3);
     expect(Buffer.concat(res.writes).equals(Buffer.concat([big, a as Buffer, b as Buffer]))).toBe(true);
   });
 
   it("end writes what is waiting before ending", async () => {
-    const res = new StuckResponse();
+    const res = new FakeResponse(false);
     const { stream, reasons } = open(res);
     const all = frames(100, 500);
     for (const f of all) stream.write(f);
@@ -92,14 +74,19 @@ describe("watch stream batches", () => {
     expect(reasons).toEqual(["timeout"]);
   });
 
-  it("cuts a slow reader once written and waiting bytes pass the bound", async () => {
-    const res = new StuckResponse();
+  it("a turn's own frames never cut it; a reader that does not take them is cut", async () => {
+    const res = new FakeResponse(false);
     const { stream, reasons } = open(res, 64 * 1024);
     for (const f of frames(200, 500)) stream.write(f);
+    await nextTurn();
+    expect(res.writes).toHaveLength(1);
+    stream.write(Buffer.from("{}\n"));
+    await nextTurn();
+    expect(reasons).toEqual([]);
+    expect(res.writableLength).toBe(200 * 500 + 3);
+    stream.write(Buffer.from("{}\n"));
     expect(reasons).toEqual(["slow-reader"]);
     expect(res.destroyed).toBe(true);
-    await nextTurn();
-    expect(res.writes).toHaveLength(0);
   });
 
   it("a real client reads a replay-sized burst byte for byte", async () => {

@@ -1,26 +1,29 @@
 /**
  * WatchStream: one watch response body. Writes event frames in order and
- * bounds what a slow reader can make the server hold: past `maxBufferedBytes`
- * of unwritten frames the stream is cut (upstream closes a watcher whose
- * channel is full), so writers and other watchers never wait for it.
+ * bounds what a slow reader can make the server hold: once the response holds
+ * more than `maxBufferedBytes` the reader has not taken, its next frame cuts the
+ * stream (upstream closes a watcher whose channel is full), so writers and other
+ * watchers never wait for it. The frames of the current turn do not count: an
+ * initial state or replay larger than the bound is written whole.
  *
  * Frames written in one turn of the event loop go out together after it (flush-queue.ts): a
  * watcher of a busy resource then gets one chunk, one TLS record and one socket write for all the
  * events of the turn instead of one each, which was most of a delivery's cost.
  *
- * A turn's frames go to the response at most `WRITE_BATCH_BYTES` at a time, the next batch once
- * the response has drained: a replay hands a stream thousands of events in one turn, and written at
- * once they were joined into one copy per stream and encrypted whole, the ciphertext held until the
- * client read it (a hundred replaying watchers: about 200 MiB of the process's peak RSS). Frames
- * waiting here are the shared cached ones, so a stream holds only references to them. The
- * slow-reader bound counts them as before: written or waiting, the same bytes.
+ * Pending bytes go to the response at most `WRITE_BATCH_BYTES` at a time, the next batch once the
+ * response has drained: a replay hands a stream thousands of events in one turn, and written at
+ * once TLS encrypted them whole per watcher and held the ciphertext until the client read it (a
+ * hundred replaying watchers: about 200 MiB of the process's peak RSS). What waits here are views
+ * of shared frames, not copies. A replay is one turn; live events, one turn after another, are
+ * handed over each turn as before (see `flush`).
  */
 import type { ServerResponse } from "node:http";
 import { type Flushable, queueFlush } from "./flush-queue.js";
+import { type ReplayFrames, replayFrame } from "./replay-frames.js";
 
 /**
- * Bytes joined into one response write: one TLS record's worth. A thousand replaying watchers held
- * 30-50 MiB less at their peak than with 64 KiB batches, for the same CPU per delivery.
+ * Bytes in one response write: one TLS record's worth. A thousand replaying watchers held 30-50 MiB
+ * less at their peak than with 64 KiB batches, for the same CPU per delivery.
  */
 const WRITE_BATCH_BYTES = 16 * 1024;
 const EMPTY = Buffer.alloc(0);
@@ -44,9 +47,12 @@ export class WatchStream implements Flushable {
   /** Frames of this turn, not yet handed to the response. */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  /** Where the unwritten frames start in `pending` (the ones before it are written). */
+  /** Where the unwritten bytes start: frame `head` of `pending`, `headOffset` bytes into it. */
   private head = 0;
-  /** A batch is written and the response has not drained yet: the next waits for "drain". */
+  private headOffset = 0;
+  /** A flush is queued for this turn. */
+  private queued = false;
+  /** A batch filled the response's buffer: the next waits for "drain". */
   private draining = false;
   private pausedFrames: Buffer[] = [];
   private paused = false;
@@ -62,6 +68,11 @@ export class WatchStream implements Flushable {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** Frames of this turn wait for the flush. */
+  get hasPending(): boolean {
+    return this.pending.length > 0;
   }
 
   /** Holds frames instead of writing them (fault injection: pause delivery). */
@@ -92,7 +103,7 @@ export class WatchStream implements Flushable {
   write(frame: Buffer): void {
     if (this.closed || this.stalled) return;
     if (this.tamper !== undefined && !this.paused) {
-      this.flush(true);
+      this.writeOut(true);
       const how = this.tamper;
       this.tamper = undefined;
       if (how === "truncate") {
@@ -109,73 +120,105 @@ export class WatchStream implements Flushable {
       this.pausedFrames.push(frame);
       return;
     }
-    // The backlog before this frame decides: one large event is fine, a reader that falls behind is not.
-    if (this.res.writableLength + this.pendingBytes > this.opts.maxBufferedBytes) {
+    // What the reader left unread decides, not this turn's frames: one large event, or an initial
+    // state or replay larger than the bound, is fine; a reader that falls behind is not.
+    if (this.res.writableLength > this.opts.maxBufferedBytes) {
       this.destroy("slow-reader");
       return;
     }
-    this.pending.push(frame);
-    this.pendingBytes += frame.length;
-    if (this.pending.length === 1 && !this.draining) queueFlush(this);
+    this.enqueue(frame);
   }
 
   /**
-   * Hands the pending frames to the response, a batch per write, until a write fills the
-   * response's buffer; the rest follows on "drain". `all`: everything now (before an end or a
-   * raw write, which must come after them).
+   * A replay's frames (replay-frames.ts), as one pending buffer when that is what writing them one
+   * by one would leave pending; else (a fault in force, or a reader already cut off) one by one.
    */
-  flush(all = false): void {
-    if (this.draining && !all) return;
-    while (this.pending.length > 0) {
+  writeReplay(r: ReplayFrames): void {
+    if (r.ends.length === 0) return;
+    const plain = !this.closed && !this.stalled && !this.paused && this.tamper === undefined;
+    if (!plain || this.res.writableLength > this.opts.maxBufferedBytes) {
+      const n = r.ends.length;
+      for (let i = 0; i < n; i++) this.write(replayFrame(r, i));
+      return;
+    }
+    this.enqueue(r.body);
+  }
+
+  private enqueue(bytes: Buffer): void {
+    if (bytes.length === 0) return;
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.length;
+    if (this.queued) return;
+    this.queued = true;
+    queueFlush(this);
+  }
+
+  /**
+   * The turn's flush. A stream still waiting for "drain" from an earlier turn hands everything over
+   * now, as before batching: the response's backlog is then what the slow-reader bound reads, so a
+   * reader that stopped is cut, and a healthy one is not cut for bytes it was never offered.
+   */
+  flush(): void {
+    this.queued = false;
+    this.writeOut(this.draining);
+  }
+
+  /**
+   * Hands the pending bytes to the response a batch per write until a write fills the response's
+   * buffer; the rest follows on "drain". `all`: everything now (before an end or a raw write).
+   */
+  private writeOut(all: boolean): void {
+    while (this.pending.length > 0 && (all || !this.draining)) {
       if (this.closed) {
         this.pending = [];
         this.head = 0;
+        this.headOffset = 0;
         this.pendingBytes = 0;
-        return;
+        break;
       }
       if (!this.res.write(this.takeBatch(all)) && !all && this.pending.length > 0) {
         this.draining = true;
         this.res.once("drain", this.onDrain);
-        return;
       }
     }
   }
 
   private readonly onDrain = (): void => {
     this.draining = false;
-    this.flush();
+    this.writeOut(false);
   };
 
-  /** The next frames up to a batch's size (at least one frame), joined; all of them when `all`. */
+  /** The next batch of pending bytes (views when it is one frame's part); everything when `all`. */
   private takeBatch(all: boolean): Buffer {
+    const parts: Buffer[] = [];
+    let need = all ? this.pendingBytes : WRITE_BATCH_BYTES;
+    let taken = 0;
     const frames = this.pending;
-    const first = this.head;
-    let end = first;
-    let bytes = 0;
-    while (end < frames.length) {
-      const size = (frames[end] as Buffer).length;
-      if (!all && end > first && bytes + size > WRITE_BATCH_BYTES) break;
-      bytes += size;
-      end++;
+    while (need > 0 && this.head < frames.length) {
+      const f = frames[this.head] as Buffer;
+      const n = Math.min(f.length - this.headOffset, need);
+      parts.push(n === f.length ? f : f.subarray(this.headOffset, this.headOffset + n));
+      this.headOffset += n;
+      need -= n;
+      taken += n;
+      if (this.headOffset === f.length) {
+        // Written frames leave their slots, not the array: a replay's thousands go a batch at a time.
+        frames[this.head++] = EMPTY;
+        this.headOffset = 0;
+      }
     }
-    const single = end === first + 1 ? (frames[first] as Buffer) : undefined;
-    const batch = single ?? Buffer.concat(frames.slice(first, end), bytes);
-    if (end === frames.length) {
+    if (this.head === frames.length) {
       this.pending = [];
       this.head = 0;
-    } else {
-      // Written frames leave their slots, not the array: a replay's thousands go a batch at a time.
-      for (let i = first; i < end; i++) frames[i] = EMPTY;
-      this.head = end;
     }
-    this.pendingBytes -= bytes;
-    return batch;
+    this.pendingBytes -= taken;
+    return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, taken);
   }
 
   /** Ends the body cleanly (no final event), as upstream does on timeout. */
   end(reason: WatchEndReason): void {
     if (this.closed) return;
-    this.flush(true);
+    this.writeOut(true);
     this.finish(reason);
     this.res.end();
   }
@@ -189,7 +232,7 @@ export class WatchStream implements Flushable {
 
   /** Raw access for fault injection that must write partial frames (the pending ones go first). */
   get response(): ServerResponse {
-    this.flush(true);
+    this.writeOut(true);
     return this.res;
   }
 
