@@ -25,6 +25,7 @@ const { serverSideApply } = (await import(`${dist}/apply/server-side-apply.js`))
 const { withManagedFields } = (await import(`${dist}/endpoints/handlers/managed.js`)) as {
   withManagedFields(ctx: Obj, r: Obj, old: Obj | undefined, next: Obj, mc: Obj): Obj;
 };
+const { stamp } = (await import(`${dist}/storage/stamp.js`)) as { stamp(obj: Obj, rev: number): Obj };
 const { schemaFor } = await import("@kubesdk/models");
 
 const configMaps = { group: "", version: "v1", kind: "ConfigMap", subresources: new Set() };
@@ -37,7 +38,8 @@ const configMap = (i: number, data: Obj) => ({
   metadata: { name: `cm-${i}`, namespace: "bench", labels: { app: "bench", shard: String(i % 10) } },
   data,
 });
-const stored = (o: Obj) => ({ ...o, metadata: { ...(o.metadata as Obj), uid: "u", resourceVersion: "1" } });
+// Stored as the store keeps them: stamped, so their managedFields' trees are the shared frozen ones.
+const stored = (o: Obj) => stamp({ ...o, metadata: { ...(o.metadata as Obj), uid: "u" } }, 1);
 
 const created: Obj[] = [];
 const updated: Obj[] = [];
@@ -46,7 +48,9 @@ for (let i = 0; i < 100; i++) {
     withManagedFields(ctx, configMaps, undefined, configMap(i, { key: `value-${i}` }), manager("c")),
   );
   created.push(c);
-  updated.push(withManagedFields(ctx, configMaps, c, { ...c, data: { key: `u-${i}` } }, manager("u")));
+  updated.push(
+    stored(withManagedFields(ctx, configMaps, c, { ...c, data: { key: `u-${i}` } }, manager("u"))),
+  );
 }
 
 const apply = (live: Obj, i: number) =>
