@@ -1,7 +1,8 @@
 /**
  * CPU per call of the server's managedFields work alone, in-process, on the built server (dist/):
  * a server-side apply of the server-cpu.ts bench's ConfigMap to an object its creator wrote (and
- * to one an updater changed since), and an update's managedFields bookkeeping (withManagedFields).
+ * to one an updater changed since), and an update's managedFields bookkeeping (withManagedFields),
+ * by another manager and by the object's creator.
  * The server bench cannot resolve a few µs in a write of several hundred; this can. Each figure is
  * process CPU time (user + system) over the calls, so waiting for a core on a loaded machine does
  * not count, but the collector's threads do.
@@ -72,6 +73,15 @@ const cases: Record<string, (i: number) => unknown> = {
   "an update's bookkeeping": (i) => {
     const c = created[i % 100] as Obj;
     return withManagedFields(ctx, configMaps, c, { ...c, data: { key: `u-${i}` } }, manager("u"));
+  },
+  "an update by its creator": (i) => {
+    const c = created[i % 100] as Obj;
+    return withManagedFields(ctx, configMaps, c, { ...c, data: { key: `u-${i}` } }, manager("c"));
+  },
+  // With the store's stamp, which shares the entries' trees (storage/shared-fields.ts).
+  "... and stamped": (i) => {
+    const c = created[i % 100] as Obj;
+    return stamp(withManagedFields(ctx, configMaps, c, { ...c, data: { key: `u-${i}` } }, manager("c")), 2);
   },
 };
 
