@@ -190,6 +190,69 @@ describe("watch", () => {
     expect(name(live[live.length - 1] as WatchEventJson)).toBe("streamed");
     await w.close();
   });
+
+  it("watches from one resourceVersion each replay everything written since, writes between them included", async () => {
+    const list = await t.call("GET", base());
+    const from = `${base()}?watch=1&resourceVersion=${list.json.metadata.resourceVersion}`;
+    await create("rp1", { rp: "odd" });
+    await create("rp2", { rp: "even" });
+    const names = async (w: Awaited<ReturnType<typeof openWatch>>, n: number) => {
+      const seen: unknown[] = [];
+      for (let i = 0; i < n; i++) {
+        const e = (await w.next()) as WatchEventJson;
+        seen.push([e.type, name(e)]);
+      }
+      return seen;
+    };
+    const first = await openWatch(t, from);
+    const second = await openWatch(t, from);
+    expect(await names(first, 2)).toEqual([
+      ["ADDED", "rp1"],
+      ["ADDED", "rp2"],
+    ]);
+    expect(await names(second, 2)).toEqual([
+      ["ADDED", "rp1"],
+      ["ADDED", "rp2"],
+    ]);
+    await create("rp3", { rp: "odd" });
+    // Opened after the third write: the same resourceVersion now replays three events.
+    const third = await openWatch(t, from);
+    const odd = await openWatch(t, `${from}&labelSelector=rp%3Dodd`);
+    expect(await names(third, 3)).toEqual([
+      ["ADDED", "rp1"],
+      ["ADDED", "rp2"],
+      ["ADDED", "rp3"],
+    ]);
+    expect(await names(odd, 2)).toEqual([
+      ["ADDED", "rp1"],
+      ["ADDED", "rp3"],
+    ]);
+    expect(await names(first, 1)).toEqual([["ADDED", "rp3"]]);
+    await Promise.all([first, second, third, odd].map((w) => w.close()));
+  });
+
+  it("a watch gets the whole state as ADDED however large it is (more than the reference's 8 MiB backlog)", async () => {
+    const big = uniqueName("watch-big");
+    await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: big } } });
+    const path = `/api/v1/namespaces/${big}/configmaps`;
+    const payload = "z".repeat(512 * 1024);
+    const count = 20;
+    for (let i = 0; i < count; i++) {
+      const res = await t.call("POST", path, { body: { metadata: { name: `big-${i}` }, data: { payload } } });
+      expect(res.status).toBe(201);
+    }
+    const w = await openWatch(t, `${path}?watch=1&fieldSelector=metadata.name%21%3Dkube-root-ca.crt`);
+    const seen: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const e = await w.next();
+      seen.push(`${e?.type} ${e && name(e)} ${e?.object.data?.payload?.length}`);
+    }
+    expect(seen.sort()).toEqual(
+      Array.from({ length: count }, (_, i) => `ADDED big-${i} ${payload.length}`).sort(),
+    );
+    await w.close();
+    await t.call("DELETE", `/api/v1/namespaces/${big}`);
+  }, 120_000);
 });
 
 // Reason for reference-only: these need the reference server's in-process controls (bookmark interval

@@ -4,10 +4,10 @@
  */
 import { nowTimestamp } from "./api/names.js";
 import { StatusError } from "./api/status.js";
+import { commitSystemObject } from "./controllers/stored-templates.js";
 import type { HandlerContext } from "./endpoints/handlers/context.js";
 import { createObject } from "./endpoints/handlers/write.js";
 import {
-  commitSystemObject,
   defaultServiceCidr,
   kubernetesService,
   readyServiceCidr,

@@ -5,46 +5,17 @@
  * start paid that path's warm-up for them (docs/performance-history.md, session 19). Only the
  * uid, the timestamps, the CA and the port differ between servers, so each object is a template
  * filled with those; packages/server/test/system-objects.test.ts checks that every one is what the
- * write path stores for the same request, field order included.
+ * write path stores for the same request, field order included. The template machinery is shared
+ * with the controllers' start-up objects (controllers/stored-templates.ts).
  */
-import { randomUUID } from "node:crypto";
-import { nowTimestamp } from "./api/names.js";
-import type { HandlerContext } from "./endpoints/handlers/context.js";
+import {
+  type Fields,
+  mapFields,
+  type SystemObject,
+  systemObject,
+  updateEntry,
+} from "./controllers/stored-templates.js";
 import type { StoredObject } from "./storage/mvcc.js";
-
-type Fields = Record<string, unknown>;
-
-/** What a system object is committed as: its resource, where, and its stored form. */
-export interface SystemObject {
-  readonly group: string;
-  readonly version: string;
-  readonly plural: string;
-  readonly namespace: string | undefined;
-  readonly name: string;
-  /** The stored object, given the server metadata a create adds (uid and creation time). */
-  readonly build: (uid: string, time: string) => StoredObject;
-}
-
-/** A system object of a v1 resource (all of them are). */
-function systemObject(
-  group: string,
-  plural: string,
-  namespace: string | undefined,
-  name: string,
-  build: SystemObject["build"],
-): SystemObject {
-  return { group, version: "v1", plural, namespace, name, build };
-}
-
-/** One managedFields entry of an Update, in the order the write path records its members. */
-function updateEntry(manager: string, apiVersion: string, time: string, fieldsV1: Fields) {
-  return { manager, operation: "Update", apiVersion, time, fieldsType: "FieldsV1", fieldsV1 };
-}
-
-/** `{".": {}, "f:a": {}, …}`: the fields of a map the writer set, as managedFields lists them. */
-function mapFields(keys: readonly string[]): Fields {
-  return Object.fromEntries([[".", {}], ...keys.map((k) => [`f:${k}`, {}])]);
-}
 
 /** The two PriorityClasses of kube-apiserver's scheduling bootstrap. */
 export function systemPriorityClasses(): SystemObject[] {
@@ -237,15 +208,4 @@ export function readyServiceCidr(created: StoredObject, time: string): StoredObj
     metadata: { ...metadata, managedFields: [...metadata.managedFields, entry] },
     status: { conditions: [ready] },
   };
-}
-
-/**
- * Builds the object with a new uid and the current time and commits it; nothing when the resource
- * is not served, as before.
- */
-export function commitSystemObject(ctx: HandlerContext, object: SystemObject): StoredObject | undefined {
-  const r = ctx.resources.find(object.group, object.version, object.plural);
-  if (!r) return undefined;
-  const key = r.namespaced ? `${object.namespace}/${object.name}` : object.name;
-  return ctx.store.create(r.bucket, key, object.build(randomUUID(), nowTimestamp(ctx.now())));
 }

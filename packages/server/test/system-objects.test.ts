@@ -15,6 +15,7 @@ import { DEFAULT_SETTINGS, type HandlerContext } from "../src/endpoints/handlers
 import { createObject, updateObject } from "../src/endpoints/handlers/write.js";
 import { builtinResourceTable } from "../src/registry/index.js";
 import { MvccStore } from "../src/storage/mvcc.js";
+import { recorded } from "./support/recorded-events.js";
 
 /** A clock inside a second, so a timestamp that kept its milliseconds would differ. */
 const NOW = Date.UTC(2026, 11, 7, 3, 4, 5, 678);
@@ -28,18 +29,6 @@ function context(): HandlerContext {
     settings: DEFAULT_SETTINGS,
     now: () => NOW,
   };
-}
-
-/** What the store recorded, in order, as JSON text (field order counts) with the uids numbered. */
-function recorded(ctx: HandlerContext): string[] {
-  const uids = new Map<string, string>();
-  return ctx.store.eventsSince(0).map((e) => {
-    const text = JSON.stringify({ type: e.type, bucket: e.bucket, key: e.key, object: e.object });
-    return text.replace(/"uid":"([^"]+)"/g, (_, uid: string) => {
-      if (!uids.has(uid)) uids.set(uid, `uid-${uids.size}`);
-      return `"uid":"${uids.get(uid)}"`;
-    });
-  });
 }
 
 /** The requests kube-apiserver makes for its own objects at start, through the write path, in a start's order. */

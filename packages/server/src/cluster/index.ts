@@ -52,7 +52,8 @@ export function startCluster(
     maxRestartBackoffMs: options.maxRestartBackoffMs ?? 10_000,
   };
   const kubelets = new SimulatedKubelets(
-    new ClusterAccess(ctx, "kubelet"),
+    // In process, the kubelets' start-up writes may be committed from templates (node-templates.ts).
+    new ClusterAccess(ctx, "kubelet", true),
     {
       nodes: options.nodes ?? DEFAULT_NODES,
       heartbeatMs: options.heartbeatMs ?? 10_000,

@@ -4,9 +4,12 @@
  * kubelet does. A stopped node (node loss) renews nothing until it is started again, when it posts
  * Ready once more.
  */
+import { randomUUID } from "node:crypto";
 import type { coordinationV1, coreV1 } from "@kubesdk/models";
 import { StatusError } from "../api/status.js";
+import type { StoredObject } from "../storage/mvcc.js";
 import type { WorkLoop } from "./loop.js";
+import { createdLease, createdNode, nodeWithStatus, templatedNode } from "./node-templates.js";
 import type { ClusterAccess } from "./objects.js";
 
 export interface SimulatedNodeConfig {
@@ -118,13 +121,19 @@ export class NodeAgent {
     if (!config || this.stopped.has(name)) return;
     // Through a remote server (scripts/components) the new node shows once its watch event arrives.
     if (!(await this.register(config, index))) return this.loop.add(`node:${name}`, 20);
-    await this.renewLease(name);
+    await this.renewLease(config);
     this.loop.add(`node:${name}`, this.heartbeatMs);
   }
 
   /** Creates the node and posts Ready; false while the node is not visible yet. */
   private async register(config: SimulatedNodeConfig, index: number): Promise<boolean> {
     const a = this.access;
+    if (!a.get("nodes", config.name) && this.templated(config)) {
+      const time = a.now();
+      const created = a.commit("nodes", config.name, createdNode(config.name, index, randomUUID(), time));
+      a.commit("nodes", config.name, nodeWithStatus(created, nodeStatus(config, index, time), time));
+      return true;
+    }
     if (!a.get("nodes", config.name)) {
       const spec = { podCIDR: `10.244.${index}.0/24`, podCIDRs: [`10.244.${index}.0/24`] };
       const labels = {
@@ -152,8 +161,20 @@ export class NodeAgent {
     return true;
   }
 
-  private async renewLease(name: string): Promise<void> {
+  /**
+   * Whether the node's start-up writes may be committed from templates (node-templates.ts): a
+   * plain node, nothing configured to change the writes, and no other node or pod whose writes the
+   * write path's pauses would interleave with these (an order a watcher could see).
+   */
+  private templated(config: SimulatedNodeConfig): boolean {
     const a = this.access;
+    if (this.nodes.length !== 1 || !templatedNode(config) || !a.templated()) return false;
+    return a.ctx.store.count(a.resource("pods").bucket) === 0;
+  }
+
+  private async renewLease(config: SimulatedNodeConfig): Promise<void> {
+    const a = this.access;
+    const name = config.name;
     const spec = {
       holderIdentity: name,
       leaseDurationSeconds: LEASE_SECONDS,
@@ -162,6 +183,11 @@ export class NodeAgent {
     const lease = a.get<coordinationV1.Lease>("leases", `${LEASE_NAMESPACE}/${name}`);
     if (!lease) {
       const node = a.get<coreV1.Node>("nodes", name);
+      if (node && this.templated(config)) {
+        const created = createdLease(node as StoredObject, spec, randomUUID(), a.now());
+        a.commit("leases", `${LEASE_NAMESPACE}/${name}`, created);
+        return;
+      }
       const owner = node && { apiVersion: "v1", kind: "Node", name, uid: String(node.metadata.uid) };
       await a.create("leases", LEASE_NAMESPACE, {
         metadata: { name, namespace: LEASE_NAMESPACE, ...(owner ? { ownerReferences: [owner] } : {}) },

@@ -7,6 +7,7 @@ import type { metaV1 } from "@kubesdk/models";
 import { matchesLabels, requirementsOfSelector } from "../api/label-selector.js";
 import { nowTimestamp } from "../api/names.js";
 import { errors, StatusError } from "../api/status.js";
+import { admissionIsPlain } from "../controllers/stored-templates.js";
 import type { HandlerContext } from "../endpoints/handlers/context.js";
 import { deleteObject } from "../endpoints/handlers/delete.js";
 import { createObject, updateObject } from "../endpoints/handlers/write.js";
@@ -35,7 +36,25 @@ export class ClusterAccess {
   constructor(
     readonly ctx: HandlerContext,
     private readonly agent: string,
+    /**
+     * Whether writes whose stored form is known may be committed from templates (the in-process
+     * server's own components; a subclass writing to a remote server leaves it off).
+     */
+    private readonly templates = false,
   ) {}
+
+  /** Whether a template may stand for the write path now: on, and nothing configured to change a write. */
+  templated(): boolean {
+    return this.templates && admissionIsPlain(this.ctx);
+  }
+
+  /** Commits an object built from a template (templated() said so), as the write path's commit would. */
+  commit(kind: KindName, key: string, obj: StoredObject): StoredObject {
+    const bucket = this.resource(kind).bucket;
+    return this.ctx.store.get(bucket, key)
+      ? this.ctx.store.update(bucket, key, obj)
+      : this.ctx.store.create(bucket, key, obj);
+  }
 
   now(): string {
     return nowTimestamp(this.ctx.now());

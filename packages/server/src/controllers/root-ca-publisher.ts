@@ -3,13 +3,16 @@
  * (`root-ca-cert-publisher`, switched off with `controllers: false`): every active namespace has a
  * ConfigMap `kube-root-ca.crt` whose `ca.crt` is the CA that signed the server's serving
  * certificate, which pods read through their token volume to verify the server. A deleted one is
- * created again; one whose data or description annotation was changed is put back.
+ * created again; one whose data or description annotation was changed is put back. A new one is
+ * committed in the form the write path would store when nothing configured could change that write
+ * (stored-templates.ts, admissionIsPlain).
  */
 import { ROOT_CA_CONFIGMAP } from "../admission/index.js";
 import type { HandlerContext } from "../endpoints/handlers/context.js";
 import { createObject, updateObject } from "../endpoints/handlers/write.js";
 import type { StoredObject } from "../storage/mvcc.js";
 import { PerNamespaceController } from "./per-namespace.js";
+import { admissionIsPlain, commitSystemObject, controllerConfigMap } from "./stored-templates.js";
 
 const DESCRIPTION_ANNOTATION = "kubernetes.io/description";
 const DESCRIPTION =
@@ -40,6 +43,12 @@ export function rootCaPublisher(ctx: HandlerContext, caPem: string): PerNamespac
     ensure(namespace, current) {
       const configMaps = ctx.resources.find("", "v1", "configmaps");
       if (!configMaps || (current && isPublished(current, caPem))) return undefined;
+      if (!current && admissionIsPlain(ctx)) {
+        const data = { "ca.crt": caPem };
+        const annotation = [DESCRIPTION_ANNOTATION, DESCRIPTION] as const;
+        commitSystemObject(ctx, controllerConfigMap(namespace, ROOT_CA_CONFIGMAP, annotation, data));
+        return undefined;
+      }
       if (!current)
         return createObject(ctx, configMaps, {
           ...write,

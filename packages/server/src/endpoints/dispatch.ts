@@ -212,14 +212,18 @@ class Dispatcher {
     });
     if (!choice) throw errors.notAcceptable(ACCEPTED_TYPES);
     rememberChoice(res, choice);
-    const signal = abortOnClose(res);
+    // Made on demand: a signal per watch aborted at every client close cost an AbortError each.
+    let signal: AbortSignal | undefined;
     await serveWatch(this.ctx, this.opts.watch, {
       resource: r,
       namespace,
       query: target.query,
       choice,
       res,
-      signal,
+      get signal() {
+        signal ??= abortOnClose(res);
+        return signal;
+      },
     });
   }
 

@@ -11,6 +11,7 @@ import { waitForRevision } from "../endpoints/handlers/resource-version.js";
 import type { MediaChoice } from "../http/negotiate.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
 import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
+import { joinFrames } from "./replay-frames.js";
 import { WatchEncoder, watchContentType } from "./watch-framing.js";
 import type { WatchEventType, WatchHub } from "./watch-hub.js";
 import { parseWatchOptions, type WatchOptions } from "./watch-options.js";
@@ -43,6 +44,7 @@ export interface WatchRequest {
   readonly query: URLSearchParams;
   readonly choice: MediaChoice;
   readonly res: ServerResponse;
+  /** Aborted when the client goes away; made on demand (only a streaming list that waits reads it). */
   readonly signal: AbortSignal;
 }
 
@@ -100,16 +102,21 @@ function emit(s: Session, frame: () => Buffer | Promise<Buffer>): void {
 export async function serveWatch(ctx: HandlerContext, reg: WatchRegistry, w: WatchRequest): Promise<void> {
   const opts = parseWatchOptions(w.query, ctx.settings.watchList);
   const filter = buildFilter(w.resource, w.query);
-  const tooLarge = await waitForStreamingRevision(ctx, opts, w.signal);
+  // Most watches do not wait: they are set up in the request's own turn, with no promise between.
+  const wait = streamingRevisionWait(ctx, opts, w);
+  const tooLarge = wait === undefined ? undefined : await wait;
   const session = openSession(ctx, reg, w, opts);
   const refused = tooLarge?.status ?? expiredStatus(ctx, opts.resourceVersion);
   if (refused) return endWithError(session, refused);
   const inScope = (obj: StoredObject | null): boolean => obj !== null && filter.matches(obj);
   const sendEvent = liveEventSender(session, inScope);
   session.unregister = reg.hub.add({ bucket: w.resource.bucket, onEvent: sendEvent });
-  sendInitialEvents(session, filter.empty ? undefined : filter.matches, sendEvent);
+  sendInitialEvents(session, filter.empty ? undefined : filter.matches, inScope, sendEvent);
   scheduleTimers(session);
-  if (w.signal.aborted) session.stream.end("client-closed");
+  // Gone while the watch was set up (before the stream listened for the close).
+  if (w.res.destroyed) session.stream.end("client-closed");
+  // Frames written now carry the headers with them; a watch with nothing to send yet sends its 200 alone.
+  else if (!session.stream.hasPending) w.res.flushHeaders();
 }
 
 /** Stage 4: the stream's one ERROR event, then its end. */
@@ -121,16 +128,26 @@ function endWithError(s: Session, status: Status): void {
 /**
  * A plain watch from a revision the server has not reached just waits for it (upstream: 200 and
  * silence); a streaming list needs that state now, so it waits briefly, then fails with the 504.
+ * Undefined when there is nothing to wait for.
  */
-async function waitForStreamingRevision(
+function streamingRevisionWait(
   ctx: HandlerContext,
   opts: WatchOptions,
-  signal: AbortSignal,
-): Promise<StatusError | undefined> {
+  w: WatchRequest,
+): Promise<StatusError | undefined> | undefined {
   const rv = opts.resourceVersion;
   if (rv === undefined || rv <= ctx.store.revision || opts.sendInitialEvents !== true) return undefined;
+  return waitForStreamingRevision(ctx, rv, w);
+}
+
+async function waitForStreamingRevision(
+  ctx: HandlerContext,
+  rv: number,
+  w: WatchRequest,
+): Promise<StatusError | undefined> {
   try {
-    await waitForRevision(ctx, rv, signal);
+    // The signal is read here only: most watches never make one (WatchRequest.signal).
+    await waitForRevision(ctx, rv, w.signal);
     return undefined;
   } catch (e) {
     if (!(e instanceof StatusError)) throw e;
@@ -153,13 +170,14 @@ function expiredStatus(ctx: HandlerContext, rv: number | undefined): Status | un
 }
 
 function openSession(ctx: HandlerContext, reg: WatchRegistry, w: WatchRequest, opts: WatchOptions): Session {
+  // Sent with the first frames when the watch has some at once (a replay: one write, not two),
+  // else flushed alone once the watch is set up (serveWatch).
   w.res.writeHead(200, {
     "Content-Type": watchContentType(w.choice),
     "Cache-Control": "no-cache, private",
     // No Transfer-Encoding: Node chunks HTTP/1.1 bodies of unknown length itself, and HTTP/2
     // forbids the header.
   });
-  w.res.flushHeaders();
   const timers: NodeJS.Timeout[] = [];
   const stream = new WatchStream(w.res, {
     maxBufferedBytes: reg.settings.maxBufferedBytes,
@@ -209,34 +227,100 @@ function frameKeys(apiVersion: string, share: string): Record<WatchEventType, st
 }
 
 /**
- * The live sender runs once per watcher per event (a thousand watchers: a thousand calls per write),
- * so it makes nothing per call unless its frame is not cached: no closures, no key strings.
+ * The frame a store event makes for this watch, if it shows it (the hub's cache when the
+ * representation is shared). It runs once per watcher per event (a thousand watchers: a thousand
+ * calls per write), so it makes nothing per call unless its frame is not cached: no closures, no
+ * key strings. Not for a watch whose frames wait for a conversion webhook (`emit`).
  */
-function liveEventSender(
+function eventFramer(
   s: Session,
   inScope: (obj: StoredObject | null) => boolean,
-): (e: StoreEvent) => void {
+): (e: StoreEvent) => Buffer | undefined {
   const r = s.w.resource;
   const prefix = listPrefix(r, s.w.namespace);
-  const rv = s.opts.resourceVersion;
-  const after = rv !== undefined && rv > 0 ? rv : 0;
+  const after = afterRevision(s.opts);
   const share = s.encoder.shareKey;
   const keys = share === undefined ? undefined : frameKeys(apiVersionOf(r), share);
   const encode = (e: StoreEvent, type: WatchEventType): Buffer => {
     const stored = eventObject(type, e);
     return s.encoder.encode(type, present(r, stored), stored);
   };
+  const hub = s.reg.hub;
+  return (e) => {
+    if (e.rev <= after || !e.key.startsWith(prefix)) return undefined;
+    const type = eventTypeFor(e, inScope);
+    if (type === undefined) return undefined;
+    return keys === undefined ? encode(e, type) : hub.frame(e, keys[type], encode, type);
+  };
+}
+
+/** Events at or before this revision are not this watch's. */
+function afterRevision(opts: WatchOptions): number {
+  const rv = opts.resourceVersion;
+  return rv !== undefined && rv > 0 ? rv : 0;
+}
+
+/** Sends each store event this watch shows: framed at once, or in order after pending conversions. */
+function liveEventSender(
+  s: Session,
+  inScope: (obj: StoredObject | null) => boolean,
+): (e: StoreEvent) => void {
+  if (s.queue === undefined) {
+    const frameOf = eventFramer(s, inScope);
+    return (e) => {
+      const frame = frameOf(e);
+      if (frame !== undefined) s.stream.write(frame);
+    };
+  }
+  const r = s.w.resource;
+  const prefix = listPrefix(r, s.w.namespace);
+  const after = afterRevision(s.opts);
   return (e) => {
     if (e.rev <= after || !e.key.startsWith(prefix)) return;
     const type = eventTypeFor(e, inScope);
     if (type === undefined) return;
-    if (s.queue !== undefined) {
-      emit(s, async () => s.encoder.encode(type, await presentOne(r, eventObject(type, e))));
-      return;
-    }
-    const hub = s.reg.hub;
-    s.stream.write(keys === undefined ? encode(e, type) : hub.frame(e, keys[type], encode, type));
+    emit(s, async () => s.encoder.encode(type, await presentOne(r, eventObject(type, e))));
   };
+}
+
+/**
+ * The events since `rv` (stage 6). A watch whose frames are shared writes the replay's frames
+ * joined, made once for every watch with the same query from the same revision (replay-frames.ts).
+ */
+function replaySince(
+  s: Session,
+  rv: number,
+  inScope: (obj: StoredObject | null) => boolean,
+  sendEvent: (e: StoreEvent) => void,
+): void {
+  const { ctx, w } = s;
+  const bucket = w.resource.bucket;
+  const share = s.encoder.shareKey;
+  if (s.queue !== undefined || share === undefined) {
+    for (const e of ctx.store.eventsSince(rv)) if (e.bucket === bucket) sendEvent(e);
+    return;
+  }
+  const q = w.query;
+  const key = [
+    bucket,
+    listPrefix(w.resource, w.namespace),
+    q.get("labelSelector") ?? "",
+    q.get("fieldSelector") ?? "",
+    apiVersionOf(w.resource),
+    share,
+    rv,
+    ctx.store.revision,
+  ].join("\u0000");
+  const replay = s.reg.hub.replays.get(key, () => {
+    const frameOf = eventFramer(s, inScope);
+    const frames: Buffer[] = [];
+    for (const e of ctx.store.eventsSince(rv)) {
+      const frame = e.bucket === bucket ? frameOf(e) : undefined;
+      if (frame !== undefined) frames.push(frame);
+    }
+    return joinFrames(frames);
+  });
+  s.stream.writeReplay(replay);
 }
 
 function bookmark(s: Session, annotate: boolean): void {
@@ -249,6 +333,7 @@ function bookmark(s: Session, annotate: boolean): void {
 function sendInitialEvents(
   s: Session,
   filter: ((obj: StoredObject) => boolean) | undefined,
+  inScope: (obj: StoredObject | null) => boolean,
   sendEvent: (e: StoreEvent) => void,
 ): void {
   const { opts, w, ctx } = s;
@@ -268,9 +353,7 @@ function sendInitialEvents(
       for (let i = 0; i < items.length; i++) emit(s, async () => s.encoder.encode("ADDED", (await all)[i]));
     } else for (const obj of items) s.stream.write(s.encoder.encode("ADDED", present(w.resource, obj), obj));
     if (opts.sendInitialEvents === true && opts.allowBookmarks) bookmark(s, true);
-  } else if (rv !== undefined && rv > 0) {
-    for (const e of ctx.store.eventsSince(rv)) if (e.bucket === w.resource.bucket) sendEvent(e);
-  }
+  } else if (rv !== undefined && rv > 0) replaySince(s, rv, inScope, sendEvent);
 }
 
 function scheduleTimers(s: Session): void {

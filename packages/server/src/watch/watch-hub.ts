@@ -11,6 +11,7 @@
  * (five minutes) would keep every frame alive that long; this one is bounded by size.
  */
 import type { MvccStore, StoreEvent } from "../storage/mvcc.js";
+import { ReplayCache } from "./replay-frames.js";
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
 
@@ -35,6 +36,8 @@ export class WatchHub {
   private framesOf: StoreEvent | undefined;
   private frames: Map<string, Buffer> | undefined;
   private readonly unsubscribe: () => void;
+  /** The last replay's frames joined, until the next event (replay-frames.ts). */
+  readonly replays = new ReplayCache(FRAME_CACHE_BYTES);
   /** Frames encoded so far (one per event and representation, however many watchers). */
   encodedFrames = 0;
 
@@ -100,6 +103,7 @@ export class WatchHub {
     this.frames = undefined;
     this.recent.clear();
     this.recentBytes = 0;
+    this.replays.clear();
   }
 
   /** Drops the oldest events' frames until the cache fits, keeping the current event's. */
@@ -113,6 +117,7 @@ export class WatchHub {
   }
 
   private dispatch(e: StoreEvent): void {
+    this.replays.clear();
     const set = this.byBucket.get(e.bucket);
     if (!set) return;
     for (const w of set) w.onEvent(e);

@@ -1,8 +1,10 @@
 /**
  * WatchStream: one watch response body. Writes event frames in order and
- * bounds what a slow reader can make the server hold: past `maxBufferedBytes`
- * of unwritten frames the stream is cut (upstream closes a watcher whose
- * channel is full), so writers and other watchers never wait for it.
+ * bounds what a slow reader can make the server hold: once the response holds
+ * more than `maxBufferedBytes` the reader has not taken, its next frame cuts the
+ * stream (upstream closes a watcher whose channel is full), so writers and other
+ * watchers never wait for it. The frames of the current turn do not count: an
+ * initial state or replay larger than the bound is written whole.
  *
  * Frames written in one turn of the event loop go out together after it (flush-queue.ts): a
  * watcher of a busy resource then gets one chunk, one TLS record and one socket write for all the
@@ -10,6 +12,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { type Flushable, queueFlush } from "./flush-queue.js";
+import { type ReplayFrames, replayFrame } from "./replay-frames.js";
 
 export interface WatchStreamOptions {
   readonly maxBufferedBytes: number;
@@ -44,6 +47,11 @@ export class WatchStream implements Flushable {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** Frames of this turn wait for the flush. */
+  get hasPending(): boolean {
+    return this.pending.length > 0;
   }
 
   /** Holds frames instead of writing them (fault injection: pause delivery). */
@@ -91,13 +99,31 @@ export class WatchStream implements Flushable {
       this.pausedFrames.push(frame);
       return;
     }
-    // The backlog before this frame decides: one large event is fine, a reader that falls behind is not.
-    if (this.res.writableLength + this.pendingBytes > this.opts.maxBufferedBytes) {
+    // What the reader left unread decides, not this turn's frames: one large event, or an initial
+    // state or replay larger than the bound, is fine; a reader that falls behind is not.
+    if (this.res.writableLength > this.opts.maxBufferedBytes) {
       this.destroy("slow-reader");
       return;
     }
     this.pending.push(frame);
     this.pendingBytes += frame.length;
+    if (this.pending.length === 1) queueFlush(this);
+  }
+
+  /**
+   * A replay's frames (replay-frames.ts), as one pending buffer when that is what writing them one
+   * by one would leave pending; else (a fault in force, or a reader already cut off) one by one.
+   */
+  writeReplay(r: ReplayFrames): void {
+    if (r.ends.length === 0) return;
+    const plain = !this.closed && !this.stalled && !this.paused && this.tamper === undefined;
+    if (!plain || this.res.writableLength > this.opts.maxBufferedBytes) {
+      const n = r.ends.length;
+      for (let i = 0; i < n; i++) this.write(replayFrame(r, i));
+      return;
+    }
+    this.pending.push(r.body);
+    this.pendingBytes += r.body.length;
     if (this.pending.length === 1) queueFlush(this);
   }
 
