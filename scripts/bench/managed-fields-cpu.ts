@@ -1,7 +1,8 @@
 /**
  * CPU per call of the server's managedFields work alone, in-process, on the built server (dist/):
  * a server-side apply of the server-cpu.ts bench's ConfigMap to an object its creator wrote (and
- * to one an updater changed since), and an update's managedFields bookkeeping (withManagedFields).
+ * to one an updater changed since), and an update's managedFields bookkeeping (withManagedFields),
+ * by another manager and by the object's creator.
  * The server bench cannot resolve a few µs in a write of several hundred; this can. Each figure is
  * process CPU time (user + system) over the calls, so waiting for a core on a loaded machine does
  * not count, but the collector's threads do.
@@ -25,6 +26,7 @@ const { serverSideApply } = (await import(`${dist}/apply/server-side-apply.js`))
 const { withManagedFields } = (await import(`${dist}/endpoints/handlers/managed.js`)) as {
   withManagedFields(ctx: Obj, r: Obj, old: Obj | undefined, next: Obj, mc: Obj): Obj;
 };
+const { stamp } = (await import(`${dist}/storage/stamp.js`)) as { stamp(obj: Obj, rev: number): Obj };
 const { schemaFor } = await import("@kubesdk/models");
 
 const configMaps = { group: "", version: "v1", kind: "ConfigMap", subresources: new Set() };
@@ -37,7 +39,8 @@ const configMap = (i: number, data: Obj) => ({
   metadata: { name: `cm-${i}`, namespace: "bench", labels: { app: "bench", shard: String(i % 10) } },
   data,
 });
-const stored = (o: Obj) => ({ ...o, metadata: { ...(o.metadata as Obj), uid: "u", resourceVersion: "1" } });
+// Stored as the store keeps them: stamped, so their managedFields' trees are the shared frozen ones.
+const stored = (o: Obj) => stamp({ ...o, metadata: { ...(o.metadata as Obj), uid: "u" } }, 1);
 
 const created: Obj[] = [];
 const updated: Obj[] = [];
@@ -46,7 +49,9 @@ for (let i = 0; i < 100; i++) {
     withManagedFields(ctx, configMaps, undefined, configMap(i, { key: `value-${i}` }), manager("c")),
   );
   created.push(c);
-  updated.push(withManagedFields(ctx, configMaps, c, { ...c, data: { key: `u-${i}` } }, manager("u")));
+  updated.push(
+    stored(withManagedFields(ctx, configMaps, c, { ...c, data: { key: `u-${i}` } }, manager("u"))),
+  );
 }
 
 const apply = (live: Obj, i: number) =>
@@ -68,6 +73,15 @@ const cases: Record<string, (i: number) => unknown> = {
   "an update's bookkeeping": (i) => {
     const c = created[i % 100] as Obj;
     return withManagedFields(ctx, configMaps, c, { ...c, data: { key: `u-${i}` } }, manager("u"));
+  },
+  "an update by its creator": (i) => {
+    const c = created[i % 100] as Obj;
+    return withManagedFields(ctx, configMaps, c, { ...c, data: { key: `u-${i}` } }, manager("c"));
+  },
+  // With the store's stamp, which shares the entries' trees (storage/shared-fields.ts).
+  "... and stamped": (i) => {
+    const c = created[i % 100] as Obj;
+    return stamp(withManagedFields(ctx, configMaps, c, { ...c, data: { key: `u-${i}` } }, manager("c")), 2);
   },
 };
 

@@ -1,6 +1,8 @@
 /** The store shares equal managedFields field sets between stored objects, without changing any answer. */
 import { describe, expect, it } from "vitest";
+import { decodeFields } from "../src/fieldmanager/entry-sets.js";
 import { MvccStore, type StoredObject } from "../src/storage/mvcc.js";
+import { isSharedTree } from "../src/storage/shared-fields.js";
 
 const entry = (fieldsV1: object) => ({
   manager: "m",
@@ -68,5 +70,29 @@ describe("shared managedFields sets", () => {
     expect(stored.metadata.managedFields).toBe(odd.metadata.managedFields);
     const none = store.create("cm", "ns/y", { metadata: { name: "y" } });
     expect("managedFields" in none.metadata).toBe(false);
+  });
+
+  it("names the trees it shares, and those decode as the same JSON text does", () => {
+    const store = new MvccStore();
+    const written = tree();
+    const shared = fieldsOf(store.create("cm", "ns/a", object("a", written)));
+    expect(isSharedTree(shared)).toBe(true);
+    expect(isSharedTree(written)).toBe(false);
+    expect(isSharedTree(Object.freeze({}))).toBe(false);
+    // Not in upstream's encoding ("." after a field): the identity lookup must keep that answer.
+    const odd = { "f:data": { "f:a": {}, ".": {} } };
+    const oddShared = fieldsOf(store.create("cm", "ns/b", object("b", odd)));
+    for (const [s, w] of [
+      [shared, written],
+      [oddShared, odd],
+    ] as const) {
+      const byTree = decodeFields(s);
+      expect(decodeFields(s)).toBe(byTree);
+      const byText = decodeFields(JSON.parse(JSON.stringify(w)));
+      expect(byTree.canonical).toBe(byText.canonical);
+      expect(byTree.set.toFieldsV1()).toEqual(byText.set.toFieldsV1());
+    }
+    expect(decodeFields(oddShared).canonical).toBe(false);
+    expect(decodeFields(shared).canonical).toBe(true);
   });
 });

@@ -16,7 +16,7 @@ import { decodeFields, entrySet } from "../fieldmanager/entry-sets.js";
 import { type ManagedFieldsEntry, sortEntries } from "../fieldmanager/managed-fields.js";
 import { type FieldScope, fieldSetOf } from "../fieldmanager/object-fields.js";
 import { CSA_BRIDGE_MANAGER, lastAppliedOwned, syncLastApplied } from "./last-applied.js";
-import { mergeApplied, removeAt, valueAt } from "./structured-merge.js";
+import { mergeApplied, pathWalker, removeAt } from "./structured-merge.js";
 
 export interface ApplyInput {
   readonly live: KubeObject | undefined;
@@ -145,14 +145,20 @@ function findConflicts(input: ApplyInput, others: ManagedFieldsEntry[], appliedS
   for (const e of others) {
     const owned = entrySet(e.fieldsV1);
     if (!owned.intersects(appliedSet)) continue;
+    const liveAt = pathWalker(input.live, input.schema);
+    const appliedAt = pathWalker(input.applied, input.schema);
     for (const path of owned.intersection(appliedSet).paths()) {
       if (isItemKey(path[path.length - 1] as string)) continue;
-      const lv = valueAt(input.live, path, input.schema);
-      const av = valueAt(input.applied, path, input.schema);
-      if (JSON.stringify(lv.value) !== JSON.stringify(av.value)) conflicts.push({ entry: e, path });
+      if (differ(liveAt(path).value, appliedAt(path).value)) conflicts.push({ entry: e, path });
     }
   }
   return conflicts;
+}
+
+/** Whether two values write different JSON (two strings, the common leaf, without writing it). */
+function differ(a: unknown, b: unknown): boolean {
+  if (typeof a === "string" && typeof b === "string") return a !== b;
+  return JSON.stringify(a) !== JSON.stringify(b);
 }
 
 /** Throws the 409 unless forced (or a client-side-apply upgrade); a forced apply takes the fields over. */

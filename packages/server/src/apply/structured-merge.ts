@@ -126,6 +126,31 @@ export function valueAt(obj: unknown, path: readonly string[], node: TypeNode | 
   return { found: true, value: cur };
 }
 
+/**
+ * valueAt for many paths of one object: a path is descended from where the previous one's common
+ * prefix led, so paths in depth-first order (FieldSet paths()) take one step per new key, not one
+ * per key from the root (an apply's conflict check looks up every owned path it sets).
+ */
+export function pathWalker(obj: unknown, node: TypeNode | undefined): (path: readonly string[]) => Step {
+  let keys: readonly string[] = [];
+  // at[i]: the value and schema after the first i keys of `keys`, all of them found.
+  const at: { value: unknown; node: TypeNode | undefined }[] = [{ value: obj, node }];
+  return (path) => {
+    let i = 0;
+    while (i < at.length - 1 && i < path.length && keys[i] === path[i]) i++;
+    at.length = i + 1;
+    keys = path;
+    for (; i < path.length; i++) {
+      const here = at[i] as { value: unknown; node: TypeNode | undefined };
+      const key = path[i] as string;
+      const s = step(here.value, key, here.node);
+      if (!s.found) return s;
+      at.push({ value: s.value, node: childNode(here.node, key) });
+    }
+    return { found: true, value: (at[path.length] as { value: unknown }).value };
+  };
+}
+
 /** Returns a copy of `obj` without the value at `path` (a list item for k:/v:/i:, a field for f:). */
 export function removeAt(obj: unknown, path: readonly string[], node: TypeNode | undefined): unknown {
   if (path.length === 0) return obj;

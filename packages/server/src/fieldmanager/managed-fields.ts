@@ -161,22 +161,44 @@ function* entriesAfterSteps(
     const kept = keptEntry(e, removedSet, changedSet);
     if (kept) out.push(kept);
   }
-  // (mine ∪ changed) ∩ present, where changed ⊆ present: only a previous entry needs the intersection.
-  const mineSet = mine ? entrySet(mine.fieldsV1).intersection(present()).union(changedSet) : changedSet;
+  const mineFields = mine
+    ? mineAfter(mine.fieldsV1, changedSet, present)
+    : changedSet.empty
+      ? undefined
+      : changedSet.toFieldsV1();
   yield;
-  if (!mineSet.empty) {
+  if (mineFields !== undefined) {
     const entry: ManagedFieldsEntry = {
       manager: r.manager,
       operation: "Update",
       apiVersion: r.apiVersion,
       time: anyChanged || !mine ? r.time : mine.time,
       fieldsType: "FieldsV1",
-      fieldsV1: mineSet.toFieldsV1(),
+      fieldsV1: mineFields,
     };
     if (r.subresource) entry.subresource = r.subresource;
     out.push(entry);
   }
   return sortEntries(capUpdateManagers(out));
+}
+
+/**
+ * The fieldsV1 of the manager's own entry: (mine ∪ changed) ∩ present, where changed ⊆ present, so
+ * only the previous set needs the intersection; undefined when empty. An update that changes the
+ * fields its manager already owns (the common repeated write) leaves the set as it was: then the
+ * entry keeps its tree (when in upstream's encoding), which the store already shares, instead of a
+ * new one the store would encode to JSON to find its shared copy (storage/shared-fields.ts).
+ */
+function mineAfter(
+  fieldsV1: Record<string, unknown>,
+  changed: FieldSet,
+  present: () => FieldSet,
+): Record<string, unknown> | undefined {
+  const before = decodeFields(fieldsV1);
+  const set = before.set.intersection(present()).union(changed);
+  if (set.empty) return undefined;
+  const same = set.difference(before.set).empty && before.set.difference(set).empty;
+  return same && before.canonical ? fieldsV1 : set.toFieldsV1();
 }
 
 /**

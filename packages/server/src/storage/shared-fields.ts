@@ -10,6 +10,16 @@ const MAX_SHARED = 4096;
 /** Longer texts (a large object's fields) are not kept: the table would hold them twice over. */
 const MAX_TEXT = 4096;
 const shared = new Map<string, object>();
+/** Every tree handed out as a shared one, so a reader can key work on it by identity (isSharedTree). */
+const sharedTrees = new WeakSet<object>();
+
+/**
+ * Whether `tree` is a shared frozen fieldsV1 tree of the store: it never changes, so what is worked
+ * out from it (fieldmanager/entry-sets.ts its FieldSet) can be kept by its identity, not its JSON text.
+ */
+export function isSharedTree(tree: unknown): boolean {
+  return typeof tree === "object" && tree !== null && sharedTrees.has(tree);
+}
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {
@@ -29,6 +39,7 @@ function sharedTree(tree: object): object {
     if (shared.size >= MAX_SHARED) shared.clear();
     // A copy of our own, so freezing it leaves the caller's objects alone.
     known = deepFreeze(JSON.parse(text) as object);
+    sharedTrees.add(known);
     shared.set(text, known);
   }
   return known;
