@@ -111,11 +111,17 @@ export async function watchFanOutPhase(
   target: BenchTarget,
   http: BenchHttp,
   sizes: WorkloadSizes,
+  afterStep: (step: string) => Promise<void> = async () => {},
 ): Promise<MetricRow[]> {
   const rows: MetricRow[] = [];
-  for (const watchers of sizes.fanWatchers)
+  for (const watchers of sizes.fanWatchers) {
     rows.push(...(await fanOutOnce(http, watchers, sizes.fanDeliveries)));
+    await afterStep(`live ${watchers}`);
+  }
   const { fanWatchers, fanReplayDeliveries, fanReplayClients, http2 } = sizes;
-  rows.push(...(await replayRows(target, http, fanWatchers, fanReplayDeliveries, fanReplayClients, http2)));
+  for (const watchers of fanWatchers) {
+    rows.push(...(await replayRows(target, http, [watchers], fanReplayDeliveries, fanReplayClients, http2)));
+    await afterStep(`replay ${watchers}`);
+  }
   return rows;
 }

@@ -80,7 +80,15 @@ async function createNamespaces(http: BenchHttp, names: string[]): Promise<void>
   }
 }
 
-export async function runWorkload(target: BenchTarget, sizes: WorkloadSizes): Promise<MetricRow[]> {
+/**
+ * `afterPhase` (memory-workload.ts) is called when the warm-up, each phase and each watcher count of
+ * the watch phase is done, before the next starts.
+ */
+export async function runWorkload(
+  target: BenchTarget,
+  sizes: WorkloadSizes,
+  afterPhase: (phase: string) => Promise<void> = async () => {},
+): Promise<MetricRow[]> {
   const http = benchHttp(target, { connections: 32, http2: sizes.http2 });
   try {
     await createNamespaces(http, ["bench-warm", "bench-w1", "bench-w8", "bench-get", "bench-list"]);
@@ -92,13 +100,20 @@ export async function runWorkload(target: BenchTarget, sizes: WorkloadSizes): Pr
       await http.call("GET", `${cmPath("bench-warm")}/cm-${i}`);
     });
     await http.call("GET", cmPath("bench-warm"));
-    const on = (phase: string) => sizes.phases === undefined || sizes.phases.includes(phase);
-    return [
-      ...(on("write") ? await writePhase(http, sizes) : []),
-      ...(on("get") ? await getPhase(http, sizes) : []),
-      ...(on("list") ? await listPhase(http, sizes) : []),
-      ...(on("watch") ? await watchFanOutPhase(target, http, sizes) : []),
+    await afterPhase("warm-up");
+    const phases: [string, () => Promise<MetricRow[]>][] = [
+      ["write", () => writePhase(http, sizes)],
+      ["get", () => getPhase(http, sizes)],
+      ["list", () => listPhase(http, sizes)],
+      ["watch", () => watchFanOutPhase(target, http, sizes, afterPhase)],
     ];
+    const rows: MetricRow[] = [];
+    for (const [phase, run] of phases) {
+      if (sizes.phases !== undefined && !sizes.phases.includes(phase)) continue;
+      rows.push(...(await run()));
+      await afterPhase(phase);
+    }
+    return rows;
   } finally {
     await http.close();
   }

@@ -1,26 +1,8 @@
-import { EventEmitter } from "node:events";
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { joinFrames, ReplayCache, replayFrame } from "../src/watch/replay-frames.js";
 import { type WatchEndReason, WatchStream } from "../src/watch/watch-stream.js";
-
-/** What a WatchStream reads of its response: the writes it made, and whether it was cut. */
-class FakeResponse extends EventEmitter {
-  readonly writes: Buffer[] = [];
-  writableLength = 0;
-  destroyed = false;
-  ended = false;
-  write(chunk: Buffer): boolean {
-    this.writes.push(Buffer.from(chunk));
-    return true;
-  }
-  end(): void {
-    this.ended = true;
-  }
-  destroy(): void {
-    this.destroyed = true;
-  }
-}
+import { FakeResponse } from "./support/fake-response.js";
 
 function stream(maxBufferedBytes: number, backlog = 0) {
   const res = new FakeResponse();

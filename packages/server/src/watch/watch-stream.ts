@@ -9,10 +9,24 @@
  * Frames written in one turn of the event loop go out together after it (flush-queue.ts): a
  * watcher of a busy resource then gets one chunk, one TLS record and one socket write for all the
  * events of the turn instead of one each, which was most of a delivery's cost.
+ *
+ * Pending bytes go to the response at most `WRITE_BATCH_BYTES` at a time, the next batch once the
+ * response has drained: a replay hands a stream thousands of events in one turn, and written at
+ * once TLS encrypted them whole per watcher and held the ciphertext until the client read it (a
+ * hundred replaying watchers: about 200 MiB of the process's peak RSS). What waits here are views
+ * of shared frames, not copies. A replay is one turn; live events, one turn after another, are
+ * handed over each turn as before (see `flush`).
  */
 import type { ServerResponse } from "node:http";
 import { type Flushable, queueFlush } from "./flush-queue.js";
 import { type ReplayFrames, replayFrame } from "./replay-frames.js";
+
+/**
+ * Bytes in one response write: one TLS record's worth. A thousand replaying watchers held 30-50 MiB
+ * less at their peak than with 64 KiB batches, for the same CPU per delivery.
+ */
+const WRITE_BATCH_BYTES = 16 * 1024;
+const EMPTY = Buffer.alloc(0);
 
 export interface WatchStreamOptions {
   readonly maxBufferedBytes: number;
@@ -33,6 +47,13 @@ export class WatchStream implements Flushable {
   /** Frames of this turn, not yet handed to the response. */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  /** Where the unwritten bytes start: frame `head` of `pending`, `headOffset` bytes into it. */
+  private head = 0;
+  private headOffset = 0;
+  /** A flush is queued for this turn. */
+  private queued = false;
+  /** A batch filled the response's buffer: the next waits for "drain". */
+  private draining = false;
   private pausedFrames: Buffer[] = [];
   private paused = false;
   private stalled = false;
@@ -82,7 +103,7 @@ export class WatchStream implements Flushable {
   write(frame: Buffer): void {
     if (this.closed || this.stalled) return;
     if (this.tamper !== undefined && !this.paused) {
-      this.flush();
+      this.writeOut(true);
       const how = this.tamper;
       this.tamper = undefined;
       if (how === "truncate") {
@@ -105,9 +126,7 @@ export class WatchStream implements Flushable {
       this.destroy("slow-reader");
       return;
     }
-    this.pending.push(frame);
-    this.pendingBytes += frame.length;
-    if (this.pending.length === 1) queueFlush(this);
+    this.enqueue(frame);
   }
 
   /**
@@ -122,26 +141,84 @@ export class WatchStream implements Flushable {
       for (let i = 0; i < n; i++) this.write(replayFrame(r, i));
       return;
     }
-    this.pending.push(r.body);
-    this.pendingBytes += r.body.length;
-    if (this.pending.length === 1) queueFlush(this);
+    this.enqueue(r.body);
   }
 
-  /** Hands the turn's frames to the response as one write. */
+  private enqueue(bytes: Buffer): void {
+    if (bytes.length === 0) return;
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.length;
+    if (this.queued) return;
+    this.queued = true;
+    queueFlush(this);
+  }
+
+  /**
+   * The turn's flush. A stream still waiting for "drain" from an earlier turn hands everything over
+   * now, as before batching: the response's backlog is then what the slow-reader bound reads, so a
+   * reader that stopped is cut, and a healthy one is not cut for bytes it was never offered.
+   */
   flush(): void {
+    this.queued = false;
+    this.writeOut(this.draining);
+  }
+
+  /**
+   * Hands the pending bytes to the response a batch per write until a write fills the response's
+   * buffer; the rest follows on "drain". `all`: everything now (before an end or a raw write).
+   */
+  private writeOut(all: boolean): void {
+    while (this.pending.length > 0 && (all || !this.draining)) {
+      if (this.closed) {
+        this.pending = [];
+        this.head = 0;
+        this.headOffset = 0;
+        this.pendingBytes = 0;
+        break;
+      }
+      if (!this.res.write(this.takeBatch(all)) && !all && this.pending.length > 0) {
+        this.draining = true;
+        this.res.once("drain", this.onDrain);
+      }
+    }
+  }
+
+  private readonly onDrain = (): void => {
+    this.draining = false;
+    this.writeOut(false);
+  };
+
+  /** The next batch of pending bytes (views when it is one frame's part); everything when `all`. */
+  private takeBatch(all: boolean): Buffer {
+    const parts: Buffer[] = [];
+    let need = all ? this.pendingBytes : WRITE_BATCH_BYTES;
+    let taken = 0;
     const frames = this.pending;
-    if (frames.length === 0) return;
-    const bytes = this.pendingBytes;
-    this.pending = [];
-    this.pendingBytes = 0;
-    if (this.closed) return;
-    this.res.write(frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames, bytes));
+    while (need > 0 && this.head < frames.length) {
+      const f = frames[this.head] as Buffer;
+      const n = Math.min(f.length - this.headOffset, need);
+      parts.push(n === f.length ? f : f.subarray(this.headOffset, this.headOffset + n));
+      this.headOffset += n;
+      need -= n;
+      taken += n;
+      if (this.headOffset === f.length) {
+        // Written frames leave their slots, not the array: a replay's thousands go a batch at a time.
+        frames[this.head++] = EMPTY;
+        this.headOffset = 0;
+      }
+    }
+    if (this.head === frames.length) {
+      this.pending = [];
+      this.head = 0;
+    }
+    this.pendingBytes -= taken;
+    return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, taken);
   }
 
   /** Ends the body cleanly (no final event), as upstream does on timeout. */
   end(reason: WatchEndReason): void {
     if (this.closed) return;
-    this.flush();
+    this.writeOut(true);
     this.finish(reason);
     this.res.end();
   }
@@ -155,7 +232,7 @@ export class WatchStream implements Flushable {
 
   /** Raw access for fault injection that must write partial frames (the pending ones go first). */
   get response(): ServerResponse {
-    this.flush();
+    this.writeOut(true);
     return this.res;
   }
 
