@@ -104,27 +104,17 @@ function checkLast(setup: ReplaySetup, line: Buffer): void {
  * HTTP/2: one undici connection for all of this process's watches, opened before the clock starts
  * with a request (TLS handshakes are not delivery).
  */
-async function connect(setup: ReplaySetup, auth: Record<string, string>): Promise<Client[]> {
-  const options = {
+async function connect(setup: ReplaySetup, auth: Record<string, string>): Promise<Client> {
+  const client = new Client(setup.url, {
     connect: { ca: setup.ca, timeout: 60_000 },
     keepAliveTimeout: 60_000,
     keepAliveMaxTimeout: 60_000,
-    ...(setup.http2 ? { allowH2: true, maxConcurrentStreams: setup.watchers } : {}),
-  };
-  const clients = Array.from(
-    { length: setup.http2 ? 1 : setup.watchers },
-    () => new Client(setup.url, options),
-  );
-  let next = 0;
-  const opener = async () => {
-    while (next < clients.length) {
-      const client = clients[next++] as Client;
-      const res = await client.request({ method: "GET", path: "/version", headers: auth });
-      await res.body.text();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(clients.length, 16) }, opener));
-  return clients;
+    allowH2: true,
+    maxConcurrentStreams: setup.watchers,
+  });
+  const res = await client.request({ method: "GET", path: "/version", headers: auth });
+  await res.body.text();
+  return client;
 }
 
 /**
@@ -150,13 +140,10 @@ async function prepare(
 ): Promise<{ start: () => Promise<number>[]; close: () => Promise<unknown> }> {
   const auth = { authorization: `Bearer ${setup.token}` };
   if (setup.http2) {
-    const clients = await connect(setup, auth);
+    const client = await connect(setup, auth);
     return {
-      start: () =>
-        Array.from({ length: setup.watchers }, (_, i) =>
-          countStream(setup, clients[i % clients.length] as Client, auth),
-        ),
-      close: () => Promise.all(clients.map((c) => c.destroy())),
+      start: () => Array.from({ length: setup.watchers }, () => countStream(setup, client, auth)),
+      close: () => client.destroy(),
     };
   }
   const sockets = await connectRaw(setup);
