@@ -6,10 +6,15 @@
  * (so a server cannot finish early by sending fewer or other events). It reports its own CPU time
  * over the phase, so the parent can show that the clients were not the bottleneck.
  *
+ * HTTP/1.1 watches are read on bare TLS sockets (watch-replay-raw.ts), far cheaper than undici's
+ * client; HTTP/2 ones through undici.
+ *
  * Messages: parent → {setup: ReplaySetup}, then "go"; child → "ready", then {done: ReplayDone}
  * or {failed: string}.
  */
+import type { TLSSocket } from "node:tls";
 import { Client } from "undici";
+import { countRaw, openRaw } from "./watch-replay-raw.js";
 
 export interface ReplaySetup {
   readonly url: string;
@@ -96,43 +101,74 @@ function checkLast(setup: ReplaySetup, line: Buffer): void {
 }
 
 /**
- * One connection per watch (HTTP/1.1; HTTP/2: one for all of this process's watches), each opened
- * before the clock starts with a request (TLS handshakes are not delivery), a few at a time:
- * hundreds of handshakes at once only time the server's handshake queue out.
+ * HTTP/2: one undici connection for all of this process's watches, opened before the clock starts
+ * with a request (TLS handshakes are not delivery).
  */
-async function connect(setup: ReplaySetup, auth: Record<string, string>): Promise<Client[]> {
-  const options = {
+async function connect(setup: ReplaySetup, auth: Record<string, string>): Promise<Client> {
+  const client = new Client(setup.url, {
     connect: { ca: setup.ca, timeout: 60_000 },
     keepAliveTimeout: 60_000,
     keepAliveMaxTimeout: 60_000,
-    ...(setup.http2 ? { allowH2: true, maxConcurrentStreams: setup.watchers } : {}),
-  };
-  const clients = Array.from(
-    { length: setup.http2 ? 1 : setup.watchers },
-    () => new Client(setup.url, options),
-  );
-  let next = 0;
+    allowH2: true,
+    maxConcurrentStreams: setup.watchers,
+  });
+  const res = await client.request({ method: "GET", path: "/version", headers: auth });
+  await res.body.text();
+  return client;
+}
+
+/**
+ * HTTP/1.1: one TLS connection per watch, handshakes done before the clock, a few at a time:
+ * hundreds of handshakes at once only time the server's handshake queue out.
+ */
+async function connectRaw(setup: ReplaySetup): Promise<TLSSocket[]> {
+  const sockets: TLSSocket[] = [];
+  let opened = 0;
   const opener = async () => {
-    while (next < clients.length) {
-      const client = clients[next++] as Client;
-      const res = await client.request({ method: "GET", path: "/version", headers: auth });
-      await res.body.text();
+    while (opened < setup.watchers) {
+      opened++;
+      sockets.push(await openRaw(setup.url, setup.ca));
     }
   };
-  await Promise.all(Array.from({ length: Math.min(clients.length, 16) }, opener));
-  return clients;
+  await Promise.all(Array.from({ length: Math.min(setup.watchers, 16) }, opener));
+  return sockets;
+}
+
+/** The streams' promises once "go" came: raw sockets for HTTP/1.1, undici for HTTP/2. */
+async function prepare(
+  setup: ReplaySetup,
+): Promise<{ start: () => Promise<number>[]; close: () => Promise<unknown> }> {
+  const auth = { authorization: `Bearer ${setup.token}` };
+  if (setup.http2) {
+    const client = await connect(setup, auth);
+    return {
+      start: () => Array.from({ length: setup.watchers }, () => countStream(setup, client, auth)),
+      close: () => client.destroy(),
+    };
+  }
+  const sockets = await connectRaw(setup);
+  const w = {
+    host: new URL(setup.url).host,
+    path: setup.path,
+    authorization: auth.authorization,
+    events: setup.events,
+    checkLast: (line: Buffer) => checkLast(setup, line),
+  };
+  return {
+    start: () => sockets.map((socket) => countRaw(socket, w)),
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+    },
+  };
 }
 
 async function run(setup: ReplaySetup): Promise<void> {
-  const auth = { authorization: `Bearer ${setup.token}` };
-  const clients = await connect(setup, auth);
+  const streamsOf = await prepare(setup);
   process.once("message", (message) => {
     if (message !== "go") return;
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    const streams = Array.from({ length: setup.watchers }, (_, i) =>
-      countStream(setup, clients[i % clients.length] as Client, auth),
-    );
+    const streams = streamsOf.start();
     Promise.all(streams)
       .then((perStream) => {
         const wallMs = performance.now() - t0;
@@ -145,7 +181,7 @@ async function run(setup: ReplaySetup): Promise<void> {
         send({ done });
       })
       .catch((e: unknown) => send({ failed: e instanceof Error ? e.message : String(e) }))
-      .finally(() => void Promise.all(clients.map((c) => c.destroy())).finally(() => process.disconnect()));
+      .finally(() => void streamsOf.close().finally(() => process.disconnect()));
   });
   send("ready");
 }

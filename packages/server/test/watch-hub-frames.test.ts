@@ -48,6 +48,50 @@ describe("WatchHub frames", () => {
     expect(encodes()).toBe(count + 1);
   });
 
+  it("keeps evicting oldest first over many evictions", () => {
+    const { store, events, hub, encodes, encode } = setup();
+    const frameSize = FRAME_CACHE_BYTES / 16;
+    for (let i = 0; i < 3000; i++) store.create("cm", `ns/cm-${i}`, { metadata: { name: `cm-${i}` } });
+    for (const e of events) {
+      hub.frame(e, "json", encode, frameSize);
+      expect(hub.cachedFrameBytes).toBeLessThanOrEqual(FRAME_CACHE_BYTES);
+    }
+    for (const e of events.slice(-16)) hub.frame(e, "json", encode, frameSize);
+    expect(encodes()).toBe(3000);
+    hub.frame(events.at(-17) as StoreEvent, "json", encode, frameSize);
+    expect(encodes()).toBe(3001);
+  });
+
+  it("keeps the current event's frames when it is the oldest, and drops them first after", () => {
+    const { store, events, hub, encodes, encode } = setup();
+    const frameSize = FRAME_CACHE_BYTES / 4;
+    for (let i = 0; i < 6; i++) store.create("cm", `ns/cm-${i}`, { metadata: { name: `cm-${i}` } });
+    const [a, b, c, d, e, f] = events as [
+      StoreEvent,
+      StoreEvent,
+      StoreEvent,
+      StoreEvent,
+      StoreEvent,
+      StoreEvent,
+    ];
+    hub.frame(a, "json", encode, 1);
+    for (const x of [b, c, d]) hub.frame(x, "json", encode, frameSize);
+    // a, the oldest, in a second representation: over budget, so b goes, not a.
+    hub.frame(a, "protobuf", encode, frameSize);
+    expect(encodes()).toBe(5);
+    for (const x of [a, c, d]) hub.frame(x, "json", encode, frameSize);
+    hub.frame(a, "protobuf", encode, frameSize);
+    expect(encodes()).toBe(5);
+    // The next new event drops a (still the oldest), then c as needed.
+    hub.frame(e, "json", encode, frameSize);
+    hub.frame(f, "json", encode, frameSize);
+    expect(hub.cachedFrameBytes).toBeLessThanOrEqual(FRAME_CACHE_BYTES);
+    hub.frame(d, "json", encode, frameSize);
+    expect(encodes()).toBe(7);
+    hub.frame(a, "json", encode, 1);
+    expect(encodes()).toBe(8);
+  });
+
   it("forgets everything on close", () => {
     const { store, events, hub, encode } = setup();
     store.create("cm", "ns/a", { metadata: { name: "a" } });

@@ -32,6 +32,14 @@ export class WatchHub {
    */
   private readonly recent = new Map<number, Map<string, Buffer>>();
   private recentBytes = 0;
+  /**
+   * The revisions of `recent` in the same order, oldest from `oldest` on: what evict drops next.
+   * Not the Map's own order: a Map iterated from its start walks the holes its deletes left (until
+   * it is rehashed), and a full cache evicts on every new frame, so a replay of thousands of
+   * events spent more time skipping holes than encoding.
+   */
+  private order: number[] = [];
+  private oldest = 0;
   /** The last event asked for and its frames: a live fan-out asks for the same one N times. */
   private framesOf: StoreEvent | undefined;
   private frames: Map<string, Buffer> | undefined;
@@ -77,6 +85,7 @@ export class WatchHub {
       if (frames === undefined) {
         frames = new Map();
         this.recent.set(event.rev, frames);
+        this.order.push(event.rev);
       }
       this.framesOf = event;
       this.frames = frames;
@@ -103,16 +112,31 @@ export class WatchHub {
     this.frames = undefined;
     this.recent.clear();
     this.recentBytes = 0;
+    this.order = [];
+    this.oldest = 0;
     this.replays.clear();
   }
 
   /** Drops the oldest events' frames until the cache fits, keeping the current event's. */
   private evict(): void {
-    for (const [rev, frames] of this.recent) {
-      if (this.recentBytes <= FRAME_CACHE_BYTES) break;
-      if (rev === this.framesOf?.rev) continue;
+    const current = this.framesOf?.rev;
+    let kept = false;
+    while (this.recentBytes > FRAME_CACHE_BYTES && this.oldest < this.order.length) {
+      const rev = this.order[this.oldest++] as number;
+      const frames = this.recent.get(rev);
+      if (frames === undefined) continue;
+      if (rev === current) {
+        kept = true;
+        continue;
+      }
       for (const f of frames.values()) this.recentBytes -= f.length;
       this.recent.delete(rev);
+    }
+    // The current event stays the oldest left (the slot before `oldest` was its own).
+    if (kept) this.order[--this.oldest] = current as number;
+    if (this.oldest > 1024 && this.oldest * 2 > this.order.length) {
+      this.order = this.order.slice(this.oldest);
+      this.oldest = 0;
     }
   }
 
