@@ -9,6 +9,7 @@ import { fieldOf, itemOf, schemaFor, type TypeNode } from "@kubesdk/models";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { copyDecoded } from "../src/api/copy.js";
+import { seededRandom } from "../src/faults/prng.js";
 import { canonicalQuantities } from "../src/openapi/quantities.js";
 import { typeMismatch } from "../src/openapi/typed-check.js";
 import { decodeTyped } from "../src/openapi/typed-decode.js";
@@ -28,17 +29,8 @@ const KINDS: [string, string, string][] = [
   ["apiextensions.k8s.io", "v1", "CustomResourceDefinition"],
 ];
 
-/** A small seeded generator (mulberry32): the objects are a pure function of the seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded generator of fault schedules (mulberry32): the objects are a pure function of the seed. */
+const rng = seededRandom;
 
 const QUANTITIES = ["1000m", "0.5", "1024Mi", " 2Gi ", "1e3", "abc", "1Zi", "", "+1", 7, 0.25, 1e21, -3];
 const STRINGS = ["a", "", "b:c", "aGVsbG8=", "aGVsbG8", "!!", "x y", "__proto__", "1Gi"];
