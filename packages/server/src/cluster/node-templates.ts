@@ -8,9 +8,8 @@
  * packages/server/test/node-templates.test.ts compares both, field order included.
  */
 import type { coreV1 } from "@kubesdk/models";
+import { type Fields, mapFields, updateEntry as update } from "../controllers/stored-templates.js";
 import type { StoredObject } from "../storage/mvcc.js";
-
-type Fields = Record<string, unknown>;
 
 /** Names the write path accepts for a Node without question (a DNS label). */
 const PLAIN_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -32,13 +31,9 @@ export function templatedNode(config: NodeTemplateInput): boolean {
   );
 }
 
-function update(manager: string, apiVersion: string, time: string, fieldsV1: Fields) {
-  return { manager, operation: "Update", apiVersion, time, fieldsType: "FieldsV1", fieldsV1 };
-}
-
-/** `{".": {}, "f:a": {}, …}` for a map's keys, sorted as managedFields lists them. */
+/** mapFields for a map's keys, sorted as managedFields lists them. */
 function keys(names: readonly string[]): Fields {
-  return Object.fromEntries([[".", {}], ...[...names].sort().map((k) => [`f:${k}`, {}])]);
+  return mapFields([...names].sort());
 }
 
 /**

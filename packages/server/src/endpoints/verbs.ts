@@ -39,14 +39,19 @@ const offThreadOf = (v: VerbRequest): number => v.ctx.settings.offThreadDecodeBy
 
 const OPTIONS_KIND = { create: "CreateOptions", update: "UpdateOptions", patch: "PatchOptions" } as const;
 
+/** The `fieldManager` parameter of a write, checked as its options kind checks it. */
+function checkManagerParam(v: VerbRequest, verb: keyof typeof OPTIONS_KIND): void {
+  const manager = v.query.get("fieldManager");
+  if (manager) checkFieldManager(manager, OPTIONS_KIND[verb]);
+}
+
 /**
  * What every write passes on: where, the query, who, the subresource addressed, and the decoded
  * body. One literal of one shape: spreading the pieces together (and a conditional subresource)
  * cost a create as much CPU as its body's type check.
  */
 function writeRequest(v: VerbRequest, verb: keyof typeof OPTIONS_KIND, decoded: DecodedObject): WriteRequest {
-  const manager = v.query.get("fieldManager");
-  if (manager) checkFieldManager(manager, OPTIONS_KIND[verb]);
+  checkManagerParam(v, verb);
   return {
     namespace: v.info.namespace,
     name: v.info.name,
@@ -63,8 +68,7 @@ function writeRequest(v: VerbRequest, verb: keyof typeof OPTIONS_KIND, decoded: 
 
 /** A patch's request (its target as writeRequest's, with the decoded patch). */
 function patchRequest(v: VerbRequest, decoded: DecodedPatch): PatchRequest {
-  const manager = v.query.get("fieldManager");
-  if (manager) checkFieldManager(manager, OPTIONS_KIND.patch);
+  checkManagerParam(v, "patch");
   return {
     namespace: v.info.namespace,
     name: nameOf(v),

@@ -237,8 +237,7 @@ function eventFramer(
   inScope: (obj: StoredObject | null) => boolean,
 ): (e: StoreEvent) => Buffer | undefined {
   const r = s.w.resource;
-  const prefix = listPrefix(r, s.w.namespace);
-  const after = afterRevision(s.opts);
+  const shown = eventShown(s, inScope);
   const share = s.encoder.shareKey;
   const keys = share === undefined ? undefined : frameKeys(apiVersionOf(r), share);
   const encode = (e: StoreEvent, type: WatchEventType): Buffer => {
@@ -247,17 +246,24 @@ function eventFramer(
   };
   const hub = s.reg.hub;
   return (e) => {
-    if (e.rev <= after || !e.key.startsWith(prefix)) return undefined;
-    const type = eventTypeFor(e, inScope);
+    const type = shown(e);
     if (type === undefined) return undefined;
     return keys === undefined ? encode(e, type) : hub.frame(e, keys[type], encode, type);
   };
 }
 
-/** Events at or before this revision are not this watch's. */
-function afterRevision(opts: WatchOptions): number {
-  const rv = opts.resourceVersion;
-  return rv !== undefined && rv > 0 ? rv : 0;
+/**
+ * How this watch shows a store event (undefined: not at all): events at or before its
+ * resourceVersion, outside its namespace or outside its selectors are not its own.
+ */
+function eventShown(
+  s: Session,
+  inScope: (obj: StoredObject | null) => boolean,
+): (e: StoreEvent) => WatchEventType | undefined {
+  const prefix = listPrefix(s.w.resource, s.w.namespace);
+  const rv = s.opts.resourceVersion;
+  const after = rv !== undefined && rv > 0 ? rv : 0;
+  return (e) => (e.rev <= after || !e.key.startsWith(prefix) ? undefined : eventTypeFor(e, inScope));
 }
 
 /** Sends each store event this watch shows: framed at once, or in order after pending conversions. */
@@ -273,11 +279,9 @@ function liveEventSender(
     };
   }
   const r = s.w.resource;
-  const prefix = listPrefix(r, s.w.namespace);
-  const after = afterRevision(s.opts);
+  const shown = eventShown(s, inScope);
   return (e) => {
-    if (e.rev <= after || !e.key.startsWith(prefix)) return;
-    const type = eventTypeFor(e, inScope);
+    const type = shown(e);
     if (type === undefined) return;
     emit(s, async () => s.encoder.encode(type, await presentOne(r, eventObject(type, e))));
   };
