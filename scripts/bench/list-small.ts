@@ -3,16 +3,16 @@
  * lists of LS_SIZE ConfigMaps beside the servers' CPU per list, the client's CPU per list, and
  * the read and write system calls each side makes per list. A fresh server of each kind per
  * round, in alternating order, first warmed like the ratio bench warms it (its write and get
- * phases, bench-workload.ts), then per encoding: one unmeasured list (it fills the caches), the
- * ratio bench's LS_COLD timed lists ("cold": the list path's first requests), then LS_SUSTAINED
- * more ("sustained").
+ * phases, bench-workload.ts), then per encoding: LS_UNMEASURED unmeasured lists (the first fills
+ * the caches), the ratio bench's LS_COLD timed lists ("cold": the list path's first requests),
+ * then LS_SUSTAINED more ("sustained").
  *
  * Server CPU: the reference server's process.cpuUsage() (all its threads); kube-apiserver + etcd
  * from /proc/<pid>/task/<tid>/schedstat (ns, every thread). System calls: /proc/<pid>/io's syscr
  * and syscw (reads and writes of any kind, pipes and files included, so a few are the harness's).
  *
  * Run: BENCH_SERVER=built node --expose-gc --conditions=source --import tsx scripts/bench/list-small.ts
- * Env: LS_ROUNDS (2), LS_SIZE (500), LS_COLD (30), LS_SUSTAINED (300), LS_TARGETS
+ * Env: LS_ROUNDS (2), LS_SIZE (500), LS_UNMEASURED (1), LS_COLD (30), LS_SUSTAINED (300), LS_TARGETS
  *      ("reference,real"), LS_WARM ("write,get": bench-workload phases run first; "" for none),
  *      BENCH_WRITES (1000), BENCH_GETS (2000), BENCH_WARMUP (200).
  */
@@ -179,6 +179,8 @@ async function timedLists(lister: Lister, probe: Probe, accept: string, runs: nu
 }
 
 const warmPhases = list("LS_WARM", "write,get");
+/** Unmeasured lists per encoding before the timed ones (the first fills the item caches). */
+const unmeasured = Math.max(1, num("LS_UNMEASURED", 1));
 
 async function measure(started: Started): Promise<Map<string, Sample>> {
   const { target, probe } = started;
@@ -213,7 +215,7 @@ async function measure(started: Started): Promise<Map<string, Sample>> {
     await createMany(http, "ls-list", size, 32);
     for (const encoding of ["json", "protobuf"] as const) {
       const accept = encoding === "json" ? "application/json" : PROTOBUF;
-      await timedList(lister, accept);
+      for (let i = 0; i < unmeasured; i++) await timedList(lister, accept);
       for (const [phase, runs] of phases)
         out.set(`${encoding} ${phase}`, await timedLists(lister, probe, accept, runs));
     }
