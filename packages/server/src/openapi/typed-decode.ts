@@ -5,9 +5,11 @@
  * the prune copied it; this walk visits each value once and builds the one copy, so the result is
  * private to the request (nothing of the input is shared, untyped subtrees included) and the
  * input is never modified. The answers are the three walks' answers: a mismatch is worded by
- * typed-check.ts's own walk of the untouched input, so its text cannot differ.
+ * typed-check.ts's own walk of the untouched input, so its text cannot differ. An empty map or list
+ * in a field Go leaves out when empty is left out, as kube-apiserver stores it (omittedIfEmpty).
  */
 import { canonicalQuantity, fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
+import { omittedWhenEmpty } from "@kubesdk/models/internal";
 import { copyDecoded } from "../api/copy.js";
 import { base64ErrorAt, scalarMismatch } from "./typed-check.js";
 
@@ -105,12 +107,32 @@ function structOf(
     const value = obj[k];
     // Scalars need no place of their own (most fields are scalars): one is made for objects and lists.
     // The plain assignment is the prune's: a "__proto__" key is dropped as it drops it.
-    out[k] =
+    const decoded =
       child.kind === "scalar" || value === null || typeof value !== "object"
         ? decodedValue(value, child, undefined, unknown)
         : decodedValue(value, child, { key: k, up: at }, unknown);
+    if ((child.kind === "list" || child.kind === "map") && omittedIfEmpty(decoded, node, k)) continue;
+    out[k] = decoded;
   }
   return out;
+}
+
+const OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+
+/**
+ * Whether Go's encoding leaves the field out: an empty slice or map in an `omitempty` field. An
+ * empty `metadata.managedFields` stays: on a write it asks for the managed fields to be reset.
+ */
+function omittedIfEmpty(decoded: unknown, node: TypeNode, k: string): boolean {
+  if (Array.isArray(decoded) ? decoded.length > 0 : !isEmptyMap(decoded)) return false;
+  if (node.name === undefined || (k === "managedFields" && node.name === OBJECT_META)) return false;
+  return omittedWhenEmpty(node.name).has(k);
+}
+
+function isEmptyMap(v: unknown): boolean {
+  if (typeof v !== "object" || v === null) return false;
+  for (const _ in v) return false;
+  return true;
 }
 
 /**
