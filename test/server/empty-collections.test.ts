@@ -38,6 +38,37 @@ describe("empty maps and lists of built-in kinds", () => {
     expect(Object.keys(got.json).sort()).toEqual(["apiVersion", "kind", "metadata"]);
   });
 
+  it("drops a null data and binaryData, and data emptied by a strategic merge or JSON patch", async () => {
+    const body = { metadata: { name: "nulls" }, data: null, binaryData: null };
+    const res = await t.call("POST", configMaps(), { body });
+    expect(res.status, res.text).toBe(201);
+    expect(Object.keys(res.json).sort()).toEqual(["apiVersion", "kind", "metadata"]);
+    expect(res.json.metadata.managedFields).toBeUndefined();
+    const smp = await t.call("PATCH", `${configMaps()}/nulls`, {
+      body: { data: {} },
+      contentType: "application/strategic-merge-patch+json",
+    });
+    expect(smp.status, smp.text).toBe(200);
+    expect(smp.json.data).toBeUndefined();
+    const jsonPatch = await t.call("PATCH", `${configMaps()}/nulls`, {
+      body: [{ op: "add", path: "/data", value: {} }],
+      contentType: "application/json-patch+json",
+    });
+    expect(jsonPatch.status, jsonPatch.text).toBe(200);
+    expect(jsonPatch.json.data).toBeUndefined();
+  });
+
+  it("keeps an applied empty map in the applier's managed fields, as the applied configuration has it", async () => {
+    const body = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "applied" }, data: {} };
+    const res = await t.call("PATCH", `${configMaps()}/applied?fieldManager=m`, {
+      body,
+      contentType: "application/apply-patch+yaml",
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.data).toBeUndefined();
+    expect(fieldSets(res.json)).toEqual([{ "f:data": {} }]);
+  });
+
   it("drops data emptied by an update and by a merge patch's empty map", async () => {
     const created = await t.call("POST", configMaps(), {
       body: { metadata: { name: "emptied" }, data: { a: "1" } },

@@ -4,7 +4,8 @@
  * quantities (in place), the prune. Objects are generated along each kind's schema, seeded, with
  * wrong types, nulls, unknown fields, quantities good and bad, base64 good and bad, integers out
  * of range, nested lists and maps, untyped subtrees. The one walk also leaves out the empty maps
- * and lists of Go's omitempty fields, which the old walks kept: the comparison drops them after.
+ * and lists, and the nulls, of Go's omitempty fields, which the old walks kept: the comparison
+ * drops them after.
  */
 import { fieldOf, itemOf, schemaFor, type TypeNode } from "@kubesdk/models";
 import { omittedWhenEmpty } from "@kubesdk/models/internal";
@@ -85,7 +86,7 @@ function threeWalks(kind: string, schema: TypeNode, input: Record<string, unknow
   return { object: withoutOmittedEmpty(pruned.value, schema), unknown: pruned.unknown };
 }
 
-/** The value without the empty maps and lists of omitempty fields, removed bottom-up in place. */
+/** The value without the empty maps and lists (and nulls) of omitempty fields, removed bottom-up in place. */
 function withoutOmittedEmpty<T>(v: T, node: TypeNode | undefined): T {
   if (v === null || typeof v !== "object" || !node) return v;
   if (Array.isArray(v)) {
@@ -93,13 +94,18 @@ function withoutOmittedEmpty<T>(v: T, node: TypeNode | undefined): T {
     return v;
   }
   const obj = v as Record<string, unknown>;
-  const omitted = node.kind === "struct" && node.name ? omittedWhenEmpty(node.name) : new Set<string>();
+  const omitted = node.kind === "struct" && node.name ? omittedWhenEmpty(node.name) : undefined;
   for (const k of Object.keys(obj)) {
     const child = fieldOf(node, k);
+    if (obj[k] === null && omitted?.null.has(k)) {
+      delete obj[k];
+      continue;
+    }
     const value = withoutOmittedEmpty(obj[k], child);
     const empty = Array.isArray(value) ? value.length === 0 : isEmptyObject(value);
     const reset = k === "managedFields" && node.name === "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
-    if (empty && omitted.has(k) && !reset && (child?.kind === "list" || child?.kind === "map")) delete obj[k];
+    if (empty && omitted?.empty.has(k) && !reset && (child?.kind === "list" || child?.kind === "map"))
+      delete obj[k];
   }
   return v;
 }

@@ -5,8 +5,8 @@
  * the prune copied it; this walk visits each value once and builds the one copy, so the result is
  * private to the request (nothing of the input is shared, untyped subtrees included) and the
  * input is never modified. The answers are the three walks' answers: a mismatch is worded by
- * typed-check.ts's own walk of the untouched input, so its text cannot differ. An empty map or list
- * in a field Go leaves out when empty is left out, as kube-apiserver stores it (omittedIfEmpty).
+ * typed-check.ts's own walk of the untouched input, so its text cannot differ. An empty map or list,
+ * or a null, in a field Go leaves out then is left out, as kube-apiserver stores it (omittedIfEmpty).
  */
 import { canonicalQuantity, fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
 import { omittedWhenEmpty } from "@kubesdk/models/internal";
@@ -105,6 +105,7 @@ function structOf(
       continue;
     }
     const value = obj[k];
+    if (value === null && node.name !== undefined && omittedWhenEmpty(node.name).null.has(k)) continue;
     // Scalars need no place of their own (most fields are scalars): one is made for objects and lists.
     // The plain assignment is the prune's: a "__proto__" key is dropped as it drops it.
     const decoded =
@@ -126,7 +127,7 @@ const OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 function omittedIfEmpty(decoded: unknown, node: TypeNode, k: string): boolean {
   if (Array.isArray(decoded) ? decoded.length > 0 : !isEmptyMap(decoded)) return false;
   if (node.name === undefined || (k === "managedFields" && node.name === OBJECT_META)) return false;
-  return omittedWhenEmpty(node.name).has(k);
+  return omittedWhenEmpty(node.name).empty.has(k);
 }
 
 function isEmptyMap(v: unknown): boolean {
