@@ -11,7 +11,7 @@ import { waitForRevision } from "../endpoints/handlers/resource-version.js";
 import type { MediaChoice } from "../http/negotiate.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
 import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
-import { joinFrames } from "./replay-frames.js";
+import { FrameJoin, type ReplayFrames } from "./replay-frames.js";
 import { WatchEncoder, watchContentType } from "./watch-framing.js";
 import type { WatchEventType, WatchHub } from "./watch-hub.js";
 import { parseWatchOptions, type WatchOptions } from "./watch-options.js";
@@ -315,16 +315,37 @@ function replaySince(
     rv,
     ctx.store.revision,
   ].join("\u0000");
-  const replay = s.reg.hub.replays.get(key, () => {
-    const frameOf = eventFramer(s, inScope);
-    const frames: Buffer[] = [];
-    for (const e of ctx.store.eventsSince(rv)) {
-      const frame = e.bucket === bucket ? frameOf(e) : undefined;
-      if (frame !== undefined) frames.push(frame);
-    }
-    return joinFrames(frames);
-  });
+  const replay = s.reg.hub.replays.get(key, () => joinReplay(s, rv, inScope, share));
   s.stream.writeReplay(replay);
+}
+
+/**
+ * A replay's frames, joined as they are made: frames the hub has cached are copied in, the others
+ * encoded into the join and not cached (a replay of thousands of events would only push the live
+ * events' frames out; the next watch with the same query shares the joined replay instead).
+ */
+function joinReplay(
+  s: Session,
+  rv: number,
+  inScope: (obj: StoredObject | null) => boolean,
+  share: string,
+): ReplayFrames {
+  const r = s.w.resource;
+  const shown = eventShown(s, inScope);
+  const keys = frameKeys(apiVersionOf(r), share);
+  const hub = s.reg.hub;
+  const join = new FrameJoin();
+  for (const e of s.ctx.store.eventsSince(rv)) {
+    const type = e.bucket === r.bucket ? shown(e) : undefined;
+    if (type === undefined) continue;
+    const cached = hub.cachedFrame(e.rev, keys[type]);
+    if (cached !== undefined) join.bytes(cached);
+    else {
+      const stored = eventObject(type, e);
+      s.encoder.join(join, type, present(r, stored), stored);
+    }
+  }
+  return join.finish();
 }
 
 function bookmark(s: Session, annotate: boolean): void {

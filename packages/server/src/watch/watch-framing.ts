@@ -11,6 +11,7 @@ import type { MediaChoice } from "../http/negotiate.js";
 import { contentTypeFor } from "../http/respond.js";
 import type { ServedResource } from "../resources/served.js";
 import { committedText } from "../storage/object-text.js";
+import type { FrameJoin } from "./replay-frames.js";
 import type { WatchEventType } from "./watch-hub.js";
 
 /** The Content-Type of a watch response. */
@@ -36,6 +37,26 @@ export function jsonFrame(type: WatchEventType, object: unknown): Buffer {
   return Buffer.from(`${JSON.stringify({ type, object })}\n`);
 }
 
+/** A JSON frame's bytes before and after its object's text, per event type. */
+const jsonHeads = new Map<string, Buffer>();
+const JSON_TAIL = Buffer.from("}\n");
+
+function jsonHead(type: WatchEventType): Buffer {
+  let head = jsonHeads.get(type);
+  if (head === undefined) {
+    head = Buffer.from(`{"type":${JSON.stringify(type)},"object":`);
+    jsonHeads.set(type, head);
+  }
+  return head;
+}
+
+/** jsonFrame's bytes, added to a replay's join: a written object's kept text is copied once, into the join. */
+export function joinJsonFrame(join: FrameJoin, type: WatchEventType, object: unknown): void {
+  const known = committedText(object);
+  if (known !== undefined) join.wrapped(jsonHead(type), known.text, known.bytes, JSON_TAIL);
+  else join.text(`${JSON.stringify({ type, object })}\n`);
+}
+
 /** Encodes the events of one watch; a Table watch sends column definitions with its first row only. */
 export class WatchEncoder {
   private first = true;
@@ -57,6 +78,13 @@ export class WatchEncoder {
     return this.choice.encoding === "protobuf"
       ? protobufFrame(type, object as object)
       : jsonFrame(type, object);
+  }
+
+  /** encode's frame, added to a replay's join. */
+  join(join: FrameJoin, type: WatchEventType, obj: unknown, stored?: unknown): void {
+    const object = this.reshape(type, obj, stored);
+    if (this.choice.encoding === "protobuf") join.bytes(protobufFrame(type, object as object));
+    else joinJsonFrame(join, type, object);
   }
 
   private reshape(type: WatchEventType, obj: unknown, stored: unknown): unknown {
