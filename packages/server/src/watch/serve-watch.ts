@@ -320,9 +320,10 @@ function replaySince(
 }
 
 /**
- * A replay's frames, joined as they are made: frames the hub has cached are copied in, the others
- * encoded into the join and not cached (a replay of thousands of events would only push the live
- * events' frames out; the next watch with the same query shares the joined replay instead).
+ * A replay's frames, joined as they are made: a written object's JSON frame from the text its
+ * write kept, not cached (a replay of thousands of events would push the live events' frames out
+ * for frames that cost a copy); a frame the hub has cached, copied; any other encoded and cached
+ * (protobuf, deletes, objects older than the kept texts), as live events are.
  */
 function joinReplay(
   s: Session,
@@ -334,18 +335,29 @@ function joinReplay(
   const shown = eventShown(s, inScope);
   const keys = frameKeys(apiVersionOf(r), share);
   const hub = s.reg.hub;
+  const encode = (_: StoreEvent, shown: ShownEvent) => s.encoder.encode(shown.type, shown.obj, shown.stored);
   const join = new FrameJoin();
   for (const e of s.ctx.store.eventsSince(rv)) {
     const type = e.bucket === r.bucket ? shown(e) : undefined;
     if (type === undefined) continue;
     const cached = hub.cachedFrame(e.rev, keys[type]);
-    if (cached !== undefined) join.bytes(cached);
-    else {
-      const stored = eventObject(type, e);
-      s.encoder.join(join, type, present(r, stored), stored);
+    if (cached !== undefined) {
+      join.bytes(cached);
+      continue;
     }
+    const stored = eventObject(type, e);
+    const obj = present(r, stored);
+    if (!s.encoder.joinKept(join, type, obj))
+      join.bytes(hub.frame(e, keys[type], encode, { type, obj, stored }));
   }
   return join.finish();
+}
+
+/** An event as one watch shows it: its type, the object presented, and as stored. */
+interface ShownEvent {
+  readonly type: WatchEventType;
+  readonly obj: unknown;
+  readonly stored: StoredObject;
 }
 
 function bookmark(s: Session, annotate: boolean): void {

@@ -50,13 +50,6 @@ function jsonHead(type: WatchEventType): Buffer {
   return head;
 }
 
-/** jsonFrame's bytes, added to a replay's join: a written object's kept text is copied once, into the join. */
-export function joinJsonFrame(join: FrameJoin, type: WatchEventType, object: unknown): void {
-  const known = committedText(object);
-  if (known !== undefined) join.wrapped(jsonHead(type), known.text, known.bytes, JSON_TAIL);
-  else join.text(`${JSON.stringify({ type, object })}\n`);
-}
-
 /** Encodes the events of one watch; a Table watch sends column definitions with its first row only. */
 export class WatchEncoder {
   private first = true;
@@ -80,11 +73,17 @@ export class WatchEncoder {
       : jsonFrame(type, object);
   }
 
-  /** encode's frame, added to a replay's join. */
-  join(join: FrameJoin, type: WatchEventType, obj: unknown, stored?: unknown): void {
-    const object = this.reshape(type, obj, stored);
-    if (this.choice.encoding === "protobuf") join.bytes(protobufFrame(type, object as object));
-    else joinJsonFrame(join, type, object);
+  /**
+   * Adds encode's frame to a replay's join when it is a JSON frame of an object whose text was kept
+   * from its write (storage/object-text.ts): the text is copied once, into the join, and nothing is
+   * encoded. False, and nothing added, otherwise.
+   */
+  joinKept(join: FrameJoin, type: WatchEventType, obj: unknown): boolean {
+    if (this.choice.encoding === "protobuf" || this.choice.shape !== undefined) return false;
+    const known = committedText(obj);
+    if (known === undefined) return false;
+    join.wrapped(jsonHead(type), known.text, known.bytes, JSON_TAIL);
+    return true;
   }
 
   private reshape(type: WatchEventType, obj: unknown, stored: unknown): unknown {
