@@ -1,5 +1,5 @@
 /**
- * A replayed watch's bytes (watch/serve-watch.ts joinReplay): frames joined straight from the
+ * A replayed watch's bytes (watch/replay-join.ts): frames joined straight from the
  * objects' texts kept from their writes (storage/object-text.ts), encoded afresh when no text is
  * kept (deletes, an object leaving the selector), or copied from the hub's cache of live frames.
  * Each is checked against bytes made another way: the write's response body, or a live watch.

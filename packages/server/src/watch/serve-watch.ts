@@ -11,7 +11,7 @@ import { waitForRevision } from "../endpoints/handlers/resource-version.js";
 import type { MediaChoice } from "../http/negotiate.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
 import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
-import { FrameJoin, type ReplayFrames } from "./replay-frames.js";
+import { joinReplay } from "./replay-join.js";
 import { WatchEncoder, watchContentType } from "./watch-framing.js";
 import type { WatchEventType, WatchHub } from "./watch-hub.js";
 import { parseWatchOptions, type WatchOptions } from "./watch-options.js";
@@ -315,49 +315,18 @@ function replaySince(
     rv,
     ctx.store.revision,
   ].join("\u0000");
-  const replay = s.reg.hub.replays.get(key, () => joinReplay(s, rv, inScope, share));
+  const replay = s.reg.hub.replays.get(key, () =>
+    joinReplay({
+      events: ctx.store.eventsSince(rv),
+      resource: w.resource,
+      hub: s.reg.hub,
+      encoder: s.encoder,
+      keys: frameKeys(apiVersionOf(w.resource), share),
+      shown: eventShown(s, inScope),
+      objectOf: eventObject,
+    }),
+  );
   s.stream.writeReplay(replay);
-}
-
-/**
- * A replay's frames, joined as they are made: a written object's JSON frame from the text its
- * write kept, not cached (a replay of thousands of events would push the live events' frames out
- * for frames that cost a copy); a frame the hub has cached, copied; any other encoded and cached
- * (protobuf, deletes, objects older than the kept texts), as live events are.
- */
-function joinReplay(
-  s: Session,
-  rv: number,
-  inScope: (obj: StoredObject | null) => boolean,
-  share: string,
-): ReplayFrames {
-  const r = s.w.resource;
-  const shown = eventShown(s, inScope);
-  const keys = frameKeys(apiVersionOf(r), share);
-  const hub = s.reg.hub;
-  const encode = (_: StoreEvent, shown: ShownEvent) => s.encoder.encode(shown.type, shown.obj, shown.stored);
-  const join = new FrameJoin();
-  for (const e of s.ctx.store.eventsSince(rv)) {
-    const type = e.bucket === r.bucket ? shown(e) : undefined;
-    if (type === undefined) continue;
-    const cached = hub.cachedFrame(e.rev, keys[type]);
-    if (cached !== undefined) {
-      join.bytes(cached);
-      continue;
-    }
-    const stored = eventObject(type, e);
-    const obj = present(r, stored);
-    if (!s.encoder.joinKept(join, type, obj))
-      join.bytes(hub.frame(e, keys[type], encode, { type, obj, stored }));
-  }
-  return join.finish();
-}
-
-/** An event as one watch shows it: its type, the object presented, and as stored. */
-interface ShownEvent {
-  readonly type: WatchEventType;
-  readonly obj: unknown;
-  readonly stored: StoredObject;
 }
 
 function bookmark(s: Session, annotate: boolean): void {
