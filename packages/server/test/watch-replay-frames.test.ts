@@ -34,13 +34,14 @@ describe("replay frames", () => {
     expect(joinFrames([]).ends).toEqual([]);
   });
 
-  it("are joined from texts, wrapped texts and bytes alike, in UTF-8, each where it ends", () => {
+  it("are joined from wrapped texts and bytes alike, in UTF-8, each where it ends", () => {
     const join = new FrameJoin();
     const body = '{"name":"名前 ☃ 😀 \u2028"}';
-    join.text("ascii\n");
+    const nl = Buffer.from("\n");
+    join.wrapped(Buffer.alloc(0), "ascii", 5, nl);
     join.wrapped(Buffer.from("<"), body, Buffer.byteLength(body), Buffer.from(">\n"));
     join.bytes(Buffer.from("é\n"));
-    join.text("ü☃\n");
+    join.wrapped(Buffer.from("ü"), "☃", 3, nl);
     const expected = ["ascii\n", `<${body}>\n`, "é\n", "ü☃\n"];
     const r = join.finish();
     expect(r.body.toString()).toBe(expected.join(""));

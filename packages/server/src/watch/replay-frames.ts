@@ -31,21 +31,14 @@ export function joinFrames(frames: readonly Uint8Array[]): ReplayFrames {
 
 /**
  * Builds a replay's joined body straight from its frames' texts and bytes: one buffer of the exact
- * size, each text encoded into its place, instead of a buffer per frame and then a copy of them all
- * into the join (and the garbage of both). A JSON frame of a written object is three pieces (its
+ * size, each text encoded (UTF-8) into its place, instead of a buffer per frame and then a copy of
+ * them all into the join (and the garbage of both). A JSON frame of a written object is three pieces (its
  * head, the object's text kept from its write, the tail), so its text is never concatenated either.
  */
 export class FrameJoin {
   private readonly parts: (string | Uint8Array)[] = [];
   private readonly ends: number[] = [];
   private at = 0;
-
-  /** One frame of text (UTF-8), measured here. */
-  text(frame: string): void {
-    this.parts.push(frame);
-    this.at += Buffer.byteLength(frame);
-    this.ends.push(this.at);
-  }
 
   /** One frame as head + body + tail, where `bodyBytes` is body's UTF-8 length (known to the caller). */
   wrapped(head: Buffer, body: string, bodyBytes: number, tail: Buffer): void {
