@@ -45,6 +45,9 @@ export async function listPhase(http: BenchHttp, sizes: WorkloadSizes): Promise<
       // One unmeasured list, checked: warms the path and proves the answer.
       const first = await http.send("GET", cmPath(ns), { accept });
       checkList(first.bytes, first.contentType, encoding, size);
+      await runConcurrent(sizes.listWarmup, 1, async () => {
+        await http.send("GET", cmPath(ns), { accept });
+      });
       gc();
       const latencies = await runConcurrent(runs, 1, async () => {
         await http.send("GET", cmPath(ns), { accept });
