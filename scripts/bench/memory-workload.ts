@@ -23,7 +23,7 @@ const base: WorkloadSizes = {
   getWarmup: Number(env("BENCH_GET_WARMUP", "0")),
   listSizes: list("BENCH_LIST_SIZES", "500,5000,50000").map(Number),
   listRuns: Number(env("BENCH_LIST_RUNS", "30")),
-  listWarmup: Number(env("BENCH_LIST_WARMUP", "0")),
+  listWarmup: Number(env("BENCH_LIST_WARMUP", "20")),
   fanWatchers: list("BENCH_FAN_WATCHERS", "1,100,1000").map(Number),
   fanDeliveries: Number(env("BENCH_FAN_DELIVERIES", "100000")),
   fanReplayDeliveries: Number(env("BENCH_REPLAY_DELIVERIES", "200000")),

@@ -23,8 +23,8 @@
  *      only), BENCH_WRITES (1000, the cold rows), BENCH_SUSTAINED_WARMUP (5000 per verb),
  *      BENCH_SUSTAINED_WRITES (2000; 0 skips the sustained rows), BENCH_GETS (2000),
  *      BENCH_GET_WARMUP (0), BENCH_LIST_SIZES ("500,5000,50000"), BENCH_LIST_RUNS (30 at the
- *      smallest size, in proportion above it, at least 7), BENCH_LIST_WARMUP (0 per size and
- *      encoding), BENCH_FAN_WATCHERS ("1,100,1000"), BENCH_FAN_DELIVERIES (100000),
+ *      smallest size, in proportion above it, at least 7), BENCH_LIST_WARMUP (20 per size and
+ *      encoding, unmeasured), BENCH_FAN_WATCHERS ("1,100,1000"), BENCH_FAN_DELIVERIES (100000),
  *      BENCH_WARMUP (200), BENCH_CONTRACT (0), BENCH_CONTRACT_FILES (comma-separated; default in
  *      bench-contract.ts), BENCH_CPU_PROF (a directory: CPU profiles of the reference server
  *      processes), BENCH_SERVER=built (the reference server's build, as published, not its
@@ -79,7 +79,7 @@ const baseSizes: Omit<WorkloadSizes, "http2"> = {
   getWarmup: sizeFromEnv("BENCH_GET_WARMUP", 0),
   listSizes: sizesFromEnv("BENCH_LIST_SIZES", "500,5000,50000"),
   listRuns: sizeFromEnv("BENCH_LIST_RUNS", 30),
-  listWarmup: sizeFromEnv("BENCH_LIST_WARMUP", 0),
+  listWarmup: sizeFromEnv("BENCH_LIST_WARMUP", 20),
   fanWatchers: sizesFromEnv("BENCH_FAN_WATCHERS", "1,100,1000"),
   fanDeliveries: sizeFromEnv("BENCH_FAN_DELIVERIES", 100_000),
   fanReplayDeliveries: sizeFromEnv("BENCH_REPLAY_DELIVERIES", 200_000),
