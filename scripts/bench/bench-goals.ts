@@ -24,9 +24,14 @@ const GOALS: [RegExp, Goal][] = [
   ],
 ];
 
-/** "≥ 5× met", "≤ 0.3× no", or "" for a row no goal is set on. */
+/**
+ * "≥ 5× met", "≤ 0.3× no", or "" for a row no goal is set on. The issue judges the workload's rows
+ * over HTTP/1.1, so rows tagged with another protocol get no mark.
+ */
 export function goalCell(metric: string, ratio: number, reference: number): string {
-  const bare = metric.replace(/^\[[^\]]+\] /, "");
+  const tag = /^\[([^\]]+)\] /.exec(metric);
+  if (tag !== null && tag[1] !== "http1.1") return "";
+  const bare = metric.slice(tag?.[0].length ?? 0);
   const goal = GOALS.find(([pattern]) => pattern.test(bare))?.[1];
   if (goal === undefined) return "";
   return `${goal.label} ${goal.met(ratio, reference) ? "met" : "no"}`;

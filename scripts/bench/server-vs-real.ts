@@ -256,7 +256,7 @@ function printEnvironment(
   console.log(
     `writes: "cold" = a fresh server's first ${baseSizes.writes} per verb (c=1, then c=8) after ${baseSizes.warmup} ` +
       `warm-ups; "sustained" = ${baseSizes.sustainedWrites} per verb after ${baseSizes.sustainedWarmup} unmeasured ` +
-      "writes of each verb at c=8; goal = issue 35's (writes: the sustained rows; judged with http1.1)\n",
+      "writes of each verb at c=8; goal = issue 35's, marked on the http1.1 rows (writes: the sustained ones)\n",
   );
 }
 
