@@ -14,6 +14,10 @@ describe("certificate IP SANs", () => {
     );
   });
 
+  it("writes the lowest and highest IPv4 addresses", () => {
+    expect(sans(["0.0.0.0", "255.255.255.255"])).toBe("IP Address:0.0.0.0, IP Address:255.255.255.255");
+  });
+
   it.each([
     "1:2:3:4:5:6:7",
     "1:2:3:4:5:6:7:8:9",
@@ -22,8 +26,23 @@ describe("certificate IP SANs", () => {
     "12345::1",
     "g::1",
     "::ffff:1.2.3.4",
+    "1.2.3.256",
+    "01.2.3.4",
+    "1.2.3",
+    "1.2.3.-0",
     "localhost",
   ])("refuses %s", (ip) => {
     expect(() => sans([ip])).toThrow(/unsupported IP address/);
   });
+});
+
+describe("certificate validity", () => {
+  it.each([2, 9_000])(
+    "runs from a minute before issue for %i days (UTCTime, GeneralizedTime after 2049)",
+    (days) => {
+      const cert = new X509Certificate(ca.issue({ commonName: "s", usage: "server", days }).certPem);
+      const ms = Date.parse(cert.validTo) - Date.parse(cert.validFrom);
+      expect(ms).toBe(days * 86_400_000 + 60_000);
+    },
+  );
 });

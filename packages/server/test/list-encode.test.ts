@@ -132,6 +132,20 @@ describe("encodeBodyYielding's item caches", () => {
     }
   });
 
+  it("a frozen items array under another envelope gets that envelope's bytes", async () => {
+    const items = Object.freeze(configMaps(400).items);
+    const envelopes = [{}, { resourceVersion: "7" }, { resourceVersion: "8" }, { resourceVersion: "7" }];
+    for (const choice of [compact, protobuf])
+      for (const metadata of [...envelopes, ...envelopes]) {
+        const body = { ...list(items), metadata };
+        expect((await encodeBodyYielding(body, choice)).equals(encodeBody(body, choice))).toBe(true);
+      }
+    const asMetadata = { ...metadataOnly, items };
+    for (const body of [asMetadata, list(items), asMetadata])
+      for (const choice of [compact, protobuf])
+        expect((await encodeBodyYielding(body, choice)).equals(encodeBody(body, choice))).toBe(true);
+  });
+
   it("keeps a frozen items array's parts per list kind", async () => {
     const items = Object.freeze(metadataOnly.items.map((item) => ({ ...item })));
     const asMetadata = { ...metadataOnly, items };

@@ -3,7 +3,7 @@
  * kubelet's Node, its status and Lease, the controllers' ServiceAccounts and root CA ConfigMaps, then
  * the node lifecycle's untainting of the Ready node, in this order and at these revisions, whether a
  * write goes through the write path or is committed from its template (system-objects.ts,
- * controllers/stored-templates.ts).
+ * controllers/stored-templates.ts, cluster/node-templates.ts).
  */
 import { describe, expect, it } from "vitest";
 import { startServer } from "../src/server.js";

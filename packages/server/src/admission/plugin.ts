@@ -12,6 +12,7 @@ import type { AdmissionContext } from "./context.js";
 export interface AdmissionPlugin {
   /** Upstream's plugin name (`--enable-admission-plugins`), e.g. "NamespaceLifecycle". */
   readonly name: string;
+  /** A fixed answer per operation: the chain asks once per operation and phase (chain.ts). */
   handles(operation: AdmissionOperation): boolean;
   /** The mutating phase: runs before defaulting, may change `attributes.object`. */
   admit?(attributes: AdmissionAttributes, ctx: AdmissionContext): void | Promise<void>;

@@ -62,7 +62,8 @@ export function startCluster(
     },
     log,
   );
-  const kcm = new ClusterAccess(ctx, "kube-controller-manager");
+  // The node lifecycle's untaint of a templated node may be a template too (node-templates.ts).
+  const kcm = new ClusterAccess(ctx, "kube-controller-manager", true);
   const controllers = withControllers
     ? [
         new Scheduler(new ClusterAccess(ctx, "kube-scheduler"), log),

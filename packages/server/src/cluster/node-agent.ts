@@ -9,7 +9,13 @@ import type { coordinationV1, coreV1 } from "@kubesdk/models";
 import { StatusError } from "../api/status.js";
 import type { StoredObject } from "../storage/mvcc.js";
 import type { WorkLoop } from "./loop.js";
-import { createdLease, createdNode, nodeWithStatus, templatedNode } from "./node-templates.js";
+import {
+  createdLease,
+  createdNode,
+  nodeWithStatus,
+  rememberTemplatedNode,
+  templatedNode,
+} from "./node-templates.js";
 import type { ClusterAccess } from "./objects.js";
 
 export interface SimulatedNodeConfig {
@@ -131,7 +137,8 @@ export class NodeAgent {
     if (!a.get("nodes", config.name) && this.templated(config)) {
       const time = a.now();
       const created = a.commit("nodes", config.name, createdNode(config.name, index, randomUUID(), time));
-      a.commit("nodes", config.name, nodeWithStatus(created, nodeStatus(config, index, time), time));
+      const ready = nodeWithStatus(created, nodeStatus(config, index, time), time);
+      rememberTemplatedNode(a.commit("nodes", config.name, ready));
       return true;
     }
     if (!a.get("nodes", config.name)) {

@@ -9,9 +9,10 @@
  * a Node object with no kubelet behind it never heartbeats at all (a simplification, see FC2).
  */
 import type { coordinationV1, coreV1 } from "@kubesdk/models";
-import type { StoreEvent } from "../storage/mvcc.js";
+import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
 import { untolerated } from "./fit.js";
 import { WorkLoop } from "./loop.js";
+import { isTemplatedNode, untaintedNode } from "./node-templates.js";
 import { type ClusterAccess, keyOf, withCondition } from "./objects.js";
 
 type Node = coreV1.Node & { metadata: { name?: string } };
@@ -100,8 +101,17 @@ export class NodeLifecycle {
     await this.access.update("nodes", { ...fresh, spec: { ...fresh.spec, taints } });
   }
 
-  /** Drops the taints with `key`: the node is reachable again, or (not-ready) Ready at last. */
+  /**
+   * Drops the taints with `key`: the node is reachable again, or (not-ready) Ready at last. The
+   * not-ready taint of a node the kubelet's templates made, untouched since, goes by a template
+   * (node-templates.ts) while nothing configured could change the write.
+   */
   private async markBack(node: Node, key: string): Promise<void> {
+    if (key === NOT_READY && isTemplatedNode(node) && this.access.templated()) {
+      const name = String(node.metadata.name);
+      this.access.commit("nodes", name, untaintedNode(node as StoredObject, this.access.now()));
+      return;
+    }
     const taints = (node.spec?.taints ?? []).filter((t) => t.key !== key);
     await this.access.update("nodes", { ...node, spec: { ...node.spec, taints } });
   }

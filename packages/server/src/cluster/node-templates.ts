@@ -1,14 +1,16 @@
 /**
- * A simulated node's start-up writes (its Node, the Node's Ready status, its Lease) in the form the
- * write path stores for the kubelet's requests, committed without the write path on the in-process
- * server (ClusterAccess's `templates`) when nothing configured could change them: the write path's
- * first use was the largest share of a fresh process's first start (docs/performance-history.md,
- * session 19). Only a node with no labels, taints or capacity of its own is templated; other
+ * A simulated node's start-up writes (its Node, the Node's Ready status, its Lease, then the node
+ * lifecycle's removal of the not-ready taint) in the form the write path stores for the kubelet's
+ * and kube-controller-manager's requests, committed without the write path on the in-process server
+ * (ClusterAccess's `templates`) when nothing configured could change them: the write path's first
+ * use was the largest share of a fresh process's first start (docs/performance-history.md, sessions
+ * 19 and 20). Only a node with no labels, taints or capacity of its own is templated; other
  * configurations go through the write path, which validates them and admits them as configured.
  * packages/server/test/node-templates.test.ts compares both, field order included.
  */
 import type { coreV1 } from "@kubesdk/models";
 import { type Fields, mapFields, updateEntry as update } from "../controllers/stored-templates.js";
+import { type ManagedFieldsEntry, sortEntries } from "../fieldmanager/managed-fields.js";
 import type { StoredObject } from "../storage/mvcc.js";
 
 /** Names the write path accepts for a Node without question (a DNS label). */
@@ -125,5 +127,43 @@ export function createdLease(node: StoredObject, spec: Fields, uid: string, time
     spec: { ...spec },
     apiVersion,
     kind: "Lease",
+  };
+}
+
+/**
+ * The Nodes as the kubelet's templates last stored them (created, then Ready). While the store
+ * still returns one of these objects nobody has written the node since, so its stored form is known
+ * and the node lifecycle's untaint of it can be a template too. Weak: a replaced or deleted node
+ * and a stopped server's store are collected as before.
+ */
+const templatedNodes = new WeakSet<StoredObject>();
+
+/** Notes a Node committed from nodeWithStatus (the store's stamped object). */
+export function rememberTemplatedNode(node: StoredObject): void {
+  templatedNodes.add(node);
+}
+
+/** Whether this stored Node is still the one the kubelet's templates committed. */
+export function isTemplatedNode(node: object): boolean {
+  return templatedNodes.has(node as StoredObject);
+}
+
+/**
+ * The templated Ready node once kube-controller-manager's node lifecycle removed the not-ready
+ * taint: the taints emptied, the kubelet's create entry no longer owning them, and an Update entry
+ * of kube-controller-manager owning them, the entries sorted as the write path sorts them.
+ */
+export function untaintedNode(node: StoredObject, time: string): StoredObject {
+  const metadata = node.metadata as Fields & { managedFields: ManagedFieldsEntry[] };
+  const entries = metadata.managedFields.map((entry) => {
+    if (entry.subresource !== undefined) return entry;
+    const { "f:taints": _, ...spec } = entry.fieldsV1["f:spec"] as Fields;
+    return { ...entry, fieldsV1: { ...entry.fieldsV1, "f:spec": spec } };
+  });
+  const controller = update("kube-controller-manager", "v1", time, { "f:spec": { "f:taints": {} } });
+  return {
+    ...node,
+    metadata: { ...metadata, managedFields: sortEntries([controller, ...entries]) },
+    spec: { ...(node.spec as Fields), taints: [] },
   };
 }

@@ -38,7 +38,14 @@ export function systemObject(
 
 /** One managedFields entry of an Update, in the order the write path records its members. */
 export function updateEntry(manager: string, apiVersion: string, time: string, fieldsV1: Fields) {
-  return { manager, operation: "Update", apiVersion, time, fieldsType: "FieldsV1", fieldsV1 };
+  return {
+    manager,
+    operation: "Update" as const,
+    apiVersion,
+    time,
+    fieldsType: "FieldsV1" as const,
+    fieldsV1,
+  };
 }
 
 /** `{".": {}, "f:a": {}, …}`: the fields of a map the writer set, as managedFields lists them. */

@@ -23,7 +23,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       chunks.push(chunk);
     });
     req.on("end", () => {
-      if (!failed) resolve(Buffer.concat(chunks));
+      // One chunk (most bodies) is the body: no copy.
+      if (!failed) resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
     });
     req.on("error", (e) => {
       if (!failed) reject(e);

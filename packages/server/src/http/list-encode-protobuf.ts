@@ -5,7 +5,7 @@
 import { encodeObject } from "@kubesdk/models";
 import { type BodyParts, bodyLength, PartRuns } from "./body-parts.js";
 import { bytesRecord, cachedBytes, type ItemBytes } from "./item-cache.js";
-import { itemPartsOf } from "./list-item-parts.js";
+import { envelopeText, itemPartsOf, listPartsOf } from "./list-item-parts.js";
 import { SLICE_MS, yieldToOthers } from "./list-slices.js";
 
 /**
@@ -107,9 +107,18 @@ async function itemRanges(body: object, listKind: string, items: readonly unknow
  * of the caches. Repeated fields concatenate, so the bytes are exactly those of the list encoded
  * at once; the raw field's header is sized from the items' lengths.
  */
-export async function encodeProtobufList(body: { kind?: unknown }, items: unknown[]): Promise<BodyParts> {
+export function encodeProtobufList(body: { kind?: unknown }, items: unknown[]): Promise<BodyParts> {
+  const encoding = `protobuf ${String(body.kind)}`;
+  return listPartsOf(items, encoding, envelopeText(body), () => protobufListParts(body, encoding, items));
+}
+
+async function protobufListParts(
+  body: { kind?: unknown },
+  encoding: string,
+  items: unknown[],
+): Promise<BodyParts> {
   const listKind = String(body.kind);
-  const itemParts = await itemPartsOf(items, `protobuf ${listKind}`, () => itemRanges(body, listKind, items));
+  const itemParts = await itemPartsOf(items, encoding, () => itemRanges(body, listKind, items));
   const empty = Buffer.from(encodeObject({ ...body, items: [] }));
   const envelope = empty.subarray(MAGIC_LENGTH);
   const parts: Buffer[] = [empty.subarray(0, MAGIC_LENGTH)];

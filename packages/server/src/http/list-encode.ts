@@ -7,14 +7,13 @@
 import { type BodyParts, PartRuns } from "./body-parts.js";
 import { bytesRecord, cachedBytes, type ItemBytes } from "./item-cache.js";
 import { encodeProtobufList } from "./list-encode-protobuf.js";
-import { itemPartsOf } from "./list-item-parts.js";
+import { envelopeText, ITEMS_SENTINEL, itemPartsOf, listPartsOf } from "./list-item-parts.js";
 import { SLICE_MS, yieldToOthers } from "./list-slices.js";
 import type { MediaChoice } from "./negotiate.js";
 import { encodeBody } from "./respond.js";
 
 /** Lists with more items than this are encoded in slices. */
 const SLICED_FROM = 256;
-const SENTINEL = "\u0000kubesdk-list-items\u0000";
 
 function itemsOf(body: unknown): unknown[] | undefined {
   if (typeof body !== "object" || body === null) return undefined;
@@ -124,15 +123,24 @@ async function prettyItemParts(items: readonly unknown[]): Promise<BodyParts> {
   return joinedBytesYielding(items, indented, ",\n    ");
 }
 
+const QUOTED_SENTINEL = JSON.stringify(ITEMS_SENTINEL);
+
 async function encodeJsonList(body: object, items: unknown[], pretty: boolean): Promise<BodyParts> {
-  const outer = pretty
-    ? JSON.stringify({ ...body, items: SENTINEL }, null, 2)
-    : JSON.stringify({ ...body, items: SENTINEL });
-  const at = outer.indexOf(JSON.stringify(SENTINEL));
-  const tail = outer.slice(at + JSON.stringify(SENTINEL).length);
-  const head = Buffer.from(`${outer.slice(0, at)}${pretty ? "[\n    " : "["}`);
-  const itemParts = pretty ? await prettyItemParts(items) : await compactItemParts(items);
-  return [head, ...itemParts, Buffer.from(`${pretty ? "\n  ]" : "]"}${tail}\n`)];
+  if (pretty) {
+    const outer = JSON.stringify({ ...body, items: ITEMS_SENTINEL }, null, 2);
+    return jsonListParts(outer, "[\n    ", await prettyItemParts(items), "\n  ]");
+  }
+  const outer = envelopeText(body);
+  return listPartsOf(items, "json", outer, async () =>
+    jsonListParts(outer, "[", await compactItemParts(items), "]"),
+  );
+}
+
+/** The envelope's text around the items' parts, the items' array brackets included. */
+function jsonListParts(outer: string, open: string, itemParts: BodyParts, close: string): BodyParts {
+  const at = outer.indexOf(QUOTED_SENTINEL);
+  const head = Buffer.from(`${outer.slice(0, at)}${open}`);
+  return [head, ...itemParts, Buffer.from(`${close}${outer.slice(at + QUOTED_SENTINEL.length)}\n`)];
 }
 
 /** encodeBody, in slices for big lists so that other requests are served meanwhile. */
