@@ -6,13 +6,21 @@ import type { BenchHttp } from "./bench-http.js";
 import { percentile, runConcurrent, summarize } from "./stats.js";
 
 export interface WorkloadSizes {
-  /** Objects each write phase (create, update, apply, delete) handles per client count. */
+  /** Objects each cold write phase (create, update, apply, delete) handles per client count. */
   writes: number;
+  /** Unmeasured writes of each verb at 8 clients before the sustained write rows. */
+  sustainedWarmup: number;
+  /** Objects each sustained write phase handles per client count; 0 skips the sustained phase. */
+  sustainedWrites: number;
   gets: number;
+  /** Unmeasured GETs before the timed ones. */
+  getWarmup: number;
   /** Namespace sizes listed, growing (the namespace is filled up to each in turn). */
   listSizes: number[];
-  /** Lists timed at the smallest size; bigger sizes run proportionally fewer (at least 3). */
+  /** Lists timed at the smallest size; bigger sizes run proportionally fewer (at least 7). */
   listRuns: number;
+  /** Unmeasured lists per size and encoding before the timed ones (besides the checked first one). */
+  listWarmup: number;
   /** Watcher counts of the fan-out phases. */
   fanWatchers: number[];
   /** Deliveries aimed at per fan-out phase: writes = deliveries / watchers, within [100, 2000]. */
@@ -21,7 +29,7 @@ export interface WorkloadSizes {
   fanReplayDeliveries: number;
   /** Client processes the replay fan-out's watchers are spread over. */
   fanReplayClients: number;
-  /** Phases to run ("write", "get", "list", "watch"); all when undefined. */
+  /** Phases to run ("write", "sustained", "get", "list", "watch"); all when undefined. */
   phases?: string[];
   /** Unmeasured requests first, so the reference server's JIT and both connection pools are warm. */
   warmup: number;

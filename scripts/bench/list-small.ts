@@ -13,8 +13,9 @@
  *
  * Run: BENCH_SERVER=built node --expose-gc --conditions=source --import tsx scripts/bench/list-small.ts
  * Env: LS_ROUNDS (2), LS_SIZE (500), LS_UNMEASURED (1), LS_COLD (30), LS_SUSTAINED (300), LS_TARGETS
- *      ("reference,real"), LS_WARM ("write,get": bench-workload phases run first; "" for none),
- *      BENCH_WRITES (1000), BENCH_GETS (2000), BENCH_WARMUP (200).
+ *      ("reference,real"), LS_WARM ("write,get": bench-workload phases run first; "" for none;
+ *      "write,sustained,get" as server-vs-real runs them), BENCH_WRITES (1000), BENCH_GETS (2000),
+ *      BENCH_WARMUP (200), BENCH_SUSTAINED_WARMUP (5000), BENCH_SUSTAINED_WRITES (2000).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -187,9 +188,13 @@ async function measure(started: Started): Promise<Map<string, Sample>> {
   if (warmPhases.length > 0) {
     await runWorkload(target, {
       writes: num("BENCH_WRITES", 1000),
+      sustainedWarmup: num("BENCH_SUSTAINED_WARMUP", 5000),
+      sustainedWrites: num("BENCH_SUSTAINED_WRITES", 2000),
       gets: num("BENCH_GETS", 2000),
+      getWarmup: 0,
       listSizes: [],
       listRuns: 0,
+      listWarmup: 0,
       fanWatchers: [],
       fanDeliveries: 0,
       fanReplayDeliveries: 0,

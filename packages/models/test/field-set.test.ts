@@ -218,3 +218,48 @@ describe("set operations match their definitions on member paths", () => {
     );
   });
 });
+
+describe("toFieldsV1Text", () => {
+  const text = (s: FieldSet) => JSON.stringify(s.toFieldsV1());
+
+  it("is the JSON text of toFieldsV1, byte for byte, for seeded random sets", () => {
+    fc.assert(
+      fc.property(setArb, setArb, (x, y) => {
+        for (const s of [x, y, x.union(y), x.difference(y), x.intersection(y)])
+          expect(s.toFieldsV1Text()).toBe(text(s));
+      }),
+      { seed: 35, numRuns: 3000 },
+    );
+  });
+
+  // Keys outside fieldsV1's grammar: array indexes and __proto__ (which a JS object does not keep
+  // in insertion order or as an own key), the member marker, escapes, non-ASCII, mixed kinds.
+  const rawKeyArb = fc.oneof(
+    elementKeyArb,
+    fc.constantFrom(".", "0", "1", "10", "01", "4294967295", "__proto__", 'a"b', "é", "\u2028", "", "k:{}"),
+    fc.string({ maxLength: 4 }),
+  );
+  const rawSetArb = fc
+    .array(fc.array(rawKeyArb, { minLength: 0, maxLength: 4 }), { maxLength: 12 })
+    .map((paths) => FieldSet.fromPaths(paths));
+
+  it("is the JSON text of toFieldsV1 for sets built from raw keys too", () => {
+    fc.assert(
+      fc.property(rawSetArb, (s) => {
+        expect(s.toFieldsV1Text()).toBe(text(s));
+      }),
+      { seed: 36, numRuns: 3000 },
+    );
+  });
+
+  it("encodes members with children, empty sets and upstream's key order", () => {
+    expect(new FieldSet().toFieldsV1Text()).toBe("{}");
+    const s = FieldSet.fromPaths([
+      ["f:spec"],
+      ["f:spec", "f:b"],
+      ["f:spec", 'k:{"name":"x"}'],
+      ["f:spec", "i:0"],
+    ]);
+    expect(s.toFieldsV1Text()).toBe('{"f:spec":{".":{},"f:b":{},"k:{\\"name\\":\\"x\\"}":{},"i:0":{}}}');
+  });
+});

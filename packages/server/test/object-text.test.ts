@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { MvccStore, PreconditionError, type StoredObject } from "../src/storage/mvcc.js";
-import { committedText, KEPT_TEXT_BYTES, ObjectTooLargeError } from "../src/storage/object-text.js";
+import {
+  committedText,
+  KEPT_TEXT_BYTES,
+  KEPT_TEXTS,
+  ObjectTooLargeError,
+} from "../src/storage/object-text.js";
 
 /** The size the limit counts before this change: the written object's JSON, as it was written. */
 const writtenBytes = (o: unknown) => Buffer.byteLength(JSON.stringify(o));
@@ -68,10 +73,13 @@ describe("one JSON text of a committed object (storage/object-text.ts)", () => {
     const stored = ["a", "b", "c", "d"].map((n) => s.create("cm", n, big(n), limit));
     // Three texts would pass the budget: the oldest two went, the newest is kept whatever its size.
     expect(stored.map((o) => committedText(o) !== undefined)).toEqual([false, false, true, true]);
-    const small = Array.from({ length: 100 }, (_, i) =>
+    const small = Array.from({ length: KEPT_TEXTS + 100 }, (_, i) =>
       s.create("cm", `s${i}`, { metadata: { name: `s${i}` } }, limit),
     );
-    expect(small.filter((o) => committedText(o) !== undefined)).toHaveLength(64);
-    expect(committedText(small.at(-1))).toBeDefined();
+    const kept = small.map((o) => committedText(o) !== undefined);
+    // The newest KEPT_TEXTS, whatever the order of evictions before.
+    expect(kept.indexOf(true)).toBe(100);
+    expect(kept.lastIndexOf(false)).toBe(99);
+    expect(committedText(small.at(-1))?.text).toBe(JSON.stringify(small.at(-1)));
   });
 });

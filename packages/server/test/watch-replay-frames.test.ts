@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { joinFrames, ReplayCache, replayFrame } from "../src/watch/replay-frames.js";
+import { FrameJoin, joinFrames, ReplayCache, replayFrame } from "../src/watch/replay-frames.js";
 import { type WatchEndReason, WatchStream } from "../src/watch/watch-stream.js";
 import { FakeResponse } from "./support/fake-response.js";
 
@@ -32,6 +32,22 @@ describe("replay frames", () => {
     expect(r.body).toEqual(all);
     expect(frames.map((_, i) => replayFrame(r, i).toString())).toEqual(frames.map((f) => f.toString()));
     expect(joinFrames([]).ends).toEqual([]);
+  });
+
+  it("are joined from wrapped texts and bytes alike, in UTF-8, each where it ends", () => {
+    const join = new FrameJoin();
+    const body = '{"name":"名前 ☃ 😀 \u2028"}';
+    const nl = Buffer.from("\n");
+    join.wrapped(Buffer.alloc(0), "ascii", 5, nl);
+    join.wrapped(Buffer.from("<"), body, Buffer.byteLength(body), Buffer.from(">\n"));
+    join.bytes(Buffer.from("é\n"));
+    join.wrapped(Buffer.from("ü"), "☃", 3, nl);
+    const expected = ["ascii\n", `<${body}>\n`, "é\n", "ü☃\n"];
+    const r = join.finish();
+    expect(r.body.toString()).toBe(expected.join(""));
+    expect(r.body.length).toBe(Buffer.byteLength(expected.join("")));
+    expect(expected.map((_, i) => replayFrame(r, i).toString())).toEqual(expected);
+    expect(new FrameJoin().finish().body.length).toBe(0);
   });
 
   it("are made once per key until cleared, and not kept past the bound", () => {

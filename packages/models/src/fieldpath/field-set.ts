@@ -238,14 +238,49 @@ export class FieldSet {
 
   /** The fieldsV1 encoding, with upstream's child order. */
   toFieldsV1(): Record<string, unknown> {
-    const encode = (node: Node): Record<string, unknown> => {
-      const out: Record<string, unknown> = {};
-      const children = kids(node);
-      const keys = sortKeys([...children.keys()]);
-      if (node.member && keys.length > 0) out["."] = {};
-      for (const k of keys) out[k] = encode(children.get(k) as Node);
-      return out;
-    };
-    return encode(this.root);
+    return encodeTree(this.root);
   }
+
+  /**
+   * `JSON.stringify(this.toFieldsV1())` without building the tree: the server finds its shared copy
+   * of a fieldsV1 by this text, and most writes then need no tree of their own.
+   */
+  toFieldsV1Text(): string {
+    return encodeText(this.root);
+  }
+}
+
+/**
+ * A key that a JS object would not keep as an own key in insertion order (an array index such as
+ * "0", `__proto__`) or that collides with the member marker ("."): never one of fieldsV1's prefixed
+ * keys, but a set built from raw keys can hold one, and the text must still be what the tree gives.
+ */
+function treeOrdered(k: string): boolean {
+  const c = k.charCodeAt(0);
+  if (c === 46 /* . */) return k === ".";
+  if (c === 95 /* _ */) return k === "__proto__";
+  return c >= 48 && c <= 57 && /^(0|[1-9][0-9]*)$/.test(k);
+}
+
+function encodeTree(node: Node): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const children = kids(node);
+  const keys = sortKeys([...children.keys()]);
+  if (node.member && keys.length > 0) out["."] = {};
+  for (const k of keys) out[k] = encodeTree(children.get(k) as Node);
+  return out;
+}
+
+function encodeText(node: Node): string {
+  const children = node.children;
+  if (children === undefined || children.size === 0) return "{}";
+  const keys = sortKeys([...children.keys()]);
+  let out = node.member ? '{".":{}' : "{";
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    if (treeOrdered(k)) return JSON.stringify(encodeTree(node));
+    if (i > 0 || node.member) out += ",";
+    out += `${JSON.stringify(k)}:${encodeText(children.get(k) as Node)}`;
+  }
+  return `${out}}`;
 }

@@ -15,6 +15,7 @@ import type { KubeObject } from "../endpoints/handlers/context.js";
 import { decodeFields, entrySet } from "../fieldmanager/entry-sets.js";
 import { type ManagedFieldsEntry, sortEntries } from "../fieldmanager/managed-fields.js";
 import { type FieldScope, fieldSetOf } from "../fieldmanager/object-fields.js";
+import { sharedFieldsV1 } from "../storage/shared-fields.js";
 import { CSA_BRIDGE_MANAGER, lastAppliedOwned, syncLastApplied } from "./last-applied.js";
 import { mergeApplied, pathWalker, removeAt } from "./structured-merge.js";
 
@@ -134,7 +135,7 @@ function startingEntries(input: ApplyInput): ManagedFieldsEntry[] {
       apiVersion: input.apiVersion,
       time: input.time,
       fieldsType: "FieldsV1",
-      fieldsV1: existing.toFieldsV1(),
+      fieldsV1: sharedFieldsV1(existing),
     });
   return entries;
 }
@@ -179,8 +180,8 @@ function resolveConflicts(
   const taken = FieldSet.fromPaths(conflicts.map((c) => [...c.path]));
   return others.map((e) => {
     const { set, canonical } = decodeFields(e.fieldsV1);
-    if (set.intersects(taken)) return { ...e, fieldsV1: set.difference(taken).toFieldsV1() };
-    return canonical ? e : { ...e, fieldsV1: set.toFieldsV1() };
+    if (set.intersects(taken)) return { ...e, fieldsV1: sharedFieldsV1(set.difference(taken)) };
+    return canonical ? e : { ...e, fieldsV1: sharedFieldsV1(set) };
   });
 }
 
@@ -236,7 +237,7 @@ export function* serverSideApplySteps(input: ApplyInput): Steps<KubeObject> {
     apiVersion: input.apiVersion,
     ...(time !== undefined ? { time } : {}),
     fieldsType: "FieldsV1",
-    fieldsV1: appliedSet.toFieldsV1(),
+    fieldsV1: sharedFieldsV1(appliedSet),
   };
   if (input.subresource) entry.subresource = input.subresource;
   const kept = others.filter((e) => !entrySet(e.fieldsV1).empty);

@@ -52,7 +52,7 @@ function decodeText(fieldsV1: unknown): DecodedFields {
   const hit = byText.get(text);
   if (hit) return hit;
   const set = FieldSet.fromFieldsV1(fieldsV1);
-  const decoded = { set, canonical: JSON.stringify(set.toFieldsV1()) === text };
+  const decoded = { set, canonical: set.toFieldsV1Text() === text };
   if (text.length <= MAX_CACHED_TEXT) {
     if (byText.size >= MAX_CACHED_TEXTS) byText.delete(byText.keys().next().value as string);
     byText.set(text, decoded);

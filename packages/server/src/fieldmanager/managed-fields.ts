@@ -10,6 +10,7 @@
 import { FieldSet, type TypeNode } from "@kubesdk/models";
 import { runAtOnce, type Steps } from "../api/steps.js";
 import { checkFieldManager } from "../endpoints/handlers/options.js";
+import { sharedFieldsV1 } from "../storage/shared-fields.js";
 import { decodeFields, entrySet } from "./entry-sets.js";
 import { diffFields } from "./field-diff.js";
 import { type FieldScope, type LeafMap, PATH_SEP } from "./object-fields.js";
@@ -165,7 +166,7 @@ function* entriesAfterSteps(
     ? mineAfter(mine.fieldsV1, changedSet, present)
     : changedSet.empty
       ? undefined
-      : changedSet.toFieldsV1();
+      : sharedFieldsV1(changedSet);
   yield;
   if (mineFields !== undefined) {
     const entry: ManagedFieldsEntry = {
@@ -198,7 +199,7 @@ function mineAfter(
   const set = before.set.intersection(present()).union(changed);
   if (set.empty) return undefined;
   const same = set.difference(before.set).empty && before.set.difference(set).empty;
-  return same && before.canonical ? fieldsV1 : set.toFieldsV1();
+  return same && before.canonical ? fieldsV1 : sharedFieldsV1(set);
 }
 
 /**
@@ -215,7 +216,7 @@ export function keptEntry(
   if (set.intersects(removed)) set = set.difference(removed);
   if (set.intersects(changed)) set = set.difference(changed);
   if (set.empty) return undefined;
-  return set === decoded.set && decoded.canonical ? e : { ...e, fieldsV1: set.toFieldsV1() };
+  return set === decoded.set && decoded.canonical ? e : { ...e, fieldsV1: sharedFieldsV1(set) };
 }
 
 function capUpdateManagers(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] {
@@ -233,7 +234,7 @@ function capUpdateManagers(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] 
     apiVersion: newest.apiVersion,
     time: newest.time,
     fieldsType: "FieldsV1",
-    fieldsV1: set.toFieldsV1(),
+    fieldsV1: sharedFieldsV1(set),
   };
   return [...entries.filter((e) => !fold.includes(e)), ancient];
 }

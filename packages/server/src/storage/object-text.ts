@@ -26,24 +26,40 @@ export interface ObjectText {
 }
 
 /**
- * Commits overlap with responses being written by at most the server's concurrent writes; texts
- * of older commits are made again if asked for (rare: a response whose write waited that long).
- * The bytes are bounded too, so a burst of large objects (up to the 1.5 MiB limit each) does not
- * hold 64 of them; the newest is always kept.
+ * Kept: the texts of recent commits, within a byte budget (the newest is always kept). Responses
+ * being written need only the last few (commits overlap with at most the server's concurrent
+ * writes); a watch that starts from a recent resourceVersion is replayed those commits' events, and
+ * their frames are the texts, framed (watch-framing.ts), so a replay of the last thousands of writes
+ * does not encode each object again (4 MiB: about 6,000 ConfigMaps of the bench's size). Older texts
+ * are made again if asked for. A text per stored object would double what the store holds (the list
+ * cache keeps items' texts of its own, in the list form without kind and apiVersion).
  */
-const KEPT = 64;
+export const KEPT_TEXTS = 16_384;
 export const KEPT_TEXT_BYTES = 4 << 20;
 const recent = new Map<object, ObjectText>();
 let keptBytes = 0;
+/**
+ * The objects of `recent` in the order they were kept, the oldest from `oldest` on. Evicting by
+ * the Map's own order would walk from its start over the holes of earlier deletes each time (see
+ * watch-hub.ts's evict).
+ */
+let order: object[] = [];
+let oldest = 0;
 
 /** Records the text of a committed object (it is never changed after the commit). */
 export function rememberText(obj: object, text: ObjectText): void {
+  if (recent.has(obj)) return;
   recent.set(obj, text);
+  order.push(obj);
   keptBytes += text.bytes;
-  while (recent.size > KEPT || (keptBytes > KEPT_TEXT_BYTES && recent.size > 1)) {
-    const [oldest, old] = recent.entries().next().value as [object, ObjectText];
-    recent.delete(oldest);
-    keptBytes -= old.bytes;
+  while (recent.size > KEPT_TEXTS || (keptBytes > KEPT_TEXT_BYTES && recent.size > 1)) {
+    const old = order[oldest++] as object;
+    keptBytes -= (recent.get(old) as ObjectText).bytes;
+    recent.delete(old);
+  }
+  if (oldest > 1024 && oldest * 2 > order.length) {
+    order = order.slice(oldest);
+    oldest = 0;
   }
 }
 

@@ -4,6 +4,7 @@
  * 50,000 ConfigMaps they were a quarter of the live heap. The store keeps one frozen tree per
  * distinct JSON text instead (the same text, so the same key order and bytes on the wire).
  */
+import type { FieldSet } from "@kubesdk/models";
 
 /** Distinct trees kept; past this the table starts over (stored objects keep what they share). */
 const MAX_SHARED = 4096;
@@ -43,6 +44,24 @@ function sharedTree(tree: object): object {
     shared.set(text, known);
   }
   return known;
+}
+
+/**
+ * The store's shared fieldsV1 tree of `set`, found by its JSON text (FieldSet.toFieldsV1Text), so a
+ * write whose fields are shaped as earlier ones (the common case) builds no tree of its own and the
+ * store, seeing a frozen tree, does not encode it again. A set too large to share gets a fresh tree.
+ */
+export function sharedFieldsV1(set: FieldSet): Record<string, unknown> {
+  const text = set.toFieldsV1Text();
+  if (text.length > MAX_TEXT) return set.toFieldsV1();
+  let known = shared.get(text);
+  if (known === undefined) {
+    if (shared.size >= MAX_SHARED) shared.clear();
+    known = deepFreeze(set.toFieldsV1());
+    sharedTrees.add(known);
+    shared.set(text, known);
+  }
+  return known as Record<string, unknown>;
 }
 
 type Entry = { fieldsV1?: unknown };

@@ -22,15 +22,51 @@ export function replayFrame(r: ReplayFrames, i: number): Buffer {
   return r.body.subarray(i === 0 ? 0 : (r.ends[i - 1] as number), r.ends[i] as number);
 }
 
-/** Joins frames, remembering where each ends. */
-export function joinFrames(frames: readonly Buffer[]): ReplayFrames {
-  const ends: number[] = [];
-  let at = 0;
-  for (const f of frames) {
-    at += f.length;
-    ends.push(at);
+/** Joins frames already encoded, remembering where each ends. */
+export function joinFrames(frames: readonly Uint8Array[]): ReplayFrames {
+  const join = new FrameJoin();
+  for (const f of frames) join.bytes(f);
+  return join.finish();
+}
+
+/**
+ * Builds a replay's joined body straight from its frames' texts and bytes: one buffer of the exact
+ * size, each text encoded (UTF-8) into its place, instead of a buffer per frame and then a copy of
+ * them all into the join (and the garbage of both). A JSON frame of a written object is three pieces (its
+ * head, the object's text kept from its write, the tail), so its text is never concatenated either.
+ */
+export class FrameJoin {
+  private readonly parts: (string | Uint8Array)[] = [];
+  private readonly ends: number[] = [];
+  private at = 0;
+
+  /** One frame as head + body + tail, where `bodyBytes` is body's UTF-8 length (known to the caller). */
+  wrapped(head: Buffer, body: string, bodyBytes: number, tail: Buffer): void {
+    this.parts.push(head, body, tail);
+    this.at += head.length + bodyBytes + tail.length;
+    this.ends.push(this.at);
   }
-  return { body: frames.length === 1 ? (frames[0] as Buffer) : Buffer.concat(frames, at), ends };
+
+  /** One frame already encoded. */
+  bytes(frame: Uint8Array): void {
+    this.parts.push(frame);
+    this.at += frame.length;
+    this.ends.push(this.at);
+  }
+
+  /** The joined frames. */
+  finish(): ReplayFrames {
+    const body = Buffer.allocUnsafe(this.at);
+    let at = 0;
+    for (const p of this.parts) {
+      if (typeof p === "string") at += body.write(p, at);
+      else {
+        body.set(p, at);
+        at += p.length;
+      }
+    }
+    return { body, ends: this.ends };
+  }
 }
 
 export class ReplayCache {

@@ -11,7 +11,7 @@ import { waitForRevision } from "../endpoints/handlers/resource-version.js";
 import type { MediaChoice } from "../http/negotiate.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
 import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
-import { joinFrames } from "./replay-frames.js";
+import { joinReplay } from "./replay-join.js";
 import { WatchEncoder, watchContentType } from "./watch-framing.js";
 import type { WatchEventType, WatchHub } from "./watch-hub.js";
 import { parseWatchOptions, type WatchOptions } from "./watch-options.js";
@@ -315,15 +315,17 @@ function replaySince(
     rv,
     ctx.store.revision,
   ].join("\u0000");
-  const replay = s.reg.hub.replays.get(key, () => {
-    const frameOf = eventFramer(s, inScope);
-    const frames: Buffer[] = [];
-    for (const e of ctx.store.eventsSince(rv)) {
-      const frame = e.bucket === bucket ? frameOf(e) : undefined;
-      if (frame !== undefined) frames.push(frame);
-    }
-    return joinFrames(frames);
-  });
+  const replay = s.reg.hub.replays.get(key, () =>
+    joinReplay({
+      events: ctx.store.eventsSince(rv),
+      resource: w.resource,
+      hub: s.reg.hub,
+      encoder: s.encoder,
+      keys: frameKeys(apiVersionOf(w.resource), share),
+      shown: eventShown(s, inScope),
+      objectOf: eventObject,
+    }),
+  );
   s.stream.writeReplay(replay);
 }
 

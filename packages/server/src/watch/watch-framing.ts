@@ -11,6 +11,7 @@ import type { MediaChoice } from "../http/negotiate.js";
 import { contentTypeFor } from "../http/respond.js";
 import type { ServedResource } from "../resources/served.js";
 import { committedText } from "../storage/object-text.js";
+import type { FrameJoin } from "./replay-frames.js";
 import type { WatchEventType } from "./watch-hub.js";
 
 /** The Content-Type of a watch response. */
@@ -36,6 +37,19 @@ export function jsonFrame(type: WatchEventType, object: unknown): Buffer {
   return Buffer.from(`${JSON.stringify({ type, object })}\n`);
 }
 
+/** A JSON frame's bytes before and after its object's text, per event type. */
+const jsonHeads = new Map<string, Buffer>();
+const JSON_TAIL = Buffer.from("}\n");
+
+function jsonHead(type: WatchEventType): Buffer {
+  let head = jsonHeads.get(type);
+  if (head === undefined) {
+    head = Buffer.from(`{"type":${JSON.stringify(type)},"object":`);
+    jsonHeads.set(type, head);
+  }
+  return head;
+}
+
 /** Encodes the events of one watch; a Table watch sends column definitions with its first row only. */
 export class WatchEncoder {
   private first = true;
@@ -57,6 +71,19 @@ export class WatchEncoder {
     return this.choice.encoding === "protobuf"
       ? protobufFrame(type, object as object)
       : jsonFrame(type, object);
+  }
+
+  /**
+   * Adds encode's frame to a replay's join when it is a JSON frame of an object whose text was kept
+   * from its write (storage/object-text.ts): the text is copied once, into the join, and nothing is
+   * encoded. False, and nothing added, otherwise.
+   */
+  joinKept(join: FrameJoin, type: WatchEventType, obj: unknown): boolean {
+    if (this.choice.encoding === "protobuf" || this.choice.shape !== undefined) return false;
+    const known = committedText(obj);
+    if (known === undefined) return false;
+    join.wrapped(jsonHead(type), known.text, known.bytes, JSON_TAIL);
+    return true;
   }
 
   private reshape(type: WatchEventType, obj: unknown, stored: unknown): unknown {

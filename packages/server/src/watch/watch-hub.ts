@@ -101,6 +101,11 @@ export class WatchHub {
     return f;
   }
 
+  /** The frame of the event at `rev` in one representation, if it is cached (encodes nothing). */
+  cachedFrame(rev: number, key: string): Buffer | undefined {
+    return this.recent.get(rev)?.get(key);
+  }
+
   watchers(): HubWatcher[] {
     return [...this.byBucket.values()].flatMap((s) => [...s]);
   }

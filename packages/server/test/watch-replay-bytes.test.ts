@@ -1,0 +1,148 @@
+/**
+ * A replayed watch's bytes (watch/replay-join.ts): frames joined straight from the
+ * objects' texts kept from their writes (storage/object-text.ts), encoded afresh when no text is
+ * kept (deletes, an object leaving the selector), or copied from the hub's cache of live frames.
+ * Each is checked against bytes made another way: the write's response body, or a live watch.
+ */
+import { request } from "node:https";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningServer, startServer } from "../src/server.js";
+
+let server: RunningServer;
+const path = "/api/v1/namespaces/default/configmaps";
+
+beforeAll(async () => {
+  server = await startServer({ controllers: false, cluster: false });
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+/** One request; the status and the body's text. */
+function call(method: string, url: string, body?: unknown, contentType = "application/json") {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request(
+      `${server.url}${url}`,
+      {
+        method,
+        ca: server.ca,
+        headers: { authorization: `Bearer ${server.token}`, "content-type": contentType },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+/**
+ * A watch's body up to its `lines`-th newline (the connection is then dropped). `open` resolves with
+ * the response's head: the server sends it once the watch is registered for live events.
+ */
+function watchLines(url: string, lines: number) {
+  let opened: () => void = () => {};
+  const open = new Promise<void>((resolve) => {
+    opened = resolve;
+  });
+  const body = new Promise<string>((resolve, reject) => {
+    const req = request(
+      `${server.url}${url}`,
+      { ca: server.ca, headers: { authorization: `Bearer ${server.token}` } },
+      (res) => {
+        opened();
+        const chunks: Buffer[] = [];
+        let seen = 0;
+        res.on("data", (c: Buffer) => {
+          chunks.push(c);
+          for (const byte of c) if (byte === 0x0a) seen++;
+          if (seen >= lines) {
+            resolve(Buffer.concat(chunks).toString("utf8"));
+            req.destroy();
+          }
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+  return { open, body };
+}
+
+const read = (url: string, lines: number) => watchLines(url, lines).body;
+const frame = (type: string, objectText: string) => `{"type":"${type}","object":${objectText}}\n`;
+
+async function write(method: string, url: string, body: unknown, contentType?: string): Promise<string> {
+  const res = await call(method, url, body, contentType);
+  expect(res.status).toBeLessThan(300);
+  // The body is the object's JSON and a newline.
+  expect(res.text.endsWith("}\n")).toBe(true);
+  return res.text.slice(0, -1);
+}
+
+describe("a replayed watch's bytes", () => {
+  it("are the written objects' texts, fresh encodings where no text is kept, and the live frames", async () => {
+    const list = JSON.parse((await call("GET", path)).text) as { metadata: { resourceVersion: string } };
+    const from = `${path}?watch=1&resourceVersion=${list.metadata.resourceVersion}`;
+    const labels = { rp: "in" };
+    const createdA = await write("POST", path, { metadata: { name: "rb-a", labels }, data: { k: "plain" } });
+    const createdB = await write("POST", path, {
+      metadata: { name: "rb-b", labels, annotations: { "example.com/note": "名前 ☃ \u2028 ü" } },
+      data: { e: "😀 é", k: "x".repeat(300) },
+    });
+    const putA = await write("PUT", `${path}/rb-a`, { ...JSON.parse(createdA), data: { k: "changed" } });
+    const patchB = await write(
+      "PATCH",
+      `${path}/rb-b`,
+      { metadata: { labels: { rp: "out" } } },
+      "application/merge-patch+json",
+    );
+    await write("DELETE", `${path}/rb-a`, undefined);
+
+    const all = await read(from, 5);
+    const lines = all.split("\n").slice(0, 5);
+    expect(lines.slice(0, 4).map((l) => `${l}\n`)).toEqual([
+      frame("ADDED", createdA),
+      frame("ADDED", createdB),
+      frame("MODIFIED", putA),
+      frame("MODIFIED", patchB),
+    ]);
+    // The delete's frame has no kept text: encoded from the object, as a live watch encodes it.
+    const deleted = JSON.parse(lines[4] as string) as {
+      type: string;
+      object: { metadata: { name: string } };
+    };
+    expect([deleted.type, deleted.object.metadata.name]).toEqual(["DELETED", "rb-a"]);
+    expect(JSON.stringify(deleted)).toBe(lines[4]);
+
+    // Leaving the selector: DELETED with the last state that matched, at the patch's revision.
+    const leftB = JSON.parse(createdB) as { metadata: { resourceVersion: string } };
+    leftB.metadata.resourceVersion = (JSON.parse(patchB) as typeof leftB).metadata.resourceVersion;
+    const selected = await read(`${from}&labelSelector=rp%3Din`, 5);
+    expect(selected).toBe(
+      [
+        frame("ADDED", createdA),
+        frame("ADDED", createdB),
+        frame("MODIFIED", putA),
+        frame("DELETED", JSON.stringify(leftB)),
+        `${lines[4]}\n`,
+      ].join(""),
+    );
+    // The same query again: the same bytes.
+    expect(await read(from, 5)).toBe(all);
+
+    // A write a live watch saw: the replay copies the live watch's frame.
+    const now = JSON.parse((await call("GET", path)).text) as typeof list;
+    const live = watchLines(`${path}?watch=1&resourceVersion=${now.metadata.resourceVersion}`, 1);
+    await live.open;
+    const createdC = await write("POST", path, { metadata: { name: "rb-c", labels }, data: { k: "live" } });
+    const liveFrame = await live.body;
+    expect(liveFrame).toBe(frame("ADDED", createdC));
+    expect(await read(from, 6)).toBe(all + liveFrame);
+  });
+});
