@@ -13,9 +13,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { copyDecoded } from "../src/api/copy.js";
 import { seededRandom } from "../src/faults/prng.js";
+import { dropEmptied } from "../src/openapi/drop-emptied.js";
 import { canonicalQuantities } from "../src/openapi/quantities.js";
 import { typeMismatch } from "../src/openapi/typed-check.js";
-import { dropEmptied } from "../src/openapi/drop-emptied.js";
 import { decodeTyped } from "../src/openapi/typed-decode.js";
 import { pruneByType } from "../src/openapi/typed-prune.js";
 
