@@ -3,3 +3,4 @@
 
 export { matchesStringFormat, STRING_FORMATS, type StringFormatCheck } from "./strfmt/formats.js";
 export { requestUriProblems } from "./strfmt/request-uri.js";
+export { type OmittedFields, omittedWhenEmpty } from "./wire/omit-empty.js";

@@ -109,7 +109,7 @@ export class NodeLifecycle {
   private async markBack(node: Node, key: string): Promise<void> {
     if (key === NOT_READY && isTemplatedNode(node) && this.access.templated()) {
       const name = String(node.metadata.name);
-      this.access.commit("nodes", name, untaintedNode(node as StoredObject, this.access.now()));
+      this.access.commit("nodes", name, untaintedNode(node as StoredObject));
       return;
     }
     const taints = (node.spec?.taints ?? []).filter((t) => t.key !== key);

@@ -10,7 +10,7 @@
  */
 import type { coreV1 } from "@kubesdk/models";
 import { type Fields, mapFields, updateEntry as update } from "../controllers/stored-templates.js";
-import { type ManagedFieldsEntry, sortEntries } from "../fieldmanager/managed-fields.js";
+import type { ManagedFieldsEntry } from "../fieldmanager/managed-fields.js";
 import type { StoredObject } from "../storage/mvcc.js";
 
 /** Names the write path accepts for a Node without question (a DNS label). */
@@ -150,20 +150,16 @@ export function isTemplatedNode(node: object): boolean {
 
 /**
  * The templated Ready node once kube-controller-manager's node lifecycle removed the not-ready
- * taint: the taints emptied, the kubelet's create entry no longer owning them, and an Update entry
- * of kube-controller-manager owning them, the entries sorted as the write path sorts them.
+ * taint: the taints gone (an empty omitempty list is no field, as the write path stores it) and
+ * the kubelet's create entry no longer owning them; so the update leaves no entry of its own.
  */
-export function untaintedNode(node: StoredObject, time: string): StoredObject {
+export function untaintedNode(node: StoredObject): StoredObject {
   const metadata = node.metadata as Fields & { managedFields: ManagedFieldsEntry[] };
   const entries = metadata.managedFields.map((entry) => {
     if (entry.subresource !== undefined) return entry;
     const { "f:taints": _, ...spec } = entry.fieldsV1["f:spec"] as Fields;
     return { ...entry, fieldsV1: { ...entry.fieldsV1, "f:spec": spec } };
   });
-  const controller = update("kube-controller-manager", "v1", time, { "f:spec": { "f:taints": {} } });
-  return {
-    ...node,
-    metadata: { ...metadata, managedFields: sortEntries([controller, ...entries]) },
-    spec: { ...(node.spec as Fields), taints: [] },
-  };
+  const { taints: _, ...spec } = node.spec as Fields;
+  return { ...node, metadata: { ...metadata, managedFields: entries }, spec };
 }

@@ -5,9 +5,13 @@
  * the prune copied it; this walk visits each value once and builds the one copy, so the result is
  * private to the request (nothing of the input is shared, untyped subtrees included) and the
  * input is never modified. The answers are the three walks' answers: a mismatch is worded by
- * typed-check.ts's own walk of the untouched input, so its text cannot differ.
+ * typed-check.ts's own walk of the untouched input, so its text cannot differ. A null in a field Go
+ * leaves out when empty is left out: Go decodes it as no value. An empty map or list there is kept,
+ * since Go's validation sees it, and its path noted: the write path drops it after validation
+ * (dropEmptied), as kube-apiserver's encoding of the validated object does.
  */
 import { canonicalQuantity, fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
+import { omittedWhenEmpty } from "@kubesdk/models/internal";
 import { copyDecoded } from "../api/copy.js";
 import { base64ErrorAt, scalarMismatch } from "./typed-check.js";
 
@@ -16,12 +20,29 @@ export interface TypedDecode {
   readonly object: Record<string, unknown>;
   /** Paths of the unknown fields, in document order (as pruneByType gives them). */
   readonly unknown: string[];
+  /** The empty maps and lists in fields Go's encoding leaves out when empty (dropEmptied). */
+  readonly emptied: Emptied[];
 }
+
+/** An empty map or list at `path`, the field `path`'s last key of the copy's object `container`. */
+export interface Emptied {
+  readonly path: readonly (string | number)[];
+  readonly container: object;
+}
+
+/** What the walk notes besides the copy. */
+type Found = Omit<TypedDecode, "object">;
 
 /** Where a value sits, for an unknown field's path; joined only when one is found. */
 interface At {
   readonly key: string | number;
   readonly up: At | undefined;
+}
+
+function keysOf(at: At | undefined, key: string): (string | number)[] {
+  const keys: (string | number)[] = [key];
+  for (let a = at; a !== undefined; a = a.up) keys.push(a.key);
+  return keys.reverse();
 }
 
 function pathOf(at: At | undefined, key: string): string {
@@ -64,7 +85,7 @@ function scalarValue(v: unknown, node: TypeNode): unknown {
 }
 
 /** One value of type `node` (which is known): its decoded copy. */
-function decodedValue(v: unknown, node: TypeNode, at: At | undefined, unknown: string[]): unknown {
+function decodedValue(v: unknown, node: TypeNode, at: At | undefined, found: Found): unknown {
   if (v === null || v === undefined) return v;
   switch (node.kind) {
     case "scalar":
@@ -72,45 +93,62 @@ function decodedValue(v: unknown, node: TypeNode, at: At | undefined, unknown: s
     case "untyped":
       return copyDecoded(v);
     case "list":
-      return listOf(v, node, at, unknown);
+      return listOf(v, node, at, found);
     default:
-      return structOf(v, node, at, unknown);
+      return structOf(v, node, at, found);
   }
 }
 
-function listOf(v: unknown, node: TypeNode, at: At | undefined, unknown: string[]): unknown[] {
+function listOf(v: unknown, node: TypeNode, at: At | undefined, found: Found): unknown[] {
   if (!Array.isArray(v)) throw MISMATCH;
   const item = itemOf(node);
   const out = new Array<unknown>(v.length);
   for (let i = 0; i < v.length; i++)
-    out[i] = item ? decodedValue(v[i], item, { key: i, up: at }, unknown) : copyDecoded(v[i]);
+    out[i] = item ? decodedValue(v[i], item, { key: i, up: at }, found) : copyDecoded(v[i]);
   return out;
 }
 
-function structOf(
-  v: unknown,
-  node: TypeNode,
-  at: At | undefined,
-  unknown: string[],
-): Record<string, unknown> {
+function structOf(v: unknown, node: TypeNode, at: At | undefined, found: Found): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) throw MISMATCH;
   const obj = v as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(obj)) {
     const child = fieldOf(node, k);
     if (!child) {
-      unknown.push(pathOf(at, k));
+      found.unknown.push(pathOf(at, k));
       continue;
     }
     const value = obj[k];
+    if (value === null && node.name !== undefined && omittedWhenEmpty(node.name).null.has(k)) continue;
     // Scalars need no place of their own (most fields are scalars): one is made for objects and lists.
     // The plain assignment is the prune's: a "__proto__" key is dropped as it drops it.
-    out[k] =
+    const decoded =
       child.kind === "scalar" || value === null || typeof value !== "object"
-        ? decodedValue(value, child, undefined, unknown)
-        : decodedValue(value, child, { key: k, up: at }, unknown);
+        ? decodedValue(value, child, undefined, found)
+        : decodedValue(value, child, { key: k, up: at }, found);
+    if ((child.kind === "list" || child.kind === "map") && omittedIfEmpty(decoded, node, k))
+      found.emptied.push({ path: keysOf(at, k), container: out });
+    out[k] = decoded;
   }
   return out;
+}
+
+const OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+
+/**
+ * Whether Go's encoding leaves the field out: an empty slice or map in an `omitempty` field. An
+ * empty `metadata.managedFields` stays: on a write it asks for the managed fields to be reset.
+ */
+function omittedIfEmpty(decoded: unknown, node: TypeNode, k: string): boolean {
+  if (Array.isArray(decoded) ? decoded.length > 0 : !isEmptyMap(decoded)) return false;
+  if (node.name === undefined || (k === "managedFields" && node.name === OBJECT_META)) return false;
+  return omittedWhenEmpty(node.name).empty.has(k);
+}
+
+function isEmptyMap(v: unknown): boolean {
+  if (typeof v !== "object" || v === null) return false;
+  for (const _ in v) return false;
+  return true;
 }
 
 /**
@@ -118,9 +156,9 @@ function structOf(
  * caller words that failure with typed-check.ts, which finds the same first mismatch).
  */
 export function decodeTyped(obj: Record<string, unknown>, schema: TypeNode): TypedDecode | undefined {
-  const unknown: string[] = [];
+  const found: Found = { unknown: [], emptied: [] };
   try {
-    return { object: structOf(obj, schema, undefined, unknown), unknown };
+    return { object: structOf(obj, schema, undefined, found), ...found };
   } catch (e) {
     if (e instanceof Mismatch) return undefined;
     throw e;

@@ -11,6 +11,7 @@ import { errors } from "../../api/status.js";
 import { pause, runAtOnce, runYielding, type Steps } from "../../api/steps.js";
 import type { UserInfo } from "../../http/auth.js";
 import { objectTooLarge } from "../../http/limits.js";
+import { dropEmptied } from "../../openapi/drop-emptied.js";
 import { enforceFieldValidation, warningHeaders } from "../../openapi/field-validation.js";
 import { hasStatus, type ServedResource } from "../../resources/served.js";
 import { PreconditionError } from "../../storage/mvcc.js";
@@ -136,6 +137,8 @@ export async function commitUpdate(
   if (prepared.validating) await prepared.validating;
   // The strategy's warnings (status writes have none upstream), before validating admission's.
   if (!r.custom && !req.subresource) admitting.warnings.push(...(r.strategy?.warnings?.(next, old) ?? []));
+  // Go's encoding of the validated object leaves out the request's empty omitempty maps and lists.
+  if (typed && typed.emptied.length > 0) dropEmptied(next, typed.emptied);
   if (!req.managedFieldsDone)
     next = req.large
       ? await withManagedFieldsYielding(ctx, r, old, next, req)
