@@ -5,7 +5,7 @@
  * empty value (e.g. a Windows pod's `supplementalGroups: []` is refused), and go before the
  * managed fields are computed and the object is stored, as kube-apiserver stores it.
  */
-import type { Emptied } from "./typed-decode.js";
+import { type Emptied, isEmptyCollection } from "./typed-decode.js";
 
 /**
  * Deletes each noted field that is still an empty map or list of the request's own copy: a field
@@ -24,11 +24,6 @@ export function dropEmptied(obj: Record<string, unknown>, emptied: readonly Empt
     if (typeof parent !== "object" || parent === null || Array.isArray(parent)) continue;
     const record = parent as Record<string, unknown>;
     const key = path[path.length - 1] as string;
-    if (Object.hasOwn(record, key) && isEmpty(record[key])) delete record[key];
+    if (Object.hasOwn(record, key) && isEmptyCollection(record[key])) delete record[key];
   }
-}
-
-function isEmpty(v: unknown): boolean {
-  if (Array.isArray(v)) return v.length === 0;
-  return typeof v === "object" && v !== null && Object.keys(v).length === 0;
 }

@@ -46,14 +46,10 @@ function keysOf(at: At | undefined, key: string): (string | number)[] {
 }
 
 function pathOf(at: At | undefined, key: string): string {
-  const chain: (string | number)[] = [];
-  for (let a = at; a !== undefined; a = a.up) chain.push(a.key);
   let path = "";
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const k = chain[i] as string | number;
+  for (const k of keysOf(at, key))
     path = typeof k === "number" ? `${path}[${k}]` : path === "" ? k : `${path}.${k}`;
-  }
-  return path === "" ? key : `${path}.${key}`;
+  return path;
 }
 
 /** Thrown inside the walk at the first value Go would not decode; the caller words it. */
@@ -140,14 +136,16 @@ const OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
  * empty `metadata.managedFields` stays: on a write it asks for the managed fields to be reset.
  */
 function omittedIfEmpty(decoded: unknown, node: TypeNode, k: string): boolean {
-  if (Array.isArray(decoded) ? decoded.length > 0 : !isEmptyMap(decoded)) return false;
+  if (!isEmptyCollection(decoded)) return false;
   if (node.name === undefined || (k === "managedFields" && node.name === OBJECT_META)) return false;
   return omittedWhenEmpty(node.name).empty.has(k);
 }
 
-function isEmptyMap(v: unknown): boolean {
+/** An empty list, or an object (a map) without keys of its own. */
+export function isEmptyCollection(v: unknown): boolean {
+  if (Array.isArray(v)) return v.length === 0;
   if (typeof v !== "object" || v === null) return false;
-  for (const _ in v) return false;
+  for (const k in v) if (Object.hasOwn(v, k)) return false;
   return true;
 }
 

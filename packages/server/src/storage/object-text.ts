@@ -6,6 +6,7 @@
  * (the list cache keeps items' texts of its own, in the list form without kind and apiVersion).
  */
 import { KubesdkError } from "@kubesdk/models";
+import { FifoQueue } from "../api/fifo-queue.js";
 
 /** Thrown by a write whose object's JSON, without its resourceVersion, is longer than the limit. */
 export class ObjectTooLargeError extends KubesdkError {
@@ -38,13 +39,8 @@ export const KEPT_TEXTS = 16_384;
 export const KEPT_TEXT_BYTES = 4 << 20;
 const recent = new Map<object, ObjectText>();
 let keptBytes = 0;
-/**
- * The objects of `recent` in the order they were kept, the oldest from `oldest` on. Evicting by
- * the Map's own order would walk from its start over the holes of earlier deletes each time (see
- * watch-hub.ts's evict).
- */
-let order: object[] = [];
-let oldest = 0;
+/** The objects of `recent` in the order they were kept (api/fifo-queue.ts says why not the Map's). */
+const order = new FifoQueue<object>();
 
 /** Records the text of a committed object (it is never changed after the commit). */
 export function rememberText(obj: object, text: ObjectText): void {
@@ -53,13 +49,9 @@ export function rememberText(obj: object, text: ObjectText): void {
   order.push(obj);
   keptBytes += text.bytes;
   while (recent.size > KEPT_TEXTS || (keptBytes > KEPT_TEXT_BYTES && recent.size > 1)) {
-    const old = order[oldest++] as object;
+    const old = order.shift() as object;
     keptBytes -= (recent.get(old) as ObjectText).bytes;
     recent.delete(old);
-  }
-  if (oldest > 1024 && oldest * 2 > order.length) {
-    order = order.slice(oldest);
-    oldest = 0;
   }
 }
 

@@ -30,20 +30,22 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** Keeps `tree` (a fresh one of our own, as `text` says) as the shared tree of `text`. */
+function keepShared(text: string, tree: object): object {
+  if (shared.size >= MAX_SHARED) shared.clear();
+  deepFreeze(tree);
+  sharedTrees.add(tree);
+  shared.set(text, tree);
+  return tree;
+}
+
 function sharedTree(tree: object): object {
   // Frozen trees are shared ones (or someone else's immutable value): nothing to do.
   if (Object.isFrozen(tree)) return tree;
   const text = JSON.stringify(tree);
   if (text.length > MAX_TEXT) return tree;
-  let known = shared.get(text);
-  if (known === undefined) {
-    if (shared.size >= MAX_SHARED) shared.clear();
-    // A copy of our own, so freezing it leaves the caller's objects alone.
-    known = deepFreeze(JSON.parse(text) as object);
-    sharedTrees.add(known);
-    shared.set(text, known);
-  }
-  return known;
+  // A copy of our own, so freezing it leaves the caller's objects alone.
+  return shared.get(text) ?? keepShared(text, JSON.parse(text) as object);
 }
 
 /**
@@ -54,14 +56,7 @@ function sharedTree(tree: object): object {
 export function sharedFieldsV1(set: FieldSet): Record<string, unknown> {
   const text = set.toFieldsV1Text();
   if (text.length > MAX_TEXT) return set.toFieldsV1();
-  let known = shared.get(text);
-  if (known === undefined) {
-    if (shared.size >= MAX_SHARED) shared.clear();
-    known = deepFreeze(set.toFieldsV1());
-    sharedTrees.add(known);
-    shared.set(text, known);
-  }
-  return known as Record<string, unknown>;
+  return (shared.get(text) ?? keepShared(text, set.toFieldsV1())) as Record<string, unknown>;
 }
 
 type Entry = { fieldsV1?: unknown };

@@ -29,22 +29,26 @@ export function protobufFrame(type: WatchEventType, object: object): Buffer {
   return frame;
 }
 
+/** A JSON frame's text before and after its object's text. */
+const jsonHeadText = (type: WatchEventType) => `{"type":${JSON.stringify(type)},"object":`;
+const JSON_TAIL_TEXT = "}\n";
+
 /** A newline-delimited JSON watch event. */
 export function jsonFrame(type: WatchEventType, object: unknown): Buffer {
   // A just-committed object's text was made by its commit (storage/object-text.ts).
   const known = committedText(object);
-  if (known !== undefined) return Buffer.from(`{"type":${JSON.stringify(type)},"object":${known.text}}\n`);
+  if (known !== undefined) return Buffer.from(`${jsonHeadText(type)}${known.text}${JSON_TAIL_TEXT}`);
   return Buffer.from(`${JSON.stringify({ type, object })}\n`);
 }
 
-/** A JSON frame's bytes before and after its object's text, per event type. */
+/** jsonHeadText and the tail as bytes, per event type, for a replay's join. */
 const jsonHeads = new Map<string, Buffer>();
-const JSON_TAIL = Buffer.from("}\n");
+const JSON_TAIL = Buffer.from(JSON_TAIL_TEXT);
 
 function jsonHead(type: WatchEventType): Buffer {
   let head = jsonHeads.get(type);
   if (head === undefined) {
-    head = Buffer.from(`{"type":${JSON.stringify(type)},"object":`);
+    head = Buffer.from(jsonHeadText(type));
     jsonHeads.set(type, head);
   }
   return head;

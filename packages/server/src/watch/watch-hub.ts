@@ -10,6 +10,7 @@
  * same place finds those frames still encoded. A cache as long as the store's history
  * (five minutes) would keep every frame alive that long; this one is bounded by size.
  */
+import { FifoQueue } from "../api/fifo-queue.js";
 import type { MvccStore, StoreEvent } from "../storage/mvcc.js";
 import { ReplayCache } from "./replay-frames.js";
 
@@ -33,13 +34,11 @@ export class WatchHub {
   private readonly recent = new Map<number, Map<string, Buffer>>();
   private recentBytes = 0;
   /**
-   * The revisions of `recent` in the same order, oldest from `oldest` on: what evict drops next.
-   * Not the Map's own order: a Map iterated from its start walks the holes its deletes left (until
-   * it is rehashed), and a full cache evicts on every new frame, so a replay of thousands of
-   * events spent more time skipping holes than encoding.
+   * The revisions of `recent` in the same order: what evict drops next. Not the Map's own order
+   * (api/fifo-queue.ts): a full cache evicts on every new frame, so a replay of thousands of events
+   * spent more time skipping the Map's holes than encoding.
    */
-  private order: number[] = [];
-  private oldest = 0;
+  private readonly order = new FifoQueue<number>();
   /** The last event asked for and its frames: a live fan-out asks for the same one N times. */
   private framesOf: StoreEvent | undefined;
   private frames: Map<string, Buffer> | undefined;
@@ -117,8 +116,7 @@ export class WatchHub {
     this.frames = undefined;
     this.recent.clear();
     this.recentBytes = 0;
-    this.order = [];
-    this.oldest = 0;
+    this.order.clear();
     this.replays.clear();
   }
 
@@ -126,8 +124,8 @@ export class WatchHub {
   private evict(): void {
     const current = this.framesOf?.rev;
     let kept = false;
-    while (this.recentBytes > FRAME_CACHE_BYTES && this.oldest < this.order.length) {
-      const rev = this.order[this.oldest++] as number;
+    while (this.recentBytes > FRAME_CACHE_BYTES && this.order.size > 0) {
+      const rev = this.order.shift() as number;
       const frames = this.recent.get(rev);
       if (frames === undefined) continue;
       if (rev === current) {
@@ -137,12 +135,8 @@ export class WatchHub {
       for (const f of frames.values()) this.recentBytes -= f.length;
       this.recent.delete(rev);
     }
-    // The current event stays the oldest left (the slot before `oldest` was its own).
-    if (kept) this.order[--this.oldest] = current as number;
-    if (this.oldest > 1024 && this.oldest * 2 > this.order.length) {
-      this.order = this.order.slice(this.oldest);
-      this.oldest = 0;
-    }
+    // The current event stays the oldest left.
+    if (kept) this.order.unshift(current as number);
   }
 
   private dispatch(e: StoreEvent): void {
