@@ -1,6 +1,6 @@
 /**
- * Go's encoding of a validated built-in object: the empty maps and lists of its `omitempty` fields
- * are no fields. The decode walk (typed-decode.ts) notes where the request had them; they stay
+ * Go's encoding of a validated built-in object: the empty maps, lists and base64 `""` byte
+ * strings of its `omitempty` fields are no fields. The decode walk (typed-decode.ts) notes where the request had them; they stay
  * through defaulting, admission and validation, which see them as Go's validation sees a non-nil
  * empty value (e.g. a Windows pod's `supplementalGroups: []` is refused), and go before the
  * managed fields are computed and the object is stored, as kube-apiserver stores it.
@@ -8,7 +8,7 @@
 import { type Emptied, isEmptyCollection } from "./typed-decode.js";
 
 /**
- * Deletes each noted field that is still an empty map or list of the request's own copy: a field
+ * Deletes each noted field that is still an empty map, list or `""` of the request's own copy: a field
  * whose object was replaced since (by defaults, admission, or an update keeping a stored part) is
  * left alone, so nothing shared with a stored object is changed.
  */
@@ -24,6 +24,7 @@ export function dropEmptied(obj: Record<string, unknown>, emptied: readonly Empt
     if (typeof parent !== "object" || parent === null || Array.isArray(parent)) continue;
     const record = parent as Record<string, unknown>;
     const key = path[path.length - 1] as string;
-    if (Object.hasOwn(record, key) && isEmptyCollection(record[key])) delete record[key];
+    const value = record[key];
+    if (Object.hasOwn(record, key) && (value === "" || isEmptyCollection(value))) delete record[key];
   }
 }

@@ -6,9 +6,11 @@
  * private to the request (nothing of the input is shared, untyped subtrees included) and the
  * input is never modified. The answers are the three walks' answers: a mismatch is worded by
  * typed-check.ts's own walk of the untouched input, so its text cannot differ. A null in a field Go
- * leaves out when empty is left out: Go decodes it as no value. An empty map or list there is kept,
- * since Go's validation sees it, and its path noted: the write path drops it after validation
- * (dropEmptied), as kube-apiserver's encoding of the validated object does.
+ * leaves out when empty is left out is left out: Go decodes it as no value; so is a `""`, `0` or
+ * `false` in such a scalar field (Go cannot tell its zero value from none, so defaults fill it in).
+ * An empty map, list or base64 `""` there is kept, since Go's validation sees it as set, and its
+ * path noted: the write path drops it after validation (dropEmptied), as kube-apiserver's encoding
+ * of the validated object does.
  */
 import { canonicalQuantity, fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
 import { omittedWhenEmpty } from "@kubesdk/models/internal";
@@ -122,7 +124,15 @@ function structOf(v: unknown, node: TypeNode, at: At | undefined, found: Found):
       child.kind === "scalar" || value === null || typeof value !== "object"
         ? decodedValue(value, child, undefined, found)
         : decodedValue(value, child, { key: k, up: at }, found);
-    if ((child.kind === "list" || child.kind === "map") && omittedIfEmpty(decoded, node, k))
+    if (child.kind === "scalar") {
+      if (isZero(decoded) && node.name !== undefined) {
+        const omitted = omittedWhenEmpty(node.name);
+        if (omitted.zero.has(k)) continue;
+        // A base64 "" is an empty []byte, which Go's validation sees as set until it is encoded.
+        if (decoded === "" && omitted.empty.has(k))
+          found.emptied.push({ path: keysOf(at, k), container: out });
+      }
+    } else if ((child.kind === "list" || child.kind === "map") && omittedIfEmpty(decoded, node, k))
       found.emptied.push({ path: keysOf(at, k), container: out });
     out[k] = decoded;
   }
@@ -139,6 +149,11 @@ function omittedIfEmpty(decoded: unknown, node: TypeNode, k: string): boolean {
   if (!isEmptyCollection(decoded)) return false;
   if (node.name === undefined || (k === "managedFields" && node.name === OBJECT_META)) return false;
   return omittedWhenEmpty(node.name).empty.has(k);
+}
+
+/** A scalar's Go zero value, which Go's decode cannot tell from no value at all. */
+function isZero(v: unknown): boolean {
+  return v === "" || v === 0 || v === false;
 }
 
 /** An empty list, or an object (a map) without keys of its own. */
