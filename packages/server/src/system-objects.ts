@@ -156,7 +156,8 @@ export function kubernetesService(port: number): SystemObject {
     },
     apiVersion: "v1",
     kind: "Service",
-    status: {},
+    // Go's encoding writes the non-pointer loadBalancer struct (openapi/go-written.ts).
+    status: { loadBalancer: {} },
   }));
 }
 

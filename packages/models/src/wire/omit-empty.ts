@@ -12,7 +12,7 @@ import { goFieldFactsOf } from "./field-facts.js";
 export interface OmittedFields {
   /** JSON names of the fields absent when an empty list or map. */
   readonly empty: ReadonlySet<string>;
-  /** JSON names of the fields absent when null. */
+  /** JSON names of the fields absent when null (no value to Go; a written one is filled in later). */
   readonly null: ReadonlySet<string>;
   /** JSON names of the scalar fields absent when `""`, `0` or `false` (their Go zero value). */
   readonly zero: ReadonlySet<string>;
@@ -41,17 +41,19 @@ function collect(typeName: string): OmittedFields {
   const nulls = new Set<string>();
   const zero = new Set<string>();
   for (const f of facts.values()) {
+    // A null is Go's nil or zero value: no value, whether Go leaves the field out or writes it
+    // (go-written.ts writes those after the managed fields, so no manager owns a null).
+    if (f.json !== "" && (f.pointer || f.kind !== "struct")) nulls.add(f.json);
     if (!f.omitEmpty) continue;
     // A []byte is a slice to Go: base64 "" decodes to an empty one, kept until encoded.
     if (!f.pointer && (f.kind === "slice" || f.kind === "map" || f.kind === "bytes")) empty.add(f.json);
     if (!f.pointer && f.kind === "scalar") zero.add(f.json);
-    if (f.pointer || f.kind !== "struct") nulls.add(f.json);
   }
   return empty.size === 0 && nulls.size === 0 ? NONE : { empty, null: nulls, zero };
 }
 
 /** "io.k8s.kube-aggregator.pkg…APIService" → "k8s.io.kube_aggregator.pkg…APIService" (the proto package). */
-function protoMessageName(typeName: string): string {
+export function protoMessageName(typeName: string): string {
   if (!typeName.startsWith("io.k8s.")) return typeName;
   return `k8s.io.${typeName.slice("io.k8s.".length).replaceAll("-", "_")}`;
 }

@@ -68,9 +68,23 @@ export function createdNode(name: string, index: number, uid: string, time: stri
     },
     apiVersion: "v1",
     kind: "Node",
-    status: {},
+    // What Go's encoding writes for a status without values (openapi/go-written.ts).
+    status: { daemonEndpoints: { kubeletEndpoint: { Port: 0 } }, nodeInfo: { ...EMPTY_NODE_INFO } },
   };
 }
+
+const EMPTY_NODE_INFO = {
+  machineID: "",
+  systemUUID: "",
+  bootID: "",
+  kernelVersion: "",
+  osImage: "",
+  containerRuntimeVersion: "",
+  kubeletVersion: "",
+  kubeProxyVersion: "",
+  operatingSystem: "",
+  architecture: "",
+};
 
 /** The fields of a list whose items are keyed by `type`, each item's own fields listed. */
 function byType(items: readonly Fields[]): Fields {
@@ -81,15 +95,22 @@ function byType(items: readonly Fields[]): Fields {
 /** The created Node with the kubelet's status posted (a status update's managedFields entry added). */
 export function nodeWithStatus(node: StoredObject, status: coreV1.NodeStatus, time: string): StoredObject {
   const metadata = node.metadata as Fields & { managedFields: Fields[] };
+  // The created status already has the daemon endpoints and node info, their values zero: the
+  // kubelet owns the values it changes, not the structs.
+  const info = Object.entries(status.nodeInfo ?? {}).filter(([, v]) => v !== "");
   const fields = {
     "f:status": {
-      ".": {},
       "f:addresses": byType((status.addresses ?? []) as unknown as Fields[]),
       "f:allocatable": keys(Object.keys(status.allocatable ?? {})),
       "f:capacity": keys(Object.keys(status.capacity ?? {})),
       "f:conditions": byType((status.conditions ?? []) as unknown as Fields[]),
-      "f:daemonEndpoints": { ".": {}, "f:kubeletEndpoint": { ".": {}, "f:Port": {} } },
-      "f:nodeInfo": keys(Object.keys(status.nodeInfo ?? {})),
+      "f:daemonEndpoints": { "f:kubeletEndpoint": { "f:Port": {} } },
+      "f:nodeInfo": Object.fromEntries(
+        info
+          .map(([k]) => `f:${k}`)
+          .sort()
+          .map((k) => [k, {}]),
+      ),
       "f:phase": {},
     },
   };

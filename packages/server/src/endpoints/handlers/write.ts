@@ -27,6 +27,7 @@ import {
   checkIdentity,
   checkTypeMeta,
   decodeBuiltin,
+  goWritten,
   SERVER_METADATA,
   validateSteps,
   withTypeMeta,
@@ -113,6 +114,8 @@ export async function createObject(
   if (!req.managedFieldsDone && req.large && !r.strategy?.allocates)
     obj = await withManagedFieldsYielding(ctx, r, undefined, obj, req);
   else if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
+  // Go's encoding writes zero values for the fields it always writes; no manager owns them.
+  if (typed) obj = goWritten(r, obj);
   const validated = validatingAdmission(ctx, admissionAttributes(r, admitting, obj, name));
   if (validated) await validated;
   const converted = storedForm(r, obj);
