@@ -65,9 +65,9 @@ describe("fields Go always writes, of built-in kinds", () => {
     expect(fieldSets(res.json)).toEqual([{ "f:addressType": {}, "f:endpoints": {} }]);
   });
 
-  it("writes a PriorityClass's value 0 when absent or null, owned by no manager", async () => {
+  it("writes a PriorityClass's value 0 when absent, null or 0, owned by no manager", async () => {
     const path = "/apis/scheduling.k8s.io/v1/priorityclasses";
-    for (const value of [undefined, null]) {
+    for (const value of [undefined, null, 0]) {
       const name = uniqueName("zero-pc");
       cleanups.push(() => t.call("DELETE", `${path}/${name}`));
       const res = await t.call("POST", path, { body: { metadata: { name }, value } });

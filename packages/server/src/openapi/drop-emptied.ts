@@ -12,7 +12,11 @@ import { type Emptied, isEmptyCollection } from "./typed-decode.js";
  * whose object was replaced since (by defaults, admission, or an update keeping a stored part) is
  * left alone, so nothing shared with a stored object is changed.
  */
-export function dropEmptied(obj: Record<string, unknown>, emptied: readonly Emptied[]): void {
+export function dropEmptied(
+  obj: Record<string, unknown>,
+  emptied: readonly Emptied[],
+  isDropped: (v: unknown) => boolean = isEmptied,
+): void {
   for (const { path, container } of emptied) {
     let parent: unknown = obj;
     for (let i = 0; i < path.length - 1; i++) {
@@ -24,7 +28,18 @@ export function dropEmptied(obj: Record<string, unknown>, emptied: readonly Empt
     if (typeof parent !== "object" || parent === null || Array.isArray(parent)) continue;
     const record = parent as Record<string, unknown>;
     const key = path[path.length - 1] as string;
-    const value = record[key];
-    if (Object.hasOwn(record, key) && (value === "" || isEmptyCollection(value))) delete record[key];
+    if (Object.hasOwn(record, key) && isDropped(record[key])) delete record[key];
   }
+}
+
+const isEmptied = (v: unknown): boolean => v === "" || isEmptyCollection(v);
+
+/**
+ * Deletes the noted zero scalars of fields Go always writes (`serviceName: ""`, `value: 0`), as
+ * dropEmptied does: kube-apiserver's field manager compares a create with the kind's zero object,
+ * so a zero value the request sent is owned by no manager. Go's encoding writes them again
+ * (go-written.ts), after the managed fields.
+ */
+export function dropZeroed(obj: Record<string, unknown>, zeroed: readonly Emptied[]): void {
+  dropEmptied(obj, zeroed, (v) => v === "" || v === 0 || v === false);
 }

@@ -13,7 +13,7 @@
  * of the validated object does.
  */
 import { canonicalQuantity, fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
-import { omittedWhenEmpty } from "@kubesdk/models/internal";
+import { omittedWhenEmpty, writtenWhenAbsent } from "@kubesdk/models/internal";
 import { copyDecoded } from "../api/copy.js";
 import { base64ErrorAt, scalarMismatch } from "./typed-check.js";
 
@@ -24,6 +24,8 @@ export interface TypedDecode {
   readonly unknown: string[];
   /** The empty maps and lists in fields Go's encoding leaves out when empty (dropEmptied). */
   readonly emptied: Emptied[];
+  /** The zero scalars in fields Go's encoding always writes (dropZeroed, before a create's managed fields). */
+  readonly zeroed: Emptied[];
 }
 
 /** An empty map or list at `path`, the field `path`'s last key of the copy's object `container`. */
@@ -131,6 +133,8 @@ function structOf(v: unknown, node: TypeNode, at: At | undefined, found: Found):
         // A base64 "" is an empty []byte, which Go's validation sees as set until it is encoded.
         if (decoded === "" && omitted.empty.has(k))
           found.emptied.push({ path: keysOf(at, k), container: out });
+        else if (writtenWhenAbsent(node.name).names.has(k))
+          found.zeroed.push({ path: keysOf(at, k), container: out });
       }
     } else if ((child.kind === "list" || child.kind === "map") && omittedIfEmpty(decoded, node, k))
       found.emptied.push({ path: keysOf(at, k), container: out });
@@ -169,7 +173,7 @@ export function isEmptyCollection(v: unknown): boolean {
  * caller words that failure with typed-check.ts, which finds the same first mismatch).
  */
 export function decodeTyped(obj: Record<string, unknown>, schema: TypeNode): TypedDecode | undefined {
-  const found: Found = { unknown: [], emptied: [] };
+  const found: Found = { unknown: [], emptied: [], zeroed: [] };
   try {
     return { object: structOf(obj, schema, undefined, found), ...found };
   } catch (e) {
