@@ -226,6 +226,34 @@ describe("zero scalars in omitempty fields of built-in kinds", () => {
     expect(patched.json.spec.paused).toBeUndefined();
   });
 
+  it("in an embedded Go struct are the parent's: a probe's handler, a volume's source", async () => {
+    const container = {
+      name: "c",
+      image: "nginx:1",
+      livenessProbe: { exec: null, tcpSocket: { port: 80, host: "" }, initialDelaySeconds: 0 },
+      env: [{ name: "A", valueFrom: { configMapKeyRef: { name: "cm", key: "k", optional: null } } }],
+    };
+    const spec = {
+      containers: [container],
+      volumes: [{ name: "v", emptyDir: {}, configMap: null, secret: null }],
+    };
+    const body = zeroDeployment("embedded");
+    body.spec.template.spec = spec as never;
+    const res = await t.call("POST", deployments(), { body });
+    expect(res.status, res.text).toBe(201);
+    const podSpec = res.json.spec.template.spec;
+    expect(podSpec.volumes).toEqual([{ name: "v", emptyDir: {} }]);
+    const [c] = podSpec.containers;
+    expect(c.livenessProbe).toEqual({
+      tcpSocket: { port: 80 },
+      timeoutSeconds: 1,
+      periodSeconds: 10,
+      successThreshold: 1,
+      failureThreshold: 3,
+    });
+    expect(c.env).toEqual([{ name: "A", valueFrom: { configMapKeyRef: { name: "cm", key: "k" } } }]);
+  });
+
   it("drop a webhook's empty caBundle", async () => {
     const name = uniqueName("zero-webhook");
     const path = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";

@@ -5,9 +5,9 @@
  * (`omitempty` does not apply to structs), so it is written with its own zero fields. A slice or
  * map without `omitempty` is also `null` when empty: kube-apiserver stores built-in kinds as
  * protobuf, which cannot tell an empty list from none, and answers what it decodes from there.
- * Fields with `omitzero` are left out when zero; embedded structs (JSON name "") are not covered.
+ * Fields with `omitzero` are left out when zero; an embedded struct's fields are the parent's (goJsonFactsOf).
  */
-import { goFieldFactsOf } from "./field-facts.js";
+import { goJsonFactsOf } from "./field-facts.js";
 import { protoMessageName } from "./omit-empty.js";
 
 /** What Go writes for the field when the object has no value there. */
@@ -47,10 +47,10 @@ export function writtenWhenAbsent(typeName: string): GoWritten {
 const NOTHING: GoWritten = { fields: [], names: new Set() };
 
 function collect(typeName: string): GoWritten {
-  const facts = goFieldFactsOf(protoMessageName(typeName));
+  const facts = goJsonFactsOf(protoMessageName(typeName));
   if (!facts) return NOTHING;
   const out: GoWrittenField[] = [];
-  for (const f of facts.values()) {
+  for (const f of facts) {
     if (f.json === "" || f.omitZero) continue;
     if (f.kind === "struct" && !f.pointer) out.push({ json: f.json, zero: "struct" });
     else if (f.omitEmpty) continue;

@@ -7,7 +7,7 @@
  * tell it from no value, so defaulting fills it in as if absent). No built-in field is a pointer
  * to a slice or map, whose empty value Go would keep; the check below keeps such a field all the same.
  */
-import { goFieldFactsOf } from "./field-facts.js";
+import { goJsonFactsOf } from "./field-facts.js";
 
 export interface OmittedFields {
   /** JSON names of the fields absent when an empty list or map. */
@@ -35,12 +35,12 @@ export function omittedWhenEmpty(typeName: string): OmittedFields {
 }
 
 function collect(typeName: string): OmittedFields {
-  const facts = goFieldFactsOf(protoMessageName(typeName));
+  const facts = goJsonFactsOf(protoMessageName(typeName));
   if (!facts) return NONE;
   const empty = new Set<string>();
   const nulls = new Set<string>();
   const zero = new Set<string>();
-  for (const f of facts.values()) {
+  for (const f of facts) {
     // A null is Go's nil or zero value: no value, whether Go leaves the field out or writes it
     // (go-written.ts writes those after the managed fields, so no manager owns a null).
     if (f.json !== "" && (f.pointer || f.kind !== "struct")) nulls.add(f.json);
