@@ -84,6 +84,10 @@ describe("fields Go always writes, of built-in kinds", () => {
     });
     expect(sts.status, sts.text).toBe(201);
     expect(sts.json.spec.serviceName).toBe("");
+    expect(sts.json.spec.updateStrategy).toEqual({
+      type: "RollingUpdate",
+      rollingUpdate: { partition: 0, maxUnavailable: 1 },
+    });
     expect(Object.keys(fieldSets(sts.json)[0]?.["f:spec"] ?? {})).not.toContain("f:serviceName");
     expect(sts.json.status).toEqual({ replicas: 0, availableReplicas: 0 });
     const ds = await t.call("POST", `${apps}/daemonsets`, {
