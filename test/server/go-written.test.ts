@@ -107,6 +107,35 @@ describe("fields Go always writes, of built-in kinds", () => {
     expect(rs.json.status).toEqual({ replicas: 0 });
   });
 
+  it("owns what a create adds itself (`.`) unless the kind's zero object has it", async () => {
+    const body = {
+      metadata: { name: "dots", finalizers: ["example.com/keep"] },
+      spec: {
+        ports: [{ port: 80 }],
+        sessionAffinity: "ClientIP",
+        sessionAffinityConfig: { clientIP: { timeoutSeconds: 100 } },
+      },
+    };
+    const res = await t.call("POST", `/api/v1/namespaces/${ns}/services`, { body });
+    expect(res.status, res.text).toBe(201);
+    cleanups.push(() =>
+      t.call("PATCH", `/api/v1/namespaces/${ns}/services/dots`, {
+        body: { metadata: { finalizers: null } },
+        contentType: "application/merge-patch+json",
+      }),
+    );
+    const [fields] = fieldSets(res.json);
+    expect(fields?.["f:metadata"]?.["f:finalizers"]).toEqual({ ".": {}, 'v:"example.com/keep"': {} });
+    const spec = fields?.["f:spec"] ?? {};
+    // spec is a non-pointer struct: the zero object has it, so it is no field itself.
+    expect(Object.keys(spec)).not.toContain(".");
+    expect(Object.keys(spec["f:ports"] ?? {})).toContain(".");
+    expect(spec["f:sessionAffinityConfig"]).toEqual({
+      ".": {},
+      "f:clientIP": { ".": {}, "f:timeoutSeconds": {} },
+    });
+  });
+
   it("writes a Node's daemon endpoints and node info on create and on a status update", async () => {
     const name = uniqueName("zero-node");
     cleanups.push(() => t.call("DELETE", `/api/v1/nodes/${name}`));

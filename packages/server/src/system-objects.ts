@@ -130,7 +130,8 @@ export function kubernetesService(port: number): SystemObject {
       "f:internalTrafficPolicy": {},
       "f:ipFamilies": {},
       "f:ipFamilyPolicy": {},
-      "f:ports": { 'k:{"port":443,"protocol":"TCP"}': port443 },
+      // A list the create adds is owned itself (`.`): the kind's zero object has no ports.
+      "f:ports": { ".": {}, 'k:{"port":443,"protocol":"TCP"}': port443 },
       "f:sessionAffinity": {},
       "f:type": {},
     },

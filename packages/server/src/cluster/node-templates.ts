@@ -51,7 +51,12 @@ export function createdNode(name: string, index: number, uid: string, time: stri
   };
   const fields = {
     "f:metadata": { "f:labels": keys(Object.keys(labels)) },
-    "f:spec": { "f:podCIDR": {}, "f:podCIDRs": { [`v:${JSON.stringify(cidr)}`]: {} }, "f:taints": {} },
+    // A list the create adds is owned itself (`.`), as by a create's managed fields.
+    "f:spec": {
+      "f:podCIDR": {},
+      "f:podCIDRs": { ".": {}, [`v:${JSON.stringify(cidr)}`]: {} },
+      "f:taints": {},
+    },
   };
   return {
     metadata: {
@@ -128,7 +133,7 @@ export function createdLease(node: StoredObject, spec: Fields, uid: string, time
   const owner = { apiVersion: "v1", kind: "Node", name, uid: String(node.metadata.uid) };
   const apiVersion = "coordination.k8s.io/v1";
   const fields = {
-    "f:metadata": { "f:ownerReferences": { [`k:${JSON.stringify({ uid: owner.uid })}`]: {} } },
+    "f:metadata": { "f:ownerReferences": { ".": {}, [`k:${JSON.stringify({ uid: owner.uid })}`]: {} } },
     // The spec struct itself is not listed: the Lease has one from the start.
     "f:spec": Object.fromEntries(
       Object.keys(spec)
