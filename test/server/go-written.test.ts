@@ -136,6 +136,37 @@ describe("fields Go always writes, of built-in kinds", () => {
     });
   });
 
+  it("owns what an update adds itself (`.`), but not a struct that was there empty", async () => {
+    const apps = `/apis/apps/v1/namespaces/${ns}/deployments`;
+    const created = await t.call("POST", `${apps}?fieldManager=a`, {
+      body: { metadata: { name: "updated-dots" }, spec: template("updated-dots") },
+    });
+    expect(created.status, created.text).toBe(201);
+    const podSpec = {
+      securityContext: { runAsUser: 1 },
+      containers: [{ name: "c", image: "nginx:1", ports: [{ containerPort: 80 }] }],
+    };
+    const res = await t.call("PATCH", `${apps}/updated-dots?fieldManager=b`, {
+      body: { metadata: { finalizers: ["example.com/keep"] }, spec: { template: { spec: podSpec } } },
+      contentType: "application/strategic-merge-patch+json",
+    });
+    expect(res.status, res.text).toBe(200);
+    cleanups.push(() =>
+      t.call("PATCH", `${apps}/updated-dots`, {
+        body: { metadata: { finalizers: null } },
+        contentType: "application/merge-patch+json",
+      }),
+    );
+    const b = fieldSetsByManager(res.json).b as Fields;
+    expect(b["f:metadata"]).toEqual({ "f:finalizers": { ".": {}, 'v:"example.com/keep"': {} } });
+    const ownedSpec = b["f:spec"]?.["f:template"]?.["f:spec"] ?? {};
+    // The defaulted `securityContext: {}` was there: its new field is b's, the struct stays a's.
+    expect(ownedSpec["f:securityContext"]).toEqual({ "f:runAsUser": {} });
+    expect(Object.keys(ownedSpec["f:containers"]?.['k:{"name":"c"}']?.["f:ports"] ?? {})).toContain(".");
+    const a = fieldSetsByManager(res.json).a as Fields;
+    expect(a["f:spec"]?.["f:template"]?.["f:spec"]?.["f:securityContext"]).toEqual({});
+  });
+
   it("writes a Node's daemon endpoints and node info on create and on a status update", async () => {
     const name = uniqueName("zero-node");
     cleanups.push(() => t.call("DELETE", `/api/v1/nodes/${name}`));

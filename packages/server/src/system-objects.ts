@@ -193,7 +193,8 @@ export function readyServiceCidr(created: StoredObject, time: string): StoredObj
     "f:status": {},
     "f:type": {},
   };
-  const fields = { "f:status": { ".": {}, "f:conditions": { 'k:{"type":"Ready"}': condition } } };
+  // The status struct was there (`{}`); the conditions list it adds is owned itself.
+  const fields = { "f:status": { "f:conditions": { ".": {}, 'k:{"type":"Ready"}': condition } } };
   const entry = {
     ...updateEntry("kube-apiserver", "networking.k8s.io/v1", time, fields),
     subresource: "status",

@@ -91,10 +91,10 @@ const EMPTY_NODE_INFO = {
   architecture: "",
 };
 
-/** The fields of a list whose items are keyed by `type`, each item's own fields listed. */
+/** The fields of a list the update adds (so owned itself), its items keyed by `type`, each item's own fields listed. */
 function byType(items: readonly Fields[]): Fields {
   const entries = items.map((item) => [`k:${JSON.stringify({ type: item.type })}`, keys(Object.keys(item))]);
-  return Object.fromEntries(entries.sort(([a], [b]) => (String(a) < String(b) ? -1 : 1)));
+  return { ".": {}, ...Object.fromEntries(entries.sort(([a], [b]) => (String(a) < String(b) ? -1 : 1))) };
 }
 
 /** The created Node with the kubelet's status posted (a status update's managedFields entry added). */

@@ -117,7 +117,9 @@ export function walkFields<P>(
     if (isObj(v)) {
       const atomic = node?.mapType === "atomic" || node?.kind === "scalar";
       const keys = Object.keys(v);
-      if (atomic || keys.length === 0) return sink.leaf(path, v);
+      if (atomic) return sink.leaf(path, v);
+      // An update: an empty struct that gains fields stays the field it was (not added again).
+      if (keys.length === 0) return presence === "all" ? sink.present(path) : sink.leaf(path, v);
       if (presence === "all" || (presence === "no-structs" && node?.kind !== "struct")) sink.present(path);
       else if (presence === "zero" && !inZero) sink.present(path);
       for (const k of keys)
@@ -132,7 +134,8 @@ export function walkFields<P>(
     if (Array.isArray(v)) {
       const sem = node && node.kind === "list" ? listSemantics(node) : { type: "atomic" as const, keys: [] };
       if (sem.type === "atomic" || v.length === 0) return sink.leaf(path, v);
-      if (presence === "zero" && !inZero) sink.present(path);
+      // A list is owned itself where it appears: on an update, and on a create unless the zero object has it.
+      if (presence === "all" || (presence === "zero" && !inZero)) sink.present(path);
       const item = node ? itemOf(node) : undefined;
       for (const el of v) {
         if (sem.type === "set") {
