@@ -1,6 +1,7 @@
 /**
  * The frames of a replay (a watch from a resourceVersion), joined as they are made (FrameJoin in
- * replay-frames.ts): a written object's JSON frame from the text its write kept
+ * replay-frames.ts): a written object's plain JSON frame as a view of the frame log (frame-log.ts),
+ * neighbours in the log as one view, when the log still has it; else from the text its write kept
  * (storage/object-text.ts), not cached, since it costs only a copy and a replay of thousands of
  * events would push the live events' frames out of the hub's cache; a frame the hub has cached,
  * copied; any other encoded and cached as live events are (protobuf, deletes, objects older than
@@ -9,6 +10,7 @@
 import { present } from "../endpoints/handlers/context.js";
 import type { ServedResource } from "../resources/served.js";
 import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
+import { type FrameLogCursor, jsonHead } from "./frame-log.js";
 import { FrameJoin, type ReplayFrames } from "./replay-frames.js";
 import type { WatchEncoder } from "./watch-framing.js";
 import type { WatchEventType, WatchHub } from "./watch-hub.js";
@@ -38,18 +40,46 @@ export function joinReplay(input: ReplayInput): ReplayFrames {
   const { resource: r, hub, encoder, keys, shown } = input;
   const encode = (_: StoreEvent, e: ShownEvent) => encoder.encode(e.type, e.obj, e.stored);
   const join = new FrameJoin();
+  const log = encoder.plainJson ? hub.log.cursor() : undefined;
   for (const e of input.events) {
     const type = e.bucket === r.bucket ? shown(e) : undefined;
     if (type === undefined) continue;
+    const stored = input.objectOf(type, e);
+    if (
+      log !== undefined &&
+      fromLog(join, log, type, e, stored === e.object && present(r, stored) === stored)
+    )
+      continue;
     const cached = hub.cachedFrame(e.rev, keys[type]);
     if (cached !== undefined) {
       join.bytes(cached);
       continue;
     }
-    const stored = input.objectOf(type, e);
     const obj = present(r, stored);
     if (!encoder.joinKept(join, type, obj))
       join.bytes(hub.frame(e, keys[type], encode, { type, obj, stored }));
   }
   return join.finish();
 }
+
+/**
+ * Adds the event's frame from the log when the watch shows the write's object as it is (`asIs`):
+ * the logged frame itself for the write's own type, else its object's text under this type's head.
+ */
+function fromLog(
+  join: FrameJoin,
+  log: FrameLogCursor,
+  type: WatchEventType,
+  e: StoreEvent,
+  asIs: boolean,
+): boolean {
+  if (!asIs || !log.seek(e.rev)) return false;
+  if (type === e.type) join.view(log.buf, log.start, log.end);
+  else {
+    const text = log.buf.subarray(log.text, log.end);
+    join.wrapped(jsonHead(type), text, text.length, EMPTY);
+  }
+  return true;
+}
+
+const EMPTY = Buffer.alloc(0);
