@@ -29,57 +29,55 @@ export interface ReplayInput {
   readonly objectOf: (type: WatchEventType, e: StoreEvent) => StoredObject;
 }
 
-/** An event as the watch shows it: its type, the object presented, and as stored. */
-interface ShownEvent {
-  readonly type: WatchEventType;
-  readonly obj: unknown;
-  readonly stored: StoredObject;
-}
-
 export function joinReplay(input: ReplayInput): ReplayFrames {
-  const { resource: r, hub, encoder, keys, shown } = input;
-  const encode = (_: StoreEvent, e: ShownEvent) => encoder.encode(e.type, e.obj, e.stored);
+  const { resource: r, shown } = input;
   const join = new FrameJoin();
-  const log = encoder.plainJson ? hub.log.cursor() : undefined;
+  const log = input.encoder.plainJson ? input.hub.log.cursor() : undefined;
   for (const e of input.events) {
-    const type = e.bucket === r.bucket ? shown(e) : undefined;
+    if (e.bucket !== r.bucket) continue;
+    const type = shown(e);
     if (type === undefined) continue;
-    const stored = input.objectOf(type, e);
-    if (
-      log !== undefined &&
-      fromLog(join, log, type, e, stored === e.object && present(r, stored) === stored)
-    )
-      continue;
-    const cached = hub.cachedFrame(e.rev, keys[type]);
-    if (cached !== undefined) {
-      join.bytes(cached);
-      continue;
-    }
-    const obj = present(r, stored);
-    if (!encoder.joinKept(join, type, obj))
-      join.bytes(hub.frame(e, keys[type], encode, { type, obj, stored }));
+    // Most events of a JSON replay: the write's own frame, logged, of the object as stored.
+    if (log !== undefined && type === e.type && log.seek(e.rev) && present(r, e.object) === e.object)
+      join.view(log.buf, log.start, log.end);
+    else joinOther(input, join, log, type, e);
   }
   return join.finish();
 }
 
 /**
- * Adds the event's frame from the log when the watch shows the write's object as it is (`asIs`):
- * the logged frame itself for the write's own type, else its object's text under this type's head.
+ * Any other event's frame: an object entering the selector, from the log under its ADDED head; the
+ * hub's cached frame; the kept text; else encoded (and cached in the hub).
  */
-function fromLog(
+function joinOther(
+  input: ReplayInput,
   join: FrameJoin,
-  log: FrameLogCursor,
+  log: FrameLogCursor | undefined,
   type: WatchEventType,
   e: StoreEvent,
-  asIs: boolean,
-): boolean {
-  if (!asIs || !log.seek(e.rev)) return false;
-  if (type === e.type) join.view(log.buf, log.start, log.end);
-  else {
+): void {
+  const { resource: r, hub, encoder, keys } = input;
+  const stored = input.objectOf(type, e);
+  const obj = present(r, stored);
+  if (log !== undefined && stored === e.object && obj === stored && log.seek(e.rev)) {
     const text = log.buf.subarray(log.text, log.end);
     join.wrapped(jsonHead(type), text, text.length, EMPTY);
+    return;
   }
-  return true;
+  const cached = hub.cachedFrame(e.rev, keys[type]);
+  if (cached !== undefined) join.bytes(cached);
+  else if (!encoder.joinKept(join, type, obj))
+    join.bytes(hub.frame(e, keys[type], encodeShown, { encoder, type, obj, stored }));
 }
+
+/** An event as the watch shows it, with the encoder of its representation. */
+interface ShownEvent {
+  readonly encoder: WatchEncoder;
+  readonly type: WatchEventType;
+  readonly obj: unknown;
+  readonly stored: StoredObject;
+}
+
+const encodeShown = (_: StoreEvent, e: ShownEvent) => e.encoder.encode(e.type, e.obj, e.stored);
 
 const EMPTY = Buffer.alloc(0);
