@@ -19,7 +19,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { type Flushable, queueFlush } from "./flush-queue.js";
-import { type ReplayFrames, replayFrame } from "./replay-frames.js";
+import { type ReplayFrames, replayFrameList } from "./replay-frames.js";
 
 /**
  * Bytes in one response write: one TLS record's worth. A thousand replaying watchers held 30-50 MiB
@@ -130,18 +130,17 @@ export class WatchStream implements Flushable {
   }
 
   /**
-   * A replay's frames (replay-frames.ts), as one pending buffer when that is what writing them one
+   * A replay's frames (replay-frames.ts), as its pieces pending when that is what writing them one
    * by one would leave pending; else (a fault in force, or a reader already cut off) one by one.
    */
   writeReplay(r: ReplayFrames): void {
     if (r.ends.length === 0) return;
     const plain = !this.closed && !this.stalled && !this.paused && this.tamper === undefined;
     if (!plain || this.res.writableLength > this.opts.maxBufferedBytes) {
-      const n = r.ends.length;
-      for (let i = 0; i < n; i++) this.write(replayFrame(r, i));
+      for (const f of replayFrameList(r)) this.write(f);
       return;
     }
-    this.enqueue(r.body);
+    for (const part of r.parts) this.enqueue(part);
   }
 
   private enqueue(bytes: Buffer): void {
