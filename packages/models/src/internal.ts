@@ -3,4 +3,5 @@
 
 export { matchesStringFormat, STRING_FORMATS, type StringFormatCheck } from "./strfmt/formats.js";
 export { requestUriProblems } from "./strfmt/request-uri.js";
+export { type GoWritten, type GoWrittenField, type GoZero, writtenWhenAbsent } from "./wire/go-written.js";
 export { type OmittedFields, omittedWhenEmpty } from "./wire/omit-empty.js";

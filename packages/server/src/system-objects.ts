@@ -130,7 +130,8 @@ export function kubernetesService(port: number): SystemObject {
       "f:internalTrafficPolicy": {},
       "f:ipFamilies": {},
       "f:ipFamilyPolicy": {},
-      "f:ports": { 'k:{"port":443,"protocol":"TCP"}': port443 },
+      // A list the create adds is owned itself (`.`): the kind's zero object has no ports.
+      "f:ports": { ".": {}, 'k:{"port":443,"protocol":"TCP"}': port443 },
       "f:sessionAffinity": {},
       "f:type": {},
     },
@@ -156,7 +157,8 @@ export function kubernetesService(port: number): SystemObject {
     },
     apiVersion: "v1",
     kind: "Service",
-    status: {},
+    // Go's encoding writes the non-pointer loadBalancer struct (openapi/go-written.ts).
+    status: { loadBalancer: {} },
   }));
 }
 
@@ -191,7 +193,8 @@ export function readyServiceCidr(created: StoredObject, time: string): StoredObj
     "f:status": {},
     "f:type": {},
   };
-  const fields = { "f:status": { ".": {}, "f:conditions": { 'k:{"type":"Ready"}': condition } } };
+  // The status struct was there (`{}`); the conditions list it adds is owned itself.
+  const fields = { "f:status": { "f:conditions": { ".": {}, 'k:{"type":"Ready"}': condition } } };
   const entry = {
     ...updateEntry("kube-apiserver", "networking.k8s.io/v1", time, fields),
     subresource: "status",

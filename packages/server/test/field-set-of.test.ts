@@ -97,7 +97,7 @@ describe("a create's fields from one walk", () => {
   for (const [what, obj, schema] of objects)
     for (const scope of ["all", "main", "status"] as FieldScope[])
       it(`name what the leaf paths name: ${what}, scope ${scope}`, () => {
-        for (const presence of ["no-structs", "none", "all"] as const)
+        for (const presence of ["no-structs", "zero", "none", "all"] as const)
           expect(fieldSetOf(obj, schema, scope, presence).toFieldsV1()).toEqual(
             setOfLeaves(leafFields(obj, schema, scope, presence, false)).toFieldsV1(),
           );

@@ -82,4 +82,12 @@ describe("one JSON text of a committed object (storage/object-text.ts)", () => {
     expect(kept.lastIndexOf(false)).toBe(99);
     expect(committedText(small.at(-1))?.text).toBe(JSON.stringify(small.at(-1)));
   });
+
+  it("keeps each store's texts within its own budget: one store's writes do not evict another's", () => {
+    const [first, second] = [new MvccStore(), new MvccStore()];
+    const kept = first.create("cm", "a", { metadata: { name: "a" } }, KEPT_TEXT_BYTES);
+    for (let i = 0; i < KEPT_TEXTS + 10; i++)
+      second.create("cm", `s${i}`, { metadata: { name: `s${i}` } }, KEPT_TEXT_BYTES);
+    expect(committedText(kept)?.text).toBe(JSON.stringify(kept));
+  });
 });

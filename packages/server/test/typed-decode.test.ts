@@ -3,8 +3,8 @@
  * replaced on the write path, run one after another as before: the type check, the canonical
  * quantities (in place), the prune. Objects are generated along each kind's schema, seeded, with
  * wrong types, nulls, unknown fields, quantities good and bad, base64 good and bad, integers out
- * of range, nested lists and maps, untyped subtrees. The one walk also leaves out the nulls of
- * Go's omitempty fields and notes their empty maps and lists, which the old walks kept: the
+ * of range, nested lists and maps, untyped subtrees. The one walk also leaves out the nulls and zero
+ * scalars of Go's omitempty fields and notes their empty maps and lists, which the old walks kept: the
  * comparison drops both after the old walks, and the noted ones with dropEmptied.
  */
 import { fieldOf, itemOf, schemaFor, type TypeNode } from "@kubesdk/models";
@@ -87,7 +87,7 @@ function threeWalks(kind: string, schema: TypeNode, input: Record<string, unknow
   return { object: withoutOmittedEmpty(pruned.value, schema), unknown: pruned.unknown };
 }
 
-/** The value without the empty maps and lists (and nulls) of omitempty fields, removed bottom-up in place. */
+/** The value without the empty maps and lists (and nulls, zero scalars, "" bytes) of omitempty fields, removed bottom-up in place. */
 function withoutOmittedEmpty<T>(v: T, node: TypeNode | undefined): T {
   if (v === null || typeof v !== "object" || !node) return v;
   if (Array.isArray(v)) {
@@ -103,6 +103,11 @@ function withoutOmittedEmpty<T>(v: T, node: TypeNode | undefined): T {
       continue;
     }
     const value = withoutOmittedEmpty(obj[k], child);
+    const zero = value === "" || value === 0 || value === false;
+    if ((zero && omitted?.zero.has(k)) || (value === "" && omitted?.empty.has(k))) {
+      delete obj[k];
+      continue;
+    }
     const empty = Array.isArray(value) ? value.length === 0 : isEmptyObject(value);
     const reset = k === "managedFields" && node.name === "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
     if (empty && omitted?.empty.has(k) && !reset && (child?.kind === "list" || child?.kind === "map"))

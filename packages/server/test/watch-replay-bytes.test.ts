@@ -145,4 +145,18 @@ describe("a replayed watch's bytes", () => {
     expect(liveFrame).toBe(frame("ADDED", createdC));
     expect(await read(from, 6)).toBe(all + liveFrame);
   });
+
+  it("show an object entering the selector as ADDED, with its write's text", async () => {
+    const list = JSON.parse((await call("GET", path)).text) as { metadata: { resourceVersion: string } };
+    const from = `${path}?watch=1&resourceVersion=${list.metadata.resourceVersion}`;
+    const created = await write("POST", path, { metadata: { name: "rb-d", labels: { rp: "out" } } });
+    const patched = await write(
+      "PATCH",
+      `${path}/rb-d`,
+      { metadata: { labels: { rp: "in" } } },
+      "application/merge-patch+json",
+    );
+    expect(await read(`${from}&labelSelector=rp%3Din`, 1)).toBe(frame("ADDED", patched));
+    expect(await read(from, 2)).toBe(frame("ADDED", created) + frame("MODIFIED", patched));
+  });
 });

@@ -11,8 +11,8 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { connect } from "node:tls";
 import { describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../src/server.js";
-import { chunkedBody, WIRE_CHUNK_BYTES } from "../src/watch/chunked-wire.js";
-import { joinFrames } from "../src/watch/replay-frames.js";
+import { chunkedReplay, WIRE_CHUNK_BYTES } from "../src/watch/chunked-wire.js";
+import { joinFrames, type ReplayFrames } from "../src/watch/replay-frames.js";
 import { type WatchEndReason, WatchStream } from "../src/watch/watch-stream.js";
 
 /** Data bytes in the complete chunks of `wire` (no checks: for knowing when to stop reading). */
@@ -55,19 +55,30 @@ function dechunk(wire: Buffer, terminal = false): { data: Buffer; sizes: number[
   return { data: Buffer.concat(parts), sizes };
 }
 
-describe("chunkedBody", () => {
+/** A replay whose bytes are `body`, in parts cut at `cuts` (one frame per part: the framing ignores frames). */
+function replayIn(body: Buffer, cuts: number[]): ReplayFrames {
+  const at = [0, ...cuts.filter((c) => c > 0 && c < body.length), body.length];
+  const parts = at.slice(1).map((end, i) => body.subarray(at[i], end));
+  return { parts, ends: at.slice(1), bytes: body.length };
+}
+
+describe("chunkedReplay", () => {
   it.each([1, WIRE_CHUNK_BYTES - 9, WIRE_CHUNK_BYTES - 8, WIRE_CHUNK_BYTES - 7, 5 * WIRE_CHUNK_BYTES + 3])(
-    "frames %i bytes in chunks of one record each, the last one shorter",
+    "frames %i bytes from its parts in chunks of one record each, the last one shorter",
     (size) => {
       const body = Buffer.alloc(size);
       for (let i = 0; i < size; i++) body[i] = 0x61 + (i % 26);
-      const wire = chunkedBody(body);
-      const { data, sizes } = dechunk(wire);
+      const r = replayIn(body, [7, 16_000, 16_376, 40_000]);
+      const framed = chunkedReplay(r);
+      // Framed as far as asked: whole chunks, the next only when a writer needs it.
+      framed.framedTo(Math.min(WIRE_CHUNK_BYTES, framed.wire.length));
+      framed.framedTo(framed.wire.length);
+      const { data, sizes } = dechunk(framed.wire);
       expect(data.equals(body)).toBe(true);
       for (const s of sizes.slice(0, -1)) expect(s).toBe(WIRE_CHUNK_BYTES);
       expect(sizes.at(-1)).toBeLessThanOrEqual(WIRE_CHUNK_BYTES);
       // Framed once for every watcher of the same replay.
-      expect(chunkedBody(body)).toBe(wire);
+      expect(chunkedReplay(r)).toBe(framed);
     },
   );
 });

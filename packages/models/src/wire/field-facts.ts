@@ -54,3 +54,29 @@ function decodeFacts(proto: string, code: string): GoFieldFacts {
             : "scalar",
   };
 }
+
+/**
+ * The facts of the fields a message's Go JSON object has: goFieldFactsOf's, with an embedded
+ * struct's (JSON name "") replaced by its own fields, as encoding/json inlines them (a Volume's
+ * VolumeSource, a key selector's LocalObjectReference, a webhook rule's Rule). The embedded type is
+ * the message of the capitalised field name in the same package, or the parent's name followed by
+ * it (Probe's `handler` is a ProbeHandler); an embedding neither names is left out.
+ */
+export function goJsonFactsOf(messageFullName: string): readonly GoFieldFacts[] | undefined {
+  const facts = goFieldFactsOf(messageFullName);
+  if (!facts) return undefined;
+  const out: GoFieldFacts[] = [];
+  for (const [proto, f] of facts) {
+    if (f.json !== "") {
+      out.push(f);
+      continue;
+    }
+    const dot = messageFullName.lastIndexOf(".");
+    const type = proto.charAt(0).toUpperCase() + proto.slice(1);
+    const embedded =
+      goJsonFactsOf(`${messageFullName.slice(0, dot + 1)}${type}`) ??
+      goJsonFactsOf(`${messageFullName}${type}`);
+    if (embedded) out.push(...embedded);
+  }
+  return out;
+}

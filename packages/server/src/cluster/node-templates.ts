@@ -51,7 +51,12 @@ export function createdNode(name: string, index: number, uid: string, time: stri
   };
   const fields = {
     "f:metadata": { "f:labels": keys(Object.keys(labels)) },
-    "f:spec": { "f:podCIDR": {}, "f:podCIDRs": { [`v:${JSON.stringify(cidr)}`]: {} }, "f:taints": {} },
+    // A list the create adds is owned itself (`.`), as by a create's managed fields.
+    "f:spec": {
+      "f:podCIDR": {},
+      "f:podCIDRs": { ".": {}, [`v:${JSON.stringify(cidr)}`]: {} },
+      "f:taints": {},
+    },
   };
   return {
     metadata: {
@@ -68,28 +73,49 @@ export function createdNode(name: string, index: number, uid: string, time: stri
     },
     apiVersion: "v1",
     kind: "Node",
-    status: {},
+    // What Go's encoding writes for a status without values (openapi/go-written.ts).
+    status: { daemonEndpoints: { kubeletEndpoint: { Port: 0 } }, nodeInfo: { ...EMPTY_NODE_INFO } },
   };
 }
 
-/** The fields of a list whose items are keyed by `type`, each item's own fields listed. */
+const EMPTY_NODE_INFO = {
+  machineID: "",
+  systemUUID: "",
+  bootID: "",
+  kernelVersion: "",
+  osImage: "",
+  containerRuntimeVersion: "",
+  kubeletVersion: "",
+  kubeProxyVersion: "",
+  operatingSystem: "",
+  architecture: "",
+};
+
+/** The fields of a list the update adds (so owned itself), its items keyed by `type`, each item's own fields listed. */
 function byType(items: readonly Fields[]): Fields {
   const entries = items.map((item) => [`k:${JSON.stringify({ type: item.type })}`, keys(Object.keys(item))]);
-  return Object.fromEntries(entries.sort(([a], [b]) => (String(a) < String(b) ? -1 : 1)));
+  return { ".": {}, ...Object.fromEntries(entries.sort(([a], [b]) => (String(a) < String(b) ? -1 : 1))) };
 }
 
 /** The created Node with the kubelet's status posted (a status update's managedFields entry added). */
 export function nodeWithStatus(node: StoredObject, status: coreV1.NodeStatus, time: string): StoredObject {
   const metadata = node.metadata as Fields & { managedFields: Fields[] };
+  // The created status already has the daemon endpoints and node info, their values zero: the
+  // kubelet owns the values it changes, not the structs.
+  const info = Object.entries(status.nodeInfo ?? {}).filter(([, v]) => v !== "");
   const fields = {
     "f:status": {
-      ".": {},
       "f:addresses": byType((status.addresses ?? []) as unknown as Fields[]),
       "f:allocatable": keys(Object.keys(status.allocatable ?? {})),
       "f:capacity": keys(Object.keys(status.capacity ?? {})),
       "f:conditions": byType((status.conditions ?? []) as unknown as Fields[]),
-      "f:daemonEndpoints": { ".": {}, "f:kubeletEndpoint": { ".": {}, "f:Port": {} } },
-      "f:nodeInfo": keys(Object.keys(status.nodeInfo ?? {})),
+      "f:daemonEndpoints": { "f:kubeletEndpoint": { "f:Port": {} } },
+      "f:nodeInfo": Object.fromEntries(
+        info
+          .map(([k]) => `f:${k}`)
+          .sort()
+          .map((k) => [k, {}]),
+      ),
       "f:phase": {},
     },
   };
@@ -107,7 +133,7 @@ export function createdLease(node: StoredObject, spec: Fields, uid: string, time
   const owner = { apiVersion: "v1", kind: "Node", name, uid: String(node.metadata.uid) };
   const apiVersion = "coordination.k8s.io/v1";
   const fields = {
-    "f:metadata": { "f:ownerReferences": { [`k:${JSON.stringify({ uid: owner.uid })}`]: {} } },
+    "f:metadata": { "f:ownerReferences": { ".": {}, [`k:${JSON.stringify({ uid: owner.uid })}`]: {} } },
     // The spec struct itself is not listed: the Lease has one from the start.
     "f:spec": Object.fromEntries(
       Object.keys(spec)

@@ -5,6 +5,7 @@
  * subtrees treat maps as granular and lists as atomic.
  */
 import { elementKey, FieldSet, fieldOf, itemOf, listSemantics, type TypeNode } from "@kubesdk/models";
+import { writtenWhenAbsent } from "@kubesdk/models/internal";
 import { listItemKey } from "../apply/list-keys.js";
 
 /** Path (element keys joined by "\u0000") → JSON of the value there, for every owned leaf. */
@@ -51,9 +52,10 @@ export interface FieldSink<P> {
 
 /**
  * `presence` says which object nodes count as fields themselves: "all" (an update: a node that
- * appears is added by the writer), "no-structs" (a create: upstream compares against the type's zero
- * value, in which non-pointer structs already exist), "none" (an applied configuration: only leaves
- * and list items). Without `values` every leaf maps to "" (for callers that need the paths only).
+ * appears is added by the writer), "zero" (a create: upstream compares against the type's zero
+ * object, so a map, struct or list counts unless that object has it, as it has non-pointer structs
+ * and fields without `omitempty`), "no-structs" (every map, no struct or list: the live object's
+ * fields for server-side apply), "none" (an applied configuration: only leaves and list items). Without `values` every leaf maps to "" (for callers that need the paths only).
  */
 export function leafFields(
   obj: Record<string, unknown>,
@@ -92,7 +94,15 @@ export function fieldSetOf(
   return set;
 }
 
-export type Presence = "all" | "no-structs" | "none";
+export type Presence = "all" | "no-structs" | "zero" | "none";
+
+/**
+ * Whether field `k` of a struct is in its type's zero object as kube-apiserver's field manager
+ * converts it: the fields Go always writes (`@kubesdk/models/internal` writtenWhenAbsent).
+ */
+function inZeroOf(node: TypeNode | undefined, k: string): boolean {
+  return node?.kind === "struct" && node.name !== undefined && writtenWhenAbsent(node.name).names.has(k);
+}
 
 /** Reports to `sink` every field of `obj` that `presence` and `scope` make owned. */
 export function walkFields<P>(
@@ -102,18 +112,30 @@ export function walkFields<P>(
   presence: Presence,
   sink: FieldSink<P>,
 ): void {
-  const walk = (v: unknown, node: TypeNode | undefined, path: P) => {
+  // `inZero`: whether the node is in the kind's zero object ("zero" presence only).
+  const walk = (v: unknown, node: TypeNode | undefined, path: P, inZero: boolean) => {
     if (isObj(v)) {
       const atomic = node?.mapType === "atomic" || node?.kind === "scalar";
       const keys = Object.keys(v);
-      if (atomic || keys.length === 0) return sink.leaf(path, v);
+      if (atomic) return sink.leaf(path, v);
+      // An update: an empty struct that gains fields stays the field it was (not added again).
+      if (keys.length === 0) return presence === "all" ? sink.present(path) : sink.leaf(path, v);
       if (presence === "all" || (presence === "no-structs" && node?.kind !== "struct")) sink.present(path);
-      for (const k of keys) walk(v[k], node ? fieldOf(node, k) : undefined, sink.below(path, `f:${k}`));
+      else if (presence === "zero" && !inZero) sink.present(path);
+      for (const k of keys)
+        walk(
+          v[k],
+          node ? fieldOf(node, k) : undefined,
+          sink.below(path, `f:${k}`),
+          inZero && inZeroOf(node, k),
+        );
       return;
     }
     if (Array.isArray(v)) {
       const sem = node && node.kind === "list" ? listSemantics(node) : { type: "atomic" as const, keys: [] };
       if (sem.type === "atomic" || v.length === 0) return sink.leaf(path, v);
+      // A list is owned itself where it appears: on an update, and on a create unless the zero object has it.
+      if (presence === "all" || (presence === "zero" && !inZero)) sink.present(path);
       const item = node ? itemOf(node) : undefined;
       for (const el of v) {
         if (sem.type === "set") {
@@ -123,7 +145,7 @@ export function walkFields<P>(
         if (!isObj(el)) return sink.leaf(path, v);
         const itemPath = sink.below(path, elementKey({ key: listItemKey(el, sem.keys) }));
         sink.leaf(itemPath, true);
-        walk(el, item, itemPath);
+        walk(el, item, itemPath, false);
       }
       return;
     }
@@ -139,10 +161,10 @@ export function walkFields<P>(
       const meta = sink.below(sink.top, "f:metadata");
       for (const [mk, mv] of Object.entries(v)) {
         if (NEVER_OWNED_METADATA.has(mk)) continue;
-        walk(mv, child ? fieldOf(child, mk) : undefined, sink.below(meta, `f:${mk}`));
+        walk(mv, child ? fieldOf(child, mk) : undefined, sink.below(meta, `f:${mk}`), inZeroOf(child, mk));
       }
       continue;
     }
-    walk(v, child, sink.below(sink.top, `f:${k}`));
+    walk(v, child, sink.below(sink.top, `f:${k}`), inZeroOf(schema, k));
   }
 }

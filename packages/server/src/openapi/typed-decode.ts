@@ -6,12 +6,14 @@
  * private to the request (nothing of the input is shared, untyped subtrees included) and the
  * input is never modified. The answers are the three walks' answers: a mismatch is worded by
  * typed-check.ts's own walk of the untouched input, so its text cannot differ. A null in a field Go
- * leaves out when empty is left out: Go decodes it as no value. An empty map or list there is kept,
- * since Go's validation sees it, and its path noted: the write path drops it after validation
- * (dropEmptied), as kube-apiserver's encoding of the validated object does.
+ * leaves out when empty is left out is left out: Go decodes it as no value; so is a `""`, `0` or
+ * `false` in such a scalar field (Go cannot tell its zero value from none, so defaults fill it in).
+ * An empty map, list or base64 `""` there is kept, since Go's validation sees it as set, and its
+ * path noted: the write path drops it after validation (dropEmptied), as kube-apiserver's encoding
+ * of the validated object does.
  */
 import { canonicalQuantity, fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
-import { omittedWhenEmpty } from "@kubesdk/models/internal";
+import { omittedWhenEmpty, writtenWhenAbsent } from "@kubesdk/models/internal";
 import { copyDecoded } from "../api/copy.js";
 import { base64ErrorAt, scalarMismatch } from "./typed-check.js";
 
@@ -22,6 +24,8 @@ export interface TypedDecode {
   readonly unknown: string[];
   /** The empty maps and lists in fields Go's encoding leaves out when empty (dropEmptied). */
   readonly emptied: Emptied[];
+  /** The zero scalars in fields Go's encoding always writes (dropZeroed, before a create's managed fields). */
+  readonly zeroed: Emptied[];
 }
 
 /** An empty map or list at `path`, the field `path`'s last key of the copy's object `container`. */
@@ -122,7 +126,17 @@ function structOf(v: unknown, node: TypeNode, at: At | undefined, found: Found):
       child.kind === "scalar" || value === null || typeof value !== "object"
         ? decodedValue(value, child, undefined, found)
         : decodedValue(value, child, { key: k, up: at }, found);
-    if ((child.kind === "list" || child.kind === "map") && omittedIfEmpty(decoded, node, k))
+    if (child.kind === "scalar") {
+      if (isZero(decoded) && node.name !== undefined) {
+        const omitted = omittedWhenEmpty(node.name);
+        if (omitted.zero.has(k)) continue;
+        // A base64 "" is an empty []byte, which Go's validation sees as set until it is encoded.
+        if (decoded === "" && omitted.empty.has(k))
+          found.emptied.push({ path: keysOf(at, k), container: out });
+        else if (writtenWhenAbsent(node.name).names.has(k))
+          found.zeroed.push({ path: keysOf(at, k), container: out });
+      }
+    } else if ((child.kind === "list" || child.kind === "map") && omittedIfEmpty(decoded, node, k))
       found.emptied.push({ path: keysOf(at, k), container: out });
     out[k] = decoded;
   }
@@ -141,6 +155,11 @@ function omittedIfEmpty(decoded: unknown, node: TypeNode, k: string): boolean {
   return omittedWhenEmpty(node.name).empty.has(k);
 }
 
+/** A scalar's Go zero value, which Go's decode cannot tell from no value at all. */
+function isZero(v: unknown): boolean {
+  return v === "" || v === 0 || v === false;
+}
+
 /** An empty list, or an object (a map) without keys of its own. */
 export function isEmptyCollection(v: unknown): boolean {
   if (Array.isArray(v)) return v.length === 0;
@@ -154,7 +173,7 @@ export function isEmptyCollection(v: unknown): boolean {
  * caller words that failure with typed-check.ts, which finds the same first mismatch).
  */
 export function decodeTyped(obj: Record<string, unknown>, schema: TypeNode): TypedDecode | undefined {
-  const found: Found = { unknown: [], emptied: [] };
+  const found: Found = { unknown: [], emptied: [], zeroed: [] };
   try {
     return { object: structOf(obj, schema, undefined, found), ...found };
   } catch (e) {

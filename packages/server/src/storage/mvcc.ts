@@ -1,5 +1,5 @@
 import { KubesdkError } from "@kubesdk/models";
-import { rememberText } from "./object-text.js";
+import { KeptTexts } from "./object-text.js";
 import { SortedKeys } from "./sorted-keys.js";
 import { type Measured, stamp, stampWithin } from "./stamp.js";
 
@@ -114,6 +114,8 @@ export class MvccStore {
   private readonly listeners = new Set<(e: StoreEvent) => void>();
   /** Visible keys of recent paginated-list snapshots (immutable: keyed by revision). */
   private readonly snapshots = new Map<string, { keys: string[]; objs: StoredObject[] }>();
+  /** The texts of recent commits (object-text.ts). */
+  private readonly texts = new KeptTexts();
 
   constructor(
     readonly history: HistoryWindow = DEFAULT_HISTORY,
@@ -332,7 +334,7 @@ export class MvccStore {
   ): StoredObject {
     const rev = ++this.rev;
     const stamped = sized?.stamped ?? stamp(obj ?? (prev as StoredObject), rev);
-    if (sized) rememberText(stamped, sized.text);
+    if (sized) this.texts.remember(stamped, sized.text);
     const version: Version = { rev, obj: obj ? stamped : null };
     const versions = b.versions.get(key);
     // A new key's array is made at its size: an empty array's first push reserves 17 slots.

@@ -30,34 +30,44 @@ export interface ObjectText {
  * Kept: the texts of recent commits, within a byte budget (the newest is always kept). Responses
  * being written need only the last few (commits overlap with at most the server's concurrent
  * writes); a watch that starts from a recent resourceVersion is replayed those commits' events, and
- * their frames are the texts, framed (watch-framing.ts), so a replay of the last thousands of writes
- * does not encode each object again (4 MiB: about 6,000 ConfigMaps of the bench's size). Older texts
+ * their frames are the texts, framed (the hub's frame log copies each as bytes when it is dispatched,
+ * watch/frame-log.ts), so a replay of the last thousands of writes does not encode each object again
+ * (4 MiB: about 6,000 ConfigMaps of the bench's size). Older texts
  * are made again if asked for. A text per stored object would double what the store holds (the list
  * cache keeps items' texts of its own, in the list form without kind and apiVersion).
  */
 export const KEPT_TEXTS = 16_384;
 export const KEPT_TEXT_BYTES = 4 << 20;
-const recent = new Map<object, ObjectText>();
-let keptBytes = 0;
-/** The objects of `recent` in the order they were kept (api/fifo-queue.ts says why not the Map's). */
-const order = new FifoQueue<object>();
 
-/** Records the text of a committed object (it is never changed after the commit). */
-export function rememberText(obj: object, text: ObjectText): void {
-  if (recent.has(obj)) return;
-  recent.set(obj, text);
-  order.push(obj);
-  keptBytes += text.bytes;
-  while (recent.size > KEPT_TEXTS || (keptBytes > KEPT_TEXT_BYTES && recent.size > 1)) {
-    const old = order.shift() as object;
-    keptBytes -= (recent.get(old) as ObjectText).bytes;
-    recent.delete(old);
+/**
+ * The kept texts by object. An object is one store's alone, so one table serves every store of the
+ * process (a response or a frame finds its object's text without knowing the store); each store's
+ * KeptTexts bounds and evicts its own, so one server's writes never push out another's texts.
+ */
+const texts = new WeakMap<object, ObjectText>();
+
+/** One store's kept texts: their order (api/fifo-queue.ts says why not a Map's) and bytes. */
+export class KeptTexts {
+  private readonly order = new FifoQueue<object>();
+  private bytes = 0;
+
+  /** Records the text of a committed object (it is never changed after the commit). */
+  remember(obj: object, text: ObjectText): void {
+    if (texts.has(obj)) return;
+    texts.set(obj, text);
+    this.order.push(obj);
+    this.bytes += text.bytes;
+    while (this.order.size > KEPT_TEXTS || (this.bytes > KEPT_TEXT_BYTES && this.order.size > 1)) {
+      const old = this.order.shift() as object;
+      this.bytes -= (texts.get(old) as ObjectText).bytes;
+      texts.delete(old);
+    }
   }
 }
 
 /** The text of a recently committed object, if it was measured. */
 export function committedText(obj: unknown): ObjectText | undefined {
-  return typeof obj === "object" && obj !== null ? recent.get(obj) : undefined;
+  return typeof obj === "object" && obj !== null ? texts.get(obj) : undefined;
 }
 
 /**

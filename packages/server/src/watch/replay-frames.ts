@@ -11,15 +11,34 @@
  * hub's frame cache.
  */
 
-/** A replay's frames, joined in order; `ends[i]` is where frame i ends in `body`. */
+/**
+ * A replay's frames in order, in one or more pieces: views of the frame log (frame-log.ts) as they
+ * are, and the other frames joined into buffers between them. No frame spans two pieces.
+ */
 export interface ReplayFrames {
-  readonly body: Buffer;
+  readonly parts: readonly Buffer[];
+  /** Where frame i ends, counted over all the parts. */
   readonly ends: readonly number[];
+  /** All the parts' bytes. */
+  readonly bytes: number;
 }
 
-/** The frames of the i-th event of a replay (views of the joined body, no copy). */
-export function replayFrame(r: ReplayFrames, i: number): Buffer {
-  return r.body.subarray(i === 0 ? 0 : (r.ends[i - 1] as number), r.ends[i] as number);
+/** Each frame of a replay (views of its parts, no copy). */
+export function replayFrameList(r: ReplayFrames): Buffer[] {
+  const frames: Buffer[] = [];
+  let p = 0;
+  let partStart = 0;
+  let at = 0;
+  for (const end of r.ends) {
+    let part = r.parts[p] as Buffer;
+    while (at >= partStart + part.length) {
+      partStart += part.length;
+      part = r.parts[++p] as Buffer;
+    }
+    frames.push(part.subarray(at - partStart, end - partStart));
+    at = end;
+  }
+  return frames;
 }
 
 /** Joins frames already encoded, remembering where each ends. */
@@ -30,42 +49,84 @@ export function joinFrames(frames: readonly Uint8Array[]): ReplayFrames {
 }
 
 /**
- * Builds a replay's joined body straight from its frames' texts and bytes: one buffer of the exact
- * size, each text encoded (UTF-8) into its place, instead of a buffer per frame and then a copy of
- * them all into the join (and the garbage of both). A JSON frame of a written object is three pieces (its
+ * Builds a replay's pieces. Frames of the frame log go as views of it, neighbours in the log as one
+ * view. The others are joined straight from their texts and bytes: one buffer of the exact size,
+ * each text encoded (UTF-8) into its place, instead of a buffer per frame and then a copy of them
+ * all into the join (and the garbage of both). A JSON frame of a written object is three pieces (its
  * head, the object's text kept from its write, the tail), so its text is never concatenated either.
  */
 export class FrameJoin {
-  private readonly parts: (string | Uint8Array)[] = [];
+  private readonly parts: Buffer[] = [];
+  /** What the next joined part is made of, and its bytes. */
+  private pieces: (string | Uint8Array)[] = [];
+  private piecesBytes = 0;
+  /** The log view being extended: bytes [runStart, runEnd) of runBuf. */
+  private runBuf: Buffer | undefined;
+  private runStart = 0;
+  private runEnd = 0;
   private readonly ends: number[] = [];
   private at = 0;
 
   /** One frame as head + body + tail, where `bodyBytes` is body's UTF-8 length (known to the caller). */
-  wrapped(head: Buffer, body: string, bodyBytes: number, tail: Buffer): void {
-    this.parts.push(head, body, tail);
-    this.at += head.length + bodyBytes + tail.length;
-    this.ends.push(this.at);
+  wrapped(head: Buffer, body: string | Uint8Array, bodyBytes: number, tail: Buffer): void {
+    this.endRun();
+    this.pieces.push(head, body, tail);
+    this.piecesBytes += head.length + bodyBytes + tail.length;
+    this.ended(head.length + bodyBytes + tail.length);
   }
 
   /** One frame already encoded. */
   bytes(frame: Uint8Array): void {
-    this.parts.push(frame);
-    this.at += frame.length;
+    this.endRun();
+    this.pieces.push(frame);
+    this.piecesBytes += frame.length;
+    this.ended(frame.length);
+  }
+
+  /** One frame that is bytes [start, end) of `buf`, which no one writes again: kept as a view. */
+  view(buf: Buffer, start: number, end: number): void {
+    if (this.runBuf !== buf || this.runEnd !== start) {
+      this.endRun();
+      this.endPieces();
+      this.runBuf = buf;
+      this.runStart = start;
+    }
+    this.runEnd = end;
+    this.ended(end - start);
+  }
+
+  /** The frames' pieces. */
+  finish(): ReplayFrames {
+    this.endRun();
+    this.endPieces();
+    return { parts: this.parts, ends: this.ends, bytes: this.at };
+  }
+
+  private ended(bytes: number): void {
+    this.at += bytes;
     this.ends.push(this.at);
   }
 
-  /** The joined frames. */
-  finish(): ReplayFrames {
-    const body = Buffer.allocUnsafe(this.at);
+  private endRun(): void {
+    if (this.runBuf === undefined) return;
+    this.parts.push(this.runBuf.subarray(this.runStart, this.runEnd));
+    this.runBuf = undefined;
+  }
+
+  private endPieces(): void {
+    if (this.pieces.length === 0) return;
+    const body = Buffer.allocUnsafe(this.piecesBytes);
     let at = 0;
-    for (const p of this.parts) {
+    for (const p of this.pieces) {
       if (typeof p === "string") at += body.write(p, at);
       else {
         body.set(p, at);
         at += p.length;
       }
     }
-    return { body, ends: this.ends };
+    this.parts.push(body);
+    this.pieces = [];
+    this.piecesBytes = 0;
   }
 }
 
@@ -79,7 +140,7 @@ export class ReplayCache {
   get(key: string, make: () => ReplayFrames): ReplayFrames {
     if (this.key === key && this.frames !== undefined) return this.frames;
     const frames = make();
-    this.key = frames.body.length <= this.maxBytes ? key : undefined;
+    this.key = frames.bytes <= this.maxBytes ? key : undefined;
     this.frames = this.key === undefined ? undefined : frames;
     return frames;
   }

@@ -1,6 +1,7 @@
 /**
  * The frames of a replay (a watch from a resourceVersion), joined as they are made (FrameJoin in
- * replay-frames.ts): a written object's JSON frame from the text its write kept
+ * replay-frames.ts): a written object's plain JSON frame as a view of the frame log (frame-log.ts),
+ * neighbours in the log as one view, when the log still has it; else from the text its write kept
  * (storage/object-text.ts), not cached, since it costs only a copy and a replay of thousands of
  * events would push the live events' frames out of the hub's cache; a frame the hub has cached,
  * copied; any other encoded and cached as live events are (protobuf, deletes, objects older than
@@ -9,6 +10,7 @@
 import { present } from "../endpoints/handlers/context.js";
 import type { ServedResource } from "../resources/served.js";
 import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
+import { type FrameLogCursor, jsonHead } from "./frame-log.js";
 import { FrameJoin, type ReplayFrames } from "./replay-frames.js";
 import type { WatchEncoder } from "./watch-framing.js";
 import type { WatchEventType, WatchHub } from "./watch-hub.js";
@@ -27,29 +29,55 @@ export interface ReplayInput {
   readonly objectOf: (type: WatchEventType, e: StoreEvent) => StoredObject;
 }
 
-/** An event as the watch shows it: its type, the object presented, and as stored. */
+export function joinReplay(input: ReplayInput): ReplayFrames {
+  const { resource: r, shown } = input;
+  const join = new FrameJoin();
+  const log = input.encoder.plainJson ? input.hub.log.cursor() : undefined;
+  for (const e of input.events) {
+    if (e.bucket !== r.bucket) continue;
+    const type = shown(e);
+    if (type === undefined) continue;
+    // Most events of a JSON replay: the write's own frame, logged, of the object as stored.
+    if (log !== undefined && type === e.type && log.seek(e.rev) && present(r, e.object) === e.object)
+      join.view(log.buf, log.start, log.end);
+    else joinOther(input, join, log, type, e);
+  }
+  return join.finish();
+}
+
+/**
+ * Any other event's frame: an object entering the selector, from the log under its ADDED head; the
+ * hub's cached frame; the kept text; else encoded (and cached in the hub).
+ */
+function joinOther(
+  input: ReplayInput,
+  join: FrameJoin,
+  log: FrameLogCursor | undefined,
+  type: WatchEventType,
+  e: StoreEvent,
+): void {
+  const { resource: r, hub, encoder, keys } = input;
+  const stored = input.objectOf(type, e);
+  const obj = present(r, stored);
+  if (log !== undefined && stored === e.object && obj === stored && log.seek(e.rev)) {
+    const text = log.buf.subarray(log.text, log.end);
+    join.wrapped(jsonHead(type), text, text.length, EMPTY);
+    return;
+  }
+  const cached = hub.cachedFrame(e.rev, keys[type]);
+  if (cached !== undefined) join.bytes(cached);
+  else if (!encoder.joinKept(join, type, obj))
+    join.bytes(hub.frame(e, keys[type], encodeShown, { encoder, type, obj, stored }));
+}
+
+/** An event as the watch shows it, with the encoder of its representation. */
 interface ShownEvent {
+  readonly encoder: WatchEncoder;
   readonly type: WatchEventType;
   readonly obj: unknown;
   readonly stored: StoredObject;
 }
 
-export function joinReplay(input: ReplayInput): ReplayFrames {
-  const { resource: r, hub, encoder, keys, shown } = input;
-  const encode = (_: StoreEvent, e: ShownEvent) => encoder.encode(e.type, e.obj, e.stored);
-  const join = new FrameJoin();
-  for (const e of input.events) {
-    const type = e.bucket === r.bucket ? shown(e) : undefined;
-    if (type === undefined) continue;
-    const cached = hub.cachedFrame(e.rev, keys[type]);
-    if (cached !== undefined) {
-      join.bytes(cached);
-      continue;
-    }
-    const stored = input.objectOf(type, e);
-    const obj = present(r, stored);
-    if (!encoder.joinKept(join, type, obj))
-      join.bytes(hub.frame(e, keys[type], encode, { type, obj, stored }));
-  }
-  return join.finish();
-}
+const encodeShown = (_: StoreEvent, e: ShownEvent) => e.encoder.encode(e.type, e.obj, e.stored);
+
+const EMPTY = Buffer.alloc(0);

@@ -11,6 +11,7 @@ import type { MediaChoice } from "../http/negotiate.js";
 import { contentTypeFor } from "../http/respond.js";
 import type { ServedResource } from "../resources/served.js";
 import { committedText } from "../storage/object-text.js";
+import { JSON_TAIL, JSON_TAIL_TEXT, jsonHead, jsonHeadText } from "./frame-log.js";
 import type { FrameJoin } from "./replay-frames.js";
 import type { WatchEventType } from "./watch-hub.js";
 
@@ -29,29 +30,12 @@ export function protobufFrame(type: WatchEventType, object: object): Buffer {
   return frame;
 }
 
-/** A JSON frame's text before and after its object's text. */
-const jsonHeadText = (type: WatchEventType) => `{"type":${JSON.stringify(type)},"object":`;
-const JSON_TAIL_TEXT = "}\n";
-
 /** A newline-delimited JSON watch event. */
 export function jsonFrame(type: WatchEventType, object: unknown): Buffer {
   // A just-committed object's text was made by its commit (storage/object-text.ts).
   const known = committedText(object);
   if (known !== undefined) return Buffer.from(`${jsonHeadText(type)}${known.text}${JSON_TAIL_TEXT}`);
   return Buffer.from(`${JSON.stringify({ type, object })}\n`);
-}
-
-/** jsonHeadText and the tail as bytes, per event type, for a replay's join. */
-const jsonHeads = new Map<string, Buffer>();
-const JSON_TAIL = Buffer.from(JSON_TAIL_TEXT);
-
-function jsonHead(type: WatchEventType): Buffer {
-  let head = jsonHeads.get(type);
-  if (head === undefined) {
-    head = Buffer.from(jsonHeadText(type));
-    jsonHeads.set(type, head);
-  }
-  return head;
 }
 
 /** Encodes the events of one watch; a Table watch sends column definitions with its first row only. */
@@ -69,6 +53,11 @@ export class WatchEncoder {
     return `${this.choice.encoding}|${this.choice.shape ?? ""}`;
   }
 
+  /** Frames are jsonFrame's (JSON, objects as they are): a replay may take them from the frame log. */
+  get plainJson(): boolean {
+    return this.choice.encoding !== "protobuf" && this.choice.shape === undefined;
+  }
+
   /** `stored`: the object as stored, which a Table of a version stored as another prints. */
   encode(type: WatchEventType, obj: unknown, stored?: unknown): Buffer {
     const object = this.reshape(type, obj, stored);
@@ -83,7 +72,7 @@ export class WatchEncoder {
    * encoded. False, and nothing added, otherwise.
    */
   joinKept(join: FrameJoin, type: WatchEventType, obj: unknown): boolean {
-    if (this.choice.encoding === "protobuf" || this.choice.shape !== undefined) return false;
+    if (!this.plainJson) return false;
     const known = committedText(obj);
     if (known === undefined) return false;
     join.wrapped(jsonHead(type), known.text, known.bytes, JSON_TAIL);

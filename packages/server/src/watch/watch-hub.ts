@@ -12,6 +12,7 @@
  */
 import { FifoQueue } from "../api/fifo-queue.js";
 import type { MvccStore, StoreEvent } from "../storage/mvcc.js";
+import { FrameLog } from "./frame-log.js";
 import { ReplayCache } from "./replay-frames.js";
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
@@ -43,6 +44,8 @@ export class WatchHub {
   private framesOf: StoreEvent | undefined;
   private frames: Map<string, Buffer> | undefined;
   private readonly unsubscribe: () => void;
+  /** Recent writes' JSON frames as bytes, for replays (frame-log.ts). */
+  readonly log = new FrameLog();
   /** The last replay's frames joined, until the next event (replay-frames.ts). */
   readonly replays = new ReplayCache(FRAME_CACHE_BYTES);
   /** Frames encoded so far (one per event and representation, however many watchers). */
@@ -118,6 +121,7 @@ export class WatchHub {
     this.recentBytes = 0;
     this.order.clear();
     this.replays.clear();
+    this.log.clear();
   }
 
   /** Drops the oldest events' frames until the cache fits, keeping the current event's. */
@@ -141,6 +145,7 @@ export class WatchHub {
 
   private dispatch(e: StoreEvent): void {
     this.replays.clear();
+    this.log.append(e);
     const set = this.byBucket.get(e.bucket);
     if (!set) return;
     for (const w of set) w.onEvent(e);

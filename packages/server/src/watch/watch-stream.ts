@@ -19,9 +19,9 @@
  */
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { chunkedBody, directSocket, WIRE_CHUNK_BYTES } from "./chunked-wire.js";
+import { type ChunkedReplay, chunkedReplay, directSocket, WIRE_CHUNK_BYTES } from "./chunked-wire.js";
 import { type Flushable, queueFlush } from "./flush-queue.js";
-import { type ReplayFrames, replayFrame } from "./replay-frames.js";
+import { type ReplayFrames, replayFrameList } from "./replay-frames.js";
 
 /**
  * Bytes in one response write: one TLS record's worth. A thousand replaying watchers held 30-50 MiB
@@ -58,7 +58,7 @@ export class WatchStream implements Flushable {
    * HTTP/1.1: a replay's body already in chunked framing (chunked-wire.ts), written from `wireAt`
    * straight to `socket`, before anything in `pending`.
    */
-  private wire: Buffer | undefined;
+  private wire: ChunkedReplay | undefined;
   private wireAt = 0;
   private socket: Socket | undefined;
   /** The 200 and its headers were handed on (Node's `headersSent` is true once they are only set). */
@@ -149,7 +149,7 @@ export class WatchStream implements Flushable {
   }
 
   /**
-   * A replay's frames (replay-frames.ts), as one pending buffer when that is what writing them one
+   * A replay's frames (replay-frames.ts), as its pieces pending when that is what writing them one
    * by one would leave pending; else (a fault in force, or a reader already cut off) one by one.
    * On HTTP/1.1, when nothing else waits, the body goes out already framed (chunked-wire.ts).
    */
@@ -157,17 +157,16 @@ export class WatchStream implements Flushable {
     if (r.ends.length === 0) return;
     const plain = !this.closed && !this.stalled && !this.paused && this.tamper === undefined;
     if (!plain || this.res.writableLength > this.opts.maxBufferedBytes) {
-      const n = r.ends.length;
-      for (let i = 0; i < n; i++) this.write(replayFrame(r, i));
+      for (const f of replayFrameList(r)) this.write(f);
       return;
     }
     const socket = this.pending.length === 0 && this.wire === undefined ? directSocket(this.res) : undefined;
     if (socket === undefined) {
-      this.enqueue(r.body);
+      for (const part of r.parts) this.enqueue(part);
       return;
     }
     this.socket = socket;
-    this.wire = chunkedBody(r.body);
+    this.wire = chunkedReplay(r);
     this.wireAt = 0;
     this.queue();
   }
@@ -220,7 +219,8 @@ export class WatchStream implements Flushable {
    * buffer. The 200 and its headers, when not sent yet, go in the first write.
    */
   private writeWire(all: boolean): void {
-    const wire = this.wire as Buffer;
+    const framed = this.wire as ChunkedReplay;
+    const wire = framed.wire;
     const socket = this.socket as Socket;
     if (socket.destroyed) {
       // The client is gone: its close ends the stream (a write now would only make an error).
@@ -234,6 +234,7 @@ export class WatchStream implements Flushable {
     }
     while (this.wireAt < wire.length && (all || !this.draining)) {
       const end = all ? wire.length : Math.min(wire.length, this.wireAt + WIRE_CHUNK_BYTES);
+      framed.framedTo(end);
       const taken = socket.write(wire.subarray(this.wireAt, end));
       this.wireAt = end;
       if (!taken && !all && end < wire.length) this.waitDrain(socket);

@@ -27,6 +27,7 @@ import {
   checkTypeMeta,
   checkUidUnchanged,
   decodeBuiltin,
+  goWritten,
   validateSteps,
   withTypeMeta,
 } from "./write-checks.js";
@@ -143,6 +144,8 @@ export async function commitUpdate(
     next = req.large
       ? await withManagedFieldsYielding(ctx, r, old, next, req)
       : withManagedFields(ctx, r, old, next, req);
+  // Go's encoding writes zero values for the fields it always writes; no manager owns them.
+  if (typed) next = goWritten(r, next);
   const validated = validatingAdmission(ctx, admissionAttributes(r, admitting, next));
   if (validated) await validated;
   const converted = storedForm(r, next);

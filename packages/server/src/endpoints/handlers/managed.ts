@@ -98,10 +98,10 @@ function* managedFieldsSteps(
     // large object, which builds it from leaf paths a slice at a time between pauses.
     let fields: FieldSet;
     if (large) {
-      const leaves = leafFields(next, schema, scope, "no-structs", false);
+      const leaves = leafFields(next, schema, scope, "zero", false);
       yield;
       fields = yield* leafSetSteps(leaves);
-    } else fields = fieldSetOf(next, schema, scope, "no-structs");
+    } else fields = fieldSetOf(next, schema, scope, "zero");
     yield;
     entries = yield* recordCreateSteps(Object.assign(recorded, { fields }));
   }

@@ -11,7 +11,7 @@ import { pause, runAtOnce, runYielding, type Steps } from "../../api/steps.js";
 import type { UserInfo } from "../../http/auth.js";
 import { objectTooLarge } from "../../http/limits.js";
 import type { BodyType } from "../../http/negotiate.js";
-import { dropEmptied } from "../../openapi/drop-emptied.js";
+import { dropEmptied, dropZeroed } from "../../openapi/drop-emptied.js";
 import { enforceFieldValidation, warningHeaders } from "../../openapi/field-validation.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../../resources/served.js";
 import { PreconditionError, type StoredObject } from "../../storage/mvcc.js";
@@ -27,6 +27,7 @@ import {
   checkIdentity,
   checkTypeMeta,
   decodeBuiltin,
+  goWritten,
   SERVER_METADATA,
   validateSteps,
   withTypeMeta,
@@ -109,10 +110,14 @@ export async function createObject(
   if (!r.custom) admitting.warnings.push(...(r.strategy?.warnings?.(obj, undefined) ?? []));
   // Go's encoding of the validated object leaves out the request's empty omitempty maps and lists.
   if (typed && typed.emptied.length > 0) dropEmptied(obj, typed.emptied);
+  // A create's managed fields own no zero value Go's encoding always writes (dropZeroed).
+  if (typed && typed.zeroed.length > 0) dropZeroed(obj, typed.zeroed);
   const name = String(obj.metadata.name);
   if (!req.managedFieldsDone && req.large && !r.strategy?.allocates)
     obj = await withManagedFieldsYielding(ctx, r, undefined, obj, req);
   else if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
+  // Go's encoding writes zero values for the fields it always writes; no manager owns them.
+  if (typed) obj = goWritten(r, obj);
   const validated = validatingAdmission(ctx, admissionAttributes(r, admitting, obj, name));
   if (validated) await validated;
   const converted = storedForm(r, obj);

@@ -19,7 +19,8 @@ export const statefulsets: KindStrategy = {
     const spec = child(obj, "spec");
     set(spec, "replicas", 1);
     set(spec, "podManagementPolicy", "OrderedReady");
-    defaultRollingUpdate(child(spec, "updateStrategy"), { partition: 0 });
+    // maxUnavailable: defaulted while the MaxUnavailableStatefulSet gate is on (1.37's default).
+    defaultRollingUpdate(child(spec, "updateStrategy"), { partition: 0, maxUnavailable: 1 });
     set(spec, "revisionHistoryLimit", 10);
     const retention = child(spec, "persistentVolumeClaimRetentionPolicy");
     set(retention, "whenDeleted", "Retain");
