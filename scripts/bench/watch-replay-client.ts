@@ -7,13 +7,14 @@
  * over the phase, so the parent can show that the clients were not the bottleneck.
  *
  * HTTP/1.1 watches are read on bare TLS sockets (watch-replay-raw.ts), far cheaper than undici's
- * client; HTTP/2 ones through undici.
+ * client, by a reader warmed up before the clock (watch-replay-bare.ts); HTTP/2 ones through undici.
  *
  * Messages: parent → {setup: ReplaySetup}, then "go"; child → "ready", then {done: ReplayDone}
  * or {failed: string}.
  */
 import type { TLSSocket } from "node:tls";
 import { Client } from "undici";
+import { warmReader } from "./watch-replay-bare.js";
 import { countRaw, openRaw } from "./watch-replay-raw.js";
 
 export interface ReplaySetup {
@@ -163,6 +164,11 @@ async function prepare(
 }
 
 async function run(setup: ReplaySetup): Promise<void> {
+  // The reader's first run is interpreted and then compiled while it reads; against the
+  // reference's one-watcher row that was 8.5–13.8 ms of this process's CPU for 5,000 events, on the
+  // same two cores the server uses. Warmed on a bare server of this process first, the row times
+  // the server (BENCH_REPLAY_COLD_CLIENT=1: the reader starts cold, as before).
+  if (!setup.http2 && process.env.BENCH_REPLAY_COLD_CLIENT !== "1") await warmReader();
   const streamsOf = await prepare(setup);
   process.once("message", (message) => {
     if (message !== "go") return;
