@@ -6,8 +6,9 @@
  * as separate writes on a corked socket, uncorked on the next tick), the TLS layer then copies the
  * parts into one buffer before encrypting them, and a 16 KiB write plus its 8 framing bytes is two
  * TLS records. For a replay written to a thousand watchers that was a framing, a copy, a small
- * record and about a kilobyte of garbage per write per watcher. Framed once, every watcher writes
- * views of the same bytes straight to its socket: one buffer and one record per write, no copy.
+ * record and about a kilobyte of garbage per write per watcher. Framed once (the one copy), every
+ * watcher writes views of the same bytes straight to its socket: one buffer and one record per
+ * write, nothing copied or framed per watcher.
  */
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
