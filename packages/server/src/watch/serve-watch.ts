@@ -116,7 +116,7 @@ export async function serveWatch(ctx: HandlerContext, reg: WatchRegistry, w: Wat
   // Gone while the watch was set up (before the stream listened for the close).
   if (w.res.destroyed) session.stream.end("client-closed");
   // Frames written now carry the headers with them; a watch with nothing to send yet sends its 200 alone.
-  else if (!session.stream.hasPending) w.res.flushHeaders();
+  else if (!session.stream.hasPending) session.stream.sendHeaders();
 }
 
 /** Stage 4: the stream's one ERROR event, then its end. */

@@ -18,6 +18,8 @@
  * handed over each turn as before (see `flush`).
  */
 import type { ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { type ChunkedReplay, chunkedReplay, directSocket, WIRE_CHUNK_BYTES } from "./chunked-wire.js";
 import { type Flushable, queueFlush } from "./flush-queue.js";
 import { type ReplayFrames, replayFrameList } from "./replay-frames.js";
 
@@ -52,8 +54,18 @@ export class WatchStream implements Flushable {
   private headOffset = 0;
   /** A flush is queued for this turn. */
   private queued = false;
-  /** A batch filled the response's buffer: the next waits for "drain". */
+  /**
+   * HTTP/1.1: a replay's body already in chunked framing (chunked-wire.ts), written from `wireAt`
+   * straight to `socket`, before anything in `pending`.
+   */
+  private wire: ChunkedReplay | undefined;
+  private wireAt = 0;
+  private socket: Socket | undefined;
+  /** The 200 and its headers were handed on (Node's `headersSent` is true once they are only set). */
+  private headersOut = false;
+  /** A batch filled the response's buffer: the next waits for "drain" (of `drainFrom`). */
   private draining = false;
+  private drainFrom: ServerResponse | Socket | undefined;
   private pausedFrames: Buffer[] = [];
   private paused = false;
   private stalled = false;
@@ -70,9 +82,15 @@ export class WatchStream implements Flushable {
     return this.closed;
   }
 
+  /** Sends the 200 and its headers now, alone (a watch with nothing to send yet). */
+  sendHeaders(): void {
+    this.headersOut = true;
+    this.res.flushHeaders();
+  }
+
   /** Frames of this turn wait for the flush. */
   get hasPending(): boolean {
-    return this.pending.length > 0;
+    return this.pending.length > 0 || this.wire !== undefined;
   }
 
   /** Holds frames instead of writing them (fault injection: pause delivery). */
@@ -106,6 +124,7 @@ export class WatchStream implements Flushable {
       this.writeOut(true);
       const how = this.tamper;
       this.tamper = undefined;
+      this.headersOut = true;
       if (how === "truncate") {
         // Let the half frame reach the client, then cut the connection.
         this.finish("dropped");
@@ -132,6 +151,7 @@ export class WatchStream implements Flushable {
   /**
    * A replay's frames (replay-frames.ts), as its pieces pending when that is what writing them one
    * by one would leave pending; else (a fault in force, or a reader already cut off) one by one.
+   * On HTTP/1.1, when nothing else waits, the body goes out already framed (chunked-wire.ts).
    */
   writeReplay(r: ReplayFrames): void {
     if (r.ends.length === 0) return;
@@ -140,13 +160,25 @@ export class WatchStream implements Flushable {
       for (const f of replayFrameList(r)) this.write(f);
       return;
     }
-    for (const part of r.parts) this.enqueue(part);
+    const socket = this.pending.length === 0 && this.wire === undefined ? directSocket(this.res) : undefined;
+    if (socket === undefined) {
+      for (const part of r.parts) this.enqueue(part);
+      return;
+    }
+    this.socket = socket;
+    this.wire = chunkedReplay(r);
+    this.wireAt = 0;
+    this.queue();
   }
 
   private enqueue(bytes: Buffer): void {
     if (bytes.length === 0) return;
     this.pending.push(bytes);
     this.pendingBytes += bytes.length;
+    this.queue();
+  }
+
+  private queue(): void {
     if (this.queued) return;
     this.queued = true;
     queueFlush(this);
@@ -167,23 +199,59 @@ export class WatchStream implements Flushable {
    * buffer; the rest follows on "drain". `all`: everything now (before an end or a raw write).
    */
   private writeOut(all: boolean): void {
-    while (this.pending.length > 0 && (all || !this.draining)) {
-      if (this.closed) {
-        this.pending = [];
-        this.head = 0;
-        this.headOffset = 0;
-        this.pendingBytes = 0;
-        break;
-      }
-      if (!this.res.write(this.takeBatch(all)) && !all && this.pending.length > 0) {
-        this.draining = true;
-        this.res.once("drain", this.onDrain);
-      }
+    if (this.closed) {
+      this.pending = [];
+      this.head = 0;
+      this.headOffset = 0;
+      this.pendingBytes = 0;
+      this.wire = undefined;
+      return;
     }
+    if (this.wire !== undefined) this.writeWire(all);
+    while (this.wire === undefined && this.pending.length > 0 && (all || !this.draining)) {
+      this.headersOut = true;
+      if (!this.res.write(this.takeBatch(all)) && !all && this.pending.length > 0) this.waitDrain(this.res);
+    }
+  }
+
+  /**
+   * The framed replay, a chunk (one TLS record) per socket write until a write fills the socket's
+   * buffer. The 200 and its headers, when not sent yet, go in the first write.
+   */
+  private writeWire(all: boolean): void {
+    const framed = this.wire as ChunkedReplay;
+    const wire = framed.wire;
+    const socket = this.socket as Socket;
+    if (socket.destroyed) {
+      // The client is gone: its close ends the stream (a write now would only make an error).
+      this.wire = undefined;
+      return;
+    }
+    const headers = !this.headersOut;
+    if (headers) {
+      socket.cork();
+      this.sendHeaders();
+    }
+    while (this.wireAt < wire.length && (all || !this.draining)) {
+      const end = all ? wire.length : Math.min(wire.length, this.wireAt + WIRE_CHUNK_BYTES);
+      framed.framedTo(end);
+      const taken = socket.write(wire.subarray(this.wireAt, end));
+      this.wireAt = end;
+      if (!taken && !all && end < wire.length) this.waitDrain(socket);
+    }
+    if (headers) socket.uncork();
+    if (this.wireAt === wire.length) this.wire = undefined;
+  }
+
+  private waitDrain(from: ServerResponse | Socket): void {
+    this.draining = true;
+    this.drainFrom = from;
+    from.once("drain", this.onDrain);
   }
 
   private readonly onDrain = (): void => {
     this.draining = false;
+    this.drainFrom = undefined;
     this.writeOut(false);
   };
 
@@ -232,12 +300,15 @@ export class WatchStream implements Flushable {
   /** Raw access for fault injection that must write partial frames (the pending ones go first). */
   get response(): ServerResponse {
     this.writeOut(true);
+    this.headersOut = true;
     return this.res;
   }
 
   private finish(reason: WatchEndReason): void {
     if (this.closed) return;
     this.closed = true;
+    // A keep-alive socket outlives its watch: it must not call back into a closed one.
+    this.drainFrom?.removeListener("drain", this.onDrain);
     this.opts.onClose(reason);
   }
 }
