@@ -19,7 +19,7 @@ export const JSON_TAIL_TEXT = "}\n";
 
 /** jsonHeadText and the tail as bytes, per event type. */
 const jsonHeads = new Map<string, Buffer>();
-export const JSON_TAIL = Buffer.from(JSON_TAIL_TEXT);
+export const JSON_TAIL: Buffer = Buffer.from(JSON_TAIL_TEXT);
 
 export function jsonHead(type: string): Buffer {
   let head = jsonHeads.get(type);
