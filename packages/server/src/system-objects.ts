@@ -39,6 +39,7 @@ export function systemPriorityClasses(): SystemObject[] {
         name,
         uid,
         creationTimestamp: time,
+        generation: 1,
         managedFields: [updateEntry("kube-apiserver", apiVersion, time, fields)],
       },
       value,

@@ -16,6 +16,7 @@ import { enforceFieldValidation, warningHeaders } from "../../openapi/field-vali
 import { hasStatus, type ServedResource } from "../../resources/served.js";
 import { PreconditionError } from "../../storage/mvcc.js";
 import { ObjectTooLargeError } from "../../storage/object-text.js";
+import { sameValue } from "../../validation/field-errors.js";
 import { normalizeDecodedMetadata } from "../../validation/metadata-decode.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import * as c from "./context.js";
@@ -349,5 +350,7 @@ function specChanged(old: c.KubeObject, next: c.KubeObject): boolean {
     const { metadata: _m, status: _s, ...rest } = o;
     return rest;
   };
-  return !jsonEqual(strip(old), strip(next));
+  // Go's semantic equality: an unset field and a null one are the same (the stored object has the
+  // nulls Go writes, a decoded candidate has none).
+  return !sameValue(strip(old), strip(next));
 }

@@ -156,7 +156,7 @@ function planDeletion({ ctx, r, opts }: Deletion, obj: c.KubeObject): DeletionPl
   if (deleting && !shortens && added.length === 0) return { action: "keep" };
   // Nothing holds the object and no grace period applies: it goes at once (pods first show the mark).
   if (!deleting && finalizers.length === 0 && grace === 0 && !isPods(r)) return { action: "remove" };
-  const marked = markDeleted(ctx, r, obj, finalizers, deleting && !shortens ? undefined : grace);
+  const marked = markDeleted(ctx, obj, finalizers, deleting && !shortens ? undefined : grace);
   return { action: "mark", marked, removeWhenFree: finalizers.length === 0 };
 }
 
@@ -199,7 +199,6 @@ function remove({ ctx, r, key, opts }: Deletion, obj: c.KubeObject): c.ApiRespon
 /** The object marked for deletion: deletionTimestamp (now + grace), finalizers, a new generation. */
 function markDeleted(
   ctx: c.HandlerContext,
-  r: ServedResource,
   obj: c.KubeObject,
   finalizers: readonly string[],
   grace: number | undefined,
@@ -215,8 +214,10 @@ function markDeleted(
       ...meta,
       ...timing,
       ...(finalizers.length > 0 ? { finalizers: [...finalizers] } : {}),
-      ...(r.tracksGeneration && meta.deletionTimestamp === undefined
-        ? { generation: Number(meta.generation ?? 0) + 1 }
+      // Any object with a generation gets one more when its deletion starts, whether its kind
+      // tracks spec changes or not (a PriorityClass: generation 1 from its create).
+      ...(Number(meta.generation ?? 0) > 0 && meta.deletionTimestamp === undefined
+        ? { generation: Number(meta.generation) + 1 }
         : {}),
     },
   };

@@ -18,6 +18,7 @@ import { selectorUnchanged } from "../../validation/label-selector.js";
 import { statusCounterErrors } from "../../validation/status-counters.js";
 import { defaultRollingUpdate, defaultTemplate } from "../core/pod-template-defaults.js";
 import { child, set } from "../default-fields.js";
+import { generationCounts } from "../generation-bump.js";
 import type { KindStrategy } from "../strategy.js";
 import { selectedTemplateErrors } from "./replicaset-rules.js";
 import {
@@ -86,6 +87,7 @@ export const deployments: KindStrategy = {
   // A status write keeps annotations (the controller writes the revision that way), not labels.
   statusResetsMetadata: ["labels"],
   tracksGeneration: true,
+  prepareUpdate: generationCounts("annotations"),
   defaults(obj) {
     const spec = child(obj, "spec");
     set(spec, "replicas", 1);

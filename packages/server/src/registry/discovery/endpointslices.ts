@@ -21,6 +21,7 @@ import {
 } from "../../validation/field-errors.js";
 import { dns1123LabelProblems } from "../../validation/name-formats.js";
 import { qualifiedNameProblems } from "../../validation/object-meta.js";
+import { generationCounts } from "../generation-bump.js";
 import type { KindStrategy } from "../strategy.js";
 import { endpointErrors } from "./endpoint-rules.js";
 
@@ -74,6 +75,10 @@ function endpointSliceErrors(slice: Json, old: Json | undefined): FieldError[] {
 export const endpointslices: KindStrategy = {
   group: "discovery.k8s.io",
   resource: "endpointslices",
+  // Generation 1 at create, one more for an update of anything but metadata (there is no status)
+  // or of the labels.
+  tracksGeneration: true,
+  prepareUpdate: generationCounts("labels"),
   // discovery/v1 defaulting: a port is unnamed and TCP unless it says otherwise.
   defaults(slice) {
     for (const p of arr(slice.ports)) {

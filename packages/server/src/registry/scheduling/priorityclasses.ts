@@ -71,5 +71,9 @@ export const priorityclasses: KindStrategy = {
   defaults(obj) {
     set(obj, "preemptionPolicy", "PreemptLowerPriority");
   },
+  // Generation 1 from the create on, never bumped by an update (upstream's PrepareForCreate only).
+  prepareCreate(pc) {
+    pc.metadata = { ...obj(pc.metadata), generation: 1 };
+  },
   validate: priorityClassErrors,
 };
