@@ -78,6 +78,10 @@ export function createdNode(name: string, index: number, uid: string, time: stri
   };
 }
 
+/**
+ * Spelled out rather than made by openapi/go-written.ts: that would read the Go field facts during a
+ * process's first start; the node-template comparison tests hold it to what the write path stores.
+ */
 const EMPTY_NODE_INFO = {
   machineID: "",
   systemUUID: "",

@@ -9,7 +9,7 @@
  * The write path encodes after the managed fields are computed: kube-apiserver's field manager
  * compares with the kind's zero object, which has all these, so no manager owns one.
  */
-import { fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
+import { fieldOf, type GroupVersionKind, itemOf, schemaFor, type TypeNode } from "@kubesdk/models";
 import { type GoWritten, omittedWhenEmpty, writtenWhenAbsent } from "@kubesdk/models/internal";
 import { isEmptyCollection } from "./typed-decode.js";
 
@@ -19,6 +19,12 @@ import { isEmptyCollection } from "./typed-decode.js";
  */
 export function withGoEncoding<T extends Record<string, unknown>>(obj: T, schema: TypeNode): T {
   return encodedStruct(obj, schema) as T;
+}
+
+/** `obj` as Go's encoding of the built-in kind `gvk` writes it; as it is for a kind without a schema. */
+export function goEncodedAs<T extends Record<string, unknown>>(obj: T, gvk: GroupVersionKind): T {
+  const schema = schemaFor(gvk);
+  return schema ? withGoEncoding(obj, schema) : obj;
 }
 
 function encodedValue(v: unknown, node: TypeNode | undefined): unknown {

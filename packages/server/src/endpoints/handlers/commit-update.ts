@@ -13,6 +13,7 @@ import type { UserInfo } from "../../http/auth.js";
 import { objectTooLarge } from "../../http/limits.js";
 import { dropEmptied } from "../../openapi/drop-emptied.js";
 import { enforceFieldValidation, warningHeaders } from "../../openapi/field-validation.js";
+import { goEncodedAs } from "../../openapi/go-written.js";
 import { hasStatus, type ServedResource } from "../../resources/served.js";
 import { PreconditionError } from "../../storage/mvcc.js";
 import { ObjectTooLargeError } from "../../storage/object-text.js";
@@ -28,7 +29,6 @@ import {
   checkTypeMeta,
   checkUidUnchanged,
   decodeBuiltin,
-  goWritten,
   validateSteps,
   withTypeMeta,
 } from "./write-checks.js";
@@ -146,7 +146,7 @@ export async function commitUpdate(
       ? await withManagedFieldsYielding(ctx, r, old, next, req)
       : withManagedFields(ctx, r, old, next, req);
   // Go's encoding writes zero values for the fields it always writes; no manager owns them.
-  if (typed) next = goWritten(r, next);
+  if (typed) next = goEncodedAs(next, r);
   const validated = validatingAdmission(ctx, admissionAttributes(r, admitting, next));
   if (validated) await validated;
   const converted = storedForm(r, next);

@@ -2,7 +2,7 @@
  * HandlerContext: what every API handler shares — the store, the served
  * resources, settings — plus the small object helpers they all use.
  */
-import { schemaFor } from "@kubesdk/models";
+import { parseApiVersion } from "@kubesdk/models";
 import type { AdmissionChain } from "../../admission/chain.js";
 import { errors, type Qualified } from "../../api/status.js";
 import type { AccessRequest, UserInfo } from "../../http/auth.js";
@@ -12,7 +12,7 @@ import {
   MAX_OBJECT_BYTES,
   OFF_THREAD_DECODE_BYTES,
 } from "../../http/limits.js";
-import { withGoEncoding } from "../../openapi/go-written.js";
+import { goEncodedAs } from "../../openapi/go-written.js";
 import { apiVersionOf, type ServedResource } from "../../resources/served.js";
 import type { ResourceTable } from "../../resources/table.js";
 import type { MvccStore, StoredObject } from "../../storage/mvcc.js";
@@ -104,7 +104,7 @@ export function present(r: ServedResource, obj: StoredObject): KubeObject {
     r.custom?.onRead ? r.custom.onRead(obj) : r.convert ? r.convert.fromStored(obj) : obj
   ) as KubeObject;
   // A built-in kind converted from its storage version: as Go's encoding of this version writes it.
-  if (r.convert && o !== obj) o = goEncodedAs(o, r.group, r.version, r.kind);
+  if (r.convert && o !== obj) o = goEncodedAs(o, r);
   if (o.apiVersion === apiVersion && o.kind === r.kind) return o;
   const { apiVersion: _a, kind: _k, ...rest } = o;
   return { kind: r.kind, apiVersion, ...rest } as KubeObject;
@@ -131,24 +131,8 @@ export function toStored<T extends StoredObject>(r: ServedResource, obj: T): T {
   if (!r.convert) return obj;
   const stored = r.convert.toStored(obj) as T;
   if (stored === obj) return obj;
-  const [group, version] = splitApiVersion(String(stored.apiVersion ?? ""));
-  return goEncodedAs(stored, group, version, String(stored.kind ?? ""));
-}
-
-function splitApiVersion(apiVersion: string): [string, string] {
-  const slash = apiVersion.indexOf("/");
-  return slash < 0 ? ["", apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
-}
-
-/** The object as Go's encoding of the given kind and version writes it (openapi/go-written.ts). */
-function goEncodedAs<T extends Record<string, unknown>>(
-  obj: T,
-  group: string,
-  version: string,
-  kind: string,
-): T {
-  const schema = schemaFor({ group, version, kind });
-  return schema ? withGoEncoding(obj, schema) : obj;
+  const gv = parseApiVersion(String(stored.apiVersion ?? ""));
+  return goEncodedAs(stored, { ...gv, kind: String(stored.kind ?? "") });
 }
 
 export function metadataOf(obj: unknown): Record<string, unknown> {

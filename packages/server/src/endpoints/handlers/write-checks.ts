@@ -3,7 +3,6 @@ import { schemaFor, type TypeNode } from "@kubesdk/models";
 import { cloneToExtend } from "../../api/copy.js";
 import { errors, type FieldError } from "../../api/status.js";
 import type { Steps } from "../../api/steps.js";
-import { withGoEncoding } from "../../openapi/go-written.js";
 import { typeError, typeMismatch } from "../../openapi/typed-check.js";
 import { decodeTyped, type TypedDecode } from "../../openapi/typed-decode.js";
 import { dataSizeErrors } from "../../resources/data-limits.js";
@@ -45,12 +44,6 @@ export const SERVER_METADATA = [
 /** The schema metadata of a built-in kind. */
 export function builtinSchema(r: ServedResource): TypeNode | undefined {
   return schemaFor({ group: r.group, version: r.version, kind: r.kind });
-}
-
-/** A built-in object as Go's encoding writes it (openapi/go-written.ts). */
-export function goWritten(r: ServedResource, obj: KubeObject): KubeObject {
-  const schema = builtinSchema(r);
-  return schema ? withGoEncoding(obj, schema) : obj;
 }
 
 /**

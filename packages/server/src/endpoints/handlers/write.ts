@@ -13,6 +13,7 @@ import { objectTooLarge } from "../../http/limits.js";
 import type { BodyType } from "../../http/negotiate.js";
 import { dropEmptied, dropZeroed } from "../../openapi/drop-emptied.js";
 import { enforceFieldValidation, warningHeaders } from "../../openapi/field-validation.js";
+import { goEncodedAs } from "../../openapi/go-written.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../../resources/served.js";
 import { PreconditionError, type StoredObject } from "../../storage/mvcc.js";
 import { ObjectTooLargeError } from "../../storage/object-text.js";
@@ -27,7 +28,6 @@ import {
   checkIdentity,
   checkTypeMeta,
   decodeBuiltin,
-  goWritten,
   SERVER_METADATA,
   validateSteps,
   withTypeMeta,
@@ -117,7 +117,7 @@ export async function createObject(
     obj = await withManagedFieldsYielding(ctx, r, undefined, obj, req);
   else if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
   // Go's encoding writes zero values for the fields it always writes; no manager owns them.
-  if (typed) obj = goWritten(r, obj);
+  if (typed) obj = goEncodedAs(obj, r);
   const validated = validatingAdmission(ctx, admissionAttributes(r, admitting, obj, name));
   if (validated) await validated;
   const converted = storedForm(r, obj);
