@@ -19,7 +19,9 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"sync"
+	"runtime/debug"
+	"runtime/pprof"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -76,30 +78,35 @@ func main() {
 	if s.Events < 1 {
 		fail(errors.New("events must be at least 1"))
 	}
-	streams, err := connectAll(s)
-	if err != nil {
+	start := make(chan struct{})
+	results := make(chan error, s.Watchers)
+	if err := connectAll(s, start, results); err != nil {
 		fail(err)
 	}
 	send("ready")
 	if !in.Scan() || in.Text() != `"go"` {
 		fail(errors.New(`expected "go" on stdin`))
 	}
-	result, err := runAll(streams)
+	stopProfile := profile()
+	result, err := runAll(s.Watchers, start, results)
+	stopProfile()
 	if err != nil {
 		fail(err)
 	}
 	send(map[string]done{"done": result})
 }
 
-// connectAll opens one TLS connection per watcher, handshakes done (they are not delivery).
-func connectAll(s *setup) ([]*stream, error) {
+// connectAll opens one TLS connection per watcher, handshakes done (they are not delivery), a few
+// at a time; each stream's goroutine then waits for `start` to be closed, so the goroutines and
+// their stacks (grown by the handshake) exist before the clock.
+func connectAll(s *setup, start <-chan struct{}, results chan<- error) error {
 	u, err := url.Parse(s.URL)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	roots := x509.NewCertPool()
 	if !roots.AppendCertsFromPEM([]byte(s.CA)) {
-		return nil, errors.New("the setup's CA holds no certificate")
+		return errors.New("the setup's CA holds no certificate")
 	}
 	config := &tls.Config{RootCAs: roots, ServerName: u.Hostname(), NextProtos: []string{"http/1.1"}}
 	w := &watch{
@@ -108,43 +115,54 @@ func connectAll(s *setup) ([]*stream, error) {
 		events:              s.Events,
 		lastResourceVersion: s.LastResourceVersion,
 	}
-	streams := make([]*stream, s.Watchers)
-	errs := make(chan error, openers)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(openers, s.Watchers) {
-		wg.Add(1)
+	handshakes := make(chan struct{}, openers)
+	opened := make(chan error, s.Watchers)
+	for range s.Watchers {
 		go func() {
-			defer wg.Done()
-			for i := range next {
-				conn, err := tls.Dial("tcp", u.Host, config)
-				if err != nil {
-					errs <- err
-					return
-				}
-				streams[i] = &stream{w: w, conn: conn, buf: make([]byte, bufferSize)}
+			handshakes <- struct{}{}
+			conn, err := tls.Dial("tcp", u.Host, config)
+			<-handshakes
+			opened <- err
+			if err != nil {
+				return
 			}
+			st := &stream{w: w, conn: conn, buf: make([]byte, bufferSize)}
+			<-start
+			err = st.run()
+			// Closed as the Node reader's destroy(): no TLS close_notify, the TCP socket only.
+			conn.NetConn().Close()
+			totalBytes.Add(st.bytes)
+			results <- err
 		}()
 	}
-	return streams, dispatch(next, s.Watchers, errs, &wg)
-}
-
-// dispatch hands out 0…n-1 to the openers until they are done or one failed.
-func dispatch(next chan<- int, n int, errs <-chan error, wg *sync.WaitGroup) error {
-	defer wg.Wait()
-	defer close(next)
-	for i := range n {
-		select {
-		case next <- i:
-		case err := <-errs:
+	for range s.Watchers {
+		if err := <-opened; err != nil {
 			return err
 		}
 	}
-	select {
-	case err := <-errs:
-		return err
-	default:
-		return nil
+	return nil
+}
+
+// totalBytes sums the data bytes of all streams.
+var totalBytes atomic.Int64
+
+// profile writes a CPU profile of the timed part to $BENCH_REPLAY_GO_PROFILE, when set (for `go
+// tool pprof`); the returned function stops it.
+func profile() func() {
+	path := os.Getenv("BENCH_REPLAY_GO_PROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(fmt.Sprintf("%s.%d", path, os.Getpid()))
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fail(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
 	}
 }
 
@@ -154,28 +172,18 @@ func cpuMicros() int64 {
 	return ru.Utime.Sec*1e6 + int64(ru.Utime.Usec) + ru.Stime.Sec*1e6 + int64(ru.Stime.Usec)
 }
 
-// runAll reads every stream at once, one goroutine each; the first failure is the result.
-func runAll(streams []*stream) (done, error) {
+// runAll starts every stream at once and waits for them; the first failure is the result. The
+// collector is off meanwhile: the streams allocate little, and a cycle would be the reader's cost.
+func runAll(watchers int, start chan<- struct{}, results <-chan error) (done, error) {
+	debug.SetGCPercent(-1)
 	cpu0 := cpuMicros()
 	t0 := time.Now()
-	errs := make(chan error, len(streams))
-	for _, st := range streams {
-		go func() {
-			err := st.run()
-			// Closed as the Node reader's destroy(): no TLS close_notify, the TCP socket only.
-			st.conn.NetConn().Close()
-			errs <- err
-		}()
-	}
-	for range streams {
-		if err := <-errs; err != nil {
+	close(start)
+	for range watchers {
+		if err := <-results; err != nil {
 			return done{}, err
 		}
 	}
 	wall := time.Since(t0)
-	var total int64
-	for _, st := range streams {
-		total += st.bytes
-	}
-	return done{CPUMicros: cpuMicros() - cpu0, WallMs: float64(wall.Microseconds()) / 1000, Bytes: total}, nil
+	return done{CPUMicros: cpuMicros() - cpu0, WallMs: float64(wall.Microseconds()) / 1000, Bytes: totalBytes.Load()}, nil
 }
