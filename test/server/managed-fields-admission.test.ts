@@ -175,6 +175,65 @@ describe("a create's managed fields leave out what admission adds", () => {
   });
 });
 
+describe("decoding's defaults are the creator's, the strategy's additions nobody's", () => {
+  it("a namespace's name label is the creator's, its kubernetes finalizer nobody's", async () => {
+    const name = uniqueName("mf-ns");
+    const made = created(
+      await t.call("POST", "/api/v1/namespaces?fieldManager=creator", { body: { metadata: { name } } }),
+    );
+    cleanup.push(`/api/v1/namespaces/${name}`);
+    expect(made.spec.finalizers).toEqual(["kubernetes"]);
+    expect(fieldsOf(made, "creator")).toEqual({
+      "f:metadata": { "f:labels": { ".": {}, "f:kubernetes.io/metadata.name": {} } },
+    });
+  });
+
+  it("a Job's labels copied from its template are the creator's, the generated ones nobody's", async () => {
+    const job = created(
+      await t.call("POST", `/apis/batch/v1/namespaces/${ns}/jobs?fieldManager=creator`, {
+        body: {
+          metadata: { name: uniqueName("job") },
+          spec: {
+            template: {
+              metadata: { labels: { app: "mf" } },
+              spec: {
+                restartPolicy: "Never",
+                containers: [{ name: "c", image: "registry.k8s.io/pause:3.10" }],
+              },
+            },
+          },
+        },
+      }),
+    );
+    expect(job.metadata.labels).toMatchObject({ app: "mf", "job-name": job.metadata.name });
+    const owned = fieldsOf(job, "creator");
+    expect(owned["f:metadata"]).toEqual({ "f:labels": { ".": {}, "f:app": {} } });
+    expect(owned["f:spec"]).not.toHaveProperty(["f:selector"]);
+    expect(owned["f:spec"]["f:template"]["f:metadata"]).toEqual({ "f:labels": { ".": {}, "f:app": {} } });
+  });
+
+  it("a DaemonSet's template-generation annotation is the creator's, as decoding writes it", async () => {
+    const ds = created(
+      await t.call("POST", `/apis/apps/v1/namespaces/${ns}/daemonsets?fieldManager=creator`, {
+        body: {
+          metadata: { name: uniqueName("ds") },
+          spec: {
+            selector: { matchLabels: { app: "mf" } },
+            template: {
+              metadata: { labels: { app: "mf" } },
+              spec: { containers: [{ name: "c", image: "registry.k8s.io/pause:3.10" }] },
+            },
+          },
+        },
+      }),
+    );
+    expect(ds.metadata.annotations).toEqual({ "deprecated.daemonset.template.generation": "1" });
+    expect(fieldsOf(ds, "creator")["f:metadata"]).toEqual({
+      "f:annotations": { ".": {}, "f:deprecated.daemonset.template.generation": {} },
+    });
+  });
+});
+
 /** A policy adding label `seen` (the number of data keys) to every ConfigMap written in `inNs`. */
 async function countingPolicy(inNs: string): Promise<void> {
   const name = uniqueName("mf-map");
