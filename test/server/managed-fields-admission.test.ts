@@ -175,6 +175,12 @@ describe("a create's managed fields leave out what admission adds", () => {
   });
 });
 
+/** A pod template labelled app=mf, with one container and `spec`'s extra fields. */
+const podTemplate = (spec: Json = {}) => ({
+  metadata: { labels: { app: "mf" } },
+  spec: { ...spec, containers: [{ name: "c", image: "registry.k8s.io/pause:3.10" }] },
+});
+
 describe("decoding's defaults are the creator's, the strategy's additions nobody's", () => {
   it("a namespace's name label is the creator's, its kubernetes finalizer nobody's", async () => {
     const name = uniqueName("mf-ns");
@@ -194,13 +200,7 @@ describe("decoding's defaults are the creator's, the strategy's additions nobody
         body: {
           metadata: { name: uniqueName("job") },
           spec: {
-            template: {
-              metadata: { labels: { app: "mf" } },
-              spec: {
-                restartPolicy: "Never",
-                containers: [{ name: "c", image: "registry.k8s.io/pause:3.10" }],
-              },
-            },
+            template: podTemplate({ restartPolicy: "Never" }),
           },
         },
       }),
@@ -219,10 +219,7 @@ describe("decoding's defaults are the creator's, the strategy's additions nobody
           metadata: { name: uniqueName("ds") },
           spec: {
             selector: { matchLabels: { app: "mf" } },
-            template: {
-              metadata: { labels: { app: "mf" } },
-              spec: { containers: [{ name: "c", image: "registry.k8s.io/pause:3.10" }] },
-            },
+            template: podTemplate(),
           },
         },
       }),
