@@ -302,11 +302,27 @@ export function deletionCompletes(r: ServedResource, old: c.KubeObject, next: c.
   return true;
 }
 
+/**
+ * No change but the resourceVersion and the managed fields' times: as upstream's field manager, a
+ * write whose entries differ only in when they were made (a re-apply a second later) is no write.
+ */
 function sameButResourceVersion(old: c.KubeObject, next: c.KubeObject): boolean {
-  const { resourceVersion: _o, ...oldRest } = old.metadata;
-  const { resourceVersion: _n, ...nextRest } = next.metadata;
+  const { resourceVersion: _o, managedFields: oldFields, ...oldRest } = old.metadata;
+  const { resourceVersion: _n, managedFields: nextFields, ...nextRest } = next.metadata;
   // Decoded objects are compared, so a body that only reorders keys is no change.
-  return jsonEqual({ ...old, metadata: oldRest }, { ...next, metadata: nextRest });
+  return (
+    jsonEqual({ ...old, metadata: oldRest }, { ...next, metadata: nextRest }) &&
+    jsonEqual(withoutTimes(oldFields), withoutTimes(nextFields))
+  );
+}
+
+function withoutTimes(fields: unknown): unknown {
+  if (!Array.isArray(fields)) return fields;
+  return fields.map((e: unknown) => {
+    if (typeof e !== "object" || e === null) return e;
+    const { time: _t, ...rest } = e as Record<string, unknown>;
+    return rest;
+  });
 }
 
 /**
