@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { TLSSocket } from "node:tls";
-import { errors, failure } from "../api/status.js";
+import { errors, failure, type StatusError } from "../api/status.js";
 import { identityFromCertificate } from "../tls.js";
 
 export interface UserInfo {
@@ -141,10 +141,13 @@ export type AccessRequest =
 
 /** Throws the 403 Forbidden Status when `user` may not do `access`. */
 export function authorize(user: UserInfo, settings: AuthSettings, access: AccessRequest): void {
-  if (user.restricted !== true && (user !== ANONYMOUS || settings.anonymous === "allowed")) return;
+  if (!allows(user, settings, access)) throw refusal(user, access);
+}
+
+/** The 403 of a refused access: apart from authorize, which a process's first request compiles. */
+function refusal(user: UserInfo, access: AccessRequest): StatusError {
   if ("path" in access) {
-    if (PUBLIC_PATHS.has(access.path)) return;
-    throw failure(
+    return failure(
       403,
       "Forbidden",
       `forbidden: User "${user.name}" cannot ${access.verb} path "${access.path}"`,
@@ -156,7 +159,7 @@ export function authorize(user: UserInfo, settings: AuthSettings, access: Access
   const resource = access.subresource ? `${access.resource}/${access.subresource}` : access.resource;
   const scope =
     access.namespace !== undefined ? `in the namespace "${access.namespace}"` : "at the cluster scope";
-  throw failure(
+  return failure(
     403,
     "Forbidden",
     `${subject} is forbidden: User "${user.name}" cannot ${access.verb} resource "${resource}" in API group "${access.group}" ${scope}`,
