@@ -9,7 +9,13 @@ let t: TestTarget;
 let ns: string;
 const APPLY = "application/apply-patch+yaml";
 const deps = () => `/apis/apps/v1/namespaces/${ns}/deployments`;
-type Entry = { manager: string; operation: string; apiVersion: string; fieldsV1: Record<string, unknown> };
+type Entry = {
+  manager: string;
+  operation: string;
+  apiVersion: string;
+  time?: string;
+  fieldsV1: Record<string, unknown>;
+};
 const managed = (o: { metadata: { managedFields?: Entry[] } }) => o.metadata.managedFields ?? [];
 const entry = (o: { metadata: { managedFields?: Entry[] } }, m: string, op = "Apply") =>
   managed(o).find((e) => e.manager === m && e.operation === op);
