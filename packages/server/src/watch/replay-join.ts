@@ -8,7 +8,6 @@
  * the kept texts).
  */
 import { present } from "../endpoints/handlers/context.js";
-import { hasLabelValues, type LabelEquals } from "../endpoints/handlers/filter.js";
 import type { ServedResource } from "../resources/served.js";
 import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
 import { type FrameLogCursor, jsonHead } from "./frame-log.js";
@@ -28,27 +27,12 @@ export interface ReplayInput {
   readonly shown: (e: StoreEvent) => WatchEventType | undefined;
   /** The stored object an event shows as `type`. */
   readonly objectOf: (type: WatchEventType, e: StoreEvent) => StoredObject;
-  /** What `shown` decides, when the watch's selector is label equalities only (see joinInScope). */
-  readonly scope: ReplayScope | undefined;
-}
-
-/** A watch's scope: the keys of its namespace, events after its resourceVersion, its labels. */
-export interface ReplayScope {
-  readonly prefix: string;
-  readonly after: number;
-  readonly labels: LabelEquals;
 }
 
 export function joinReplay(input: ReplayInput): ReplayFrames {
+  const { resource: r, shown } = input;
   const join = new FrameJoin();
   const log = input.encoder.plainJson ? input.hub.log.cursor() : undefined;
-  if (log !== undefined && input.scope !== undefined) joinInScope(input, input.scope, join, log);
-  else joinEach(input, join, log);
-  return join.finish();
-}
-
-function joinEach(input: ReplayInput, join: FrameJoin, log: FrameLogCursor | undefined): void {
-  const { resource: r, shown } = input;
   for (const e of input.events) {
     if (e.bucket !== r.bucket) continue;
     const type = shown(e);
@@ -58,37 +42,7 @@ function joinEach(input: ReplayInput, join: FrameJoin, log: FrameLogCursor | und
       join.view(log.buf, log.start, log.end);
     else joinOther(input, join, log, type, e);
   }
-}
-
-/**
- * joinEach for a watch whose selector is label equalities only (most informers' and the replay
- * rows'), with `shown` decided in this loop instead of through the watch's closures (eventShown,
- * eventTypeFor, inScope, the filter's matches in serve-watch.ts and filter.ts). A fresh server
- * runs a first replay's loop cold: each event's five calls were interpreted and then compiled by
- * V8 while the replay ran (docs/performance-history.md, session 22).
- */
-function joinInScope(input: ReplayInput, scope: ReplayScope, join: FrameJoin, log: FrameLogCursor): void {
-  const { events, resource: r } = input;
-  const { prefix, after, labels } = scope;
-  const bucket = r.bucket;
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i] as StoreEvent;
-    if (e.bucket !== bucket || e.rev <= after || !e.key.startsWith(prefix)) continue;
-    const type = typeInScope(e, labels);
-    if (type === undefined) continue;
-    if (type === e.type && log.seek(e.rev) && present(r, e.object) === e.object)
-      join.view(log.buf, log.start, log.end);
-    else joinOther(input, join, log, type, e);
-  }
-}
-
-/** eventTypeFor (serve-watch.ts) with the selector's labels: how the event shows, if it does. */
-function typeInScope(e: StoreEvent, labels: LabelEquals): WatchEventType | undefined {
-  if (e.type !== "MODIFIED") return hasLabelValues(e.object, labels) ? e.type : undefined;
-  const was = e.prev !== null && hasLabelValues(e.prev, labels);
-  const is = hasLabelValues(e.object, labels);
-  if (!was && !is) return undefined;
-  return was && is ? "MODIFIED" : is ? "ADDED" : "DELETED";
+  return join.finish();
 }
 
 /**

@@ -6,7 +6,7 @@ import type { ServerResponse } from "node:http";
 import { type Status, StatusError } from "../api/status.js";
 import { type HandlerContext, listPrefix, present } from "../endpoints/handlers/context.js";
 import { convertsByWebhook, presentAll, presentOne } from "../endpoints/handlers/converted.js";
-import { buildFilter, type ObjectFilter } from "../endpoints/handlers/filter.js";
+import { buildFilter } from "../endpoints/handlers/filter.js";
 import { waitForRevision } from "../endpoints/handlers/resource-version.js";
 import type { MediaChoice } from "../http/negotiate.js";
 import { apiVersionOf, type ServedResource } from "../resources/served.js";
@@ -111,7 +111,7 @@ export async function serveWatch(ctx: HandlerContext, reg: WatchRegistry, w: Wat
   const inScope = (obj: StoredObject | null): boolean => obj !== null && filter.matches(obj);
   const sendEvent = liveEventSender(session, inScope);
   session.unregister = reg.hub.add({ bucket: w.resource.bucket, onEvent: sendEvent });
-  sendInitialEvents(session, filter, inScope, sendEvent);
+  sendInitialEvents(session, filter.empty ? undefined : filter.matches, inScope, sendEvent);
   scheduleTimers(session);
   // Gone while the watch was set up (before the stream listened for the close).
   if (w.res.destroyed) session.stream.end("client-closed");
@@ -261,14 +261,9 @@ function eventShown(
   inScope: (obj: StoredObject | null) => boolean,
 ): (e: StoreEvent) => WatchEventType | undefined {
   const prefix = listPrefix(s.w.resource, s.w.namespace);
-  const after = shownAfter(s.opts);
+  const rv = s.opts.resourceVersion;
+  const after = rv !== undefined && rv > 0 ? rv : 0;
   return (e) => (e.rev <= after || !e.key.startsWith(prefix) ? undefined : eventTypeFor(e, inScope));
-}
-
-/** The revision at or before which a watch is shown no event: its resourceVersion, if above 0. */
-function shownAfter(opts: WatchOptions): number {
-  const rv = opts.resourceVersion;
-  return rv !== undefined && rv > 0 ? rv : 0;
 }
 
 /** Sends each store event this watch shows: framed at once, or in order after pending conversions. */
@@ -299,7 +294,6 @@ function liveEventSender(
 function replaySince(
   s: Session,
   rv: number,
-  filter: ObjectFilter,
   inScope: (obj: StoredObject | null) => boolean,
   sendEvent: (e: StoreEvent) => void,
 ): void {
@@ -330,14 +324,6 @@ function replaySince(
       keys: frameKeys(apiVersionOf(w.resource), share),
       shown: eventShown(s, inScope),
       objectOf: eventObject,
-      scope:
-        filter.labelEquals === undefined
-          ? undefined
-          : {
-              prefix: listPrefix(w.resource, w.namespace),
-              after: shownAfter(s.opts),
-              labels: filter.labelEquals,
-            },
     }),
   );
   s.stream.writeReplay(replay);
@@ -352,7 +338,7 @@ function bookmark(s: Session, annotate: boolean): void {
 
 function sendInitialEvents(
   s: Session,
-  selection: ObjectFilter,
+  filter: ((obj: StoredObject) => boolean) | undefined,
   inScope: (obj: StoredObject | null) => boolean,
   sendEvent: (e: StoreEvent) => void,
 ): void {
@@ -363,7 +349,6 @@ function sendInitialEvents(
     (opts.sendInitialEvents === undefined && (rv === undefined || rv === 0));
   if (initial) {
     const prefix = listPrefix(w.resource, w.namespace);
-    const filter = selection.empty ? undefined : selection.matches;
     const items = ctx.store.list(w.resource.bucket, { prefix, filter } as Parameters<
       typeof ctx.store.list
     >[1]).items;
@@ -374,7 +359,7 @@ function sendInitialEvents(
       for (let i = 0; i < items.length; i++) emit(s, async () => s.encoder.encode("ADDED", (await all)[i]));
     } else for (const obj of items) s.stream.write(s.encoder.encode("ADDED", present(w.resource, obj), obj));
     if (opts.sendInitialEvents === true && opts.allowBookmarks) bookmark(s, true);
-  } else if (rv !== undefined && rv > 0) replaySince(s, rv, selection, inScope, sendEvent);
+  } else if (rv !== undefined && rv > 0) replaySince(s, rv, inScope, sendEvent);
 }
 
 function scheduleTimers(s: Session): void {

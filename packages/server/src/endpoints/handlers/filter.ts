@@ -17,45 +17,6 @@ export interface ObjectFilter {
   /** True when no selector was given (upstream then reports remainingItemCount). */
   readonly empty: boolean;
   readonly matches: (obj: StoredObject) => boolean;
-  /**
-   * The selector when it is label equalities only (`key=value`, no field selector; none at all is
-   * the empty list), for a loop over many objects that decides `matches` inline (hasLabelValues):
-   * a replay to a watch (watch/replay-join.ts). Undefined for any other selector.
-   */
-  readonly labelEquals: LabelEquals | undefined;
-}
-
-/** Label keys with the value each must have, in the selector's order. */
-export interface LabelEquals {
-  readonly keys: readonly string[];
-  readonly values: readonly string[];
-}
-
-/**
- * `matches` of a filter whose selector is `eq` (its labelEquals), as matchesLabels decides it: only
- * the object's own labels count, and only string values.
- */
-export function hasLabelValues(obj: StoredObject, eq: LabelEquals): boolean {
-  const labels = metadataOf(obj).labels;
-  const own = typeof labels === "object" && labels !== null && !Array.isArray(labels);
-  const keys = eq.keys;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    if (!own || !Object.hasOwn(labels, key) || (labels as Record<string, unknown>)[key] !== eq.values[i])
-      return false;
-  }
-  return true;
-}
-
-function labelEqualsOf(labels: readonly LabelRequirement[]): LabelEquals | undefined {
-  const keys: string[] = [];
-  const values: string[] = [];
-  for (const l of labels) {
-    if (l.op !== "=") return undefined;
-    keys.push(l.key);
-    values.push(l.value);
-  }
-  return { keys, values };
 }
 
 /** Values of the field labels a resource supports, read from an object. */
@@ -103,6 +64,5 @@ export function buildFilter(r: ServedResource, query: URLSearchParams): ObjectFi
   const matches = (obj: StoredObject) =>
     matchesLabels(labels, metadataOf(obj).labels as Record<string, string> | undefined) &&
     (fields.length === 0 || matchesFields(fields, fieldValues(r, obj)));
-  const labelEquals = fields.length === 0 ? labelEqualsOf(labels) : undefined;
-  return { labels, fields, empty, matches, labelEquals };
+  return { labels, fields, empty, matches };
 }
