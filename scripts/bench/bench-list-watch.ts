@@ -122,12 +122,13 @@ export async function watchFanOutPhase(
   afterStep: (step: string) => Promise<void> = async () => {},
 ): Promise<MetricRow[]> {
   const rows: MetricRow[] = [];
-  for (const watchers of sizes.fanWatchers) {
+  const runs = (mode: string) => sizes.fanModes === undefined || sizes.fanModes.includes(mode);
+  for (const watchers of runs("live") ? sizes.fanWatchers : []) {
     rows.push(...(await fanOutOnce(http, watchers, sizes.fanDeliveries)));
     await afterStep(`live ${watchers}`);
   }
   const { fanWatchers, fanReplayDeliveries, fanReplayClients, http2 } = sizes;
-  for (const watchers of fanWatchers) {
+  for (const watchers of runs("replay") ? fanWatchers : []) {
     rows.push(...(await replayRows(target, http, [watchers], fanReplayDeliveries, fanReplayClients, http2)));
     await afterStep(`replay ${watchers}`);
   }

@@ -27,10 +27,12 @@ export interface WorkloadSizes {
   fanDeliveries: number;
   /** Deliveries aimed at per replay fan-out: events = deliveries / watchers, within [100, 5000]. */
   fanReplayDeliveries: number;
-  /** Client processes the replay fan-out's watchers are spread over. */
+  /** Node client processes the replay fan-out's watchers are spread over (BENCH_REPLAY_READER=node, HTTP/2). */
   fanReplayClients: number;
   /** Phases to run ("write", "sustained", "get", "list", "watch"); all when undefined. */
   phases?: string[];
+  /** The watch phase's parts ("live", "replay"); both when undefined. */
+  fanModes?: string[];
   /** Unmeasured requests first, so the reference server's JIT and both connection pools are warm. */
   warmup: number;
   /** Offer HTTP/2 (ALPN h2) to the server. */

@@ -3,7 +3,7 @@
  * they took to answer, how much memory they peaked at, and how to stop them.
  */
 import { fork, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,7 +21,7 @@ export interface BenchTarget {
   readonly testServerMs?: number;
   /** Peak resident memory so far of the server's processes (kube-apiserver + etcd for the real one). */
   peakRssBytes(): Promise<number>;
-  /** Reference only: the server process's CPU time so far (user + system), in µs. */
+  /** The server's CPU time so far (user + system), µs: the reference's process, or kube-apiserver + etcd. */
   cpuMicros?(): Promise<number>;
   /** Reference only: the server process's process.memoryUsage(). */
   memory?(): Promise<NodeJS.MemoryUsage>;
@@ -130,6 +130,21 @@ function processPeakRss(pid: number | undefined): number {
   }
 }
 
+/** CPU of every thread of `pids`, µs, from schedstat (nanosecond run time). */
+export function schedMicros(pids: readonly number[]): number {
+  let ns = 0;
+  for (const pid of pids) {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+      } catch {
+        // The thread ended meanwhile: its time is lost either way.
+      }
+    }
+  }
+  return ns / 1000;
+}
+
 /**
  * etcd + kube-apiserver with the harness defaults (watch cache on). startupMs is the harness's
  * own timing: PKI via openssl, etcd healthy, then kube-apiserver /readyz ok. `binDir` is looked up
@@ -143,6 +158,8 @@ export async function startReal(binDir: string): Promise<BenchTarget> {
     token: server.token,
     startupMs: server.timings.apiserverReadyMs,
     peakRssBytes: async () => processPeakRss(server.pids.apiserver) + processPeakRss(server.pids.etcd),
+    cpuMicros: async () =>
+      schedMicros([server.pids.apiserver, server.pids.etcd].filter((p): p is number => p !== undefined)),
     stop: () => server.stop(),
   };
 }

@@ -23,7 +23,7 @@ import { Agent, request } from "undici";
 import { locateBinaries, startRealApiserver } from "../real-apiserver/start.js";
 import { benchHttp } from "./bench-http.js";
 import { cmPath, createMany } from "./bench-objects.js";
-import { type BenchTarget, startReference } from "./bench-targets.js";
+import { type BenchTarget, schedMicros, startReference } from "./bench-targets.js";
 import { runWorkload } from "./bench-workload.js";
 import { gc, percentile } from "./stats.js";
 
@@ -61,21 +61,6 @@ function syscalls(pids: readonly number[]): { r: number; w: number } {
     w += Number(/^syscw: (\d+)/m.exec(io)?.[1] ?? 0);
   }
   return { r, w };
-}
-
-/** CPU of every thread of `pids`, µs, from schedstat (nanosecond run time). */
-function schedMicros(pids: readonly number[]): number {
-  let ns = 0;
-  for (const pid of pids) {
-    for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-      } catch {
-        // The thread ended meanwhile: its time is lost either way.
-      }
-    }
-  }
-  return ns / 1000;
 }
 
 /** The forked reference server child (the only child of this process running that script). */

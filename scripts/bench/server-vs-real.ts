@@ -25,6 +25,8 @@
  *      BENCH_GET_WARMUP (0), BENCH_LIST_SIZES ("500,5000,50000"), BENCH_LIST_RUNS (30 at the
  *      smallest size, in proportion above it, at least 7), BENCH_LIST_WARMUP (20 per size and
  *      encoding, unmeasured), BENCH_FAN_WATCHERS ("1,100,1000"), BENCH_FAN_DELIVERIES (100000),
+ *      BENCH_FAN_MODES ("live,replay": the watch phase's parts), BENCH_REPLAY_READER ("go"; "node":
+ *      the replay rows' Node reader, see watch-replay-children.ts), BENCH_REPLAY_GO_PROCS (1),
  *      BENCH_WARMUP (200), BENCH_CONTRACT (0), BENCH_CONTRACT_FILES (comma-separated; default in
  *      bench-contract.ts), BENCH_CPU_PROF (a directory: CPU profiles of the reference server
  *      processes), BENCH_SERVER=built (the reference server's build, as published, not its
@@ -85,6 +87,7 @@ const baseSizes: Omit<WorkloadSizes, "http2"> = {
   fanReplayDeliveries: sizeFromEnv("BENCH_REPLAY_DELIVERIES", 200_000),
   fanReplayClients: Math.max(1, sizeFromEnv("BENCH_REPLAY_CLIENTS", 4)),
   phases: process.env.BENCH_PHASES === undefined ? undefined : listFromEnv("BENCH_PHASES", ""),
+  fanModes: process.env.BENCH_FAN_MODES === undefined ? undefined : listFromEnv("BENCH_FAN_MODES", ""),
   warmup: sizeFromEnv("BENCH_WARMUP", 200),
 };
 const contractFiles = listFromEnv("BENCH_CONTRACT_FILES", defaultContractFiles.join(","));

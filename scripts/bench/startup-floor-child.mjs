@@ -38,6 +38,13 @@ const cpuMs = () => {
   return (user + system) / 1000;
 };
 
+/**
+ * Called once each, so V8's function events (`--log-function-events`, startup-compiles.ts) show
+ * where the timed exchange begins and ends: their first executions bound it in the log.
+ */
+function measureBegins() {}
+function measureEnds() {}
+
 /** @type {{ phase: string; wall: number; cpu: number; main: number | undefined }[]} */
 const marks = [];
 let t0 = 0;
@@ -54,6 +61,7 @@ function mark(phase) {
   });
 }
 function begin() {
+  measureBegins();
   main0 = mainThreadMs() ?? 0;
   cpu0 = cpuMs();
   t0 = performance.now();
@@ -65,6 +73,7 @@ async function reference() {
   mark("started");
   await cluster.client().resource("v1", "Namespace").get("default");
   mark("answered");
+  measureEnds();
   await cluster.stop();
 }
 
@@ -154,6 +163,7 @@ async function bare() {
   });
   await res.body.json();
   mark("answered");
+  measureEnds();
   await agent.close();
   listener.close();
   https.close();

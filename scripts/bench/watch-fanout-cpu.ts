@@ -9,7 +9,8 @@
  * Replay rows (watch-replay.ts): `BENCH_REPLAY_EVENTS` creates first, then N watches (spread over
  * client processes, connections opened beforehand) from the resourceVersion before them, so the
  * server replays the same events from its history to each; µs of server CPU from "go" to the last
- * event, ÷ (events × N). That includes each watch's request, with no writes to subtract.
+ * event, ÷ (events × N). That includes each watch's request, with no writes to subtract. Beside
+ * it, the client processes' CPU per watch (the reader: BENCH_REPLAY_READER, watch-replay-children.ts).
  *
  * Run: pnpm bench:watch:cpu
  * Env: BENCH_ROUNDS (4; a warm-up round more is not reported), BENCH_FAN_WATCHERS ("100,1000"),
@@ -85,6 +86,7 @@ async function replayRound(round: number): Promise<void> {
     record(`replay ${n}: server µs/delivery`, (r.serverCpuMicros ?? Number.NaN) / (replayEvents * n));
     record(`replay ${n}: deliveries/s`, r.deliveriesPerSec);
     record(`replay ${n}: busiest client CPU/wall`, r.clientCpuShare);
+    record(`replay ${n}: clients' µs/watch`, (r.clientCpuMs * 1000) / n);
   }
 }
 

@@ -1,5 +1,7 @@
 /**
- * One client process of the replay fan-out (watch-replay.ts forks several): it holds `watchers`
+ * One Node client process of the replay fan-out (watch-replay-children.ts forks several for the
+ * HTTP/2 rows, and for the HTTP/1.1 ones with BENCH_REPLAY_READER=node; by default those are read
+ * by the Go reader, watch-replay-go/, with the same contract): it holds `watchers`
  * connections open, and on "go" opens a JSON watch on each of them from the same resourceVersion,
  * counts each stream's lines (one per event) without parsing them, and once a stream has its
  * `events` lines, parses only the last one and checks it is the ADDED of the last object written

@@ -85,6 +85,22 @@ describe("server-side apply: ownership", () => {
     expect(again.json.metadata.resourceVersion).toBe(res.json.metadata.resourceVersion);
   });
 
+  it("re-applying or putting back the same a second later is still no write (only the entries' times would differ)", async () => {
+    const res = await apply(`${deps()}/a9`, deployment("a9", { replicas: 1 }));
+    expect(res.status).toBe(201);
+    const made = Date.parse(entry(res.json, "alice")?.time as string);
+    // The entries' times have whole seconds: wait until the server's next second has surely begun.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, made + 1100 - Date.now())));
+    const again = await apply(`${deps()}/a9`, deployment("a9", { replicas: 1 }));
+    expect(again.status).toBe(200);
+    expect(again.json.metadata.resourceVersion).toBe(res.json.metadata.resourceVersion);
+    expect(entry(again.json, "alice")?.time).toBe(entry(res.json, "alice")?.time);
+    const put = await t.call("PUT", `${deps()}/a9?fieldManager=alice`, { body: again.json });
+    expect(put.status).toBe(200);
+    expect(put.json.metadata.resourceVersion).toBe(res.json.metadata.resourceVersion);
+    expect(put.json.metadata.managedFields).toEqual(res.json.metadata.managedFields);
+  });
+
   it("a different value from another applier is a 409 with the exact message and causes", async () => {
     const res = await apply(
       `${deps()}/a1`,

@@ -39,8 +39,9 @@ export function systemPriorityClasses(): SystemObject[] {
         name,
         uid,
         creationTimestamp: time,
-        generation: 1,
         managedFields: [updateEntry("kube-apiserver", apiVersion, time, fields)],
+        // The strategy's prepare-for-create sets it, after the managed fields.
+        generation: 1,
       },
       value,
       description,
@@ -55,8 +56,8 @@ export function systemPriorityClasses(): SystemObject[] {
 export function systemNamespaces(): SystemObject[] {
   const names = ["default", "kube-system", "kube-public", "kube-node-lease"];
   const fields = {
+    // Defaulting's label is the creator's; the finalizer prepare-for-create adds is nobody's.
     "f:metadata": { "f:labels": mapFields(["kubernetes.io/metadata.name"]) },
-    "f:spec": { "f:finalizers": {} },
   };
   return names.map((name) =>
     systemObject("", "namespaces", undefined, name, (uid, time) => ({
@@ -126,11 +127,9 @@ export function kubernetesService(port: number): SystemObject {
   const fields = {
     "f:metadata": { "f:labels": mapFields(["component", "provider"]) },
     "f:spec": {
+      // What the allocation adds (clusterIPs, ipFamilies, ipFamilyPolicy) is nobody's.
       "f:clusterIP": {},
-      "f:clusterIPs": {},
       "f:internalTrafficPolicy": {},
-      "f:ipFamilies": {},
-      "f:ipFamilyPolicy": {},
       // A list the create adds is owned itself (`.`): the kind's zero object has no ports.
       "f:ports": { ".": {}, 'k:{"port":443,"protocol":"TCP"}': port443 },
       "f:sessionAffinity": {},

@@ -5,7 +5,8 @@
  * wrong types, nulls, unknown fields, quantities good and bad, base64 good and bad, integers out
  * of range, nested lists and maps, untyped subtrees. The one walk also leaves out the nulls and zero
  * scalars of Go's omitempty fields and notes their empty maps and lists, which the old walks kept: the
- * comparison drops both after the old walks, and the noted ones with dropEmptied.
+ * comparison drops both after the old walks, and the noted ones with dropEmptied (and, without
+ * changing the object, with withoutEmptied, the managed fields' view).
  */
 import { fieldOf, itemOf, schemaFor, type TypeNode } from "@kubesdk/models";
 import { omittedWhenEmpty } from "@kubesdk/models/internal";
@@ -13,7 +14,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { copyDecoded } from "../src/api/copy.js";
 import { seededRandom } from "../src/faults/prng.js";
-import { dropEmptied } from "../src/openapi/drop-emptied.js";
+import { dropEmptied, withoutEmptied } from "../src/openapi/drop-emptied.js";
 import { canonicalQuantities } from "../src/openapi/quantities.js";
 import { typeMismatch } from "../src/openapi/typed-check.js";
 import { decodeTyped } from "../src/openapi/typed-decode.js";
@@ -136,7 +137,12 @@ describe("decodeTyped, the one walk of a built-in object's decode", () => {
             return;
           }
           expect(got).toBeDefined();
+          // The managed fields' view drops what dropEmptied drops, leaving the object as it was.
+          const decoded = JSON.stringify(got?.object);
+          const view = withoutEmptied(got?.object ?? {}, got?.emptied ?? []);
+          expect(JSON.stringify(got?.object)).toBe(decoded);
           dropEmptied(got?.object ?? {}, got?.emptied ?? []);
+          expect(JSON.stringify(view)).toBe(JSON.stringify(got?.object));
           expect(JSON.stringify(got?.object)).toBe(JSON.stringify(want.object));
           expect(got?.unknown).toEqual(want.unknown);
         }),

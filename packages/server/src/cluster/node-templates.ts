@@ -10,7 +10,6 @@
  */
 import type { coreV1 } from "@kubesdk/models";
 import { type Fields, mapFields, updateEntry as update } from "../controllers/stored-templates.js";
-import type { ManagedFieldsEntry } from "../fieldmanager/managed-fields.js";
 import type { StoredObject } from "../storage/mvcc.js";
 
 /** Names the write path accepts for a Node without question (a DNS label). */
@@ -55,7 +54,6 @@ export function createdNode(name: string, index: number, uid: string, time: stri
     "f:spec": {
       "f:podCIDR": {},
       "f:podCIDRs": { ".": {}, [`v:${JSON.stringify(cidr)}`]: {} },
-      "f:taints": {},
     },
   };
   return {
@@ -180,16 +178,10 @@ export function isTemplatedNode(node: object): boolean {
 
 /**
  * The templated Ready node once kube-controller-manager's node lifecycle removed the not-ready
- * taint: the taints gone (an empty omitempty list is no field, as the write path stores it) and
- * the kubelet's create entry no longer owning them; so the update leaves no entry of its own.
+ * taint: the taints gone (an empty omitempty list is no field, as the write path stores it). No
+ * manager owned them (admission added them), so the update leaves no entry of its own.
  */
 export function untaintedNode(node: StoredObject): StoredObject {
-  const metadata = node.metadata as Fields & { managedFields: ManagedFieldsEntry[] };
-  const entries = metadata.managedFields.map((entry) => {
-    if (entry.subresource !== undefined) return entry;
-    const { "f:taints": _, ...spec } = entry.fieldsV1["f:spec"] as Fields;
-    return { ...entry, fieldsV1: { ...entry.fieldsV1, "f:spec": spec } };
-  });
   const { taints: _, ...spec } = node.spec as Fields;
-  return { ...node, metadata: { ...metadata, managedFields: entries }, spec };
+  return { ...node, spec };
 }

@@ -29,8 +29,12 @@ export class OwnerIndex {
   private readonly byUid = new Map<string, ObjectRef>();
 
   constructor(store: MvccStore, buckets: Iterable<string>) {
-    for (const bucket of buckets)
+    // A start has objects in a handful of its seventy buckets: a list of each empty one was most of
+    // the garbage collector's start (docs/performance-history.md, session 22).
+    for (const bucket of buckets) {
+      if (store.count(bucket) === 0) continue;
       for (const obj of store.list(bucket).items) this.add({ bucket, key: keyOf(obj) }, obj);
+    }
   }
 
   /** Applies one store event. */

@@ -12,6 +12,7 @@ import { writeError } from "../http/respond.js";
 import { etagOf, OpenApiDocuments } from "../openapi/documents.js";
 import type { ResourceTable } from "../resources/table.js";
 import type { RouteExtension } from "./dispatch.js";
+import { claimingPaths } from "./route-extension.js";
 
 const PREFIX = "/openapi/v3";
 
@@ -52,15 +53,21 @@ function serveV2(req: IncomingMessage, res: ServerResponse, docs: OpenApiDocumen
   }
 }
 
-/** The route extension; pass the server's ResourceTable so CRD changes show up at once. */
+const isOpenApiPath = (path: string) =>
+  path === "/openapi/v2" || path === PREFIX || path.startsWith(`${PREFIX}/`);
+
+/**
+ * The route extension; pass the server's ResourceTable so CRD changes show up at once. Its paths
+ * are told apart first (claimingPaths), so the serving code is not compiled by a process's first
+ * request for another path (docs/performance-history.md, session 22).
+ */
 export function openApiRoute(table: ResourceTable): RouteExtension {
   const docs = new OpenApiDocuments(table);
-  return (req, res, url) => {
+  return claimingPaths(isOpenApiPath, (req, res, url) => {
     if (url.pathname === "/openapi/v2") {
       serveV2(req, res, docs);
       return true;
     }
-    if (url.pathname !== PREFIX && !url.pathname.startsWith(`${PREFIX}/`)) return false;
     try {
       if (req.method !== "GET" && req.method !== "HEAD") throw errors.notFoundPath();
       const ifNoneMatch = req.headers["if-none-match"];
@@ -90,5 +97,5 @@ export function openApiRoute(table: ResourceTable): RouteExtension {
       writeError(res, e);
     }
     return true;
-  };
+  });
 }

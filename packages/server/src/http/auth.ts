@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { TLSSocket } from "node:tls";
-import { errors, failure } from "../api/status.js";
+import { errors, failure, type StatusError } from "../api/status.js";
 import { identityFromCertificate } from "../tls.js";
 
 export interface UserInfo {
@@ -34,7 +34,11 @@ export interface AuthSettings {
 export const ANONYMOUS: UserInfo = { name: "system:anonymous", groups: ["system:unauthenticated"] };
 
 export function authenticate(req: IncomingMessage, settings: AuthSettings): UserInfo {
-  return impersonated(req, authenticateRequester(req, settings));
+  const requester = authenticateRequester(req, settings);
+  // Nearly no request impersonates: the raw header names are scanned instead of building the
+  // per-line header object (headersDistinct), which costs an object of every header per request,
+  // and the impersonation code is left uncompiled until a request needs it.
+  return namesImpersonation(req.rawHeaders) ? impersonated(req, requester) : requester;
 }
 
 const MASTERS = "system:masters";
@@ -57,9 +61,6 @@ function headerLines(req: IncomingMessage, name: string): string[] {
  * impersonated user has no permissions unless it is in system:masters.
  */
 function impersonated(req: IncomingMessage, requester: UserInfo): UserInfo {
-  // Nearly no request impersonates: the raw header names are scanned instead of building the
-  // per-line header object (headersDistinct), which costs an object of every header per request.
-  if (!namesImpersonation(req.rawHeaders)) return requester;
   const user = req.headers["impersonate-user"];
   // One group per header line, as Go reads them: a comma inside a line is part of the group name.
   const groups = headerLines(req, "impersonate-group");
@@ -140,10 +141,13 @@ export type AccessRequest =
 
 /** Throws the 403 Forbidden Status when `user` may not do `access`. */
 export function authorize(user: UserInfo, settings: AuthSettings, access: AccessRequest): void {
-  if (user.restricted !== true && (user !== ANONYMOUS || settings.anonymous === "allowed")) return;
+  if (!allows(user, settings, access)) throw refusal(user, access);
+}
+
+/** The 403 of a refused access: apart from authorize, which a process's first request compiles. */
+function refusal(user: UserInfo, access: AccessRequest): StatusError {
   if ("path" in access) {
-    if (PUBLIC_PATHS.has(access.path)) return;
-    throw failure(
+    return failure(
       403,
       "Forbidden",
       `forbidden: User "${user.name}" cannot ${access.verb} path "${access.path}"`,
@@ -155,7 +159,7 @@ export function authorize(user: UserInfo, settings: AuthSettings, access: Access
   const resource = access.subresource ? `${access.resource}/${access.subresource}` : access.resource;
   const scope =
     access.namespace !== undefined ? `in the namespace "${access.namespace}"` : "at the cluster scope";
-  throw failure(
+  return failure(
     403,
     "Forbidden",
     `${subject} is forbidden: User "${user.name}" cannot ${access.verb} resource "${resource}" in API group "${access.group}" ${scope}`,

@@ -110,7 +110,9 @@ export function negotiate(
   opts: { protobuf: boolean; shapes: readonly Shape[]; pretty?: boolean },
 ): MediaChoice | undefined {
   const pretty = opts.pretty ?? false;
-  if (!header || header.trim() === "") return { encoding: "json", pretty };
+  // What most clients send (ours for JSON reads and writes): its parse, which a process's first
+  // request also compiled, would say the same (docs/performance-history.md, session 22).
+  if (!header || header === JSON_MEDIA_TYPE || header.trim() === "") return { encoding: "json", pretty };
   for (const r of parseAccept(header)) {
     const as = r.params.get("as");
     if (as !== undefined) {

@@ -24,7 +24,7 @@ export interface TypedDecode {
   readonly unknown: string[];
   /** The empty maps and lists in fields Go's encoding leaves out when empty (dropEmptied). */
   readonly emptied: Emptied[];
-  /** The zero scalars in fields Go's encoding always writes (dropZeroed, before a create's managed fields). */
+  /** The zero scalars in fields Go's encoding always writes (left out of the view a create's managed fields are computed from, drop-emptied.ts withoutEmptied). */
   readonly zeroed: Emptied[];
 }
 

@@ -31,13 +31,19 @@ export function podUpgradeHandler(
   auth: AuthSettings,
   admit?: (req: IncomingMessage) => void | Promise<void>,
 ) {
-  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   // `ws` refuses subprotocols that are not HTTP tokens, and "SPDY/3.1+portforward.k8s.io" has a
   // "/": such requests are upgraded without the header and the protocol is added to the response.
   const tunnels = new WeakSet<IncomingMessage>();
-  wss.on("headers", (headers, req) => {
-    if (tunnels.has(req)) headers.push(`Sec-WebSocket-Protocol: ${SPDY_TUNNEL_PROTOCOL}`);
-  });
+  // Made at the first upgrade: most servers never see one, and making it was part of every start.
+  let server: WebSocketServer | undefined;
+  const wss = (): WebSocketServer => {
+    if (server) return server;
+    server = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+    server.on("headers", (headers, req) => {
+      if (tunnels.has(req)) headers.push(`Sec-WebSocket-Protocol: ${SPDY_TUNNEL_PROTOCOL}`);
+    });
+    return server;
+  };
   const serve = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     try {
       // --- kubelet hook: SPDY/3.1 upgrades (kubectl's fallback) are served by the SPDY code ---
@@ -50,7 +56,7 @@ export function podUpgradeHandler(
         delete req.headers["sec-websocket-protocol"];
         tunnels.add(req);
       }
-      wss.handleUpgrade(req, socket, head, (ws) => accept(ws));
+      wss().handleUpgrade(req, socket, head, (ws) => accept(ws));
     } catch (err) {
       reject(socket, err);
     }

@@ -11,7 +11,7 @@ import { errors } from "../../api/status.js";
 import { pause, runAtOnce, runYielding, type Steps } from "../../api/steps.js";
 import type { UserInfo } from "../../http/auth.js";
 import { objectTooLarge } from "../../http/limits.js";
-import { dropEmptied } from "../../openapi/drop-emptied.js";
+import { dropEmptied, withoutEmptied } from "../../openapi/drop-emptied.js";
 import { enforceFieldValidation, warningHeaders } from "../../openapi/field-validation.js";
 import { goEncodedAs } from "../../openapi/go-written.js";
 import { hasStatus, type ServedResource } from "../../resources/served.js";
@@ -22,13 +22,14 @@ import { normalizeDecodedMetadata } from "../../validation/metadata-decode.js";
 import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./admission-stage.js";
 import * as c from "./context.js";
 import { presentOne, storedForm } from "./converted.js";
-import { withManagedFields, withManagedFieldsYielding } from "./managed.js";
+import { recordManagedFields } from "./managed.js";
 import { parseDryRun } from "./options.js";
 import {
   checkIdentity,
   checkTypeMeta,
   checkUidUnchanged,
   decodeBuiltin,
+  defaultAsDecoded,
   validateSteps,
   withTypeMeta,
 } from "./write-checks.js";
@@ -88,10 +89,12 @@ const KEPT_METADATA = [
  * 2. checks against the stored object: identity, uid, resourceVersion, no finalizer added while
  *    deleting;
  * 3. candidate: server-owned metadata kept, scoped to `/status` or the main resource;
- * 4. mutating admission;
- * 5. defaulting, 6. the kind's strategy (its `prepareUpdate`), generation, 7. validation — the
- *    three in this file's `prepareUpdateSteps`;
- * 8. managed fields; 9. validating admission;
+ * 4. defaulting, as upstream defaults on decoding; 5. managed fields (apply computed them already),
+ *    before admission as upstream's, so what admission and the strategy change is no manager's;
+ * 6. mutating admission;
+ * 7. defaulting again, the kind's strategy (its `prepareUpdate`), generation, validation — in this
+ *    file's `prepareUpdateSteps`;
+ * 8. Go's encoding (emptied values dropped, zero values filled in); 9. validating admission;
  * 10. storage: converted to the storage version, checked unchanged if the request paused, committed
  *     (no write when nothing changed; a removed last finalizer completes a pending deletion);
  * 11. present: in the requested version, with the warnings.
@@ -131,6 +134,13 @@ export async function commitUpdate(
     dryRun,
     warnings: [] as string[],
   } as const;
+  // As upstream: defaulted as decoded, then the managed fields, then mutating admission.
+  defaultAsDecoded(r, next);
+  if (!req.managedFieldsDone) {
+    const view = typed ? withoutEmptied(next, typed.emptied) : next;
+    const recording = recordManagedFields(ctx, r, old, next, view, req);
+    if (recording) await recording;
+  }
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, admitting, next));
   if (admitted) await admitted;
   const preparing = prepareUpdateSteps(ctx, r, req, old, next);
@@ -141,10 +151,6 @@ export async function commitUpdate(
   if (!r.custom && !req.subresource) admitting.warnings.push(...(r.strategy?.warnings?.(next, old) ?? []));
   // Go's encoding of the validated object leaves out the request's empty omitempty maps and lists.
   if (typed && typed.emptied.length > 0) dropEmptied(next, typed.emptied);
-  if (!req.managedFieldsDone)
-    next = req.large
-      ? await withManagedFieldsYielding(ctx, r, old, next, req)
-      : withManagedFields(ctx, r, old, next, req);
   // Go's encoding writes zero values for the fields it always writes; no manager owns them.
   if (typed) next = goEncodedAs(next, r);
   const validated = validatingAdmission(ctx, admissionAttributes(r, admitting, next));
@@ -296,11 +302,27 @@ export function deletionCompletes(r: ServedResource, old: c.KubeObject, next: c.
   return true;
 }
 
+/**
+ * No change but the resourceVersion and the managed fields' times: as upstream's field manager, a
+ * write whose entries differ only in when they were made (a re-apply a second later) is no write.
+ */
 function sameButResourceVersion(old: c.KubeObject, next: c.KubeObject): boolean {
-  const { resourceVersion: _o, ...oldRest } = old.metadata;
-  const { resourceVersion: _n, ...nextRest } = next.metadata;
+  const { resourceVersion: _o, managedFields: oldFields, ...oldRest } = old.metadata;
+  const { resourceVersion: _n, managedFields: nextFields, ...nextRest } = next.metadata;
   // Decoded objects are compared, so a body that only reorders keys is no change.
-  return jsonEqual({ ...old, metadata: oldRest }, { ...next, metadata: nextRest });
+  return (
+    jsonEqual({ ...old, metadata: oldRest }, { ...next, metadata: nextRest }) &&
+    jsonEqual(withoutTimes(oldFields), withoutTimes(nextFields))
+  );
+}
+
+function withoutTimes(fields: unknown): unknown {
+  if (!Array.isArray(fields)) return fields;
+  return fields.map((e: unknown) => {
+    if (typeof e !== "object" || e === null) return e;
+    const { time: _t, ...rest } = e as Record<string, unknown>;
+    return rest;
+  });
 }
 
 /**

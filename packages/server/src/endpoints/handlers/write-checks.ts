@@ -30,6 +30,15 @@ export function decodeBuiltin(
   throw typeError(r, typeMismatch(r.kind, schema, obj) ?? "", obj, source);
 }
 
+/**
+ * The defaults upstream gives an object as it decodes a write (a built-in kind's SetDefaults, a
+ * custom resource's schema defaults), before its managed fields and admission; in place.
+ */
+export function defaultAsDecoded(r: ServedResource, obj: Record<string, unknown>): void {
+  if (r.custom) r.custom.applyDefaults(obj);
+  else r.strategy?.defaults?.(obj);
+}
+
 /** Metadata fields the server owns: clients cannot set them on create, and updates keep the stored ones. */
 export const SERVER_METADATA = [
   "uid",

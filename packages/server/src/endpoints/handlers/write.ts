@@ -11,7 +11,7 @@ import { pause, runAtOnce, runYielding, type Steps } from "../../api/steps.js";
 import type { UserInfo } from "../../http/auth.js";
 import { objectTooLarge } from "../../http/limits.js";
 import type { BodyType } from "../../http/negotiate.js";
-import { dropEmptied, dropZeroed } from "../../openapi/drop-emptied.js";
+import { dropEmptied, withoutEmptied } from "../../openapi/drop-emptied.js";
 import { enforceFieldValidation, warningHeaders } from "../../openapi/field-validation.js";
 import { goEncodedAs } from "../../openapi/go-written.js";
 import { apiVersionOf, hasStatus, type ServedResource } from "../../resources/served.js";
@@ -22,12 +22,13 @@ import { admissionAttributes, mutatingAdmission, validatingAdmission } from "./a
 import { commitUpdate, updateWithRetries } from "./commit-update.js";
 import * as c from "./context.js";
 import { loadPresented, presentOne, storedForm } from "./converted.js";
-import { withManagedFields, withManagedFieldsYielding } from "./managed.js";
+import { recordManagedFields } from "./managed.js";
 import { parseDryRun } from "./options.js";
 import {
   checkIdentity,
   checkTypeMeta,
   decodeBuiltin,
+  defaultAsDecoded,
   SERVER_METADATA,
   validateSteps,
   withTypeMeta,
@@ -61,9 +62,11 @@ export type PatchRequest = Omit<WriteRequest, "body"> & { name: string; patchTyp
  *
  * 1. decode: type check against the kind's schema, `fieldValidation`, apiVersion/kind;
  * 2. server metadata: identity, generateName, uid, creationTimestamp, generation;
- * 3. mutating admission (built-in kinds are defaulted before it, as upstream defaults on decoding);
- * 4. defaulting, 5. strategy (`prepareCreate`), 6. validation: `prepareNewSteps`;
- * 7. managed fields (server-side apply computed them already);
+ * 3. defaulting, as upstream defaults on decoding;
+ * 4. managed fields (server-side apply computed them already), before admission as upstream's;
+ * 5. mutating admission;
+ * 6. defaulting again, strategy (`prepareCreate`), validation: `prepareNewSteps`;
+ * 7. Go's encoding: the emptied values dropped, the zero values Go always writes filled in;
  * 8. validating admission;
  * 9. storage: converted to the storage version and committed (a dry run only checks the name);
  * 10. present: in the requested version, with the warnings of decoding and admission.
@@ -96,9 +99,15 @@ export async function createObject(
   } as const;
   // The name may still be unset here: a kind's prepareCreate may choose it (LimitRanges).
   const unnamed = String(obj.metadata.name ?? "");
-  // Upstream defaults a built-in object as it decodes it, so mutating plugins (LimitRanger) see the
-  // defaults; prepareNewSteps defaults again (defaults only fill what is missing) after they changed it.
-  if (!r.custom) r.strategy?.defaults?.(obj);
+  // Upstream defaults an object as it decodes it, so the requester owns the defaults and mutating
+  // plugins (LimitRanger) see them; prepareNewSteps defaults again after they changed it.
+  defaultAsDecoded(r, obj);
+  if (!req.managedFieldsDone) {
+    // Before mutating admission, as upstream: what admission and the strategy add is no manager's.
+    const view = typed ? withoutEmptied(obj, typed.emptied, typed.zeroed) : obj;
+    const recording = recordManagedFields(ctx, r, undefined, obj, view, req);
+    if (recording) await recording;
+  }
   const admitted = mutatingAdmission(ctx, admissionAttributes(r, admitting, obj, unnamed));
   if (admitted) await admitted;
   // A kind that allocates from what is stored commits in the turn it allocated in: no pause.
@@ -110,12 +119,7 @@ export async function createObject(
   if (!r.custom) admitting.warnings.push(...(r.strategy?.warnings?.(obj, undefined) ?? []));
   // Go's encoding of the validated object leaves out the request's empty omitempty maps and lists.
   if (typed && typed.emptied.length > 0) dropEmptied(obj, typed.emptied);
-  // A create's managed fields own no zero value Go's encoding always writes (dropZeroed).
-  if (typed && typed.zeroed.length > 0) dropZeroed(obj, typed.zeroed);
   const name = String(obj.metadata.name);
-  if (!req.managedFieldsDone && req.large && !r.strategy?.allocates)
-    obj = await withManagedFieldsYielding(ctx, r, undefined, obj, req);
-  else if (!req.managedFieldsDone) obj = withManagedFields(ctx, r, undefined, obj, req);
   // Go's encoding writes zero values for the fields it always writes; no manager owns them.
   if (typed) obj = goEncodedAs(obj, r);
   const validated = validatingAdmission(ctx, admissionAttributes(r, admitting, obj, name));

@@ -36,6 +36,15 @@ function setGeneration(obj: Json, generation: bigint): void {
   meta.annotations = { ...annotations, [TEMPLATE_GENERATION]: String(generation) };
 }
 
+/**
+ * The annotation as decoding leaves it: kube-apiserver's conversion back to apps/v1 always writes
+ * the internal field (0 when the request had none), before the managed fields are recorded, so the
+ * writer owns it; the prepare steps below then set the generation itself.
+ */
+export function annotateTemplateGeneration(obj: Json): void {
+  setGeneration(obj, templateGeneration(obj));
+}
+
 export function prepareTemplateGenerationOnCreate(obj: Json): void {
   const sent = templateGeneration(obj);
   setGeneration(obj, sent < 1n ? 1n : sent);

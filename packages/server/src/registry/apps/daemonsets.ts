@@ -22,6 +22,7 @@ import { defaultRollingUpdate, defaultTemplate } from "../core/pod-template-defa
 import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
 import {
+  annotateTemplateGeneration,
   prepareTemplateGenerationOnCreate,
   prepareTemplateGenerationOnUpdate,
 } from "./daemonset-template-generation.js";
@@ -109,6 +110,7 @@ export const daemonsets: KindStrategy = {
     defaultRollingUpdate(child(spec, "updateStrategy"), { maxUnavailable: 1, maxSurge: 0 });
     set(spec, "revisionHistoryLimit", 10);
     defaultTemplate(spec);
+    annotateTemplateGeneration(obj);
   },
   prepareCreate: prepareTemplateGenerationOnCreate,
   prepareUpdate: prepareTemplateGenerationOnUpdate,

@@ -36,6 +36,27 @@ const UID_LABELS = ["controller-uid", "batch.kubernetes.io/controller-uid"];
 const NAME_LABELS = ["job-name", "batch.kubernetes.io/job-name"];
 
 /**
+ * Marks the labels defaulting copied from the template (a non-enumerable key: never written out).
+ * Upstream's SetDefaults_Job makes both one Go map, so what the selector's generation adds to the
+ * template later shows in the Job's labels too.
+ */
+const FROM_TEMPLATE = Symbol("labels copied from the pod template");
+
+/**
+ * SetDefaults_Job: a Job without labels takes its template's, on decoding (so its writer owns them,
+ * as the managed fields are recorded after defaulting).
+ */
+function defaultLabelsFromTemplate(obj: Json): void {
+  const metadata = obj.metadata as Json | undefined;
+  const templateLabels = objectAt(objectAt(objectAt(obj.spec).template).metadata).labels;
+  if (!metadata || !isObject(templateLabels) || Object.keys(templateLabels).length === 0) return;
+  if (isObject(metadata.labels) && Object.keys(metadata.labels).length > 0) return;
+  const labels = { ...templateLabels };
+  Object.defineProperty(labels, FROM_TEMPLATE, { value: true });
+  metadata.labels = labels;
+}
+
+/**
  * The template gets the uid and name labels (legacy and prefixed) it lacks and the selector matches
  * the uid. A Job without labels of its own shares the template's (upstream's defaulting makes both
  * the same map); one whose template had none gets the generated ones after validation.
@@ -48,8 +69,10 @@ function generateJobSelector(obj: Json): void {
   const name = stringAt(metadata.name);
   const template = objectAt(spec.template);
   const templateMeta = objectAt(template.metadata);
-  const own = metadata.labels as Labels | undefined;
-  const shared = (own === undefined || Object.keys(own).length === 0) && templateMeta.labels !== undefined;
+  const own = metadata.labels as (Labels & { [FROM_TEMPLATE]?: true }) | undefined;
+  const shared =
+    own?.[FROM_TEMPLATE] === true ||
+    ((own === undefined || Object.keys(own).length === 0) && templateMeta.labels !== undefined);
   const labels: Labels = { ...(templateMeta.labels as Labels | undefined) };
   for (const k of NAME_LABELS) labels[k] ??= name;
   for (const k of UID_LABELS) labels[k] ??= uid;
@@ -154,6 +177,7 @@ export const jobs: KindStrategy = {
     set(spec, "podReplacementPolicy", isObject(spec.podFailurePolicy) ? "Failed" : "TerminatingOrFailed");
     set(spec, "manualSelector", false);
     defaultTemplate(spec);
+    defaultLabelsFromTemplate(obj);
   },
   prepareCreate: generateJobSelector,
   validate(obj, old, subresource) {

@@ -48,14 +48,15 @@ export const namespaces: KindStrategy = {
   resource: "namespaces",
   fieldLabels: ["status.phase"],
   // SetDefaults_NamespaceStatus: a status without a phase is Active.
+  // SetDefaults_Namespace labels a namespace with its name when the request names it (so the label
+  // is validated with it, and its writer owns it); canonicalize does when the name was generated.
   defaults(obj) {
     const status = child(obj, "status");
     if (!status.phase) status.phase = "Active";
+    const metadata = obj.metadata as Record<string, unknown> | undefined;
+    if (metadata?.name && !metadata.generateName) labelWithName(obj);
   },
   prepareCreate(obj) {
-    // The apiserver labels every namespace with its own name: defaulting does it when the name is
-    // known (so the label is validated with it), canonicalize when the name was generated.
-    if (!(obj.metadata as Record<string, unknown>).generateName) labelWithName(obj);
     const spec = (obj.spec ?? {}) as Record<string, unknown>;
     // The "kubernetes" finalizer is added to whatever the request asked for.
     const finalizers = Array.isArray(spec.finalizers) ? spec.finalizers : [];

@@ -5,6 +5,7 @@ import { objectAt } from "../../validation/field-errors.js";
 import { persistentVolumeSpecErrors } from "../../validation/volume-claims.js";
 import { child, set } from "../default-fields.js";
 import type { KindStrategy } from "../strategy.js";
+import { defaultVolumeSources } from "./volume-defaults.js";
 
 export const persistentvolumes: KindStrategy = {
   group: "",
@@ -13,6 +14,7 @@ export const persistentvolumes: KindStrategy = {
     const spec = child(obj, "spec");
     set(spec, "persistentVolumeReclaimPolicy", "Retain");
     set(spec, "volumeMode", "Filesystem");
+    defaultVolumeSources(spec);
   },
   prepareCreate(obj) {
     obj.status = { phase: "Pending" };

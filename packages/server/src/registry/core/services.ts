@@ -13,6 +13,12 @@ import { allocateServiceFields, keepServiceAllocations } from "./service-allocat
 import { serviceStatusErrors } from "./service-status.js";
 import { serviceErrors } from "./service-validation.js";
 
+/** Upstream's ExternallyAccessible: a node port, a load balancer, or a ClusterIP with external IPs. */
+function externallyAccessible(spec: Record<string, unknown>): boolean {
+  if (spec.type === "NodePort" || spec.type === "LoadBalancer") return true;
+  return spec.type === "ClusterIP" && Array.isArray(spec.externalIPs) && spec.externalIPs.length > 0;
+}
+
 export const services: KindStrategy = {
   group: "",
   resource: "services",
@@ -27,6 +33,10 @@ export const services: KindStrategy = {
       set(clientIP, "timeoutSeconds", 10800);
     }
     if (spec.type !== "ExternalName") set(spec, "internalTrafficPolicy", "Cluster");
+    // An externally reachable Service routes external traffic cluster-wide unless told otherwise;
+    // a load balancer allocates node ports unless told otherwise.
+    if (externallyAccessible(spec)) set(spec, "externalTrafficPolicy", "Cluster");
+    if (spec.type === "LoadBalancer") set(spec, "allocateLoadBalancerNodePorts", true);
     if (Array.isArray(spec.ports))
       for (const p of spec.ports)
         if (isObj(p)) {

@@ -90,8 +90,13 @@ const SOURCE_DEFAULTS: readonly (readonly [string, (s: Obj) => void])[] = [
 ];
 
 export function defaultVolumes(volumes: unknown): void {
-  for (const v of Array.isArray(volumes) ? volumes : []) {
-    if (!isObj(v)) continue;
-    for (const [key, fill] of SOURCE_DEFAULTS) if (isObj(v[key])) fill(v[key]);
-  }
+  for (const v of Array.isArray(volumes) ? volumes : []) if (isObj(v)) defaultVolumeSources(v);
+}
+
+/**
+ * The defaults of the sources `holder` names (a pod's volume, or a PersistentVolume's spec, whose
+ * hostPath, iSCSI, RBD, azureDisk and scaleIO sources default alike).
+ */
+export function defaultVolumeSources(holder: Obj): void {
+  for (const [key, fill] of SOURCE_DEFAULTS) if (isObj(holder[key])) fill(holder[key]);
 }

@@ -1,0 +1,3 @@
+module kubesdk.local/watch-replay-go
+
+go 1.22
