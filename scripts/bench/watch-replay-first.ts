@@ -4,7 +4,7 @@
  * the replay ("go" to the last event) split by thread from /proc: the main thread, V8's worker
  * threads (compiles, concurrent GC) and the rest. Each round runs the row's path: the workload's
  * warm-up, the live fan-out to BENCH_FAN_WATCHERS watchers, then 5,000 ConfigMaps written and one
- * raw TLS reader (watch-replay-raw.ts, warmed on a bare server) replayed them with app=bench.
+ * watch replaying them with app=bench, read by the row's reader (watch-replay.ts: BENCH_REPLAY_READER).
  *
  * A/B: BENCH_SERVER_DISTS="A=<dir>,B=<dir>" runs the rounds alternating between server builds
  * (reference-server-child.mjs's BENCH_SERVER_DIST; an empty dir is the package's own dist/), so the
