@@ -78,7 +78,11 @@ function fanWrites(watchers: number, deliveries: number): number {
  * write to the last event at the last watcher; the write rate meanwhile is shown beside it, so a
  * write-bound phase (few watchers) reads as such.
  */
-async function fanOutOnce(http: BenchHttp, watchers: number, deliveries: number): Promise<MetricRow[]> {
+export async function fanOutOnce(
+  http: BenchHttp,
+  watchers: number,
+  deliveries: number,
+): Promise<MetricRow[]> {
   const ns = `bench-fan-${watchers}`;
   await http.call("POST", "/api/v1/namespaces", {
     apiVersion: "v1",

@@ -25,6 +25,8 @@ export interface BenchTarget {
   cpuMicros?(): Promise<number>;
   /** Reference only: the server process's process.memoryUsage(). */
   memory?(): Promise<NodeJS.MemoryUsage>;
+  /** Reference only: the server process's id (its threads' CPU time is in /proc). */
+  readonly pid?: number;
   /** Reference only: writes a heap snapshot of the server process, resolves with its path. */
   heapSnapshot?(): Promise<string>;
   /** Idempotent; resolves once the server's processes are gone. */
@@ -71,11 +73,14 @@ function childStopper(child: ReturnType<typeof fork>): () => Promise<void> {
 export function startReference(): Promise<BenchTarget> {
   // BENCH_CPU_PROF=DIR: a V8 CPU profile of each reference server process, written into DIR on stop.
   const profileDir = process.env.BENCH_CPU_PROF;
+  // BENCH_SERVER_FLAGS: more node options for the server process (e.g. "--trace-opt --trace-deopt").
+  const extraFlags = (process.env.BENCH_SERVER_FLAGS ?? "").split(" ").filter(Boolean);
   const child = fork(childScript, [], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     execArgv: [
       ...serverExecArgv(process.execArgv),
       ...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []),
+      ...extraFlags,
     ],
   });
   const stop = childStopper(child);
@@ -96,7 +101,16 @@ export function startReference(): Promise<BenchTarget> {
         reject(new BenchTargetError("reference server started without TLS (no CA)"));
         return;
       }
-      resolve({ ...ready, ca: ready.ca, peakRssBytes, cpuMicros, memory, heapSnapshot, stop });
+      resolve({
+        ...ready,
+        ca: ready.ca,
+        pid: child.pid,
+        peakRssBytes,
+        cpuMicros,
+        memory,
+        heapSnapshot,
+        stop,
+      });
     });
     child.once("exit", (code, signal) =>
       reject(new BenchTargetError(`reference server process ended before ready (${signal ?? code})`)),

@@ -37,6 +37,18 @@ async function createNamespaces(http: BenchHttp, names: string[]): Promise<void>
   }
 }
 
+/** The phases' namespaces, then `writes` unmeasured requests of every verb the phases use. */
+export async function warmUp(http: BenchHttp, writes: number): Promise<void> {
+  await createNamespaces(http, ["bench-warm", ...WRITE_NAMESPACES, "bench-get", "bench-list"]);
+  await runConcurrent(writes, 8, async (i) => {
+    for (const verb of ["create", "update", "apply"] as const) {
+      await writeRequest(http, verb, "bench-warm", i);
+    }
+    await http.call("GET", `${cmPath("bench-warm")}/cm-${i}`);
+  });
+  await http.call("GET", cmPath("bench-warm"));
+}
+
 /**
  * `afterPhase` (memory-workload.ts) is called when the warm-up, each phase and each watcher count of
  * the watch phase is done, before the next starts.
@@ -48,15 +60,7 @@ export async function runWorkload(
 ): Promise<MetricRow[]> {
   const http = benchHttp(target, { connections: 32, http2: sizes.http2 });
   try {
-    await createNamespaces(http, ["bench-warm", ...WRITE_NAMESPACES, "bench-get", "bench-list"]);
-    // Warm-up: every verb the phases use, unmeasured.
-    await runConcurrent(sizes.warmup, 8, async (i) => {
-      for (const verb of ["create", "update", "apply"] as const) {
-        await writeRequest(http, verb, "bench-warm", i);
-      }
-      await http.call("GET", `${cmPath("bench-warm")}/cm-${i}`);
-    });
-    await http.call("GET", cmPath("bench-warm"));
+    await warmUp(http, sizes.warmup);
     await afterPhase("warm-up");
     const phases: [string, () => Promise<MetricRow[]>][] = [
       ["write", () => coldWritePhase(http, sizes)],

@@ -8,13 +8,24 @@
  * snapshot (into BENCH_HEAP_DIR, or the working directory) and answering its path; stops on a "stop"
  * message or when the parent goes away.
  *
+ * BENCH_SERVER_DIST=<dir> loads the server from that directory instead of the package.
+ *
  * Plain JavaScript so that a BENCH_SERVER=built run needs no TypeScript loader: tsx's loader
  * thread and transformed sources were about 85 MiB of the process's RSS, which the published
  * package and the kubesdk-server command never carry (docs/performance.md).
  */
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { writeHeapSnapshot } from "node:v8";
-import { startServer } from "@kubesdk/server";
-import { startTestServer } from "@kubesdk/server/testing";
+
+// BENCH_SERVER_DIST: another build of packages/server (a directory holding index.js and
+// testing.js, placed where it resolves the same dependencies), for A/B runs of two builds.
+const dist = process.env.BENCH_SERVER_DIST;
+const entry = (name, file) => (dist ? pathToFileURL(join(dist, file)).href : name);
+/** @type {typeof import("@kubesdk/server")} */
+const { startServer } = await import(entry("@kubesdk/server", "index.js"));
+/** @type {typeof import("@kubesdk/server/testing")} */
+const { startTestServer } = await import(entry("@kubesdk/server/testing", "testing.js"));
 
 if (!process.send) throw new Error("reference-server-child.mjs must be started with child_process.fork");
 const send = process.send.bind(process);

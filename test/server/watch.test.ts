@@ -89,6 +89,49 @@ describe("watch", () => {
     await w.close();
   });
 
+  it("a replay from a resourceVersion shows selector transitions alike for equalities and sets", async () => {
+    const list = await t.call("GET", base());
+    const from = `${base()}?watch=1&resourceVersion=${list.json.metadata.resourceVersion}`;
+    const merge = "application/merge-patch+json";
+    await create("q1", { sq: "yes", tier: "db" });
+    await create("q2", { sq: "no", tier: "db" });
+    await t.call("PATCH", `${base()}/q2`, {
+      body: { metadata: { labels: { sq: "yes" } } },
+      contentType: merge,
+    });
+    await t.call("PATCH", `${base()}/q1`, { body: { data: { a: "b" } }, contentType: merge });
+    await t.call("PATCH", `${base()}/q1`, {
+      body: { metadata: { labels: { tier: "web" } } },
+      contentType: merge,
+    });
+    await t.call("DELETE", `${base()}/q2`);
+    await create("q3", { sq: "yes", tier: "db" });
+    const replayed = async (selector: string) => {
+      const w = await openWatch(t, `${from}&labelSelector=${selector}`);
+      const seen: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const e = (await w.next()) as WatchEventJson;
+        seen.push(
+          `${e.type} ${name(e)} ${e.object.metadata.resourceVersion} ${e.object.metadata.labels?.tier}`,
+        );
+      }
+      await w.close();
+      return seen;
+    };
+    const equalities = await replayed("sq%3Dyes,tier%3D%3Ddb");
+    expect(equalities.map((e) => e.split(" ").slice(0, 2).join(" "))).toEqual([
+      "ADDED q1",
+      "ADDED q2",
+      "MODIFIED q1",
+      "DELETED q1",
+      "DELETED q2",
+      "ADDED q3",
+    ]);
+    // q1 leaves as its last matching state.
+    expect(equalities[3]?.endsWith(" db")).toBe(true);
+    expect(await replayed("sq+in+(yes),tier+in+(db)")).toEqual(equalities);
+  });
+
   it("a field selector on metadata.name watches one object", async () => {
     const w = await openWatch(t, `${base()}?watch=1&fieldSelector=metadata.name%3Dpre1`);
     const first = await w.next();

@@ -159,4 +159,48 @@ describe("a replayed watch's bytes", () => {
     expect(await read(`${from}&labelSelector=rp%3Din`, 1)).toBe(frame("ADDED", patched));
     expect(await read(from, 2)).toBe(frame("ADDED", created) + frame("MODIFIED", patched));
   });
+
+  it("are the same for a selector of label equalities as for the same selection by sets", async () => {
+    const list = JSON.parse((await call("GET", path)).text) as { metadata: { resourceVersion: string } };
+    const from = `${path}?watch=1&resourceVersion=${list.metadata.resourceVersion}`;
+    const merge = "application/merge-patch+json";
+    const inside = { rq: "in", tier: "db" };
+    const a = await write("POST", path, { metadata: { name: "rq-a", labels: inside }, data: { k: "☃" } });
+    await write("POST", path, { metadata: { name: "rq-b", labels: { rq: "in" } } });
+    await write("POST", path, { metadata: { name: "rq-c", labels: { rq: "out", tier: "db" } } });
+    await write("PATCH", `${path}/rq-c`, { metadata: { labels: { rq: "in" } } }, merge);
+    await write("PATCH", `${path}/rq-a`, { data: { k: "changed" } }, merge);
+    await write("PATCH", `${path}/rq-a`, { metadata: { labels: { tier: "web" } } }, merge);
+    await write("DELETE", `${path}/rq-c`, undefined);
+    await write("POST", "/api/v1/namespaces", { metadata: { name: "rq-other" } });
+    await write("POST", "/api/v1/namespaces/rq-other/configmaps", {
+      metadata: { name: "rq-a", labels: inside },
+    });
+    const b = await write("POST", path, { metadata: { name: "rq-e", labels: inside } });
+
+    // rq-a: ADDED, MODIFIED, DELETED (leaving); rq-c: ADDED (entering), DELETED; rq-e: ADDED.
+    const equalities = await read(`${from}&labelSelector=rq%3Din,tier%3D%3Ddb`, 6);
+    const sets = await read(`${from}&labelSelector=rq+in+(in),tier+in+(db)`, 6);
+    expect(equalities).toBe(sets);
+    const events = equalities
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; object: { metadata: { name: string } } });
+    expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual([
+      "ADDED rq-a",
+      "ADDED rq-c",
+      "MODIFIED rq-a",
+      "DELETED rq-a",
+      "DELETED rq-c",
+      "ADDED rq-e",
+    ]);
+    expect(equalities.startsWith(frame("ADDED", a))).toBe(true);
+    expect(equalities.endsWith(frame("ADDED", b))).toBe(true);
+    // Across namespaces, with no selector at all: the same bytes as with a selector every object meets.
+    const all = "/api/v1/configmaps?watch=1";
+    const rv = list.metadata.resourceVersion;
+    expect(await read(`${all}&resourceVersion=${rv}`, 9)).toBe(
+      await read(`${all}&resourceVersion=${rv}&labelSelector=rq+notin+(nothing)`, 9),
+    );
+  });
 });
