@@ -53,6 +53,22 @@ const usedOf = async (ns: string) =>
     string
   >;
 
+/**
+ * kube-apiserver's quota admission reads quotas through an informer, so the status just written
+ * reaches it a moment later: a dry-run create (nothing stored, nothing charged) is retried, bounded,
+ * until it is refused. The reference server refuses the first.
+ */
+async function untilQuotaSeen(ns: string): Promise<void> {
+  const attempt = () =>
+    t.call("POST", `/api/v1/namespaces/${ns}/configmaps?dryRun=All`, { body: { metadata: { name: "d" } } });
+  let res = await attempt();
+  for (let i = 0; i < 100 && res.status !== 403; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    res = await attempt();
+  }
+  expect(res.status).toBe(403);
+}
+
 describe("ResourceQuota admission", () => {
   it("is not consulted before it has a status, and refuses what it limits while usage is unknown", async () => {
     const ns = await namespaceWithQuota({ hard: { "count/configmaps": "5" } });
@@ -64,6 +80,7 @@ describe("ResourceQuota admission", () => {
     const quota = (await t.call("GET", path)).json;
     const hardOnly = { ...quota, status: { hard: quota.spec.hard } };
     expect((await t.call("PUT", `${path}/status`, { body: hardOnly })).status).toBe(200);
+    await untilQuotaSeen(ns);
     const res = await t.call("POST", `/api/v1/namespaces/${ns}/configmaps`, {
       body: { metadata: { name: "c" } },
     });
