@@ -16,17 +16,19 @@ import type { StoreEvent } from "../storage/mvcc.js";
 /** The group of an event that is in none (not an ADDED, or labels that are not all strings). */
 export const NO_GROUP = 0;
 
-/** Groups the trie holds before it is dropped. */
-const MAX_GROUPS = 4096;
+/** Groups the trie holds before it is dropped (a few hundred KiB of Maps at most). */
+const MAX_GROUPS = 1024;
 
 interface GroupNode {
-  readonly next: Map<string, GroupNode>;
+  /** Made on the first step from this node: most leaves never have one. */
+  next: Map<string, GroupNode> | undefined;
   group: number;
 }
 
-const newNode = (): GroupNode => ({ next: new Map(), group: NO_GROUP });
+const newNode = (): GroupNode => ({ next: undefined, group: NO_GROUP });
 
 function step(node: GroupNode, key: string): GroupNode {
+  node.next ??= new Map();
   let n = node.next.get(key);
   if (n === undefined) {
     n = newNode();
