@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { MvccStore, type StoredObject } from "../src/storage/mvcc.js";
 import { FRAME_LOG_BYTES, type FrameLog } from "../src/watch/frame-log.js";
+import { NO_GROUP } from "../src/watch/label-groups.js";
 import { FrameJoin, replayFrameList } from "../src/watch/replay-frames.js";
 import { jsonFrame } from "../src/watch/watch-framing.js";
 import { WatchHub } from "../src/watch/watch-hub.js";
@@ -97,5 +98,43 @@ describe("the frame log", () => {
     expect(c.seek(rev(objs[0] as StoredObject))).toBe(false);
     expect(replayFrameList(r)).toEqual(expected);
     expect(Buffer.concat(r.parts)).toEqual(Buffer.concat(expected));
+  });
+
+  it("puts creates a label selector must judge alike in one group, and nothing else", () => {
+    const { store, log } = setup();
+    const cm = (ns: string, labels?: Record<string, string>, apiVersion = "v1"): StoredObject => ({
+      apiVersion,
+      kind: "ConfigMap",
+      metadata: { name: "n", namespace: ns, ...(labels ? { labels } : {}) },
+    });
+    let n = 0;
+    const create = (bucket: string, o: StoredObject) =>
+      store.create(bucket, `${o.metadata.namespace as string}/${n++}`, o, LIMIT);
+    const groupOf = (o: StoredObject): number => {
+      const c = log.cursor();
+      expect(c.seek(rev(o))).toBe(true);
+      return c.frames.groups[c.at] as number;
+    };
+    const a = create("cm", cm("ns", { app: "x", shard: "1" }));
+    const same = create("cm", cm("ns", { app: "x", shard: "1" }));
+    const others = [
+      create("cm", cm("ns", { app: "x", shard: "2" })),
+      create("cm", cm("ns", { app: "x" })),
+      // The same labels in another order: another group (judged on its own, not wrongly).
+      create("cm", cm("ns", { shard: "1", app: "x" })),
+      create("cm", cm("other", { app: "x", shard: "1" })),
+      create("cm", cm("ns", { app: "x", shard: "1" }, "v2")),
+      create("secrets", cm("ns", { app: "x", shard: "1" })),
+      create("cm", cm("ns")),
+    ];
+    const unlabelled = create("cm", cm("ns", {}));
+    const updated = store.update("cm", `ns/0`, { ...a, data: { k: "v" } }, undefined, LIMIT);
+    expect(groupOf(same)).toBe(groupOf(a));
+    const groups = [a, ...others].map(groupOf);
+    expect(new Set(groups).size).toBe(groups.length);
+    expect(groups).not.toContain(NO_GROUP);
+    // No labels and empty labels: alike. An update: judged alone.
+    expect(groupOf(unlabelled)).toBe(groupOf(others[6] as StoredObject));
+    expect(groupOf(updated)).toBe(NO_GROUP);
   });
 });

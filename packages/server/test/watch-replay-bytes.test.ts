@@ -7,6 +7,7 @@
 import { request } from "node:https";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../src/server.js";
+import { FRAME_LOG_BYTES } from "../src/watch/frame-log.js";
 
 let server: RunningServer;
 const path = "/api/v1/namespaces/default/configmaps";
@@ -202,5 +203,86 @@ describe("a replayed watch's bytes", () => {
     expect(await read(`${all}&resourceVersion=${rv}`, 9)).toBe(
       await read(`${all}&resourceVersion=${rv}&labelSelector=rq+notin+(nothing)`, 9),
     );
+  });
+
+  describe("over stretches of creates alike (the frame log's label groups)", () => {
+    /** The watch's replay from `rv` by label groups, and the same by the per-event path (a field selector every object meets). */
+    async function replayed(url: string, lines: number): Promise<string> {
+      const byGroups = await read(url, lines);
+      expect(await read(`${url}&fieldSelector=metadata.name!%3Dnothing`, lines)).toBe(byGroups);
+      return byGroups;
+    }
+    const rvOf = (text: string) =>
+      (JSON.parse(text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+
+    it("are cut where the namespace, the labels or the event type changes", async () => {
+      const from = rvOf((await call("GET", path)).text);
+      await write("POST", "/api/v1/namespaces", { metadata: { name: "rg-other" } });
+      const inGroup = { rg: "in", shard: "1" };
+      const post = (name: string, labels: Record<string, string>, ns = "default") =>
+        write("POST", `/api/v1/namespaces/${ns}/configmaps`, {
+          metadata: { name, labels },
+          data: { k: name },
+        });
+      const a1 = await post("rg-1", inGroup);
+      const a2 = await post("rg-2", inGroup);
+      const otherNs = await post("rg-3", inGroup, "rg-other");
+      const a3 = await post("rg-4", inGroup);
+      const otherShard = await post("rg-5", { rg: "in", shard: "2" });
+      const out = await post("rg-6", { rg: "out", shard: "1" });
+      const a4 = await post("rg-7", inGroup);
+      // Not in the log (a delete keeps no text): the stretch ends before it and starts again after.
+      await write("DELETE", `${path}/rg-2`, undefined);
+      const a5 = await post("rg-8", inGroup);
+      const put = await write("PUT", `${path}/rg-1`, { ...JSON.parse(a1), data: { k: "changed" } });
+      const selected = [a1, a2, a3, otherShard, a4].map((o) => frame("ADDED", o));
+      const lines = (await replayed(`${path}?watch=1&resourceVersion=${from}&labelSelector=rg%3Din`, 8))
+        .split("\n")
+        .map((l) => `${l}\n`);
+      expect(lines.slice(0, 5)).toEqual(selected);
+      expect(lines[5]).toMatch(/^\{"type":"DELETED","object":\{.*"name":"rg-2"/);
+      expect(lines.slice(6, 8)).toEqual([frame("ADDED", a5), frame("MODIFIED", put)]);
+      expect(await replayed(`${path}?watch=1&resourceVersion=${from}&labelSelector=shard%3D2`, 1)).toBe(
+        frame("ADDED", otherShard),
+      );
+      const everywhere = [a2, otherNs, a3, otherShard, out, a4].map((o) => frame("ADDED", o));
+      const all = `/api/v1/configmaps?watch=1&resourceVersion=${rvOf(a1)}&labelSelector=shard`;
+      const allLines = (await replayed(all, 9)).split("\n").map((l) => `${l}\n`);
+      expect(allLines.slice(0, 6)).toEqual(everywhere);
+      expect(allLines[6]).toBe(lines[5]);
+      expect(allLines.slice(7, 9)).toEqual([frame("ADDED", a5), frame("MODIFIED", put)]);
+    });
+
+    it("start at the first event after the resourceVersion, wherever it falls in a stretch", async () => {
+      const from = rvOf((await call("GET", path)).text);
+      const created: string[] = [];
+      for (let i = 0; i < 6; i++)
+        created.push(await write("POST", path, { metadata: { name: `rs-${i}`, labels: { rs: "in" } } }));
+      const starts = [from, ...created.map(rvOf)];
+      for (let i = 0; i < created.length; i++) {
+        const url = `${path}?watch=1&resourceVersion=${starts[i]}&labelSelector=rs%3Din`;
+        expect(await replayed(url, created.length - i)).toBe(
+          created
+            .slice(i)
+            .map((o) => frame("ADDED", o))
+            .join(""),
+        );
+      }
+    });
+
+    it("reach back past the log's oldest chunk, to texts kept by the objects", async () => {
+      const from = rvOf((await call("GET", path)).text);
+      const data = { k: "x".repeat(20_000) };
+      const count = Math.ceil((2 * FRAME_LOG_BYTES) / 20_000);
+      const created: string[] = [];
+      for (let i = 0; i < count; i++)
+        created.push(
+          await write("POST", path, { metadata: { name: `ro-${i}`, labels: { ro: "in" } }, data }),
+        );
+      const url = `${path}?watch=1&resourceVersion=${from}&labelSelector=ro%3Din`;
+      const body = await replayed(url, count);
+      expect(body.length).toBe(created.reduce((n, o) => n + frame("ADDED", o).length, 0));
+      expect(body === created.map((o) => frame("ADDED", o)).join("")).toBe(true);
+    });
   });
 });

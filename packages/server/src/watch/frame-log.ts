@@ -12,6 +12,7 @@
  */
 import type { StoreEvent } from "../storage/mvcc.js";
 import { committedText } from "../storage/object-text.js";
+import { LabelGroups } from "./label-groups.js";
 
 /** A JSON watch frame's text before and after its object's text (watch-framing.ts's jsonFrame, and the log's). */
 export const jsonHeadText = (type: string) => `{"type":${JSON.stringify(type)},"object":`;
@@ -35,18 +36,33 @@ const CHUNK_BYTES = 1 << 20;
 /** History the log keeps at least, besides the chunk being filled: 5,000 of the bench's ConfigMaps fit. */
 export const FRAME_LOG_BYTES = 4 << 20;
 
-/** A chunk's frames lie back to back from its start: frame i ends at ends[i], its text starts heads[i] in. */
-class Chunk {
+/**
+ * A chunk's frames, back to back from its start: frame i is the write at revs[i], ends at ends[i],
+ * its text starts heads[i] in, and a watch filtering by labels judges it as the others of its
+ * group, groups[i] (label-groups.ts; NO_GROUP: judged alone).
+ */
+export interface LoggedFrames {
+  readonly buf: Buffer;
+  readonly revs: readonly number[];
+  readonly ends: readonly number[];
+  readonly groups: readonly number[];
+}
+
+class Chunk implements LoggedFrames {
   used = 0;
   readonly revs: number[] = [];
   readonly ends: number[] = [];
   readonly heads: number[] = [];
+  readonly groups: number[] = [];
   constructor(readonly buf: Buffer) {}
 }
+
+const NO_FRAMES = new Chunk(JSON_TAIL);
 
 export class FrameLog {
   private chunks: Chunk[] = [];
   private bytes = 0;
+  private readonly groups = new LabelGroups();
 
   /** Logs the frame of a write whose text was kept (anything else is not logged). */
   append(e: StoreEvent): void {
@@ -66,6 +82,7 @@ export class FrameLog {
     c.revs.push(e.rev);
     c.ends.push(at);
     c.heads.push(head.length);
+    c.groups.push(this.groups.groupOf(e));
     c.used = at;
   }
 
@@ -82,6 +99,7 @@ export class FrameLog {
   clear(): void {
     this.chunks = [];
     this.bytes = 0;
+    this.groups.clear();
   }
 
   private addChunk(size: number): Chunk {
@@ -107,6 +125,9 @@ export class FrameLogCursor {
   start = 0;
   text = 0;
   end = 0;
+  /** The chunk of the last frame found, and the frame's index in it. */
+  frames: LoggedFrames = NO_FRAMES;
+  at = 0;
   private c = 0;
   private i = 0;
 
@@ -128,6 +149,8 @@ export class FrameLogCursor {
       if ((revs[i] as number) < rev) i = (revs[i + 1] as number) >= rev ? i + 1 : firstAtLeast(revs, rev, i);
       this.i = i;
       if (revs[i] !== rev) return false;
+      this.frames = c;
+      this.at = i;
       this.buf = c.buf;
       this.start = i === 0 ? 0 : (c.ends[i - 1] as number);
       this.text = this.start + (c.heads[i] as number);

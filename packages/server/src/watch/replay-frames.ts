@@ -85,14 +85,20 @@ export class FrameJoin {
 
   /** One frame that is bytes [start, end) of `buf`, which no one writes again: kept as a view. */
   view(buf: Buffer, start: number, end: number): void {
-    if (this.runBuf !== buf || this.runEnd !== start) {
-      this.endRun();
-      this.endPieces();
-      this.runBuf = buf;
-      this.runStart = start;
-    }
-    this.runEnd = end;
+    this.extendRun(buf, start, end);
     this.ended(end - start);
+  }
+
+  /**
+   * Frames [from, to) of a frame log chunk whose frame i ends at ends[i] (frame-log.ts): the same
+   * as `view` for each, in one call.
+   */
+  logFrames(buf: Buffer, ends: readonly number[], from: number, to: number): void {
+    const start = from === 0 ? 0 : (ends[from - 1] as number);
+    this.extendRun(buf, start, ends[to - 1] as number);
+    const offset = this.at - start;
+    for (let i = from; i < to; i++) this.ends.push(offset + (ends[i] as number));
+    this.at = offset + (ends[to - 1] as number);
   }
 
   /** The frames' pieces. */
@@ -105,6 +111,17 @@ export class FrameJoin {
   private ended(bytes: number): void {
     this.at += bytes;
     this.ends.push(this.at);
+  }
+
+  /** Bytes [start, end) of buf after the run being extended: the same run if it ends at start. */
+  private extendRun(buf: Buffer, start: number, end: number): void {
+    if (this.runBuf !== buf || this.runEnd !== start) {
+      this.endRun();
+      this.endPieces();
+      this.runBuf = buf;
+      this.runStart = start;
+    }
+    this.runEnd = end;
   }
 
   private endRun(): void {

@@ -12,6 +12,7 @@ import type { ServedResource } from "../resources/served.js";
 import type { StoredObject, StoreEvent } from "../storage/mvcc.js";
 import { type FrameLogCursor, jsonHead } from "./frame-log.js";
 import { FrameJoin, type ReplayFrames } from "./replay-frames.js";
+import { GroupVerdicts, HIDDEN, joinStretch, PER_EVENT, SHOWN, type Verdict } from "./replay-runs.js";
 import type { WatchEncoder } from "./watch-framing.js";
 import type { WatchEventType, WatchHub } from "./watch-hub.js";
 
@@ -27,22 +28,56 @@ export interface ReplayInput {
   readonly shown: (e: StoreEvent) => WatchEventType | undefined;
   /** The stored object an event shows as `type`. */
   readonly objectOf: (type: WatchEventType, e: StoreEvent) => StoredObject;
+  /** The watch's filter reads only namespace and labels (no field selector). */
+  readonly labelsOnly: boolean;
 }
 
 export function joinReplay(input: ReplayInput): ReplayFrames {
-  const { resource: r, shown } = input;
+  const { events, resource: r } = input;
   const join = new FrameJoin();
   const log = input.encoder.plainJson ? input.hub.log.cursor() : undefined;
-  for (const e of input.events) {
-    if (e.bucket !== r.bucket) continue;
-    const type = shown(e);
-    if (type === undefined) continue;
-    // Most events of a JSON replay: the write's own frame, logged, of the object as stored.
-    if (log !== undefined && type === e.type && log.seek(e.rev) && present(r, e.object) === e.object)
-      join.view(log.buf, log.start, log.end);
-    else joinOther(input, join, log, type, e);
+  // Stretches of the log by label groups (replay-runs.ts), for a resource shown as stored.
+  const byGroups = log !== undefined && input.labelsOnly && r.custom === undefined && r.convert === undefined;
+  const verdicts = byGroups ? new GroupVerdicts(groupJudge(input)) : undefined;
+  let k = 0;
+  while (k < events.length) {
+    const e = events[k] as StoreEvent;
+    if (verdicts !== undefined && e.type === "ADDED" && log?.seek(e.rev)) {
+      const taken = joinStretch(log, events, k, verdicts, join);
+      k += taken;
+      if (taken > 0) continue;
+    }
+    k++;
+    joinEvent(input, join, log, e);
   }
   return join.finish();
+}
+
+/** One event's frame, if the watch shows it. */
+function joinEvent(
+  input: ReplayInput,
+  join: FrameJoin,
+  log: FrameLogCursor | undefined,
+  e: StoreEvent,
+): void {
+  const r = input.resource;
+  if (e.bucket !== r.bucket) return;
+  const type = input.shown(e);
+  if (type === undefined) return;
+  // Most events of a JSON replay: the write's own frame, logged, of the object as stored.
+  if (log !== undefined && type === e.type && log.seek(e.rev) && present(r, e.object) === e.object)
+    join.view(log.buf, log.start, log.end);
+  else joinOther(input, join, log, type, e);
+}
+
+/** How the watch shows an ADDED event of a label group: the per-event rule of joinEvent, told as a verdict. */
+function groupJudge({ resource: r, shown }: ReplayInput): (e: StoreEvent) => Verdict {
+  return (e) => {
+    if (e.bucket !== r.bucket) return HIDDEN;
+    const type = shown(e);
+    if (type === undefined) return HIDDEN;
+    return type === e.type && present(r, e.object) === e.object ? SHOWN : PER_EVENT;
+  };
 }
 
 /**

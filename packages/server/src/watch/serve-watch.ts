@@ -324,6 +324,7 @@ function replaySince(
       keys: frameKeys(apiVersionOf(w.resource), share),
       shown: eventShown(s, inScope),
       objectOf: eventObject,
+      labelsOnly: (q.get("fieldSelector") ?? "") === "",
     }),
   );
   s.stream.writeReplay(replay);
