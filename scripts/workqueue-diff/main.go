@@ -86,8 +86,14 @@ func (s *session) waitDrain() {
 	s.mu.Unlock()
 }
 
-// quiet reports whether every goroutine but the caller is parked (on the queue's condition
-// variable, in a select, ...), not running, runnable or about to take a lock; with noLoop, also
+// parkedOn lists the states of a goroutine that only another goroutine's action can end: the
+// queue's condition variable and the delaying loop's select. Any other state counts as busy: running,
+// runnable, waiting for a mutex, and states the runtime ends by itself ("GC assist wait",
+// "preempted"): a list of busy states let those pass for parked, so a getter paused in a GC assist
+// could hand over its key one operation late.
+var parkedOn = []string{"sync.Cond.Wait", "select", "chan receive", "chan send"}
+
+// quiet reports whether every goroutine but the caller is parked (see parkedOn); with noLoop, also
 // that the delaying queue's loop has ended.
 func quiet(dump string, noLoop bool) bool {
 	for i, block := range strings.Split(dump, "\n\n") {
@@ -97,12 +103,16 @@ func quiet(dump string, noLoop bool) bool {
 		header, _, _ := strings.Cut(block, "\n")
 		status := ""
 		if open := strings.Index(header, "["); open >= 0 {
-			status = header[open+1:]
+			// "[select, 2 minutes]" or "[sync.Cond.Wait]:": the state is what comes before "," or "]".
+			status, _, _ = strings.Cut(header[open+1:], "]")
+			status, _, _ = strings.Cut(status, ",")
 		}
-		for _, busy := range []string{"running", "runnable", "sync.Mutex.Lock", "semacquire", "syscall"} {
-			if strings.HasPrefix(status, busy) {
-				return false
-			}
+		parked := false
+		for _, state := range parkedOn {
+			parked = parked || status == state
+		}
+		if !parked {
+			return false
 		}
 		if noLoop && strings.Contains(block, "k8s.io/client-go/util/workqueue.") {
 			return false
