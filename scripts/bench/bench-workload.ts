@@ -9,8 +9,9 @@ import { type BenchHttp, benchHttp } from "./bench-http.js";
 import { listPhase, watchFanOutPhase } from "./bench-list-watch.js";
 import { cmPath, createMany, latencyRows, type MetricRow, type WorkloadSizes } from "./bench-objects.js";
 import type { BenchTarget } from "./bench-targets.js";
-import { coldWritePhase, sustainedWritePhase, WRITE_NAMESPACES, writeRequest } from "./bench-writes.js";
+import { coldWritePhase, sustainedWritePhase, WRITE_NAMESPACES } from "./bench-writes.js";
 import { gc, runConcurrent } from "./stats.js";
+import { type WriteClient, writeClient, writeRequest } from "./write-clients.js";
 
 export type { MetricRow, WorkloadSizes } from "./bench-objects.js";
 
@@ -59,12 +60,17 @@ export async function runWorkload(
   afterPhase: (phase: string) => Promise<void> = async () => {},
 ): Promise<MetricRow[]> {
   const http = benchHttp(target, { connections: 32, http2: sizes.http2 });
+  let writes: WriteClient | undefined;
   try {
     await warmUp(http, sizes.warmup);
     await afterPhase("warm-up");
+    const writer = async () => {
+      writes ??= await writeClient(target, http, sizes.http2);
+      return writes;
+    };
     const phases: [string, () => Promise<MetricRow[]>][] = [
-      ["write", () => coldWritePhase(http, sizes)],
-      ["sustained", () => sustainedWritePhase(http, sizes)],
+      ["write", async () => coldWritePhase(await writer(), sizes)],
+      ["sustained", async () => sustainedWritePhase(await writer(), sizes)],
       ["get", () => getPhase(http, sizes)],
       ["list", () => listPhase(http, sizes)],
       ["watch", () => watchFanOutPhase(target, http, sizes, afterPhase)],
@@ -79,6 +85,7 @@ export async function runWorkload(
     }
     return rows;
   } finally {
+    await writes?.close();
     await http.close();
   }
 }

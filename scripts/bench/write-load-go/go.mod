@@ -1,0 +1,3 @@
+module kubesdk.local/write-load-go
+
+go 1.22
