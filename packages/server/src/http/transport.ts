@@ -99,9 +99,14 @@ export function resetConnection(res: ServerResponse): void {
 /** How long a new connection may stay silent before its first byte (Go's TLS handshake timeout). */
 const FIRST_BYTE_TIMEOUT_MS = 10_000;
 
-/** Plain HTTP on the HTTPS port gets Go's answer; TLS goes on to the HTTPS server. */
+/**
+ * Plain HTTP on the HTTPS port gets Go's answer; TLS goes on to the HTTPS server. Nagle's algorithm
+ * is off on every connection, as Go's net package sets it and as node:http's server does by default
+ * (net's does not): with it on, a small write behind unacknowledged data (a watch's last frame, an
+ * HTTP/2 frame after DATA) waited for the client's delayed ACK, about 40 ms on Linux.
+ */
 function sniffingListener(https: Http2SecureServer, sockets: Set<Socket>): NetServer {
-  return createNetServer({ pauseOnConnect: true }, (socket) => {
+  return createNetServer({ pauseOnConnect: true, noDelay: true }, (socket) => {
     track(sockets, socket);
     // A peer that resets before its first byte must not crash the process (an 'error' event with no
     // listener throws); once handed on, the TLS layer reports errors on its own socket.
