@@ -8,20 +8,13 @@
  * use the Node reader (undici). BENCH_REPLAY_GO_PROCS: the Go reader's process count (default 1;
  * each process reads its watches on goroutines, GOMAXPROCS from the environment).
  */
-import { type ChildProcess, fork, spawn } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { type BenchChild, goChild } from "./bench-child.js";
 import { goReaderBinary } from "./watch-replay-go.js";
 
 const nodeClientScript = fileURLToPath(new URL("./watch-replay-client.ts", import.meta.url));
-
-/** One client process: emits "message" (each parsed message) and "exit" (after its last message). */
-export interface ReplayChild extends EventEmitter {
-  send(message: unknown): void;
-  /** Ends the process if it is still running. */
-  stop(): void;
-}
 
 export type ReplayReader = "go" | "node";
 
@@ -48,19 +41,7 @@ export function replayProcesses(reader: ReplayReader, nodeClients: number, watch
   return Math.min(wanted, watchers);
 }
 
-/** The child's next message; rejects if the child exits first. */
-export function nextMessage(child: ReplayChild): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const onExit = () => reject(new ReplayReaderError("replay client exited early"));
-    child.once("exit", onExit);
-    child.once("message", (message) => {
-      child.off("exit", onExit);
-      resolve(message);
-    });
-  });
-}
-
-function nodeChild(): ReplayChild {
+function nodeChild(): BenchChild {
   const child: ChildProcess = fork(nodeClientScript, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const events = new EventEmitter();
   child.on("message", (m) => events.emit("message", m));
@@ -73,26 +54,8 @@ function nodeChild(): ReplayChild {
   });
 }
 
-function goChild(bin: string): ReplayChild {
-  const child = spawn(bin, [], { stdio: ["pipe", "pipe", "inherit"] });
-  const events = new EventEmitter();
-  createInterface({ input: child.stdout }).on("line", (line) => {
-    events.emit("message", JSON.parse(line) as unknown);
-  });
-  // "close", not "exit": the process may exit before its last line was read from the pipe.
-  child.once("close", () => events.emit("exit"));
-  child.once("error", (e) => events.emit("message", { failed: e.message }));
-  child.stdin.on("error", () => {}); // a child that failed and exited: its "failed" line says why
-  return Object.assign(events, {
-    send: (message: unknown) => void child.stdin.write(`${JSON.stringify(message)}\n`),
-    stop: () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill();
-    },
-  });
-}
-
 /** `count` client processes of `reader`, started (the Go reader built first if needed). */
-export function startReplayChildren(reader: ReplayReader, count: number): ReplayChild[] {
+export function startReplayChildren(reader: ReplayReader, count: number): BenchChild[] {
   const bin = reader === "go" ? goReaderBinary() : undefined;
   return Array.from({ length: count }, () => (bin === undefined ? nodeChild() : goChild(bin)));
 }

@@ -13,17 +13,13 @@
  * client's CPU ÷ its wall time shows whether the clients could have been what bound it (near 1:
  * they were; well below: they waited for the server).
  */
+
+import { type BenchChild, nextMessage } from "./bench-child.js";
 import { type BenchHttp, withTimeout } from "./bench-http.js";
 import { cmPath, createMany, type MetricRow } from "./bench-objects.js";
 import type { BenchTarget } from "./bench-targets.js";
 import { gc } from "./stats.js";
-import {
-  nextMessage,
-  type ReplayChild,
-  replayProcesses,
-  replayReader,
-  startReplayChildren,
-} from "./watch-replay-children.js";
+import { replayProcesses, replayReader, startReplayChildren } from "./watch-replay-children.js";
 import type { ReplayDone, ReplaySetup } from "./watch-replay-client.js";
 
 const replayTimeoutMs = 180_000;
@@ -77,7 +73,7 @@ export async function writeEvents(http: BenchHttp, ns: string, events: number): 
 }
 
 /** The next message of `child` (its `key` field; the whole message for ""); rejects on a failure or an early exit. */
-async function answer<T>(child: ReplayChild, key: string): Promise<T> {
+async function answer<T>(child: BenchChild, key: string): Promise<T> {
   const message = (await nextMessage(child)) as Record<string, unknown>;
   if (typeof message === "object" && "failed" in message) {
     throw new ReplayPhaseError(`replay client: ${String(message.failed)}`);

@@ -8,8 +8,7 @@
  * machine) was about two thirds of the reference server's, so the rows timed the client too; the Go
  * client costs a fraction of that (docs/performance.md).
  */
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
+import { goChild, nextMessage } from "./bench-child.js";
 import type { BenchHttp } from "./bench-http.js";
 import { cmPath, configMap } from "./bench-objects.js";
 import type { BenchTarget } from "./bench-targets.js";
@@ -77,59 +76,29 @@ export async function goWriteClient(
   target: Pick<BenchTarget, "url" | "ca" | "token">,
   connections: number,
 ): Promise<WriteClient> {
-  const bin = goBenchProgram("write-load-go", "BENCH_WRITE_CLIENT=node: the Node client");
-  const child = spawn(bin, [], { stdio: ["pipe", "pipe", "inherit"] });
-  const lines: string[] = [];
-  let waiting: ((line: string | undefined) => void) | undefined;
-  let closed = false;
-  createInterface({ input: child.stdout }).on("line", (line) => {
-    if (waiting) waiting(line);
-    else lines.push(line);
-  });
-  child.once("close", () => {
-    closed = true;
-    waiting?.(undefined);
-  });
-  child.once("error", (e) => {
-    closed = true;
-    waiting?.(JSON.stringify({ failed: e.message }));
-  });
-  child.stdin.on("error", () => {}); // a child that failed and exited: its "failed" line says why
-  const next = async (): Promise<unknown> => {
-    const line =
-      lines.shift() ??
-      (closed
-        ? undefined
-        : await new Promise<string | undefined>((resolve) => {
-            waiting = (l) => {
-              waiting = undefined;
-              resolve(l);
-            };
-          }));
-    if (line === undefined) throw new WriteClientError("the Go write client exited early");
-    const message = JSON.parse(line) as unknown;
-    if (typeof message === "object" && message !== null && "failed" in message) {
-      throw new WriteClientError(`the Go write client failed: ${String(message.failed)}`);
+  const child = goChild(goBenchProgram("write-load-go", "BENCH_WRITE_CLIENT=node: the Node client"));
+  const exited = new Promise<void>((resolve) => child.once("exit", resolve));
+  const ask = async (message: unknown): Promise<unknown> => {
+    const answer = nextMessage(child);
+    child.send(message);
+    const got = await answer;
+    if (typeof got === "object" && got !== null && "failed" in got) {
+      throw new WriteClientError(`the Go write client failed: ${String(got.failed)}`);
     }
-    return message;
+    return got;
   };
-  const sendLine = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
-  sendLine({ setup: { url: target.url, ca: target.ca, token: target.token, connections } });
-  if ((await next()) !== "ready") throw new WriteClientError("the Go write client did not answer ready");
+  const ready = await ask({ setup: { url: target.url, ca: target.ca, token: target.token, connections } });
+  if (ready !== "ready") throw new WriteClientError("the Go write client did not answer ready");
   return {
     kind: "go",
     async run(verb, namespace, count, clients) {
-      sendLine({ run: { verb, namespace, count, clients } });
-      const { done } = (await next()) as {
+      const { done } = (await ask({ run: { verb, namespace, count, clients } })) as {
         done: { wallMs: number; latenciesMs: number[]; cpuMicros: number };
       };
       return { wallMs: done.wallMs, latenciesMs: done.latenciesMs, clientCpuMicros: done.cpuMicros };
     },
     async close() {
-      const exited = new Promise<void>((resolve) =>
-        closed ? resolve() : child.once("close", () => resolve()),
-      );
-      child.stdin.end();
+      child.stop();
       await exited;
     },
   };

@@ -5,7 +5,8 @@
  * sending less. Needs Go on the PATH (the reader is built on first use, then cached).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nextMessage, startReplayChildren } from "../../scripts/bench/watch-replay-children.js";
+import { nextMessage } from "../../scripts/bench/bench-child.js";
+import { startReplayChildren } from "../../scripts/bench/watch-replay-children.js";
 import type { ReplaySetup } from "../../scripts/bench/watch-replay-client.js";
 import { goReaderBinary } from "../../scripts/bench/watch-replay-go.js";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
