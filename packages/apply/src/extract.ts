@@ -44,7 +44,14 @@ function pick(value: unknown, tree: Tree): unknown {
   for (const k of keys) {
     if (!k.startsWith("f:")) continue;
     const name = k.slice(2);
-    if (name in value) out[name] = pick(value[name], tree[k] as Tree);
+    // Own members only, and defined rather than assigned: "__proto__" and "constructor" are keys here.
+    if (Object.hasOwn(value, name))
+      Object.defineProperty(out, name, {
+        value: pick(value[name], tree[k] as Tree),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return out;
 }

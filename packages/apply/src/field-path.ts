@@ -105,7 +105,7 @@ export function removePath<T>(obj: T, steps: readonly PathElement[]): T {
   if (steps.length === 0) return obj;
   const [step, ...rest] = steps as [PathElement, ...PathElement[]];
   if ("field" in step) {
-    if (!isObj(obj) || !(step.field in obj)) return obj;
+    if (!isObj(obj) || !Object.hasOwn(obj, step.field)) return obj;
     const copy: Record<string, unknown> = { ...obj };
     if (rest.length === 0) delete copy[step.field];
     else {

@@ -10,8 +10,9 @@ export const byNamespace: IndexFunc<KubernetesObject> = (obj) => [obj.metadata?.
 /** Objects by the value of one label; objects without the label are not indexed. */
 export function byLabel(label: string): IndexFunc<KubernetesObject> {
   return (obj) => {
-    const value = obj.metadata?.labels?.[label];
-    return value === undefined ? [] : [value];
+    const labels = obj.metadata?.labels;
+    // Own labels only: "constructor" is not a label an object has unless it has it.
+    return labels && Object.hasOwn(labels, label) ? [labels[label] as string] : [];
   };
 }
 

@@ -86,7 +86,9 @@ class SchemaNode implements TypeNode {
       case "struct": {
         this.#fields ??= new Map();
         let node = this.#fields.get(name);
-        const raw = this.#raw.fields?.[name];
+        // Own fields only: "constructor" or "toString" in an object is not a field of its type.
+        const fields = this.#raw.fields;
+        const raw = fields && Object.hasOwn(fields, name) ? fields[name] : undefined;
         if (!node && raw) {
           node = this.#index.resolve(raw);
           this.#fields.set(name, node);

@@ -7,6 +7,7 @@
  * Hand-written: this is structured-merge-diff's job in Go, with no JS port.
  */
 import { elementKey, fieldOf, itemOf, listSemantics, type TypeNode } from "@kubesdk/models";
+import { setMember } from "../api/copy.js";
 import { listItemKey } from "./list-keys.js";
 
 type Obj = Record<string, unknown>;
@@ -28,9 +29,9 @@ export function mergeApplied(live: unknown, applied: unknown, node: TypeNode | u
     for (const k of Object.keys(applied)) {
       const before = live[k];
       const merged = mergeApplied(before, applied[k], node ? fieldOf(node, k) : undefined);
-      if (merged === before && (before !== undefined || k in live)) continue;
+      if (merged === before && (before !== undefined || Object.hasOwn(live, k))) continue;
       out ??= { ...live };
-      out[k] = merged;
+      setMember(out, k, merged);
     }
     return out ?? live;
   }
@@ -89,7 +90,7 @@ function step(container: unknown, key: string, node: TypeNode | undefined): Step
   const tag = key.slice(0, 2);
   const rest = key.slice(2);
   if (tag === "f:")
-    return isObj(container) && rest in container
+    return isObj(container) && Object.hasOwn(container, rest)
       ? { found: true, value: container[rest] }
       : { found: false, value: undefined };
   if (!Array.isArray(container)) return { found: false, value: undefined };
@@ -161,7 +162,7 @@ export function removeAt(obj: unknown, path: readonly string[], node: TypeNode |
     const o = { ...(obj as Obj) };
     const name = key.slice(2);
     if (rest.length === 0) delete o[name];
-    else o[name] = removeAt(o[name], rest, childNode(node, key));
+    else setMember(o, name, removeAt(o[name], rest, childNode(node, key)));
     return o;
   }
   const list = obj as unknown[];

@@ -60,7 +60,8 @@ function termHolds(term: coreV1.NodeSelectorTerm, node: Node): boolean {
   // A term with no requirements selects nothing, as upstream.
   if (exprs.length === 0 && fields.length === 0) return false;
   return (
-    exprs.every((r) => requirementHolds(r, labels[r.key])) &&
+    // Own labels only: a key "constructor" is not there unless the node has it.
+    exprs.every((r) => requirementHolds(r, Object.hasOwn(labels, r.key) ? labels[r.key] : undefined)) &&
     fields.every((r) => r.key === "metadata.name" && requirementHolds(r, node.metadata.name))
   );
 }

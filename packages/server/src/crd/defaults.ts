@@ -4,7 +4,7 @@
  * a deep copy of their `default`, top-down, so defaults nested in a default
  * apply too. Returns a new value; the input is left untouched.
  */
-import { copyDecoded } from "../api/copy.js";
+import { copyDecoded, setMember } from "../api/copy.js";
 import { additionalPropertiesOf, isObject, itemsOf, type JsonSchema, propertiesOf } from "./json-schema.js";
 
 const nonNullableNull = (x: unknown, s: JsonSchema | undefined): boolean =>
@@ -29,17 +29,17 @@ function defaulted(x: unknown, s: JsonSchema | undefined): unknown {
   const additional = additionalPropertiesOf(s);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(x)) {
-    const child = props[k] ?? additional;
+    const child = (Object.hasOwn(props, k) ? props[k] : undefined) ?? additional;
     // A null where the schema allows none and no default would replace it: dropped.
     if (nonNullableNull(v, child) && child?.default === undefined) continue;
-    out[k] = v;
+    setMember(out, k, v);
   }
   for (const [k, prop] of Object.entries(props)) {
     if (prop.default === undefined) continue;
-    if (!(k in out) || nonNullableNull(out[k], prop)) out[k] = copyDecoded(prop.default);
+    if (!Object.hasOwn(out, k) || nonNullableNull(out[k], prop)) setMember(out, k, copyDecoded(prop.default));
   }
   for (const [k, v] of Object.entries(out)) {
-    const child = props[k] ?? additional;
+    const child = (Object.hasOwn(props, k) ? props[k] : undefined) ?? additional;
     if (!child) continue;
     out[k] = defaulted(nonNullableNull(v, child) ? copyDecoded(child.default) : v, child);
   }

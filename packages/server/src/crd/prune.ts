@@ -6,6 +6,7 @@
  * pruned copy and the dropped paths, sorted as upstream reports them.
  */
 import { typeNode } from "@kubesdk/models";
+import { setMember } from "../api/copy.js";
 import { pruneByType } from "../openapi/typed-prune.js";
 import * as js from "./json-schema.js";
 
@@ -43,12 +44,12 @@ function prune(
   for (const [k, v] of Object.entries(x)) {
     const p = js.childPath(path, k);
     if (embedded && META_FIELDS.has(k)) {
-      out[k] = k === "metadata" ? pruneMetadata(v, p, unknown) : v;
+      setMember(out, k, k === "metadata" ? pruneMetadata(v, p, unknown) : v);
       continue;
     }
-    const prop = props[k] ?? additional;
-    if (prop) out[k] = prune(v, prop, p, false, unknown);
-    else if (keep) out[k] = v;
+    const prop = (Object.hasOwn(props, k) ? props[k] : undefined) ?? additional;
+    if (prop) setMember(out, k, prune(v, prop, p, false, unknown));
+    else if (keep) setMember(out, k, v);
     else unknown.push(p);
   }
   return out;

@@ -14,7 +14,7 @@
  */
 import { canonicalQuantity, fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
 import { omittedWhenEmpty, writtenWhenAbsent } from "@kubesdk/models/internal";
-import { copyDecoded } from "../api/copy.js";
+import { copyDecoded, setMember } from "../api/copy.js";
 import { base64ErrorAt, scalarMismatch } from "./typed-check.js";
 
 export interface TypedDecode {
@@ -121,7 +121,6 @@ function structOf(v: unknown, node: TypeNode, at: At | undefined, found: Found):
     const value = obj[k];
     if (value === null && node.name !== undefined && omittedWhenEmpty(node.name).null.has(k)) continue;
     // Scalars need no place of their own (most fields are scalars): one is made for objects and lists.
-    // The plain assignment is the prune's: a "__proto__" key is dropped as it drops it.
     const decoded =
       child.kind === "scalar" || value === null || typeof value !== "object"
         ? decodedValue(value, child, undefined, found)
@@ -138,7 +137,7 @@ function structOf(v: unknown, node: TypeNode, at: At | undefined, found: Found):
       }
     } else if ((child.kind === "list" || child.kind === "map") && omittedIfEmpty(decoded, node, k))
       found.emptied.push({ path: keysOf(at, k), container: out });
-    out[k] = decoded;
+    setMember(out, k, decoded);
   }
   return out;
 }

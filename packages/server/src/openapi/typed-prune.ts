@@ -6,6 +6,7 @@
  * share subtrees with stored objects).
  */
 import { fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
+import { setMember } from "../api/copy.js";
 
 export interface PruneResult<T> {
   readonly value: T;
@@ -41,7 +42,7 @@ function walk(value: unknown, node: TypeNode | undefined, path: string, unknown:
       unknown.push(join(path, k));
       continue;
     }
-    out[k] = walk(v, child, join(path, k), unknown);
+    setMember(out, k, walk(v, child, join(path, k), unknown));
   }
   return out;
 }

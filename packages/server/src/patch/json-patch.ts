@@ -2,12 +2,13 @@
  * JSON patch (RFC 6902) through fast-json-patch, one operation at a time so
  * the patch's size limits hold: at most 10000 operations, and `copy`
  * operations may add at most the body limit in total (a few copies of a copy
- * would otherwise double the object each time). Failures become
- * upstream-like errors.
+ * would otherwise double the object each time). An operation that does not
+ * apply is a 422 Invalid, as upstream answers, with fast-json-patch's reason.
  */
-import jsonpatch from "fast-json-patch";
+import type jsonpatch from "fast-json-patch";
 import { errors, failure, StatusError } from "../api/status.js";
 import { MAX_BODY_BYTES, MAX_JSON_PATCH_OPERATIONS } from "../http/limits.js";
+import { applyJsonPatchOperations } from "./json-patch-document.js";
 
 const REJECTED = "the server rejected our request due to an error in our request";
 
@@ -26,32 +27,21 @@ function checkOperations(patch: unknown): jsonpatch.Operation[] {
   return patch as jsonpatch.Operation[];
 }
 
-/** Bytes a copy operation adds: the JSON size of what it copies. */
-function copySize(doc: unknown, op: jsonpatch.Operation): number {
-  if (op.op !== "copy") return 0;
-  try {
-    return JSON.stringify(jsonpatch.getValueByPointer(doc, op.from))?.length ?? 0;
-  } catch {
-    return 0;
-  }
-}
-
+/** `target` patched; the copy limit and failures as the module comment says. */
 export function applyJsonPatch(target: unknown, patch: unknown): unknown {
   const ops = checkOperations(patch);
-  let doc = structuredClone(target);
   let copied = 0;
+  const limitCopies = (bytes: number) => {
+    copied += bytes;
+    if (copied > MAX_BODY_BYTES) throw failure(422, "Invalid", REJECTED);
+  };
   try {
-    for (const op of ops) {
-      copied += copySize(doc, op);
-      if (copied > MAX_BODY_BYTES) throw failure(422, "Invalid", REJECTED);
-      doc = jsonpatch.applyOperation(doc, op, true, true).newDocument;
-    }
-    return doc;
+    return applyJsonPatchOperations(target, ops, limitCopies);
   } catch (e) {
     if (e instanceof StatusError) throw e;
     const err = e as { name?: string; message?: string };
-    if (err.name === "TEST_OPERATION_FAILED")
-      throw failure(422, "Invalid", `${REJECTED}: test operation failed`);
-    throw errors.badRequest(`${REJECTED}: ${(err.message ?? String(err)).split("\n")[0]}`);
+    const reason =
+      err.name === "TEST_OPERATION_FAILED" ? "test operation failed" : (err.message ?? String(err));
+    throw failure(422, "Invalid", `${REJECTED}: ${reason.split("\n")[0]}`);
   }
 }

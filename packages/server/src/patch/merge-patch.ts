@@ -1,7 +1,11 @@
 /**
  * JSON merge patch (RFC 7386). Hand-written: it is ten lines, and the libraries
  * that offer it either mutate their input or pull in far more than this.
+ * Member names are looked up as own members only ("constructor" is not the
+ * inherited function) and set as members ("__proto__" is not the prototype).
  */
+import { setMember } from "../api/copy.js";
+
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
   if (typeof patch !== "object" || patch === null || Array.isArray(patch)) return patch;
   const base =
@@ -10,7 +14,7 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
       : ({} as Record<string, unknown>);
   for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
     if (v === null) delete base[k];
-    else base[k] = applyMergePatch(base[k], v);
+    else setMember(base, k, applyMergePatch(Object.hasOwn(base, k) ? base[k] : undefined, v));
   }
   return base;
 }

@@ -9,6 +9,7 @@
  * Hand-written: no JavaScript library implements Kubernetes' patch strategies.
  */
 import { fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
+import { setMember } from "../api/copy.js";
 import { smpErrors } from "./patch-errors.js";
 
 type Obj = Record<string, unknown>;
@@ -65,10 +66,10 @@ function mergeMap(original: Obj, patch: Obj, schema: TypeNode | undefined): Obj 
       continue;
     }
     const child = schema ? fieldOf(schema, key) : undefined;
-    const cur = out[key];
+    const cur = Object.hasOwn(out, key) ? out[key] : undefined;
     if (Array.isArray(value)) {
       const order = patch[`${SET_ORDER}${key}`] as unknown[] | undefined;
-      out[key] = mergeList(Array.isArray(cur) ? cur : [], value, child, order);
+      setMember(out, key, mergeList(Array.isArray(cur) ? cur : [], value, child, order));
     } else if (
       isObj(value) &&
       (child === undefined || child.kind !== "scalar") &&
@@ -76,9 +77,9 @@ function mergeMap(original: Obj, patch: Obj, schema: TypeNode | undefined): Obj 
     ) {
       const merged = mergeMap(isObj(cur) ? cur : {}, value, child);
       if (merged === undefined) delete out[key];
-      else out[key] = merged;
+      else setMember(out, key, merged);
     } else {
-      out[key] = value;
+      setMember(out, key, value);
     }
   }
   reorderUnpatchedLists(out, patch, schema);
@@ -103,7 +104,7 @@ function reorderUnpatchedLists(out: Obj, patch: Obj, schema: TypeNode | undefine
   for (const [key, order] of Object.entries(patch)) {
     if (!key.startsWith(SET_ORDER)) continue;
     const field = key.slice(SET_ORDER.length);
-    if (field in patch || !Array.isArray(out[field]) || !Array.isArray(order)) continue;
+    if (Object.hasOwn(patch, field) || !Array.isArray(out[field]) || !Array.isArray(order)) continue;
     const mergeKey = schema ? fieldOf(schema, field)?.patchMergeKey : undefined;
     const keyOf = mergeKey ? keyedBy(mergeKey) : (v: unknown) => JSON.stringify(v);
     if (mergeKey) for (const o of order) requireKey(o, mergeKey);
@@ -249,7 +250,7 @@ function stripDirectives(v: unknown): unknown {
   const out: Obj = {};
   for (const [k, x] of Object.entries(v)) {
     if (k.startsWith("$")) continue;
-    out[k] = stripDirectives(x);
+    setMember(out, k, stripDirectives(x));
   }
   return out;
 }

@@ -17,7 +17,7 @@ const CLASSES = "node.k8s.io/runtimeclasses";
 function sameList(a: Json, b: Json): boolean {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((k) => k in b && compareAmounts(String(a[k]), String(b[k])) === 0);
+  return keys.every((k) => Object.hasOwn(b, k) && compareAmounts(String(a[k]), String(b[k])) === 0);
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -49,7 +49,7 @@ function mergeScheduling(a: AdmissionAttributes, spec: Json, scheduling: Json): 
   const selector = recordAt(scheduling, "nodeSelector");
   const own = recordAt(spec, "nodeSelector");
   for (const [key, value] of Object.entries(selector))
-    if (key in own && own[key] !== value)
+    if (Object.hasOwn(own, key) && own[key] !== value)
       throw forbidden(
         a,
         `conflict: runtimeClass.scheduling.nodeSelector[${key}] = ${String(value)}; pod.spec.nodeSelector[${key}] = ${String(own[key])}`,

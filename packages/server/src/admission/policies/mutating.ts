@@ -11,6 +11,7 @@
  * converted back.
  */
 import { isDeepStrictEqual } from "node:util";
+import { setMember } from "../../api/copy.js";
 import { failure } from "../../api/status.js";
 import { type AdmissionInput, CostPacer } from "../../cel/admission/index.js";
 import type { AdmissionAttributes } from "../attributes.js";
@@ -55,7 +56,7 @@ interface PolicyFailure {
 const plainMerge: ApplyMerge = (object, applied, kind) => {
   const out: Obj = { ...object };
   for (const [k, v] of Object.entries(applied))
-    out[k] = isObj(v) && isObj(object[k]) ? plainMerge(object[k] as Obj, v, kind) : v;
+    setMember(out, k, isObj(v) && isObj(object[k]) ? plainMerge(object[k] as Obj, v, kind) : v);
   return out;
 };
 

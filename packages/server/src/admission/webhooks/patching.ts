@@ -6,10 +6,11 @@
  * request without an object (DELETE) is a 500.
  */
 import { schemaFor } from "@kubesdk/models";
-import jsonpatch from "fast-json-patch";
+import type jsonpatch from "fast-json-patch";
 import { errors, failure } from "../../api/status.js";
 import { MAX_JSON_PATCH_OPERATIONS } from "../../http/limits.js";
 import { typeMismatch } from "../../openapi/typed-check.js";
+import { applyJsonPatchOperations } from "../../patch/json-patch-document.js";
 import type { AdmissionAttributes } from "../attributes.js";
 import type { Webhook } from "./configurations.js";
 import { WebhookCallError } from "./review.js";
@@ -66,29 +67,6 @@ function checkDecodes(a: AdmissionAttributes, next: unknown): Json {
 }
 
 /**
- * Go's JSON patch replaces a missing member of an object as if it were there (an add); only a
- * missing parent or array index fails.
- */
-function normalizedOp(doc: unknown, op: jsonpatch.Operation): jsonpatch.Operation {
-  if (op.op !== "replace") return op;
-  const slash = op.path.lastIndexOf("/");
-  if (slash < 0) return op;
-  let parent: unknown;
-  try {
-    parent = jsonpatch.getValueByPointer(doc, op.path.slice(0, slash));
-  } catch {
-    return op;
-  }
-  const key = op.path
-    .slice(slash + 1)
-    .replaceAll("~1", "/")
-    .replaceAll("~0", "~");
-  if (typeof parent !== "object" || parent === null || Array.isArray(parent) || Object.hasOwn(parent, key))
-    return op;
-  return { op: "add", path: op.path, value: op.value };
-}
-
-/**
  * `base` (the object the webhook was shown) patched (undefined: an empty patch); throws a WebhookCallError or a StatusError as
  * the module comment says.
  */
@@ -106,9 +84,9 @@ export function patchedObject(
     );
   if (patch.patchType !== "JSONPatch")
     throw new WebhookCallError(`unsupported patch type ${JSON.stringify(patch.patchType)}`);
-  let doc: unknown = structuredClone(base);
+  let doc: unknown;
   try {
-    for (const op of ops) doc = jsonpatch.applyOperation(doc, normalizedOp(doc, op), true, true).newDocument;
+    doc = applyJsonPatchOperations(base, ops);
   } catch (e) {
     throw errors.internal(((e as Error).message ?? String(e)).split("\n")[0] as string);
   }

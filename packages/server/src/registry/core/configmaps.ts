@@ -12,7 +12,8 @@ function configMapErrors(obj: Record<string, unknown>): FieldError[] {
   const binary = isObject(obj.binaryData) ? obj.binaryData : {};
   if (isObject(obj.data))
     for (const k of Object.keys(obj.data))
-      if (k in binary) out.push(invalid(`data[${k}]`, k, "duplicate of key present in binaryData"));
+      if (Object.hasOwn(binary, k))
+        out.push(invalid(`data[${k}]`, k, "duplicate of key present in binaryData"));
   out.push(...configKeyErrors(obj.binaryData, "binaryData"));
   return out;
 }

@@ -1,0 +1,114 @@
+/**
+ * JSON patch operations applied the way Kubernetes' Go library applies them, with fast-json-patch
+ * doing the work. Two things are added around it:
+ *
+ * - Member names are names, never properties of the prototype chain. fast-json-patch reads and
+ *   writes members with plain property access, so `__proto__` (a valid ConfigMap key) is refused
+ *   as a "prototype modification" and `constructor` or `toString` are found on an object that lacks
+ *   them (a remove of a missing `/data/constructor` succeeded). While the operations apply, every
+ *   member name of the document and of the operations carries a prefix that no inherited property
+ *   has, and loses it afterwards.
+ * - A `replace` of a missing member of an existing object adds it, as Go's library does; only a
+ *   missing parent or array element fails.
+ */
+import jsonpatch from "fast-json-patch";
+
+/** Put before every member name while the operations apply (any prefix works: every name gets it). */
+const MARK = "#";
+
+type Json = Record<string, unknown>;
+
+function isMap(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A deep copy of `value` with MARK put before (put) or taken from (!put) every member name. */
+function renamed(value: unknown, put: boolean): unknown {
+  if (Array.isArray(value)) return value.map((v) => renamed(v, put));
+  if (!isMap(value)) return value;
+  const entries = Object.keys(value).map((k) => [put ? MARK + k : k.slice(1), renamed(value[k], put)]);
+  // fromEntries defines its keys, so a "__proto__" name becomes a member, not the prototype.
+  return Object.fromEntries(entries);
+}
+
+/**
+ * A JSON pointer into the marked document `doc`: the member names on its way get MARK; array
+ * indices (and "-") do not. Where the way leaves the document, the rest is marked as names, which
+ * fail as they would have.
+ */
+function markedPointer(doc: unknown, pointer: string): string {
+  if (pointer === "" || !pointer.startsWith("/")) return pointer;
+  let at: unknown = doc;
+  const out: string[] = [];
+  for (const token of pointer.slice(1).split("/")) {
+    if (Array.isArray(at)) {
+      out.push(token);
+      at = at[Number(token)];
+      continue;
+    }
+    const name = MARK + token;
+    out.push(name);
+    const key = name.replaceAll("~1", "/").replaceAll("~0", "~");
+    at = isMap(at) && Object.hasOwn(at, key) ? at[key] : undefined;
+  }
+  return `/${out.join("/")}`;
+}
+
+/** The parent of `pointer`'s target in `doc`, and the target's (marked, unescaped) member name. */
+function parentOf(doc: unknown, pointer: string): { parent: unknown; name: string } | undefined {
+  const slash = pointer.lastIndexOf("/");
+  if (slash < 0) return undefined;
+  try {
+    const parent = jsonpatch.getValueByPointer(doc, pointer.slice(0, slash));
+    const name = pointer
+      .slice(slash + 1)
+      .replaceAll("~1", "/")
+      .replaceAll("~0", "~");
+    return { parent, name };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `op` for the marked document `doc`: pointers and value marked; a replace of a missing member an add. */
+function markedOperation(doc: unknown, op: jsonpatch.Operation): jsonpatch.Operation {
+  const source = op as jsonpatch.Operation & { from?: unknown; value?: unknown };
+  const out: Json = { ...source };
+  if (typeof source.path === "string") out.path = markedPointer(doc, source.path);
+  if (typeof source.from === "string") out.from = markedPointer(doc, source.from);
+  if ("value" in source) out.value = renamed(source.value, true);
+  if (out.op === "replace" && typeof out.path === "string") {
+    const at = parentOf(doc, out.path);
+    if (at && isMap(at.parent) && !Object.hasOwn(at.parent, at.name)) out.op = "add";
+  }
+  return out as unknown as jsonpatch.Operation;
+}
+
+/** Bytes a copy operation adds to the document: the JSON size of what it copies. */
+function copiedBytes(doc: unknown, op: jsonpatch.Operation): number {
+  if (op.op !== "copy") return 0;
+  try {
+    return JSON.stringify(renamed(jsonpatch.getValueByPointer(doc, op.from), false))?.length ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * `target` with `ops` applied in order (target itself is left alone). `onCopy` is told the size of
+ * each copy before it applies, so the caller can stop a patch that grows without bound. Throws
+ * fast-json-patch's errors (name TEST_OPERATION_FAILED for a failed test) and onCopy's.
+ */
+export function applyJsonPatchOperations(
+  target: unknown,
+  ops: readonly jsonpatch.Operation[],
+  onCopy?: (bytes: number) => void,
+): unknown {
+  let doc = renamed(target, true);
+  for (const op of ops) {
+    const marked = markedOperation(doc, op);
+    if (onCopy && marked.op === "copy") onCopy(copiedBytes(doc, marked));
+    doc = jsonpatch.applyOperation(doc, marked, true, true).newDocument;
+  }
+  return renamed(doc, false);
+}

@@ -1,0 +1,317 @@
+/**
+ * Keys that are also the names of Object.prototype's properties ("__proto__", "constructor",
+ * "toString", ...) are ordinary keys of a ConfigMap's data, of labels and of a custom resource's
+ * maps. Every kind of write keeps, replaces and removes them as it does any other key, and a lookup
+ * never finds one that is not there. Seeded sequences of writes are checked against a model, on
+ * both targets.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSimpleCrd, deleteCrd } from "../support/crd.js";
+import { prng } from "../support/prng.js";
+import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
+
+/** Valid ConfigMap keys; all but the last two name a property every plain object inherits. */
+const KEYS = [
+  "__proto__",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
+  "valueOf",
+  "isPrototypeOf",
+  "__defineGetter__",
+  "propertyIsEnumerable",
+  "prototype",
+  "plain",
+  "a.b",
+] as const;
+
+type Data = Map<string, string>;
+type Random = () => number;
+
+let t: TestTarget;
+let ns: string;
+const cms = () => `/api/v1/namespaces/${ns}/configmaps`;
+
+beforeAll(async () => {
+  t = await startTarget();
+  ns = uniqueName("proto-keys");
+  const created = await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } });
+  expect(created.status, created.text).toBe(201);
+});
+afterAll(async () => {
+  await t.call("DELETE", `/api/v1/namespaces/${ns}`);
+  await t.close();
+});
+
+/** An object whose keys are the map's: fromEntries defines "__proto__" as a key, as JSON.parse does. */
+const asObject = (m: ReadonlyMap<string, unknown>) => Object.fromEntries(m);
+const sorted = (o: unknown) =>
+  Object.entries((o ?? {}) as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+const pick = <T>(r: Random, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
+const someKeys = (r: Random) => KEYS.filter(() => r() < 0.35);
+const value = (r: Random) => `v${Math.floor(r() * 1000)}`;
+const pointer = (k: string) => `/data/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+
+interface Step {
+  readonly name: string;
+  readonly method: "PUT" | "PATCH";
+  readonly contentType?: string;
+  readonly body: unknown;
+  /** The model after the step, or undefined when the step must fail with 422 and change nothing. */
+  readonly next: Data | undefined;
+}
+
+function mergeStep(r: Random, data: Data, strategic: boolean): Step {
+  const next = new Map(data);
+  const patch = new Map<string, string | null>();
+  for (const k of someKeys(r)) {
+    const remove = data.has(k) && r() < 0.5;
+    patch.set(k, remove ? null : value(r));
+    if (remove) next.delete(k);
+    else next.set(k, patch.get(k) as string);
+  }
+  const contentType = strategic ? "application/strategic-merge-patch+json" : "application/merge-patch+json";
+  return {
+    name: strategic ? "strategic" : "merge",
+    method: "PATCH",
+    contentType,
+    body: { data: asObject(patch) },
+    next,
+  };
+}
+
+/** One JSON patch operation on a random key: those that must fail leave `next` undefined. */
+function jsonOperation(r: Random, next: Data | undefined): { op: object; next: Data | undefined } {
+  const k = pick(r, KEYS);
+  if (next === undefined) return { op: { op: "add", path: pointer(k), value: "x" }, next };
+  const out = new Map(next);
+  const has = next.has(k);
+  switch (pick(r, ["add", "replace", "remove", "test", "move", "copy"])) {
+    case "add":
+      out.set(k, value(r));
+      return { op: { op: "add", path: pointer(k), value: out.get(k) }, next: out };
+    case "replace":
+      // A replace of a missing member of an existing object adds it, as Go's JSON patch does.
+      out.set(k, value(r));
+      return { op: { op: "replace", path: pointer(k), value: out.get(k) }, next: out };
+    case "remove":
+      out.delete(k);
+      return { op: { op: "remove", path: pointer(k) }, next: has ? out : undefined };
+    case "test":
+      return {
+        op: { op: "test", path: pointer(k), value: next.get(k) ?? "absent" },
+        next: has ? out : undefined,
+      };
+    default: {
+      // Go's copy from a missing member copies a null; only existing members are moved or copied here.
+      if (!has) return { op: { op: "add", path: pointer(k), value: "y" }, next: new Map(out).set(k, "y") };
+      const to = pick(r, KEYS);
+      const op = out.size % 2 === 0 ? "move" : "copy";
+      const moved = next.get(k) as string;
+      if (op === "move") out.delete(k);
+      out.set(to, moved);
+      return { op: { op, from: pointer(k), path: pointer(to) }, next: out };
+    }
+  }
+}
+
+function jsonStep(r: Random, data: Data): Step {
+  const ops: object[] = [];
+  // An empty map is not stored (Go leaves it out): then /data itself is missing and every operation fails.
+  let next: Data | undefined = data.size > 0 ? data : undefined;
+  const count = 1 + Math.floor(r() * 3);
+  for (let i = 0; i < count; i++) {
+    const o = jsonOperation(r, next);
+    ops.push(o.op);
+    next = o.next;
+  }
+  return { name: "json", method: "PATCH", contentType: "application/json-patch+json", body: ops, next };
+}
+
+function putStep(r: Random, name: string): Step {
+  const next = new Map(someKeys(r).map((k) => [k, value(r)] as const));
+  return { name: "put", method: "PUT", body: { metadata: { name }, data: asObject(next) }, next };
+}
+
+async function stored(name: string): Promise<Record<string, unknown>> {
+  const got = await t.call("GET", `${cms()}/${name}`);
+  expect(got.status, got.text).toBe(200);
+  return got.json;
+}
+
+describe("keys named like Object.prototype's properties", () => {
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])(
+    "seed %i: creates, updates and patches keep exactly the model's keys",
+    async (seed) => {
+      const r = prng(seed);
+      const name = `seq-${seed}`;
+      let data: Data = new Map(someKeys(r).map((k) => [k, value(r)] as const));
+      const created = await t.call("POST", cms(), { body: { metadata: { name }, data: asObject(data) } });
+      expect(created.status, created.text).toBe(201);
+      expect(sorted(created.json.data)).toEqual(sorted(asObject(data)));
+      const trail: string[] = [`create ${JSON.stringify(asObject(data))}`];
+      for (let i = 0; i < 10; i++) {
+        const kind = pick(r, ["put", "merge", "strategic", "json", "json"]);
+        const step =
+          kind === "put"
+            ? putStep(r, name)
+            : kind === "json"
+              ? jsonStep(r, data)
+              : mergeStep(r, data, kind === "strategic");
+        trail.push(`${step.name} ${JSON.stringify(step.body)}`);
+        const res = await t.call(step.method, `${cms()}/${name}`, {
+          body: step.body,
+          contentType: step.contentType,
+        });
+        const context = `${trail.join("\n")}\n→ ${res.status} ${res.text}`;
+        if (step.next === undefined) {
+          expect(res.status, context).toBe(422);
+        } else {
+          expect(res.status, context).toBe(200);
+          data = step.next;
+        }
+        expect(sorted((await stored(name)).data), context).toEqual(sorted(asObject(data)));
+      }
+    },
+  );
+
+  it.each([11, 12, 13, 14])("seed %i: server-side applies own exactly the keys they apply", async (seed) => {
+    const r = prng(seed);
+    const name = `apply-${seed}`;
+    for (let i = 0; i < 6; i++) {
+      const data = new Map(someKeys(r).map((k) => [k, value(r)] as const));
+      const body = { apiVersion: "v1", kind: "ConfigMap", metadata: { name }, data: asObject(data) };
+      const res = await t.call("PATCH", `${cms()}/${name}?fieldManager=proto-keys&force=true`, {
+        body,
+        contentType: "application/apply-patch+yaml",
+      });
+      const context = `apply ${JSON.stringify(body.data)} → ${res.status} ${res.text}`;
+      expect([200, 201], context).toContain(res.status);
+      const obj = await stored(name);
+      expect(sorted(obj.data), context).toEqual(sorted(asObject(data)));
+      const mine = (
+        obj.metadata as { managedFields?: { manager: string; fieldsV1: { "f:data"?: object } }[] }
+      ).managedFields?.find((m) => m.manager === "proto-keys");
+      const owned = Object.keys(mine?.fieldsV1["f:data"] ?? {}).filter((k) => k !== ".");
+      expect(owned.sort(), context).toEqual([...data.keys()].map((k) => `f:${k}`).sort());
+    }
+  });
+
+  it("label keys and selectors see only the labels an object has", async () => {
+    const labels = asObject(
+      new Map([
+        ["constructor", "x"],
+        ["toString", "y"],
+        ["suite", "sel"],
+      ]),
+    );
+    for (const [name, body] of [
+      ["labelled", { metadata: { name: "labelled", labels } }],
+      ["bare", { metadata: { name: "bare", labels: { plain: "z", suite: "sel" } } }],
+    ] as const) {
+      const res = await t.call("POST", cms(), { body });
+      expect(res.status, `${name}: ${res.text}`).toBe(201);
+    }
+    const names = async (selector: string) => {
+      const res = await t.call(
+        "GET",
+        `${cms()}?labelSelector=${encodeURIComponent(`${selector},suite=sel`)}`,
+      );
+      expect(res.status, res.text).toBe(200);
+      return (res.json.items as { metadata: { name: string } }[]).map((o) => o.metadata.name).sort();
+    };
+    expect(await names("constructor")).toEqual(["labelled"]);
+    expect(await names("constructor=x")).toEqual(["labelled"]);
+    expect(await names("!toString,plain")).toEqual(["bare"]);
+    expect(await names("valueOf")).toEqual([]);
+    expect(await names("hasOwnProperty notin (a)")).toEqual(["bare", "labelled"]);
+    expect(sorted((await stored("labelled")).metadata as object).find(([k]) => k === "labels")?.[1]).toEqual(
+      labels,
+    );
+  });
+});
+
+describe("keys named like Object.prototype's properties in a custom resource", () => {
+  const group = "protokeys.kubesdk.test";
+  let crdName: string;
+  const crs = () => `/apis/${group}/v1/namespaces/${ns}/protos`;
+  beforeAll(async () => {
+    crdName = await createSimpleCrd(t, {
+      group,
+      plural: "protos",
+      kind: "Proto",
+      spec: {
+        type: "object",
+        properties: {
+          settings: { type: "object", additionalProperties: { type: "string" } },
+          free: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+          defaulted: {
+            type: "object",
+            default: {},
+            properties: { constructor: { type: "string", default: "d" }, toString: { type: "string" } },
+          },
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await deleteCrd(t, crdName);
+  });
+
+  it("keeps map and preserved keys, defaults a missing property and prunes unknown ones", async () => {
+    const settings = asObject(
+      new Map([
+        ["__proto__", "p"],
+        ["constructor", "c"],
+        ["plain", "x"],
+      ]),
+    );
+    const free = asObject(
+      new Map<string, unknown>([
+        ["__proto__", { a: 1 }],
+        ["valueOf", [1]],
+      ]),
+    );
+    const spec = asObject(
+      new Map<string, unknown>([
+        ["settings", settings],
+        ["free", free],
+        ["hasOwnProperty", 1],
+      ]),
+    );
+    const created = await t.call("POST", crs(), {
+      body: { apiVersion: `${group}/v1`, kind: "Proto", metadata: { name: "one" }, spec },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(sorted(created.json.spec)).toEqual(sorted({ defaulted: { constructor: "d" }, free, settings }));
+
+    const second = await t.call("POST", crs(), {
+      body: {
+        apiVersion: `${group}/v1`,
+        kind: "Proto",
+        metadata: { name: "two" },
+        spec: { defaulted: { toString: "t" } },
+      },
+    });
+    expect(second.status, second.text).toBe(201);
+    expect(second.json.spec.defaulted).toEqual({ constructor: "d", toString: "t" });
+
+    const patched = await t.call("PATCH", `${crs()}/one`, {
+      body: {
+        spec: {
+          settings: asObject(
+            new Map([
+              ["__proto__", null],
+              ["toString", "s"],
+            ]),
+          ),
+        },
+      },
+      contentType: "application/merge-patch+json",
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect(sorted(patched.json.spec.settings)).toEqual(
+      sorted({ constructor: "c", plain: "x", toString: "s" }),
+    );
+  });
+});
