@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSimpleCrd, deleteCrd } from "../support/crd.js";
 import { prng } from "../support/prng.js";
 import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
+import { bindAndWait, configMapsIn, dryRunConfigMap, policyApi } from "./admission-policy-support.js";
 
 /** Valid ConfigMap keys; all but the last two name a property every plain object inherits. */
 const KEYS = [
@@ -197,6 +198,48 @@ describe("keys named like Object.prototype's properties", () => {
     }
   });
 
+  it("a Secret's stringData and an object's annotations keep such keys", async () => {
+    const b64 = (x: string) => Buffer.from(x).toString("base64");
+    const secret = await t.call("POST", `/api/v1/namespaces/${ns}/secrets`, {
+      body: {
+        metadata: {
+          name: "s",
+          annotations: asObject(
+            new Map([
+              ["constructor", "x"],
+              ["valueOf", "y"],
+            ]),
+          ),
+        },
+        stringData: asObject(
+          new Map([
+            ["__proto__", "a"],
+            ["constructor", "b"],
+          ]),
+        ),
+        data: { toString: b64("c") },
+      },
+    });
+    expect(secret.status, secret.text).toBe(201);
+    expect(sorted(secret.json.data)).toEqual(
+      sorted(
+        asObject(
+          new Map([
+            ["__proto__", b64("a")],
+            ["constructor", b64("b")],
+            ["toString", b64("c")],
+          ]),
+        ),
+      ),
+    );
+    const patched = await t.call("PATCH", `/api/v1/namespaces/${ns}/secrets/s`, {
+      body: { metadata: { annotations: { valueOf: null, toString: "z" } } },
+      contentType: "application/merge-patch+json",
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect(sorted(patched.json.metadata.annotations)).toEqual(sorted({ constructor: "x", toString: "z" }));
+  });
+
   it("label keys and selectors see only the labels an object has", async () => {
     const labels = asObject(
       new Map([
@@ -243,7 +286,16 @@ describe("keys named like Object.prototype's properties in a custom resource", (
       spec: {
         type: "object",
         properties: {
-          settings: { type: "object", additionalProperties: { type: "string" } },
+          settings: {
+            type: "object",
+            additionalProperties: { type: "string" },
+            // CEL sees the map's own keys: "__proto__" counts and is found, "toString" is not there.
+            "x-kubernetes-validations": [
+              { rule: "size(self) <= 3" },
+              { rule: "!('toString' in self)" },
+              { rule: "!('__proto__' in self) || self['__proto__'] == 'p'" },
+            ],
+          },
           free: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
           defaulted: {
             type: "object",
@@ -302,7 +354,7 @@ describe("keys named like Object.prototype's properties in a custom resource", (
           settings: asObject(
             new Map([
               ["__proto__", null],
-              ["toString", "s"],
+              ["valueOf", "s"],
             ]),
           ),
         },
@@ -311,7 +363,97 @@ describe("keys named like Object.prototype's properties in a custom resource", (
     });
     expect(patched.status, patched.text).toBe(200);
     expect(sorted(patched.json.spec.settings)).toEqual(
-      sorted({ constructor: "c", plain: "x", toString: "s" }),
+      sorted({ constructor: "c", plain: "x", valueOf: "s" }),
     );
+  });
+
+  it.each([
+    ["a wrong __proto__ value", [["__proto__", "q"]], 422],
+    [
+      "four keys, one of them __proto__",
+      [
+        ["__proto__", "p"],
+        ["a", "1"],
+        ["b", "2"],
+        ["c", "3"],
+      ],
+      422,
+    ],
+    ["a toString key", [["toString", "t"]], 422],
+    [
+      "constructor and valueOf keys",
+      [
+        ["constructor", "c"],
+        ["valueOf", "v"],
+      ],
+      201,
+    ],
+  ] as const)("CEL rules see the map's own keys: %s", async (_name, entries, status) => {
+    const res = await t.call("POST", crs(), {
+      body: {
+        apiVersion: `${group}/v1`,
+        kind: "Proto",
+        metadata: { generateName: "cel-" },
+        spec: { settings: asObject(new Map(entries.map(([k, v]) => [k, v] as [string, string]))) },
+      },
+    });
+    expect(res.status, res.text).toBe(status);
+    if (status === 422) expect(res.json.message).toContain("failed rule");
+    expect(res.text).not.toContain("Unsupported");
+  });
+});
+
+describe("keys named like Object.prototype's properties in a ValidatingAdmissionPolicy", () => {
+  const cleanup: string[] = [];
+  const api = policyApi(
+    () => t,
+    (path) => cleanup.push(path),
+  );
+  afterAll(async () => {
+    for (const path of cleanup.reverse()) await t.call("DELETE", path);
+  });
+
+  it("sees a ConfigMap's own keys: __proto__ counts, toString is found only when there", async () => {
+    const policyNs = await api.namespace();
+    const policy = uniqueName("proto-keys");
+    await api.create("validatingadmissionpolicies", {
+      metadata: { name: policy },
+      spec: {
+        failurePolicy: "Fail",
+        matchConstraints: configMapsIn(policyNs),
+        validations: [
+          { expression: "object.metadata.name != 'probe'" },
+          { expression: "!has(object.data) || size(object.data) <= 2", message: "at most two keys" },
+          { expression: "!has(object.data) || !('toString' in object.data)", message: "no toString" },
+        ],
+      },
+    });
+    await bindAndWait(api, policy, policyNs);
+    const cases = [
+      [
+        [
+          ["constructor", "a"],
+          ["valueOf", "b"],
+        ],
+        201,
+        undefined,
+      ],
+      [
+        [
+          ["constructor", "a"],
+          ["valueOf", "b"],
+          ["__proto__", "c"],
+        ],
+        422,
+        "at most two keys",
+      ],
+      [[["toString", "x"]], 422, "no toString"],
+    ] as const;
+    for (const [entries, status, message] of cases) {
+      const data = asObject(new Map(entries.map(([k, v]) => [k, v] as [string, string])));
+      const res = await dryRunConfigMap(t, policyNs, { metadata: { name: "cm" }, data });
+      expect(res.status, `${JSON.stringify(data)}: ${res.text}`).toBe(status);
+      if (message) expect(res.json.message).toContain(message);
+    }
   });
 });

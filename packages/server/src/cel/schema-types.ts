@@ -10,6 +10,7 @@
  * objects as instances of their type).
  */
 import type { Environment } from "@marcbachmann/cel-js";
+import { setMember } from "../api/copy.js";
 import {
   additionalPropertiesOf,
   isEmbeddedResource,
@@ -35,12 +36,20 @@ export interface CelDecl {
 export function dynToCel(v: unknown): unknown {
   if (typeof v === "number") return Number.isInteger(v) ? BigInt(v) : v;
   if (Array.isArray(v)) return v.map(dynToCel);
-  if (isObject(v)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = dynToCel(x);
-    return out;
-  }
+  if (isObject(v)) return celMap(v, dynToCel);
   return v;
+}
+
+/**
+ * A CEL map of a decoded JSON object, its values converted. cel-js takes a plain object as a map
+ * but tells maps by their `constructor`, so an object with a "constructor" key becomes a Map (which
+ * it also takes); a "__proto__" key is defined, not assigned, so it stays a key.
+ */
+function celMap(v: Record<string, unknown>, convert: (x: unknown) => unknown): unknown {
+  if (Object.hasOwn(v, "constructor")) return new Map(Object.entries(v).map(([k, x]) => [k, convert(x)]));
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) setMember(out, k, convert(x));
+  return out;
 }
 
 const STRING: CelDecl = { type: "string", toCel: (v) => v };
@@ -141,12 +150,7 @@ export class SchemaTypes {
     const elem = this.declare(additional);
     return {
       type: `map<string, ${elem.type}>`,
-      toCel: (v) => {
-        if (!isObject(v)) return v;
-        const out: Record<string, unknown> = {};
-        for (const [k, x] of Object.entries(v)) out[k] = elem.toCel(x);
-        return out;
-      },
+      toCel: (v) => (isObject(v) ? celMap(v, elem.toCel) : v),
     };
   }
 

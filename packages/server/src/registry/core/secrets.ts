@@ -3,6 +3,7 @@
  * (config keys, the keys each type requires) and ValidateSecretUpdate (type and immutable contents).
  */
 
+import { setMember } from "../../api/copy.js";
 import { configKeyErrors, immutableDataErrors } from "../../validation/config-keys.js";
 import {
   type FieldError,
@@ -77,7 +78,7 @@ export const secrets: KindStrategy = {
     if (isObj(obj.stringData)) {
       const data = child(obj, "data");
       for (const [k, v] of Object.entries(obj.stringData))
-        if (typeof v === "string") data[k] = Buffer.from(v).toString("base64");
+        if (typeof v === "string") setMember(data, k, Buffer.from(v).toString("base64"));
     }
     delete obj.stringData;
     set(obj, "type", "Opaque");
