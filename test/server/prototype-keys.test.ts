@@ -7,8 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSimpleCrd, deleteCrd } from "../support/crd.js";
+import { useNamespaceSuite } from "../support/namespace-suite.js";
 import { prng } from "../support/prng.js";
-import { startTarget, type TestTarget, uniqueName } from "../support/target.js";
+import { type TestTarget, uniqueName } from "../support/target.js";
 import { bindAndWait, configMapsIn, dryRunConfigMap, policyApi } from "./admission-policy-support.js";
 
 /** Valid ConfigMap keys; all but the last two name a property every plain object inherits. */
@@ -31,18 +32,11 @@ type Random = () => number;
 
 let t: TestTarget;
 let ns: string;
+useNamespaceSuite("proto-keys", (target, name) => {
+  t = target;
+  ns = name;
+});
 const cms = () => `/api/v1/namespaces/${ns}/configmaps`;
-
-beforeAll(async () => {
-  t = await startTarget();
-  ns = uniqueName("proto-keys");
-  const created = await t.call("POST", "/api/v1/namespaces", { body: { metadata: { name: ns } } });
-  expect(created.status, created.text).toBe(201);
-});
-afterAll(async () => {
-  await t.call("DELETE", `/api/v1/namespaces/${ns}`);
-  await t.close();
-});
 
 /** An object whose keys are the map's: fromEntries defines "__proto__" as a key, as JSON.parse does. */
 const asObject = (m: ReadonlyMap<string, unknown>) => Object.fromEntries(m);

@@ -99,6 +99,27 @@ function decodedValue(v: unknown, node: TypeNode, at: At | undefined, found: Fou
   }
 }
 
+/**
+ * What Go decodes a null map value of a scalar type to: its zero value (a ConfigMap's `"b": null`
+ * is stored as `""`, a quota's `"pods": null` as `"0"`); undefined for times, which stay null.
+ */
+function zeroScalar(node: TypeNode): unknown {
+  if (node.marker === "quantity") return "0";
+  if (node.marker === "int-or-string" || node.scalar === "int-or-string") return 0;
+  if (node.marker !== undefined && node.marker !== "bytes") return undefined;
+  switch (node.scalar) {
+    case "integer":
+    case "number":
+      return 0;
+    case "boolean":
+      return false;
+    case "string":
+      return node.format === "date-time" ? undefined : "";
+    default:
+      return undefined;
+  }
+}
+
 function listOf(v: unknown, node: TypeNode, at: At | undefined, found: Found): unknown[] {
   if (!Array.isArray(v)) throw MISMATCH;
   const item = itemOf(node);
@@ -120,6 +141,13 @@ function structOf(v: unknown, node: TypeNode, at: At | undefined, found: Found):
     }
     const value = obj[k];
     if (value === null && node.name !== undefined && omittedWhenEmpty(node.name).null.has(k)) continue;
+    if (value === null && node.kind === "map" && child.kind === "scalar") {
+      const zero = zeroScalar(child);
+      if (zero !== undefined) {
+        setMember(out, k, zero);
+        continue;
+      }
+    }
     // Scalars need no place of their own (most fields are scalars): one is made for objects and lists.
     const decoded =
       child.kind === "scalar" || value === null || typeof value !== "object"

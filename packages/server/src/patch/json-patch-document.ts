@@ -8,8 +8,10 @@
  *   them (a remove of a missing `/data/constructor` succeeded). While the operations apply, every
  *   member name of the document and of the operations carries a prefix that no inherited property
  *   has, and loses it afterwards.
- * - A `replace` of a missing member of an existing object adds it, as Go's library does; only a
- *   missing parent or array element fails.
+ * - Go's library (evanphx/json-patch, which kube-apiserver uses) is followed where it is looser
+ *   than RFC 6902, as probed on kube-apiserver: a `replace` of a missing member of an existing object
+ *   adds it, a `copy` from one copies a null, a pointer's first segment is dropped even when it is
+ *   not empty, and negative array indices count from the end.
  */
 import jsonpatch from "fast-json-patch";
 
@@ -34,16 +36,23 @@ function renamed(value: unknown, put: boolean): unknown {
 /**
  * A JSON pointer into the marked document `doc`: the member names on its way get MARK; array
  * indices (and "-") do not. Where the way leaves the document, the rest is marked as names, which
- * fail as they would have.
+ * fail as they would have. Go's library reads pointers more loosely, and so does this: the first
+ * segment is dropped whether or not it is empty ("x/data/a" is "/data/a"), and a negative index
+ * counts from the end (-1 is the last element; for the element an add inserts, the end itself).
  */
-function markedPointer(doc: unknown, pointer: string): string {
-  if (pointer === "" || !pointer.startsWith("/")) return pointer;
+function markedPointer(doc: unknown, pointer: string, adds: boolean): string {
+  const first = pointer.indexOf("/");
+  if (first < 0) return pointer;
   let at: unknown = doc;
   const out: string[] = [];
-  for (const token of pointer.slice(1).split("/")) {
+  const tokens = pointer.slice(first + 1).split("/");
+  for (const [i, token] of tokens.entries()) {
     if (Array.isArray(at)) {
-      out.push(token);
-      at = at[Number(token)];
+      const index = /^-\d+$/.test(token)
+        ? at.length + Number(token) + (adds && i === tokens.length - 1 ? 1 : 0)
+        : NaN;
+      out.push(index >= 0 ? String(index) : token);
+      at = at[index >= 0 ? index : Number(token)];
       continue;
     }
     const name = MARK + token;
@@ -70,17 +79,26 @@ function parentOf(doc: unknown, pointer: string): { parent: unknown; name: strin
   }
 }
 
-/** `op` for the marked document `doc`: pointers and value marked; a replace of a missing member an add. */
+/** Whether `pointer` names a missing member of an object that `doc` has. */
+function missingMember(doc: unknown, pointer: unknown): boolean {
+  if (typeof pointer !== "string") return false;
+  const at = parentOf(doc, pointer);
+  return at !== undefined && isMap(at.parent) && !Object.hasOwn(at.parent, at.name);
+}
+
+/**
+ * `op` for the marked document `doc`: pointers and value marked. As in Go's library, a replace of a
+ * missing member of an object adds it, and a copy from one copies a null.
+ */
 function markedOperation(doc: unknown, op: jsonpatch.Operation): jsonpatch.Operation {
   const source = op as jsonpatch.Operation & { from?: unknown; value?: unknown };
   const out: Json = { ...source };
-  if (typeof source.path === "string") out.path = markedPointer(doc, source.path);
-  if (typeof source.from === "string") out.from = markedPointer(doc, source.from);
+  if (typeof source.path === "string") out.path = markedPointer(doc, source.path, source.op === "add");
+  if (typeof source.from === "string") out.from = markedPointer(doc, source.from, false);
   if ("value" in source) out.value = renamed(source.value, true);
-  if (out.op === "replace" && typeof out.path === "string") {
-    const at = parentOf(doc, out.path);
-    if (at && isMap(at.parent) && !Object.hasOwn(at.parent, at.name)) out.op = "add";
-  }
+  if (out.op === "replace" && missingMember(doc, out.path)) out.op = "add";
+  if (out.op === "copy" && missingMember(doc, out.from))
+    return { op: "add", path: out.path, value: null } as jsonpatch.Operation;
   return out as unknown as jsonpatch.Operation;
 }
 
