@@ -201,6 +201,12 @@ function mutate(r: Rand, obj: Record<string, unknown>): void {
     ["metadata", "generateName"],
     ["data"],
     ["data", "k"],
+    // Keys named like Object.prototype's properties are ordinary keys (test/server/prototype-keys.test.ts).
+    ["data", "__proto__"],
+    ["data", "constructor"],
+    ["data", "valueOf"],
+    ["metadata", "labels", "toString"],
+    ["metadata", "annotations", "hasOwnProperty"],
     ["binaryData"],
     ["immutable"],
     ["kind"],
@@ -215,7 +221,13 @@ function mutate(r: Rand, obj: Record<string, unknown>): void {
     if (typeof at[key] !== "object" || at[key] === null || Array.isArray(at[key])) at[key] = {};
     at = at[key] as Record<string, unknown>;
   }
-  at[path[path.length - 1] as string] = pick(r, ODD_VALUES);
+  // Defined, not assigned: a "__proto__" key is sent as a key.
+  Object.defineProperty(at, path[path.length - 1] as string, {
+    value: pick(r, ODD_VALUES),
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 const YAML_TRICKS = [
@@ -249,6 +261,11 @@ function jsonPatch(r: Rand): unknown[] {
     "/data/k",
     "/data/~1x",
     "/data/~2",
+    "/data/__proto__",
+    "/data/constructor",
+    "/data/toString",
+    "/metadata/__proto__/polluted",
+    "/constructor/prototype",
     "/metadata/labels/a",
     "/metadata/finalizers/-",
     "/metadata/finalizers/99999999999",
