@@ -38,8 +38,8 @@ useNamespaceSuite("proto-keys", (target, name) => {
 });
 const cms = () => `/api/v1/namespaces/${ns}/configmaps`;
 
-/** An object whose keys are the map's: fromEntries defines "__proto__" as a key, as JSON.parse does. */
-const asObject = (m: ReadonlyMap<string, unknown>) => Object.fromEntries(m);
+/** An object of these entries (a Map is some): fromEntries defines "__proto__" as a key, as JSON.parse does. */
+const asObject = (entries: Iterable<readonly [string, unknown]>) => Object.fromEntries(entries);
 const sorted = (o: unknown) =>
   Object.entries((o ?? {}) as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
 const pick = <T>(r: Random, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
@@ -99,7 +99,7 @@ function jsonOperation(r: Random, next: Data | undefined): { op: object; next: D
       };
     default: {
       // Go's copy from a missing member copies a null; only existing members are moved or copied here.
-      if (!has) return { op: { op: "add", path: pointer(k), value: "y" }, next: new Map(out).set(k, "y") };
+      if (!has) return { op: { op: "add", path: pointer(k), value: "y" }, next: out.set(k, "y") };
       const to = pick(r, KEYS);
       const op = out.size % 2 === 0 ? "move" : "copy";
       const moved = next.get(k) as string;
@@ -198,32 +198,26 @@ describe("keys named like Object.prototype's properties", () => {
       body: {
         metadata: {
           name: "s",
-          annotations: asObject(
-            new Map([
-              ["constructor", "x"],
-              ["valueOf", "y"],
-            ]),
-          ),
-        },
-        stringData: asObject(
-          new Map([
-            ["__proto__", "a"],
-            ["constructor", "b"],
+          annotations: asObject([
+            ["constructor", "x"],
+            ["valueOf", "y"],
           ]),
-        ),
+        },
+        stringData: asObject([
+          ["__proto__", "a"],
+          ["constructor", "b"],
+        ]),
         data: { toString: b64("c") },
       },
     });
     expect(secret.status, secret.text).toBe(201);
     expect(sorted(secret.json.data)).toEqual(
       sorted(
-        asObject(
-          new Map([
-            ["__proto__", b64("a")],
-            ["constructor", b64("b")],
-            ["toString", b64("c")],
-          ]),
-        ),
+        asObject([
+          ["__proto__", b64("a")],
+          ["constructor", b64("b")],
+          ["toString", b64("c")],
+        ]),
       ),
     );
     const patched = await t.call("PATCH", `/api/v1/namespaces/${ns}/secrets/s`, {
@@ -235,13 +229,11 @@ describe("keys named like Object.prototype's properties", () => {
   });
 
   it("label keys and selectors see only the labels an object has", async () => {
-    const labels = asObject(
-      new Map([
-        ["constructor", "x"],
-        ["toString", "y"],
-        ["suite", "sel"],
-      ]),
-    );
+    const labels = asObject([
+      ["constructor", "x"],
+      ["toString", "y"],
+      ["suite", "sel"],
+    ]);
     for (const [name, body] of [
       ["labelled", { metadata: { name: "labelled", labels } }],
       ["bare", { metadata: { name: "bare", labels: { plain: "z", suite: "sel" } } }],
@@ -305,26 +297,20 @@ describe("keys named like Object.prototype's properties in a custom resource", (
   });
 
   it("keeps map and preserved keys, defaults a missing property and prunes unknown ones", async () => {
-    const settings = asObject(
-      new Map([
-        ["__proto__", "p"],
-        ["constructor", "c"],
-        ["plain", "x"],
-      ]),
-    );
-    const free = asObject(
-      new Map<string, unknown>([
-        ["__proto__", { a: 1 }],
-        ["valueOf", [1]],
-      ]),
-    );
-    const spec = asObject(
-      new Map<string, unknown>([
-        ["settings", settings],
-        ["free", free],
-        ["hasOwnProperty", 1],
-      ]),
-    );
+    const settings = asObject([
+      ["__proto__", "p"],
+      ["constructor", "c"],
+      ["plain", "x"],
+    ]);
+    const free = asObject([
+      ["__proto__", { a: 1 }],
+      ["valueOf", [1]],
+    ]);
+    const spec = asObject([
+      ["settings", settings],
+      ["free", free],
+      ["hasOwnProperty", 1],
+    ]);
     const created = await t.call("POST", crs(), {
       body: { apiVersion: `${group}/v1`, kind: "Proto", metadata: { name: "one" }, spec },
     });
@@ -345,12 +331,10 @@ describe("keys named like Object.prototype's properties in a custom resource", (
     const patched = await t.call("PATCH", `${crs()}/one`, {
       body: {
         spec: {
-          settings: asObject(
-            new Map([
-              ["__proto__", null],
-              ["valueOf", "s"],
-            ]),
-          ),
+          settings: asObject([
+            ["__proto__", null],
+            ["valueOf", "s"],
+          ]),
         },
       },
       contentType: "application/merge-patch+json",
@@ -388,7 +372,7 @@ describe("keys named like Object.prototype's properties in a custom resource", (
         apiVersion: `${group}/v1`,
         kind: "Proto",
         metadata: { generateName: "cel-" },
-        spec: { settings: asObject(new Map(entries.map(([k, v]) => [k, v] as [string, string]))) },
+        spec: { settings: asObject(entries) },
       },
     });
     expect(res.status, res.text).toBe(status);
@@ -444,7 +428,7 @@ describe("keys named like Object.prototype's properties in a ValidatingAdmission
       [[["toString", "x"]], 422, "no toString"],
     ] as const;
     for (const [entries, status, message] of cases) {
-      const data = asObject(new Map(entries.map(([k, v]) => [k, v] as [string, string])));
+      const data = asObject(entries);
       const res = await dryRunConfigMap(t, policyNs, { metadata: { name: "cm" }, data });
       expect(res.status, `${JSON.stringify(data)}: ${res.text}`).toBe(status);
       if (message) expect(res.json.message).toContain(message);

@@ -5,7 +5,9 @@
  * read-modify-apply loop sends only what it owns. fieldsV1 keys carry the key
  * values of list items, so no schema is needed to find them.
  */
+
 import type { metaV1 } from "@kubesdk/models";
+import { setMember } from "@kubesdk/models/internal";
 import type { ApplyConfiguration, ObjectWithTypeMeta } from "./apply-configuration.js";
 
 type Tree = Record<string, unknown>;
@@ -44,14 +46,8 @@ function pick(value: unknown, tree: Tree): unknown {
   for (const k of keys) {
     if (!k.startsWith("f:")) continue;
     const name = k.slice(2);
-    // Own members only, and defined rather than assigned: "__proto__" and "constructor" are keys here.
-    if (Object.hasOwn(value, name))
-      Object.defineProperty(out, name, {
-        value: pick(value[name], tree[k] as Tree),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+    // Own members only, and set as members: "__proto__" and "constructor" are keys here.
+    if (Object.hasOwn(value, name)) setMember(out, name, pick(value[name], tree[k] as Tree));
   }
   return out;
 }

@@ -10,10 +10,10 @@
  * type becomes Go's zero value, which the old walks left null: the comparison sets it after them.
  */
 import { fieldOf, itemOf, schemaFor, type TypeNode } from "@kubesdk/models";
-import { omittedWhenEmpty } from "@kubesdk/models/internal";
+import { omittedWhenEmpty, setMember } from "@kubesdk/models/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { copyDecoded, setMember } from "../src/api/copy.js";
+import { copyDecoded } from "../src/api/copy.js";
 import { seededRandom } from "../src/faults/prng.js";
 import { dropEmptied, withoutEmptied } from "../src/openapi/drop-emptied.js";
 import { canonicalQuantities } from "../src/openapi/quantities.js";

@@ -4,6 +4,8 @@
  * that does not start valid UTF-8), int64 values, map entries, merges and error paths. The message
  * types whose JSON Go writes by hand are decoded in fast-special.ts.
  */
+
+import { setMember } from "../own-member.js";
 import { WireError, within } from "./errors.js";
 import { goUtf8 } from "./go-utf8.js";
 import { type Int64Mode, int64ToJson } from "./int64.js";
@@ -363,7 +365,7 @@ export function entry(
         if (r.p === e) {
           const out = map ?? {};
           if (key !== "__proto__") out[key] = value;
-          else put(out, key, value);
+          else setMember(out, key, value);
           return out;
         }
       }
@@ -376,7 +378,7 @@ export function entry(
   const key = entryKey;
   const value = at < 0 ? zero : valueAt(r, at, e, read, noDecoder, 0);
   const out = map ?? {};
-  put(out, key, value);
+  setMember(out, key, value);
   return out;
 }
 
@@ -386,17 +388,9 @@ export function msgEntry(r: WireReader, end: number, map: unknown, decode: Decod
   const at = scanEntry(r, e, 18);
   const key = entryKey;
   const value = at < 0 ? decode(emptyReader, 0, depth + 1) : valueAt(r, at, e, readMessage, decode, depth);
-  const out = map ?? {};
-  put(out, key, value);
+  const out = (map ?? {}) as Record<string, unknown>;
+  setMember(out, key, value);
   return out;
-}
-
-/** Sets a decoded map entry (a "__proto__" key is an ordinary key, as in JSON.parse). */
-// biome-ignore lint/suspicious/noExplicitAny: decoded JSON values
-export function put(map: any, key: string, value: unknown): void {
-  if (key === "__proto__")
-    Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
-  else map[key] = value;
 }
 
 /** Puts the field path of a failed field (and element) in front of an error's. */

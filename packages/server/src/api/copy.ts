@@ -4,6 +4,8 @@
  * else (a Date, a Map, typed arrays, a null-prototype object) is left to structuredClone, so the
  * result is what structuredClone gives but for shared subtrees, which become separate copies.
  */
+import { setMember } from "@kubesdk/models/internal";
+
 export function copyDecoded<T>(value: T): T {
   return copy(value) as T;
 }
@@ -15,10 +17,7 @@ function copy(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const v = copy((value as Record<string, unknown>)[key]);
-    // A decoded "__proto__" key is an own property; assigning it would set the prototype instead.
-    if (key === "__proto__")
-      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[key] = v;
+    setMember(out, key, v);
   }
   return out;
 }
@@ -32,14 +31,4 @@ function copy(value: unknown): unknown {
  */
 export function cloneToExtend<T extends object>(value: T): T {
   return Object.hasOwn(value, "__proto__") ? { ...value } : Object.assign({}, value);
-}
-
-/**
- * Sets `obj[key]` to `value` as JSON.parse would: a "__proto__" key (a valid ConfigMap key, label
- * value or map key) becomes a member; a plain assignment would set the object's prototype instead.
- */
-export function setMember(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__")
-    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else obj[key] = value;
 }

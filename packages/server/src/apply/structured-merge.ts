@@ -7,7 +7,7 @@
  * Hand-written: this is structured-merge-diff's job in Go, with no JS port.
  */
 import { elementKey, fieldOf, itemOf, listSemantics, type TypeNode } from "@kubesdk/models";
-import { setMember } from "../api/copy.js";
+import { setMember } from "@kubesdk/models/internal";
 import { listItemKey } from "./list-keys.js";
 
 type Obj = Record<string, unknown>;

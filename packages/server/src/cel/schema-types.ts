@@ -9,8 +9,8 @@
  * turn the decoded JSON into the value the evaluator expects (ints as bigint,
  * objects as instances of their type).
  */
+import { setMember } from "@kubesdk/models/internal";
 import type { Environment } from "@marcbachmann/cel-js";
-import { setMember } from "../api/copy.js";
 import {
   additionalPropertiesOf,
   isEmbeddedResource,

@@ -4,7 +4,8 @@
  * a deep copy of their `default`, top-down, so defaults nested in a default
  * apply too. Returns a new value; the input is left untouched.
  */
-import { copyDecoded, setMember } from "../api/copy.js";
+import { setMember } from "@kubesdk/models/internal";
+import { copyDecoded } from "../api/copy.js";
 import { additionalPropertiesOf, isObject, itemsOf, type JsonSchema, propertiesOf } from "./json-schema.js";
 
 const nonNullableNull = (x: unknown, s: JsonSchema | undefined): boolean =>

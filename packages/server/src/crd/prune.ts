@@ -6,7 +6,7 @@
  * pruned copy and the dropped paths, sorted as upstream reports them.
  */
 import { typeNode } from "@kubesdk/models";
-import { setMember } from "../api/copy.js";
+import { setMember } from "@kubesdk/models/internal";
 import { pruneByType } from "../openapi/typed-prune.js";
 import * as js from "./json-schema.js";
 

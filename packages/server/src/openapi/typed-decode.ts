@@ -13,8 +13,8 @@
  * of the validated object does.
  */
 import { canonicalQuantity, fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
-import { omittedWhenEmpty, writtenWhenAbsent } from "@kubesdk/models/internal";
-import { copyDecoded, setMember } from "../api/copy.js";
+import { omittedWhenEmpty, setMember, writtenWhenAbsent } from "@kubesdk/models/internal";
+import { copyDecoded } from "../api/copy.js";
 import { base64ErrorAt, scalarMismatch } from "./typed-check.js";
 
 export interface TypedDecode {

@@ -5,8 +5,9 @@
  * silently drops. Returns a pruned copy; the input is never modified (it may
  * share subtrees with stored objects).
  */
+
 import { fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
-import { setMember } from "../api/copy.js";
+import { setMember } from "@kubesdk/models/internal";
 
 export interface PruneResult<T> {
   readonly value: T;

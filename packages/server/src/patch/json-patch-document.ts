@@ -33,6 +33,9 @@ function renamed(value: unknown, put: boolean): unknown {
   return Object.fromEntries(entries);
 }
 
+/** A pointer's token as the member name it stands for (RFC 6901: "~1" is "/", "~0" is "~"). */
+const unescapedToken = (token: string) => token.replaceAll("~1", "/").replaceAll("~0", "~");
+
 /**
  * A JSON pointer into the marked document `doc`: the member names on its way get MARK; array
  * indices (and "-") do not. Where the way leaves the document, the rest is marked as names, which
@@ -57,7 +60,7 @@ function markedPointer(doc: unknown, pointer: string, adds: boolean): string {
     }
     const name = MARK + token;
     out.push(name);
-    const key = name.replaceAll("~1", "/").replaceAll("~0", "~");
+    const key = unescapedToken(name);
     at = isMap(at) && Object.hasOwn(at, key) ? at[key] : undefined;
   }
   return `/${out.join("/")}`;
@@ -69,11 +72,7 @@ function parentOf(doc: unknown, pointer: string): { parent: unknown; name: strin
   if (slash < 0) return undefined;
   try {
     const parent = jsonpatch.getValueByPointer(doc, pointer.slice(0, slash));
-    const name = pointer
-      .slice(slash + 1)
-      .replaceAll("~1", "/")
-      .replaceAll("~0", "~");
-    return { parent, name };
+    return { parent, name: unescapedToken(pointer.slice(slash + 1)) };
   } catch {
     return undefined;
   }

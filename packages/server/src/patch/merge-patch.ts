@@ -4,7 +4,7 @@
  * Member names are looked up as own members only ("constructor" is not the
  * inherited function) and set as members ("__proto__" is not the prototype).
  */
-import { setMember } from "../api/copy.js";
+import { setMember } from "@kubesdk/models/internal";
 
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
   if (typeof patch !== "object" || patch === null || Array.isArray(patch)) return patch;

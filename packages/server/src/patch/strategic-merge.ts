@@ -9,7 +9,7 @@
  * Hand-written: no JavaScript library implements Kubernetes' patch strategies.
  */
 import { fieldOf, itemOf, type TypeNode } from "@kubesdk/models";
-import { setMember } from "../api/copy.js";
+import { setMember } from "@kubesdk/models/internal";
 import { smpErrors } from "./patch-errors.js";
 
 type Obj = Record<string, unknown>;

@@ -11,7 +11,7 @@
  * converted back.
  */
 import { isDeepStrictEqual } from "node:util";
-import { setMember } from "../../api/copy.js";
+import { setMember } from "@kubesdk/models/internal";
 import { failure } from "../../api/status.js";
 import { type AdmissionInput, CostPacer } from "../../cel/admission/index.js";
 import type { AdmissionAttributes } from "../attributes.js";

@@ -3,7 +3,7 @@
  * (config keys, the keys each type requires) and ValidateSecretUpdate (type and immutable contents).
  */
 
-import { setMember } from "../../api/copy.js";
+import { setMember } from "@kubesdk/models/internal";
 import { configKeyErrors, immutableDataErrors } from "../../validation/config-keys.js";
 import {
   type FieldError,
